@@ -1,0 +1,94 @@
+package chain
+
+import (
+	"math/big"
+	"slices"
+
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/iterator"
+	"gonum.org/v1/gonum/graph/simple"
+)
+
+// Edge is a transition seen as a gonum graph edge. P is the transition
+// probability (read-only).
+type Edge struct {
+	F, T simple.Node
+	P    *big.Rat
+}
+
+// From returns the source state of the transition.
+func (e Edge) From() graph.Node { return e.F }
+
+// To returns the target state of the transition.
+func (e Edge) To() graph.Node { return e.T }
+
+// ReversedEdge returns e unaltered: a transition's reversal is not a
+// transition of the chain.
+func (e Edge) ReversedEdge() graph.Edge { return e }
+
+// Graph returns a read-only view of c implementing graph.Directed. Node IDs
+// are state numbers; absorbing states have self-loops.
+func (c *Chain) Graph() graph.Directed { return graphView{c} }
+
+type graphView struct{ c *Chain }
+
+func (g graphView) has(id int64) bool { return id >= 0 && id < int64(len(g.c.names)) }
+
+func (g graphView) Node(id int64) graph.Node {
+	if !g.has(id) {
+		return nil
+	}
+	return simple.Node(id)
+}
+
+func (g graphView) Nodes() graph.Nodes {
+	n := len(g.c.names)
+	if n == 0 {
+		return graph.Empty
+	}
+	return iterator.NewImplicitNodes(0, n, func(id int) graph.Node { return simple.Node(id) })
+}
+
+func nodesOf(ids []int) graph.Nodes {
+	if len(ids) == 0 {
+		return graph.Empty
+	}
+	nodes := make([]graph.Node, len(ids))
+	for i, id := range ids {
+		nodes[i] = simple.Node(id)
+	}
+	return iterator.NewOrderedNodes(nodes)
+}
+
+func (g graphView) From(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	return nodesOf(g.c.to[id])
+}
+
+func (g graphView) To(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	return nodesOf(g.c.Predecessors(int(id)))
+}
+
+func (g graphView) HasEdgeFromTo(uid, vid int64) bool {
+	if !g.has(uid) || !g.has(vid) {
+		return false
+	}
+	_, ok := slices.BinarySearch(g.c.to[uid], int(vid))
+	return ok
+}
+
+func (g graphView) HasEdgeBetween(xid, yid int64) bool {
+	return g.HasEdgeFromTo(xid, yid) || g.HasEdgeFromTo(yid, xid)
+}
+
+func (g graphView) Edge(uid, vid int64) graph.Edge {
+	if !g.HasEdgeFromTo(uid, vid) {
+		return nil
+	}
+	return Edge{F: simple.Node(uid), T: simple.Node(vid), P: g.c.Prob(int(uid), int(vid))}
+}
