@@ -258,7 +258,7 @@ func (b *Builder) normaliseRow(s, sink int, acc *Accumulator) ErrorList {
 			errs = append(errs, &Error{Kind: NegativeProbability, State: name, To: targetName(to[i]), Index: i,
 				Msg: fmt.Sprintf("probability %s is negative", x.RatString())})
 			bad = true
-		case x.Cmp(ratOne) > 0:
+		case x.Num().Cmp(x.Denom()) > 0: // x > 1 (the denominator is positive); Rat.Cmp would allocate
 			errs = append(errs, &Error{Kind: ProbabilityAboveOne, State: name, To: targetName(to[i]), Index: i,
 				Msg: fmt.Sprintf("probability %s is greater than 1", x.RatString())})
 			bad = true

@@ -8,8 +8,8 @@ import "math/big"
 // denominators divide one another (as they do for every geometric-style
 // mechanism, where they are c·r^k), adds a term with one division and one
 // multiplication instead of the greatest common divisor that big.Rat.Add
-// computes at every step. On a row of the truncated 1/2-geometric mechanism
-// with n = 2000 this is about five times faster than repeated big.Rat.Add.
+// computes at every step; when they differ by a power of two, with one
+// shift. The sum is reduced to lowest terms only when it is read.
 //
 // The zero value is an empty sum, ready to use. An Accumulator is not safe
 // for concurrent use.
@@ -39,7 +39,24 @@ func (a *Accumulator) Add(x *big.Rat) {
 		a.num.Add(&a.num, p)
 		return
 	}
-	if len(a.den.Bits()) >= len(d.Bits()) {
+	// Fast path: the denominators differ by a power of two (equal odd
+	// parts), as for every geometric mechanism with α = 1/2^k. Then the
+	// scaling is a shift.
+	zd, zq := a.den.TrailingZeroBits(), d.TrailingZeroBits()
+	a.q.Rsh(&a.den, zd)
+	a.r.Rsh(d, zq)
+	if a.q.Cmp(&a.r) == 0 {
+		if zd >= zq {
+			a.t.Lsh(p, zd-zq)
+			a.num.Add(&a.num, &a.t)
+		} else {
+			a.num.Lsh(&a.num, zq-zd)
+			a.num.Add(&a.num, p)
+			a.den.Set(d)
+		}
+		return
+	}
+	if a.den.Cmp(d) > 0 {
 		a.q.QuoRem(&a.den, d, &a.r)
 		if a.r.Sign() == 0 { // d divides den
 			a.t.Mul(p, &a.q)

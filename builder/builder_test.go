@@ -1,0 +1,131 @@
+package builder_test
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/google/go-cmp/cmp"
+)
+
+var ratCmp = cmp.Comparer(func(x, y *big.Rat) bool { return x.Cmp(y) == 0 })
+
+func r(s string) *big.Rat {
+	x, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic(s)
+	}
+	return x
+}
+
+func TestSurveyGeneral(t *testing.T) {
+	// θ1 = 1/3, θ2 = 1/4: Pr(Y|+) = 1/3 + 2/3·1/4 = 1/2, Pr(Y|-) = 1/6.
+	m, err := builder.Survey(r("1/3"), r("1/4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	pos, _ := c.Lookup("+")
+	neg, _ := c.Lookup("-")
+	y, _ := c.Lookup("Y")
+	n, _ := c.Lookup("N")
+	got := []*big.Rat{c.Prob(pos, y), c.Prob(pos, n), c.Prob(neg, y), c.Prob(neg, n)}
+	want := []*big.Rat{r("1/2"), r("1/2"), r("1/6"), r("5/6")}
+	if diff := cmp.Diff(want, got, ratCmp); diff != "" {
+		t.Errorf("probabilities (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([][2]int{{pos, neg}}, m.Neighbours); diff != "" {
+		t.Errorf("neighbours (-want +got):\n%s", diff)
+	}
+	// θ2 = 0: a liar always says no, so Pr(Y|-) = 0 and the transition is absent.
+	m, err = builder.Survey(r("1/2"), r("0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to, _ := m.Chain.Row(neg); len(to) != 1 {
+		t.Errorf("Survey(1/2, 0): row of - has %d transitions, want 1", len(to))
+	}
+}
+
+func TestGeometricStructure(t *testing.T) {
+	m, err := builder.TruncatedGeometricSensitivity(r("1/2"), 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	if got, want := c.NumStates(), 10; got != want {
+		t.Errorf("states = %d, want %d", got, want)
+	}
+	if got, want := c.NumTransitions(), 25+5; got != want {
+		t.Errorf("transitions = %d, want %d", got, want)
+	}
+	s := func(name string) int { id, _ := c.Lookup(name); return id }
+	want := [][2]int{{s("s0"), s("s1")}, {s("s0"), s("s2")}, {s("s1"), s("s2")}, {s("s1"), s("s3")}, {s("s2"), s("s3")}, {s("s2"), s("s4")}, {s("s3"), s("s4")}}
+	if diff := cmp.Diff(want, m.Neighbours); diff != "" {
+		t.Errorf("neighbours (-want +got):\n%s", diff)
+	}
+	if v, ok := c.Value(s("t3"), "out"); !ok || v != 3 {
+		t.Errorf("t3 has out=%d, %v", v, ok)
+	}
+	if !c.HasLabel(s("s2"), "in_2") || !c.IsInput(s("s2")) {
+		t.Error("s2 is not labelled in_2 or not an input")
+	}
+}
+
+func TestAboveThresholdStructure(t *testing.T) {
+	m, err := builder.AboveThreshold(r("1/4"), r("1/2"), 5, 4, builder.Above)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	if got, want := len(c.Inputs()), 36; got != want {
+		t.Errorf("inputs = %d, want %d", got, want)
+	}
+	if got, want := len(m.Neighbours), 30; got != want {
+		t.Errorf("neighbouring pairs = %d, want %d", got, want)
+	}
+	if got, want := len(c.Absorbing()), 5; got != want {
+		t.Errorf("outputs = %d, want %d (halt_1..halt_4, never)", got, want)
+	}
+	// With ">", a noisy threshold of 5 can never be exceeded: the query state
+	// goes on with probability 1.
+	q, _ := c.Lookup("d0_t0_T5_q1")
+	next, _ := c.Lookup("d0_t0_T5_q2")
+	if diff := cmp.Diff(r("1"), c.Prob(q, next), ratCmp); diff != "" {
+		t.Errorf("P(T=5 query continues): %s", diff)
+	}
+}
+
+func TestParamErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"theta1 > 1", second(builder.Survey(r("3/2"), r("1/2"))), "survey: parameter theta1 must be in [0, 1], got 3/2"},
+		{"theta2 < 0", second(builder.Survey(r("1/2"), r("-1"))), "survey: parameter theta2 must be in [0, 1], got -1"},
+		{"theta nil", second(builder.Survey(nil, r("1/2"))), "survey: parameter theta1 is missing"},
+		{"alpha = 1", second(builder.TruncatedGeometric(r("1"), 5)), "truncated_geometric: parameter alpha must be in (0, 1), got 1"},
+		{"alpha = 0", second(builder.TruncatedGeometric(r("0"), 5)), "truncated_geometric: parameter alpha must be in (0, 1), got 0"},
+		{"n = 0", second(builder.TruncatedGeometric(r("1/2"), 0)), "truncated_geometric: parameter n must be between 1 and 5000, got 0"},
+		{"n too big", second(builder.TruncatedGeometric(r("1/2"), 100000)), "truncated_geometric: parameter n must be between 1 and 5000, got 100000"},
+		{"sensitivity", second(builder.TruncatedGeometricSensitivity(r("1/2"), 5, 6)), "truncated_geometric: parameter sensitivity must be between 1 and 5, got 6"},
+		{"k = 0", second(builder.AboveThreshold(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
+		{"alpha_q", second(builder.AboveThreshold(r("1/4"), r("2"), 5, 1, builder.AtLeast)), "above_threshold: parameter alpha_q must be in (0, 1), got 2"},
+		{"too many states", second(builder.AboveThreshold(r("1/4"), r("1/2"), 100, 100, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
+	}
+	for _, tt := range tests {
+		if tt.err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%s: error %q, want %q", tt.name, got, tt.want)
+		}
+		if _, ok := tt.err.(*builder.ParamError); !ok {
+			t.Errorf("%s: error is %T, want *builder.ParamError", tt.name, tt.err)
+		}
+	}
+}
+
+func second(_ *builder.Mechanism, err error) error { return err }

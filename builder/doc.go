@@ -1,0 +1,16 @@
+// Package builder turns the classic differential-privacy mechanisms into
+// exact Markov chains.
+//
+// Every builder returns a Mechanism: a *chain.Chain whose input states stand
+// for the databases, whose absorbing states are the outputs, and the
+// mechanism's natural neighbour relation. All probabilities are exact
+// rationals and states carry the variables a user would name in a spec
+// (in, out, d, t, ...). Parameters are validated and a bad parameter is an
+// error, never a panic.
+//
+// The Catalog describes every builder by name with typed, documented
+// parameters; the spec language and the command line use it to check and
+// call builders, and the README's table of mechanisms is generated from it.
+//
+// This package imports only the chain package.
+package builder

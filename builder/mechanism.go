@@ -1,0 +1,72 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// Mechanism is a chain together with its natural neighbour relation.
+type Mechanism struct {
+	// Chain is the mechanism as a Markov chain; its inputs are the databases.
+	Chain *chain.Chain
+	// Neighbours lists the unordered neighbouring pairs of input states.
+	Neighbours [][2]int
+	// Note explains in one line what the chain models, for display.
+	Note string
+}
+
+// A ParamError reports a builder parameter that is out of range.
+type ParamError struct {
+	Builder string
+	Param   string
+	Msg     string
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s: parameter %s %s", e.Builder, e.Param, e.Msg)
+}
+
+func rat(a, b int64) *big.Rat { return big.NewRat(a, b) }
+
+var (
+	zero = rat(0, 1)
+	one  = rat(1, 1)
+)
+
+func sub(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }
+func add(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }
+func mul(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }
+func quo(x, y *big.Rat) *big.Rat { return new(big.Rat).Quo(x, y) }
+
+// checkProb reports an error unless lo <(=) x <(=) hi as requested.
+func checkUnit(builder, name string, x *big.Rat, open bool) error {
+	if x == nil {
+		return &ParamError{builder, name, "is missing"}
+	}
+	if open {
+		if x.Sign() <= 0 || x.Cmp(one) >= 0 {
+			return &ParamError{builder, name, fmt.Sprintf("must be in (0, 1), got %s", x.RatString())}
+		}
+		return nil
+	}
+	if x.Sign() < 0 || x.Cmp(one) > 0 {
+		return &ParamError{builder, name, fmt.Sprintf("must be in [0, 1], got %s", x.RatString())}
+	}
+	return nil
+}
+
+func checkRange(builder, name string, x, lo, hi int) error {
+	if x < lo || x > hi {
+		return &ParamError{builder, name, fmt.Sprintf("must be between %d and %d, got %d", lo, hi, x)}
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

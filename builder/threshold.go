@@ -1,0 +1,129 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// Comparison says when a noisy answer counts as above the noisy threshold.
+type Comparison int
+
+const (
+	// AtLeast halts at the first noisy answer >= the noisy threshold, as the
+	// seed's prose says.
+	AtLeast Comparison = iota
+	// Above halts at the first noisy answer > the noisy threshold, as the
+	// seed's pseudocode (Algorithm 1) says.
+	Above
+)
+
+func (c Comparison) String() string {
+	if c == Above {
+		return ">"
+	}
+	return ">="
+}
+
+// MaxQueries bounds the number of queries of AboveThreshold.
+const MaxQueries = 10000
+
+// AboveThreshold returns the paper's online model (seed 004, Algorithm 1)
+// with at most k queries. The input database d and threshold t range over
+// {0..n}. The threshold is noised once by the truncated alphaT-geometric
+// mechanism over {0..n}; each query (of sensitivity 1, answering d) is noised
+// by the truncated alphaQ-geometric mechanism; the mechanism halts at the
+// first noisy answer that compares to the noisy threshold as cmp says.
+//
+// States: inputs "d<d>_t<t>" (d, t; label in); "d<d>_t<t>_T<T>_q<i>" is
+// "noisy threshold T, about to answer query i" (d, t, T, q); outputs
+// "halt_<i>" (halted at query i: q=i, labels halt and top) and "never" (no
+// answer was above the threshold in k queries: label never). Each query step
+// goes to halt_i with the exact probability that the noisy answer is above T.
+// Neighbours: |d-d'| <= 1 with the same t.
+func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+	const name = "above_threshold"
+	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
+		return nil, err
+	}
+	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "n", n, 1, 100); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
+		return nil, err
+	}
+	if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
+		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
+	}
+	thr := newGeometricTable(alphaT, n)
+	qry := newGeometricTable(alphaQ, n)
+	// up[d][T] = Pr[noisy answer for d is above T]; stay = 1 - up.
+	up := make([][]*big.Rat, n+1)
+	stay := make([][]*big.Rat, n+1)
+	var acc chain.Accumulator
+	for d := 0; d <= n; d++ {
+		up[d] = make([]*big.Rat, n+1)
+		stay[d] = make([]*big.Rat, n+1)
+		for T := 0; T <= n; T++ {
+			acc.Reset()
+			lo := T
+			if cmp == Above {
+				lo = T + 1
+			}
+			for f := lo; f <= n; f++ {
+				acc.Add(qry.prob(d, f))
+			}
+			up[d][T] = acc.Rat(nil)
+			stay[d][T] = sub(one, up[d][T])
+		}
+	}
+	b := chain.NewBuilder()
+	halt := make([]int, k+1)
+	for i := 1; i <= k; i++ {
+		halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
+	}
+	never := b.AddState("never", nil, "never")
+	input := make([][]int, n+1)
+	for d := 0; d <= n; d++ {
+		input[d] = make([]int, n+1)
+		for t := 0; t <= n; t++ {
+			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+			input[d][t] = s
+			b.MarkInput(s)
+			// step[i] is the state "about to answer query i" for each T.
+			for T := 0; T <= n; T++ {
+				prev := s
+				prevP := thr.prob(t, T)
+				for i := 1; i <= k; i++ {
+					q := b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
+						{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
+						{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
+					b.AddTransition(prev, q, prevP)
+					b.AddTransition(q, halt[i], up[d][T])
+					prev, prevP = q, stay[d][T]
+				}
+				b.AddTransition(prev, never, prevP)
+			}
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for t := 0; t <= n; t++ {
+		for d := 0; d < n; d++ {
+			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
+		}
+	}
+	return &Mechanism{
+		Chain:      c,
+		Neighbours: pairs,
+		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
+			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
+	}, nil
+}

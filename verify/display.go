@@ -1,0 +1,40 @@
+package verify
+
+// This file holds the only float64 arithmetic of the package outside the
+// certified filter (approx.go): decimal approximations for display. Nothing
+// here is used to decide a verdict.
+
+import (
+	"math"
+	"math/big"
+)
+
+func posInf() float64 { return math.Inf(1) }
+
+// lnRat returns ln(r) for r > 0 as a float64, for display only. It works
+// for rationals far outside float64's range by splitting off the binary
+// exponents.
+func lnRat(r *big.Rat) float64 {
+	return lnInt(r.Num()) - lnInt(r.Denom())
+}
+
+func lnInt(x *big.Int) float64 {
+	n := x.BitLen()
+	if n <= 1000 {
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return math.Log(f) // display only
+	}
+	shift := n - 64
+	top := new(big.Int).Rsh(x, uint(shift))
+	f, _ := new(big.Float).SetInt(top).Float64()
+	return math.Log(f) + float64(shift)*math.Ln2 // display only
+}
+
+// ratFloat returns x as a float64 for display (0 for nil).
+func ratFloat(x *big.Rat) float64 {
+	if x == nil {
+		return 0
+	}
+	f, _ := x.Float64()
+	return f
+}

@@ -1,0 +1,496 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"gonum.org/v1/gonum/graph/topo"
+)
+
+// Never is the name of the output "the run is never absorbed".
+const Never = "⊥∞"
+
+type outputKind int
+
+const (
+	outState outputKind = iota
+	outVar
+	outLabels
+)
+
+// Output says what an observer of a run sees. The zero value is
+// FinalState().
+type Output struct {
+	kind   outputKind
+	name   string
+	labels []string
+}
+
+// FinalState observes the absorbing state a run ends in. Mass that is never
+// absorbed is the output ⊥∞.
+func FinalState() Output { return Output{} }
+
+// FinalVar observes the value of variable name in the absorbing state a run
+// ends in. Absorbing states without the variable are observed as themselves.
+func FinalVar(name string) Output { return Output{kind: outVar, name: name} }
+
+// FinalLabels observes which of the given labels the absorbing state a run
+// ends in carries.
+func FinalLabels(labels ...string) Output {
+	ls := slices.Clone(labels)
+	sort.Strings(ls)
+	return Output{kind: outLabels, labels: slices.Compact(ls)}
+}
+
+// String describes the output space: "final state", "final value of out",
+// "final labels {out_N, out_Y}".
+func (o Output) String() string {
+	switch o.kind {
+	case outVar:
+		return "final value of " + o.name
+	case outLabels:
+		return "final labels {" + strings.Join(o.labels, ", ") + "}"
+	}
+	return "final state"
+}
+
+// Model is what the verifier checks: a chain, its neighbour relation on input
+// states and what an observer sees.
+type Model struct {
+	Chain *chain.Chain
+	// Neighbours lists unordered pairs of input states; both directions are
+	// checked. Pairs of a state with itself are ignored, repeated pairs
+	// counted once.
+	Neighbours [][2]int
+	Output     Output
+}
+
+// ErrModel is wrapped by every error Analyze returns for a malformed model.
+var ErrModel = errors.New("invalid model")
+
+// dvec is a sparse distribution over outputs: increasing output IDs and
+// their probabilities (read-only, possibly shared).
+type dvec struct {
+	out []int
+	p   []*big.Rat
+}
+
+// Analysis holds the exact output distribution of every compared input. It
+// is computed once by Analyze and then answers any number of DP, TightDelta,
+// TightEpsilon and Profile questions. It is safe for concurrent use.
+type Analysis struct {
+	chain   *chain.Chain
+	output  Output
+	outputs []string // output names by ID
+	pairs   [][2]int
+	dist    map[int]*inputDist
+}
+
+type inputDist struct {
+	dvec
+	ap []approx // approximations of p, for the filter
+}
+
+// Analyze validates the model and computes the exact output distribution of
+// every input that appears in a neighbouring pair.
+func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
+	if m == nil || m.Chain == nil {
+		return nil, fmt.Errorf("%w: no chain", ErrModel)
+	}
+	c := m.Chain
+	pairs, err := validatePairs(c, m.Neighbours)
+	if err != nil {
+		return nil, err
+	}
+	var inputs []int
+	seen := map[int]bool{}
+	for _, p := range pairs {
+		for _, s := range p {
+			if !seen[s] {
+				seen[s] = true
+				inputs = append(inputs, s)
+			}
+		}
+	}
+	slices.Sort(inputs)
+	a := &Analysis{chain: c, output: m.Output, pairs: pairs, dist: make(map[int]*inputDist, len(inputs))}
+	dists, outputs, err := finalDistributions(ctx, c, inputs, m.Output)
+	a.outputs = outputs
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]*inputDist, len(inputs))
+	err = parallel(ctx, len(inputs), func(_, i int) error {
+		d := dists[inputs[i]]
+		var scratch big.Int
+		ap := make([]approx, len(d.p))
+		for j, x := range d.p {
+			ap[j] = approxRat(x, &scratch)
+		}
+		ids[i] = &inputDist{dvec: d, ap: ap}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range inputs {
+		a.dist[s] = ids[i]
+	}
+	return a, nil
+}
+
+func validatePairs(c *chain.Chain, in [][2]int) ([][2]int, error) {
+	var problems []string
+	seen := map[[2]int]bool{}
+	var pairs [][2]int
+	n := c.NumStates()
+	for _, p := range in {
+		ok := true
+		for _, s := range p {
+			switch {
+			case s < 0 || s >= n:
+				problems = append(problems, fmt.Sprintf("neighbour pair names state #%d, which does not exist", s))
+				ok = false
+			case !c.IsInput(s):
+				problems = append(problems, fmt.Sprintf("neighbour pair names %s, which is not an input", c.Describe(s)))
+				ok = false
+			}
+		}
+		if !ok || p[0] == p[1] {
+			continue
+		}
+		key := [2]int{min(p[0], p[1]), max(p[0], p[1])}
+		if !seen[key] {
+			seen[key] = true
+			pairs = append(pairs, p)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrModel, strings.Join(problems, "; "))
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: the neighbour relation relates no two distinct inputs", ErrModel)
+	}
+	return pairs, nil
+}
+
+// NumPairs returns the number of unordered neighbouring pairs; every check
+// examines both directions of each.
+func (a *Analysis) NumPairs() int { return len(a.pairs) }
+
+// NumOutputs returns the number of distinct outputs.
+func (a *Analysis) NumOutputs() int { return len(a.outputs) }
+
+// OutputName returns the display name of output o.
+func (a *Analysis) OutputName(o int) string { return a.outputs[o] }
+
+// Chain returns the analysed chain.
+func (a *Analysis) Chain() *chain.Chain { return a.chain }
+
+// Distribution returns the exact output distribution of input state s as
+// output names and probabilities (read-only), or false if s is not a
+// compared input.
+func (a *Analysis) Distribution(s int) (outputs []string, p []*big.Rat, ok bool) {
+	d, ok := a.dist[s]
+	if !ok {
+		return nil, nil, false
+	}
+	outputs = make([]string, len(d.out))
+	for i, o := range d.out {
+		outputs[i] = a.outputs[o]
+	}
+	return outputs, d.p, true
+}
+
+// Prob returns Pr_s(o) for input s and output name o (zero if s is not
+// compared or o is not an output it reaches). The result is read-only.
+func (a *Analysis) Prob(s int, output string) *big.Rat {
+	d, ok := a.dist[s]
+	if !ok {
+		return new(big.Rat)
+	}
+	for i, o := range d.out {
+		if a.outputs[o] == output {
+			return d.p[i]
+		}
+	}
+	return new(big.Rat)
+}
+
+// finalDistributions computes absorption distributions for the given
+// inputs: SCC by SCC in reverse topological order, propagating exactly in
+// acyclic parts and solving the linear system of each transient cyclic
+// component by exact elimination. Mass that enters a closed component other
+// than an absorbing state is never absorbed: output ⊥∞.
+func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out Output) (map[int]dvec, []string, error) {
+	reach := reachable(c, inputs)
+	// Output IDs for absorbing states.
+	keys := map[string]int{}
+	var names []string
+	var order []string
+	outOf := map[int]string{}
+	for s := range c.NumStates() {
+		if !reach[s] || !c.IsAbsorbing(s) {
+			continue
+		}
+		k := outputKey(c, s, out)
+		outOf[s] = k
+		if _, ok := keys[k]; !ok {
+			keys[k] = -1
+			order = append(order, k)
+		}
+	}
+	sortOutputKeys(order, out)
+	for i, k := range order {
+		keys[k] = i
+		names = append(names, k)
+	}
+	neverID := -1
+	never := func() int {
+		if neverID < 0 {
+			neverID = len(names)
+			names = append(names, Never)
+		}
+		return neverID
+	}
+
+	dist := make([]dvec, c.NumStates())
+	done := make([]bool, c.NumStates())
+	inSCC := make([]int, c.NumStates())
+	for i := range inSCC {
+		inSCC[i] = -1
+	}
+	sccs := topo.TarjanSCC(c.Graph())
+	for sccIdx, scc := range sccs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if !reach[int(scc[0].ID())] {
+			continue
+		}
+		if len(scc) == 1 {
+			s := int(scc[0].ID())
+			if c.IsAbsorbing(s) {
+				dist[s] = dvec{out: []int{keys[outOf[s]]}, p: []*big.Rat{ratOne}}
+			} else {
+				dist[s] = propagate(c, s, dist)
+			}
+			done[s] = true
+			continue
+		}
+		states := make([]int, len(scc))
+		for i, n := range scc {
+			states[i] = int(n.ID())
+			inSCC[states[i]] = sccIdx
+		}
+		slices.Sort(states)
+		closed := true
+		for _, s := range states {
+			to, _ := c.Row(s)
+			for _, t := range to {
+				if inSCC[t] != sccIdx {
+					closed = false
+				}
+			}
+		}
+		if closed {
+			nv := never()
+			for _, s := range states {
+				dist[s] = dvec{out: []int{nv}, p: []*big.Rat{ratOne}}
+				done[s] = true
+			}
+			continue
+		}
+		if err := solveComponent(ctx, c, states, sccIdx, inSCC, dist); err != nil {
+			return nil, nil, err
+		}
+		for _, s := range states {
+			done[s] = true
+		}
+	}
+	res := make(map[int]dvec, len(inputs))
+	for _, s := range inputs {
+		res[s] = dist[s]
+	}
+	return res, names, nil
+}
+
+func reachable(c *chain.Chain, from []int) []bool {
+	seen := make([]bool, c.NumStates())
+	stack := slices.Clone(from)
+	for _, s := range from {
+		seen[s] = true
+	}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		to, _ := c.Row(s)
+		for _, t := range to {
+			if !seen[t] {
+				seen[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return seen
+}
+
+func outputKey(c *chain.Chain, s int, out Output) string {
+	switch out.kind {
+	case outVar:
+		if v, ok := c.Value(s, out.name); ok {
+			return out.name + "=" + strconv.FormatInt(v, 10)
+		}
+	case outLabels:
+		var held []string
+		for _, l := range out.labels {
+			if c.HasLabel(s, l) {
+				held = append(held, l)
+			}
+		}
+		return "{" + strings.Join(held, ", ") + "}"
+	}
+	return c.Name(s)
+}
+
+// sortOutputKeys orders outputs for display: states in state order (as
+// found), variable values numerically, label sets lexicographically.
+func sortOutputKeys(keys []string, out Output) {
+	switch out.kind {
+	case outVar:
+		prefix := out.name + "="
+		sort.SliceStable(keys, func(i, j int) bool {
+			vi, ei := strconv.ParseInt(strings.TrimPrefix(keys[i], prefix), 10, 64)
+			vj, ej := strconv.ParseInt(strings.TrimPrefix(keys[j], prefix), 10, 64)
+			switch {
+			case ei == nil && ej == nil:
+				return vi < vj
+			case ei == nil:
+				return true
+			case ej == nil:
+				return false
+			}
+			return keys[i] < keys[j]
+		})
+	case outLabels:
+		sort.Strings(keys)
+	}
+}
+
+var ratOne = big.NewRat(1, 1)
+
+func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
+
+// propagate computes dist(s) = Σ_t P(s,t)·dist(t) / (1 - P(s,s)) for a state
+// whose only cycle is an optional self-loop; the successors are done.
+func propagate(c *chain.Chain, s int, dist []dvec) dvec {
+	to, p := c.Row(s)
+	type entry struct {
+		out int
+		p   *big.Rat
+	}
+	size := 0
+	for _, t := range to {
+		size += len(dist[t].out)
+	}
+	entries := make([]entry, 0, size)
+	var loop *big.Rat
+	for i, t := range to {
+		if t == s {
+			loop = p[i]
+			continue
+		}
+		w := p[i]
+		d := dist[t]
+		for j, o := range d.out {
+			var x *big.Rat
+			switch {
+			case isOne(d.p[j]):
+				x = w
+			case isOne(w):
+				x = d.p[j]
+			default:
+				x = new(big.Rat).Mul(w, d.p[j])
+			}
+			entries = append(entries, entry{o, x})
+		}
+	}
+	if !sort.SliceIsSorted(entries, func(i, j int) bool { return entries[i].out < entries[j].out }) {
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].out < entries[j].out })
+	}
+	res := dvec{out: make([]int, 0, len(entries)), p: make([]*big.Rat, 0, len(entries))}
+	var acc chain.Accumulator
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].out == entries[i].out {
+			j++
+		}
+		x := entries[i].p
+		if j > i+1 {
+			acc.Reset()
+			for _, e := range entries[i:j] {
+				acc.Add(e.p)
+			}
+			x = acc.Rat(nil)
+		}
+		res.out = append(res.out, entries[i].out)
+		res.p = append(res.p, x)
+		i = j
+	}
+	if loop != nil {
+		f := new(big.Rat).Sub(ratOne, loop)
+		for i, x := range res.p {
+			res.p[i] = new(big.Rat).Quo(x, f)
+		}
+	}
+	return res
+}
+
+// solveComponent computes dist for the states of a transient cyclic
+// component by solving (I - Q)·X = R exactly.
+func solveComponent(ctx context.Context, c *chain.Chain, states []int, sccIdx int, inSCC []int, dist []dvec) error {
+	local := make(map[int]int, len(states))
+	for i, s := range states {
+		local[s] = i
+	}
+	a := make([]sparse, len(states))
+	b := make([]sparse, len(states))
+	for i, s := range states {
+		a[i] = sparse{i: ratOne}
+		b[i] = sparse{}
+		to, p := c.Row(s)
+		for k, t := range to {
+			if inSCC[t] == sccIdx {
+				addTo(a[i], local[t], p[k], -1)
+				continue
+			}
+			d := dist[t]
+			for j, o := range d.out {
+				addTo(b[i], o, new(big.Rat).Mul(p[k], d.p[j]), +1)
+			}
+		}
+	}
+	x, err := solveMMatrix(ctx, a, b)
+	if err != nil {
+		return err
+	}
+	for i, s := range states {
+		var d dvec
+		for o := range x[i] {
+			d.out = append(d.out, o)
+		}
+		slices.Sort(d.out)
+		for _, o := range d.out {
+			d.p = append(d.p, x[i][o])
+		}
+		dist[s] = d
+	}
+	return nil
+}
