@@ -322,7 +322,7 @@ func (b *Builder) normaliseRow(s, sink int, acc *Accumulator) ErrorList {
 		} else {
 			msg = fmt.Sprintf("probabilities sum to %s, not 1 (excess %s)", sum.RatString(), diff.RatString())
 		}
-		errs = append(errs, &Error{Kind: RowSum, State: name, Index: -1, Msg: msg})
+		errs = append(errs, &Error{Kind: RowSum, State: name, Index: -1, Sum: sum, Msg: msg})
 	}
 	b.to[s], b.p[s] = to, p
 	return errs

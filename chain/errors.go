@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 )
 
@@ -30,11 +31,13 @@ const (
 // (or declaration) is at fault; To is the target state of the offending
 // transition, when there is one. Index is the position of the offending
 // transition in the order the transitions were added to the state, or -1.
+// For RowSum errors, Sum is the exact sum of the row.
 type Error struct {
 	Kind  ErrorKind
 	State string
 	To    string
 	Index int
+	Sum   *big.Rat
 	Msg   string
 }
 

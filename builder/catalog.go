@@ -1,0 +1,184 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+)
+
+// ParamKind is the type of a builder parameter.
+type ParamKind int
+
+const (
+	// Rational parameters take any exact rational (1/2, 0.75, 1e-3).
+	Rational ParamKind = iota
+	// Integer parameters take an integer.
+	Integer
+	// Choice parameters take one of a fixed set of strings.
+	Choice
+)
+
+func (k ParamKind) String() string {
+	switch k {
+	case Integer:
+		return "integer"
+	case Choice:
+		return "choice"
+	}
+	return "rational"
+}
+
+// Param describes one parameter of a builder.
+type Param struct {
+	Name string
+	Kind ParamKind
+	// Default is the value used when the argument is omitted, written as in
+	// a spec ("1", "1/2", ">="); empty means the parameter is required.
+	Default string
+	// Choices lists the accepted values of a Choice parameter.
+	Choices []string
+	Doc     string
+}
+
+// Args holds the checked arguments of a builder call.
+type Args struct {
+	rats    map[string]*big.Rat
+	ints    map[string]int
+	choices map[string]string
+}
+
+// NewArgs returns empty arguments.
+func NewArgs() *Args {
+	return &Args{rats: map[string]*big.Rat{}, ints: map[string]int{}, choices: map[string]string{}}
+}
+
+// SetRat sets a rational argument.
+func (a *Args) SetRat(name string, x *big.Rat) { a.rats[name] = x }
+
+// SetInt sets an integer argument.
+func (a *Args) SetInt(name string, x int) { a.ints[name] = x }
+
+// SetChoice sets a choice argument.
+func (a *Args) SetChoice(name, x string) { a.choices[name] = x }
+
+// Rat returns a rational argument (nil when unset).
+func (a *Args) Rat(name string) *big.Rat { return a.rats[name] }
+
+// Int returns an integer argument (0 when unset).
+func (a *Args) Int(name string) int { return a.ints[name] }
+
+// Choice returns a choice argument ("" when unset).
+func (a *Args) Choice(name string) string { return a.choices[name] }
+
+// Def describes a builder: its name as written in a spec, its parameters
+// and how to call it with checked arguments.
+type Def struct {
+	Name   string
+	Doc    string
+	Params []Param
+	Build  func(*Args) (*Mechanism, error)
+}
+
+// Param returns the named parameter.
+func (d *Def) Param(name string) (Param, bool) {
+	for _, p := range d.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// WithDefaults fills every omitted argument that has a default. It reports
+// the first required parameter that is missing.
+func (d *Def) WithDefaults(a *Args) error {
+	for _, p := range d.Params {
+		switch p.Kind {
+		case Rational:
+			if a.rats[p.Name] != nil {
+				continue
+			}
+			if p.Default == "" {
+				return fmt.Errorf("%s: missing parameter %s", d.Name, p.Name)
+			}
+			x, _ := new(big.Rat).SetString(p.Default)
+			a.rats[p.Name] = x
+		case Integer:
+			if _, ok := a.ints[p.Name]; ok {
+				continue
+			}
+			if p.Default == "" {
+				return fmt.Errorf("%s: missing parameter %s", d.Name, p.Name)
+			}
+			var x int
+			fmt.Sscan(p.Default, &x)
+			a.ints[p.Name] = x
+		case Choice:
+			if _, ok := a.choices[p.Name]; ok {
+				continue
+			}
+			if p.Default == "" {
+				return fmt.Errorf("%s: missing parameter %s", d.Name, p.Name)
+			}
+			a.choices[p.Name] = p.Default
+		}
+	}
+	return nil
+}
+
+// Catalog returns every builder, sorted by name.
+func Catalog() []*Def {
+	defs := []*Def{
+		{
+			Name: "survey",
+			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (seeds 001, 004)",
+			Params: []Param{
+				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
+				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
+			},
+			Build: func(a *Args) (*Mechanism, error) { return Survey(a.Rat("theta1"), a.Rat("theta2")) },
+		},
+		{
+			Name: "truncated_geometric",
+			Doc:  "the truncated alpha-geometric mechanism over {0..n} (seed 004)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
+				{Name: "n", Kind: Integer, Doc: "largest count"},
+				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				return TruncatedGeometricSensitivity(a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
+			},
+		},
+		{
+			Name: "above_threshold",
+			Doc:  "the paper's online model with at most k queries (seed 004, Algorithm 1)",
+			Params: []Param{
+				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
+				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
+				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
+				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the seed's prose) or ">" (its pseudocode) the noisy threshold`},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				cmp := AtLeast
+				if a.Choice("cmp") == ">" {
+					cmp = Above
+				}
+				return AboveThreshold(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
+			},
+		},
+	}
+	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs
+}
+
+// Lookup returns the builder with the given name.
+func Lookup(name string) (*Def, bool) {
+	for _, d := range Catalog() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,186 @@
+// Package dpcheck runs .dp specifications: it parses and checks a file
+// (package spec), builds the chain, computes the output distributions once
+// (package verify) and evaluates every check and query against its
+// expectation.
+//
+// It is the library face of the dpcheck command: CheckFile and CheckSource
+// return a typed Result per file, with the exact verdicts, values and
+// counterexamples, and whether each statement met its expectation.
+package dpcheck
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Size describes the checked model.
+type Size struct {
+	States, Transitions, Inputs int
+	// Pairs is the number of unordered neighbouring pairs; every check
+	// examines both directions of each.
+	Pairs int
+	// Outputs is the number of distinct outputs (0 when no statement needed
+	// the distributions).
+	Outputs int
+}
+
+// Result is the outcome of one .dp file.
+type Result struct {
+	File    string
+	Program *spec.Program
+	Model   spec.ModelInfo
+	Size    Size
+	// OutputSpace says what an observer sees ("final state", ...).
+	OutputSpace string
+	Statements  []*Outcome
+}
+
+// Pass reports whether every statement met its expectation.
+func (r *Result) Pass() bool {
+	for _, o := range r.Statements {
+		if !o.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcome is the result of one statement.
+type Outcome struct {
+	Statement *spec.Statement
+	// Holds is the verdict of a check.
+	Holds bool
+	// Exactly one of these is set, by kind.
+	DP      *verify.DPResult
+	Eps     *verify.EpsResult
+	Delta   *verify.DeltaResult
+	Profile *verify.Profile
+	// Pass reports whether the outcome equals the expectation (queries
+	// without an expectation always pass).
+	Pass bool
+	// Err is set when the statement could not be evaluated (cancelled, or a
+	// resource limit); Pass is then false.
+	Err error
+}
+
+// Value returns the exact outcome as text: "holds"/"violated" for checks,
+// "ln(2)" or "1/3" for queries, "" for a profile.
+func (o *Outcome) Value() string {
+	switch {
+	case o.Err != nil:
+		return "error"
+	case o.DP != nil:
+		if o.Holds {
+			return "holds"
+		}
+		return "violated"
+	case o.Eps != nil:
+		return o.Eps.Eps.String()
+	case o.Delta != nil:
+		return o.Delta.Delta.String()
+	}
+	return ""
+}
+
+// CheckFile reads, parses, checks and runs a .dp file. Parse and semantic
+// errors are returned as a spec.ErrorList; a violated property is an
+// Outcome, not an error.
+func CheckFile(ctx context.Context, path string) (*Result, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return CheckSource(ctx, path, string(src))
+}
+
+// CheckSource is CheckFile for a file's contents.
+func CheckSource(ctx context.Context, filename, src string) (*Result, error) {
+	p, err := spec.Load(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return Run(ctx, p)
+}
+
+// Run evaluates every statement of a checked program. It returns an error
+// only when the analysis itself cannot be done (cancellation); statements
+// that fail individually carry their error in their Outcome.
+func Run(ctx context.Context, p *spec.Program) (*Result, error) {
+	r := &Result{
+		File:        p.Filename,
+		Program:     p,
+		Model:       p.Model,
+		OutputSpace: p.Output.String(),
+		Size: Size{
+			States:      p.Chain.NumStates(),
+			Transitions: p.Chain.NumTransitions(),
+			Inputs:      len(p.Chain.Inputs()),
+			Pairs:       len(p.Neighbours),
+		},
+	}
+	if len(p.Statements) == 0 {
+		return r, nil
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
+	if err != nil {
+		return nil, err
+	}
+	r.Size.Outputs = a.NumOutputs()
+	for _, st := range p.Statements {
+		o := runStatement(ctx, a, st)
+		r.Statements = append(r.Statements, o)
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+	}
+	return r, nil
+}
+
+func runStatement(ctx context.Context, a *verify.Analysis, st *spec.Statement) *Outcome {
+	o := &Outcome{Statement: st}
+	var err error
+	switch st.Kind {
+	case spec.CheckDP:
+		o.DP, err = a.DP(ctx, st.Eps, st.Delta)
+		if err == nil {
+			o.Holds = o.DP.Holds
+			o.Pass = o.Holds == (st.Expect.Kind != spec.ExpectViolated)
+		}
+	case spec.QueryEps:
+		o.Eps, err = a.TightEpsilon(ctx, st.Delta)
+		if err == nil {
+			o.Pass = true
+			if st.Expect.Kind == spec.ExpectValue {
+				c, cerr := o.Eps.Eps.Cmp(st.Expect.Eps)
+				err = cerr
+				o.Pass = cerr == nil && c == 0
+			}
+		}
+	case spec.QueryDelta:
+		o.Delta, err = a.TightDelta(ctx, st.Eps)
+		if err == nil {
+			o.Pass = true
+			if st.Expect.Kind == spec.ExpectValue {
+				s, serr := o.Delta.Delta.Sub(verify.RatReal(st.Expect.Value)).Sign()
+				err = serr
+				o.Pass = serr == nil && s == 0
+			}
+		}
+	case spec.QueryProfile:
+		o.Profile, err = a.Profile(ctx)
+		o.Pass = err == nil
+	default:
+		err = fmt.Errorf("unknown statement kind %v", st.Kind)
+	}
+	if err != nil {
+		o.Err, o.Pass = err, false
+	}
+	return o
+}
+
+// Version is dpcheck's version.
+const Version = "0.1.0"

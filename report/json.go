@@ -1,0 +1,265 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// SchemaVersion is the version of the JSON document. It changes only when
+// a field is removed or changes meaning; new fields may be added.
+const SchemaVersion = 1
+
+// Document is the JSON output of dpcheck --format json.
+type Document struct {
+	Schema  int       `json:"schema"`
+	Version string    `json:"dpcheck"`
+	Pass    bool      `json:"pass"`
+	Files   []FileDoc `json:"files"`
+}
+
+// FileDoc is one file.
+type FileDoc struct {
+	File        string          `json:"file"`
+	Status      string          `json:"status"` // pass, fail, invalid, aborted
+	Errors      []ErrorDoc      `json:"errors,omitempty"`
+	Model       *ModelDoc       `json:"model,omitempty"`
+	Size        *SizeDoc        `json:"size,omitempty"`
+	OutputSpace string          `json:"output_space,omitempty"`
+	Statements  []*StatementDoc `json:"statements,omitempty"`
+}
+
+// ErrorDoc is a parse or semantic error.
+type ErrorDoc struct {
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+// ModelDoc says where the chain came from.
+type ModelDoc struct {
+	Kind string `json:"kind"` // builder or chain
+	Call string `json:"call,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+// SizeDoc is the size of the checked model.
+type SizeDoc struct {
+	States         int `json:"states"`
+	Transitions    int `json:"transitions"`
+	Inputs         int `json:"inputs"`
+	NeighbourPairs int `json:"neighbour_pairs"`
+	OrderedPairs   int `json:"ordered_pairs"`
+	Outputs        int `json:"outputs"`
+}
+
+// Number is an exact value and its decimal approximation (null for ∞).
+type Number struct {
+	Exact   string   `json:"exact"`
+	Decimal *float64 `json:"decimal"`
+}
+
+// StateDoc names a state.
+type StateDoc struct {
+	Name      string           `json:"name"`
+	Valuation map[string]int64 `json:"valuation,omitempty"`
+}
+
+// WitnessDoc is an ordered pair of inputs and an event.
+type WitnessDoc struct {
+	From   StateDoc `json:"from"`
+	To     StateDoc `json:"to"`
+	Event  []string `json:"event"`
+	PrFrom Number   `json:"pr_from"`
+	PrTo   Number   `json:"pr_to"`
+}
+
+// CounterexampleDoc explains a violated dp(ε, δ).
+type CounterexampleDoc struct {
+	WitnessDoc
+	Bound       Number     `json:"bound"`
+	Excess      Number     `json:"excess"`
+	LeastEps    Number     `json:"least_eps"`
+	WorstOutput *OutputDoc `json:"worst_output,omitempty"`
+}
+
+// OutputDoc is one output with its probability under each input.
+type OutputDoc struct {
+	Output string `json:"output"`
+	PrFrom Number `json:"pr_from"`
+	PrTo   Number `json:"pr_to"`
+}
+
+// ProfilePointDoc is a breakpoint of the privacy profile.
+type ProfilePointDoc struct {
+	Eps   Number `json:"eps"`
+	C     Number `json:"c"`
+	Delta Number `json:"delta"`
+}
+
+// CheckedDoc says how much a statement covered.
+type CheckedDoc struct {
+	OrderedPairs int `json:"ordered_pairs"`
+	Outputs      int `json:"outputs"`
+}
+
+// StatementDoc is one statement's result.
+type StatementDoc struct {
+	Line      int     `json:"line"`
+	Column    int     `json:"column"`
+	Source    string  `json:"source"`
+	Kind      string  `json:"kind"`
+	Semantics string  `json:"semantics"`
+	Eps       *Number `json:"eps,omitempty"`
+	Delta     *Number `json:"delta,omitempty"`
+	// Outcome is holds or violated for checks, value for queries, error.
+	Outcome        string             `json:"outcome"`
+	Value          *Number            `json:"value,omitempty"`
+	Expect         *string            `json:"expect"`
+	Pass           bool               `json:"pass"`
+	Error          string             `json:"error,omitempty"`
+	Checked        *CheckedDoc        `json:"checked,omitempty"`
+	Witness        *WitnessDoc        `json:"witness,omitempty"`
+	Counterexample *CounterexampleDoc `json:"counterexample,omitempty"`
+	Profile        []ProfilePointDoc  `json:"profile,omitempty"`
+}
+
+func num(exact string, f float64) Number {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return Number{Exact: exact}
+	}
+	return Number{Exact: exact, Decimal: &f}
+}
+
+func ratNum(x *big.Rat) Number {
+	f, _ := x.Float64()
+	return num(x.RatString(), f)
+}
+
+func epsNum(e verify.Eps) Number   { return num(e.String(), e.Float()) }
+func realNum(r verify.Real) Number { return num(r.String(), r.Float()) }
+
+func stateDoc(s verify.StateInfo) StateDoc {
+	d := StateDoc{Name: s.Name}
+	if len(s.Valuation) > 0 {
+		d.Valuation = map[string]int64{}
+		for _, v := range s.Valuation {
+			d.Valuation[v.Name] = v.Value
+		}
+	}
+	return d
+}
+
+func witnessDoc(w *verify.Witness) *WitnessDoc {
+	if w == nil {
+		return nil
+	}
+	ev := w.Event
+	if ev == nil {
+		ev = []string{}
+	}
+	return &WitnessDoc{From: stateDoc(w.From), To: stateDoc(w.To), Event: ev, PrFrom: ratNum(w.PrFrom), PrTo: ratNum(w.PrTo)}
+}
+
+// Build turns entries into the JSON document.
+func Build(entries []Entry, version string) *Document {
+	doc := &Document{Schema: SchemaVersion, Version: version, Pass: true, Files: []FileDoc{}}
+	for _, e := range entries {
+		st := StatusOf(e)
+		if st != Pass {
+			doc.Pass = false
+		}
+		fd := FileDoc{File: e.File, Status: [...]string{"pass", "fail", "invalid", "aborted"}[st]}
+		if e.Err != nil {
+			var list spec.ErrorList
+			if errors.As(e.Err, &list) {
+				for _, x := range list {
+					fd.Errors = append(fd.Errors, ErrorDoc{Line: x.Pos.Line, Column: x.Pos.Column, Message: x.Msg})
+				}
+			} else {
+				fd.Errors = append(fd.Errors, ErrorDoc{Message: e.Err.Error()})
+			}
+		}
+		if r := e.Result; r != nil {
+			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note}
+			s := r.Size
+			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
+				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs}
+			fd.OutputSpace = r.OutputSpace
+			for _, o := range r.Statements {
+				fd.Statements = append(fd.Statements, statementDoc(o))
+			}
+		}
+		doc.Files = append(doc.Files, fd)
+	}
+	return doc
+}
+
+func statementDoc(o *dpcheck.Outcome) *StatementDoc {
+	st := o.Statement
+	d := &StatementDoc{Line: st.Pos.Line, Column: st.Pos.Column, Source: st.Text, Kind: st.Kind.String(),
+		Semantics: kindDescription(o), Pass: o.Pass}
+	if st.Expect.Kind != spec.ExpectNone {
+		t := st.Expect.Text
+		d.Expect = &t
+	}
+	switch st.Kind {
+	case spec.CheckDP:
+		e, dl := epsNum(st.Eps), ratNum(st.Delta)
+		d.Eps, d.Delta = &e, &dl
+	case spec.QueryEps:
+		dl := ratNum(st.Delta)
+		d.Delta = &dl
+	case spec.QueryDelta:
+		e := epsNum(st.Eps)
+		d.Eps = &e
+	}
+	if o.Err != nil {
+		d.Outcome, d.Error = "error", o.Err.Error()
+		return d
+	}
+	switch {
+	case o.DP != nil:
+		r := o.DP
+		d.Outcome = o.Value()
+		d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+		if cx := r.Counterexample; cx != nil {
+			c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps)}
+			if cx.WorstOutput != "" {
+				c.WorstOutput = &OutputDoc{Output: cx.WorstOutput, PrFrom: ratNum(cx.WorstFrom), PrTo: ratNum(cx.WorstTo)}
+			}
+			d.Counterexample = c
+		}
+	case o.Eps != nil:
+		v := epsNum(o.Eps.Eps)
+		d.Outcome, d.Value = "value", &v
+		d.Checked = &CheckedDoc{o.Eps.OrderedPairs, o.Eps.Outputs}
+		d.Witness = witnessDoc(o.Eps.Witness)
+	case o.Delta != nil:
+		v := realNum(o.Delta.Delta)
+		d.Outcome, d.Value = "value", &v
+		d.Checked = &CheckedDoc{o.Delta.OrderedPairs, o.Delta.Outputs}
+		d.Witness = witnessDoc(o.Delta.Witness)
+	case o.Profile != nil:
+		d.Outcome = "value"
+		d.Checked = &CheckedDoc{o.Profile.OrderedPairs, o.Profile.Outputs}
+		for _, p := range o.Profile.Points {
+			d.Profile = append(d.Profile, ProfilePointDoc{Eps: epsNum(p.Eps), C: ratNum(p.C), Delta: ratNum(p.Delta)})
+		}
+	}
+	return d
+}
+
+// JSON writes the entries as one indented JSON document.
+func JSON(w io.Writer, entries []Entry, version string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(Build(entries, version))
+}

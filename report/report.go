@@ -1,0 +1,120 @@
+// Package report formats dpcheck results for people (Text) and for
+// machines (JSON). The JSON document's schema is documented in the README
+// and versioned by SchemaVersion.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Entry is one file's result, or the error that stopped it.
+type Entry struct {
+	File   string
+	Source string
+	Result *dpcheck.Result
+	Err    error
+}
+
+// Status classifies an entry.
+type Status int
+
+// The statuses, in increasing order of severity.
+const (
+	Pass    Status = iota // every statement met its expectation
+	Fail                  // some statement did not
+	Invalid               // the file has parse or semantic errors (or cannot be read)
+	Aborted               // the check did not complete (timeout, interrupt)
+)
+
+// StatusOf classifies an entry.
+func StatusOf(e Entry) Status {
+	switch {
+	case e.Err != nil && e.Result != nil:
+		return Aborted
+	case e.Err != nil:
+		var list spec.ErrorList
+		if errors.As(e.Err, &list) {
+			return Invalid
+		}
+		if errors.Is(e.Err, verify.ErrModel) || errors.Is(e.Err, verify.ErrParam) {
+			return Invalid
+		}
+		if strings.Contains(e.Err.Error(), "context") {
+			return Aborted
+		}
+		return Invalid
+	case !e.Result.Pass():
+		return Fail
+	}
+	return Pass
+}
+
+// decimal formats a float for display: six significant digits.
+func decimal(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "∞"
+	case f == 0:
+		return "0"
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6g", f), "0"), ".")
+}
+
+func ratDec(x *big.Rat) string {
+	f, _ := x.Float64()
+	return decimal(f)
+}
+
+// exact formats a rational with its decimal: "1/3 ≈ 0.333333"; integers and
+// short terminating decimals print once.
+func exact(x *big.Rat) string {
+	s := x.RatString()
+	d := ratDec(x)
+	if s == d {
+		return s
+	}
+	return s + " ≈ " + d
+}
+
+func epsText(e verify.Eps) string {
+	s := e.String()
+	if alt := e.Alternate(); alt != "" {
+		s += " = " + alt
+	}
+	if e.IsInf() || e.IsZero() {
+		return s
+	}
+	return s + " ≈ " + decimal(e.Float())
+}
+
+func realText(r verify.Real) string {
+	if x, ok := r.Rat(); ok {
+		return exact(x)
+	}
+	return r.String() + " ≈ " + decimal(r.Float())
+}
+
+// eventText lists an event's outputs, eliding the middle of long ones.
+func eventText(ev []string) string {
+	if len(ev) <= 8 {
+		return "{" + strings.Join(ev, ", ") + "}"
+	}
+	return fmt.Sprintf("{%s, …, %s} (%d outputs)", strings.Join(ev[:6], ", "), ev[len(ev)-1], len(ev))
+}
+
+// kindDescription says precisely what a statement checks.
+func kindDescription(o *dpcheck.Outcome) string {
+	switch o.Statement.Kind {
+	case spec.CheckDP, spec.QueryEps, spec.QueryDelta, spec.QueryProfile:
+		return "standard (ε,δ)-DP over all events"
+	}
+	return ""
+}

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {0.5, "0.5"}, {1.0 / 3, "0.333333"}, {2.0 / 3, "0.666667"}, {math.Ln2, "0.693147"},
+		{1e-7, "1e-07"}, {1234567, "1.23457e+06"}, {math.Inf(1), "∞"}, {3, "3"},
+	} {
+		if got := decimal(tc.f); got != tc.want {
+			t.Errorf("decimal(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestEventText(t *testing.T) {
+	var long []string
+	for i := range 500 {
+		long = append(long, fmt.Sprintf("t%d", i))
+	}
+	for _, tc := range []struct {
+		ev   []string
+		want string
+	}{
+		{nil, "{}"},
+		{[]string{"t0"}, "{t0}"},
+		{long[:8], "{t0, t1, t2, t3, t4, t5, t6, t7}"},
+		{long, "{t0, t1, t2, t3, t4, t5, …, t499} (500 outputs)"},
+	} {
+		if got := eventText(tc.ev); got != tc.want {
+			t.Errorf("eventText(%d outputs) = %q, want %q", len(tc.ev), got, tc.want)
+		}
+	}
+}
+
+func TestStatusOf(t *testing.T) {
+	pass := &dpcheck.Result{Statements: []*dpcheck.Outcome{{Pass: true}}}
+	fail := &dpcheck.Result{Statements: []*dpcheck.Outcome{{Pass: true}, {Pass: false}}}
+	got := []Status{
+		StatusOf(Entry{Result: pass}),
+		StatusOf(Entry{Result: fail}),
+		StatusOf(Entry{Err: spec.ErrorList{{Msg: "x"}}}),
+		StatusOf(Entry{Err: errors.New("open x.dp: no such file")}),
+		StatusOf(Entry{Result: pass, Err: fmt.Errorf("stopped: %w", errors.New("context canceled"))}),
+	}
+	want := []Status{Pass, Fail, Invalid, Invalid, Aborted}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+}

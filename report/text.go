@@ -1,0 +1,202 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Text writes entries for a person at a terminal: per file the model and
+// its size, then each statement with PASS or FAIL, its exact outcome and,
+// for violations, the counterexample; parse and semantic errors with the
+// source line and a caret. It ends with a summary line.
+func Text(w io.Writer, entries []Entry) {
+	var pass, fail, bad int
+	for i, e := range entries {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		switch StatusOf(e) {
+		case Invalid:
+			bad++
+			writeErr(w, e)
+			continue
+		case Aborted:
+			bad++
+		}
+		if e.Result != nil {
+			p, f := textResult(w, e.Result)
+			pass += p
+			fail += f
+		}
+		if e.Err != nil && e.Result != nil {
+			fmt.Fprintf(w, "  stopped: %v\n", e.Err)
+		}
+	}
+	fmt.Fprintln(w)
+	files := "file"
+	if len(entries) != 1 {
+		files = "files"
+	}
+	fmt.Fprintf(w, "%d %s, %d statements: %d passed, %d failed", len(entries), files, pass+fail, pass, fail)
+	if bad > 0 {
+		fmt.Fprintf(w, ", %d with errors", bad)
+	}
+	fmt.Fprintln(w)
+}
+
+func writeErr(w io.Writer, e Entry) {
+	var list spec.ErrorList
+	if errors.As(e.Err, &list) {
+		fmt.Fprintf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
+		fmt.Fprint(w, indent(list.Pretty(e.Source), "  "))
+		return
+	}
+	fmt.Fprintf(w, "%s: error: %v\n", e.File, e.Err)
+}
+
+func count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pre + l
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func textResult(w io.Writer, r *dpcheck.Result) (pass, fail int) {
+	fmt.Fprintln(w, r.File)
+	m := r.Model
+	switch m.Kind {
+	case "builder":
+		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
+	default:
+		fmt.Fprintf(w, "  model  explicit chain\n")
+	}
+	s := r.Size
+	fmt.Fprintf(w, "  size   %s, %s, %s, %s (%d ordered)",
+		count(s.States, "state"), count(s.Transitions, "transition"), count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
+	if s.Outputs > 0 {
+		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
+	}
+	fmt.Fprintln(w)
+	for _, o := range r.Statements {
+		fmt.Fprintln(w)
+		status := "PASS"
+		if o.Pass {
+			pass++
+		} else {
+			status = "FAIL"
+			fail++
+		}
+		st := o.Statement
+		fmt.Fprintf(w, "  %s  line %d  %s\n", status, st.Pos.Line, st.Text)
+		textOutcome(w, o)
+	}
+	return pass, fail
+}
+
+const pad = "        "
+
+func textOutcome(w io.Writer, o *dpcheck.Outcome) {
+	st := o.Statement
+	if o.Err != nil {
+		fmt.Fprintf(w, "%serror: %v\n", pad, o.Err)
+		return
+	}
+	switch {
+	case o.DP != nil:
+		r := o.DP
+		verdict := "holds"
+		if !r.Holds {
+			verdict = "violated"
+		}
+		note := ""
+		if !o.Pass {
+			note = fmt.Sprintf(", expected %s", st.Expect.Text)
+		}
+		fmt.Fprintf(w, "%s%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
+			pad, verdict, note, kindDescription(o), epsText(r.Eps), exact(r.Delta), r.OrderedPairs, r.Outputs)
+		if cx := r.Counterexample; cx != nil {
+			writeCounterexample(w, cx, r.Delta)
+		}
+	case o.Eps != nil:
+		r := o.Eps
+		fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), exact(r.Delta), expectNote(o))
+		if wt := r.Witness; wt != nil {
+			what := "on"
+			if r.Delta.Sign() > 0 {
+				what = "with excess δ on"
+			}
+			fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, eventText(wt.Event), exact(wt.PrFrom), exact(wt.PrTo))
+		}
+	case o.Delta != nil:
+		r := o.Delta
+		fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
+		if wt := r.Witness; wt != nil && len(wt.Event) > 0 {
+			fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, eventText(wt.Event), exact(wt.PrFrom), exact(wt.PrTo))
+		}
+	case o.Profile != nil:
+		fmt.Fprintf(w, "%sprivacy profile δ(ε): linear in e^ε between these points, constant after the last\n", pad)
+		for _, p := range o.Profile.Points {
+			fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), exact(p.Delta))
+		}
+	}
+}
+
+func expectNote(o *dpcheck.Outcome) string {
+	ex := o.Statement.Expect
+	switch {
+	case ex.Kind != spec.ExpectValue:
+		return ""
+	case o.Pass:
+		return " (as expected)"
+	}
+	return ", expected " + ex.Text
+}
+
+func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface{ Sign() int }) {
+	from, to := cx.From.Name, cx.To.Name
+	fmt.Fprintf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
+	rows := [][2]string{
+		{"worst event", "E* = " + eventText(cx.Event)},
+		{"Pr[E* | " + from + "]", exact(cx.PrFrom)},
+		{"Pr[E* | " + to + "]", exact(cx.PrTo)},
+		{"bound", "e^ε·Pr[E* | " + to + "] + δ = " + realText(cx.Bound)},
+		{"excess", realText(cx.Excess)},
+	}
+	if cx.WorstOutput != "" {
+		ratio := "∞"
+		if cx.WorstTo.Sign() > 0 {
+			ratio = exactRatio(cx.WorstFrom, cx.WorstTo)
+		}
+		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, exact(cx.WorstFrom), exact(cx.WorstTo), ratio)})
+	}
+	if cx.LeastEps.IsInf() {
+		rows = append(rows, [2]string{"least ε", "none: no finite ε holds at this δ"})
+	} else {
+		rows = append(rows, [2]string{"least ε", epsText(cx.LeastEps) + " would hold at this δ"})
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len([]rune(r[0])))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s  %s%s  %s\n", pad, r[0], strings.Repeat(" ", width-len([]rune(r[0]))), r[1])
+	}
+}

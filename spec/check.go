@@ -1,0 +1,983 @@
+package spec
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Limits on what a spec may ask for.
+const (
+	// MaxPredicateInputs bounds the inputs a neighbour predicate is
+	// evaluated over (every pair is tried).
+	MaxPredicateInputs = 20000
+)
+
+// Load parses and checks a .dp file.
+func Load(filename, src string) (*Program, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return Check(f, filename, src)
+}
+
+// Check turns a parsed file into a Program, reporting every semantic error
+// at once as an ErrorList sorted by position.
+func Check(f *File, filename, src string) (p *Program, err error) {
+	c := &checker{file: filename, src: src, consts: map[string]*constEntry{}}
+	defer func() {
+		if r := recover(); r != nil { // never let a checker bug escape as a panic
+			p, err = nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("internal error while checking: %v", r)}}
+		}
+	}()
+	p = c.check(f)
+	c.errs.Sort()
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	return p, nil
+}
+
+type constEntry struct {
+	decl  *Const
+	state int // 0 unvisited, 1 in progress, 2 done
+	val   value
+	ok    bool
+}
+
+type checker struct {
+	file, src string
+	errs      ErrorList
+	consts    map[string]*constEntry
+	stack     []string // constants being evaluated, for cycle messages
+	states    map[string]lexer.Position
+}
+
+func (c *checker) errorf(p lexer.Position, format string, args ...any) {
+	q := pos(p)
+	if q.Filename == "" {
+		q.Filename = c.file
+	}
+	if q.Line == 0 {
+		q.Line, q.Column = 1, 1
+	}
+	c.errs = append(c.errs, &Error{Pos: q, Msg: fmt.Sprintf(format, args...)})
+}
+
+func isKeyword(name string) bool { return slices.Contains(keywords, name) }
+
+func (c *checker) lookupConst(name string) (*constEntry, bool) {
+	e, ok := c.consts[name]
+	return e, ok
+}
+
+// constant evaluates the constant v names, detecting cycles.
+func (c *checker) constant(v *VarRef) (value, bool) {
+	e, ok := c.consts[v.Name]
+	if !ok {
+		c.errorf(v.Pos, "unknown name %s", v.Name)
+		return value{}, false
+	}
+	switch e.state {
+	case 1:
+		i := slices.Index(c.stack, v.Name)
+		cycle := append(slices.Clone(c.stack[i:]), v.Name)
+		c.errorf(e.decl.Pos, "constant %s is defined in terms of itself (%s)", v.Name, strings.Join(cycle, " → "))
+		return value{}, false
+	case 2:
+		return e.val, e.ok
+	}
+	e.state = 1
+	c.stack = append(c.stack, v.Name)
+	e.val, e.ok = constEval{c}.expr(e.decl.Value)
+	c.stack = c.stack[:len(c.stack)-1]
+	e.state = 2
+	return e.val, e.ok
+}
+
+func (c *checker) text(st *Stmt) string {
+	lo, hi := st.Pos.Offset, st.EndPos.Offset
+	if lo < 0 || hi > len(c.src) || lo > hi {
+		return ""
+	}
+	t := strings.TrimSpace(c.src[lo:hi])
+	// Drop a trailing comment the statement's end position may include.
+	return strings.Join(strings.Fields(stripComments(t)), " ")
+}
+
+func stripComments(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (c *checker) check(f *File) *Program {
+	p := &Program{Filename: c.file, Source: c.src}
+	var (
+		model      *Stmt
+		chainStmt  *Stmt
+		inputs     *Stmt
+		outputs    *Stmt
+		observe    *Stmt
+		neighbours *Stmt
+		props      []*Stmt
+	)
+	conflict := false // a model and a chain: checks that need the chain would only cascade
+	once := func(slot **Stmt, st *Stmt, what string) {
+		if *slot != nil {
+			c.errorf(st.Pos, "duplicate %s statement (the first is at line %d)", what, (*slot).Pos.Line)
+			return
+		}
+		*slot = st
+	}
+	for _, st := range f.Statements {
+		switch {
+		case st.Const != nil:
+			name := st.Const.Name.Name
+			if isKeyword(name) {
+				c.errorf(st.Const.Name.Pos, "%s is a keyword and cannot name a constant", name)
+				continue
+			}
+			if prev, dup := c.consts[name]; dup {
+				c.errorf(st.Const.Name.Pos, "constant %s is already defined at line %d", name, prev.decl.Pos.Line)
+				continue
+			}
+			c.consts[name] = &constEntry{decl: st.Const}
+		case st.Model != nil:
+			if chainStmt != nil {
+				c.errorf(st.Pos, "a file has either a model or a chain block, not both (the chain is at line %d)", chainStmt.Pos.Line)
+				conflict = true
+				continue
+			}
+			once(&model, st, "model")
+		case st.Chain != nil:
+			if model != nil {
+				c.errorf(st.Pos, "a file has either a model or a chain block, not both (the model is at line %d)", model.Pos.Line)
+				conflict = true
+				continue
+			}
+			once(&chainStmt, st, "chain")
+		case st.Inputs != nil:
+			once(&inputs, st, "inputs")
+		case st.Outputs != nil:
+			once(&outputs, st, "outputs")
+		case st.Observe != nil:
+			once(&observe, st, "observe")
+		case st.Neighbours != nil:
+			once(&neighbours, st, "neighbours")
+		case st.Property != nil:
+			props = append(props, st)
+		}
+	}
+	// Evaluate every constant, so that errors in unused ones are reported.
+	names := make([]string, 0, len(c.consts))
+	for n := range c.consts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c.constant(&VarRef{Pos: c.consts[n].decl.Pos, Name: n})
+	}
+
+	var mech *builder.Mechanism
+	switch {
+	case conflict:
+	case model != nil:
+		mech, p.Model = c.builderCall(model.Model.Call)
+		if inputs != nil {
+			c.errorf(inputs.Pos, "the model %s defines its own inputs; inputs is only for chain blocks", model.Model.Call.Name)
+		}
+	case chainStmt != nil:
+		p.Model = ModelInfo{Kind: "chain", Note: "explicit chain"}
+		if inputs == nil {
+			c.errorf(chainStmt.Pos, "the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)")
+		}
+		ch := c.chainBlock(chainStmt.Chain, inputs)
+		if ch != nil {
+			mech = &builder.Mechanism{Chain: ch}
+		}
+	default:
+		c.errorf(f.Pos, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
+	}
+	if observe != nil {
+		c.errorf(observe.Pos, "observe is used with trace outputs (over traces(k)), which this version does not support")
+	}
+
+	if chainStmt != nil && neighbours == nil && !conflict {
+		c.errorf(chainStmt.Pos, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
+	}
+	if mech != nil {
+		p.Chain = mech.Chain
+		p.Output = c.outputs(outputs, mech.Chain)
+		switch {
+		case neighbours != nil && len(mech.Chain.Inputs()) > 0:
+			p.Neighbours = c.neighbours(neighbours.Neighbours, mech.Chain)
+		case neighbours == nil && chainStmt == nil:
+			p.Neighbours = mech.Neighbours
+		}
+	}
+	for _, st := range props {
+		if s := c.property(st); s != nil {
+			p.Statements = append(p.Statements, s)
+		}
+	}
+	return p
+}
+
+func paramNames(d *builder.Def) string {
+	var ns []string
+	for _, p := range d.Params {
+		ns = append(ns, p.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+func builderNames() string {
+	var ns []string
+	for _, d := range builder.Catalog() {
+		ns = append(ns, d.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+// builderCall checks the arguments of a builder call and builds the chain.
+func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
+	info := ModelInfo{Kind: "builder", Name: call.Name}
+	def, ok := builder.Lookup(call.Name)
+	if !ok {
+		c.errorf(call.Pos, "unknown model %s (models: %s)", call.Name, builderNames())
+		return nil, info
+	}
+	args := builder.NewArgs()
+	argPos := map[string]lexer.Position{}
+	var written []string
+	good := true
+	named := false
+	for i, a := range call.Args {
+		name := a.Name
+		if name == "" {
+			if named {
+				c.errorf(a.Pos, "positional argument after a named one")
+				good = false
+				continue
+			}
+			if i >= len(def.Params) {
+				c.errorf(a.Pos, "%s takes %d parameters (%s)", def.Name, len(def.Params), paramNames(def))
+				good = false
+				continue
+			}
+			name = def.Params[i].Name
+		} else {
+			named = true
+		}
+		param, ok := def.Param(name)
+		if !ok {
+			c.errorf(a.Pos, "%s has no parameter %s (parameters: %s)", def.Name, name, paramNames(def))
+			good = false
+			continue
+		}
+		if prev, dup := argPos[name]; dup {
+			c.errorf(a.Pos, "parameter %s is given twice (also at line %d)", name, prev.Line)
+			good = false
+			continue
+		}
+		argPos[name] = a.Pos
+		switch param.Kind {
+		case builder.Rational:
+			x, ok := c.num(a.Value, "parameter "+name)
+			if !ok {
+				good = false
+				continue
+			}
+			args.SetRat(name, x)
+			written = append(written, name+" = "+x.RatString())
+		case builder.Integer:
+			x, ok := c.integer(a.Value, "parameter "+name, -1<<31, 1<<31)
+			if !ok {
+				good = false
+				continue
+			}
+			args.SetInt(name, int(x))
+			written = append(written, fmt.Sprintf("%s = %d", name, x))
+		case builder.Choice:
+			v, ok := c.choice(a.Value)
+			if !ok || !slices.Contains(param.Choices, v) {
+				c.errorf(a.Value.Pos, "parameter %s must be one of %s", name, quoteAll(param.Choices))
+				good = false
+				continue
+			}
+			args.SetChoice(name, v)
+			written = append(written, fmt.Sprintf("%s = %q", name, v))
+		}
+	}
+	for _, p := range def.Params {
+		if _, given := argPos[p.Name]; !given && p.Default == "" {
+			c.errorf(call.Pos, "%s needs parameter %s (%s)", def.Name, p.Name, p.Doc)
+			good = false
+		}
+	}
+	info.Call = def.Name + "(" + strings.Join(written, ", ") + ")"
+	if !good {
+		return nil, info
+	}
+	if err := def.WithDefaults(args); err != nil {
+		c.errorf(call.Pos, "%v", err)
+		return nil, info
+	}
+	m, err := def.Build(args)
+	if err != nil {
+		if pe, ok := err.(*builder.ParamError); ok {
+			at, given := argPos[pe.Param]
+			if !given {
+				at = call.Pos
+			}
+			c.errorf(at, "%s", pe.Error())
+		} else {
+			c.errorf(call.Pos, "%s: %v", def.Name, err)
+		}
+		return nil, info
+	}
+	info.Note = m.Note
+	return m, info
+}
+
+// choice reads a choice argument: a string literal or a bare word.
+func (c *checker) choice(e *Expr) (string, bool) {
+	if len(e.Terms) == 1 && len(e.Terms[0].Terms) == 1 {
+		ut := e.Terms[0].Terms[0]
+		if ut.Until == nil && ut.Left.Cmp != nil && ut.Left.Cmp.Op == "" {
+			s := ut.Left.Cmp.Left
+			if len(s.Rest) == 0 && len(s.Left.Rest) == 0 && s.Left.Left.Power != nil && s.Left.Left.Power.Exp == nil {
+				p := s.Left.Left.Power.Base
+				if p.Var != nil && !p.Var.Primed {
+					return p.Var.Name, true
+				}
+				if p.Number == "" && p.Paren == nil && p.Abs == nil && p.Prob == nil && p.DP == nil && p.Call == nil && !p.Unknown && p.Var == nil {
+					return p.String, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func quoteAll(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (n *Name) String() string {
+	if n.Quoted != "" || n.Ident == "" {
+		return n.Quoted
+	}
+	return n.Ident
+}
+
+// chainBlock builds an explicit chain.
+func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
+	c.states = map[string]lexer.Position{}
+	type stateDecl struct {
+		decl *StateDecl
+		val  chain.Valuation
+	}
+	var decls []stateDecl
+	ok := true
+	for _, it := range cb.Items {
+		sd := it.State
+		if sd == nil {
+			continue
+		}
+		name := sd.Name.String()
+		if prev, dup := c.states[name]; dup {
+			c.errorf(sd.Name.Pos, "state %s is already declared at line %d", name, prev.Line)
+			ok = false
+			continue
+		}
+		if sd.Name.Quoted == "" && isKeyword(name) {
+			c.errorf(sd.Name.Pos, "%s is a keyword and cannot name a state (quote it: \"%s\")", name, name)
+			ok = false
+			continue
+		}
+		if name == chain.SinkName || name == "sink" {
+			c.errorf(sd.Name.Pos, "the name %s is reserved for the sink state", name)
+			ok = false
+			continue
+		}
+		c.states[name] = sd.Name.Pos
+		var val chain.Valuation
+		seen := map[string]bool{}
+		for _, a := range sd.Vals {
+			if seen[a.Var.Name] {
+				c.errorf(a.Var.Pos, "variable %s is assigned twice in state %s", a.Var.Name, name)
+				ok = false
+				continue
+			}
+			seen[a.Var.Name] = true
+			x, good := c.integer(a.Value, "the value of "+a.Var.Name, -(1 << 62), 1<<62)
+			if !good {
+				ok = false
+				continue
+			}
+			val = append(val, chain.Var{Name: a.Var.Name, Value: x})
+		}
+		decls = append(decls, stateDecl{sd, val})
+	}
+	type row struct {
+		decl *TransDecl
+		to   []string
+		p    []*big.Rat
+		sink bool
+	}
+	rows := map[string]*row{}
+	var order []string
+	for _, it := range cb.Items {
+		td := it.Trans
+		if td == nil {
+			continue
+		}
+		from := td.From.String()
+		if _, known := c.states[from]; !known {
+			c.errorf(td.From.Pos, "unknown state %s%s", from, c.suggestState(from))
+			ok = false
+			continue
+		}
+		if prev, dup := rows[from]; dup {
+			c.errorf(td.From.Pos, "state %s already has transitions at line %d: list all of them in one row", from, prev.decl.Pos.Line)
+			ok = false
+			continue
+		}
+		r := &row{decl: td}
+		rows[from] = r
+		order = append(order, from)
+		rowOK := true
+		seenTo := map[string]lexer.Position{}
+		for _, tg := range td.Targets {
+			to := tg.To.String()
+			if _, known := c.states[to]; !known {
+				c.errorf(tg.To.Pos, "unknown state %s%s", to, c.suggestState(to))
+				ok, rowOK = false, false
+				continue
+			}
+			if prev, dup := seenTo[to]; dup {
+				c.errorf(tg.To.Pos, "%s appears twice in the row of %s (also at column %d)", to, from, prev.Column)
+				ok, rowOK = false, false
+				continue
+			}
+			seenTo[to] = tg.To.Pos
+			x, good := c.num(tg.Prob, "a probability")
+			if !good {
+				ok, rowOK = false, false
+				continue
+			}
+			switch {
+			case x.Sign() < 0:
+				c.errorf(tg.Prob.Pos, "probability %s is negative", x.RatString())
+				ok, rowOK = false, false
+				continue
+			case x.Cmp(big.NewRat(1, 1)) > 0:
+				c.errorf(tg.Prob.Pos, "probability %s is greater than 1", x.RatString())
+				ok, rowOK = false, false
+				continue
+			}
+			r.to = append(r.to, to)
+			r.p = append(r.p, x)
+		}
+		if td.Sink != nil {
+			if td.Sink.Name != "sink" && td.Sink.Name != chain.SinkName {
+				c.errorf(td.Sink.Pos, "else must be followed by sink (or †), found %s", td.Sink.Name)
+				ok = false
+			}
+			r.sink = true
+		}
+		if rowOK && !c.rowSumOK(from, td.Pos, r.p, r.sink) {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	// Input states by name (predicates need the chain, see below).
+	var inputNames []string
+	if inputs != nil && inputs.Inputs.Where == nil {
+		seen := map[string]bool{}
+		for _, n := range inputs.Inputs.Names {
+			name := n.String()
+			if _, known := c.states[name]; !known {
+				c.errorf(n.Pos, "unknown state %s%s", name, c.suggestState(name))
+				ok = false
+				continue
+			}
+			if seen[name] {
+				c.errorf(n.Pos, "%s is listed twice", name)
+				continue
+			}
+			seen[name] = true
+			inputNames = append(inputNames, name)
+		}
+	}
+	build := func(inputs []string) (*chain.Chain, bool) {
+		b := chain.NewBuilder()
+		for _, d := range decls {
+			var labels []string
+			for _, l := range d.decl.Labels {
+				labels = append(labels, l.Name)
+			}
+			b.AddState(d.decl.Name.String(), d.val, labels...)
+		}
+		for _, from := range order {
+			r := rows[from]
+			s, _ := b.Lookup(from)
+			for i, to := range r.to {
+				t, _ := b.Lookup(to)
+				b.AddTransition(s, t, r.p[i])
+			}
+			if r.sink {
+				b.SendRemainderToSink(s)
+			}
+		}
+		for _, n := range inputs {
+			s, _ := b.Lookup(n)
+			b.MarkInput(s)
+		}
+		ch, err := b.Build()
+		if err != nil {
+			list, _ := err.(chain.ErrorList)
+			for _, e := range list {
+				at := c.states[e.State]
+				if r, has := rows[e.State]; has {
+					at = r.decl.Pos
+				}
+				c.errorf(at, "%s", e.Error())
+			}
+			return nil, false
+		}
+		return ch, true
+	}
+	if !ok {
+		return nil
+	}
+	if inputs == nil || inputs.Inputs.Where == nil {
+		ch, good := build(inputNames)
+		if !good {
+			return nil
+		}
+		return ch
+	}
+	// inputs where P: evaluate P on the chain, then build again with inputs.
+	ch, good := build(nil)
+	if !good {
+		return nil
+	}
+	pc := newPredCompiler(c, ch, false)
+	f, good := pc.boolExpr(inputs.Inputs.Where)
+	if !good {
+		return nil
+	}
+	var names []string
+	for s := range ch.NumStates() {
+		if name := ch.Name(s); name == chain.SinkName {
+			continue
+		}
+		v, err := f(s, s)
+		if err != nil {
+			c.predError(err, inputs.Inputs.Where.Pos)
+			return nil
+		}
+		if v {
+			names = append(names, ch.Name(s))
+		}
+	}
+	if len(names) == 0 {
+		c.errorf(inputs.Inputs.Where.Pos, "no state satisfies this inputs predicate")
+		return nil
+	}
+	ch, good = build(names)
+	if !good {
+		return nil
+	}
+	return ch
+}
+
+// rowSumOK checks that a row sums to exactly 1 (at most 1 with a sink).
+func (c *checker) rowSumOK(state string, at lexer.Position, ps []*big.Rat, sink bool) bool {
+	var acc chain.Accumulator
+	for _, x := range ps {
+		acc.Add(x)
+	}
+	sum := acc.Rat(nil)
+	diff := new(big.Rat).Sub(big.NewRat(1, 1), sum)
+	switch {
+	case diff.Sign() > 0 && !sink:
+		c.errorf(at, "the probabilities of %s sum to %s, not 1 (%s is missing; write \"else sink\" to send it to †)", state, sum.RatString(), diff.RatString())
+		return false
+	case diff.Sign() < 0:
+		c.errorf(at, "the probabilities of %s sum to %s, not 1 (%s too much)", state, sum.RatString(), diff.Neg(diff).RatString())
+		return false
+	}
+	return true
+}
+
+func (c *checker) predError(err error, at lexer.Position) {
+	if pe, ok := err.(*predErr); ok {
+		c.errs = append(c.errs, &Error{Pos: pe.pos, Msg: pe.msg})
+		return
+	}
+	c.errorf(at, "%v", err)
+}
+
+// suggestState returns " (did you mean X?)" for a close state name.
+func (c *checker) suggestState(name string) string {
+	best, bestD := "", 3
+	for s := range c.states {
+		if d := editDistance(name, s); d < bestD || d == bestD && s < best {
+			best, bestD = s, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+func (c *checker) outputs(st *Stmt, ch *chain.Chain) verify.Output {
+	if st == nil || st.Outputs.State {
+		return verify.FinalState()
+	}
+	o := st.Outputs
+	if o.Var != nil {
+		if !slices.Contains(ch.Vars(), o.Var.Name) {
+			c.errorf(o.Var.Pos, "unknown variable %s%s", o.Var.Name, newPredCompiler(c, ch, false).knownVars())
+		}
+		return verify.FinalVar(o.Var.Name)
+	}
+	var ls []string
+	for _, l := range o.Labels {
+		if !slices.Contains(ch.LabelNames(), l.Name) {
+			c.errorf(l.Pos, "unknown label %s%s", l.Name, newPredCompiler(c, ch, false).knownLabels())
+		}
+		ls = append(ls, l.Name)
+	}
+	return verify.FinalLabels(ls...)
+}
+
+func (c *checker) stateByName(n *Name, ch *chain.Chain) (int, bool) {
+	name := n.String()
+	s, ok := ch.Lookup(name)
+	if !ok {
+		if c.states == nil {
+			c.states = map[string]lexer.Position{}
+			for i := range ch.NumStates() {
+				c.states[ch.Name(i)] = lexer.Position{}
+			}
+		}
+		c.errorf(n.Pos, "unknown state %s%s", name, c.suggestState(name))
+		return 0, false
+	}
+	return s, true
+}
+
+func (c *checker) inputNames(ch *chain.Chain) string {
+	var ns []string
+	for _, s := range ch.Inputs() {
+		ns = append(ns, ch.Name(s))
+	}
+	return joinLimited(ns, 8)
+}
+
+func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
+	if n.Pred == nil {
+		var pairs [][2]int
+		for _, pr := range n.Pairs {
+			a, okA := c.stateByName(pr.A, ch)
+			b, okB := c.stateByName(pr.B, ch)
+			for _, x := range []struct {
+				ok bool
+				s  int
+				n  *Name
+			}{{okA, a, pr.A}, {okB, b, pr.B}} {
+				if x.ok && !ch.IsInput(x.s) {
+					c.errorf(x.n.Pos, "%s is not an input (inputs: %s)", x.n.String(), c.inputNames(ch))
+					okA = false
+				}
+			}
+			if !okA || !okB {
+				continue
+			}
+			if a == b {
+				c.errorf(pr.Pos, "%s ~ %s relates a state to itself", pr.A.String(), pr.B.String())
+				continue
+			}
+			pairs = append(pairs, [2]int{a, b})
+		}
+		return pairs
+	}
+	pc := newPredCompiler(c, ch, true)
+	f, ok := pc.boolExpr(n.Pred)
+	if !ok {
+		return nil
+	}
+	ins := ch.Inputs()
+	if len(ins) > MaxPredicateInputs {
+		c.errorf(n.Pred.Pos, "a neighbour predicate over %d inputs would try %d pairs; the limit is %d inputs (list the pairs instead)", len(ins), len(ins)*(len(ins)-1)/2, MaxPredicateInputs)
+		return nil
+	}
+	var pairs [][2]int
+	for i, s := range ins {
+		for _, t := range ins[i+1:] {
+			v, err := f(s, t)
+			if err == nil && !v {
+				v, err = f(t, s)
+			}
+			if err != nil {
+				c.predError(err, n.Pred.Pos)
+				return nil
+			}
+			if v {
+				pairs = append(pairs, [2]int{s, t})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		c.errorf(n.Pred.Pos, "this neighbour predicate relates no two distinct inputs")
+	}
+	return pairs
+}
+
+// property checks a check or query statement.
+func (c *checker) property(st *Stmt) *Statement {
+	pr := st.Property
+	out := &Statement{Pos: pos(st.Pos), Text: c.text(st)}
+	if out.Pos.Filename == "" {
+		out.Pos.Filename = c.file
+	}
+	if pr.Over != nil {
+		c.errorf(pr.Over.Pos, "over traces(k) is not supported by this version")
+		return nil
+	}
+	call, name := propertyCall(pr.Body)
+	isCheck := pr.Kind == "check"
+	switch name {
+	case "dp":
+		if !isCheck {
+			c.errorf(pr.Body.Pos, "dp(…) is a yes/no property: write check dp(…); the queries are eps(delta = …), delta(eps = …) and profile")
+			return nil
+		}
+		out.Kind = CheckDP
+		args, ok := c.propArgs(call, pr.Body.Pos, "dp", []string{"eps", "delta"}, 1)
+		if !ok {
+			return nil
+		}
+		e, ok1 := c.eps(args["eps"], false)
+		out.Eps = e
+		out.Delta = big.NewRat(0, 1)
+		ok2 := true
+		if d := args["delta"]; d != nil {
+			out.Delta, ok2 = c.delta(d)
+		}
+		if !ok1 || !ok2 {
+			return nil
+		}
+	case "eps", "delta", "profile":
+		if isCheck {
+			c.errorf(pr.Body.Pos, "%s is a query: write query %s", name, strings.TrimPrefix(c.text(st), "check "))
+			return nil
+		}
+		switch name {
+		case "eps":
+			out.Kind = QueryEps
+			args, ok := c.propArgs(call, pr.Body.Pos, "eps", []string{"delta"}, 0)
+			if !ok {
+				return nil
+			}
+			out.Delta = big.NewRat(0, 1)
+			if d := args["delta"]; d != nil {
+				if out.Delta, ok = c.delta(d); !ok {
+					return nil
+				}
+			}
+		case "delta":
+			out.Kind = QueryDelta
+			args, ok := c.propArgs(call, pr.Body.Pos, "delta", []string{"eps"}, 1)
+			if !ok {
+				return nil
+			}
+			if out.Eps, ok = c.eps(args["eps"], false); !ok {
+				return nil
+			}
+		default:
+			out.Kind = QueryProfile
+			if call != nil && len(call.Args) > 0 {
+				c.errorf(call.Pos, "profile takes no arguments")
+				return nil
+			}
+		}
+	default:
+		if isCheck {
+			c.errorf(pr.Body.Pos, "unknown property: expected dp(eps = …, delta = …)")
+		} else {
+			c.errorf(pr.Body.Pos, "unknown query: expected eps(delta = …), delta(eps = …) or profile")
+		}
+		return nil
+	}
+	if !c.expectation(pr, out) {
+		return nil
+	}
+	return out
+}
+
+// propertyCall returns the call (or bare name) a property's body is.
+func propertyCall(e *Expr) (*Call, string) {
+	if len(e.Terms) != 1 || len(e.Terms[0].Terms) != 1 {
+		return nil, ""
+	}
+	ut := e.Terms[0].Terms[0]
+	if ut.Until != nil || ut.Left.Cmp == nil || ut.Left.Cmp.Op != "" {
+		return nil, ""
+	}
+	s := ut.Left.Cmp.Left
+	if len(s.Rest) != 0 || len(s.Left.Rest) != 0 || s.Left.Left.Power == nil || s.Left.Left.Power.Exp != nil {
+		return nil, ""
+	}
+	p := s.Left.Left.Power.Base
+	switch {
+	case p.Call != nil:
+		return p.Call, p.Call.Name
+	case p.Var != nil && !p.Var.Primed:
+		return nil, p.Var.Name
+	}
+	return nil, ""
+}
+
+// propArgs matches a property's arguments, named or positional, to params;
+// the first required of them must be present.
+func (c *checker) propArgs(call *Call, at lexer.Position, name string, params []string, required int) (map[string]*Expr, bool) {
+	args := map[string]*Expr{}
+	if call == nil {
+		if required > 0 {
+			c.errorf(at, "%s needs %s (%s(%s = …))", name, params[0], name, params[0])
+			return nil, false
+		}
+		return args, true
+	}
+	ok := true
+	for i, a := range call.Args {
+		n := a.Name
+		if n == "" {
+			if i >= len(params) {
+				c.errorf(a.Pos, "%s takes at most %d arguments (%s)", name, len(params), strings.Join(params, ", "))
+				ok = false
+				continue
+			}
+			n = params[i]
+		}
+		if !slices.Contains(params, n) {
+			c.errorf(a.Pos, "%s has no argument %s (arguments: %s)", name, n, strings.Join(params, ", "))
+			ok = false
+			continue
+		}
+		if args[n] != nil {
+			c.errorf(a.Pos, "argument %s is given twice", n)
+			ok = false
+			continue
+		}
+		args[n] = a.Value
+	}
+	for _, p := range params[:required] {
+		if ok && args[p] == nil {
+			c.errorf(call.Pos, "%s needs %s (%s(%s = …))", name, p, name, p)
+			ok = false
+		}
+	}
+	return args, ok
+}
+
+// expectation checks "expect …" against the statement kind.
+func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
+	ex := pr.Expect
+	isCheck := out.Kind == CheckDP
+	if ex == nil {
+		if isCheck {
+			out.Expect = Expectation{Kind: ExpectHolds, Text: "holds"}
+		}
+		return true
+	}
+	if ex.Outcome != "" {
+		if !isCheck {
+			c.errorf(ex.Pos, "a query expects a value, not %s", ex.Outcome)
+			return false
+		}
+		out.Expect = Expectation{Kind: ExpectHolds, Text: ex.Outcome}
+		if ex.Outcome == "violated" {
+			out.Expect.Kind = ExpectViolated
+		}
+		return true
+	}
+	text := strings.Join(strings.Fields(c.src[ex.Value.Pos.Offset:min(len(c.src), endOfLine(c.src, ex.Value.Pos.Offset))]), " ")
+	text = strings.TrimSpace(stripComments(text))
+	switch out.Kind {
+	case CheckDP:
+		c.errorf(ex.Pos, "a check expects holds or violated, not %s", text)
+		return false
+	case QueryEps:
+		e, ok := c.eps(ex.Value, true)
+		if !ok {
+			return false
+		}
+		out.Expect = Expectation{Kind: ExpectValue, Eps: e, Text: text}
+	case QueryDelta:
+		d, ok := c.delta(ex.Value)
+		if !ok {
+			return false
+		}
+		out.Expect = Expectation{Kind: ExpectValue, Value: d, Text: text}
+	case QueryProfile:
+		c.errorf(ex.Pos, "query profile takes no expectation")
+		return false
+	}
+	return true
+}
+
+func endOfLine(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}

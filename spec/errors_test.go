@@ -1,0 +1,141 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+const chainAB = "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\n"
+
+// TestErrors: every malformed input gets its exact message at its exact
+// position, and none panics.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		// Not text, empty, syntax.
+		{"empty file", "", []string{"1:1: no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block"}},
+		{"binary garbage", "\x00\x01\x02garbage\xff", []string{"1:1: the file contains NUL bytes: it is not a .dp text file"}},
+		{"invalid UTF-8", "model survey()\n\xff\xfe", []string{"1:1: the file is not valid UTF-8 text"}},
+		{"model without call", "model", []string{"1:6: unexpected end of file (expected a call such as survey(theta1 = 1/2))"}},
+		{"unclosed paren", "model survey()\ncheck dp(eps = ln(2)", []string{`2:21: unexpected end of file (expected ")")`}},
+		{"malformed number", "model survey()\ncheck dp(eps = 1.2.3)", []string{`2:19: unexpected token ".3" (expected ")")`}},
+		{"stray character", "model survey()\ncheck dp(eps = 1) $", []string{`2:19: unexpected token "$"`}},
+		{"unquoted odd state name", "model survey()\nneighbours + ~ -", []string{`2:12: unexpected token "+" (expected pairs A ~ B (quote names such as "+") or a predicate)`}},
+		// Models and their parameters.
+		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, survey, truncated_geometric)"}},
+		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},
+		{"parameter out of range", "model truncated_geometric(alpha = 2, n = 5)", []string{"1:27: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
+		{"unknown parameter", "model truncated_geometric(alpha = 1/2, n = 5, beta = 3)", []string{"1:47: truncated_geometric has no parameter beta (parameters: alpha, n, sensitivity)"}},
+		{"parameter twice", "model survey(theta1 = 1/2, theta1 = 1/3)", []string{"1:28: parameter theta1 is given twice (also at line 1)"}},
+		{"non-integer n", "model truncated_geometric(alpha = 1/2, n = 5/2)", []string{"1:44: parameter n must be an integer, found 5/2"}},
+		{"bad choice", `model above_threshold(k = 3, cmp = "<")`, []string{`1:36: parameter cmp must be one of ">=", ">"`}},
+		{"division by zero", "model truncated_geometric(alpha = 1/0, n = 5)", []string{"1:36: division by zero"}},
+		{"huge literal exponent", "model truncated_geometric(alpha = 1e999999, n = 5)", []string{"1:35: the exponent of 1e999999 is outside ±1000"}},
+		{"huge power", "model survey()\ncheck dp(eps = 2^100000000)", []string{"2:16: the exponent 100000000 is too large"}},
+		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 2000000 bits; the limit is 1048576"}},
+		{"fractional power", "model survey(theta1 = 2^(1/2))", []string{"1:23: the exponent 1/2 is not an integer"}},
+		{"model and chain", "model survey()\n" + chainAB, []string{"2:1: a file has either a model or a chain block, not both (the model is at line 1)"}},
+		{"two models", "model survey()\nmodel survey()", []string{"2:1: duplicate model statement (the first is at line 1)"}},
+		{"inputs with a model", "model survey()\ninputs a", []string{"2:1: the model survey defines its own inputs; inputs is only for chain blocks"}},
+		// Constants.
+		{"cyclic constants", "const a = b\nconst b = a\nmodel survey()", []string{"1:1: constant a is defined in terms of itself (a → b → a)"}},
+		{"constant twice", "const a = 1\nconst a = 2\nmodel survey()", []string{"2:7: constant a is already defined at line 1"}},
+		{"unknown name", "model survey(theta1 = q)", []string{"1:23: unknown name q"}},
+		{"keyword constant", "const check = 1\nmodel survey()", []string{"1:7: check is a keyword and cannot name a constant"}},
+		// Chains.
+		{"unknown target", "chain {\n  state a\n  a -> b : 1\n}\ninputs a\nneighbours a ~ a", []string{"3:8: unknown state b (did you mean a?)"}},
+		{"row below 1", "chain {\n  state a\n  state b\n  a -> b : 1/2, a : 1/4\n}\ninputs a, b\nneighbours a ~ b", []string{`4:3: the probabilities of a sum to 3/4, not 1 (1/4 is missing; write "else sink" to send it to †)`}},
+		{"row above 1", "chain {\n  state a\n  state b\n  a -> b : 1/2, a : 3/4\n}\ninputs a, b\nneighbours a ~ b", []string{"4:3: the probabilities of a sum to 5/4, not 1 (1/4 too much)"}},
+		{"negative and above one", "chain {\n  state a\n  state b\n  a -> b : -1/2, a : 3/2\n}\ninputs a, b\nneighbours a ~ b", []string{
+			"4:12: probability -1/2 is negative", "4:22: probability 3/2 is greater than 1"}},
+		{"division by zero in a probability", "chain {\n  state a\n  a -> a : 1/(1-1)\n}\ninputs a\nneighbours a ~ a", []string{"3:13: division by zero"}},
+		{"duplicate state", "chain {\n  state a\n  state a\n}\ninputs a\nneighbours a ~ a", []string{"3:9: state a is already declared at line 2"}},
+		{"two rows for a state", "chain {\n  state a\n  a -> a : 1\n  a -> a : 1\n}\ninputs a\nneighbours a ~ a", []string{"4:3: state a already has transitions at line 3: list all of them in one row"}},
+		{"target twice", "chain {\n  state a\n  a -> a : 1/2, a : 1/2\n}\ninputs a\nneighbours a ~ a", []string{"3:17: a appears twice in the row of a (also at column 8)"}},
+		{"bad else", "chain {\n  state a\n  a -> a : 1/2 else nowhere\n}\ninputs a\nneighbours a ~ a", []string{"3:21: else must be followed by sink (or †), found nowhere"}},
+		{"non-integer value", "chain {\n  state a (x = 1/2)\n}\ninputs a\nneighbours a ~ a", []string{"2:16: the value of x must be an integer, found 1/2"}},
+		{"no inputs", "chain {\n  state a\n}\nneighbours a ~ a", []string{"1:1: the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)"}},
+		{"unknown input", "chain {\n  state a\n  state b\n}\ninputs a, c\nneighbours a ~ b", []string{"5:11: unknown state c (did you mean a?)"}},
+		{"inputs predicate matches nothing", "chain {\n  state a (x = 1)\n}\ninputs where x > 5\nneighbours a ~ a", []string{"4:14: no state satisfies this inputs predicate"}},
+		// Neighbours.
+		{"no neighbours", "chain {\n  state a\n}\ninputs a", []string{"1:1: no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)"}},
+		{"neighbour not an input", chainAB[:strings.Index(chainAB, "inputs")] + "inputs a\nneighbours a ~ b", []string{"7:16: b is not an input (inputs: a)"}},
+		{"self neighbour", chainAB[:strings.Index(chainAB, "neighbours")] + "neighbours a ~ a", []string{"7:12: a ~ a relates a state to itself"}},
+		{"unknown neighbour", chainAB[:strings.Index(chainAB, "neighbours")] + "neighbours a ~ c", []string{"7:16: unknown state c (did you mean a?)"}},
+		{"empty relation", "model survey()\nneighbours x = x'", []string{"2:12: this neighbour predicate relates no two distinct inputs"}},
+		{"unknown variable", "model survey()\nneighbours |z - z'| <= 1", []string{"2:13: unknown variable z (variables: x, y)"}},
+		{"variable missing on an input", "model survey()\nneighbours |x - y'| <= 1", []string{`2:17: state "-" has no variable y`}},
+		{"unknown label", "model survey()\nneighbours in_x & in_neg'", []string{"2:12: unknown label in_x (labels: in_neg, in_pos, out_N, out_Y)"}},
+		{"two neighbours", "model survey()\nneighbours \"+\" ~ \"-\"\nneighbours \"+\" ~ \"-\"", []string{"3:1: duplicate neighbours statement (the first is at line 2)"}},
+		// Outputs.
+		{"unknown output variable", "model survey()\noutputs var zz", []string{"2:13: unknown variable zz (variables: x, y)"}},
+		{"unknown output label", "model survey()\noutputs labels out_Y, out_Z", []string{"2:23: unknown label out_Z (labels: in_neg, in_pos, out_N, out_Y)"}},
+		// Properties.
+		{"negative ε", "model survey()\ncheck dp(eps = -1)", []string{"2:16: ε = -1 is negative"}},
+		{"negative ln ε", "model survey()\ncheck dp(eps = ln(1/2))", []string{"2:16: ε = ln(1/2) is negative"}},
+		{"δ above 1", "model survey()\ncheck dp(eps = ln(2), delta = 2)", []string{"2:31: δ = 2 is outside [0, 1]"}},
+		{"δ negative", "model survey()\nquery eps(delta = -1/2)", []string{"2:19: δ = -1/2 is outside [0, 1]"}},
+		{"ln of zero", "model survey()\ncheck dp(eps = ln(0))", []string{"2:19: ln needs a positive argument, found 0"}},
+		{"infinite ε", "model survey()\ncheck dp(eps = inf)", []string{"2:16: ε must be finite"}},
+		{"mixed ε", "model survey()\ncheck dp(eps = 1 + ln(2))", []string{"2:18: cannot mix a rational and a logarithm in ε: write ε as k*ln(r) or as a rational"}},
+		{"huge ln coefficient", "model survey()\ncheck dp(eps = 100000*ln(2))", []string{"2:16: the coefficient 100000 of ln is above 65536"}},
+		{"missing ε", "model survey()\ncheck dp(delta = 0)", []string{"2:7: dp needs eps (dp(eps = …))"}},
+		{"bare dp", "model survey()\ncheck dp", []string{"2:7: dp needs eps (dp(eps = …))"}},
+		{"unknown property argument", "model survey()\ncheck dp(eps = 0, gamma = 1)", []string{"2:19: dp has no argument gamma (arguments: eps, delta)"}},
+		{"query as check", "model survey()\ncheck eps(delta = 0)", []string{"2:7: eps is a query: write query eps(delta = 0)"}},
+		{"check as query", "model survey()\nquery dp(eps = 0)", []string{"2:7: dp(…) is a yes/no property: write check dp(…); the queries are eps(delta = …), delta(eps = …) and profile"}},
+		{"unknown property", "model survey()\ncheck foo(1)", []string{"2:7: unknown property: expected dp(eps = …, delta = …)"}},
+		{"value expected of a check", "model survey()\ncheck dp(eps = ln(2)) expect 1/2", []string{"2:30: a check expects holds or violated, not 1/2"}},
+		{"verdict expected of a query", "model survey()\nquery eps() expect holds", []string{"2:20: a query expects a value, not holds"}},
+		{"temporal operator in ε", "model survey()\ncheck dp(eps = X out_Y)", []string{"2:16: a temporal formula (X) cannot appear here"}},
+		{"traces not supported", "model survey()\ncheck dp(eps = ln(2)) over traces(3)", []string{"2:28: over traces(k) is not supported by this version"}},
+		// Several errors at once, in order.
+		{"several errors", "const a = 1/0\nmodel truncated_geometric(alpha = 3, n = 5)\ncheck dp(eps = -1)\nquery delta(eps = ln(2)) expect 2\n", []string{
+			"1:12: division by zero",
+			"2:27: truncated_geometric: parameter alpha must be in (0, 1), got 3",
+			"3:16: ε = -1 is negative",
+			"4:33: δ = 2 is outside [0, 1]",
+		}},
+	}
+	if len(tests) < 30 {
+		t.Fatalf("only %d malformed inputs", len(tests))
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := errorsOf(t, tt.src)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPretty(t *testing.T) {
+	src := "model survey()\ncheck dp(eps = ln(0)) // ε must be positive\n"
+	_, err := spec.Load("m.dp", src)
+	list, ok := err.(spec.ErrorList)
+	if !ok {
+		t.Fatalf("error %v", err)
+	}
+	want := "m.dp:2:19: ln needs a positive argument, found 0\n" +
+		"    check dp(eps = ln(0)) // ε must be positive\n" +
+		"                      ^\n"
+	if got := list.Pretty(src); got != want {
+		t.Errorf("Pretty:\n%s\nwant:\n%s", got, want)
+	}
+	// The caret counts characters, not bytes.
+	src = "model survey()\ncheck dp(eps = 0) expect /* ε */ holdz\n"
+	_, err = spec.Load("m.dp", src)
+	want = "m.dp:2:34: a check expects holds or violated, not holdz\n" +
+		"    check dp(eps = 0) expect /* ε */ holdz\n" +
+		"                                     ^\n"
+	if got := err.(spec.ErrorList).Pretty(src); got != want {
+		t.Errorf("Pretty with a multi-byte character:\n%s\nwant:\n%s", got, want)
+	}
+}

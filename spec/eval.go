@@ -1,0 +1,523 @@
+package spec
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Resource limits on what an expression may ask dpcheck to compute.
+const (
+	// MaxLiteralLength bounds the characters of a number literal.
+	MaxLiteralLength = 1000
+	// MaxDecimalExponent bounds |e| in a literal like 1e-3.
+	MaxDecimalExponent = 1000
+	// MaxPowerBits bounds the size of x^k: about bits(x)·|k| bits.
+	MaxPowerBits = 1 << 20
+)
+
+type kind int
+
+const (
+	kNum kind = iota
+	kEps
+	kBool
+	kString
+	kUnknown // "?"
+)
+
+func (k kind) String() string {
+	switch k {
+	case kEps:
+		return "an ε with ln"
+	case kBool:
+		return "a condition"
+	case kString:
+		return "a string"
+	case kUnknown:
+		return "?"
+	}
+	return "a number"
+}
+
+// value is the result of a constant expression. An ε with a logarithm is
+// k·ln(r) (lk, lr), or +∞ (inf).
+type value struct {
+	k      kind
+	num    *big.Rat
+	lk, lr *big.Rat
+	inf    bool
+	b      bool
+	s      string
+}
+
+func numVal(x *big.Rat) value { return value{k: kNum, num: x} }
+
+// parseNumber reads a decimal literal exactly: 0.75 is 3/4, 1e-3 is 1/1000.
+func parseNumber(text string) (*big.Rat, error) {
+	if len(text) > MaxLiteralLength {
+		return nil, fmt.Errorf("number literal has %d characters; the limit is %d", len(text), MaxLiteralLength)
+	}
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		var e int64
+		if _, err := fmt.Sscan(strings.TrimPrefix(text[i+1:], "+"), &e); err != nil || e > MaxDecimalExponent || e < -MaxDecimalExponent {
+			return nil, fmt.Errorf("the exponent of %s is outside ±%d", text, MaxDecimalExponent)
+		}
+	}
+	x, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return nil, fmt.Errorf("malformed number %s", text)
+	}
+	return x, nil
+}
+
+// power returns x^k for an integer k within MaxPowerBits.
+func power(x *big.Rat, k *big.Rat) (*big.Rat, error) {
+	if !k.IsInt() {
+		return nil, fmt.Errorf("the exponent %s is not an integer", k.RatString())
+	}
+	if !k.Num().IsInt64() || abs64(k.Num().Int64()) > MaxPowerBits {
+		return nil, fmt.Errorf("the exponent %s is too large", k.RatString())
+	}
+	e := k.Num().Int64()
+	bits := int64(max(x.Num().BitLen(), x.Denom().BitLen()))
+	if bits*abs64(e) > MaxPowerBits {
+		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", x.RatString(), e, bits*abs64(e), MaxPowerBits)
+	}
+	if x.Sign() == 0 && e < 0 {
+		return nil, fmt.Errorf("division by zero: 0^%d", e)
+	}
+	neg := e < 0
+	if neg {
+		e = -e
+	}
+	num := new(big.Int).Exp(x.Num(), big.NewInt(e), nil)
+	den := new(big.Int).Exp(x.Denom(), big.NewInt(e), nil)
+	if neg {
+		num, den = den, num
+	}
+	if den.Sign() < 0 {
+		num.Neg(num)
+		den.Neg(den)
+	}
+	return new(big.Rat).SetFrac(num, den), nil
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// constEval evaluates expressions that do not depend on a state: builder
+// arguments, probabilities, constants, ε and δ.
+type constEval struct {
+	c *checker
+}
+
+func (ev constEval) expr(e *Expr) (value, bool) {
+	if len(e.Terms) == 1 {
+		return ev.and(e.Terms[0])
+	}
+	return ev.boolOp(e.Pos, len(e.Terms), func(i int) (value, bool) { return ev.and(e.Terms[i]) }, false)
+}
+
+func (ev constEval) and(e *AndExpr) (value, bool) {
+	if len(e.Terms) == 1 {
+		return ev.until(e.Terms[0])
+	}
+	return ev.boolOp(e.Pos, len(e.Terms), func(i int) (value, bool) { return ev.until(e.Terms[i]) }, true)
+}
+
+func (ev constEval) boolOp(p lexer.Position, n int, term func(int) (value, bool), and bool) (value, bool) {
+	res := and
+	for i := range n {
+		v, ok := term(i)
+		if !ok {
+			return value{}, false
+		}
+		if v.k != kBool {
+			ev.c.errorf(p, "expected a condition on both sides of %s, found %s", map[bool]string{true: "&", false: "|"}[and], v.k)
+			return value{}, false
+		}
+		if and {
+			res = res && v.b
+		} else {
+			res = res || v.b
+		}
+	}
+	return value{k: kBool, b: res}, true
+}
+
+func (ev constEval) until(e *UntilExpr) (value, bool) {
+	if e.Until != nil {
+		ev.c.errorf(e.Until.Pos, "a temporal formula (U) cannot appear here")
+		return value{}, false
+	}
+	return ev.not(e.Left)
+}
+
+func (ev constEval) not(e *NotExpr) (value, bool) {
+	switch {
+	case e.Not != nil:
+		v, ok := ev.not(e.Not)
+		if !ok {
+			return v, false
+		}
+		if v.k != kBool {
+			ev.c.errorf(e.Pos, "! needs a condition, found %s", v.k)
+			return value{}, false
+		}
+		return value{k: kBool, b: !v.b}, true
+	case e.Temp != nil:
+		ev.c.errorf(e.Temp.Pos, "a temporal formula (%s) cannot appear here", e.Temp.Op)
+		return value{}, false
+	}
+	return ev.cmp(e.Cmp)
+}
+
+func (ev constEval) cmp(e *CmpExpr) (value, bool) {
+	l, ok := ev.sum(e.Left)
+	if !ok || e.Op == "" {
+		return l, ok
+	}
+	r, ok := ev.sum(e.Right)
+	if !ok {
+		return value{}, false
+	}
+	if l.k != kNum || r.k != kNum {
+		ev.c.errorf(e.Pos, "%s compares numbers, found %s and %s", e.Op, l.k, r.k)
+		return value{}, false
+	}
+	return value{k: kBool, b: cmpHolds(e.Op, l.num.Cmp(r.num))}, true
+}
+
+func cmpHolds(op string, c int) bool {
+	switch op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	case ">=":
+		return c >= 0
+	case "!=":
+		return c != 0
+	}
+	return c == 0 // "=" and "=="
+}
+
+func (ev constEval) sum(e *Sum) (value, bool) {
+	acc, ok := ev.term(e.Left)
+	for _, op := range e.Rest {
+		if !ok {
+			return value{}, false
+		}
+		var r value
+		r, ok = ev.term(op.Term)
+		if !ok {
+			return value{}, false
+		}
+		if op.Op == "-" {
+			r, ok = ev.neg(op.Pos, r)
+			if !ok {
+				return value{}, false
+			}
+		}
+		acc, ok = ev.add(op.Pos, acc, r)
+	}
+	return acc, ok
+}
+
+func (ev constEval) neg(p lexer.Position, v value) (value, bool) {
+	switch v.k {
+	case kNum:
+		return numVal(new(big.Rat).Neg(v.num)), true
+	case kEps:
+		if v.inf {
+			ev.c.errorf(p, "-inf is not a valid ε")
+			return value{}, false
+		}
+		return value{k: kEps, lk: new(big.Rat).Neg(v.lk), lr: v.lr}, true
+	}
+	ev.c.errorf(p, "cannot negate %s", v.k)
+	return value{}, false
+}
+
+func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
+	switch {
+	case a.k == kNum && b.k == kNum:
+		return numVal(new(big.Rat).Add(a.num, b.num)), true
+	case a.k == kEps && b.k == kNum && b.num.Sign() == 0:
+		return a, true
+	case a.k == kNum && b.k == kEps && a.num.Sign() == 0:
+		return b, true
+	case a.k == kEps && b.k == kEps:
+		if a.inf || b.inf {
+			return value{k: kEps, inf: true}, true
+		}
+		if a.lr.Cmp(b.lr) == 0 {
+			return value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr}, true
+		}
+		if a.lk.IsInt() && b.lk.IsInt() {
+			// k1·ln(r1) + k2·ln(r2) = ln(r1^k1 · r2^k2)
+			x, err1 := power(a.lr, a.lk)
+			y, err2 := power(b.lr, b.lk)
+			if err1 == nil && err2 == nil {
+				return value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y)}, true
+			}
+		}
+		ev.c.errorf(p, "cannot add these logarithms exactly (use integer coefficients or equal arguments)")
+		return value{}, false
+	case (a.k == kEps && b.k == kNum) || (a.k == kNum && b.k == kEps):
+		ev.c.errorf(p, "cannot mix a rational and a logarithm in ε: write ε as k*ln(r) or as a rational")
+		return value{}, false
+	}
+	ev.c.errorf(p, "+ and - need numbers, found %s and %s", a.k, b.k)
+	return value{}, false
+}
+
+func (ev constEval) term(e *Term) (value, bool) {
+	acc, ok := ev.unary(e.Left)
+	for _, op := range e.Rest {
+		if !ok {
+			return value{}, false
+		}
+		var r value
+		r, ok = ev.unary(op.Right)
+		if !ok {
+			return value{}, false
+		}
+		if op.Op == "*" {
+			acc, ok = ev.mul(op.Pos, acc, r)
+		} else {
+			acc, ok = ev.div(op.Pos, acc, r)
+		}
+	}
+	return acc, ok
+}
+
+func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
+	switch {
+	case a.k == kNum && b.k == kNum:
+		return numVal(new(big.Rat).Mul(a.num, b.num)), true
+	case a.k == kEps && b.k == kNum:
+		a, b = b, a
+		fallthrough
+	case a.k == kNum && b.k == kEps:
+		if b.inf {
+			if a.num.Sign() <= 0 {
+				ev.c.errorf(p, "%s*inf is not a valid ε", a.num.RatString())
+				return value{}, false
+			}
+			return b, true
+		}
+		return value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr}, true
+	}
+	ev.c.errorf(p, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
+	return value{}, false
+}
+
+func (ev constEval) div(p lexer.Position, a, b value) (value, bool) {
+	if b.k != kNum || (a.k != kNum && a.k != kEps) {
+		ev.c.errorf(p, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
+		return value{}, false
+	}
+	if b.num.Sign() == 0 {
+		ev.c.errorf(p, "division by zero")
+		return value{}, false
+	}
+	if a.k == kNum {
+		return numVal(new(big.Rat).Quo(a.num, b.num)), true
+	}
+	if a.inf {
+		return a, true
+	}
+	return value{k: kEps, lk: new(big.Rat).Quo(a.lk, b.num), lr: a.lr}, true
+}
+
+func (ev constEval) unary(e *Unary) (value, bool) {
+	if e.Neg != nil {
+		v, ok := ev.unary(e.Neg)
+		if !ok {
+			return v, false
+		}
+		return ev.neg(e.Pos, v)
+	}
+	base, ok := ev.primary(e.Power.Base)
+	if !ok || e.Power.Exp == nil {
+		return base, ok
+	}
+	exp, ok := ev.unary(e.Power.Exp)
+	if !ok {
+		return value{}, false
+	}
+	if base.k != kNum || exp.k != kNum {
+		ev.c.errorf(e.Power.Pos, "^ needs numbers, found %s and %s", base.k, exp.k)
+		return value{}, false
+	}
+	x, err := power(base.num, exp.num)
+	if err != nil {
+		ev.c.errorf(e.Power.Pos, "%v", err)
+		return value{}, false
+	}
+	return numVal(x), true
+}
+
+func (ev constEval) primary(e *Primary) (value, bool) {
+	switch {
+	case e.Number != "":
+		x, err := parseNumber(e.Number)
+		if err != nil {
+			ev.c.errorf(e.Pos, "%v", err)
+			return value{}, false
+		}
+		return numVal(x), true
+	case e.Paren != nil:
+		return ev.expr(e.Paren)
+	case e.Abs != nil:
+		v, ok := ev.sum(e.Abs)
+		if !ok {
+			return v, false
+		}
+		if v.k != kNum {
+			ev.c.errorf(e.Pos, "|…| needs a number, found %s", v.k)
+			return value{}, false
+		}
+		return numVal(new(big.Rat).Abs(v.num)), true
+	case e.Call != nil:
+		return ev.call(e.Call)
+	case e.Unknown:
+		return value{k: kUnknown}, true
+	case e.Var != nil:
+		if e.Var.Primed {
+			ev.c.errorf(e.Var.Pos, "%s' (a primed name) only makes sense in a neighbour predicate", e.Var.Name)
+			return value{}, false
+		}
+		if e.Var.Name == "inf" {
+			return value{k: kEps, inf: true}, true
+		}
+		if e.Var.Name == "true" || e.Var.Name == "false" {
+			return value{k: kBool, b: e.Var.Name == "true"}, true
+		}
+		return ev.c.constant(e.Var)
+	case e.Prob != nil:
+		ev.c.errorf(e.Pos, "a probability operator P cannot appear here")
+	case e.DP != nil:
+		ev.c.errorf(e.Pos, "a D{ε,δ} operator cannot appear here")
+	default:
+		return value{k: kString, s: e.String}, true
+	}
+	return value{}, false
+}
+
+func (ev constEval) call(c *Call) (value, bool) {
+	switch c.Name {
+	case "ln", "abs":
+		if len(c.Args) != 1 || c.Args[0].Name != "" {
+			ev.c.errorf(c.Pos, "%s takes one argument", c.Name)
+			return value{}, false
+		}
+		v, ok := ev.expr(c.Args[0].Value)
+		if !ok {
+			return v, false
+		}
+		if v.k != kNum {
+			ev.c.errorf(c.Args[0].Pos, "%s needs a number, found %s", c.Name, v.k)
+			return value{}, false
+		}
+		if c.Name == "abs" {
+			return numVal(new(big.Rat).Abs(v.num)), true
+		}
+		if v.num.Sign() <= 0 {
+			ev.c.errorf(c.Args[0].Pos, "ln needs a positive argument, found %s", v.num.RatString())
+			return value{}, false
+		}
+		return value{k: kEps, lk: big.NewRat(1, 1), lr: v.num}, true
+	}
+	ev.c.errorf(c.Pos, "unknown function %s", c.Name)
+	return value{}, false
+}
+
+// num evaluates e as a number.
+func (c *checker) num(e *Expr, what string) (*big.Rat, bool) {
+	v, ok := constEval{c}.expr(e)
+	if !ok {
+		return nil, false
+	}
+	if v.k != kNum {
+		c.errorf(e.Pos, "%s must be a number, found %s", what, v.k)
+		return nil, false
+	}
+	return v.num, true
+}
+
+// integer evaluates e as an integer in [lo, hi].
+func (c *checker) integer(e *Expr, what string, lo, hi int64) (int64, bool) {
+	x, ok := c.num(e, what)
+	if !ok {
+		return 0, false
+	}
+	if !x.IsInt() {
+		c.errorf(e.Pos, "%s must be an integer, found %s", what, x.RatString())
+		return 0, false
+	}
+	if !x.Num().IsInt64() || x.Num().Int64() < lo || x.Num().Int64() > hi {
+		c.errorf(e.Pos, "%s must be between %d and %d, found %s", what, lo, hi, x.RatString())
+		return 0, false
+	}
+	return x.Num().Int64(), true
+}
+
+// eps evaluates e as a privacy parameter ε ≥ 0: k*ln(r), a rational, or inf
+// when allowInf.
+func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
+	v, ok := constEval{c}.expr(e)
+	if !ok {
+		return verify.Eps{}, false
+	}
+	var res verify.Eps
+	switch {
+	case v.k == kNum:
+		res = verify.Rational(v.num)
+	case v.k == kEps && v.inf:
+		if !allowInf {
+			c.errorf(e.Pos, "ε must be finite")
+			return verify.Eps{}, false
+		}
+		return verify.Inf(), true
+	case v.k == kEps:
+		var err error
+		res, err = verify.MulLn(v.lk, v.lr)
+		if err != nil {
+			c.errorf(e.Pos, "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
+			return verify.Eps{}, false
+		}
+	default:
+		c.errorf(e.Pos, "ε must be a number or k*ln(r), found %s", v.k)
+		return verify.Eps{}, false
+	}
+	if res.Sign() < 0 {
+		c.errorf(e.Pos, "ε = %s is negative", res)
+		return verify.Eps{}, false
+	}
+	return res, true
+}
+
+// delta evaluates e as δ in [0, 1].
+func (c *checker) delta(e *Expr) (*big.Rat, bool) {
+	x, ok := c.num(e, "δ")
+	if !ok {
+		return nil, false
+	}
+	if x.Sign() < 0 || x.Cmp(big.NewRat(1, 1)) > 0 {
+		c.errorf(e.Pos, "δ = %s is outside [0, 1]", x.RatString())
+		return nil, false
+	}
+	return x, true
+}

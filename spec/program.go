@@ -1,0 +1,101 @@
+package spec
+
+import (
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Program is a checked .dp file: the chain, its neighbour relation, what
+// an observer sees, and the statements to run in order.
+type Program struct {
+	Filename string
+	Source   string
+	Model    ModelInfo
+	Chain    *chain.Chain
+	// Neighbours are unordered pairs of input states (both directions are
+	// checked).
+	Neighbours [][2]int
+	Output     verify.Output
+	Statements []*Statement
+}
+
+// ModelInfo says where the chain came from.
+type ModelInfo struct {
+	// Kind is "builder" or "chain".
+	Kind string
+	// Name is the builder's name ("truncated_geometric"); Call is the call
+	// as written ("truncated_geometric(alpha = 1/2, n = 5)").
+	Name, Call string
+	// Note describes the built mechanism in one line.
+	Note string
+}
+
+// Kind is the kind of a statement.
+type Kind int
+
+// The statement kinds.
+const (
+	// CheckDP is "check dp(eps = …, delta = …)".
+	CheckDP Kind = iota + 1
+	// QueryEps is "query eps(delta = …)": the tight ε.
+	QueryEps
+	// QueryDelta is "query delta(eps = …)": the tight δ.
+	QueryDelta
+	// QueryProfile is "query profile": the privacy profile.
+	QueryProfile
+)
+
+func (k Kind) String() string {
+	switch k {
+	case CheckDP:
+		return "check dp"
+	case QueryEps:
+		return "query eps"
+	case QueryDelta:
+		return "query delta"
+	case QueryProfile:
+		return "query profile"
+	}
+	return "unknown"
+}
+
+// ExpectKind says what a statement expects.
+type ExpectKind int
+
+// The expectations.
+const (
+	// ExpectNone: a query without "expect" (it always passes).
+	ExpectNone ExpectKind = iota
+	// ExpectHolds is the default for checks.
+	ExpectHolds
+	// ExpectViolated: "expect violated".
+	ExpectViolated
+	// ExpectValue: "expect VALUE" on a query.
+	ExpectValue
+)
+
+// Expectation is what a statement's outcome must be for it to pass.
+type Expectation struct {
+	Kind ExpectKind
+	// Eps is the expected ε of a QueryEps; Value the expected δ of a
+	// QueryDelta.
+	Eps   verify.Eps
+	Value *big.Rat
+	// Text is the expectation as written ("holds", "ln(2)", "1/3").
+	Text string
+}
+
+// Statement is one checked property or query.
+type Statement struct {
+	Pos Position
+	// Text is the statement's source text.
+	Text string
+	Kind Kind
+	// Eps is the ε of CheckDP and QueryDelta; Delta the δ of CheckDP and
+	// QueryEps.
+	Eps    verify.Eps
+	Delta  *big.Rat
+	Expect Expectation
+}

@@ -1,0 +1,210 @@
+package spec_test
+
+import (
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+	"github.com/google/go-cmp/cmp"
+)
+
+func r(s string) *big.Rat {
+	x, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic(s)
+	}
+	return x
+}
+
+var ratCmp = cmp.Comparer(func(x, y *big.Rat) bool { return x.Cmp(y) == 0 })
+
+// errorsOf loads src and returns its errors as "line:col: message".
+func errorsOf(t *testing.T, src string) []string {
+	t.Helper()
+	_, err := spec.Load("t.dp", src)
+	if err == nil {
+		return nil
+	}
+	list, ok := err.(spec.ErrorList)
+	if !ok {
+		t.Fatalf("error is %T, want spec.ErrorList: %v", err, err)
+	}
+	var out []string
+	for _, e := range list {
+		if e.Pos.Filename != "t.dp" {
+			t.Errorf("error %q has file %q", e.Msg, e.Pos.Filename)
+		}
+		out = append(out, strings.TrimPrefix(e.Error(), "t.dp:"))
+	}
+	return out
+}
+
+func load(t *testing.T, src string) *spec.Program {
+	t.Helper()
+	p, err := spec.Load("t.dp", src)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return p
+}
+
+const surveyChain = `chain {
+  state pos (x = 1) [in_pos]
+  state neg (x = 0) [in_neg]
+  state yes [out_Y]
+  state no [out_N]
+  pos -> yes : 3/4, no : 1/4
+  neg -> yes : 1/4, no : 3/4
+}
+inputs pos, neg
+`
+
+func TestSurveyProgram(t *testing.T) {
+	p := load(t, surveyChain+"neighbours pos ~ neg\ncheck dp(eps = ln(3))\nquery delta(eps = 0) expect 0.5\n")
+	if got, want := p.Chain.NumStates(), 4; got != want {
+		t.Errorf("states = %d, want %d", got, want)
+	}
+	pos, _ := p.Chain.Lookup("pos")
+	neg, _ := p.Chain.Lookup("neg")
+	if diff := cmp.Diff([][2]int{{pos, neg}}, p.Neighbours); diff != "" {
+		t.Errorf("neighbours (-want +got):\n%s", diff)
+	}
+	if len(p.Statements) != 2 {
+		t.Fatalf("%d statements", len(p.Statements))
+	}
+	s0, s1 := p.Statements[0], p.Statements[1]
+	if s0.Kind != spec.CheckDP || !s0.Eps.Equal(mustLn("3")) || s0.Delta.Sign() != 0 || s0.Expect.Kind != spec.ExpectHolds {
+		t.Errorf("statement 0 = %+v", s0)
+	}
+	if s0.Text != "check dp(eps = ln(3))" || s0.Pos.Line != 11 {
+		t.Errorf("statement 0 text %q at line %d", s0.Text, s0.Pos.Line)
+	}
+	if s1.Kind != spec.QueryDelta || s1.Expect.Kind != spec.ExpectValue || s1.Expect.Value.Cmp(r("1/2")) != 0 || s1.Expect.Text != "0.5" {
+		t.Errorf("statement 1 = %+v", s1)
+	}
+}
+
+func mustLn(x string) verify.Eps {
+	e, err := verify.Ln(r(x))
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+func TestNumbersAreExact(t *testing.T) {
+	// Through δ of a query, which keeps the exact value.
+	for _, tc := range []struct{ lit, want string }{
+		{"0.75", "3/4"}, {"1e-3", "1/1000"}, {"2.5E-2", "1/40"}, {".125", "1/8"}, {"0.1 + 0.2", "3/10"}, // not 0.30000000000000004
+		{"2^-3", "1/8"}, {"(1/2)^10", "1/1024"}, {"-2^2 + 5", "1"}, {"|1/2 - 3/4|", "1/4"}, {"abs(-1/3)", "1/3"},
+		{"2*3/8", "3/4"}, {"1 - 1/4 - 1/4", "1/2"},
+	} {
+		p := load(t, "model survey()\nquery eps(delta = "+tc.lit+")\n")
+		if diff := cmp.Diff(r(tc.want), p.Statements[0].Delta, ratCmp); diff != "" {
+			t.Errorf("%s: %s", tc.lit, diff)
+		}
+	}
+}
+
+func TestEpsForms(t *testing.T) {
+	three, _ := verify.MulLn(big.NewRat(3, 1), big.NewRat(2, 1))
+	half, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
+	for _, tc := range []struct {
+		src  string
+		want verify.Eps
+	}{
+		{"ln(2)", mustLn("2")},
+		{"3*ln(2)", three},
+		{"ln(2)*3", three},
+		{"ln(8)", three},
+		{"ln(2) + ln(4)", three},
+		{"ln(3)/2", half},
+		{"1/2*ln(3)", half},
+		{"0.1", verify.Rational(r("1/10"))},
+		{"0", verify.Eps{}},
+		{"ln(1)", verify.Eps{}},
+	} {
+		p := load(t, "model survey()\ncheck dp(eps = "+tc.src+")\n")
+		if got := p.Statements[0].Eps; !got.Equal(tc.want) {
+			t.Errorf("eps = %s: got %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestConstantsInAnyOrder(t *testing.T) {
+	p := load(t, "const a = b + 1\nconst b = 1/4\nconst e = ln(a*4)\nmodel survey(theta1 = b, theta2 = a - 1)\ncheck dp(eps = e)\n")
+	if got := p.Statements[0].Eps; !got.Equal(mustLn("5")) {
+		t.Errorf("ε = %s, want ln(5)", got)
+	}
+}
+
+func TestNeighbourPredicate(t *testing.T) {
+	p := load(t, "model above_threshold(k = 2)\nneighbours |d - d'| <= 1 & t = t'\ncheck dp(eps = ln(4))\n")
+	q := load(t, "model above_threshold(k = 2)\ncheck dp(eps = ln(4))\n")
+	norm := func(ps [][2]int) map[[2]int]bool {
+		m := map[[2]int]bool{}
+		for _, x := range ps {
+			m[[2]int{min(x[0], x[1]), max(x[0], x[1])}] = true
+		}
+		return m
+	}
+	if diff := cmp.Diff(norm(q.Neighbours), norm(p.Neighbours)); diff != "" {
+		t.Errorf("predicate relation differs from the builder's (-builder +predicate):\n%s", diff)
+	}
+	if got, want := len(p.Neighbours), 30; got != want {
+		t.Errorf("%d pairs, want %d", got, want)
+	}
+	// An asymmetric predicate is symmetrised: d' = d + 1 relates the same pairs.
+	s := load(t, "model above_threshold(k = 2)\nneighbours d' = d + 1 & t = t'\ncheck dp(eps = ln(4))\n")
+	if diff := cmp.Diff(norm(q.Neighbours), norm(s.Neighbours)); diff != "" {
+		t.Errorf("asymmetric predicate (-builder +predicate):\n%s", diff)
+	}
+}
+
+func TestInputsWhere(t *testing.T) {
+	src := strings.Replace(surveyChain, "inputs pos, neg", "inputs where in_pos | in_neg", 1)
+	p := load(t, src+"neighbours pos ~ neg\ncheck dp(eps = ln(3))\n")
+	if got := len(p.Chain.Inputs()); got != 2 {
+		t.Errorf("%d inputs, want 2", got)
+	}
+	src = strings.Replace(surveyChain, "inputs pos, neg", "inputs where x >= 0", 1)
+	_, err := spec.Load("t.dp", src+"neighbours pos ~ neg\n")
+	if err == nil || !strings.Contains(err.Error(), "state yes has no variable x") {
+		t.Errorf("inputs where over a state without x: %v", err)
+	}
+}
+
+func TestOutputsAndSink(t *testing.T) {
+	p := load(t, `chain {
+  state a [in_a]
+  state b [in_b]
+  state o (v = 1)
+  a -> o : 1/2 else sink
+  b -> o : 1/3 else †
+}
+inputs a, b
+outputs var v
+neighbours a ~ b
+query eps(delta = 0) expect ln(3/2)
+`)
+	if _, ok := p.Chain.Sink(); !ok {
+		t.Error("no sink state")
+	}
+	if got := p.Output.String(); got != "final value of v" {
+		t.Errorf("output = %q", got)
+	}
+}
+
+func TestGrammarInReadme(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := "```ebnf\n" + spec.Grammar() + "\n```"
+	if !strings.Contains(string(readme), block) {
+		t.Errorf("README.md does not contain the current grammar; replace its ebnf block with:\n%s", block)
+	}
+}
