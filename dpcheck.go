@@ -59,6 +59,12 @@ type Outcome struct {
 	Eps     *verify.EpsResult
 	Delta   *verify.DeltaResult
 	Profile *verify.Profile
+	Formula *verify.FormulaResult
+	Probs   []verify.InputProb
+	DBound  *verify.DPBound
+	// Output is the output space the statement was checked over (dp, eps,
+	// delta and profile).
+	Output string
 	// Pass reports whether the outcome equals the expectation (queries
 	// without an expectation always pass).
 	Pass bool
@@ -73,7 +79,7 @@ func (o *Outcome) Value() string {
 	switch {
 	case o.Err != nil:
 		return "error"
-	case o.DP != nil:
+	case o.DP != nil || o.Formula != nil:
 		if o.Holds {
 			return "holds"
 		}
@@ -82,6 +88,10 @@ func (o *Outcome) Value() string {
 		return o.Eps.Eps.String()
 	case o.Delta != nil:
 		return o.Delta.Delta.String()
+	case o.DBound != nil && o.Statement.Kind == spec.QueryDEps:
+		return o.DBound.Eps.String()
+	case o.DBound != nil:
+		return o.DBound.Delta.String()
 	}
 	return ""
 }
@@ -125,19 +135,100 @@ func Run(ctx context.Context, p *spec.Program) (*Result, error) {
 	if len(p.Statements) == 0 {
 		return r, nil
 	}
-	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
-	if err != nil {
-		return nil, err
-	}
-	r.Size.Outputs = a.NumOutputs()
+	rn := &runner{p: p, analyses: map[string]*verify.Analysis{}}
 	for _, st := range p.Statements {
-		o := runStatement(ctx, a, st)
+		o := rn.run(ctx, st)
 		r.Statements = append(r.Statements, o)
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
 	}
+	if a, ok := rn.analyses[p.Output.String()]; ok {
+		r.Size.Outputs = a.NumOutputs()
+	}
 	return r, nil
+}
+
+// runner evaluates statements, computing each output space's distributions
+// and the formula checker once.
+type runner struct {
+	p        *spec.Program
+	analyses map[string]*verify.Analysis
+	checker  *verify.Checker
+}
+
+func (rn *runner) analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
+	key := out.String()
+	if a, ok := rn.analyses[key]; ok {
+		return a, nil
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: rn.p.Chain, Neighbours: rn.p.Neighbours, Output: out})
+	if err != nil {
+		return nil, err
+	}
+	rn.analyses[key] = a
+	return a, nil
+}
+
+func (rn *runner) run(ctx context.Context, st *spec.Statement) *Outcome {
+	switch st.Kind {
+	case spec.CheckFormula, spec.QueryProb, spec.QueryDEps, spec.QueryDDelta:
+		o := &Outcome{Statement: st}
+		if rn.checker == nil {
+			c, err := verify.NewChecker(rn.p.Chain, rn.p.Neighbours)
+			if err != nil {
+				o.Err = err
+				return o
+			}
+			rn.checker = c
+		}
+		runFormula(ctx, rn.checker, st, o)
+		return o
+	}
+	out := rn.p.OutputFor(st)
+	a, err := rn.analysis(ctx, out)
+	if err != nil {
+		return &Outcome{Statement: st, Err: err, Output: out.String()}
+	}
+	o := runStatement(ctx, a, st)
+	o.Output = out.String()
+	return o
+}
+
+func runFormula(ctx context.Context, m *verify.Checker, st *spec.Statement, o *Outcome) {
+	var err error
+	switch st.Kind {
+	case spec.CheckFormula:
+		o.Formula, err = m.Check(ctx, st.Formula)
+		if err == nil {
+			o.Holds = o.Formula.Holds
+			o.Pass = o.Holds == (st.Expect.Kind != spec.ExpectViolated)
+		}
+	case spec.QueryProb:
+		o.Probs, err = m.ProbQuery(ctx, st.Path)
+		o.Pass = err == nil
+	case spec.QueryDEps:
+		o.DBound, err = m.TightEpsilonD(ctx, st.Path, st.Delta)
+		if err == nil {
+			o.Pass = true
+			if st.Expect.Kind == spec.ExpectValue {
+				c, cerr := o.DBound.Eps.Cmp(st.Expect.Eps)
+				err, o.Pass = cerr, cerr == nil && c == 0
+			}
+		}
+	case spec.QueryDDelta:
+		o.DBound, err = m.TightDeltaD(ctx, st.Path, st.Eps)
+		if err == nil {
+			o.Pass = true
+			if st.Expect.Kind == spec.ExpectValue {
+				sg, serr := o.DBound.Delta.Sub(verify.RatReal(st.Expect.Value)).Sign()
+				err, o.Pass = serr, serr == nil && sg == 0
+			}
+		}
+	}
+	if err != nil {
+		o.Err, o.Pass = err, false
+	}
 }
 
 func runStatement(ctx context.Context, a *verify.Analysis, st *spec.Statement) *Outcome {

@@ -168,6 +168,23 @@ func Catalog() []*Def {
 				return AboveThreshold(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
 			},
 		},
+		{
+			Name: "above_threshold_loop",
+			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (seed 004)",
+			Params: []Param{
+				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
+				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
+				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				cmp := AtLeast
+				if a.Choice("cmp") == ">" {
+					cmp = Above
+				}
+				return AboveThresholdLoop(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+			},
+		},
 	}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs

@@ -60,27 +60,7 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
 	}
 	thr := newGeometricTable(alphaT, n)
-	qry := newGeometricTable(alphaQ, n)
-	// up[d][T] = Pr[noisy answer for d is above T]; stay = 1 - up.
-	up := make([][]*big.Rat, n+1)
-	stay := make([][]*big.Rat, n+1)
-	var acc chain.Accumulator
-	for d := 0; d <= n; d++ {
-		up[d] = make([]*big.Rat, n+1)
-		stay[d] = make([]*big.Rat, n+1)
-		for T := 0; T <= n; T++ {
-			acc.Reset()
-			lo := T
-			if cmp == Above {
-				lo = T + 1
-			}
-			for f := lo; f <= n; f++ {
-				acc.Add(qry.prob(d, f))
-			}
-			up[d][T] = acc.Rat(nil)
-			stay[d][T] = sub(one, up[d][T])
-		}
-	}
+	up, stay := answerOdds(alphaQ, n, cmp)
 	b := chain.NewBuilder()
 	halt := make([]int, k+1)
 	for i := 1; i <= k; i++ {
@@ -125,5 +105,101 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 		Neighbours: pairs,
 		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
 			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
+	}, nil
+}
+
+// answerOdds returns up[d][T] = Pr[the noisy answer for database d is above
+// the noisy threshold T] (truncated alphaQ-geometric noise) and stay = 1-up.
+func answerOdds(alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat) {
+	qry := newGeometricTable(alphaQ, n)
+	up = make([][]*big.Rat, n+1)
+	stay = make([][]*big.Rat, n+1)
+	var acc chain.Accumulator
+	for d := 0; d <= n; d++ {
+		up[d] = make([]*big.Rat, n+1)
+		stay[d] = make([]*big.Rat, n+1)
+		for T := 0; T <= n; T++ {
+			acc.Reset()
+			lo := T
+			if cmp == Above {
+				lo = T + 1
+			}
+			for f := lo; f <= n; f++ {
+				acc.Add(qry.prob(d, f))
+			}
+			up[d][T] = acc.Rat(nil)
+			stay[d][T] = sub(one, up[d][T])
+		}
+	}
+	return up, stay
+}
+
+// Labels of the answers of AboveThresholdLoop.
+const (
+	Below = "⊥"
+	Top   = "⊤"
+)
+
+// AboveThresholdLoop returns the online model as the paper draws it: a
+// chain with a loop and no step counter, answering a stream of queries
+// until one is above the threshold. From input (d, t) the first step draws
+// the noisy threshold T and answers the first query; every step answers one
+// query: state "d<d>_t<t>_T<T>_bot" (label ⊥) when the noisy answer is below
+// T, and the chain loops there for the next query; "d<d>_t<t>_T<T>_top"
+// (label ⊤) when it is above, after which the chain halts in the absorbing
+// state "halted". Observed as traces of {⊥, ⊤} over k steps it is the
+// k-query model; D{ε,δ}[X^k ⊤] is "halted exactly at query k".
+// Neighbours: |d-d'| <= 1 with the same t.
+func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+	const name = "above_threshold_loop"
+	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
+		return nil, err
+	}
+	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "n", n, 1, 100); err != nil {
+		return nil, err
+	}
+	thr := newGeometricTable(alphaT, n)
+	up, stay := answerOdds(alphaQ, n, cmp)
+	b := chain.NewBuilder()
+	halted := b.AddState("halted", nil, "halted")
+	input := make([][]int, n+1)
+	for d := 0; d <= n; d++ {
+		input[d] = make([]int, n+1)
+		for t := 0; t <= n; t++ {
+			val := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}
+			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), val, "in")
+			input[d][t] = s
+			b.MarkInput(s)
+			for T := 0; T <= n; T++ {
+				v := append(val[:2:2], chain.Var{Name: "T", Value: int64(T)})
+				bot := b.AddState(fmt.Sprintf("d%d_t%d_T%d_bot", d, t, T), v, Below)
+				top := b.AddState(fmt.Sprintf("d%d_t%d_T%d_top", d, t, T), v, Top)
+				pT := thr.prob(t, T)
+				b.AddTransition(s, bot, mul(pT, stay[d][T]))
+				b.AddTransition(s, top, mul(pT, up[d][T]))
+				b.AddTransition(bot, bot, stay[d][T])
+				b.AddTransition(bot, top, up[d][T])
+				b.AddTransition(top, halted, one)
+			}
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for t := 0; t <= n; t++ {
+		for d := 0; d < n; d++ {
+			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
+		}
+	}
+	return &Mechanism{
+		Chain:      c,
+		Neighbours: pairs,
+		Note: fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
+			cmp, alphaT.RatString(), alphaQ.RatString(), n),
 	}, nil
 }

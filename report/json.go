@@ -128,6 +128,57 @@ type StatementDoc struct {
 	Witness        *WitnessDoc        `json:"witness,omitempty"`
 	Counterexample *CounterexampleDoc `json:"counterexample,omitempty"`
 	Profile        []ProfilePointDoc  `json:"profile,omitempty"`
+	// OutputSpace is what dp, eps, delta and profile compare (it differs
+	// from the file's for "over traces(k)").
+	OutputSpace string `json:"output_space,omitempty"`
+	// Formula is set for dpCTL checks and queries: the formula (or path)
+	// as dpcheck read it.
+	Formula string `json:"formula,omitempty"`
+	// Explanation says where and why a formula check fails.
+	Explanation *ExplanationDoc `json:"explanation,omitempty"`
+	// Probabilities is the answer of query P=?[…], per input.
+	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
+}
+
+// ExplanationDoc follows a failing formula down to its failing part.
+type ExplanationDoc struct {
+	State   StateDoc          `json:"state"`
+	Formula string            `json:"formula"`
+	Reason  string            `json:"reason"`
+	DP      *DPViolationDoc   `json:"dp,omitempty"`
+	Causes  []*ExplanationDoc `json:"causes,omitempty"`
+}
+
+// DPViolationDoc is a failing direction of a D operator.
+type DPViolationDoc struct {
+	From   StateDoc `json:"from"`
+	To     StateDoc `json:"to"`
+	Path   string   `json:"path"`
+	PrFrom Number   `json:"pr_from"`
+	PrTo   Number   `json:"pr_to"`
+	Bound  Number   `json:"bound"`
+	Excess Number   `json:"excess"`
+}
+
+// InputProbDoc is Pr(ψ) from one input.
+type InputProbDoc struct {
+	State StateDoc `json:"state"`
+	Pr    Number   `json:"pr"`
+}
+
+func explanationDoc(e *verify.Explanation) *ExplanationDoc {
+	if e == nil {
+		return nil
+	}
+	d := &ExplanationDoc{State: stateDoc(e.State), Formula: e.Formula, Reason: e.Reason}
+	for _, c := range e.Causes {
+		d.Causes = append(d.Causes, explanationDoc(c))
+	}
+	if v := e.DP; v != nil {
+		d.DP = &DPViolationDoc{From: stateDoc(v.From), To: stateDoc(v.To), Path: v.Path, PrFrom: ratNum(v.PrFrom),
+			PrTo: ratNum(v.PrTo), Bound: realNum(v.Bound), Excess: realNum(v.Excess)}
+	}
+	return d
 }
 
 func num(exact string, f float64) Number {
@@ -204,7 +255,13 @@ func Build(entries []Entry, version string) *Document {
 func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 	st := o.Statement
 	d := &StatementDoc{Line: st.Pos.Line, Column: st.Pos.Column, Source: st.Text, Kind: st.Kind.String(),
-		Semantics: kindDescription(o), Pass: o.Pass}
+		Semantics: kindDescription(o), Pass: o.Pass, OutputSpace: o.Output}
+	switch {
+	case st.Formula != nil:
+		d.Formula = st.Formula.String()
+	case st.Path != nil:
+		d.Formula = st.Path.String()
+	}
 	if st.Expect.Kind != spec.ExpectNone {
 		t := st.Expect.Text
 		d.Expect = &t
@@ -216,9 +273,12 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 	case spec.QueryEps:
 		dl := ratNum(st.Delta)
 		d.Delta = &dl
-	case spec.QueryDelta:
+	case spec.QueryDelta, spec.QueryDDelta:
 		e := epsNum(st.Eps)
 		d.Eps = &e
+	case spec.QueryDEps:
+		dl := ratNum(st.Delta)
+		d.Delta = &dl
 	}
 	if o.Err != nil {
 		d.Outcome, d.Error = "error", o.Err.Error()
@@ -246,6 +306,28 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 		d.Outcome, d.Value = "value", &v
 		d.Checked = &CheckedDoc{o.Delta.OrderedPairs, o.Delta.Outputs}
 		d.Witness = witnessDoc(o.Delta.Witness)
+	case o.Formula != nil:
+		d.Outcome = o.Value()
+		d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Formula.Pairs}
+		d.Explanation = explanationDoc(o.Formula.Counterexample)
+	case o.Probs != nil:
+		d.Outcome = "value"
+		for _, p := range o.Probs {
+			d.Probabilities = append(d.Probabilities, InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)})
+		}
+	case o.DBound != nil:
+		b := o.DBound
+		var v Number
+		if st.Kind == spec.QueryDEps {
+			v = epsNum(b.Eps)
+		} else {
+			v = realNum(b.Delta)
+		}
+		d.Outcome, d.Value = "value", &v
+		d.Checked = &CheckedDoc{OrderedPairs: 2 * b.Pairs}
+		if b.From != nil {
+			d.Witness = &WitnessDoc{From: stateDoc(*b.From), To: stateDoc(*b.To), Event: []string{b.Path}, PrFrom: ratNum(b.PrFrom), PrTo: ratNum(b.PrTo)}
+		}
 	case o.Profile != nil:
 		d.Outcome = "value"
 		d.Checked = &CheckedDoc{o.Profile.OrderedPairs, o.Profile.Outputs}

@@ -51,7 +51,13 @@ func StatusOf(e Entry) Status {
 			return Aborted
 		}
 		return Invalid
-	case !e.Result.Pass():
+	}
+	for _, o := range e.Result.Statements {
+		if o.Err != nil {
+			return Aborted
+		}
+	}
+	if !e.Result.Pass() {
 		return Fail
 	}
 	return Pass
@@ -114,7 +120,17 @@ func eventText(ev []string) string {
 func kindDescription(o *dpcheck.Outcome) string {
 	switch o.Statement.Kind {
 	case spec.CheckDP, spec.QueryEps, spec.QueryDelta, spec.QueryProfile:
-		return "standard (ε,δ)-DP over all events"
+		out := o.Output
+		if out == "" {
+			out = "the output space"
+		}
+		return "standard (ε,δ)-DP over all events; outputs: " + out
+	case spec.QueryDEps, spec.QueryDDelta:
+		return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
+	case spec.CheckFormula:
+		return "dpCTL state formula at every input"
+	case spec.QueryProb:
+		return "Pr(ψ) from every input"
 	}
 	return ""
 }

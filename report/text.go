@@ -138,6 +138,7 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 	case o.Eps != nil:
 		r := o.Eps
 		fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), exact(r.Delta), expectNote(o))
+		fmt.Fprintf(w, "%s%s\n", pad, kindDescription(o))
 		if wt := r.Witness; wt != nil {
 			what := "on"
 			if r.Delta.Sign() > 0 {
@@ -148,11 +149,49 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 	case o.Delta != nil:
 		r := o.Delta
 		fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
+		fmt.Fprintf(w, "%s%s\n", pad, kindDescription(o))
 		if wt := r.Witness; wt != nil && len(wt.Event) > 0 {
 			fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, eventText(wt.Event), exact(wt.PrFrom), exact(wt.PrTo))
 		}
+	case o.Formula != nil:
+		r := o.Formula
+		verdict := "holds"
+		if !r.Holds {
+			verdict = "violated"
+		}
+		note := ""
+		if !o.Pass {
+			note = fmt.Sprintf(", expected %s", st.Expect.Text)
+		}
+		fmt.Fprintf(w, "%s%s%s: %s; %s, %s\n", pad, verdict, note, kindDescription(o), count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
+		if cx := r.Counterexample; cx != nil {
+			fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
+			writeExplanation(w, cx, pad+"  ")
+		}
+	case o.Probs != nil:
+		fmt.Fprintf(w, "%s%s:\n", pad, kindDescription(o))
+		width := 0
+		for _, p := range o.Probs {
+			width = max(width, len([]rune(p.State.String())))
+		}
+		for _, p := range o.Probs {
+			name := p.State.String()
+			fmt.Fprintf(w, "%s  %s%s  %s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), exact(p.Pr))
+		}
+	case o.DBound != nil:
+		b := o.DBound
+		if st.Kind == spec.QueryDEps {
+			fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsText(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+		} else {
+			fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realText(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+		}
+		fmt.Fprintf(w, "%s%s; %s\n", pad, kindDescription(o), count(b.Pairs, "neighbouring pair"))
+		if b.From != nil {
+			fmt.Fprintf(w, "%sattained by %s vs %s: Pr(ψ) = %s vs %s\n", pad, b.From, b.To, exact(b.PrFrom), exact(b.PrTo))
+		}
 	case o.Profile != nil:
-		fmt.Fprintf(w, "%sprivacy profile δ(ε): linear in e^ε between these points, constant after the last\n", pad)
+		fmt.Fprintf(w, "%sprivacy profile δ(ε), %s:\n", pad, kindDescription(o))
+		fmt.Fprintf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
 		for _, p := range o.Profile.Points {
 			fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), exact(p.Delta))
 		}
@@ -198,5 +237,18 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "%s  %s%s  %s\n", pad, r[0], strings.Repeat(" ", width-len([]rune(r[0]))), r[1])
+	}
+}
+
+// writeExplanation prints why a formula fails, following its cause.
+func writeExplanation(w io.Writer, e *verify.Explanation, indent string) {
+	fmt.Fprintf(w, "%s%s: %s\n", indent, e.Formula, e.Reason)
+	if d := e.DP; d != nil {
+		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.From.Name, exact(d.PrFrom))
+		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.To.Name, exact(d.PrTo))
+		fmt.Fprintf(w, "%s  bound e^ε·Pr[… | %s] + δ = %s, excess %s\n", indent, d.To.Name, realText(d.Bound), realText(d.Excess))
+	}
+	for _, c := range e.Causes {
+		writeExplanation(w, c, indent+"  ")
 	}
 }

@@ -63,7 +63,7 @@ type StateDecl struct {
 	Pos    lexer.Position
 	Name   *Name     `parser:"'state' @@"`
 	Vals   []*Assign `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
-	Labels []*Word   `parser:"( '[' ( @@ ( ',' @@ )* )? ']' )?"`
+	Labels []*Name   `parser:"( '[' ( @@ ( ',' @@ )* )? ']' )?"`
 }
 
 // Assign is "VAR = EXPR".
@@ -106,13 +106,13 @@ type Outputs struct {
 	Pos    lexer.Position
 	State  bool    `parser:"'outputs' ( @'state'"`
 	Var    *Word   `parser:"| 'var' @@"`
-	Labels []*Word `parser:"| 'labels' @@ ( ',' @@ )* )"`
+	Labels []*Name `parser:"| 'labels' @@ ( ',' @@ )* )"`
 }
 
 // Observe is "observe L, ...": the labels a trace output shows.
 type Observe struct {
 	Pos    lexer.Position
-	Labels []*Word `parser:"'observe' @@ ( ',' @@ )*"`
+	Labels []*Name `parser:"'observe' @@ ( ',' @@ )*"`
 }
 
 // Neighbours is "neighbours A ~ B, ..." or "neighbours PREDICATE".
@@ -152,7 +152,7 @@ type Word struct {
 	Name string `parser:"@Ident"`
 }
 
-// Name is a state name: an identifier or a quoted string ("+").
+// Name is a state or label name: an identifier or a quoted string ("+", "⊤").
 type Name struct {
 	Pos    lexer.Position
 	Ident  string `parser:"  @Ident"`
@@ -205,10 +205,11 @@ type Temporal struct {
 
 // CmpExpr is "A op B" with op in = != < <= > >=, or just A.
 type CmpExpr struct {
-	Pos   lexer.Position
-	Left  *Sum   `parser:"@@"`
-	Op    string `parser:"( @( '<=' | '>=' | '!=' | '==' | '=' | '<' | '>' )"`
-	Right *Sum   `parser:"  @@ )?"`
+	Pos    lexer.Position
+	EndPos lexer.Position
+	Left   *Sum   `parser:"@@"`
+	Op     string `parser:"( @( '<=' | '>=' | '!=' | '==' | '=' | '<' | '>' )"`
+	Right  *Sum   `parser:"  @@ )?"`
 }
 
 // Sum is "A + B - C ...".

@@ -213,9 +213,6 @@ func (c *checker) check(f *File) *Program {
 	default:
 		c.errorf(f.Pos, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
 	}
-	if observe != nil {
-		c.errorf(observe.Pos, "observe is used with trace outputs (over traces(k)), which this version does not support")
-	}
 
 	if chainStmt != nil && neighbours == nil && !conflict {
 		c.errorf(chainStmt.Pos, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
@@ -230,8 +227,16 @@ func (c *checker) check(f *File) *Program {
 			p.Neighbours = mech.Neighbours
 		}
 	}
+	var ch *chain.Chain
+	var observed []string
+	if mech != nil {
+		ch = mech.Chain
+		if observe != nil {
+			observed = c.labelList(observe.Observe.Labels, ch)
+		}
+	}
 	for _, st := range props {
-		if s := c.property(st); s != nil {
+		if s := c.property(st, ch, observe != nil, observed); s != nil {
 			p.Statements = append(p.Statements, s)
 		}
 	}
@@ -537,7 +542,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		for _, d := range decls {
 			var labels []string
 			for _, l := range d.decl.Labels {
-				labels = append(labels, l.Name)
+				labels = append(labels, l.String())
 			}
 			b.AddState(d.decl.Name.String(), d.val, labels...)
 		}
@@ -688,14 +693,20 @@ func (c *checker) outputs(st *Stmt, ch *chain.Chain) verify.Output {
 		}
 		return verify.FinalVar(o.Var.Name)
 	}
+	return verify.FinalLabels(c.labelList(o.Labels, ch)...)
+}
+
+// labelList checks that every name is a label of the chain.
+func (c *checker) labelList(names []*Name, ch *chain.Chain) []string {
 	var ls []string
-	for _, l := range o.Labels {
-		if !slices.Contains(ch.LabelNames(), l.Name) {
-			c.errorf(l.Pos, "unknown label %s%s", l.Name, newPredCompiler(c, ch, false).knownLabels())
+	for _, l := range names {
+		name := l.String()
+		if name == "" || !slices.Contains(ch.LabelNames(), name) {
+			c.errorf(l.Pos, "unknown label %s%s", displayName(name), newPredCompiler(c, ch, false).knownLabels())
 		}
-		ls = append(ls, l.Name)
+		ls = append(ls, name)
 	}
-	return verify.FinalLabels(ls...)
+	return ls
 }
 
 func (c *checker) stateByName(n *Name, ch *chain.Chain) (int, bool) {
@@ -781,19 +792,27 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 	return pairs
 }
 
-// property checks a check or query statement.
-func (c *checker) property(st *Stmt) *Statement {
+// property checks a check or query statement. ch is nil when the model
+// has errors; observed are the labels of the observe statement.
+func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed []string) *Statement {
 	pr := st.Property
 	out := &Statement{Pos: pos(st.Pos), Text: c.text(st)}
 	if out.Pos.Filename == "" {
 		out.Pos.Filename = c.file
 	}
-	if pr.Over != nil {
-		c.errorf(pr.Over.Pos, "over traces(k) is not supported by this version")
-		return nil
-	}
 	call, name := propertyCall(pr.Body)
 	isCheck := pr.Kind == "check"
+	if pr.Over != nil {
+		switch name {
+		case "dp", "eps", "delta", "profile":
+		default:
+			c.errorf(pr.Over.Pos, "over traces(k) applies to dp, eps, delta and profile; a formula's path already looks at the steps of a run")
+			return nil
+		}
+		if !c.traces(pr.Over, out, hasObserve, observed) {
+			return nil
+		}
+	}
 	switch name {
 	case "dp":
 		if !isCheck {
@@ -850,17 +869,107 @@ func (c *checker) property(st *Stmt) *Statement {
 			}
 		}
 	default:
-		if isCheck {
-			c.errorf(pr.Body.Pos, "unknown property: expected dp(eps = …, delta = …)")
-		} else {
-			c.errorf(pr.Body.Pos, "unknown query: expected eps(delta = …), delta(eps = …) or profile")
+		if !c.formulaProperty(pr, out, ch, isCheck) {
+			return nil
 		}
-		return nil
 	}
 	if !c.expectation(pr, out) {
 		return nil
 	}
 	return out
+}
+
+// traces checks "over traces(k)".
+func (c *checker) traces(over *Call, out *Statement, hasObserve bool, observed []string) bool {
+	if over.Name != "traces" || len(over.Args) != 1 || over.Args[0].Name != "" {
+		c.errorf(over.Pos, "expected traces(k) after over")
+		return false
+	}
+	k, ok := c.integer(over.Args[0].Value, "the number of steps of a trace", 1, MaxSteps)
+	if !ok {
+		return false
+	}
+	if !hasObserve {
+		c.errorf(over.Pos, "over traces(k) needs an observe statement naming the labels a trace shows")
+		return false
+	}
+	o := verify.Traces(int(k), observed...)
+	out.Output = &o
+	return true
+}
+
+// formulaProperty checks a dpCTL check or query: check φ, query P=?[ψ],
+// query D{?, δ}[ψ], query D{ε, ?}[ψ].
+func (c *checker) formulaProperty(pr *PropStmt, out *Statement, ch *chain.Chain, isCheck bool) bool {
+	body := pr.Body
+	var prim *Primary
+	if _, name := propertyCall(body); name == "" && len(body.Terms) == 1 && len(body.Terms[0].Terms) == 1 {
+		ut := body.Terms[0].Terms[0]
+		if ut.Until == nil && ut.Left.Cmp != nil && ut.Left.Cmp.Op == "" {
+			s := ut.Left.Cmp.Left
+			if len(s.Rest) == 0 && len(s.Left.Rest) == 0 && s.Left.Left.Power != nil && s.Left.Left.Power.Exp == nil {
+				prim = s.Left.Left.Power.Base
+			}
+		}
+	}
+	if ch == nil {
+		return false // the model has errors; they are reported
+	}
+	fc := newFormulaCompiler(c, ch)
+	switch {
+	case prim != nil && prim.Prob != nil && prim.Prob.Query:
+		if isCheck {
+			c.errorf(body.Pos, "P=?[…] is a query: write query P=?[…]")
+			return false
+		}
+		path, ok := fc.formula(prim.Prob.Path, true)
+		out.Kind, out.Path = QueryProb, path
+		return ok
+	case prim != nil && prim.DP != nil && (isUnknown(prim.DP.Eps) || isUnknown(prim.DP.Delta)):
+		d := prim.DP
+		if isCheck {
+			c.errorf(body.Pos, "D{?,…} and D{…,?} are queries: write query …")
+			return false
+		}
+		if isUnknown(d.Eps) && isUnknown(d.Delta) {
+			c.errorf(d.Pos, "D{?, ?}: give ε or δ")
+			return false
+		}
+		path, ok := fc.formula(d.Path, true)
+		if !ok {
+			return false
+		}
+		out.Path = path
+		if isUnknown(d.Eps) {
+			out.Kind = QueryDEps
+			out.Delta, ok = c.delta(d.Delta)
+			return ok
+		}
+		out.Kind = QueryDDelta
+		out.Eps, ok = c.eps(d.Eps, false)
+		return ok
+	}
+	if !isCheck {
+		if _, name := propertyCall(body); name != "" {
+			c.errorf(body.Pos, "unknown query %s: expected eps(delta = …), delta(eps = …), profile, P=?[…], D{?, δ}[…] or D{ε, ?}[…]", name)
+			return false
+		}
+		c.errorf(body.Pos, "a formula is checked, not queried: write check …, or query P=?[…], D{?, δ}[…] or D{ε, ?}[…]")
+		return false
+	}
+	if _, name := propertyCall(body); name != "" && c.isCallLike(body) {
+		c.errorf(body.Pos, "unknown property %s: expected dp(eps = …, delta = …) or a dpCTL formula", name)
+		return false
+	}
+	f, ok := fc.formula(body, false)
+	out.Kind, out.Formula = CheckFormula, f
+	return ok
+}
+
+// isCallLike reports whether the body is a call (not a bare label).
+func (c *checker) isCallLike(e *Expr) bool {
+	call, _ := propertyCall(e)
+	return call != nil
 }
 
 // propertyCall returns the call (or bare name) a property's body is.
@@ -932,7 +1041,7 @@ func (c *checker) propArgs(call *Call, at lexer.Position, name string, params []
 // expectation checks "expect …" against the statement kind.
 func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 	ex := pr.Expect
-	isCheck := out.Kind == CheckDP
+	isCheck := out.Kind == CheckDP || out.Kind == CheckFormula
 	if ex == nil {
 		if isCheck {
 			out.Expect = Expectation{Kind: ExpectHolds, Text: "holds"}
@@ -953,16 +1062,19 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 	text := strings.Join(strings.Fields(c.src[ex.Value.Pos.Offset:min(len(c.src), endOfLine(c.src, ex.Value.Pos.Offset))]), " ")
 	text = strings.TrimSpace(stripComments(text))
 	switch out.Kind {
-	case CheckDP:
+	case CheckDP, CheckFormula:
 		c.errorf(ex.Pos, "a check expects holds or violated, not %s", text)
 		return false
-	case QueryEps:
+	case QueryProb:
+		c.errorf(ex.Pos, "query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead")
+		return false
+	case QueryEps, QueryDEps:
 		e, ok := c.eps(ex.Value, true)
 		if !ok {
 			return false
 		}
 		out.Expect = Expectation{Kind: ExpectValue, Eps: e, Text: text}
-	case QueryDelta:
+	case QueryDelta, QueryDDelta:
 		d, ok := c.delta(ex.Value)
 		if !ok {
 			return false

@@ -45,6 +45,15 @@ const (
 	QueryDelta
 	// QueryProfile is "query profile": the privacy profile.
 	QueryProfile
+	// CheckFormula is "check φ" for a dpCTL state formula: it holds when φ
+	// holds at every input.
+	CheckFormula
+	// QueryProb is "query P=?[ψ]": Pr_s(ψ) for every input.
+	QueryProb
+	// QueryDEps is "query D{?, δ}[ψ]": the least ε for D at every input.
+	QueryDEps
+	// QueryDDelta is "query D{ε, ?}[ψ]": the least δ for D at every input.
+	QueryDDelta
 )
 
 func (k Kind) String() string {
@@ -57,6 +66,14 @@ func (k Kind) String() string {
 		return "query delta"
 	case QueryProfile:
 		return "query profile"
+	case CheckFormula:
+		return "check formula"
+	case QueryProb:
+		return "query P"
+	case QueryDEps:
+		return "query D eps"
+	case QueryDDelta:
+		return "query D delta"
 	}
 	return "unknown"
 }
@@ -93,9 +110,23 @@ type Statement struct {
 	// Text is the statement's source text.
 	Text string
 	Kind Kind
-	// Eps is the ε of CheckDP and QueryDelta; Delta the δ of CheckDP and
-	// QueryEps.
-	Eps    verify.Eps
-	Delta  *big.Rat
+	// Eps is the ε of CheckDP, QueryDelta and QueryDDelta; Delta the δ of
+	// CheckDP, QueryEps and QueryDEps.
+	Eps   verify.Eps
+	Delta *big.Rat
+	// Formula is the state formula of CheckFormula; Path the path formula of
+	// QueryProb, QueryDEps and QueryDDelta.
+	Formula, Path *verify.Formula
+	// Output, when set, replaces the program's output space for this
+	// statement ("over traces(k)").
+	Output *verify.Output
 	Expect Expectation
+}
+
+// OutputFor returns the output space a statement is checked over.
+func (p *Program) OutputFor(st *Statement) verify.Output {
+	if st.Output != nil {
+		return *st.Output
+	}
+	return p.Output
 }

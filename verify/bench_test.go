@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -125,6 +126,70 @@ func BenchmarkAboveThreshold(b *testing.B) {
 				want, _ := verify.MulLn(big.NewRat(int64(k), 1), big.NewRat(2, 1))
 				if !res.Eps.Equal(want) {
 					b.Fatalf("K=%d: tight ε = %s", k, res.Eps)
+				}
+			}
+		})
+	}
+}
+
+// randomWalk is a walk on {0..n} absorbed at both ends, up with p.
+func randomWalk(b *testing.B, n int, p *big.Rat) (*builder.Mechanism, int) {
+	cb := chain.NewBuilder()
+	st := make([]int, n+1)
+	for i := range st {
+		labels := []string{}
+		if i == n {
+			labels = append(labels, "win")
+		}
+		st[i] = cb.AddState(fmt.Sprintf("s%d", i), chain.Valuation{{Name: "x", Value: int64(i)}}, labels...)
+	}
+	q := new(big.Rat).Sub(big.NewRat(1, 1), p)
+	for i := 1; i < n; i++ {
+		cb.AddTransition(st[i], st[i+1], p)
+		cb.AddTransition(st[i], st[i-1], q)
+	}
+	cb.MarkInput(st[1])
+	cb.MarkInput(st[2])
+	c, err := cb.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{st[1], st[2]}}}, st[n/2]
+}
+
+// BenchmarkUntilRandomWalk: Pr(F win) for every state of a random walk on
+// 10^4 states, one strongly connected component solved by exact
+// elimination. Fair walk: Pr_i = i/n. Biased walk (up 1/3): Pr_i =
+// (2^i - 1)/(2^n - 1), rationals of 10^4 bits.
+//
+//	go test ./verify -run '^$' -bench UntilRandomWalk -benchmem
+func BenchmarkUntilRandomWalk(b *testing.B) {
+	const n = 10000
+	for _, tc := range []struct {
+		name string
+		p    *big.Rat
+		want func(i int) *big.Rat
+	}{
+		{"fair", big.NewRat(1, 2), func(i int) *big.Rat { return big.NewRat(int64(i), n) }},
+		{"biased", big.NewRat(1, 3), func(i int) *big.Rat {
+			num := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(i)), big.NewInt(1))
+			den := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), n), big.NewInt(1))
+			return new(big.Rat).SetFrac(num, den)
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m, mid := randomWalk(b, n, tc.p)
+			for b.Loop() {
+				c, err := verify.NewChecker(m.Chain, m.Neighbours)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pr, err := c.Prob(context.Background(), verify.Eventually(verify.Label("win"), -1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if pr[mid].Cmp(tc.want(n/2)) != 0 {
+					b.Fatalf("Pr(F win) from the middle = %s", pr[mid].FloatString(6))
 				}
 			}
 		})

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
-	"gonum.org/v1/gonum/graph/topo"
 )
 
 // Never is the name of the output "the run is never absorbed".
@@ -23,14 +22,16 @@ const (
 	outState outputKind = iota
 	outVar
 	outLabels
+	outTraces
 )
 
 // Output says what an observer of a run sees. The zero value is
 // FinalState().
 type Output struct {
-	kind   outputKind
-	name   string
-	labels []string
+	kind    outputKind
+	name    string
+	labels  []string
+	horizon int
 }
 
 // FinalState observes the absorbing state a run ends in. Mass that is never
@@ -50,13 +51,19 @@ func FinalLabels(labels ...string) Output {
 }
 
 // String describes the output space: "final state", "final value of out",
-// "final labels {out_N, out_Y}".
+// "final labels {out_N, out_Y}", "traces of {⊤} over 6 steps".
 func (o Output) String() string {
 	switch o.kind {
 	case outVar:
 		return "final value of " + o.name
 	case outLabels:
 		return "final labels {" + strings.Join(o.labels, ", ") + "}"
+	case outTraces:
+		steps := "steps"
+		if o.horizon == 1 {
+			steps = "step"
+		}
+		return fmt.Sprintf("traces of {%s} over %d %s", strings.Join(o.labels, ", "), o.horizon, steps)
 	}
 	return "final state"
 }
@@ -121,7 +128,11 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 	}
 	slices.Sort(inputs)
 	a := &Analysis{chain: c, output: m.Output, pairs: pairs, dist: make(map[int]*inputDist, len(inputs))}
-	dists, outputs, err := finalDistributions(ctx, c, inputs, m.Output)
+	distribute := finalDistributions
+	if m.Output.kind == outTraces {
+		distribute = traceDistributions
+	}
+	dists, outputs, err := distribute(ctx, c, inputs, m.Output)
 	a.outputs = outputs
 	if err != nil {
 		return nil, err
@@ -261,63 +272,48 @@ func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out O
 		return neverID
 	}
 
-	dist := make([]dvec, c.NumStates())
-	done := make([]bool, c.NumStates())
-	inSCC := make([]int, c.NumStates())
-	for i := range inSCC {
-		inSCC[i] = -1
+	// Absorbing states and closed components are known; everything else
+	// reachable is solved block by block.
+	sccs := components(c)
+	x := make([]dvec, c.NumStates())
+	unknown := make([]bool, c.NumStates())
+	compOf := make([]int, c.NumStates())
+	for i, scc := range sccs {
+		for _, s := range scc {
+			compOf[s] = i
+		}
 	}
-	sccs := topo.TarjanSCC(c.Graph())
-	for sccIdx, scc := range sccs {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		if !reach[int(scc[0].ID())] {
+	for i, scc := range sccs {
+		if !reach[scc[0]] {
 			continue
 		}
-		if len(scc) == 1 {
-			s := int(scc[0].ID())
-			if c.IsAbsorbing(s) {
-				dist[s] = dvec{out: []int{keys[outOf[s]]}, p: []*big.Rat{ratOne}}
-			} else {
-				dist[s] = propagate(c, s, dist)
-			}
-			done[s] = true
+		if len(scc) == 1 && c.IsAbsorbing(scc[0]) {
+			x[scc[0]] = dvec{out: []int{keys[outOf[scc[0]]]}, p: []*big.Rat{ratOne}}
 			continue
 		}
-		states := make([]int, len(scc))
-		for i, n := range scc {
-			states[i] = int(n.ID())
-			inSCC[states[i]] = sccIdx
-		}
-		slices.Sort(states)
 		closed := true
-		for _, s := range states {
+		for _, s := range scc {
 			to, _ := c.Row(s)
 			for _, t := range to {
-				if inSCC[t] != sccIdx {
+				if compOf[t] != i {
 					closed = false
 				}
 			}
 		}
-		if closed {
-			nv := never()
-			for _, s := range states {
-				dist[s] = dvec{out: []int{nv}, p: []*big.Rat{ratOne}}
-				done[s] = true
+		for _, s := range scc {
+			if closed {
+				x[s] = dvec{out: []int{never()}, p: []*big.Rat{ratOne}}
+			} else {
+				unknown[s] = true
 			}
-			continue
 		}
-		if err := solveComponent(ctx, c, states, sccIdx, inSCC, dist); err != nil {
-			return nil, nil, err
-		}
-		for _, s := range states {
-			done[s] = true
-		}
+	}
+	if err := solveBlocks(ctx, c, sccs, unknown, x); err != nil {
+		return nil, nil, err
 	}
 	res := make(map[int]dvec, len(inputs))
 	for _, s := range inputs {
-		res[s] = dist[s]
+		res[s] = x[s]
 	}
 	return res, names, nil
 }
@@ -451,46 +447,4 @@ func propagate(c *chain.Chain, s int, dist []dvec) dvec {
 		}
 	}
 	return res
-}
-
-// solveComponent computes dist for the states of a transient cyclic
-// component by solving (I - Q)·X = R exactly.
-func solveComponent(ctx context.Context, c *chain.Chain, states []int, sccIdx int, inSCC []int, dist []dvec) error {
-	local := make(map[int]int, len(states))
-	for i, s := range states {
-		local[s] = i
-	}
-	a := make([]sparse, len(states))
-	b := make([]sparse, len(states))
-	for i, s := range states {
-		a[i] = sparse{i: ratOne}
-		b[i] = sparse{}
-		to, p := c.Row(s)
-		for k, t := range to {
-			if inSCC[t] == sccIdx {
-				addTo(a[i], local[t], p[k], -1)
-				continue
-			}
-			d := dist[t]
-			for j, o := range d.out {
-				addTo(b[i], o, new(big.Rat).Mul(p[k], d.p[j]), +1)
-			}
-		}
-	}
-	x, err := solveMMatrix(ctx, a, b)
-	if err != nil {
-		return err
-	}
-	for i, s := range states {
-		var d dvec
-		for o := range x[i] {
-			d.out = append(d.out, o)
-		}
-		slices.Sort(d.out)
-		for _, o := range d.out {
-			d.p = append(d.p, x[i][o])
-		}
-		dist[s] = d
-	}
-	return nil
 }

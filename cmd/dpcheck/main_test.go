@@ -30,6 +30,8 @@ func TestGolden(t *testing.T) {
 		{"errors_text", []string{"testdata/errors.dp"}},
 		{"errors_json", []string{"--format", "json", "testdata/errors.dp"}},
 		{"several_files", []string{"testdata/pass.dp", "testdata/errors.dp", "testdata/violated.dp"}},
+		{"dpctl_text", []string{"testdata/dpctl.dp"}},
+		{"dpctl_json", []string{"--format", "json", "testdata/dpctl.dp"}},
 		{"help", []string{"--help"}},
 		{"version", []string{"--version"}},
 		{"no_files", nil},

@@ -1,0 +1,49 @@
+package spec_test
+
+import (
+	"testing"
+
+	"github.com/dpcheck/dpcheck/spec"
+)
+
+// TestFormulaParsing: how formulas group, shown by the normalised form the
+// checker prints (and memoises on).
+func TestFormulaParsing(t *testing.T) {
+	const head = surveyChain + "neighbours pos ~ neg\n"
+	for _, tc := range []struct {
+		src, kind, want string
+	}{
+		{"check D{ln(3),0}[X out_Y] & D{ln(3),0}[X out_N]", "check formula", "D{ln(3),0}[X out_Y] & D{ln(3),0}[X out_N]"},
+		{"check D{ln(3),0}[X (out_Y & D{ln(3),0}[X out_Y])]", "check formula", "D{ln(3),0}[X (out_Y & D{ln(3),0}[X out_Y])]"},
+		// Prefix operators bind tighter than &, | and U.
+		{"check P>=1/2[X out_Y & X X out_N]", "check formula", "P>=1/2[X out_Y & X X out_N]"},
+		{"check P>=1/2[X (out_Y & X out_N)]", "check formula", "P>=1/2[X (out_Y & X out_N)]"},
+		{"check P>=1/2[X^3 out_Y]", "check formula", "P>=1/2[X^3 out_Y]"},
+		{"check P<1[!X out_Y]", "check formula", "P<1[!X out_Y]"},
+		{"check P>0[out_Y U<=3 out_N | F out_N]", "check formula", "P>0[(out_Y U<=3 out_N) | F out_N]"},
+		{"check P>0[G<=2 !out_N]", "check formula", "P>0[G<=2 !out_N]"},
+		{"check P>0[F x >= 1 & !in_pos]", "check formula", "P>0[F x >= 1 & !in_pos]"},
+		{"check P>0[F (x >= 1 & !in_pos)]", "check formula", "P>0[F (x >= 1 & !in_pos)]"},
+		{"check x = 1 | in_neg", "check formula", "x = 1 | in_neg"},
+		{"query P=?[F<=2 out_Y]", "query P", "F<=2 out_Y"},
+		{"query D{?, 1/10}[X out_Y]", "query D eps", "X out_Y"},
+		{"query D{ln(2), ?}[X out_Y]", "query D delta", "X out_Y"},
+	} {
+		p, err := spec.Load("t.dp", head+tc.src+"\n")
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		st := p.Statements[0]
+		if st.Kind.String() != tc.kind {
+			t.Errorf("%s: kind %s, want %s", tc.src, st.Kind, tc.kind)
+		}
+		f := st.Formula
+		if f == nil {
+			f = st.Path
+		}
+		if got := f.String(); got != tc.want {
+			t.Errorf("%s: formula %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

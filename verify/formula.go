@@ -1,0 +1,197 @@
+package verify
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Op is the operator of a Formula.
+type Op int
+
+// The operators of dpCTL (Liu, Wang and Zhang, APLAS 2018): PCTL plus D.
+const (
+	OpTrue  Op = iota // true
+	OpFalse           // false
+	OpLabel           // a label of the state
+	OpAtom            // a condition on the state's variables, such as d = 3
+	OpNot             // !φ
+	OpAnd             // φ & ψ & …
+	OpOr              // φ | ψ | …
+	OpNext            // X^K φ (K ≥ 1)
+	OpUntil           // φ U ψ, or φ U<=K ψ when K ≥ 0
+	OpProb            // P~p[ψ]
+	OpDP              // D{ε,δ}[ψ]
+)
+
+// Formula is a dpCTL state or path formula. Build formulas with the
+// constructors (True, Label, Atom, Not, And, Or, Next, Until, Eventually,
+// Globally, Prob, DP); a Formula is immutable.
+//
+// Path formulas may nest X and bounded operators freely, LTL style
+// (X (out_Y & X out_Y)); an unbounded U, F or G needs state formulas as
+// operands and may stand under X and !, but not beside another temporal
+// operator in a conjunction or disjunction.
+type Formula struct {
+	Op    Op
+	Name  string // label, or the text of an atom
+	Args  []*Formula
+	K     int // X^K; the bound of U (-1: unbounded)
+	Cmp   string
+	Bound *big.Rat // P's bound
+	Eps   Eps      // D's ε
+	Delta *big.Rat // D's δ
+	eval  func(s int) (bool, error)
+	key   string
+}
+
+// True is the formula that always holds.
+func True() *Formula { return &Formula{Op: OpTrue} }
+
+// False is the formula that never holds.
+func False() *Formula { return &Formula{Op: OpFalse} }
+
+// Label holds at states carrying label l.
+func Label(l string) *Formula { return &Formula{Op: OpLabel, Name: l} }
+
+// Atom is a condition on a state's variables; text is how it is written
+// (d >= 2) and eval decides it at a state.
+func Atom(text string, eval func(s int) (bool, error)) *Formula {
+	return &Formula{Op: OpAtom, Name: text, eval: eval}
+}
+
+// Not negates a formula.
+func Not(f *Formula) *Formula { return &Formula{Op: OpNot, Args: []*Formula{f}} }
+
+// And is the conjunction of fs.
+func And(fs ...*Formula) *Formula { return &Formula{Op: OpAnd, Args: fs} }
+
+// Or is the disjunction of fs.
+func Or(fs ...*Formula) *Formula { return &Formula{Op: OpOr, Args: fs} }
+
+// Next is X^k f: f holds after k steps (k ≥ 1).
+func Next(k int, f *Formula) *Formula { return &Formula{Op: OpNext, K: k, Args: []*Formula{f}} }
+
+// Until is l U r (bound < 0) or l U<=bound r.
+func Until(l, r *Formula, bound int) *Formula {
+	return &Formula{Op: OpUntil, K: bound, Args: []*Formula{l, r}}
+}
+
+// Eventually is F f = true U f (F<=bound f when bound ≥ 0).
+func Eventually(f *Formula, bound int) *Formula { return Until(True(), f, bound) }
+
+// Globally is G f = !F !f (G<=bound f when bound ≥ 0).
+func Globally(f *Formula, bound int) *Formula { return Not(Eventually(Not(f), bound)) }
+
+// Prob is P~bound[path] with cmp one of < <= > >=.
+func Prob(cmp string, bound *big.Rat, path *Formula) *Formula {
+	return &Formula{Op: OpProb, Cmp: cmp, Bound: bound, Args: []*Formula{path}}
+}
+
+// DP is D{eps,delta}[path]: it holds at s iff for every neighbour t of s,
+// Pr_s(path) ≤ e^ε·Pr_t(path) + δ and Pr_t(path) ≤ e^ε·Pr_s(path) + δ — the
+// paper's single-event property, weaker than dp(ε, δ) for δ > 0. A state
+// without neighbours satisfies it.
+func DP(eps Eps, delta *big.Rat, path *Formula) *Formula {
+	return &Formula{Op: OpDP, Eps: eps, Delta: delta, Args: []*Formula{path}}
+}
+
+// IsState reports whether f is a state formula: no temporal operator
+// outside P and D.
+func (f *Formula) IsState() bool {
+	switch f.Op {
+	case OpNext, OpUntil:
+		return false
+	case OpNot, OpAnd, OpOr:
+		for _, a := range f.Args {
+			if !a.IsState() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// String writes the formula in the .dp syntax; it also identifies the
+// formula for memoisation.
+func (f *Formula) String() string {
+	if f.key == "" {
+		f.key = f.format()
+	}
+	return f.key
+}
+
+// paren wraps binary formulas in parentheses; prefix operators (!, X, F,
+// G, P, D) bind tighter than &, | and U and need none.
+func paren(f *Formula) string {
+	switch {
+	case f.Op == OpAnd || f.Op == OpOr:
+		return "(" + f.String() + ")"
+	case f.Op == OpUntil && f.Args[0].Op != OpTrue:
+		return "(" + f.String() + ")"
+	}
+	return f.String()
+}
+
+func (f *Formula) format() string {
+	switch f.Op {
+	case OpTrue:
+		return "true"
+	case OpFalse:
+		return "false"
+	case OpLabel:
+		if isIdent(f.Name) {
+			return f.Name
+		}
+		return fmt.Sprintf("%q", f.Name)
+	case OpAtom:
+		return f.Name
+	case OpNot:
+		// G and G<=k print as themselves.
+		if g := f.Args[0]; g.Op == OpUntil && g.Args[0].Op == OpTrue && g.Args[1].Op == OpNot {
+			return "G" + bound(g.K) + " " + paren(g.Args[1].Args[0])
+		}
+		return "!" + paren(f.Args[0])
+	case OpAnd, OpOr:
+		sep := " & "
+		if f.Op == OpOr {
+			sep = " | "
+		}
+		parts := make([]string, len(f.Args))
+		for i, a := range f.Args {
+			parts[i] = paren(a)
+		}
+		return strings.Join(parts, sep)
+	case OpNext:
+		if f.K == 1 {
+			return "X " + paren(f.Args[0])
+		}
+		return fmt.Sprintf("X^%d %s", f.K, paren(f.Args[0]))
+	case OpUntil:
+		if f.Args[0].Op == OpTrue {
+			return "F" + bound(f.K) + " " + paren(f.Args[1])
+		}
+		return paren(f.Args[0]) + " U" + bound(f.K) + " " + paren(f.Args[1])
+	case OpProb:
+		return "P" + f.Cmp + f.Bound.RatString() + "[" + f.Args[0].String() + "]"
+	case OpDP:
+		return "D{" + f.Eps.String() + "," + f.Delta.RatString() + "}[" + f.Args[0].String() + "]"
+	}
+	return "?"
+}
+
+func bound(k int) string {
+	if k < 0 {
+		return ""
+	}
+	return fmt.Sprintf("<=%d", k)
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
