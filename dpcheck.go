@@ -62,6 +62,7 @@ type Outcome struct {
 	Formula *verify.FormulaResult
 	Probs   []verify.InputProb
 	DBound  *verify.DPBound
+	Equiv   *verify.EquivalenceResult
 	// Output is the output space the statement was checked over (dp, eps,
 	// delta and profile).
 	Output string
@@ -79,7 +80,7 @@ func (o *Outcome) Value() string {
 	switch {
 	case o.Err != nil:
 		return "error"
-	case o.DP != nil || o.Formula != nil:
+	case o.DP != nil || o.Formula != nil || o.Equiv != nil:
 		if o.Holds {
 			return "holds"
 		}
@@ -120,17 +121,14 @@ func CheckSource(ctx context.Context, filename, src string) (*Result, error) {
 // only when the analysis itself cannot be done (cancellation); statements
 // that fail individually carry their error in their Outcome.
 func Run(ctx context.Context, p *spec.Program) (*Result, error) {
-	r := &Result{
-		File:        p.Filename,
-		Program:     p,
-		Model:       p.Model,
-		OutputSpace: p.Output.String(),
-		Size: Size{
+	r := &Result{File: p.Filename, Program: p, Model: p.Model, OutputSpace: p.Output.String()}
+	if p.Chain != nil { // nil in a file of equivalence checks only
+		r.Size = Size{
 			States:      p.Chain.NumStates(),
 			Transitions: p.Chain.NumTransitions(),
 			Inputs:      len(p.Chain.Inputs()),
 			Pairs:       len(p.Neighbours),
-		},
+		}
 	}
 	if len(p.Statements) == 0 {
 		return r, nil
@@ -172,6 +170,17 @@ func (rn *runner) analysis(ctx context.Context, out verify.Output) (*verify.Anal
 
 func (rn *runner) run(ctx context.Context, st *spec.Statement) *Outcome {
 	switch st.Kind {
+	case spec.CheckEquivalent:
+		o := &Outcome{Statement: st}
+		var err error
+		o.Equiv, err = verify.Equivalent(ctx, st.Models[0].Chain, st.Models[1].Chain)
+		if err != nil {
+			o.Err = err
+			return o
+		}
+		o.Holds = o.Equiv.Equal
+		o.Pass = o.Holds == (st.Expect.Kind != spec.ExpectViolated)
+		return o
 	case spec.CheckFormula, spec.QueryProb, spec.QueryDEps, spec.QueryDDelta:
 		o := &Outcome{Statement: st}
 		if rn.checker == nil {

@@ -16,6 +16,8 @@ const (
 	Integer
 	// Choice parameters take one of a fixed set of strings.
 	Choice
+	// Model parameters take another builder call, such as survey().
+	Model
 )
 
 func (k ParamKind) String() string {
@@ -24,6 +26,8 @@ func (k ParamKind) String() string {
 		return "integer"
 	case Choice:
 		return "choice"
+	case Model:
+		return "model"
 	}
 	return "rational"
 }
@@ -45,12 +49,19 @@ type Args struct {
 	rats    map[string]*big.Rat
 	ints    map[string]int
 	choices map[string]string
+	models  map[string]*Mechanism
 }
 
 // NewArgs returns empty arguments.
 func NewArgs() *Args {
-	return &Args{rats: map[string]*big.Rat{}, ints: map[string]int{}, choices: map[string]string{}}
+	return &Args{rats: map[string]*big.Rat{}, ints: map[string]int{}, choices: map[string]string{}, models: map[string]*Mechanism{}}
 }
+
+// SetModel sets a model argument.
+func (a *Args) SetModel(name string, m *Mechanism) { a.models[name] = m }
+
+// Model returns a model argument (nil when unset).
+func (a *Args) Model(name string) *Mechanism { return a.models[name] }
 
 // SetRat sets a rational argument.
 func (a *Args) SetRat(name string, x *big.Rat) { a.rats[name] = x }
@@ -121,6 +132,10 @@ func (d *Def) WithDefaults(a *Args) error {
 				return fmt.Errorf("%s: missing parameter %s", d.Name, p.Name)
 			}
 			a.choices[p.Name] = p.Default
+		case Model:
+			if a.models[p.Name] == nil {
+				return fmt.Errorf("%s: missing parameter %s", d.Name, p.Name)
+			}
 		}
 	}
 	return nil
@@ -184,6 +199,86 @@ func Catalog() []*Def {
 				}
 				return AboveThresholdLoop(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
 			},
+		},
+		{
+			Name: "randomized_response",
+			Doc:  "k-ary randomized response: truthful with probability theta1, else uniform over k values (seed 001)",
+			Params: []Param{
+				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
+				{Name: "k", Kind: Integer, Default: "2", Doc: "number of possible answers"},
+			},
+			Build: func(a *Args) (*Mechanism, error) { return RandomizedResponseK(a.Rat("theta1"), a.Int("k")) },
+		},
+		{
+			Name: "compose",
+			Doc:  "k independent runs of a model on the same input, every output observed (seed 001)",
+			Params: []Param{
+				{Name: "k", Kind: Integer, Doc: "number of runs"},
+				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
+			},
+			Build: func(a *Args) (*Mechanism, error) { return Compose(a.Int("k"), a.Model("model")) },
+		},
+		{
+			Name: "yarrow_geometric",
+			Doc:  "yarrow's sampler for the truncated geometric mechanism, step by step (seed 003)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				{Name: "count_min", Kind: Integer, Default: "0", Doc: "smallest count"},
+				{Name: "count_max", Kind: Integer, Doc: "largest count"},
+				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the seed's choice"},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				return YarrowGeometric(a.Rat("alpha"), a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
+			},
+		},
+		{
+			Name: "laplace_decision",
+			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (seed 000 §4)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				{Name: "k", Kind: Integer, Doc: "threshold"},
+				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
+				{Name: "hi", Kind: Integer, Doc: "largest count"},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				return LaplaceDecision(a.Rat("alpha"), a.Int("k"), a.Int("lo"), a.Int("hi"))
+			},
+		},
+		{
+			Name: "cutoff_decision",
+			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (seed 000 §5)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				{Name: "m", Kind: Integer, Doc: "minimum count"},
+				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
+				{Name: "hi", Kind: Integer, Doc: "largest count"},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				return CutoffDecision(a.Rat("alpha"), a.Int("m"), a.Int("lo"), a.Int("hi"))
+			},
+		},
+		{
+			Name: "generalized_decision",
+			Doc:  "the decision that spends δ, built from the seed's recursion around p0 (seed 000 §6)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				{Name: "delta", Kind: Rational, Doc: "δ"},
+				{Name: "m", Kind: Integer, Doc: "the count where Pr[yes] = p0"},
+				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
+				{Name: "hi", Kind: Integer, Doc: "largest count"},
+			},
+			Build: func(a *Args) (*Mechanism, error) {
+				return GeneralizedDecision(a.Rat("alpha"), a.Rat("delta"), a.Int("m"), a.Int("lo"), a.Int("hi"))
+			},
+		},
+		{
+			Name: "streaming_sum",
+			Doc:  "the block sum of seed 002, Theorem 1: private row ±1 plus rows-1 random rows",
+			Params: []Param{
+				{Name: "rows", Kind: Integer, Doc: "rows in the block (cn), the private row included"},
+				{Name: "p", Kind: Rational, Doc: "probability that a row is +1"},
+			},
+			Build: func(a *Args) (*Mechanism, error) { return StreamingSum(a.Int("rows"), a.Rat("p")) },
 		},
 	}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })

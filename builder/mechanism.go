@@ -37,7 +37,9 @@ var (
 
 func sub(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }
 func add(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }
-func mul(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }
+
+// mul is chain.Mul: exact, and fast when one factor is small.
+func mul(x, y *big.Rat) *big.Rat { return chain.Mul(x, y) }
 func quo(x, y *big.Rat) *big.Rat { return new(big.Rat).Quo(x, y) }
 
 // checkProb reports an error unless lo <(=) x <(=) hi as requested.

@@ -21,9 +21,9 @@ func Survey(theta1, theta2 *big.Rat) (*Mechanism, error) {
 	if err := checkUnit("survey", "theta2", theta2, false); err != nil {
 		return nil, err
 	}
-	lie := sub(one, theta1)
+	lie := chain.OneMinus(theta1)
 	yesIfLie := mul(lie, theta2)
-	noIfLie := mul(lie, sub(one, theta2))
+	noIfLie := mul(lie, chain.OneMinus(theta2))
 	b := chain.NewBuilder()
 	pos := b.AddState("+", chain.Valuation{{Name: "x", Value: 1}}, "in_pos")
 	neg := b.AddState("-", chain.Valuation{{Name: "x", Value: 0}}, "in_neg")

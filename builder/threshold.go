@@ -128,7 +128,7 @@ func answerOdds(alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat) 
 				acc.Add(qry.prob(d, f))
 			}
 			up[d][T] = acc.Rat(nil)
-			stay[d][T] = sub(one, up[d][T])
+			stay[d][T] = chain.OneMinus(up[d][T])
 		}
 	}
 	return up, stay

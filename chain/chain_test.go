@@ -438,3 +438,43 @@ func TestGraphContract(t *testing.T) {
 	t.Run("EdgeExistence", func(t *testing.T) { testgraph.EdgeExistence(t, chainBuilder, false) })
 	t.Run("ReturnAdjacentNodes", func(t *testing.T) { testgraph.ReturnAdjacentNodes(t, chainBuilder, true, false) })
 }
+
+// TestArithMatchesBigRat checks Mul and OneMinus against big.Rat on random
+// rationals, including zero, negatives, integers and shared values.
+func TestArithMatchesBigRat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	vals := []*big.Rat{r("0"), r("1"), r("-1"), r("999/1000"), r("1/2"), r("-7/3"), r("6")}
+	for range 300 {
+		vals = append(vals, randRat(rng))
+	}
+	for i, x := range vals {
+		for _, y := range vals[max(0, i-20) : i+1] {
+			want := new(big.Rat).Mul(x, y)
+			got := chain.Mul(x, y)
+			if got.Cmp(want) != 0 || got.Num().Cmp(want.Num()) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
+				t.Fatalf("Mul(%s, %s) = %s, want %s", x.RatString(), y.RatString(), got.RatString(), want.RatString())
+			}
+		}
+		want := new(big.Rat).Sub(big.NewRat(1, 1), x)
+		got := chain.OneMinus(x)
+		if got.Cmp(want) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
+			t.Fatalf("OneMinus(%s) = %s, want %s", x.RatString(), got.RatString(), want.RatString())
+		}
+		// The result is independent of its arguments.
+		got.Add(got, big.NewRat(1, 1))
+		if x.Cmp(vals[i]) != 0 {
+			t.Fatal("OneMinus aliases its argument")
+		}
+	}
+	// Powers of α = 999/1000 stay exact.
+	p := big.NewRat(1, 1)
+	q := big.NewRat(1, 1)
+	a := r("999/1000")
+	for range 200 {
+		p = chain.Mul(p, a)
+		q.Mul(q, a)
+	}
+	if p.Cmp(q) != 0 {
+		t.Fatal("α^200 differs")
+	}
+}

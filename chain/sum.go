@@ -9,7 +9,8 @@ import "math/big"
 // mechanism, where they are c·r^k), adds a term with one division and one
 // multiplication instead of the greatest common divisor that big.Rat.Add
 // computes at every step; when they differ by a power of two, with one
-// shift. The sum is reduced to lowest terms only when it is read.
+// shift. The sum is reduced to lowest terms only when it is read, and not
+// at all when it has a single term.
 //
 // The zero value is an empty sum, ready to use. An Accumulator is not safe
 // for concurrent use.
@@ -17,10 +18,12 @@ type Accumulator struct {
 	num, den big.Int
 	q, r, t  big.Int
 	started  bool
+	terms    int
+	first    *big.Rat // the only term, while terms == 1
 }
 
 // Reset empties the sum.
-func (a *Accumulator) Reset() { a.started = false }
+func (a *Accumulator) Reset() { a.started, a.terms, a.first = false, 0, nil }
 
 // Add adds x to the sum. x is only read.
 func (a *Accumulator) Add(x *big.Rat) {
@@ -29,12 +32,15 @@ func (a *Accumulator) Add(x *big.Rat) {
 		return
 	}
 	d := x.Denom()
+	a.terms++
 	if !a.started {
 		a.num.Set(p)
 		a.den.Set(d)
 		a.started = true
+		a.first = x
 		return
 	}
+	a.first = nil
 	if a.den.Cmp(d) == 0 {
 		a.num.Add(&a.num, p)
 		return
@@ -87,8 +93,11 @@ func (a *Accumulator) Rat(z *big.Rat) *big.Rat {
 	if z == nil {
 		z = new(big.Rat)
 	}
-	if !a.started {
+	switch {
+	case !a.started:
 		return z.SetInt64(0)
+	case a.terms == 1:
+		return z.Set(a.first) // already in lowest terms: no gcd
 	}
 	return z.SetFrac(&a.num, &a.den)
 }

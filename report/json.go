@@ -138,6 +138,18 @@ type StatementDoc struct {
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 	// Probabilities is the answer of query P=?[…], per input.
 	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
+	// Models are the two models of check equivalent(…); Difference is
+	// where their distributions differ.
+	Models     []string       `json:"models,omitempty"`
+	Difference *DifferenceDoc `json:"difference,omitempty"`
+}
+
+// DifferenceDoc is an input and output where two models differ.
+type DifferenceDoc struct {
+	Input  string `json:"input"`
+	Output string `json:"output"`
+	PrA    Number `json:"pr_first"`
+	PrB    Number `json:"pr_second"`
 }
 
 // ExplanationDoc follows a failing formula down to its failing part.
@@ -237,7 +249,11 @@ func Build(entries []Entry, version string) *Document {
 				fd.Errors = append(fd.Errors, ErrorDoc{Message: e.Err.Error()})
 			}
 		}
-		if r := e.Result; r != nil {
+		if r := e.Result; r != nil && r.Model.Kind == "" {
+			for _, o := range r.Statements {
+				fd.Statements = append(fd.Statements, statementDoc(o))
+			}
+		} else if r != nil {
 			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
@@ -310,6 +326,12 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 		d.Outcome = o.Value()
 		d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Formula.Pairs}
 		d.Explanation = explanationDoc(o.Formula.Counterexample)
+	case o.Equiv != nil:
+		d.Outcome = o.Value()
+		d.Models = []string{st.Models[0].Info.Call, st.Models[1].Info.Call}
+		if x := o.Equiv.Counterexample; x != nil {
+			d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.PrA), PrB: ratNum(x.PrB)}
+		}
 	case o.Probs != nil:
 		d.Outcome = "value"
 		for _, p := range o.Probs {

@@ -79,6 +79,10 @@ func ratDec(x *big.Rat) string {
 	return decimal(f)
 }
 
+// MaxExactWidth is the longest exact value the text report prints; longer
+// ones print as their decimal and size (the JSON report prints them all).
+const MaxExactWidth = 60
+
 // exact formats a rational with its decimal: "1/3 ≈ 0.333333"; integers and
 // short terminating decimals print once.
 func exact(x *big.Rat) string {
@@ -87,16 +91,26 @@ func exact(x *big.Rat) string {
 	if s == d {
 		return s
 	}
+	if len(s) > MaxExactWidth {
+		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; --format json prints it)", d, len(x.Num().String()), len(x.Denom().String()))
+	}
 	return s + " ≈ " + d
 }
 
 func epsText(e verify.Eps) string {
 	s := e.String()
-	if alt := e.Alternate(); alt != "" {
-		s += " = " + alt
+	if alt := e.Alternate(); alt != "" && len(alt) <= MaxExactWidth {
+		if len(s) > MaxExactWidth {
+			s = alt
+		} else {
+			s += " = " + alt
+		}
 	}
 	if e.IsInf() || e.IsZero() {
 		return s
+	}
+	if len(s) > MaxExactWidth {
+		return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; --format json prints it)", decimal(e.Float()), len(s)-4)
 	}
 	return s + " ≈ " + decimal(e.Float())
 }
@@ -105,7 +119,11 @@ func realText(r verify.Real) string {
 	if x, ok := r.Rat(); ok {
 		return exact(x)
 	}
-	return r.String() + " ≈ " + decimal(r.Float())
+	s := r.String()
+	if len(s) > MaxExactWidth {
+		return fmt.Sprintf("≈ %s (exact: %d characters; --format json prints it)", decimal(r.Float()), len(s))
+	}
+	return s + " ≈ " + decimal(r.Float())
 }
 
 // eventText lists an event's outputs, eliding the middle of long ones.
@@ -131,6 +149,8 @@ func kindDescription(o *dpcheck.Outcome) string {
 		return "dpCTL state formula at every input"
 	case spec.QueryProb:
 		return "Pr(ψ) from every input"
+	case spec.CheckEquivalent:
+		return "equal output distributions (final states) for every input"
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
@@ -58,5 +59,16 @@ func TestStatusOf(t *testing.T) {
 	want := []Status{Pass, Fail, Invalid, Invalid, Aborted}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+}
+
+func TestExactElision(t *testing.T) {
+	small := new(big.Rat).SetFrac64(1, 3)
+	if got, want := exact(small), "1/3 ≈ 0.333333"; got != want {
+		t.Errorf("exact(1/3) = %q, want %q", got, want)
+	}
+	huge := new(big.Rat).SetFrac(new(big.Int).Exp(big.NewInt(999), big.NewInt(100), nil), new(big.Int).Exp(big.NewInt(1000), big.NewInt(100), nil))
+	if got, want := exact(huge), "≈ 0.904792 (exact: a fraction of 300/301 digits; --format json prints it)"; got != want {
+		t.Errorf("exact(0.999^100) = %q, want %q", got, want)
 	}
 }

@@ -85,8 +85,10 @@ func textResult(w io.Writer, r *dpcheck.Result) (pass, fail int) {
 	switch m.Kind {
 	case "builder":
 		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
-	default:
+	case "chain":
 		fmt.Fprintf(w, "  model  explicit chain\n")
+	default:
+		return textStatements(w, r)
 	}
 	s := r.Size
 	fmt.Fprintf(w, "  size   %s, %s, %s, %s (%d ordered)",
@@ -95,6 +97,10 @@ func textResult(w io.Writer, r *dpcheck.Result) (pass, fail int) {
 		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
 	}
 	fmt.Fprintln(w)
+	return textStatements(w, r)
+}
+
+func textStatements(w io.Writer, r *dpcheck.Result) (pass, fail int) {
 	for _, o := range r.Statements {
 		fmt.Fprintln(w)
 		status := "PASS"
@@ -168,6 +174,21 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 			fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
 			writeExplanation(w, cx, pad+"  ")
 		}
+	case o.Equiv != nil:
+		r := o.Equiv
+		verdict := "holds"
+		if !r.Equal {
+			verdict = "violated"
+		}
+		note := ""
+		if !o.Pass {
+			note = fmt.Sprintf(", expected %s", st.Expect.Text)
+		}
+		fmt.Fprintf(w, "%s%s%s: %s; %s, %s\n", pad, verdict, note, kindDescription(o), count(r.Inputs, "input"), count(r.Outputs, "output"))
+		fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, st.Models[0].Info.Call, pad, st.Models[1].Info.Call)
+		if d := r.Counterexample; d != nil {
+			fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, exact(d.PrA), exact(d.PrB))
+		}
 	case o.Probs != nil:
 		fmt.Fprintf(w, "%s%s:\n", pad, kindDescription(o))
 		width := 0
@@ -223,6 +244,9 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 		ratio := "∞"
 		if cx.WorstTo.Sign() > 0 {
 			ratio = exactRatio(cx.WorstFrom, cx.WorstTo)
+			if strings.HasPrefix(ratio, "≈") {
+				ratio = strings.SplitN(ratio, " (", 2)[0]
+			}
 		}
 		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, exact(cx.WorstFrom), exact(cx.WorstTo), ratio)})
 	}

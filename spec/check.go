@@ -210,7 +210,7 @@ func (c *checker) check(f *File) *Program {
 		if ch != nil {
 			mech = &builder.Mechanism{Chain: ch}
 		}
-	default:
+	case !onlyEquivalences(props):
 		c.errorf(f.Pos, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
 	}
 
@@ -318,6 +318,20 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 			}
 			args.SetInt(name, int(x))
 			written = append(written, fmt.Sprintf("%s = %d", name, x))
+		case builder.Model:
+			inner, _ := propertyCall(a.Value)
+			if inner == nil {
+				c.errorf(a.Value.Pos, "parameter %s must be a model, such as survey()", name)
+				good = false
+				continue
+			}
+			m, info := c.builderCall(inner)
+			if m == nil {
+				good = false
+				continue
+			}
+			args.SetModel(name, m)
+			written = append(written, name+" = "+info.Call)
 		case builder.Choice:
 			v, ok := c.choice(a.Value)
 			if !ok || !slices.Contains(param.Choices, v) {
@@ -814,6 +828,14 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 		}
 	}
 	switch name {
+	case "equivalent":
+		if !isCheck {
+			c.errorf(pr.Body.Pos, "equivalent(…) is a yes/no property: write check equivalent(…)")
+			return nil
+		}
+		if !c.equivalence(call, out) {
+			return nil
+		}
 	case "dp":
 		if !isCheck {
 			c.errorf(pr.Body.Pos, "dp(…) is a yes/no property: write check dp(…); the queries are eps(delta = …), delta(eps = …) and profile")
@@ -877,6 +899,42 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 		return nil
 	}
 	return out
+}
+
+// onlyEquivalences reports whether every property is check equivalent(…)
+// (such a file needs no model of its own).
+func onlyEquivalences(props []*Stmt) bool {
+	for _, st := range props {
+		if _, name := propertyCall(st.Property.Body); name != "equivalent" {
+			return false
+		}
+	}
+	return len(props) > 0
+}
+
+// equivalence checks "check equivalent(MODEL, MODEL)".
+func (c *checker) equivalence(call *Call, out *Statement) bool {
+	if call == nil || len(call.Args) != 2 || call.Args[0].Name != "" || call.Args[1].Name != "" {
+		c.errorf(out.posLexer(), "equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))")
+		return false
+	}
+	ok := true
+	for i, a := range call.Args {
+		inner, _ := propertyCall(a.Value)
+		if inner == nil {
+			c.errorf(a.Pos, "the arguments of equivalent must be models, such as survey()")
+			ok = false
+			continue
+		}
+		m, info := c.builderCall(inner)
+		if m == nil {
+			ok = false
+			continue
+		}
+		out.Models[i] = ModelRef{Info: info, Chain: m.Chain}
+	}
+	out.Kind = CheckEquivalent
+	return ok
 }
 
 // traces checks "over traces(k)".
@@ -1041,7 +1099,7 @@ func (c *checker) propArgs(call *Call, at lexer.Position, name string, params []
 // expectation checks "expect …" against the statement kind.
 func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 	ex := pr.Expect
-	isCheck := out.Kind == CheckDP || out.Kind == CheckFormula
+	isCheck := out.Kind == CheckDP || out.Kind == CheckFormula || out.Kind == CheckEquivalent
 	if ex == nil {
 		if isCheck {
 			out.Expect = Expectation{Kind: ExpectHolds, Text: "holds"}
@@ -1062,7 +1120,7 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 	text := strings.Join(strings.Fields(c.src[ex.Value.Pos.Offset:min(len(c.src), endOfLine(c.src, ex.Value.Pos.Offset))]), " ")
 	text = strings.TrimSpace(stripComments(text))
 	switch out.Kind {
-	case CheckDP, CheckFormula:
+	case CheckDP, CheckFormula, CheckEquivalent:
 		c.errorf(ex.Pos, "a check expects holds or violated, not %s", text)
 		return false
 	case QueryProb:

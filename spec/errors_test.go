@@ -28,7 +28,7 @@ func TestErrors(t *testing.T) {
 		{"stray character", "model survey()\ncheck dp(eps = 1) $", []string{`2:19: unexpected token "$"`}},
 		{"unquoted odd state name", "model survey()\nneighbours + ~ -", []string{`2:12: unexpected token "+" (expected pairs A ~ B (quote names such as "+") or a predicate)`}},
 		// Models and their parameters.
-		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, survey, truncated_geometric)"}},
+		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},
 		{"parameter out of range", "model truncated_geometric(alpha = 2, n = 5)", []string{"1:27: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
 		{"unknown parameter", "model truncated_geometric(alpha = 1/2, n = 5, beta = 3)", []string{"1:47: truncated_geometric has no parameter beta (parameters: alpha, n, sensitivity)"}},
@@ -120,6 +120,14 @@ func TestErrors(t *testing.T) {
 		{"expectation of P=?", "model survey()\nquery P=?[X out_Y] expect 3/4", []string{"2:27: query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead"}},
 		{"negative D ε", "model survey()\ncheck D{-1,0}[X out_Y]", []string{"2:9: ε = -1 is negative"}},
 		{"primed label in a formula", "model survey()\ncheck D{ln(3),0}[X out_Y']", []string{"2:20: out_Y' (a primed name) only makes sense in a neighbour predicate"}},
+		// Composition and equivalence.
+		{"model parameter not a model", "model compose(k = 2, model = 3)", []string{"1:30: parameter model must be a model, such as survey()"}},
+		{"unknown inner model", "model compose(k = 2, model = foo())", []string{"1:30: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
+		{"bad inner parameter", "model compose(k = 2, model = survey(theta1 = 2))", []string{"1:37: survey: parameter theta1 must be in [0, 1], got 2"}},
+		{"equivalent with one model", "check equivalent(survey())", []string{"1:1: equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))"}},
+		{"equivalent of numbers", "check equivalent(1, 2)", []string{"1:18: the arguments of equivalent must be models, such as survey()", "1:21: the arguments of equivalent must be models, such as survey()"}},
+		{"equivalent queried", "query equivalent(survey(), survey())", []string{"1:7: equivalent(…) is a yes/no property: write check equivalent(…)"}},
+		{"equivalent expects a value", "check equivalent(survey(), survey()) expect 1", []string{"1:45: a check expects holds or violated, not 1"}},
 		// Several errors at once, in order.
 		{"several errors", "const a = 1/0\nmodel truncated_geometric(alpha = 3, n = 5)\ncheck dp(eps = -1)\nquery delta(eps = ln(2)) expect 2\n", []string{
 			"1:12: division by zero",

@@ -19,7 +19,9 @@ type formulaCompiler struct {
 }
 
 func newFormulaCompiler(c *checker, ch *chain.Chain) *formulaCompiler {
-	return &formulaCompiler{c: c, ch: ch, pc: newPredCompiler(c, ch, false)}
+	pc := newPredCompiler(c, ch, false)
+	pc.missingFalse = true
+	return &formulaCompiler{c: c, ch: ch, pc: pc}
 }
 
 // formula compiles e; temporal operators are allowed only when path is set

@@ -64,9 +64,11 @@ func qcmp(a, b qv) int {
 }
 
 // predErr is an error found while evaluating a predicate on states.
+// missing is set when a state lacks a variable the predicate reads.
 type predErr struct {
-	pos Position
-	msg string
+	pos     Position
+	msg     string
+	missing bool
 }
 
 func (e *predErr) Error() string { return e.msg }
@@ -79,8 +81,11 @@ type predCompiler struct {
 	c      *checker
 	ch     *chain.Chain
 	primes bool // primed names allowed (neighbour predicates)
-	vars   map[string]bool
-	labels map[string]bool
+	// missingFalse makes a comparison false at a state that lacks one of
+	// its variables (formula atoms); otherwise that is an error.
+	missingFalse bool
+	vars         map[string]bool
+	labels       map[string]bool
 }
 
 func newPredCompiler(c *checker, ch *chain.Chain, primes bool) *predCompiler {
@@ -163,17 +168,19 @@ func (pc *predCompiler) notExpr(e *NotExpr) (boolFn, bool) {
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	op := ce.Op
+	op, missingFalse := ce.Op, pc.missingFalse
 	return func(s, t int) (bool, error) {
 		a, err := l(s, t)
-		if err != nil {
-			return false, err
+		if err == nil {
+			var b qv
+			if b, err = r(s, t); err == nil {
+				return cmpHolds(op, qcmp(a, b)), nil
+			}
 		}
-		b, err := r(s, t)
-		if err != nil {
-			return false, err
+		if pe, ok := err.(*predErr); ok && pe.missing && missingFalse {
+			return false, nil
 		}
-		return cmpHolds(op, qcmp(a, b)), nil
+		return false, err
 	}, true
 }
 
@@ -307,7 +314,7 @@ func (pc *predCompiler) term(e *Term) (numFn, bool) {
 					return qv{}, err
 				}
 				if b.r == nil && b.i == 0 || b.r != nil && b.r.Sign() == 0 {
-					return qv{}, &predErr{p, "division by zero"}
+					return qv{}, &predErr{pos: p, msg: "division by zero"}
 				}
 				if a.r == nil && b.r == nil && a.i%b.i == 0 {
 					return qv{i: a.i / b.i}, nil
@@ -407,7 +414,7 @@ func (pc *predCompiler) variable(v *VarRef) (numFn, bool) {
 			}
 			x, ok := ch.Value(s, name)
 			if !ok {
-				return qv{}, &predErr{p, fmt.Sprintf("state %s has no variable %s", displayName(ch.Name(s)), name)}
+				return qv{}, &predErr{p, fmt.Sprintf("state %s has no variable %s", displayName(ch.Name(s)), name), true}
 			}
 			return qv{i: x}, nil
 		}, true

@@ -3,6 +3,7 @@ package spec
 import (
 	"math/big"
 
+	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -54,6 +55,9 @@ const (
 	QueryDEps
 	// QueryDDelta is "query D{ε, ?}[ψ]": the least δ for D at every input.
 	QueryDDelta
+	// CheckEquivalent is "check equivalent(M1, M2)": equal output
+	// distributions for every input.
+	CheckEquivalent
 )
 
 func (k Kind) String() string {
@@ -74,6 +78,8 @@ func (k Kind) String() string {
 		return "query D eps"
 	case QueryDDelta:
 		return "query D delta"
+	case CheckEquivalent:
+		return "check equivalent"
 	}
 	return "unknown"
 }
@@ -120,7 +126,19 @@ type Statement struct {
 	// Output, when set, replaces the program's output space for this
 	// statement ("over traces(k)").
 	Output *verify.Output
+	// Models are the two models of CheckEquivalent.
+	Models [2]ModelRef
 	Expect Expectation
+}
+
+// ModelRef is a model named inside a statement.
+type ModelRef struct {
+	Info  ModelInfo
+	Chain *chain.Chain
+}
+
+func (st *Statement) posLexer() lexer.Position {
+	return lexer.Position{Filename: st.Pos.Filename, Offset: st.Pos.Offset, Line: st.Pos.Line, Column: st.Pos.Column}
 }
 
 // OutputFor returns the output space a statement is checked over.

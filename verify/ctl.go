@@ -237,15 +237,17 @@ func indicator(sat []bool) []*big.Rat {
 func (m *Checker) step(v []*big.Rat) []*big.Rat {
 	out := make([]*big.Rat, len(v))
 	var acc chain.Accumulator
-	var t big.Rat
 	for s := range out {
 		to, p := m.c.Row(s)
 		acc.Reset()
 		for i, u := range to {
-			if v[u].Sign() == 0 {
-				continue
+			switch {
+			case v[u].Sign() == 0:
+			case isOne(v[u]):
+				acc.Add(p[i])
+			default:
+				acc.Add(chain.Mul(p[i], v[u]))
 			}
-			acc.Add(t.Mul(p[i], v[u]))
 		}
 		out[s] = acc.Rat(nil)
 	}
@@ -419,8 +421,12 @@ func (m *Checker) pr(ctx context.Context, s int, f *Formula) (*big.Rat, error) {
 			if err != nil {
 				return nil, err
 			}
-			if x.Sign() != 0 {
-				acc.Add(new(big.Rat).Mul(p[i], x))
+			switch {
+			case x.Sign() == 0:
+			case isOne(x):
+				acc.Add(p[i])
+			default:
+				acc.Add(chain.Mul(p[i], x))
 			}
 		}
 		v = acc.Rat(nil)

@@ -1,0 +1,126 @@
+package builder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// MaxComposedStates bounds the states of a composition.
+const MaxComposedStates = 1_000_000
+
+// Compose returns k independent runs of m on the same input, all outputs
+// observed (sequential composition, seed 001). From an input s the chain
+// runs m from s; when a run ends in an absorbing state o it starts the next
+// run from s again, remembering the outputs so far; after k runs it ends in
+// the absorbing state "o1,o2,…,ok". That final state carries each run's
+// labels and variables with the run's number appended (out_Y_1, y_2), so
+// that dpCTL formulas and output variables can refer to single runs. Inputs
+// and the neighbour relation are m's.
+func Compose(k int, m *Mechanism) (*Mechanism, error) {
+	const name = "compose"
+	if m == nil {
+		return nil, &ParamError{name, "model", "is missing"}
+	}
+	if err := checkRange(name, "k", k, 1, 64); err != nil {
+		return nil, err
+	}
+	c := m.Chain
+	b := chain.NewBuilder()
+	finals := map[string]int{}
+	states := 0
+	// final returns the absorbing state for the outputs os.
+	final := func(os []int) int {
+		var names []string
+		var val chain.Valuation
+		var labels []string
+		for i, o := range os {
+			names = append(names, c.Name(o))
+			for _, v := range c.Valuation(o) {
+				val = append(val, chain.Var{Name: fmt.Sprintf("%s_%d", v.Name, i+1), Value: v.Value})
+			}
+			for _, l := range c.Labels(o) {
+				labels = append(labels, fmt.Sprintf("%s_%d", l, i+1))
+			}
+		}
+		key := strings.Join(names, ",")
+		if id, ok := finals[key]; ok {
+			return id
+		}
+		id := b.AddState(key, val, labels...)
+		finals[key] = id
+		states++
+		return id
+	}
+	type runKey struct {
+		input  int
+		prefix string
+		s      int
+	}
+	ids := map[runKey]int{}
+	var tooBig bool
+	// node returns the state "run j from input s with outputs prefix, in m's
+	// state s" and builds what it reaches.
+	var node func(input int, prefix []int, s int) int
+	node = func(input int, prefix []int, s int) int {
+		var ps []string
+		for _, o := range prefix {
+			ps = append(ps, c.Name(o))
+		}
+		key := runKey{input, strings.Join(ps, ","), s}
+		if id, ok := ids[key]; ok {
+			return id
+		}
+		name := c.Name(s)
+		if len(prefix) > 0 {
+			name = c.Name(input) + "|" + key.prefix + "|" + c.Name(s)
+		}
+		var labels []string
+		if len(prefix) == 0 && s == input {
+			labels = c.Labels(s)
+		}
+		var val chain.Valuation
+		if s == input {
+			val = c.Valuation(s)
+		}
+		id := b.AddState(name, val, labels...)
+		ids[key] = id
+		states++
+		if states > MaxComposedStates {
+			tooBig = true
+			return id
+		}
+		to, p := c.Row(s)
+		for i, t := range to {
+			var target int
+			switch {
+			case !c.IsAbsorbing(t):
+				target = node(input, prefix, t)
+			case len(prefix)+1 == k:
+				target = final(append(append([]int(nil), prefix...), t))
+			default:
+				target = node(input, append(append([]int(nil), prefix...), t), input)
+			}
+			b.AddTransition(id, target, p[i])
+		}
+		return id
+	}
+	in := map[int]int{}
+	for _, s := range c.Inputs() {
+		in[s] = node(s, nil, s)
+		b.MarkInput(in[s])
+		if tooBig {
+			return nil, &ParamError{name, "k", fmt.Sprintf("gives more than %d states", MaxComposedStates)}
+		}
+	}
+	composed, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for _, p := range m.Neighbours {
+		pairs = append(pairs, [2]int{in[p[0]], in[p[1]]})
+	}
+	return &Mechanism{Chain: composed, Neighbours: pairs, Note: fmt.Sprintf("%d independent runs of: %s", k, m.Note)}, nil
+}

@@ -1,0 +1,59 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// MaxCategories bounds k in RandomizedResponseK.
+const MaxCategories = 1000
+
+// RandomizedResponseK returns k-ary randomized response: with probability
+// theta1 the answer is the true value in {0..k-1}, otherwise a uniform
+// random value. Inputs "v<i>" (v=i, label in_<i>), outputs "a<j>" (a=j,
+// label out_<j>); every two inputs are neighbours. The tight ε is
+// ln((theta1 + (1-theta1)/k) / ((1-theta1)/k)).
+func RandomizedResponseK(theta1 *big.Rat, k int) (*Mechanism, error) {
+	const name = "randomized_response"
+	if err := checkUnit(name, "theta1", theta1, false); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "k", k, 2, MaxCategories); err != nil {
+		return nil, err
+	}
+	other := quo(chain.OneMinus(theta1), rat(int64(k), 1))
+	same := add(theta1, other)
+	b := chain.NewBuilder()
+	in := make([]int, k)
+	out := make([]int, k)
+	for i := range k {
+		in[i] = b.AddState(fmt.Sprintf("v%d", i), chain.Valuation{{Name: "v", Value: int64(i)}}, fmt.Sprintf("in_%d", i))
+		b.MarkInput(in[i])
+	}
+	for j := range k {
+		out[j] = b.AddState(fmt.Sprintf("a%d", j), chain.Valuation{{Name: "a", Value: int64(j)}}, fmt.Sprintf("out_%d", j))
+	}
+	for i := range k {
+		for j := range k {
+			if i == j {
+				b.AddTransition(in[i], out[j], same)
+			} else {
+				b.AddTransition(in[i], out[j], other)
+			}
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for i := range k {
+		for j := i + 1; j < k; j++ {
+			pairs = append(pairs, [2]int{in[i], in[j]})
+		}
+	}
+	return &Mechanism{Chain: c, Neighbours: pairs,
+		Note: fmt.Sprintf("%d-ary randomized response: truthful with probability %s, else uniform", k, theta1.RatString())}, nil
+}

@@ -1,0 +1,74 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// StreamingSum is the block sum of seed 002, Theorem 1, given the
+// auxiliary information: the private row x_i is +1 or -1 (the neighbours
+// X and X', inputs "plus" and "minus", x = ±1), the other rows-1 rows of
+// its block are drawn one at a time, +1 with probability p and -1
+// otherwise, and the output is the block sum y (absorbing states "y<v>",
+// y = v; the known sum of the auxiliary blocks is a constant shift and is
+// left out). States "x<±1>_r<j>_s<s>": j rows drawn, partial sum s.
+func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
+	const name = "streaming_sum"
+	if err := checkRange(name, "rows", rows, 2, 2000); err != nil {
+		return nil, err
+	}
+	if err := checkUnit(name, "p", p, true); err != nil {
+		return nil, err
+	}
+	q := chain.OneMinus(p)
+	b := chain.NewBuilder()
+	outs := map[int]int{}
+	output := func(v int) int {
+		if id, ok := outs[v]; ok {
+			return id
+		}
+		outs[v] = b.AddState(fmt.Sprintf("y%d", v), chain.Valuation{{Name: "y", Value: int64(v)}})
+		return outs[v]
+	}
+	m := rows - 1
+	in := map[int]int{}
+	for _, x := range []int{1, -1} {
+		label := map[int]string{1: "plus", -1: "minus"}[x]
+		s := b.AddState(label, chain.Valuation{{Name: "x", Value: int64(x)}}, "in_"+label)
+		in[x] = s
+		b.MarkInput(s)
+		// layer[s] = state with partial sum s after j rows.
+		layer := map[int]int{0: s}
+		for j := 1; j <= m; j++ {
+			next := map[int]int{}
+			get := func(sum int) int {
+				if id, ok := next[sum]; ok {
+					return id
+				}
+				if j == m {
+					next[sum] = output(sum + x)
+				} else {
+					next[sum] = b.AddState(fmt.Sprintf("x%+d_r%d_s%d", x, j, sum), nil)
+				}
+				return next[sum]
+			}
+			for sum := -(j - 1); sum <= j-1; sum += 2 {
+				from, ok := layer[sum]
+				if !ok {
+					continue
+				}
+				b.AddTransition(from, get(sum+1), p)
+				b.AddTransition(from, get(sum-1), q)
+			}
+			layer = next
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	return &Mechanism{Chain: c, Neighbours: [][2]int{{in[1], in[-1]}},
+		Note: fmt.Sprintf("block sum of %d rows (p = %s) with the private row +1 or -1", rows, p.RatString())}, nil
+}

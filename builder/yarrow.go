@@ -1,0 +1,95 @@
+package builder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// YarrowGeometric returns yarrow's sampling algorithm for the geometric
+// mechanism (seed 003, Algorithm 2) as a chain, step by step:
+//
+//  1. u ← Unif(0,1); if u < (1-α)/(1+α) return f(D)          (state "k<v>_zero")
+//  2. s ← ±1 with probability 1/2 each                       ("k<v>_plus", "k<v>_minus")
+//  3. g ← bits drawn one at a time, each 1 with probability 1-α, until a 1
+//     or until the bit budget runs out; g = the number of bits drawn
+//     ("k<v>_plus_bit<j>": about to draw bit j)
+//  4. return max(count_min, min(f(D) + s·g, count_max))
+//
+// Inputs "s<v>" (in=v) for v in {count_min..count_max}, outputs "t<l>"
+// (out=l), as for TruncatedGeometric, so the two can be compared with
+// equivalent(…). bits is the budget; 0 means the seed's choice
+// count_max - count_min, with which the output equals the truncated
+// α-geometric mechanism exactly. A smaller budget caps the noise: the
+// untruncated draw of the seed's Algorithm 1 run with too few bits.
+// Neighbours: |v - v'| <= 1.
+func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, error) {
+	const name = "yarrow_geometric"
+	if err := checkUnit(name, "alpha", alpha, true); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "count_min", countMin, -MaxRange, MaxRange); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "count_max", countMax, countMin+1, countMin+MaxRange); err != nil {
+		return nil, err
+	}
+	r := countMax - countMin
+	if bits == 0 {
+		bits = r
+	}
+	if err := checkRange(name, "bits", bits, 1, MaxRange); err != nil {
+		return nil, err
+	}
+	onePlus := add(one, alpha)
+	pZero := quo(chain.OneMinus(alpha), onePlus) // return f(D)
+	pNoise := quo(mul(rat(2, 1), alpha), onePlus)
+	half := rat(1, 2)
+	hit := chain.OneMinus(alpha) // a bit is 1
+	b := chain.NewBuilder()
+	out := map[int]int{}
+	for l := countMin; l <= countMax; l++ {
+		out[l] = b.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
+	}
+	clip := func(v int) int { return max(countMin, min(v, countMax)) }
+	in := map[int]int{}
+	for v := countMin; v <= countMax; v++ {
+		s := b.AddState(fmt.Sprintf("s%d", v), chain.Valuation{{Name: "in", Value: int64(v)}}, fmt.Sprintf("in_%d", v))
+		in[v] = s
+		b.MarkInput(s)
+		zero := b.AddState(fmt.Sprintf("k%d_zero", v), nil)
+		b.AddTransition(s, zero, pZero)
+		b.AddTransition(zero, out[v], one)
+		for _, sign := range []int{1, -1} {
+			dir := "plus"
+			if sign < 0 {
+				dir = "minus"
+			}
+			st := b.AddState(fmt.Sprintf("k%d_%s", v, dir), nil)
+			b.AddTransition(s, st, mul(pNoise, half))
+			prev := st
+			prevP := one
+			for j := 1; j <= bits; j++ {
+				draw := b.AddState(fmt.Sprintf("k%d_%s_bit%d", v, dir, j), nil)
+				b.AddTransition(prev, draw, prevP)
+				if j < bits {
+					b.AddTransition(draw, out[clip(v+sign*j)], hit) // bit j is 1: g = j
+				} else {
+					b.AddTransition(draw, out[clip(v+sign*j)], one) // budget spent: g = bits
+				}
+				prev, prevP = draw, alpha
+			}
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for v := countMin; v < countMax; v++ {
+		pairs = append(pairs, [2]int{in[v], in[v+1]})
+	}
+	return &Mechanism{Chain: c, Neighbours: pairs,
+		Note: fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)}, nil
+}

@@ -1,0 +1,133 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/dpcheck/dpcheck/chain"
+)
+
+// EquivalenceResult says whether two chains have equal output
+// distributions for every input.
+type EquivalenceResult struct {
+	Equal bool
+	// Inputs and Outputs count the matched inputs and the distinct outputs
+	// compared.
+	Inputs, Outputs int
+	// Counterexample is set when they differ: the first input (in the first
+	// chain's order) and output where the probabilities differ.
+	Counterexample *Difference
+}
+
+// Difference is an input and an output whose probabilities differ.
+type Difference struct {
+	Input  string
+	Output string
+	PrA    *big.Rat
+	PrB    *big.Rat
+}
+
+// matchKey identifies a state across chains: its valuation, or its name
+// when it has none.
+func matchKey(c *chain.Chain, s int) string {
+	if v := c.Valuation(s); len(v) > 0 {
+		return v.String()
+	}
+	return c.Name(s)
+}
+
+// Equivalent compares the final-state output distributions of a and b,
+// exactly, for every input. Inputs and outputs are matched by their
+// valuation (in=3, out=2), or by name when they have none; an input of one
+// chain without a counterpart in the other is an error.
+func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, error) {
+	ka := map[string]int{}
+	for _, s := range a.Inputs() {
+		ka[matchKey(a, s)] = s
+	}
+	kb := map[string]int{}
+	for _, s := range b.Inputs() {
+		kb[matchKey(b, s)] = s
+	}
+	var keys []string
+	for k := range ka {
+		if _, ok := kb[k]; !ok {
+			return nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, k)
+		}
+		keys = append(keys, k)
+	}
+	for k := range kb {
+		if _, ok := ka[k]; !ok {
+			return nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return ka[keys[i]] < ka[keys[j]] })
+	da, err := keyedDistributions(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	db, err := keyedDistributions(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	outputs := map[string]bool{}
+	res := &EquivalenceResult{Equal: true, Inputs: len(keys)}
+	for _, k := range keys {
+		pa, pb := da[ka[k]], db[kb[k]]
+		names := map[string]bool{}
+		for o := range pa {
+			names[o] = true
+		}
+		for o := range pb {
+			names[o] = true
+		}
+		sorted := make([]string, 0, len(names))
+		for o := range names {
+			sorted = append(sorted, o)
+			outputs[o] = true
+		}
+		sort.Strings(sorted)
+		for _, o := range sorted {
+			x, y := orZero(pa[o]), orZero(pb[o])
+			if x.Cmp(y) != 0 && res.Equal {
+				res.Equal = false
+				res.Counterexample = &Difference{Input: k, Output: o, PrA: x, PrB: y}
+			}
+		}
+	}
+	res.Outputs = len(outputs)
+	return res, nil
+}
+
+// keyedDistributions returns every input's final-state distribution keyed
+// by the outputs' match keys.
+func keyedDistributions(ctx context.Context, c *chain.Chain) (map[int]map[string]*big.Rat, error) {
+	inputs := c.Inputs()
+	dists, names, err := finalDistributions(ctx, c, inputs, FinalState())
+	if err != nil {
+		return nil, err
+	}
+	// Output names are state names (or ⊥∞); re-key them by valuation.
+	key := map[string]string{}
+	for s := range c.NumStates() {
+		key[c.Name(s)] = matchKey(c, s)
+	}
+	key[Never] = Never
+	out := map[int]map[string]*big.Rat{}
+	for _, s := range inputs {
+		d := dists[s]
+		m := map[string]*big.Rat{}
+		for i, o := range d.out {
+			k := key[names[o]]
+			if old, ok := m[k]; ok {
+				m[k] = new(big.Rat).Add(old, d.p[i])
+			} else {
+				m[k] = d.p[i]
+			}
+		}
+		out[s] = m
+	}
+	return out, nil
+}
