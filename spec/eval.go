@@ -44,14 +44,31 @@ func (k kind) String() string {
 }
 
 // value is the result of a constant expression. An ε with a logarithm is
-// k·ln(r) (lk, lr), or +∞ (inf).
+// k·ln(r) + q (lk, lr, lq; lq may be nil), or +∞ (inf).
 type value struct {
-	k      kind
-	num    *big.Rat
-	lk, lr *big.Rat
-	inf    bool
-	b      bool
-	s      string
+	k          kind
+	num        *big.Rat
+	lk, lr, lq *big.Rat
+	inf        bool
+	b          bool
+	s          string
+}
+
+func addOpt(a, b *big.Rat) *big.Rat {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return new(big.Rat).Add(a, b)
+}
+
+func mulOpt(a, b *big.Rat) *big.Rat {
+	if a == nil {
+		return nil
+	}
+	return new(big.Rat).Mul(a, b)
 }
 
 func numVal(x *big.Rat) value { return value{k: kNum, num: x} }
@@ -243,7 +260,7 @@ func (ev constEval) neg(p lexer.Position, v value) (value, bool) {
 			ev.c.errorf(p, "-inf is not a valid ε")
 			return value{}, false
 		}
-		return value{k: kEps, lk: new(big.Rat).Neg(v.lk), lr: v.lr}, true
+		return value{k: kEps, lk: new(big.Rat).Neg(v.lk), lr: v.lr, lq: mulOpt(v.lq, big.NewRat(-1, 1))}, true
 	}
 	ev.c.errorf(p, "cannot negate %s", v.k)
 	return value{}, false
@@ -253,29 +270,32 @@ func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
 		return numVal(new(big.Rat).Add(a.num, b.num)), true
-	case a.k == kEps && b.k == kNum && b.num.Sign() == 0:
-		return a, true
-	case a.k == kNum && b.k == kEps && a.num.Sign() == 0:
-		return b, true
+	case a.k == kNum && b.k == kEps:
+		a, b = b, a
+		fallthrough
+	case a.k == kEps && b.k == kNum:
+		// k·ln(r) + q: the rational part of ε.
+		if a.inf {
+			return a, true
+		}
+		return value{k: kEps, lk: a.lk, lr: a.lr, lq: addOpt(a.lq, b.num)}, true
 	case a.k == kEps && b.k == kEps:
 		if a.inf || b.inf {
 			return value{k: kEps, inf: true}, true
 		}
+		q := addOpt(a.lq, b.lq)
 		if a.lr.Cmp(b.lr) == 0 {
-			return value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr}, true
+			return value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr, lq: q}, true
 		}
 		if a.lk.IsInt() && b.lk.IsInt() {
 			// k1·ln(r1) + k2·ln(r2) = ln(r1^k1 · r2^k2)
 			x, err1 := power(a.lr, a.lk)
 			y, err2 := power(b.lr, b.lk)
 			if err1 == nil && err2 == nil {
-				return value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y)}, true
+				return value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y), lq: q}, true
 			}
 		}
 		ev.c.errorf(p, "cannot add these logarithms exactly (use integer coefficients or equal arguments)")
-		return value{}, false
-	case (a.k == kEps && b.k == kNum) || (a.k == kNum && b.k == kEps):
-		ev.c.errorf(p, "cannot mix a rational and a logarithm in ε: write ε as k*ln(r) or as a rational")
 		return value{}, false
 	}
 	ev.c.errorf(p, "+ and - need numbers, found %s and %s", a.k, b.k)
@@ -317,7 +337,7 @@ func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
 			}
 			return b, true
 		}
-		return value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr}, true
+		return value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr, lq: mulOpt(b.lq, a.num)}, true
 	}
 	ev.c.errorf(p, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
 	return value{}, false
@@ -338,7 +358,8 @@ func (ev constEval) div(p lexer.Position, a, b value) (value, bool) {
 	if a.inf {
 		return a, true
 	}
-	return value{k: kEps, lk: new(big.Rat).Quo(a.lk, b.num), lr: a.lr}, true
+	inv := new(big.Rat).Inv(b.num)
+	return value{k: kEps, lk: new(big.Rat).Mul(a.lk, inv), lr: a.lr, lq: mulOpt(a.lq, inv)}, true
 }
 
 func (ev constEval) unary(e *Unary) (value, bool) {
@@ -493,7 +514,7 @@ func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
 		return verify.Inf(), true
 	case v.k == kEps:
 		var err error
-		res, err = verify.MulLn(v.lk, v.lr)
+		res, err = verify.LnPlus(v.lk, v.lr, v.lq)
 		if err != nil {
 			c.errorf(e.Pos, "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
 			return verify.Eps{}, false

@@ -87,6 +87,14 @@ func TestSurveyProgram(t *testing.T) {
 	}
 }
 
+func mustLnPlus(k, x, q string) verify.Eps {
+	e, err := verify.LnPlus(r(k), r(x), r(q))
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
 func mustLn(x string) verify.Eps {
 	e, err := verify.Ln(r(x))
 	if err != nil {
@@ -126,6 +134,10 @@ func TestEpsForms(t *testing.T) {
 		{"0.1", verify.Rational(r("1/10"))},
 		{"0", verify.Eps{}},
 		{"ln(1)", verify.Eps{}},
+		{"ln(2) - 1/1000", mustLnPlus("1", "2", "-1/1000")},
+		{"1/10 + 2*ln(3)", mustLnPlus("1", "9", "1/10")},
+		{"(ln(2) + 1/2)/2", mustLnPlus("1/2", "2", "1/4")},
+		{"ln(2) + 1/2 - 1/2", mustLn("2")},
 	} {
 		p := load(t, "model survey()\ncheck dp(eps = "+tc.src+")\n")
 		if got := p.Statements[0].Eps; !got.Equal(tc.want) {

@@ -9,35 +9,36 @@ import (
 )
 
 // Eps is a privacy parameter ε, kept symbolically so that every comparison
-// against c = e^ε is exact (DESIGN.md §3):
+// against c = e^ε is exact (DESIGN.md §3). A finite ε is k·ln(r) + q with
+// rationals k, q and r > 0; either part may be absent:
 //
-//   - k·ln(r) with rational k and r > 0: c = r^k. For integer k, c is
-//     rational; for k = p/q, a comparison x ≤ c is decided as x^q ≤ r^p.
-//   - a plain rational q: c = e^q is transcendental for q ≠ 0
+//   - k·ln(r): c = r^k, rational for integer k; for k = p/m a comparison
+//     x ≤ c is decided as x^m ≤ r^p.
+//   - a plain rational q ≠ 0: c = e^q is transcendental
 //     (Lindemann–Weierstrass), so x ≤ e^q is never a tie and is decided by
 //     certified rational bounds on e^q, refined until they separate.
-//   - +∞.
+//   - both, as in ln(2) - 1/1000: c = r^k·e^q, decided the same way.
+//
+// and +∞. Internally every comparison uses c^m = R·e^z with an integer
+// m ≥ 1 and rationals R > 0 and z, so x ≤ c ⟺ x^m/R ≤ e^z.
 //
 // The zero value is ε = 0 (c = 1). Eps values are immutable and safe for
 // concurrent use; they cache the bounds they compute.
 type Eps struct{ d *epsData }
 
-type epsKind int
-
-const (
-	epsLog epsKind = iota // ε = k·ln(r)
-	epsRat                // ε = q, q ≠ 0
-	epsInf                // ε = +∞
-)
-
 type epsData struct {
-	kind epsKind
-	k, r *big.Rat // epsLog
-	q    *big.Rat // epsRat
-	c    *big.Rat // epsLog with integer k: c = r^k exactly
+	inf  bool
+	k, r *big.Rat // log part k·ln(r); k == nil when absent
+	q    *big.Rat // rational part; nil when absent
+	sign int
+
+	// c^m = rr·e^z
+	m  int64
+	rr *big.Rat
+	z  *big.Rat
 
 	mu     sync.Mutex
-	lo, hi *big.Rat // epsRat: certified bounds on e^q
+	lo, hi *big.Rat // certified bounds on e^z
 	prec   uint
 }
 
@@ -52,52 +53,82 @@ const (
 )
 
 // Ln returns ε = ln(r). r must be positive.
-func Ln(r *big.Rat) (Eps, error) { return MulLn(big.NewRat(1, 1), r) }
+func Ln(r *big.Rat) (Eps, error) { return LnPlus(big.NewRat(1, 1), r, nil) }
 
 // MulLn returns ε = k·ln(r). r must be positive.
-func MulLn(k, r *big.Rat) (Eps, error) {
-	if r.Sign() <= 0 {
+func MulLn(k, r *big.Rat) (Eps, error) { return LnPlus(k, r, nil) }
+
+// Rational returns ε = q.
+func Rational(q *big.Rat) Eps {
+	e, _ := LnPlus(nil, nil, q) // a rational alone is always valid
+	return e
+}
+
+// LnPlus returns ε = k·ln(r) + q; k (with r) or q may be nil for an absent
+// part. r must be positive.
+func LnPlus(k, r, q *big.Rat) (Eps, error) {
+	d := &epsData{m: 1, rr: big.NewRat(1, 1), z: new(big.Rat)}
+	if k != nil && k.Sign() != 0 {
+		if r == nil || r.Sign() <= 0 {
+			rs := "nil"
+			if r != nil {
+				rs = r.RatString()
+			}
+			return Eps{}, fmt.Errorf("%w: ln(%s) needs a positive argument", ErrEps, rs)
+		}
+		if r.Cmp(ratOne) != 0 {
+			if k.Num().CmpAbs(big.NewInt(MaxExponent)) > 0 {
+				if k.IsInt() {
+					return Eps{}, fmt.Errorf("%w: the coefficient %s of ln is above %d", ErrEps, k.RatString(), MaxExponent)
+				}
+				return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
+					ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
+			}
+			if !k.IsInt() && k.Denom().Cmp(big.NewInt(MaxRootDegree)) > 0 {
+				return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
+					ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
+			}
+			if k.IsInt() {
+				d.k, d.r = big.NewRat(1, 1), ratPow(r, k.Num().Int64())
+			} else {
+				d.k, d.r = new(big.Rat).Set(k), new(big.Rat).Set(r)
+			}
+			d.m = d.k.Denom().Int64()
+			d.rr = ratPow(d.r, d.k.Num().Int64())
+		}
+	} else if k == nil && r != nil && r.Sign() <= 0 {
 		return Eps{}, fmt.Errorf("%w: ln(%s) needs a positive argument", ErrEps, r.RatString())
 	}
-	if k.Sign() == 0 || r.Cmp(big.NewRat(1, 1)) == 0 {
+	if q != nil && q.Sign() != 0 {
+		d.q = new(big.Rat).Set(q)
+		d.z.Mul(d.q, big.NewRat(d.m, 1))
+	}
+	if d.k == nil && d.q == nil {
 		return Eps{}, nil
 	}
-	if !k.IsInt() {
-		if k.Denom().Cmp(big.NewInt(MaxRootDegree)) > 0 || k.Num().CmpAbs(big.NewInt(MaxExponent)) > 0 {
-			return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
-				ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
-		}
-		return Eps{&epsData{kind: epsLog, k: new(big.Rat).Set(k), r: new(big.Rat).Set(r)}}, nil
+	// sign(ε) = sign(c - 1) = -sign(1 - c).
+	s, err := d.cmpC(ratOne)
+	if err != nil {
+		return Eps{}, fmt.Errorf("%w: cannot decide the sign of %s", ErrEps, Eps{d})
 	}
-	if k.Num().CmpAbs(big.NewInt(MaxExponent)) > 0 {
-		return Eps{}, fmt.Errorf("%w: the coefficient %s of ln is above %d", ErrEps, k.RatString(), MaxExponent)
-	}
-	c := ratPow(r, k.Num().Int64())
-	return Eps{&epsData{kind: epsLog, k: big.NewRat(1, 1), r: c, c: c}}, nil
+	d.sign = -s
+	return Eps{d}, nil
 }
 
 // lnOf returns ε = ln(c) for a ratio c >= 1 computed by the verifier.
 func lnOf(c *big.Rat) Eps {
-	if c.Cmp(big.NewRat(1, 1)) == 0 {
+	if c.Cmp(ratOne) == 0 {
 		return Eps{}
 	}
 	c = new(big.Rat).Set(c)
-	return Eps{&epsData{kind: epsLog, k: big.NewRat(1, 1), r: c, c: c}}
-}
-
-// Rational returns ε = q.
-func Rational(q *big.Rat) Eps {
-	if q.Sign() == 0 {
-		return Eps{}
-	}
-	return Eps{&epsData{kind: epsRat, q: new(big.Rat).Set(q)}}
+	return Eps{&epsData{k: big.NewRat(1, 1), r: c, m: 1, rr: c, z: new(big.Rat), sign: 1}}
 }
 
 // Inf returns ε = +∞.
-func Inf() Eps { return Eps{&epsData{kind: epsInf}} }
+func Inf() Eps { return Eps{&epsData{inf: true, sign: 1}} }
 
 // IsInf reports whether ε = +∞.
-func (e Eps) IsInf() bool { return e.d != nil && e.d.kind == epsInf }
+func (e Eps) IsInf() bool { return e.d != nil && e.d.inf }
 
 // IsZero reports whether ε = 0.
 func (e Eps) IsZero() bool { return e.d == nil }
@@ -107,70 +138,72 @@ func (e Eps) Sign() int {
 	if e.d == nil {
 		return 0
 	}
-	switch e.d.kind {
-	case epsInf:
-		return 1
-	case epsRat:
-		return e.d.q.Sign()
-	}
-	// k·ln(r): sign(k)·sign(r-1)
-	return e.d.k.Sign() * e.d.r.Cmp(big.NewRat(1, 1))
+	return e.d.sign
 }
 
 // C returns c = e^ε exactly when it is rational. The result is read-only.
 func (e Eps) C() (*big.Rat, bool) {
 	if e.d == nil {
-		return big.NewRat(1, 1), true
+		return ratOne, true
 	}
-	if e.d.kind == epsLog && e.d.c != nil {
-		return e.d.c, true
+	if !e.d.inf && e.d.m == 1 && e.d.z.Sign() == 0 {
+		return e.d.rr, true
 	}
 	return nil, false
 }
 
 // CmpC compares x with c = e^ε and returns the sign of x - c. It never
-// uses floating point; for a rational ε ≠ 0 it refines certified bounds on
-// e^ε until they separate from x, and returns an error only if x is so
-// close to e^ε that the bounds would need more than maxExpPrec bits.
+// uses floating point; when e^z is involved it refines certified bounds
+// until they separate from x, and returns an error only if x is so close to
+// c that the bounds would need more than maxExpPrec bits.
 func (e Eps) CmpC(x *big.Rat) (int, error) {
-	if c, ok := e.C(); ok {
-		return x.Cmp(c), nil
+	if e.d == nil {
+		return x.Cmp(ratOne), nil
 	}
+	if e.d.inf {
+		return -1, nil
+	}
+	return e.d.cmpC(x)
+}
+
+func (d *epsData) cmpC(x *big.Rat) (int, error) {
 	if x.Sign() <= 0 {
 		return -1, nil // c > 0
 	}
-	switch e.d.kind {
-	case epsInf:
-		return -1, nil
-	case epsLog:
-		// c = r^(p/q), q > 1:  x ? c  <=>  x^q ? r^p
-		p, q := e.d.k.Num().Int64(), e.d.k.Denom().Int64()
-		return ratPow(x, q).Cmp(ratPow(e.d.r, p)), nil
+	// x ? c  <=>  x^m/R ? e^z
+	y := x
+	if d.m != 1 {
+		y = ratPow(x, d.m)
 	}
-	return e.d.cmpExp(x)
+	y = new(big.Rat).Quo(y, d.rr)
+	if d.z.Sign() == 0 {
+		return y.Cmp(ratOne), nil
+	}
+	return d.cmpExp(y)
 }
 
 const maxExpPrec = 1 << 22
 
-func (d *epsData) cmpExp(x *big.Rat) (int, error) {
+// cmpExp returns sign(y - e^z).
+func (d *epsData) cmpExp(y *big.Rat) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.lo == nil {
 		d.prec = 64
-		d.lo, d.hi = expBounds(d.q, d.prec)
+		d.lo, d.hi = expBounds(d.z, d.prec)
 	}
 	for {
-		if x.Cmp(d.lo) < 0 {
+		if y.Cmp(d.lo) < 0 {
 			return -1, nil
 		}
-		if x.Cmp(d.hi) > 0 {
+		if y.Cmp(d.hi) > 0 {
 			return 1, nil
 		}
 		if d.prec >= maxExpPrec {
-			return 0, fmt.Errorf("cannot separate %s from e^%s with %d bits of precision", x.RatString(), d.q.RatString(), d.prec)
+			return 0, fmt.Errorf("cannot separate %s from e^%s with %d bits of precision", y.RatString(), d.z.RatString(), d.prec)
 		}
 		d.prec *= 2
-		d.lo, d.hi = expBounds(d.q, d.prec)
+		d.lo, d.hi = expBounds(d.z, d.prec)
 	}
 }
 
@@ -180,21 +213,27 @@ func (e Eps) Bounds() (lo, hi *big.Rat) {
 	if c, ok := e.C(); ok {
 		return c, c
 	}
-	switch e.d.kind {
-	case epsInf:
+	if e.d.inf {
 		return nil, nil
-	case epsLog:
-		// r^(p/q): bound via rational q-th roots of r^p by bisection on
-		// binary fractions.
-		return rootBounds(ratPow(e.d.r, e.d.k.Num().Int64()), e.d.k.Denom().Int64(), 80)
 	}
-	e.d.mu.Lock()
-	defer e.d.mu.Unlock()
-	if e.d.lo == nil {
-		e.d.prec = 64
-		e.d.lo, e.d.hi = expBounds(e.d.q, e.d.prec)
+	return e.boundsAt(80)
+}
+
+// boundsAt bounds c with a relative gap of about 2^-prec: c = (R·e^z)^(1/m).
+func (e Eps) boundsAt(prec uint) (lo, hi *big.Rat) {
+	d := e.d
+	elo, ehi := big.NewRat(1, 1), big.NewRat(1, 1)
+	if d.z.Sign() != 0 {
+		elo, ehi = expBounds(d.z, prec)
 	}
-	return e.d.lo, e.d.hi
+	lo = new(big.Rat).Mul(d.rr, elo)
+	hi = new(big.Rat).Mul(d.rr, ehi)
+	if d.m == 1 {
+		return lo, hi
+	}
+	l, _ := rootBounds(lo, d.m, prec)
+	_, h := rootBounds(hi, d.m, prec)
+	return l, h
 }
 
 // Cmp compares two values of ε exactly and returns -1, 0 or +1.
@@ -206,50 +245,34 @@ func (e Eps) Cmp(f Eps) (int, error) {
 		return 1, nil
 	case f.IsInf():
 		return -1, nil
+	case e.d == nil && f.d == nil:
+		return 0, nil
+	case e.d == nil:
+		return -f.d.sign, nil
+	case f.d == nil:
+		return e.d.sign, nil
 	}
-	if c, ok := e.C(); ok {
-		s, err := f.CmpC(c)
-		return s, err
+	// c_e ? c_f  <=>  c_e^L ? c_f^L with L = lcm(m_e, m_f)
+	//            <=>  R_e^(L/m_e) / R_f^(L/m_f) ? e^(z_f·L/m_f - z_e·L/m_e)
+	me, mf := e.d.m, f.d.m
+	l := me / gcd64(me, mf) * mf
+	if l > MaxRootDegree*MaxRootDegree {
+		return 0, fmt.Errorf("%w: cannot compare %s and %s exactly (roots of degree %d)", ErrEps, e, f, l)
 	}
-	if c, ok := f.C(); ok {
-		s, err := e.CmpC(c)
-		return -s, err
+	y := new(big.Rat).Quo(ratPow(e.d.rr, l/me), ratPow(f.d.rr, l/mf))
+	z := new(big.Rat).Sub(new(big.Rat).Mul(f.d.z, big.NewRat(l/mf, 1)), new(big.Rat).Mul(e.d.z, big.NewRat(l/me, 1)))
+	if z.Sign() == 0 {
+		return y.Cmp(ratOne), nil
 	}
-	ek, fk := e.d.kind, f.d.kind
-	switch {
-	case ek == epsRat && fk == epsRat:
-		return e.d.q.Cmp(f.d.q), nil
-	case ek == epsLog && fk == epsLog:
-		// r1^(p1/q1) ? r2^(p2/q2)  <=>  r1^(p1·q2) ? r2^(p2·q1)
-		p1, q1 := e.d.k.Num().Int64(), e.d.k.Denom().Int64()
-		p2, q2 := f.d.k.Num().Int64(), f.d.k.Denom().Int64()
-		if abs64(p1*q2) > MaxExponent*4 || abs64(p2*q1) > MaxExponent*4 {
-			return 0, fmt.Errorf("%w: exponents too large to compare %s and %s exactly", ErrEps, e, f)
-		}
-		return ratPow(e.d.r, p1*q2).Cmp(ratPow(f.d.r, p2*q1)), nil
-	}
-	// One algebraic (r^(p/q), q > 1) and one transcendental (e^q): never
-	// equal. Compare by certified bounds, refining both.
-	for prec := uint(64); prec <= maxExpPrec; prec *= 2 {
-		el, eh := e.boundsAt(prec)
-		fl, fh := f.boundsAt(prec)
-		if eh.Cmp(fl) < 0 {
-			return -1, nil
-		}
-		if el.Cmp(fh) > 0 {
-			return 1, nil
-		}
-	}
-	return 0, fmt.Errorf("cannot separate %s from %s", e, f)
+	tmp := &epsData{z: z}
+	return tmp.cmpExp(y)
 }
 
-func (e Eps) boundsAt(prec uint) (lo, hi *big.Rat) {
-	switch e.d.kind {
-	case epsRat:
-		return expBounds(e.d.q, prec)
-	default:
-		return rootBounds(ratPow(e.d.r, e.d.k.Num().Int64()), e.d.k.Denom().Int64(), prec)
+func gcd64(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
 	}
+	return a
 }
 
 // Float returns ε as a float64, for display only.
@@ -257,41 +280,56 @@ func (e Eps) Float() float64 {
 	if e.d == nil {
 		return 0
 	}
-	switch e.d.kind {
-	case epsInf:
+	if e.d.inf {
 		return posInf()
-	case epsRat:
-		f, _ := e.d.q.Float64()
-		return f
 	}
-	k, _ := e.d.k.Float64()
-	return k * lnRat(e.d.r)
+	var f float64
+	if e.d.k != nil {
+		k, _ := e.d.k.Float64()
+		f = k * lnRat(e.d.r)
+	}
+	if e.d.q != nil {
+		q, _ := e.d.q.Float64()
+		f += q
+	}
+	return f
 }
 
-// String formats ε exactly: "0", "ln(3)", "3/2·ln(2)", "1/10", "∞".
+// String formats ε exactly: "0", "ln(3)", "3/2·ln(2)", "1/10",
+// "ln(2) - 1/1000", "∞".
 func (e Eps) String() string {
 	if e.d == nil {
 		return "0"
 	}
-	switch e.d.kind {
-	case epsInf:
+	if e.d.inf {
 		return "∞"
-	case epsRat:
-		return e.d.q.RatString()
 	}
-	if e.d.k.Cmp(big.NewRat(1, 1)) == 0 {
-		if k, b, ok := perfectPower(e.d.r); ok && len(e.d.r.RatString()) > 24 {
-			return fmt.Sprintf("%d·ln(%s)", k, b.RatString())
+	var log string
+	if e.d.k != nil {
+		if e.d.k.Cmp(ratOne) == 0 {
+			log = "ln(" + e.d.r.RatString() + ")"
+			if k, b, ok := perfectPower(e.d.r); ok && len(e.d.r.RatString()) > 24 {
+				log = fmt.Sprintf("%d·ln(%s)", k, b.RatString())
+			}
+		} else {
+			log = e.d.k.RatString() + "·ln(" + e.d.r.RatString() + ")"
 		}
-		return "ln(" + e.d.r.RatString() + ")"
 	}
-	return e.d.k.RatString() + "·ln(" + e.d.r.RatString() + ")"
+	switch {
+	case e.d.q == nil:
+		return log
+	case log == "":
+		return e.d.q.RatString()
+	case e.d.q.Sign() < 0:
+		return log + " - " + new(big.Rat).Neg(e.d.q).RatString()
+	}
+	return log + " + " + e.d.q.RatString()
 }
 
 // Alternate returns a second exact form of ε worth showing beside String,
 // or "": for ln(16) it returns "4·ln(2)".
 func (e Eps) Alternate() string {
-	if e.d == nil || e.d.kind != epsLog || e.d.k.Cmp(big.NewRat(1, 1)) != 0 {
+	if e.d == nil || e.d.inf || e.d.q != nil || e.d.k == nil || e.d.k.Cmp(ratOne) != 0 {
 		return ""
 	}
 	k, b, ok := perfectPower(e.d.r)
@@ -309,6 +347,14 @@ func (e Eps) Alternate() string {
 func (e Eps) Equal(f Eps) bool {
 	c, err := e.Cmp(f)
 	return err == nil && c == 0
+}
+
+// isLog reports whether ε = k·ln(r) with no rational part, and returns k, r.
+func (e Eps) isLog() (k, r *big.Rat, ok bool) {
+	if e.d == nil || e.d.inf || e.d.q != nil || e.d.k == nil {
+		return nil, nil, false
+	}
+	return e.d.k, e.d.r, true
 }
 
 // ratPow returns x^n for an integer n (negative allowed when x ≠ 0).

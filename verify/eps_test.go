@@ -172,3 +172,56 @@ func TestEpsSignAndBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedEps: ε = k·ln(r) + q, as in ln(2) - 1/1000, compared exactly.
+func TestMixedEps(t *testing.T) {
+	mixed := func(k, x, q string) verify.Eps {
+		e, err := verify.LnPlus(r(k), r(x), r(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	e := mixed("1", "2", "-1/1000") // c = 2·e^(-1/1000) = 1.998001...
+	if got, want := e.String(), "ln(2) - 1/1000"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		x    string
+		want int
+	}{
+		{"2", 1}, {"1998/1000", -1}, {"1999/1000", 1},
+		// 2·e^(-1/1000) = 1.998000999666749983336... (Python's decimal, 40 digits)
+		{"1.99800099966674998333", -1}, {"1.99800099966674998334", 1},
+	} {
+		got, err := e.CmpC(r(tc.x))
+		if err != nil || got != tc.want {
+			t.Errorf("CmpC(%s) = %d, %v; want %d", tc.x, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		a, b verify.Eps
+		want int
+	}{
+		{e, ln("2"), -1},
+		{mixed("1", "2", "1/10"), verify.Rational(r("793/1000")), 1},    // 0.79314...
+		{mixed("1", "2", "1/10"), verify.Rational(r("7932/10000")), -1}, // 0.79315 > 0.79314
+		{mixed("2", "2", "0"), ln("4"), 0},
+		{mixed("1/2", "4", "1/3"), mixed("1", "2", "1/3"), 0},
+		{mixed("1/2", "3", "1/7"), mixed("1/3", "5", "1/7"), 1}, // √3 > ∛5
+		{mixed("-1", "2", "1"), verify.Eps{}, 1},                // 1 - ln 2 > 0
+	} {
+		got, err := tc.a.Cmp(tc.b)
+		if err != nil || got != tc.want {
+			t.Errorf("Cmp(%s, %s) = %d, %v; want %d", tc.a, tc.b, got, err, tc.want)
+		}
+	}
+	if neg := mixed("1", "2", "-1"); neg.Sign() != -1 { // ln 2 - 1 < 0
+		t.Errorf("sign of ln(2) - 1 = %d", neg.Sign())
+	}
+	lo, hi := e.Bounds()
+	ref := r("1.998000999666749983336110714335311949405") // within 10^-39
+	if lo.Cmp(new(big.Rat).Add(ref, r("1/1000000000000000000000000000000000000000"))) > 0 || hi.Cmp(new(big.Rat).Sub(ref, r("1/1000000000000000000000000000000000000000"))) < 0 {
+		t.Errorf("bounds [%s, %s]", lo.FloatString(20), hi.FloatString(20))
+	}
+}

@@ -81,8 +81,8 @@ func (r Real) String() string {
 		return x.RatString()
 	}
 	c := "e^(" + r.E.String() + ")"
-	if r.E.d != nil && r.E.d.kind == epsLog {
-		c = "(" + r.E.d.r.RatString() + ")^(" + r.E.d.k.RatString() + ")"
+	if k, base, ok := r.E.isLog(); ok {
+		c = "(" + base.RatString() + ")^(" + k.RatString() + ")"
 	}
 	b := new(big.Rat).Abs(r.B)
 	term := c
