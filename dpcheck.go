@@ -97,20 +97,34 @@ func (o *Outcome) Value() string {
 	return ""
 }
 
-// CheckFile reads, parses, checks and runs a .dp file. Parse and semantic
-// errors are returned as a spec.ErrorList; a violated property is an
-// Outcome, not an error.
-func CheckFile(ctx context.Context, path string) (*Result, error) {
+// Config controls a check. The zero Config uses the default limits.
+type Config struct {
+	// Spec bounds what a file may build.
+	Spec spec.Options
+}
+
+// CheckFile reads, parses, checks and runs a .dp file with the default
+// configuration. Parse and semantic errors are returned as a
+// spec.ErrorList; a violated property is an Outcome, not an error.
+func CheckFile(ctx context.Context, path string) (*Result, error) { return Config{}.CheckFile(ctx, path) }
+
+// CheckSource is CheckFile for a file's contents.
+func CheckSource(ctx context.Context, filename, src string) (*Result, error) {
+	return Config{}.CheckSource(ctx, filename, src)
+}
+
+// CheckFile reads, parses, checks and runs a .dp file.
+func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return CheckSource(ctx, path, string(src))
+	return c.CheckSource(ctx, path, string(src))
 }
 
 // CheckSource is CheckFile for a file's contents.
-func CheckSource(ctx context.Context, filename, src string) (*Result, error) {
-	p, err := spec.Load(filename, src)
+func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result, error) {
+	p, err := c.Spec.Load(filename, src)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package builder
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 )
@@ -50,6 +51,7 @@ type Args struct {
 	ints    map[string]int
 	choices map[string]string
 	models  map[string]*Mechanism
+	limits  Limits
 }
 
 // NewArgs returns empty arguments.
@@ -88,6 +90,9 @@ type Def struct {
 	Doc    string
 	Params []Param
 	Build  func(*Args) (*Mechanism, error)
+	// Size estimates the states and transitions Build would create (an
+	// upper bound where the exact count is awkward).
+	Size func(*Args) (states, transitions float64)
 }
 
 // Param returns the named parameter.
@@ -146,6 +151,7 @@ func Catalog() []*Def {
 	defs := []*Def{
 		{
 			Name: "survey",
+			Size: func(*Args) (float64, float64) { return 4, 6 },
 			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (seeds 001, 004)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
@@ -155,6 +161,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "truncated_geometric",
+			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
 			Doc:  "the truncated alpha-geometric mechanism over {0..n} (seed 004)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
@@ -167,7 +174,12 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "above_threshold",
-			Doc:  "the paper's online model with at most k queries (seed 004, Algorithm 1)",
+			Size: func(a *Args) (float64, float64) {
+				n := f(a.Int("n")) + 1
+				k := f(a.Int("k"))
+				return n*n + n*n*n*k + k + 1, n * n * n * (2*k + 1)
+			},
+			Doc: "the paper's online model with at most k queries (seed 004, Algorithm 1)",
 			Params: []Param{
 				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
 				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
@@ -185,6 +197,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "above_threshold_loop",
+			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return n*n*(1+2*n) + 1, 5 * n * n * n },
 			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (seed 004)",
 			Params: []Param{
 				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
@@ -202,6 +215,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "randomized_response",
+			Size: func(a *Args) (float64, float64) { k := f(a.Int("k")); return 2 * k, k*k + k },
 			Doc:  "k-ary randomized response: truthful with probability theta1, else uniform over k values (seed 001)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
@@ -211,16 +225,27 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "compose",
+			Size: func(a *Args) (float64, float64) { return composeSize(a.Int("k"), a.Model("model")) },
 			Doc:  "k independent runs of a model on the same input, every output observed (seed 001)",
 			Params: []Param{
 				{Name: "k", Kind: Integer, Doc: "number of runs"},
 				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
 			},
-			Build: func(a *Args) (*Mechanism, error) { return Compose(a.Int("k"), a.Model("model")) },
+			Build: func(a *Args) (*Mechanism, error) {
+				return ComposeLimited(a.Int("k"), a.Model("model"), a.Limits())
+			},
 		},
 		{
 			Name: "yarrow_geometric",
-			Doc:  "yarrow's sampler for the truncated geometric mechanism, step by step (seed 003)",
+			Size: func(a *Args) (float64, float64) {
+				r := f(a.Int("count_max")-a.Int("count_min")) + 1
+				b := f(a.Int("bits"))
+				if b == 0 {
+					b = r - 1
+				}
+				return r * (4 + 2*b), r * (4 + 4*b)
+			},
+			Doc: "yarrow's sampler for the truncated geometric mechanism, step by step (seed 003)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "count_min", Kind: Integer, Default: "0", Doc: "smallest count"},
@@ -233,6 +258,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "laplace_decision",
+			Size: decisionSize,
 			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (seed 000 §4)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
@@ -246,6 +272,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "cutoff_decision",
+			Size: decisionSize,
 			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (seed 000 §5)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
@@ -259,6 +286,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "generalized_decision",
+			Size: decisionSize,
 			Doc:  "the decision that spends δ, built from the seed's recursion around p0 (seed 000 §6)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
@@ -273,6 +301,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "streaming_sum",
+			Size: func(a *Args) (float64, float64) { r := f(a.Int("rows")); return 2*r*r + 2*r, 4*r*r + 4*r },
 			Doc:  "the block sum of seed 002, Theorem 1: private row ±1 plus rows-1 random rows",
 			Params: []Param{
 				{Name: "rows", Kind: Integer, Doc: "rows in the block (cn), the private row included"},
@@ -294,3 +323,24 @@ func Lookup(name string) (*Def, bool) {
 	}
 	return nil, false
 }
+
+func decisionSize(a *Args) (float64, float64) {
+	w := f(a.Int("hi")-a.Int("lo")) + 1
+	return w + 2, 2*w + 2
+}
+
+// composeSize bounds the states of k runs of m: every input, every state,
+// every sequence of earlier outputs, and the final tuples.
+func composeSize(k int, m *Mechanism) (float64, float64) {
+	if m == nil || k < 1 {
+		return 0, 0
+	}
+	c := m.Chain
+	outs := f(len(c.Absorbing()))
+	states := f(len(c.Inputs()))*f(c.NumStates())*math.Pow(outs, f(k-1)) + math.Pow(outs, f(k))
+	perState := f(c.NumTransitions()) / f(c.NumStates())
+	return states, states * (perState + 1)
+}
+
+// Limits returns the limits the arguments were checked against.
+func (a *Args) Limits() Limits { return a.limits }

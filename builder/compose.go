@@ -2,6 +2,7 @@ package builder
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -19,6 +20,12 @@ const MaxComposedStates = 1_000_000
 // that dpCTL formulas and output variables can refer to single runs. Inputs
 // and the neighbour relation are m's.
 func Compose(k int, m *Mechanism) (*Mechanism, error) {
+	return ComposeLimited(k, m, Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
+}
+
+// ComposeLimited is Compose that stops with a *LimitError once the
+// composition would exceed l.
+func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	const name = "compose"
 	if m == nil {
 		return nil, &ParamError{name, "model", "is missing"}
@@ -87,7 +94,7 @@ func Compose(k int, m *Mechanism) (*Mechanism, error) {
 		id := b.AddState(name, val, labels...)
 		ids[key] = id
 		states++
-		if states > MaxComposedStates {
+		if states > l.MaxStates {
 			tooBig = true
 			return id
 		}
@@ -111,7 +118,7 @@ func Compose(k int, m *Mechanism) (*Mechanism, error) {
 		in[s] = node(s, nil, s)
 		b.MarkInput(in[s])
 		if tooBig {
-			return nil, &ParamError{name, "k", fmt.Sprintf("gives more than %d states", MaxComposedStates)}
+			return nil, &LimitError{name, "states", f(states), l.MaxStates, "--max-states"}
 		}
 	}
 	composed, err := b.Build()

@@ -21,6 +21,7 @@ type File struct {
 type Stmt struct {
 	Pos    lexer.Position
 	EndPos lexer.Position
+	Tokens []lexer.Token
 
 	Const      *Const      `parser:"  @@"`
 	Model      *ModelStmt  `parser:"| @@"`
@@ -53,9 +54,10 @@ type ChainBlock struct {
 
 // ChainItem is a state declaration or a row of transitions.
 type ChainItem struct {
-	Pos   lexer.Position
-	State *StateDecl `parser:"  @@"`
-	Trans *TransDecl `parser:"| @@"`
+	Pos    lexer.Position
+	Tokens []lexer.Token
+	State  *StateDecl `parser:"  @@"`
+	Trans  *TransDecl `parser:"| @@"`
 }
 
 // StateDecl is "state NAME (VAR = EXPR, ...) [LABEL, ...]".

@@ -20,19 +20,43 @@ const (
 	MaxPredicateInputs = 20000
 )
 
+// Options control what a spec may build.
+type Options struct {
+	// Limits bound the models builders create (builder.DefaultLimits when
+	// zero).
+	Limits builder.Limits
+}
+
+func (o Options) limits() builder.Limits {
+	l := o.Limits
+	if l.MaxStates <= 0 {
+		l.MaxStates = builder.DefaultLimits.MaxStates
+	}
+	if l.MaxTransitions <= 0 {
+		l.MaxTransitions = builder.DefaultLimits.MaxTransitions
+	}
+	return l
+}
+
+// Load parses and checks a .dp file with the default options.
+func Load(filename, src string) (*Program, error) { return Options{}.Load(filename, src) }
+
 // Load parses and checks a .dp file.
-func Load(filename, src string) (*Program, error) {
+func (o Options) Load(filename, src string) (*Program, error) {
 	f, err := Parse(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	return Check(f, filename, src)
+	return o.Check(f, filename, src)
 }
+
+// Check turns a parsed file into a Program with the default options.
+func Check(f *File, filename, src string) (*Program, error) { return Options{}.Check(f, filename, src) }
 
 // Check turns a parsed file into a Program, reporting every semantic error
 // at once as an ErrorList sorted by position.
-func Check(f *File, filename, src string) (p *Program, err error) {
-	c := &checker{file: filename, src: src, consts: map[string]*constEntry{}}
+func (o Options) Check(f *File, filename, src string) (p *Program, err error) {
+	c := &checker{file: filename, src: src, consts: map[string]*constEntry{}, limits: o.limits()}
 	defer func() {
 		if r := recover(); r != nil { // never let a checker bug escape as a panic
 			p, err = nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("internal error while checking: %v", r)}}
@@ -59,6 +83,7 @@ type checker struct {
 	consts    map[string]*constEntry
 	stack     []string // constants being evaluated, for cycle messages
 	states    map[string]lexer.Position
+	limits    builder.Limits
 }
 
 func (c *checker) errorf(p lexer.Position, format string, args ...any) {
@@ -357,8 +382,16 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 		c.errorf(call.Pos, "%v", err)
 		return nil, info
 	}
+	if err := def.CheckSize(args, c.limits); err != nil {
+		c.errorf(call.Pos, "%s", strings.Replace(err.Error(), def.Name, info.Call, 1))
+		return nil, info
+	}
 	m, err := def.Build(args)
 	if err != nil {
+		if le, ok := err.(*builder.LimitError); ok {
+			c.errorf(call.Pos, "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
+			return nil, info
+		}
 		if pe, ok := err.(*builder.ParamError); ok {
 			at, given := argPos[pe.Param]
 			if !given {

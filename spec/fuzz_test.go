@@ -9,9 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/verify"
 )
+
+// fuzzOptions keep fuzzed models small, so that the fuzzer spends its time
+// on the language rather than on building huge chains.
+var fuzzOptions = spec.Options{Limits: builder.Limits{MaxStates: 20_000, MaxTransitions: 100_000}}
 
 // FuzzLoad: no input makes the parser or the checker panic (they recover
 // internally and would report an "internal" error, which fails here), every
@@ -27,7 +32,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		p, err := spec.Load("f.dp", src)
+		p, err := fuzzOptions.Load("f.dp", src)
 		if err != nil {
 			list, ok := err.(spec.ErrorList)
 			if !ok {

@@ -44,9 +44,13 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 	for i := range blockOf {
 		blockOf[i] = -1
 	}
+	report, _ := ctx.Value(progressKey{}).(func(Progress))
 	for i, scc := range sccs {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if report != nil && i%256 == 0 {
+			report(Progress{Stage: "components (distributions)", Done: i, Total: len(sccs)})
 		}
 		var block []int
 		for _, s := range scc {

@@ -70,7 +70,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 	n := a.numOrdered()
 	violated := make([]bool, n)
 	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (dp)", n, func(w, k int) error {
 		s, t := a.orderedPair(k)
 		if delta.Sign() == 0 {
 			v, err := a.anyAbove(s, t, &ci, &scr[w])
@@ -132,7 +132,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) (best int, ev []int, A, B *big.Rat, err error) {
 	hs := make([]float64, len(ks))
 	es := make([]float64, len(ks))
-	err = parallel(ctx, len(ks), func(_, i int) error {
+	err = parallel(ctx, "ordered pairs (worst pair)", len(ks), func(_, i int) error {
 		s, t := a.orderedPair(ks[i])
 		hs[i], es[i] = a.approxH(s, t, ci)
 		return nil
@@ -157,7 +157,7 @@ func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) 
 	}
 	ex := make([]exact, len(cands))
 	scr := make([]scratch, numWorkers())
-	err = parallel(ctx, len(cands), func(w, i int) error {
+	err = parallel(ctx, "", len(cands), func(w, i int) error {
 		s, t := a.orderedPair(ks[cands[i]])
 		ev, A, B, err := a.excess(s, t, ci, &scr[w])
 		ex[i] = exact{ev, A, B, affine(A, new(big.Rat).Neg(B), eps)}
@@ -258,7 +258,7 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 		hasAny bool
 	}
 	pm := make([]pairMax, n)
-	err := parallel(ctx, n, func(_, k int) error {
+	err := parallel(ctx, "ordered pairs (tight ε)", n, func(_, k int) error {
 		s, t := a.orderedPair(k)
 		ds, dt := a.dist[s], a.dist[t]
 		m := pairMax{infAt: -1}
@@ -304,7 +304,7 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 	}
 	em := make([]exactMax, n)
 	scr := make([]scratch, numWorkers())
-	err = parallel(ctx, n, func(w, k int) error {
+	err = parallel(ctx, "", n, func(w, k int) error {
 		if !pm[k].hasAny || pm[k].r.cmp(threshold) < 0 {
 			return nil
 		}
@@ -407,7 +407,7 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	dlo, _ := deltaBounds(delta)
 	ci1 := newCinfo(Eps{})
 	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (tight ε)", n, func(w, k int) error {
 		s, t := a.orderedPair(k)
 		if h, e := a.approxH(s, t, &ci1); h+e < dlo {
 			res[k] = pc{c: big.NewRat(1, 1), trivial: true}

@@ -470,29 +470,41 @@ func abs64(x int64) int64 {
 }
 
 // ParseEpsLiteral is a small helper for tests and examples: it reads "0",
-// "ln(3)", "2*ln(3)", "3/2*ln(2)", "1/10", "inf".
+// "ln(3)", "2*ln(3)", "3/2*ln(2)", "ln(2) - 1/10", "1/10", "inf".
 func ParseEpsLiteral(s string) (Eps, error) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
 	if s == "inf" || s == "∞" {
 		return Inf(), nil
 	}
-	k := big.NewRat(1, 1)
-	if i := strings.Index(s, "ln("); i >= 0 && strings.HasSuffix(s, ")") {
-		if i > 0 {
-			ks := strings.TrimSuffix(strings.TrimSuffix(s[:i], "*"), "·")
-			if _, ok := k.SetString(ks); !ok {
-				return Eps{}, fmt.Errorf("%w: bad coefficient %q", ErrEps, ks)
-			}
-		}
-		r, ok := new(big.Rat).SetString(s[i+3 : len(s)-1])
+	i := strings.Index(s, "ln(")
+	if i < 0 {
+		q, ok := new(big.Rat).SetString(s)
 		if !ok {
-			return Eps{}, fmt.Errorf("%w: bad argument of ln in %q", ErrEps, s)
+			return Eps{}, fmt.Errorf("%w: %q", ErrEps, s)
 		}
-		return MulLn(k, r)
+		return Rational(q), nil
 	}
-	q, ok := new(big.Rat).SetString(s)
+	j := strings.Index(s[i:], ")")
+	if j < 0 {
+		return Eps{}, fmt.Errorf("%w: unclosed ln( in %q", ErrEps, s)
+	}
+	k := big.NewRat(1, 1)
+	if i > 0 {
+		ks := strings.TrimSuffix(strings.TrimSuffix(s[:i], "*"), "·")
+		if _, ok := k.SetString(ks); !ok {
+			return Eps{}, fmt.Errorf("%w: bad coefficient %q", ErrEps, ks)
+		}
+	}
+	r, ok := new(big.Rat).SetString(s[i+3 : i+j])
 	if !ok {
-		return Eps{}, fmt.Errorf("%w: %q", ErrEps, s)
+		return Eps{}, fmt.Errorf("%w: bad argument of ln in %q", ErrEps, s)
 	}
-	return Rational(q), nil
+	var q *big.Rat
+	if rest := s[i+j+1:]; rest != "" {
+		q, ok = new(big.Rat).SetString(strings.TrimPrefix(rest, "+"))
+		if !ok {
+			return Eps{}, fmt.Errorf("%w: bad rational part %q", ErrEps, rest)
+		}
+	}
+	return LnPlus(k, r, q)
 }

@@ -7,11 +7,37 @@ import (
 	"sync/atomic"
 )
 
+// Progress is a report on a long computation: Done of Total items of the
+// named Stage ("ordered pairs (dp)", ...).
+type Progress struct {
+	Stage       string
+	Done, Total int
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context whose computations report their progress
+// to report, which may be called from several goroutines at once and must
+// be cheap (throttle in report). The verifier itself never prints.
+func WithProgress(ctx context.Context, report func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, report)
+}
+
 // parallel calls work(w, i) for i in [0, n) on up to GOMAXPROCS workers; w
 // is the worker number, for per-worker scratch space. It stops early and
 // returns the context's error when ctx is cancelled, or the first error a
-// call returns.
-func parallel(ctx context.Context, n int, work func(w, i int) error) error {
+// call returns. When the context carries a progress reporter and stage is
+// not empty, every finished item is reported.
+func parallel(ctx context.Context, stage string, n int, work func(w, i int) error) error {
+	if report, ok := ctx.Value(progressKey{}).(func(Progress)); ok && stage != "" {
+		var done atomic.Int64
+		inner := work
+		work = func(w, i int) error {
+			err := inner(w, i)
+			report(Progress{Stage: stage, Done: int(done.Add(1)), Total: n})
+			return err
+		}
+	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for i := range n {

@@ -36,7 +36,7 @@ func (a *Analysis) Profile(ctx context.Context) (*Profile, error) {
 	n := a.numOrdered()
 	per := make([][]line, n)
 	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (profile)", n, func(w, k int) error {
 		s, t := a.orderedPair(k)
 		per[k] = a.pairLines(s, t, &scr[w])
 		return nil

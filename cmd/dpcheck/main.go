@@ -14,34 +14,52 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/report"
+	"github.com/dpcheck/dpcheck/spec"
 )
 
 const usage = `dpcheck — exact model checking of differential privacy
 
 Usage:
-  dpcheck [flags] FILE|DIR ...
-
-Checks every statement of each .dp file (a directory means every .dp file
-below it) and prints the verdicts, exact values and counterexamples.
+  dpcheck [flags] FILE|DIR ...      check .dp files (a directory: every .dp file below it)
+  dpcheck fmt [-w] [--check] FILE|DIR ...
+                                    print .dp files in canonical form; -w rewrites
+                                    them, --check lists those not formatted
 
 Flags:
-  --format text|json   output format (default text)
-  --version            print the version and exit
-  --help               print this help and exit
+  --format FORMAT        text (default), json, junit or github (workflow annotations)
+  --timeout DURATION     stop after DURATION (e.g. 30s, 5m); exit status 3
+  --max-states N         refuse models with more states (default 10000000)
+  --max-transitions N    refuse models with more transitions (default 10000000)
+  --dot FILE             write the chain (one input file) in Graphviz DOT, the first
+                         counterexample highlighted
+  --svg FILE             the same rendered to SVG (needs Graphviz's dot)
+  --profile FILE         plot the privacy profile δ(ε) to FILE (.png or .svg), with the
+                         counterexample pair's profile and every checked (ε, δ)
+  --version              print the version and exit
+  --help                 print this help and exit
+
+Progress is shown on standard error when it is a terminal. Ctrl-C stops
+cleanly (exit status 3).
 
 Exit status:
   0  every statement met its expectation (default: holds)
   1  some statement did not
   2  usage error, unreadable file, or parse/semantic errors in a file
-  3  a check did not complete (interrupted)
+     (fmt --check: 1 when some file is not formatted)
+  3  a check did not complete (interrupted, --timeout, or an evaluation error)
 
 Examples:
   dpcheck models/geometric.dp
   dpcheck models/
   dpcheck --format json models/ > results.json
+  dpcheck --format github models/          # in a GitHub Actions step
+  dpcheck --profile profile.png models/geometric.dp
+  dpcheck fmt --check models/
 `
 
 func main() {
@@ -58,10 +76,28 @@ const (
 	exitAborted = 3
 )
 
+type options struct {
+	format            string
+	timeout           time.Duration
+	maxStates         int
+	maxTransitions    int
+	dot, svg, profile string
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "fmt" {
+		return runFmt(args[1:], stdout, stderr)
+	}
 	fl := flag.NewFlagSet("dpcheck", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
-	format := fl.String("format", "text", "")
+	var o options
+	fl.StringVar(&o.format, "format", "text", "")
+	fl.DurationVar(&o.timeout, "timeout", 0, "")
+	fl.IntVar(&o.maxStates, "max-states", builder.DefaultLimits.MaxStates, "")
+	fl.IntVar(&o.maxTransitions, "max-transitions", builder.DefaultLimits.MaxTransitions, "")
+	fl.StringVar(&o.dot, "dot", "", "")
+	fl.StringVar(&o.svg, "svg", "", "")
+	fl.StringVar(&o.profile, "profile", "", "")
 	version := fl.Bool("version", false, "")
 	help := fl.Bool("help", false, "")
 	if err := fl.Parse(args); err != nil {
@@ -79,8 +115,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case *version:
 		fmt.Fprintf(stdout, "dpcheck %s\n", dpcheck.Version)
 		return exitPass
-	case *format != "text" && *format != "json":
-		fmt.Fprintf(stderr, "dpcheck: unknown format %q (text or json)\n", *format)
+	case o.format != "text" && o.format != "json" && o.format != "junit" && o.format != "github":
+		fmt.Fprintf(stderr, "dpcheck: unknown format %q (text, json, junit or github)\n", o.format)
+		return exitInvalid
+	case o.maxStates < 1 || o.maxTransitions < 1:
+		fmt.Fprintln(stderr, "dpcheck: --max-states and --max-transitions must be positive")
 		return exitInvalid
 	case fl.NArg() == 0:
 		fmt.Fprintf(stderr, "dpcheck: no files given\n\n%s", usage)
@@ -91,23 +130,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dpcheck: %v\n", err)
 		return exitInvalid
 	}
+	pictures := o.dot != "" || o.svg != "" || o.profile != ""
+	if pictures && len(files) != 1 {
+		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw one file; %d given\n", len(files))
+		return exitInvalid
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	cfg := dpcheck.Config{Spec: spec.Options{Limits: builder.Limits{MaxStates: o.maxStates, MaxTransitions: o.maxTransitions}}}
 	var entries []report.Entry
 	for _, f := range files {
-		entries = append(entries, checkOne(ctx, f))
+		pctx, done := withProgress(ctx, stderr, f)
+		entries = append(entries, checkOne(pctx, cfg, f))
+		done()
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	switch *format {
-	case "json":
-		if err := report.JSON(stdout, entries, dpcheck.Version); err != nil {
-			fmt.Fprintf(stderr, "dpcheck: %v\n", err)
-			return exitInvalid
-		}
-	default:
-		report.Text(stdout, entries)
+	if err := write(stdout, o.format, entries); err != nil {
+		fmt.Fprintf(stderr, "dpcheck: %v\n", err)
+		return exitInvalid
 	}
-	if ctx.Err() != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		fmt.Fprintf(stderr, "dpcheck: stopped after %s (--timeout)\n", o.timeout)
+		return exitAborted
+	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "dpcheck: interrupted")
 		return exitAborted
 	}
@@ -122,15 +173,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			code = max(code, exitAborted)
 		}
 	}
+	if pictures && entries[0].Result != nil {
+		if err := drawPictures(ctx, entries[0].Result, o); err != nil {
+			fmt.Fprintf(stderr, "dpcheck: %v\n", err)
+			code = max(code, exitInvalid)
+		}
+	}
 	return code
 }
 
-func checkOne(ctx context.Context, path string) report.Entry {
+func write(w io.Writer, format string, entries []report.Entry) error {
+	switch format {
+	case "json":
+		return report.JSON(w, entries, dpcheck.Version)
+	case "junit":
+		return report.JUnit(w, entries)
+	case "github":
+		return report.GitHub(w, entries)
+	}
+	report.Text(w, entries)
+	return nil
+}
+
+func checkOne(ctx context.Context, cfg dpcheck.Config, path string) report.Entry {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return report.Entry{File: path, Err: err}
 	}
-	res, err := dpcheck.CheckSource(ctx, path, string(src))
+	res, err := cfg.CheckSource(ctx, path, string(src))
 	return report.Entry{File: path, Source: string(src), Result: res, Err: err}
 }
 
@@ -167,4 +237,58 @@ func expand(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
+}
+
+// runFmt is "dpcheck fmt".
+func runFmt(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("dpcheck fmt", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	write := fl.Bool("w", false, "")
+	check := fl.Bool("check", false, "")
+	if err := fl.Parse(args); err != nil || fl.NArg() == 0 {
+		fmt.Fprintf(stderr, "usage: dpcheck fmt [-w] [--check] FILE|DIR ...\n")
+		return exitInvalid
+	}
+	files, err := expand(fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
+		return exitInvalid
+	}
+	code := exitPass
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
+			code = exitInvalid
+			continue
+		}
+		out, err := spec.Format(f, string(src))
+		if err != nil {
+			var list spec.ErrorList
+			if errors.As(err, &list) {
+				fmt.Fprint(stderr, list.Pretty(string(src)))
+			} else {
+				fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
+			}
+			code = exitInvalid
+			continue
+		}
+		switch {
+		case *check:
+			if out != string(src) {
+				fmt.Fprintln(stdout, f)
+				code = max(code, exitFail)
+			}
+		case *write:
+			if out != string(src) {
+				if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+					fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
+					code = exitInvalid
+				}
+			}
+		default:
+			fmt.Fprint(stdout, out)
+		}
+	}
+	return code
 }

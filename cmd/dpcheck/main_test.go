@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,13 @@ func TestGolden(t *testing.T) {
 		{"errors_json", []string{"--format", "json", "testdata/errors.dp"}},
 		{"several_files", []string{"testdata/pass.dp", "testdata/errors.dp", "testdata/violated.dp"}},
 		{"dpctl_text", []string{"testdata/dpctl.dp"}},
+		{"junit", []string{"--format", "junit", "testdata/pass.dp", "testdata/violated.dp", "testdata/errors.dp"}},
+		{"github", []string{"--format", "github", "testdata/pass.dp", "testdata/violated.dp", "testdata/errors.dp"}},
+		{"too_big", []string{"--max-transitions", "30", "testdata/pass.dp", "../../models/geometric.dp"}},
+		{"pictures_of_two_files", []string{"--dot", "x.dot", "testdata/pass.dp", "testdata/violated.dp"}},
+		{"fmt_check", []string{"fmt", "--check", "testdata/unformatted.dp", "testdata/pass.dp"}},
+		{"fmt_print", []string{"fmt", "testdata/unformatted.dp"}},
+		{"fmt_error", []string{"fmt", "testdata/broken.dp"}},
 		{"dpctl_json", []string{"--format", "json", "testdata/dpctl.dp"}},
 		{"help", []string{"--help"}},
 		{"version", []string{"--version"}},
@@ -110,5 +118,74 @@ func TestJSONSchema(t *testing.T) {
 	}
 	if got := len(doc.Files[2].Errors); got != 4 {
 		t.Errorf("%d errors in errors.dp, want 4", got)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--timeout", "1ns", "testdata/pass.dp"}, &stdout, &stderr)
+	if code != 3 || stderr.String() != "dpcheck: stopped after 1ns (--timeout)\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestFmtWrite(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/unformatted.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "m.dp")
+	if err := os.WriteFile(f, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(context.Background(), []string{"fmt", "-w", dir}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("fmt -w: exit %d", code)
+	}
+	var stdout bytes.Buffer
+	if code := run(context.Background(), []string{"fmt", "--check", f}, &stdout, &bytes.Buffer{}); code != 0 || stdout.Len() != 0 {
+		t.Errorf("after fmt -w, fmt --check: exit %d, output %q", code, stdout.String())
+	}
+	// The rewritten file still checks the same way.
+	if code := run(context.Background(), []string{f}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+		t.Errorf("the formatted file: exit %d", code)
+	}
+}
+
+func TestPictures(t *testing.T) {
+	dir := t.TempDir()
+	dot := filepath.Join(dir, "m.dot")
+	png := filepath.Join(dir, "p.png")
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--dot", dot, "--profile", png, "testdata/violated.dp"}, &bytes.Buffer{}, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1 (the file has failing statements): %s", code, stderr.String())
+	}
+	got, err := os.ReadFile(dot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/golden/violated.dot")
+	if *update {
+		os.WriteFile("testdata/golden/violated.dot", got, 0o644)
+	} else if err != nil || string(got) != string(want) {
+		t.Errorf("DOT differs from testdata/golden/violated.dot (-update rewrites it):\n%s", got)
+	}
+	img, err := os.ReadFile(png)
+	if err != nil || len(img) < 1000 || string(img[1:4]) != "PNG" {
+		t.Errorf("--profile wrote %d bytes (%v), not a PNG", len(img), err)
+	}
+	svg := filepath.Join(dir, "m.svg")
+	code := run(context.Background(), []string{"--svg", svg, "testdata/violated.dp"}, &bytes.Buffer{}, &stderr)
+	if _, err := exec.LookPath("dot"); err != nil {
+		if code != 2 || !strings.Contains(stderr.String(), "Graphviz") {
+			t.Errorf("--svg without Graphviz: exit %d, %q", code, stderr.String())
+		}
+		return
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("--svg wrote no SVG: %v", err)
+	}
+	if code := run(context.Background(), []string{"--profile", filepath.Join(dir, "p.gif"), "testdata/violated.dp"}, &bytes.Buffer{}, &stderr); code != 2 {
+		t.Errorf("--profile with a .gif: exit %d, want 2", code)
 	}
 }

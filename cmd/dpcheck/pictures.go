@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/picture"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// drawPictures writes --dot, --svg and --profile for one checked file.
+func drawPictures(ctx context.Context, r *dpcheck.Result, o options) error {
+	p := r.Program
+	if p.Chain == nil {
+		return fmt.Errorf("%s has no model of its own to draw", r.File)
+	}
+	if o.dot != "" || o.svg != "" {
+		src, err := picture.DOT(p.Chain, highlight(r))
+		if err != nil {
+			return err
+		}
+		if o.dot != "" {
+			if err := os.WriteFile(o.dot, src, 0o644); err != nil {
+				return err
+			}
+		}
+		if o.svg != "" {
+			if err := picture.SVG(src, o.svg); err != nil {
+				return err
+			}
+		}
+	}
+	if o.profile != "" {
+		return profile(ctx, r, o.profile)
+	}
+	return nil
+}
+
+// highlight finds the first violated check with a pair to show.
+func highlight(r *dpcheck.Result) picture.Highlight {
+	c := r.Program.Chain
+	for _, o := range r.Statements {
+		title := fmt.Sprintf("counterexample to line %d: %s", o.Statement.Pos.Line, o.Statement.Text)
+		switch {
+		case o.DP != nil && o.DP.Counterexample != nil:
+			cx := o.DP.Counterexample
+			h := picture.Highlight{From: cx.From.ID, To: cx.To.ID, Title: title}
+			for _, name := range cx.Event {
+				if s, ok := c.Lookup(name); ok && c.IsAbsorbing(s) {
+					h.Event = append(h.Event, s)
+				}
+			}
+			return h
+		case o.Formula != nil && o.Formula.Counterexample != nil:
+			if d := firstDP(o.Formula.Counterexample); d != nil {
+				return picture.Highlight{From: d.From.ID, To: d.To.ID, Title: title}
+			}
+			s := o.Formula.Counterexample.State.ID
+			return picture.Highlight{From: s, To: -1, Title: title}
+		}
+	}
+	return picture.NoHighlight
+}
+
+func firstDP(e *verify.Explanation) *verify.DPViolation {
+	if e.DP != nil {
+		return e.DP
+	}
+	for _, c := range e.Causes {
+		if d := firstDP(c); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// profile plots the model's privacy profile over the file's output space,
+// the first counterexample pair's, and every dp check over that space.
+func profile(ctx context.Context, r *dpcheck.Result, path string) error {
+	p := r.Program
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
+	if err != nil {
+		return err
+	}
+	whole, err := a.Profile(ctx)
+	if err != nil {
+		return err
+	}
+	curves := []picture.Curve{{Name: "δ(ε), worst pair", Profile: whole}}
+	var points []picture.Point
+	pairAdded := false
+	for _, o := range r.Statements {
+		if o.Statement.Kind != spec.CheckDP || o.DP == nil || o.Statement.Output != nil {
+			continue
+		}
+		points = append(points, picture.Point{Eps: o.DP.Eps, Delta: o.DP.Delta, Holds: o.DP.Holds})
+		if cx := o.DP.Counterexample; cx != nil && !pairAdded {
+			curves = append(curves, picture.Curve{Name: fmt.Sprintf("δ(ε), %s vs %s", cx.From.Name, cx.To.Name), Profile: a.PairProfile(cx.From.ID, cx.To.ID)})
+			pairAdded = true
+		}
+	}
+	title := fmt.Sprintf("%s — privacy profile over %s", r.File, p.Output)
+	return picture.ProfilePlot(path, title, curves, points)
+}

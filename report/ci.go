@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
+)
+
+// JUnit writes entries as JUnit XML: a test suite per file and a test case
+// per statement; a statement that does not meet its expectation is a
+// failure whose text is the statement's full report (counterexample
+// included); a file with parse or semantic errors is a suite with one
+// erroring test case.
+func JUnit(w io.Writer, entries []Entry) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Classname string   `xml:"classname,attr"`
+		Name      string   `xml:"name,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		Error     *failure `xml:"error,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type testsuite struct {
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Errors   int        `xml:"errors,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	type testsuites struct {
+		XMLName  xml.Name    `xml:"testsuites"`
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Suites   []testsuite `xml:"testsuite"`
+	}
+	doc := testsuites{Name: "dpcheck"}
+	for _, e := range entries {
+		s := testsuite{Name: e.File}
+		if e.Result == nil {
+			var b bytes.Buffer
+			writeErr(&b, e)
+			s.Cases = append(s.Cases, testcase{Classname: e.File, Name: "load " + e.File,
+				Error: &failure{Message: "the file does not load", Type: "dpcheck.invalid", Text: b.String()}})
+			s.Errors++
+		} else {
+			for _, o := range e.Result.Statements {
+				var b bytes.Buffer
+				textOutcome(&b, o)
+				text := dedent(b.String())
+				tc := testcase{Classname: e.File, Name: fmt.Sprintf("line %d: %s", o.Statement.Pos.Line, o.Statement.Text)}
+				switch {
+				case o.Err != nil:
+					tc.Error = &failure{Message: o.Err.Error(), Type: "dpcheck.error", Text: text}
+					s.Errors++
+				case !o.Pass:
+					tc.Failure = &failure{Message: summary(o), Type: "dpcheck.fail", Text: text}
+					s.Failures++
+				default:
+					tc.SystemOut = text
+				}
+				s.Cases = append(s.Cases, tc)
+			}
+		}
+		s.Tests = len(s.Cases)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Suites = append(doc.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// summary says in one line how a statement's outcome differs from its
+// expectation.
+func summary(o *dpcheck.Outcome) string {
+	if o.Err != nil {
+		return "error: " + o.Err.Error()
+	}
+	st := o.Statement
+	switch st.Kind {
+	case spec.CheckDP, spec.CheckFormula, spec.CheckEquivalent:
+		s := fmt.Sprintf("%s, expected %s", o.Value(), st.Expect.Text)
+		if o.DP != nil && o.DP.Counterexample != nil {
+			cx := o.DP.Counterexample
+			s += fmt.Sprintf(": %s vs %s on E* = %s, %s > %s (excess %s)",
+				cx.From, cx.To, eventText(cx.Event), exact(cx.PrFrom), realText(cx.Bound), realText(cx.Excess))
+		}
+		return s
+	}
+	return fmt.Sprintf("got %s, expected %s", o.Value(), st.Expect.Text)
+}
+
+// GitHub writes GitHub Actions workflow commands: an error annotation on
+// the line of every statement that does not meet its expectation and of
+// every parse or semantic error, then a notice with the totals.
+func GitHub(w io.Writer, entries []Entry) error {
+	var pass, fail, bad int
+	for _, e := range entries {
+		if e.Result == nil {
+			bad++
+			var list spec.ErrorList
+			if errors.As(e.Err, &list) {
+				for _, x := range list {
+					fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
+						ghProp(e.File), x.Pos.Line, x.Pos.Column, ghProp("dpcheck: invalid file"), ghData(x.Msg))
+				}
+			} else {
+				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp("dpcheck: cannot check"), ghData(e.Err.Error()))
+			}
+			continue
+		}
+		for _, o := range e.Result.Statements {
+			if o.Pass {
+				pass++
+				continue
+			}
+			fail++
+			st := o.Statement
+			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(e.File), st.Pos.Line, st.Pos.Column,
+				ghProp("dpcheck: "+st.Text), ghData(summary(o)))
+		}
+	}
+	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(fmt.Sprintf("%s, %s: %d passed, %d failed, %s with errors",
+		count(len(entries), "file"), count(pass+fail, "statement"), pass, fail, count(bad, "file"))))
+	return nil
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes a workflow command's property value.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// dedent removes the text report's indentation.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, pad)
+	}
+	return strings.Join(lines, "\n")
+}

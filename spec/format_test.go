@@ -1,0 +1,166 @@
+package spec_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFormat(t *testing.T) {
+	src := `// header comment
+
+const   p=1/2   // the coin
+chain{
+state pos(x=1)[in_pos]   state neg (x = 0) [ in_neg ]
+  // outputs
+state "yes"[out_Y]
+state no [out_N]
+pos->"yes":p+(1-p)*p,no:(1-p)*(1-p)
+neg -> "yes" : (1-p)*p, no : p+(1 - p)*( 1-p ) else sink
+/* last */
+}
+inputs pos,neg
+neighbours |x-x'|<=1&!in_pos|in_neg
+
+
+check dp(eps=ln(3),delta=0)expect holds
+check D{ln(3),0}[X out_Y]&P>=1/4[F<=2 !out_N U out_Y]   // formulas
+query eps(delta = 1e-3) over traces( 2 )
+/* trailing
+   block */
+`
+	want := `// header comment
+
+const p = 1/2  // the coin
+chain {
+  state pos (x = 1) [in_pos]
+  state neg (x = 0) [in_neg]
+  // outputs
+  state "yes" [out_Y]
+  state no [out_N]
+  pos -> "yes" : p + (1 - p)*p, no : (1 - p)*(1 - p)
+  neg -> "yes" : (1 - p)*p, no : p + (1 - p)*(1 - p) else sink
+  /* last */
+}
+inputs pos, neg
+neighbours |x - x'| <= 1 & !in_pos | in_neg
+
+check dp(eps = ln(3), delta = 0) expect holds
+check D{ln(3), 0}[X out_Y] & P>=1/4[F<=2 !out_N U out_Y]  // formulas
+query eps(delta = 1e-3) over traces(2)
+/* trailing
+   block */
+`
+	got, err := spec.Format("t.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Format (-want +got):\n%s", diff)
+	}
+	if _, err := spec.Format("t.dp", "model survey(\n"); err == nil {
+		t.Error("Format of a file that does not parse: no error")
+	}
+}
+
+var lineRef = regexp.MustCompile(`(line|column) \d+`)
+
+// summarize describes a loaded program (or its errors, without positions)
+// for comparing a file with its formatted form.
+func summarize(src string) string {
+	p, err := fuzzOptions.Load("f.dp", src)
+	if err != nil {
+		list, ok := err.(spec.ErrorList)
+		if !ok {
+			return "error " + err.Error()
+		}
+		var msgs []string
+		for _, e := range list {
+			// Formatting moves lines: "also at line 3" may become line 2.
+			msgs = append(msgs, lineRef.ReplaceAllString(e.Msg, "$1 N"))
+		}
+		slices.Sort(msgs)
+		return "errors " + strings.Join(msgs, "; ")
+	}
+	var b strings.Builder
+	if p.Chain != nil {
+		fmt.Fprintf(&b, "%d states, %d transitions, %d pairs, %s\n", p.Chain.NumStates(), p.Chain.NumTransitions(), len(p.Neighbours), p.Output)
+	}
+	for _, st := range p.Statements {
+		fmt.Fprintf(&b, "%s eps=%s delta=%v expect=%d/%s", st.Kind, st.Eps, st.Delta, st.Expect.Kind, st.Expect.Eps)
+		if st.Expect.Value != nil {
+			fmt.Fprintf(&b, "/%s", st.Expect.Value.RatString())
+		}
+		if st.Formula != nil {
+			fmt.Fprintf(&b, " %s", st.Formula)
+		}
+		if st.Path != nil {
+			fmt.Fprintf(&b, " %s", st.Path)
+		}
+		if st.Output != nil {
+			fmt.Fprintf(&b, " over %s", st.Output)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// checkFormat: formatting parses, is idempotent and means the same.
+func checkFormat(t *testing.T, name, src string) {
+	t.Helper()
+	once, err := spec.Format(name, src)
+	if err != nil {
+		return // does not parse: nothing to format
+	}
+	twice, err := spec.Format(name, once)
+	if err != nil {
+		t.Fatalf("%s: the formatted file does not parse: %v\n%s", name, err, once)
+	}
+	if twice != once {
+		t.Fatalf("%s: formatting is not idempotent:\n%s", name, cmp.Diff(once, twice))
+	}
+	if a, b := summarize(src), summarize(once); a != b {
+		t.Fatalf("%s: formatting changed the meaning:\n%s", name, cmp.Diff(a, b))
+	}
+	if strings.Count(src, "//")+strings.Count(src, "/*") > strings.Count(once, "//")+strings.Count(once, "/*") {
+		t.Fatalf("%s: formatting lost comments:\n%s", name, once)
+	}
+}
+
+func TestFormatModels(t *testing.T) {
+	files, _ := filepath.Glob("../models/*.dp")
+	more, _ := filepath.Glob("../cmd/dpcheck/testdata/*.dp")
+	for _, f := range append(files, more...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFormat(t, f, string(src))
+	}
+}
+
+// FuzzFormat: for every input that parses, the formatted file parses, is a
+// fixed point of Format, and loads to the same program.
+//
+//	go test ./spec -run '^$' -fuzz FuzzFormat -fuzztime 60s
+func FuzzFormat(f *testing.F) {
+	files, _ := filepath.Glob("../models/*.dp")
+	for _, p := range files {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(string(src))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4000 {
+			return
+		}
+		checkFormat(t, "f.dp", src)
+	})
+}
