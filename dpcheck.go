@@ -106,7 +106,9 @@ type Config struct {
 // CheckFile reads, parses, checks and runs a .dp file with the default
 // configuration. Parse and semantic errors are returned as a
 // spec.ErrorList; a violated property is an Outcome, not an error.
-func CheckFile(ctx context.Context, path string) (*Result, error) { return Config{}.CheckFile(ctx, path) }
+func CheckFile(ctx context.Context, path string) (*Result, error) {
+	return Config{}.CheckFile(ctx, path)
+}
 
 // CheckSource is CheckFile for a file's contents.
 func CheckSource(ctx context.Context, filename, src string) (*Result, error) {

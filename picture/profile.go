@@ -54,6 +54,17 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 			xmax = math.Max(xmax, 1.1*e)
 		}
 	}
+	ymax := 0.0
+	for _, c := range curves {
+		if pts := c.Profile.Points; len(pts) > 0 {
+			d, _ := pts[0].Delta.Float64()
+			ymax = math.Max(ymax, d)
+		}
+	}
+	for _, pt := range points {
+		d, _ := pt.Delta.Float64()
+		ymax = math.Max(ymax, d)
+	}
 	colors := []color.Color{color.RGBA{R: 31, G: 119, B: 180, A: 255}, color.RGBA{R: 255, G: 127, B: 14, A: 255}}
 	for i, c := range curves {
 		const n = 400
@@ -105,5 +116,8 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 	}
 	p.Legend.Top = true
 	p.X.Min, p.Y.Min = 0, 0
+	if ymax > 0 {
+		p.Y.Max = 1.1 * ymax
+	}
 	return p.Save(7*vg.Inch, 4.5*vg.Inch, path)
 }
