@@ -94,15 +94,9 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 	if err != nil {
 		return nil, err
 	}
-	var pairs [][2]int
-	for t := 0; t <= n; t++ {
-		for d := 0; d < n; d++ {
-			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
-		}
-	}
 	return &Mechanism{
 		Chain:      c,
-		Neighbours: pairs,
+		Neighbours: thresholdPairs(input),
 		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
 			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
 	}, nil
@@ -190,16 +184,22 @@ func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechan
 	if err != nil {
 		return nil, err
 	}
-	var pairs [][2]int
-	for t := 0; t <= n; t++ {
-		for d := 0; d < n; d++ {
-			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
-		}
-	}
 	return &Mechanism{
 		Chain:      c,
-		Neighbours: pairs,
+		Neighbours: thresholdPairs(input),
 		Note: fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
 			cmp, alphaT.RatString(), alphaQ.RatString(), n),
 	}, nil
+}
+
+// thresholdPairs is the online model's neighbour relation: |d - d'| <= 1
+// with the same t, over input[d][t].
+func thresholdPairs(input [][]int) [][2]int {
+	var pairs [][2]int
+	for t := range input[0] {
+		for d := 0; d+1 < len(input); d++ {
+			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
+		}
+	}
+	return pairs
 }

@@ -128,16 +128,8 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 	switch {
 	case o.DP != nil:
 		r := o.DP
-		verdict := "holds"
-		if !r.Holds {
-			verdict = "violated"
-		}
-		note := ""
-		if !o.Pass {
-			note = fmt.Sprintf(", expected %s", st.Expect.Text)
-		}
-		fmt.Fprintf(w, "%s%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
-			pad, verdict, note, kindDescription(o), epsText(r.Eps), exact(r.Delta), r.OrderedPairs, r.Outputs)
+		fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
+			pad, verdictText(o), kindDescription(o), epsText(r.Eps), exact(r.Delta), r.OrderedPairs, r.Outputs)
 		if cx := r.Counterexample; cx != nil {
 			writeCounterexample(w, cx, r.Delta)
 		}
@@ -161,30 +153,14 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 		}
 	case o.Formula != nil:
 		r := o.Formula
-		verdict := "holds"
-		if !r.Holds {
-			verdict = "violated"
-		}
-		note := ""
-		if !o.Pass {
-			note = fmt.Sprintf(", expected %s", st.Expect.Text)
-		}
-		fmt.Fprintf(w, "%s%s%s: %s; %s, %s\n", pad, verdict, note, kindDescription(o), count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
+		fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), kindDescription(o), count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
 		if cx := r.Counterexample; cx != nil {
 			fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
 			writeExplanation(w, cx, pad+"  ")
 		}
 	case o.Equiv != nil:
 		r := o.Equiv
-		verdict := "holds"
-		if !r.Equal {
-			verdict = "violated"
-		}
-		note := ""
-		if !o.Pass {
-			note = fmt.Sprintf(", expected %s", st.Expect.Text)
-		}
-		fmt.Fprintf(w, "%s%s%s: %s; %s, %s\n", pad, verdict, note, kindDescription(o), count(r.Inputs, "input"), count(r.Outputs, "output"))
+		fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), kindDescription(o), count(r.Inputs, "input"), count(r.Outputs, "output"))
 		fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, st.Models[0].Info.Call, pad, st.Models[1].Info.Call)
 		if d := r.Counterexample; d != nil {
 			fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, exact(d.PrA), exact(d.PrB))
@@ -275,4 +251,14 @@ func writeExplanation(w io.Writer, e *verify.Explanation, indent string) {
 	for _, c := range e.Causes {
 		writeExplanation(w, c, indent+"  ")
 	}
+}
+
+// verdictText is "holds" or "violated", with the expectation when it was
+// not met.
+func verdictText(o *dpcheck.Outcome) string {
+	v := o.Value()
+	if !o.Pass {
+		v += ", expected " + o.Statement.Expect.Text
+	}
+	return v
 }

@@ -210,23 +210,7 @@ func (ev constEval) cmp(e *CmpExpr) (value, bool) {
 		ev.c.errorf(e.Pos, "%s compares numbers, found %s and %s", e.Op, l.k, r.k)
 		return value{}, false
 	}
-	return value{k: kBool, b: cmpHolds(e.Op, l.num.Cmp(r.num))}, true
-}
-
-func cmpHolds(op string, c int) bool {
-	switch op {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	case ">=":
-		return c >= 0
-	case "!=":
-		return c != 0
-	}
-	return c == 0 // "=" and "=="
+	return value{k: kBool, b: verify.CmpHolds(e.Op, l.num.Cmp(r.num))}, true
 }
 
 func (ev constEval) sum(e *Sum) (value, bool) {

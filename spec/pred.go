@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 // A compiled predicate over one state (s) or an ordered pair of states (s,
@@ -174,7 +175,7 @@ func (pc *predCompiler) notExpr(e *NotExpr) (boolFn, bool) {
 		if err == nil {
 			var b qv
 			if b, err = r(s, t); err == nil {
-				return cmpHolds(op, qcmp(a, b)), nil
+				return verify.CmpHolds(op, qcmp(a, b)), nil
 			}
 		}
 		if pe, ok := err.(*predErr); ok && pe.missing && missingFalse {
@@ -278,6 +279,10 @@ func (pc *predCompiler) sum(e *Sum) (numFn, bool) {
 }
 
 func bin(l, r numFn, s, t int, op func(a, b qv) qv) (qv, error) {
+	return binErr(l, r, s, t, func(a, b qv) (qv, error) { return op(a, b), nil })
+}
+
+func binErr(l, r numFn, s, t int, op func(a, b qv) (qv, error)) (qv, error) {
 	a, err := l(s, t)
 	if err != nil {
 		return qv{}, err
@@ -286,7 +291,20 @@ func bin(l, r numFn, s, t int, op func(a, b qv) qv) (qv, error) {
 	if err != nil {
 		return qv{}, err
 	}
-	return op(a, b), nil
+	return op(a, b)
+}
+
+// qdiv divides, reporting division by zero at p.
+func qdiv(p Position) func(a, b qv) (qv, error) {
+	return func(a, b qv) (qv, error) {
+		if b.r == nil && b.i == 0 || b.r != nil && b.r.Sign() == 0 {
+			return qv{}, &predErr{pos: p, msg: "division by zero"}
+		}
+		if a.r == nil && b.r == nil && a.i%b.i == 0 {
+			return qv{i: a.i / b.i}, nil
+		}
+		return qv{r: new(big.Rat).Quo(a.rat(), b.rat())}, nil
+	}
 }
 
 func (pc *predCompiler) term(e *Term) (numFn, bool) {
@@ -300,27 +318,11 @@ func (pc *predCompiler) term(e *Term) (numFn, bool) {
 			return nil, false
 		}
 		l := acc
-		p := pos(op.Pos)
 		if op.Op == "*" {
 			acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qmul) }
 		} else {
-			acc = func(s, t int) (qv, error) {
-				a, err := l(s, t)
-				if err != nil {
-					return qv{}, err
-				}
-				b, err := r(s, t)
-				if err != nil {
-					return qv{}, err
-				}
-				if b.r == nil && b.i == 0 || b.r != nil && b.r.Sign() == 0 {
-					return qv{}, &predErr{pos: p, msg: "division by zero"}
-				}
-				if a.r == nil && b.r == nil && a.i%b.i == 0 {
-					return qv{i: a.i / b.i}, nil
-				}
-				return qv{r: new(big.Rat).Quo(a.rat(), b.rat())}, nil
-			}
+			div := qdiv(pos(op.Pos))
+			acc = func(s, t int) (qv, error) { return binErr(l, r, s, t, div) }
 		}
 	}
 	return acc, true

@@ -119,7 +119,7 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 			return nil, err
 		}
 		for s := range out {
-			out[s] = cmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
+			out[s] = CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
 		}
 	case OpDP:
 		pr, err := m.Prob(ctx, f.Args[0])
@@ -146,7 +146,9 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 	return out, nil
 }
 
-func cmpHolds(op string, c int) bool {
+// CmpHolds reports whether a comparison op (one of < <= > >= = == !=)
+// holds between two values whose three-way comparison is c.
+func CmpHolds(op string, c int) bool {
 	switch op {
 	case "<":
 		return c < 0
@@ -156,6 +158,8 @@ func cmpHolds(op string, c int) bool {
 		return c > 0
 	case ">=":
 		return c >= 0
+	case "!=":
+		return c != 0
 	}
 	return c == 0
 }
@@ -270,13 +274,18 @@ func (m *Checker) nextVec(ctx context.Context, k int, f *Formula) ([]*big.Rat, e
 	return v, nil
 }
 
+// operands returns where the two state formulas of an until hold.
+func (m *Checker) operands(ctx context.Context, l, r *Formula) (a, b []bool, err error) {
+	if a, err = m.Sat(ctx, l); err != nil {
+		return nil, nil, err
+	}
+	b, err = m.Sat(ctx, r)
+	return a, b, err
+}
+
 // boundedUntilVec is Pr(l U<=k r): k exact steps.
 func (m *Checker) boundedUntilVec(ctx context.Context, l, r *Formula, k int) ([]*big.Rat, error) {
-	a, err := m.Sat(ctx, l)
-	if err != nil {
-		return nil, err
-	}
-	b, err := m.Sat(ctx, r)
+	a, b, err := m.operands(ctx, l, r)
 	if err != nil {
 		return nil, err
 	}
@@ -332,11 +341,7 @@ func (m *Checker) backward(from, through []bool) []bool {
 // probability 0 and 1 by graph precomputation (backward breadth-first
 // search), then the exact linear system on the rest, solved SCC by SCC.
 func (m *Checker) untilVec(ctx context.Context, l, r *Formula) ([]*big.Rat, error) {
-	a, err := m.Sat(ctx, l)
-	if err != nil {
-		return nil, err
-	}
-	b, err := m.Sat(ctx, r)
+	a, b, err := m.operands(ctx, l, r)
 	if err != nil {
 		return nil, err
 	}
