@@ -87,6 +87,9 @@ type CounterexampleDoc struct {
 	Excess      Number     `json:"excess"`
 	LeastEps    Number     `json:"least_eps"`
 	WorstOutput *OutputDoc `json:"worst_output,omitempty"`
+	// Path is the most likely run from the first input into the event.
+	Path   []string `json:"path,omitempty"`
+	PathPr *Number  `json:"path_pr,omitempty"`
 }
 
 // OutputDoc is one output with its probability under each input.
@@ -309,6 +312,13 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 			c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps)}
 			if cx.WorstOutput != "" {
 				c.WorstOutput = &OutputDoc{Output: cx.WorstOutput, PrFrom: ratNum(cx.WorstFrom), PrTo: ratNum(cx.WorstTo)}
+			}
+			if len(cx.Path) > 0 {
+				for _, v := range cx.Path {
+					c.Path = append(c.Path, v.Name)
+				}
+				pr := ratNum(cx.PathPr)
+				c.PathPr = &pr
 			}
 			d.Counterexample = c
 		}

@@ -226,6 +226,17 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 		}
 		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, exact(cx.WorstFrom), exact(cx.WorstTo), ratio)})
 	}
+	if len(cx.Path) > 2 { // a run of more than one step
+		names := make([]string, len(cx.Path))
+		for i, v := range cx.Path {
+			names[i] = v.Name
+		}
+		run := strings.Join(names, " → ")
+		if len(cx.Path) > 8 {
+			run = strings.Join(names[:3], " → ") + fmt.Sprintf(" → … (%d steps) → ", len(cx.Path)-4) + names[len(names)-1]
+		}
+		rows = append(rows, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, exact(cx.PathPr))})
+	}
 	if cx.LeastEps.IsInf() {
 		rows = append(rows, [2]string{"least ε", "none: no finite ε holds at this δ"})
 	} else {

@@ -118,6 +118,12 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 		Excess:  affine(new(big.Rat).Sub(A, delta), new(big.Rat).Neg(B), eps),
 	}
 	cx.WorstOutput, cx.WorstFrom, cx.WorstTo = a.worstOutput(s, t, &scratch{})
+	if path, pr := mostLikelyPath(a.chain, s, a.eventStates(cx.Event)); path != nil {
+		for _, v := range path {
+			cx.Path = append(cx.Path, a.stateInfo(v))
+		}
+		cx.PathPr = pr
+	}
 	least, err := a.TightEpsilon(ctx, delta)
 	if err != nil {
 		return nil, err

@@ -186,6 +186,20 @@ func TestAboveThresholdTightEps(t *testing.T) {
 			if diff := cmp.Diff([]string{"never"}, cx.Event); diff != "" {
 				t.Errorf("K=5: worst event (-want +got):\n%s", diff)
 			}
+			// The likeliest run realising "never": five queries all below the
+			// noisy threshold T = 5 (from d4_t5: Pr[T=5] = 4/5, then
+			// Pr[answer < 5 | d=4] = 2/3 per query).
+			var names []string
+			for _, v := range cx.Path {
+				names = append(names, v.Name)
+			}
+			wantPath := []string{"d4_t5", "d4_t5_T5_q1", "d4_t5_T5_q2", "d4_t5_T5_q3", "d4_t5_T5_q4", "d4_t5_T5_q5", "never"}
+			if diff := cmp.Diff(wantPath, names); diff != "" {
+				t.Errorf("K=5: likeliest run (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(r("128/1215"), cx.PathPr, ratCmp); diff != "" { // 4/5·(2/3)^5
+				t.Errorf("K=5: probability of the likeliest run: %s", diff)
+			}
 			w := tightEps(t, a, "0").Witness
 			if w.From.Name != "d4_t0" || w.To.Name != "d5_t0" || len(w.Event) != 1 || w.Event[0] != "never" {
 				t.Errorf("K=5: tight-ε witness %s vs %s on %v; want d4_t0 vs d5_t0 on never", w.From, w.To, w.Event)

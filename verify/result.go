@@ -57,6 +57,10 @@ type Counterexample struct {
 	// Pr_From(o)/Pr_To(o), with both probabilities.
 	WorstOutput        string
 	WorstFrom, WorstTo *big.Rat
+	// Path is the most likely run from From into E* (final-state outputs,
+	// chains of at most MaxPathStates states), and PathPr its probability.
+	Path   []StateInfo
+	PathPr *big.Rat
 }
 
 // DPResult is the verdict of dp(ε, δ): standard (ε,δ)-differential privacy
