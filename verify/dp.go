@@ -43,10 +43,17 @@ func (a *Analysis) outputNames(ids []int) []string {
 	return names
 }
 
-// deltaBounds returns float64 bounds dlo ≤ δ ≤ dhi for the filter.
+// deltaBounds returns float64 bounds dlo ≤ δ ≤ dhi for the filter. The
+// relative error bound holds for normal floats only, so a δ too small for
+// one gets the bounds (0, +∞): the filter then decides nothing and the exact
+// path does all the work.
 func deltaBounds(d *big.Rat) (dlo, dhi float64) {
 	var sc big.Int
-	f := approxRat(d, &sc).float() // relative error ≤ 3.1u
+	a := approxRat(d, &sc) // relative error ≤ 3.1u
+	if a.isZero() || a.e < -1000 {
+		return 0, posInf()
+	}
+	f := a.float()
 	return f * (1 - 8*u), f * (1 + 8*u)
 }
 

@@ -220,3 +220,21 @@ func TestProfileMatchesTightDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyDelta: δ far below float64's range is decided exactly (the filter
+// steps aside).
+func TestTinyDelta(t *testing.T) {
+	a := analyze(t, mustMech(t)(builder.Survey(r("1/2"), r("1/2"))), verify.FinalState())
+	tiny := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 5000)) // 2^-5000
+	res, err := a.DP(context.Background(), ln("3"), tiny)
+	if err != nil || !res.Holds {
+		t.Errorf("dp(ln 3, 2^-5000): %v, %v; want holds", res, err)
+	}
+	res, err = a.DP(context.Background(), ln("2"), tiny)
+	if err != nil || res.Holds {
+		t.Errorf("dp(ln 2, 2^-5000): %v, %v; want violated", res, err)
+	}
+	if x, _ := res.Counterexample.Excess.Rat(); x.Cmp(new(big.Rat).Sub(r("1/4"), tiny)) != 0 {
+		t.Errorf("excess %s, want 1/4 - 2^-5000", res.Counterexample.Excess)
+	}
+}
