@@ -3,6 +3,7 @@ package builder
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -37,13 +38,14 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	b := chain.NewBuilder()
 	finals := map[string]int{}
 	states := 0
-	// final returns the absorbing state for the outputs os.
+	// final returns the absorbing state for the outputs os. States are
+	// identified by output IDs; names only display them.
 	final := func(os []int) int {
 		var names []string
 		var val chain.Valuation
 		var labels []string
 		for i, o := range os {
-			names = append(names, c.Name(o))
+			names = append(names, component(c.Name(o)))
 			for _, v := range c.Valuation(o) {
 				val = append(val, chain.Var{Name: fmt.Sprintf("%s_%d", v.Name, i+1), Value: v.Value})
 			}
@@ -51,11 +53,11 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 				labels = append(labels, fmt.Sprintf("%s_%d", l, i+1))
 			}
 		}
-		key := strings.Join(names, ",")
+		key := idKey(os)
 		if id, ok := finals[key]; ok {
 			return id
 		}
-		id := b.AddState(key, val, labels...)
+		id := b.AddState(strings.Join(names, ","), val, labels...)
 		finals[key] = id
 		states++
 		return id
@@ -71,17 +73,17 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	// state s" and builds what it reaches.
 	var node func(input int, prefix []int, s int) int
 	node = func(input int, prefix []int, s int) int {
-		var ps []string
-		for _, o := range prefix {
-			ps = append(ps, c.Name(o))
-		}
-		key := runKey{input, strings.Join(ps, ","), s}
+		key := runKey{input, idKey(prefix), s}
 		if id, ok := ids[key]; ok {
 			return id
 		}
 		name := c.Name(s)
 		if len(prefix) > 0 {
-			name = c.Name(input) + "|" + key.prefix + "|" + c.Name(s)
+			var ps []string
+			for _, o := range prefix {
+				ps = append(ps, component(c.Name(o)))
+			}
+			name = component(c.Name(input)) + "|" + strings.Join(ps, ",") + "|" + component(c.Name(s))
 		}
 		var labels []string
 		if len(prefix) == 0 && s == input {
@@ -130,4 +132,22 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 		pairs = append(pairs, [2]int{in[p[0]], in[p[1]]})
 	}
 	return &Mechanism{Chain: composed, Neighbours: pairs, Note: fmt.Sprintf("%d independent runs of: %s", k, m.Note)}, nil
+}
+
+// idKey identifies a sequence of states by their IDs.
+func idKey(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
+}
+
+// component writes a state name inside a composed name, quoted when it
+// contains a separator, so that composed names stay distinct.
+func component(name string) string {
+	if strings.ContainsAny(name, ",|\"") {
+		return strconv.Quote(name)
+	}
+	return name
 }

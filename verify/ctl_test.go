@@ -356,3 +356,34 @@ func TestLoopTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceLabelsDoNotMerge: a label literally named "·" is not the empty
+// observation.
+func TestTraceLabelsDoNotMerge(t *testing.T) {
+	b := chain.NewBuilder()
+	i0 := b.AddState("i0", nil)
+	i1 := b.AddState("i1", nil)
+	dot := b.AddState("dot", nil, "·")
+	none := b.AddState("none", nil)
+	b.AddTransition(i0, dot, r("1"))
+	b.AddTransition(i1, none, r("1"))
+	b.MarkInput(i0)
+	b.MarkInput(i1)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := verify.Analyze(context.Background(), &verify.Model{Chain: c, Neighbours: [][2]int{{i0, i1}}, Output: verify.Traces(1, "·")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.NumOutputs(); got != 2 {
+		t.Fatalf("%d traces, want 2", got)
+	}
+	if got := a.Prob(i0, `"·"`); got.Cmp(r("1")) != 0 {
+		t.Errorf("Pr(\"·\" | i0) = %s, want 1", got.RatString())
+	}
+	if got := a.Prob(i1, "·"); got.Cmp(r("1")) != 0 {
+		t.Errorf("Pr(· | i1) = %s, want 1", got.RatString())
+	}
+}

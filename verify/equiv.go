@@ -30,13 +30,17 @@ type Difference struct {
 }
 
 // matchKey identifies a state across chains: its valuation, or its name
-// when it has none.
+// when it has none; the prefix keeps a name such as "in=0" from matching a
+// valuation in=0.
 func matchKey(c *chain.Chain, s int) string {
 	if v := c.Valuation(s); len(v) > 0 {
-		return v.String()
+		return "v\x00" + v.String()
 	}
-	return c.Name(s)
+	return "n\x00" + c.Name(s)
 }
+
+// displayKey is a match key as people read it.
+func displayKey(k string) string { return k[2:] }
 
 // Equivalent compares the final-state output distributions of a and b,
 // exactly, for every input. Inputs and outputs are matched by their
@@ -54,13 +58,13 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 	var keys []string
 	for k := range ka {
 		if _, ok := kb[k]; !ok {
-			return nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, k)
+			return nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, displayKey(k))
 		}
 		keys = append(keys, k)
 	}
 	for k := range kb {
 		if _, ok := ka[k]; !ok {
-			return nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, k)
+			return nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, displayKey(k))
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return ka[keys[i]] < ka[keys[j]] })
@@ -93,7 +97,7 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 			x, y := orZero(pa[o]), orZero(pb[o])
 			if x.Cmp(y) != 0 && res.Equal {
 				res.Equal = false
-				res.Counterexample = &Difference{Input: k, Output: o, PrA: x, PrB: y}
+				res.Counterexample = &Difference{Input: displayKey(k), Output: displayKey(o), PrA: x, PrB: y}
 			}
 		}
 	}
@@ -105,22 +109,24 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 // by the outputs' match keys.
 func keyedDistributions(ctx context.Context, c *chain.Chain) (map[int]map[string]*big.Rat, error) {
 	inputs := c.Inputs()
-	dists, names, err := finalDistributions(ctx, c, inputs, FinalState())
+	dists, names, stateOutput, err := finalDistributions(ctx, c, inputs, FinalState())
 	if err != nil {
 		return nil, err
 	}
-	// Output names are state names (or ⊥∞); re-key them by valuation.
-	key := map[string]string{}
-	for s := range c.NumStates() {
-		key[c.Name(s)] = matchKey(c, s)
+	// Outputs are absorbing states (or ⊥∞); re-key them by match key.
+	key := make([]string, len(names))
+	for i, n := range names {
+		key[i] = "o\x00" + n // ⊥∞
 	}
-	key[Never] = Never
+	for s, o := range stateOutput {
+		key[o] = matchKey(c, s)
+	}
 	out := map[int]map[string]*big.Rat{}
 	for _, s := range inputs {
 		d := dists[s]
 		m := map[string]*big.Rat{}
 		for i, o := range d.out {
-			k := key[names[o]]
+			k := key[o]
 			if old, ok := m[k]; ok {
 				m[k] = new(big.Rat).Add(old, d.p[i])
 			} else {

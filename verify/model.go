@@ -98,6 +98,9 @@ type Analysis struct {
 	outputs []string // output names by ID
 	pairs   [][2]int
 	dist    map[int]*inputDist
+	// stateOutput maps each reachable absorbing state to its output (final
+	// outputs only).
+	stateOutput map[int]int
 }
 
 type inputDist struct {
@@ -128,12 +131,12 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 	}
 	slices.Sort(inputs)
 	a := &Analysis{chain: c, output: m.Output, pairs: pairs, dist: make(map[int]*inputDist, len(inputs))}
-	distribute := finalDistributions
+	var dists map[int]dvec
 	if m.Output.kind == outTraces {
-		distribute = traceDistributions
+		dists, a.outputs, err = traceDistributions(ctx, c, inputs, m.Output)
+	} else {
+		dists, a.outputs, a.stateOutput, err = finalDistributions(ctx, c, inputs, m.Output)
 	}
-	dists, outputs, err := distribute(ctx, c, inputs, m.Output)
-	a.outputs = outputs
 	if err != nil {
 		return nil, err
 	}
@@ -240,29 +243,31 @@ func (a *Analysis) Prob(s int, output string) *big.Rat {
 // acyclic parts and solving the linear system of each transient cyclic
 // component by exact elimination. Mass that enters a closed component other
 // than an absorbing state is never absorbed: output ⊥∞.
-func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out Output) (map[int]dvec, []string, error) {
+func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out Output) (map[int]dvec, []string, map[int]int, error) {
 	reach := reachable(c, inputs)
-	// Output IDs for absorbing states.
-	keys := map[string]int{}
-	var names []string
-	var order []string
-	outOf := map[int]string{}
+	// Output IDs for absorbing states: identities are outKeys, so that no
+	// state name can merge two outputs; display names come after.
+	ids := map[outKey]int{}
+	var order []outKey
+	outOf := map[int]outKey{}
 	for s := range c.NumStates() {
 		if !reach[s] || !c.IsAbsorbing(s) {
 			continue
 		}
 		k := outputKey(c, s, out)
 		outOf[s] = k
-		if _, ok := keys[k]; !ok {
-			keys[k] = -1
+		if _, ok := ids[k]; !ok {
+			ids[k] = -1
 			order = append(order, k)
 		}
 	}
-	sortOutputKeys(order, out)
+	sortOutputKeys(order)
+	var names []string
 	for i, k := range order {
-		keys[k] = i
-		names = append(names, k)
+		ids[k] = i
+		names = append(names, k.display(out))
 	}
+	keys := ids
 	neverID := -1
 	never := func() int {
 		if neverID < 0 {
@@ -309,13 +314,18 @@ func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out O
 		}
 	}
 	if err := solveBlocks(ctx, c, sccs, unknown, x); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res := make(map[int]dvec, len(inputs))
 	for _, s := range inputs {
 		res[s] = x[s]
 	}
-	return res, names, nil
+	uniqueNames(names, neverID)
+	stateOutput := make(map[int]int, len(outOf))
+	for s, k := range outOf {
+		stateOutput[s] = keys[k]
+	}
+	return res, names, stateOutput, nil
 }
 
 func reachable(c *chain.Chain, from []int) []bool {
@@ -338,11 +348,21 @@ func reachable(c *chain.Chain, from []int) []bool {
 	return seen
 }
 
-func outputKey(c *chain.Chain, s int, out Output) string {
+// outKey identifies an output of a final-state output space: the
+// absorbing state itself, the value of the observed variable, or the set of
+// observed labels held.
+type outKey struct {
+	kind  byte // 's' state, 'v' value, 'l' labels
+	value int64
+	text  string // the state's name, or the labels joined by "\x00"
+	state int    // for 's': keeps the state order
+}
+
+func outputKey(c *chain.Chain, s int, out Output) outKey {
 	switch out.kind {
 	case outVar:
 		if v, ok := c.Value(s, out.name); ok {
-			return out.name + "=" + strconv.FormatInt(v, 10)
+			return outKey{kind: 'v', value: v}
 		}
 	case outLabels:
 		var held []string
@@ -351,32 +371,61 @@ func outputKey(c *chain.Chain, s int, out Output) string {
 				held = append(held, l)
 			}
 		}
-		return "{" + strings.Join(held, ", ") + "}"
+		return outKey{kind: 'l', text: strings.Join(held, "\x00")}
 	}
-	return c.Name(s)
+	return outKey{kind: 's', text: c.Name(s), state: s}
 }
 
-// sortOutputKeys orders outputs for display: states in state order (as
-// found), variable values numerically, label sets lexicographically.
-func sortOutputKeys(keys []string, out Output) {
-	switch out.kind {
-	case outVar:
-		prefix := out.name + "="
-		sort.SliceStable(keys, func(i, j int) bool {
-			vi, ei := strconv.ParseInt(strings.TrimPrefix(keys[i], prefix), 10, 64)
-			vj, ej := strconv.ParseInt(strings.TrimPrefix(keys[j], prefix), 10, 64)
-			switch {
-			case ei == nil && ej == nil:
-				return vi < vj
-			case ei == nil:
-				return true
-			case ej == nil:
-				return false
-			}
-			return keys[i] < keys[j]
-		})
-	case outLabels:
-		sort.Strings(keys)
+func (k outKey) display(out Output) string {
+	switch k.kind {
+	case 'v':
+		return out.name + "=" + strconv.FormatInt(k.value, 10)
+	case 'l':
+		return "{" + strings.ReplaceAll(k.text, "\x00", ", ") + "}"
+	}
+	return k.text
+}
+
+// sortOutputKeys orders outputs for display: variable values numerically,
+// then label sets, then states in state order.
+func sortOutputKeys(keys []outKey) {
+	rank := map[byte]int{'v': 0, 'l': 1, 's': 2}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		switch {
+		case a.kind != b.kind:
+			return rank[a.kind] < rank[b.kind]
+		case a.kind == 'v':
+			return a.value < b.value
+		case a.kind == 'l':
+			return a.text < b.text
+		}
+		return a.state < b.state
+	})
+}
+
+// uniqueNames makes display names distinct: a name already taken (a state
+// named "x=1" beside the value x = 1, or one named ⊥∞ beside the output
+// ⊥∞, which keeps its name) gets " (state)", then a number.
+func uniqueNames(names []string, never int) {
+	seen := map[string]bool{}
+	if never >= 0 {
+		seen[names[never]] = true
+	}
+	for i, n := range names {
+		if i == never {
+			continue
+		}
+		if !seen[n] {
+			seen[n] = true
+			continue
+		}
+		alt := n + " (state)"
+		for k := 2; seen[alt]; k++ {
+			alt = fmt.Sprintf("%s (state %d)", n, k)
+		}
+		names[i] = alt
+		seen[alt] = true
 	}
 }
 

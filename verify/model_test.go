@@ -116,10 +116,10 @@ func TestOutputsByVarAndLabels(t *testing.T) {
 	}
 	byLabel := analyze(t, m, verify.FinalLabels("out_Y"))
 	outs, p, _ := byLabel.Distribution(0)
-	if diff := cmp.Diff([]string{"{out_Y}", "{}"}, outs); diff != "" {
+	if diff := cmp.Diff([]string{"{}", "{out_Y}"}, outs); diff != "" {
 		t.Errorf("outputs by label (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]*big.Rat{r("3/4"), r("1/4")}, p, ratCmp); diff != "" {
+	if diff := cmp.Diff([]*big.Rat{r("1/4"), r("3/4")}, p, ratCmp); diff != "" {
 		t.Errorf("probabilities by label (-want +got):\n%s", diff)
 	}
 }
@@ -212,5 +212,70 @@ func TestTranscendentalDelta(t *testing.T) {
 	}
 	if f := res.Delta.Float(); f < 0.3378 || f > 0.3379 { // 0.75 - 0.25·1.6487 = 0.33782
 		t.Errorf("δ ≈ %v", f)
+	}
+}
+
+// TestOutputNamesDoNotMerge is the review's case: an absorbing state named
+// "x=1" (without the variable) must not merge with the output x = 1 of
+// another state, and a state named ⊥∞ must not merge with never-absorbed
+// mass.
+func TestOutputNamesDoNotMerge(t *testing.T) {
+	b := chain.NewBuilder()
+	in0 := b.AddState("in0", nil)
+	in1 := b.AddState("in1", nil)
+	fake := b.AddState("x=1", nil)
+	real := b.AddState("y", chain.Valuation{{Name: "x", Value: 1}})
+	b.AddTransition(in0, fake, r("1"))
+	b.AddTransition(in1, real, r("1"))
+	b.MarkInput(in0)
+	b.MarkInput(in1)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := verify.Analyze(context.Background(), &verify.Model{Chain: c, Neighbours: [][2]int{{in0, in1}}, Output: verify.FinalVar("x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.NumOutputs(); got != 2 {
+		t.Errorf("%d outputs, want 2", got)
+	}
+	if dp(t, a, verify.Eps{}, "0").Holds {
+		t.Error("dp(0, 0) holds for two fully distinguishable runs")
+	}
+	outs, _, _ := a.Distribution(in0)
+	if diff := cmp.Diff([]string{"x=1 (state)"}, outs); diff != "" {
+		t.Errorf("outputs of in0 (-want +got):\n%s", diff)
+	}
+
+	// A state named ⊥∞ beside a closed cycle.
+	b = chain.NewBuilder()
+	i0 := b.AddState("i0", nil)
+	i1 := b.AddState("i1", nil)
+	named := b.AddState(verify.Never, nil)
+	c1 := b.AddState("c1", nil)
+	c2 := b.AddState("c2", nil)
+	b.AddTransition(i0, named, r("1"))
+	b.AddTransition(i1, c1, r("1"))
+	b.AddTransition(c1, c2, r("1"))
+	b.AddTransition(c2, c1, r("1"))
+	b.MarkInput(i0)
+	b.MarkInput(i1)
+	c, err = b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err = verify.Analyze(context.Background(), &verify.Model{Chain: c, Neighbours: [][2]int{{i0, i1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Prob(i1, verify.Never); got.Cmp(r("1")) != 0 {
+		t.Errorf("Pr(⊥∞ | i1) = %s, want 1", got.RatString())
+	}
+	if got := a.Prob(i0, verify.Never+" (state)"); got.Cmp(r("1")) != 0 {
+		t.Errorf("Pr(the state named ⊥∞ | i0) = %s, want 1", got.RatString())
+	}
+	if dp(t, a, verify.Eps{}, "0").Holds {
+		t.Error("dp(0, 0) holds")
 	}
 }

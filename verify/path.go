@@ -74,8 +74,8 @@ func (a *Analysis) eventStates(event []string) map[int]bool {
 		in[o] = true
 	}
 	out := map[int]bool{}
-	for s := range a.chain.NumStates() {
-		if a.chain.IsAbsorbing(s) && in[outputKey(a.chain, s, a.output)] {
+	for s, o := range a.stateOutput {
+		if in[a.outputs[o]] {
 			out[s] = true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -209,4 +210,59 @@ func TestStreamingTheorem1(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestComposeNamesWithCommas is the review's case: outputs named "a",
+// "b,c", "a,b" and "c" must give 4^3 = 64 distinct composed outputs, and
+// the exact δ at c = 3/2 is 37/128 (from the product distribution).
+func TestComposeNamesWithCommas(t *testing.T) {
+	b := chain.NewBuilder()
+	p := b.AddState("p", nil)
+	n := b.AddState("n", nil)
+	var outs []int
+	for _, name := range []string{"a", "b,c", "a,b", "c"} {
+		outs = append(outs, b.AddState(name, nil))
+	}
+	pp := []string{"1/4", "1/4", "1/4", "1/4"}
+	np := []string{"1/2", "1/8", "1/8", "1/4"}
+	for i, o := range outs {
+		b.AddTransition(p, o, r(pp[i]))
+		b.AddTransition(n, o, r(np[i]))
+	}
+	b.MarkInput(p)
+	b.MarkInput(n)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustMech(t)(builder.Compose(3, &builder.Mechanism{Chain: c, Neighbours: [][2]int{{p, n}}}))
+	a := analyze(t, m, verify.FinalState())
+	if got := a.NumOutputs(); got != 64 {
+		t.Errorf("%d composed outputs, want 64", got)
+	}
+	// Brute force over the product distribution.
+	want := bruteDelta(t, productRows(pp, np, 3), ln("3/2"))
+	if got := tightDelta(t, a, ln("3/2")); got.Cmp(r("37/128")) != 0 {
+		t.Errorf("δ at c = 3/2: %s, want 37/128 (brute force %s)", got.RatString(), want)
+	}
+	if dp(t, a, ln("3/2"), "9/32").Holds {
+		t.Error("dp(ln(3/2), 9/32) holds")
+	}
+}
+
+// productRows is the distribution of k independent draws, for brute force.
+func productRows(p, n []string, k int) [][]*big.Rat {
+	rows := [][]*big.Rat{{big.NewRat(1, 1)}, {big.NewRat(1, 1)}}
+	for range k {
+		for i, base := range [][]string{p, n} {
+			var next []*big.Rat
+			for _, x := range rows[i] {
+				for _, q := range base {
+					next = append(next, new(big.Rat).Mul(x, r(q)))
+				}
+			}
+			rows[i] = next
+		}
+	}
+	return rows
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -40,22 +41,23 @@ func traceDistributions(ctx context.Context, c *chain.Chain, inputs []int, out O
 		var held []string
 		for _, l := range out.labels {
 			if c.HasLabel(s, l) {
-				held = append(held, l)
+				held = append(held, traceLabel(l))
 			}
 		}
-		var name string
-		switch len(held) {
-		case 0:
-			name = "·"
-		case 1:
-			name = held[0]
-		default:
-			name = "{" + strings.Join(held, ", ") + "}"
-		}
-		id, ok := obsID[name]
+		key := strings.Join(held, "\x00") // the set of labels, not its display
+		id, ok := obsID[key]
 		if !ok {
+			var name string
+			switch len(held) {
+			case 0:
+				name = "·"
+			case 1:
+				name = held[0]
+			default:
+				name = "{" + strings.Join(held, ", ") + "}"
+			}
 			id = len(obsName)
-			obsID[name] = id
+			obsID[key] = id
 			obsName = append(obsName, name)
 		}
 		obs[s] = id
@@ -170,4 +172,14 @@ func (b byOut) Less(i, j int) bool { return b.v.out[i] < b.v.out[j] }
 func (b byOut) Swap(i, j int) {
 	b.v.out[i], b.v.out[j] = b.v.out[j], b.v.out[i]
 	b.v.p[i], b.v.p[j] = b.v.p[j], b.v.p[i]
+}
+
+// traceLabel writes a label in a trace, quoted when it could be read as
+// trace notation (·, braces, commas, spaces), so that trace names are
+// unambiguous.
+func traceLabel(l string) string {
+	if l == "·" || l == "" || strings.ContainsAny(l, "{}, \"") {
+		return strconv.Quote(l)
+	}
+	return l
 }
