@@ -110,7 +110,10 @@ func epsText(e verify.Eps) string {
 		return s
 	}
 	if len(s) > MaxExactWidth {
-		return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; --format json prints it)", decimal(e.Float()), len(s)-4)
+		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
+			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; --format json prints it)", decimal(e.Float()), len(s)-4)
+		}
+		return fmt.Sprintf("≈ %s (exact: %d characters; --format json prints it)", decimal(e.Float()), len(s))
 	}
 	return s + " ≈ " + decimal(e.Float())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,5 +71,29 @@ func TestExactElision(t *testing.T) {
 	huge := new(big.Rat).SetFrac(new(big.Int).Exp(big.NewInt(999), big.NewInt(100), nil), new(big.Int).Exp(big.NewInt(1000), big.NewInt(100), nil))
 	if got, want := exact(huge), "≈ 0.904792 (exact: a fraction of 300/301 digits; --format json prints it)"; got != want {
 		t.Errorf("exact(0.999^100) = %q, want %q", got, want)
+	}
+}
+
+func TestEpsElision(t *testing.T) {
+	big100 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(7), big.NewInt(100), nil))
+	pure, err := verify.Ln(new(big.Rat).Add(big100, big.NewRat(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := verify.LnPlus(big.NewRat(1, 2), big100, big.NewRat(1, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		e    verify.Eps
+		want string
+	}{
+		{pure, "≈ 194.591 (exact: ln of a fraction of 85 characters; --format json prints it)"},
+		{mixed, "≈ 97.3955 (exact: 101 characters; --format json prints it)"},
+		{verify.Eps{}, "0"},
+	} {
+		if got := epsText(tc.e); got != tc.want {
+			t.Errorf("epsText(%s) = %q, want %q", tc.e, got, tc.want)
+		}
 	}
 }

@@ -85,6 +85,8 @@ func TestErrors(t *testing.T) {
 		{"infinite ε", "model survey()\ncheck dp(eps = inf)", []string{"2:16: ε must be finite"}},
 		{"ln of a negative", "model survey()\ncheck dp(eps = 1 + ln(-2))", []string{"2:23: ln needs a positive argument, found -2"}},
 		{"huge ln coefficient", "model survey()\ncheck dp(eps = 100000*ln(2))", []string{"2:16: the coefficient 100000 of ln is above 65536"}},
+		{"huge rational ε", "model survey()\ncheck dp(eps = 2000000000)", []string{"2:16: the rational part 2000000000 is above 65536 in absolute value"}},
+		{"huge ln power", "model survey()\ncheck dp(eps = 60000*ln(10^600))", []string{"2:16: 60000·ln(" + "1" + strings.Repeat("0", 600) + ") is too large to expand exactly"}},
 		{"missing ε", "model survey()\ncheck dp(delta = 0)", []string{"2:7: dp needs eps (dp(eps = …))"}},
 		{"bare dp", "model survey()\ncheck dp", []string{"2:7: dp needs eps (dp(eps = …))"}},
 		{"unknown property argument", "model survey()\ncheck dp(eps = 0, gamma = 1)", []string{"2:19: dp has no argument gamma (arguments: eps, delta)"}},

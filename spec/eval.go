@@ -486,10 +486,13 @@ func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
 	if !ok {
 		return verify.Eps{}, false
 	}
-	var res verify.Eps
+	var (
+		res verify.Eps
+		err error
+	)
 	switch {
 	case v.k == kNum:
-		res = verify.Rational(v.num)
+		res, err = verify.Rational(v.num)
 	case v.k == kEps && v.inf:
 		if !allowInf {
 			c.errorf(e.Pos, "ε must be finite")
@@ -497,14 +500,13 @@ func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
 		}
 		return verify.Inf(), true
 	case v.k == kEps:
-		var err error
 		res, err = verify.LnPlus(v.lk, v.lr, v.lq)
-		if err != nil {
-			c.errorf(e.Pos, "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
-			return verify.Eps{}, false
-		}
 	default:
 		c.errorf(e.Pos, "ε must be a number or k*ln(r), found %s", v.k)
+		return verify.Eps{}, false
+	}
+	if err != nil {
+		c.errorf(e.Pos, "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
 		return verify.Eps{}, false
 	}
 	if res.Sign() < 0 {

@@ -76,11 +76,10 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 	dlo, dhi := deltaBounds(delta)
 	n := a.numOrdered()
 	violated := make([]bool, n)
-	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, "ordered pairs (dp)", n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (dp)", n, func(sc *scratch, k int) error {
 		s, t := a.orderedPair(k)
 		if delta.Sign() == 0 {
-			v, err := a.anyAbove(s, t, &ci, &scr[w])
+			v, err := a.anyAbove(s, t, &ci, sc)
 			violated[k] = v
 			return err
 		}
@@ -92,7 +91,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 			violated[k] = true
 			return nil
 		}
-		_, A, B, err := a.excess(s, t, &ci, &scr[w])
+		_, A, B, err := a.excess(s, t, &ci, sc)
 		if err != nil {
 			return err
 		}
@@ -145,7 +144,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) (best int, ev []int, A, B *big.Rat, err error) {
 	hs := make([]float64, len(ks))
 	es := make([]float64, len(ks))
-	err = parallel(ctx, "ordered pairs (worst pair)", len(ks), func(_, i int) error {
+	err = parallel(ctx, "ordered pairs (worst pair)", len(ks), func(_ *scratch, i int) error {
 		s, t := a.orderedPair(ks[i])
 		hs[i], es[i] = a.approxH(s, t, ci)
 		return nil
@@ -169,10 +168,9 @@ func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) 
 		H    Real
 	}
 	ex := make([]exact, len(cands))
-	scr := make([]scratch, numWorkers())
-	err = parallel(ctx, "", len(cands), func(w, i int) error {
+	err = parallel(ctx, "", len(cands), func(sc *scratch, i int) error {
 		s, t := a.orderedPair(ks[cands[i]])
-		ev, A, B, err := a.excess(s, t, ci, &scr[w])
+		ev, A, B, err := a.excess(s, t, ci, sc)
 		ex[i] = exact{ev, A, B, affine(A, new(big.Rat).Neg(B), eps)}
 		return err
 	})
@@ -271,7 +269,7 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 		hasAny bool
 	}
 	pm := make([]pairMax, n)
-	err := parallel(ctx, "ordered pairs (tight ε)", n, func(_, k int) error {
+	err := parallel(ctx, "ordered pairs (tight ε)", n, func(_ *scratch, k int) error {
 		s, t := a.orderedPair(k)
 		ds, dt := a.dist[s], a.dist[t]
 		m := pairMax{infAt: -1}
@@ -316,14 +314,12 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 		i, j int
 	}
 	em := make([]exactMax, n)
-	scr := make([]scratch, numWorkers())
-	err = parallel(ctx, "", n, func(w, k int) error {
+	err = parallel(ctx, "", n, func(sc *scratch, k int) error {
 		if !pm[k].hasAny || pm[k].r.cmp(threshold) < 0 {
 			return nil
 		}
 		s, t := a.orderedPair(k)
 		ds, dt := a.dist[s], a.dist[t]
-		sc := &scr[w]
 		var best exactMax
 		match(ds, dt, func(i, j int) {
 			if j < 0 || ds.ap[i].div(dt.ap[j]).cmp(threshold) < 0 {
@@ -352,10 +348,9 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 	s, t := a.orderedPair(bk)
 	ds, dt := a.dist[s], a.dist[t]
 	if best.r.Cmp(ratOne) <= 0 {
-		res.Eps = Eps{}
-	} else {
-		res.Eps = lnOf(best.r)
+		return res, nil // ε = 0: nothing to witness
 	}
+	res.Eps = lnOf(best.r)
 	res.Witness = &Witness{From: a.stateInfo(s), To: a.stateInfo(t),
 		Event: []string{a.outputs[ds.out[best.i]]}, PrFrom: ds.p[best.i], PrTo: dt.p[best.j]}
 	return res, nil
@@ -419,14 +414,13 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	res := make([]pc, n)
 	dlo, _ := deltaBounds(delta)
 	ci1 := newCinfo(Eps{})
-	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, "ordered pairs (tight ε)", n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (tight ε)", n, func(sc *scratch, k int) error {
 		s, t := a.orderedPair(k)
 		if h, e := a.approxH(s, t, &ci1); h+e < dlo {
 			res[k] = pc{c: big.NewRat(1, 1), trivial: true}
 			return nil
 		}
-		c, ev, A, B := a.pairCStar(s, t, delta, &scr[w])
+		c, ev, A, B := a.pairCStar(s, t, delta, sc)
 		res[k] = pc{c: c, inf: c == nil, ev: ev, A: A, B: B}
 		return nil
 	})
@@ -453,7 +447,7 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	default:
 		out.Eps = lnOf(b.c)
 	}
-	if !b.trivial {
+	if !b.trivial && out.Eps.Sign() > 0 {
 		s, t := a.orderedPair(bk)
 		sort.Ints(b.ev)
 		out.Witness = &Witness{From: a.stateInfo(s), To: a.stateInfo(t), Event: a.outputNames(b.ev), PrFrom: b.A, PrTo: b.B}

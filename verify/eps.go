@@ -40,16 +40,30 @@ type epsData struct {
 	mu     sync.Mutex
 	lo, hi *big.Rat // certified bounds on e^z
 	prec   uint
+
+	boundsOnce sync.Once
+	bLo, bHi   *big.Rat // Bounds() of c
 }
 
 // ErrEps reports a malformed ε.
 var ErrEps = errors.New("invalid epsilon")
 
-// Limits on the exponents dpcheck expands exactly: k·ln(r) needs r^k, and a
-// fractional k = p/q needs x^q and r^p.
+// Limits on the ε values dpcheck handles exactly: k·ln(r) needs r^k, a
+// fractional k = p/q needs x^q and r^p, and a rational part q needs
+// certified bounds on e^q, whose size grows with |q|.
 const (
 	MaxExponent   = 1 << 16
 	MaxRootDegree = 64
+	MaxRational   = 1 << 16
+)
+
+// maxExpArg bounds |z| in the comparisons x^m/R ? e^z that are decided by
+// refining bounds on e^z; beyond it only a magnitude test is tried (see
+// cmpExp). maxPowBits bounds the size of the exact powers a comparison may
+// build.
+const (
+	maxExpArg  = 1 << 22
+	maxPowBits = 1 << 24
 )
 
 // Ln returns ε = ln(r). r must be positive.
@@ -58,11 +72,8 @@ func Ln(r *big.Rat) (Eps, error) { return LnPlus(big.NewRat(1, 1), r, nil) }
 // MulLn returns ε = k·ln(r). r must be positive.
 func MulLn(k, r *big.Rat) (Eps, error) { return LnPlus(k, r, nil) }
 
-// Rational returns ε = q.
-func Rational(q *big.Rat) Eps {
-	e, _ := LnPlus(nil, nil, q) // a rational alone is always valid
-	return e
-}
+// Rational returns ε = q. |q| must be at most MaxRational.
+func Rational(q *big.Rat) (Eps, error) { return LnPlus(nil, nil, q) }
 
 // LnPlus returns ε = k·ln(r) + q; k (with r) or q may be nil for an absent
 // part. r must be positive.
@@ -88,6 +99,9 @@ func LnPlus(k, r, q *big.Rat) (Eps, error) {
 				return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
 					ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
 			}
+			if int64(ratBits(r))*abs64(k.Num().Int64()) > maxPowBits {
+				return Eps{}, fmt.Errorf("%w: %s·ln(%s) is too large to expand exactly", ErrEps, k.RatString(), r.RatString())
+			}
 			if k.IsInt() {
 				d.k, d.r = big.NewRat(1, 1), ratPow(r, k.Num().Int64())
 			} else {
@@ -100,6 +114,9 @@ func LnPlus(k, r, q *big.Rat) (Eps, error) {
 		return Eps{}, fmt.Errorf("%w: ln(%s) needs a positive argument", ErrEps, r.RatString())
 	}
 	if q != nil && q.Sign() != 0 {
+		if q.Num().CmpAbs(new(big.Int).Mul(q.Denom(), big.NewInt(MaxRational))) > 0 {
+			return Eps{}, fmt.Errorf("%w: the rational part %s is above %d in absolute value", ErrEps, q.RatString(), MaxRational)
+		}
 		d.q = new(big.Rat).Set(q)
 		d.z.Mul(d.q, big.NewRat(d.m, 1))
 	}
@@ -182,10 +199,50 @@ func (d *epsData) cmpC(x *big.Rat) (int, error) {
 	return d.cmpExp(y)
 }
 
+// maxExpPrec is the most bits of precision cmpExp ever uses for e^z.
 const maxExpPrec = 1 << 22
 
-// cmpExp returns sign(y - e^z).
+// log2e brackets log2(e) = 1.44269504...: log2eLo < log2(e) < log2eHi.
+var log2eLo, log2eHi = big.NewRat(14426, 10000), big.NewRat(14427, 10000)
+
+// cmpMagnitude decides sign(y - e^z) from the bit lengths of y alone when
+// they are far enough from z·log2(e): with a = bits(num) - bits(den),
+// 2^(a-1) < y < 2^(a+1). ok is false when the test is inconclusive.
+func cmpMagnitude(y, z *big.Rat) (sign int, ok bool) {
+	a := big.NewRat(int64(y.Num().BitLen()-y.Denom().BitLen()), 1)
+	l, u := new(big.Rat).Mul(z, log2eLo), new(big.Rat).Mul(z, log2eHi)
+	if z.Sign() < 0 {
+		l, u = u, l
+	}
+	// l < log2(e^z) < u
+	if new(big.Rat).Add(a, ratOne).Cmp(l) <= 0 {
+		return -1, true // y < 2^(a+1) <= 2^l < e^z
+	}
+	if new(big.Rat).Sub(a, ratOne).Cmp(u) >= 0 {
+		return 1, true // y > 2^(a-1) >= 2^u > e^z
+	}
+	return 0, false
+}
+
+// ratBits is the size of x in bits.
+func ratBits(x *big.Rat) int { return x.Num().BitLen() + x.Denom().BitLen() }
+
+// cmpExp returns sign(y - e^z). It refines certified bounds on e^z until
+// they separate from y. y ≠ e^z always (e^z is transcendental for rational
+// z ≠ 0), so the refinement ends; the precision it may use grows with the
+// sizes of y and z, up to maxExpPrec bits, and beyond that cmpExp reports
+// an error rather than guess.
 func (d *epsData) cmpExp(y *big.Rat) (int, error) {
+	if d.z.Num().CmpAbs(new(big.Int).Mul(d.z.Denom(), big.NewInt(32))) > 0 {
+		if s, ok := cmpMagnitude(y, d.z); ok {
+			return s, nil
+		}
+		if d.z.Num().CmpAbs(new(big.Int).Mul(d.z.Denom(), big.NewInt(maxExpArg))) > 0 {
+			return 0, fmt.Errorf("%w: e^%s is too large to compare with %s exactly", ErrEps, d.z.RatString(), y.RatString())
+		}
+	}
+	zmag := new(big.Int).Quo(new(big.Int).Abs(d.z.Num()), d.z.Denom()).Int64() // < maxExpArg
+	limit := uint(min(maxExpPrec, 8*(ratBits(y)+ratBits(d.z))+2*int(zmag)+1024))
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.lo == nil {
@@ -199,10 +256,10 @@ func (d *epsData) cmpExp(y *big.Rat) (int, error) {
 		if y.Cmp(d.hi) > 0 {
 			return 1, nil
 		}
-		if d.prec >= maxExpPrec {
-			return 0, fmt.Errorf("cannot separate %s from e^%s with %d bits of precision", y.RatString(), d.z.RatString(), d.prec)
+		if d.prec >= limit {
+			return 0, fmt.Errorf("%w: cannot separate %s from e^%s with %d bits of precision", ErrEps, y.RatString(), d.z.RatString(), d.prec)
 		}
-		d.prec *= 2
+		d.prec = min(2*d.prec, limit)
 		d.lo, d.hi = expBounds(d.z, d.prec)
 	}
 }
@@ -216,7 +273,9 @@ func (e Eps) Bounds() (lo, hi *big.Rat) {
 	if e.d.inf {
 		return nil, nil
 	}
-	return e.boundsAt(80)
+	d := e.d
+	d.boundsOnce.Do(func() { d.bLo, d.bHi = e.boundsAt(80) })
+	return d.bLo, d.bHi
 }
 
 // boundsAt bounds c with a relative gap of about 2^-prec: c = (R·e^z)^(1/m).
@@ -256,8 +315,9 @@ func (e Eps) Cmp(f Eps) (int, error) {
 	//            <=>  R_e^(L/m_e) / R_f^(L/m_f) ? e^(z_f·L/m_f - z_e·L/m_e)
 	me, mf := e.d.m, f.d.m
 	l := me / gcd64(me, mf) * mf
-	if l > MaxRootDegree*MaxRootDegree {
-		return 0, fmt.Errorf("%w: cannot compare %s and %s exactly (roots of degree %d)", ErrEps, e, f, l)
+	if l > MaxRootDegree*MaxRootDegree ||
+		int64(ratBits(e.d.rr))*(l/me)+int64(ratBits(f.d.rr))*(l/mf) > maxPowBits {
+		return 0, fmt.Errorf("%w: cannot compare %s and %s exactly (roots of degree %d of numbers too large)", ErrEps, e, f, l)
 	}
 	y := new(big.Rat).Quo(ratPow(e.d.rr, l/me), ratPow(f.d.rr, l/mf))
 	z := new(big.Rat).Sub(new(big.Rat).Mul(f.d.z, big.NewRat(l/mf, 1)), new(big.Rat).Mul(e.d.z, big.NewRat(l/me, 1)))
@@ -343,7 +403,8 @@ func (e Eps) Alternate() string {
 	return alt
 }
 
-// Equal reports whether e and f are the same real number.
+// Equal reports whether e and f are the same real number. It returns false
+// when that cannot be decided within the precision limits (see Cmp).
 func (e Eps) Equal(f Eps) bool {
 	c, err := e.Cmp(f)
 	return err == nil && c == 0
@@ -377,28 +438,46 @@ func ratPow(x *big.Rat, n int64) *big.Rat {
 }
 
 // rootBounds returns rationals lo <= y^(1/q) <= hi with hi-lo <= 2^-prec·hi,
-// by bisection on the exact test z^q <= y. y > 0, q >= 1.
+// by bisection on the exact test x^q <= y. y > 0, q >= 1. The bisection
+// starts from powers of two read off the bit lengths of y, so it needs only
+// prec+4 steps whatever the size of y, on dyadic midpoints.
 func rootBounds(y *big.Rat, q int64, prec uint) (lo, hi *big.Rat) {
 	if q == 1 {
 		return y, y
 	}
-	one := big.NewRat(1, 1)
-	lo, hi = big.NewRat(0, 1), new(big.Rat).Set(y)
-	if y.Cmp(one) < 0 {
-		hi = one
-	}
+	// 2^(a-1) < y < 2^(a+1), so 2^floor((a-1)/q) < y^(1/q) < 2^ceil((a+1)/q):
+	// hi/lo <= 2^(2/q+2) <= 16.
+	a := int64(y.Num().BitLen() - y.Denom().BitLen())
+	lo, hi = pow2(floorDiv(a-1, q)), pow2(-floorDiv(-(a+1), q))
 	half := big.NewRat(1, 2)
-	mid := new(big.Rat)
-	for range prec + uint(y.Num().BitLen()+y.Denom().BitLen()) {
-		mid.Add(lo, hi)
+	for range prec + 4 {
+		mid := new(big.Rat).Add(lo, hi)
 		mid.Mul(mid, half)
 		if ratPow(mid, q).Cmp(y) <= 0 {
-			lo = new(big.Rat).Set(mid)
+			lo = mid
 		} else {
-			hi = new(big.Rat).Set(mid)
+			hi = mid
 		}
 	}
 	return lo, hi
+}
+
+// pow2 returns 2^n as a rational.
+func pow2(n int64) *big.Rat {
+	p := new(big.Int).Lsh(big.NewInt(1), uint(abs64(n)))
+	if n < 0 {
+		return new(big.Rat).SetFrac(big.NewInt(1), p)
+	}
+	return new(big.Rat).SetInt(p)
+}
+
+// floorDiv returns floor(a/b) for b > 0.
+func floorDiv(a, b int64) int64 {
+	d := a / b
+	if a%b != 0 && a < 0 {
+		d--
+	}
+	return d
 }
 
 // perfectPower writes r = b^k with the largest k >= 2, if r is a perfect
@@ -482,7 +561,7 @@ func ParseEpsLiteral(s string) (Eps, error) {
 		if !ok {
 			return Eps{}, fmt.Errorf("%w: %q", ErrEps, s)
 		}
-		return Rational(q), nil
+		return Rational(q)
 	}
 	j := strings.Index(s[i:], ")")
 	if j < 0 {

@@ -14,7 +14,7 @@ import (
 const e01 = "1.1051709180756476248117078264902466682245471947375187187928632894409679"
 
 func TestCmpCWhereFloatIsWrong(t *testing.T) {
-	e := verify.Rational(big.NewRat(1, 10))
+	e := rational(big.NewRat(1, 10))
 	f := math.Exp(0.1)
 	ref := r(e01)
 	// x1 is the float64 closest to e^0.1, read exactly; x2 lies 10^-30 above
@@ -89,12 +89,12 @@ func TestEpsCmp(t *testing.T) {
 		want int
 	}{
 		{ln("16"), four, 0},
-		{ln("2"), verify.Rational(r("7/10")), -1}, // ln 2 ≈ 0.6931
-		{ln("2"), verify.Rational(r("69/100")), 1},
-		{half3, ln("2"), -1},                       // ln √3 ≈ 0.549
-		{half3, verify.Rational(r("549/1000")), 1}, // 0.5493 > 0.549
+		{ln("2"), rational(r("7/10")), -1}, // ln 2 ≈ 0.6931
+		{ln("2"), rational(r("69/100")), 1},
+		{half3, ln("2"), -1},                // ln √3 ≈ 0.549
+		{half3, rational(r("549/1000")), 1}, // 0.5493 > 0.549
 		{verify.Inf(), ln("1000"), 1},
-		{verify.Eps{}, verify.Rational(r("0")), 0},
+		{verify.Eps{}, rational(r("0")), 0},
 		{ln("1"), verify.Eps{}, 0},
 		{ln("1/2"), verify.Eps{}, -1},
 	}
@@ -120,7 +120,7 @@ func TestEpsString(t *testing.T) {
 		{ln("9/4"), "ln(9/4)", "2·ln(3/2)"},
 		{half3, "1/2·ln(3)", ""},
 		{big100, "100·ln(2)", "ln(1267650600228229401496703205376)"},
-		{verify.Rational(r("1/10")), "1/10", ""},
+		{rational(r("1/10")), "1/10", ""},
 		{verify.Inf(), "∞", ""},
 	} {
 		if got := tc.e.String(); got != tc.str {
@@ -149,6 +149,84 @@ func TestEpsErrors(t *testing.T) {
 	}
 }
 
+// TestEpsLimits: values of ε too large to handle exactly are refused with an
+// error, never a panic or a guess (e^(2·10^9) overflowed big.Float once).
+func TestEpsLimits(t *testing.T) {
+	for _, q := range []string{"2000000000", "-65537", "131073/2"} {
+		_, err := verify.Rational(r(q))
+		want := "invalid epsilon: the rational part " + r(q).RatString() + " is above 65536 in absolute value"
+		if err == nil || err.Error() != want || !errors.Is(err, verify.ErrEps) {
+			t.Errorf("Rational(%s) error = %v, want %q", q, err, want)
+		}
+	}
+	if _, err := verify.Rational(r("-65536")); err != nil {
+		t.Errorf("Rational(-65536): %v", err)
+	}
+	// The largest values still compare, by magnitude when e^z is huge:
+	// c1 = 2^(1/64)·e^65536 against c2 = 3^(1/63)·e^-65536 needs
+	// e^(65536·(63+64)) on a common root of degree 4032.
+	big1, err := verify.LnPlus(r("1/64"), r("2"), r("65536"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := verify.LnPlus(r("1/63"), r("3"), r("-65536"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := big1.Cmp(small); err != nil || c != 1 {
+		t.Errorf("Cmp = %d, %v; want 1", c, err)
+	}
+	if c, err := small.Cmp(big1); err != nil || c != -1 {
+		t.Errorf("Cmp = %d, %v; want -1", c, err)
+	}
+	// Between the magnitude test and the refinement: e^60 = 2^86.56...,
+	// e^-60 = 2^-86.56...
+	pow2 := func(n int) *big.Rat {
+		if n < 0 {
+			return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-n)))
+		}
+		return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(n)))
+	}
+	for _, tc := range []struct {
+		q    string
+		x    int
+		want int
+	}{
+		{"60", 86, -1}, {"60", 87, 1}, {"60", 200, 1}, {"60", 10, -1},
+		{"-60", -87, -1}, {"-60", -86, 1}, {"-60", -200, -1}, {"-60", 0, 1},
+	} {
+		if c, err := rational(r(tc.q)).CmpC(pow2(tc.x)); err != nil || c != tc.want {
+			t.Errorf("2^%d vs e^%s: %d, %v; want %d", tc.x, tc.q, c, err, tc.want)
+		}
+	}
+}
+
+// TestRootBounds: c = (r·e^z)^(1/m) for a large r is bracketed tightly, in
+// few bisection steps: ε = 1/3·ln(10^300) + 1/10, c = 10^100·e^(1/10).
+func TestRootBounds(t *testing.T) {
+	r300 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(300), nil))
+	e, err := verify.LnPlus(r("1/3"), r300, r("1/10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := e.Bounds()
+	// c = 10^100·e^(1/10), e^(1/10) in [1.10517091807, 1.10517091808].
+	p100 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(100), nil))
+	refLo := new(big.Rat).Mul(p100, r("1.10517091807"))
+	refHi := new(big.Rat).Mul(p100, r("1.10517091808"))
+	if lo.Cmp(refHi) > 0 || hi.Cmp(refLo) < 0 || lo.Cmp(hi) > 0 {
+		t.Errorf("bounds [%s, %s] exclude c", lo.FloatString(3), hi.FloatString(3))
+	}
+	gap := new(big.Rat).Quo(new(big.Rat).Sub(hi, lo), hi)
+	if gap.Cmp(new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 64))) > 0 {
+		t.Errorf("relative gap %s is above 2^-64", gap.FloatString(30))
+	}
+	lo2, hi2 := e.Bounds()
+	if lo2 != lo || hi2 != hi {
+		t.Error("Bounds is not cached")
+	}
+}
+
 func TestEpsSignAndBounds(t *testing.T) {
 	neg, _ := verify.Ln(r("1/2"))
 	if neg.Sign() != -1 || ln("2").Sign() != 1 || (verify.Eps{}).Sign() != 0 {
@@ -161,7 +239,7 @@ func TestEpsSignAndBounds(t *testing.T) {
 		{"-3/2", "0.223130160148429828933280470764012521342171629361079328743835"},
 		{"1/10", "1.105170918075647624811707826490246668224547194737518718792863"},
 	} {
-		lo, hi := verify.Rational(r(tc.q)).Bounds()
+		lo, hi := rational(r(tc.q)).Bounds()
 		refLo := r(tc.ref)
 		refHi := new(big.Rat).Add(refLo, ulp)
 		if lo.Cmp(refHi) > 0 || hi.Cmp(refLo) < 0 {
@@ -204,8 +282,8 @@ func TestMixedEps(t *testing.T) {
 		want int
 	}{
 		{e, ln("2"), -1},
-		{mixed("1", "2", "1/10"), verify.Rational(r("793/1000")), 1},    // 0.79314...
-		{mixed("1", "2", "1/10"), verify.Rational(r("7932/10000")), -1}, // 0.79315 > 0.79314
+		{mixed("1", "2", "1/10"), rational(r("793/1000")), 1},    // 0.79314...
+		{mixed("1", "2", "1/10"), rational(r("7932/10000")), -1}, // 0.79315 > 0.79314
 		{mixed("2", "2", "0"), ln("4"), 0},
 		{mixed("1/2", "4", "1/3"), mixed("1", "2", "1/3"), 0},
 		{mixed("1/2", "3", "1/7"), mixed("1/3", "5", "1/7"), 1}, // √3 > ∛5

@@ -40,7 +40,8 @@ func ExampleAnalysis_TightDelta() {
 	ctx := context.Background()
 	m, _ := builder.Survey(big.NewRat(1, 2), big.NewRat(1, 2))
 	a, _ := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
-	res, _ := a.TightDelta(ctx, verify.Rational(big.NewRat(1, 2))) // ε = 1/2: c = e^(1/2) is irrational
+	eps, _ := verify.Rational(big.NewRat(1, 2)) // ε = 1/2: c = e^(1/2) is irrational
+	res, _ := a.TightDelta(ctx, eps)
 	fmt.Printf("δ = %s ≈ %.6f\n", res.Delta, res.Delta.Float())
 	// Output:
 	// δ = 3/4 - 1/4·e^(1/2) ≈ 0.337820

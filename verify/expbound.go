@@ -8,7 +8,8 @@ import (
 // about 2^-prec. The bounds are certified: every rounding in the Taylor sum
 // and in the repeated squaring is directed (down for lo, up for hi) and the
 // Taylor remainder is bounded explicitly, so lo and hi enclose e^q exactly.
-// No float64 is involved.
+// No float64 is involved. |q| must stay far below 2^31/log2(e), the range of
+// big.Float exponents; callers keep it below 2^22.
 func expBounds(q *big.Rat, prec uint) (lo, hi *big.Rat) {
 	switch q.Sign() {
 	case 0:

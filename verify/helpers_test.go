@@ -36,6 +36,15 @@ func ln(s string) verify.Eps {
 	return e
 }
 
+// rational returns ε = q for a valid literal q.
+func rational(q *big.Rat) verify.Eps {
+	e, err := verify.Rational(q)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
 func analyze(t testing.TB, m *builder.Mechanism, out verify.Output) *verify.Analysis {
 	t.Helper()
 	if m == nil {

@@ -141,7 +141,7 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 		return nil, err
 	}
 	ids := make([]*inputDist, len(inputs))
-	err = parallel(ctx, "", len(inputs), func(_, i int) error {
+	err = parallel(ctx, "", len(inputs), func(_ *scratch, i int) error {
 		d := dists[inputs[i]]
 		var scratch big.Int
 		ap := make([]approx, len(d.p))

@@ -203,7 +203,7 @@ func TestCounterexampleFields(t *testing.T) {
 func TestTranscendentalDelta(t *testing.T) {
 	// Survey at ε = 1/2: δ = 3/4 - 1/4·e^(1/2) exactly.
 	a := analyze(t, mustMech(t)(builder.Survey(r("1/2"), r("1/2"))), verify.FinalState())
-	res, err := a.TightDelta(context.Background(), verify.Rational(r("1/2")))
+	res, err := a.TightDelta(context.Background(), rational(r("1/2")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,28 +23,29 @@ func WithProgress(ctx context.Context, report func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, report)
 }
 
-// parallel calls work(w, i) for i in [0, n) on up to GOMAXPROCS workers; w
-// is the worker number, for per-worker scratch space. It stops early and
+// parallel calls work(sc, i) for i in [0, n) on up to GOMAXPROCS workers;
+// sc is the calling worker's own scratch space, never shared. It stops early and
 // returns the context's error when ctx is cancelled, or the first error a
 // call returns. When the context carries a progress reporter and stage is
 // not empty, every finished item is reported.
-func parallel(ctx context.Context, stage string, n int, work func(w, i int) error) error {
+func parallel(ctx context.Context, stage string, n int, work func(sc *scratch, i int) error) error {
 	if report, ok := ctx.Value(progressKey{}).(func(Progress)); ok && stage != "" {
 		var done atomic.Int64
 		inner := work
-		work = func(w, i int) error {
-			err := inner(w, i)
+		work = func(sc *scratch, i int) error {
+			err := inner(sc, i)
 			report(Progress{Stage: stage, Done: int(done.Add(1)), Total: n})
 			return err
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
+		var sc scratch
 		for i := range n {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := work(0, i); err != nil {
+			if err := work(&sc, i); err != nil {
 				return err
 			}
 		}
@@ -57,10 +58,11 @@ func parallel(ctx context.Context, stage string, n int, work func(w, i int) erro
 		first   error
 		stop    atomic.Bool
 	)
-	for w := range workers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var sc scratch
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -68,7 +70,7 @@ func parallel(ctx context.Context, stage string, n int, work func(w, i int) erro
 				}
 				err := ctx.Err()
 				if err == nil {
-					err = work(w, i)
+					err = work(&sc, i)
 				}
 				if err != nil {
 					errOnce.Do(func() { first = err })
@@ -81,5 +83,3 @@ func parallel(ctx context.Context, stage string, n int, work func(w, i int) erro
 	wg.Wait()
 	return first
 }
-
-func numWorkers() int { return runtime.GOMAXPROCS(0) }

@@ -35,10 +35,9 @@ func (a *Analysis) pairLines(s, t int, sc *scratch) []line {
 func (a *Analysis) Profile(ctx context.Context) (*Profile, error) {
 	n := a.numOrdered()
 	per := make([][]line, n)
-	scr := make([]scratch, numWorkers())
-	err := parallel(ctx, "ordered pairs (profile)", n, func(w, k int) error {
+	err := parallel(ctx, "ordered pairs (profile)", n, func(sc *scratch, k int) error {
 		s, t := a.orderedPair(k)
-		per[k] = a.pairLines(s, t, &scr[w])
+		per[k] = a.pairLines(s, t, sc)
 		return nil
 	})
 	if err != nil {

@@ -97,7 +97,7 @@ func propertyEpsilons() []verify.Eps {
 	half, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1)) // algebraic c = √3
 	return []verify.Eps{
 		{}, ln("3/2"), ln("2"), ln("3"), ln("5/2"), half,
-		verify.Rational(big.NewRat(1, 2)), verify.Rational(big.NewRat(7, 10)), // transcendental c
+		rational(big.NewRat(1, 2)), rational(big.NewRat(7, 10)), // transcendental c
 	}
 }
 
@@ -179,10 +179,10 @@ func TestTightEpsilonIsTight(t *testing.T) {
 			}
 			q := new(big.Rat).SetFloat64(res.Eps.Float() * (1 - 1e-9))
 			if q.Sign() > 0 {
-				if c, _ := verify.Rational(q).Cmp(res.Eps); c >= 0 {
+				if c, _ := rational(q).Cmp(res.Eps); c >= 0 {
 					t.Fatalf("trial %d: %s is not below %s", trial, q.RatString(), res.Eps)
 				}
-				if dp(t, a, verify.Rational(q), delta).Holds {
+				if dp(t, a, rational(q), delta).Holds {
 					t.Fatalf("trial %d: dp(%s, %s) holds below the tight ε %s", trial, q.RatString(), delta, res.Eps)
 				}
 			}

@@ -82,8 +82,9 @@ type EpsResult struct {
 	Eps Eps
 	// Witness is the ordered pair and event attaining the bound: for δ = 0
 	// the single output with the largest ratio; for δ > 0 the event E* at
-	// c*, where Pr_From(E*) - c*·Pr_To(E*) = δ exactly. Nil when ε = 0 is
-	// tight because every pair already meets δ at c = 1.
+	// c*, where Pr_From(E*) - c*·Pr_To(E*) = δ exactly. When ε = +∞ it is an
+	// event with Pr_From(E) > δ and Pr_To(E) = 0, which no finite ε covers.
+	// Nil when the tight ε is 0.
 	Witness *Witness
 	Checked
 }
