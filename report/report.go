@@ -149,6 +149,9 @@ func kindDescription(o *dpcheck.Outcome) string {
 	case spec.QueryDEps, spec.QueryDDelta:
 		return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
 	case spec.CheckFormula:
+		if o.Statement.Formula != nil && o.Statement.Formula.Uses(verify.OpDP) {
+			return "dpCTL state formula at every input; D{ε,δ}[ψ] is the paper's single-event property (weaker than dp for δ > 0)"
+		}
 		return "dpCTL state formula at every input"
 	case spec.QueryProb:
 		return "Pr(ψ) from every input"

@@ -483,7 +483,7 @@ func (m *Checker) now(ctx context.Context, s int, f *Formula) (*Formula, error) 
 		if err != nil {
 			return nil, err
 		}
-		return simplify(Or(rNow, And(lNow, Next(1, Until(f.Args[0], f.Args[1], f.K-1))))), nil
+		return simplify(Or(rNow, simplify(And(lNow, Next(1, Until(f.Args[0], f.Args[1], f.K-1)))))), nil
 	case f.Op == OpNot:
 		g, err := m.now(ctx, s, f.Args[0])
 		if err != nil {
@@ -551,6 +551,8 @@ func (m *Checker) shift(f *Formula) (*Formula, error) {
 			return f.Args[0], nil
 		}
 		return Next(f.K-1, f.Args[0]), nil
+	case OpTrue, OpFalse:
+		return f, nil // X true = true
 	case OpNot, OpAnd, OpOr:
 		args := make([]*Formula, len(f.Args))
 		for i, a := range f.Args {

@@ -117,6 +117,76 @@ func TestGamblersRuinUntil(t *testing.T) {
 	}
 }
 
+// TestBoundedOverPathFormulas: the bounded operators take path formulas
+// (here X) as operands. Gambler's ruin, up 1/3, down 2/3, from x = 1, 2, 3;
+// values by hand, e.g. F<=3 (x >= 2 & X x=4) from 2 is winning within four
+// steps: 1/9 + 2/81 + 2/81 = 13/81.
+func TestBoundedOverPathFormulas(t *testing.T) {
+	m := gamblersRuin(t)
+	c := checker(t, m)
+	xAtLeast := func(k int64) *verify.Formula {
+		return verify.Atom(fmt.Sprintf("x >= %d", k), func(s int) (bool, error) { v, _ := m.Chain.Value(s, "x"); return v >= k, nil })
+	}
+	win := verify.Next(1, verify.Atom("x = 4", func(s int) (bool, error) { v, _ := m.Chain.Value(s, "x"); return v == 4, nil }))
+	var states []int
+	for _, n := range []string{"1", "2", "3"} {
+		s, _ := m.Chain.Lookup(n)
+		states = append(states, s)
+	}
+	for _, tc := range []struct {
+		path *verify.Formula
+		want []string
+	}{
+		{verify.Eventually(win, 1), []string{"0", "1/9", "1/3"}},
+		{verify.Eventually(verify.And(xAtLeast(2), win), 3), []string{"1/27", "13/81", "11/27"}},
+		{verify.Until(xAtLeast(1), win, 2), []string{"1/27", "1/9", "11/27"}},
+		{verify.Next(1, verify.And(xAtLeast(2), verify.Eventually(win, 1))), []string{"1/27", "1/9", "11/27"}},
+		{verify.Globally(verify.Not(win), 1), []string{"1", "8/9", "2/3"}},
+	} {
+		var want []*big.Rat
+		for _, w := range tc.want {
+			want = append(want, r(w))
+		}
+		if diff := cmp.Diff(want, probs(t, c, tc.path, states...), ratCmp); diff != "" {
+			t.Errorf("Pr(%s) from 1, 2, 3 (-want +got):\n%s", tc.path, diff)
+		}
+	}
+}
+
+// TestLabelNamedLikeConstant: a label called "true" is not the constant
+// true, whichever is computed first.
+func TestLabelNamedLikeConstant(t *testing.T) {
+	b := chain.NewBuilder()
+	s := b.AddState("s", nil)
+	yes := b.AddState("yes", nil, "true")
+	no := b.AddState("no", nil)
+	b.AddTransition(s, yes, r("1/2"))
+	b.AddTransition(s, no, r("1/2"))
+	b.MarkInput(s)
+	b.MarkInput(no)
+	ch, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := verify.Label("true").String(); got != `"true"` {
+		t.Errorf("Label(true) prints as %s", got)
+	}
+	for _, order := range [][]*verify.Formula{
+		{verify.True(), verify.Label("true")},
+		{verify.Label("true"), verify.True()},
+	} {
+		c := checker(t, &builder.Mechanism{Chain: ch, Neighbours: [][2]int{{s, no}}})
+		got := map[string]*big.Rat{}
+		for _, f := range order {
+			got[f.String()] = probs(t, c, verify.Next(1, f), s)[0]
+		}
+		want := map[string]*big.Rat{"true": r("1"), `"true"`: r("1/2")}
+		if diff := cmp.Diff(want, got, ratCmp); diff != "" {
+			t.Errorf("order %v (-want +got):\n%s", order, diff)
+		}
+	}
+}
+
 func TestSurveyD(t *testing.T) {
 	c := checker(t, mustMech(t)(builder.Survey(r("1/2"), r("1/2"))))
 	xY := verify.Next(1, verify.Label("out_Y"))
@@ -143,6 +213,14 @@ func TestSurveyD(t *testing.T) {
 	}
 	if !e.Eps.Equal(ln("3")) || e.From.Name != "+" || e.PrFrom.Cmp(r("3/4")) != 0 {
 		t.Errorf("tight ε = %s by %v (%s), want ln(3) by + (3/4)", e.Eps, e.From, e.PrFrom)
+	}
+	// At δ = 1/4: 3/4 ≤ c·1/4 + 1/4 needs c ≥ 2.
+	e, err = c.TightEpsilonD(context.Background(), xY, r("1/4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Eps.Equal(ln("2")) || e.From.Name != "+" {
+		t.Errorf("tight ε at δ = 1/4 = %s by %v, want ln(2) by +", e.Eps, e.From)
 	}
 	// A violation explains itself.
 	res, err := c.Check(context.Background(), verify.DP(ln("2"), r("0"), xY))
@@ -359,6 +437,61 @@ func TestLoopTraces(t *testing.T) {
 
 // TestTraceLabelsDoNotMerge: a label literally named "·" is not the empty
 // observation.
+// TestTightEpsilonDWithDelta: on gambler's ruin, Pr(F<=2 x=4) is 0, 1/9,
+// 1/3 from x = 1, 2, 3; at δ = 1/9 the pair (3, 2) needs 1/3 ≤ c/9 + 1/9,
+// c = 2, and (2, 1) needs only 1/9 ≤ δ.
+func TestTightEpsilonDWithDelta(t *testing.T) {
+	m := gamblersRuin(t)
+	c := checker(t, m)
+	four := verify.Atom("x = 4", func(s int) (bool, error) { v, _ := m.Chain.Value(s, "x"); return v == 4, nil })
+	for _, tc := range []struct {
+		delta string
+		want  verify.Eps
+	}{
+		{"1/9", ln("2")},
+		{"0", verify.Inf()},
+		{"1/3", verify.Eps{}},
+	} {
+		e, err := c.TightEpsilonD(context.Background(), verify.Eventually(four, 2), r(tc.delta))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.Eps.Equal(tc.want) {
+			t.Errorf("D{?, %s}[F<=2 x = 4] = %s, want %s", tc.delta, e.Eps, tc.want)
+		}
+	}
+}
+
+// TestTraceWithSeveralLabels: a step that shows two observed labels is one
+// observation, printed as a set.
+func TestTraceWithSeveralLabels(t *testing.T) {
+	b := chain.NewBuilder()
+	i0 := b.AddState("i0", nil)
+	i1 := b.AddState("i1", nil)
+	both := b.AddState("both", nil, "a", "b")
+	onlyA := b.AddState("onlyA", nil, "a")
+	b.AddTransition(i0, both, r("3/4"))
+	b.AddTransition(i0, onlyA, r("1/4"))
+	b.AddTransition(i1, onlyA, r("1"))
+	b.MarkInput(i0)
+	b.MarkInput(i1)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := verify.Analyze(context.Background(), &verify.Model{Chain: c, Neighbours: [][2]int{{i0, i1}}, Output: verify.Traces(1, "a", "b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*big.Rat{}
+	for o := range a.NumOutputs() {
+		got[a.OutputName(o)] = a.Prob(i0, a.OutputName(o))
+	}
+	if diff := cmp.Diff(map[string]*big.Rat{"a": r("1/4"), "{a, b}": r("3/4")}, got, ratCmp); diff != "" {
+		t.Errorf("traces from i0 (-want +got):\n%s", diff)
+	}
+}
+
 func TestTraceLabelsDoNotMerge(t *testing.T) {
 	b := chain.NewBuilder()
 	i0 := b.AddState("i0", nil)

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -112,6 +113,19 @@ func (f *Formula) IsState() bool {
 	return true
 }
 
+// Uses reports whether the operator op occurs anywhere in f.
+func (f *Formula) Uses(op Op) bool {
+	if f.Op == op {
+		return true
+	}
+	for _, a := range f.Args {
+		if a.Uses(op) {
+			return true
+		}
+	}
+	return false
+}
+
 // String writes the formula in the .dp syntax; it also identifies the
 // formula for memoisation.
 func (f *Formula) String() string {
@@ -140,7 +154,7 @@ func (f *Formula) format() string {
 	case OpFalse:
 		return "false"
 	case OpLabel:
-		if isIdent(f.Name) {
+		if isIdent(f.Name) && !slices.Contains(formulaWords, f.Name) {
 			return f.Name
 		}
 		return fmt.Sprintf("%q", f.Name)
@@ -186,6 +200,11 @@ func bound(k int) string {
 	}
 	return fmt.Sprintf("<=%d", k)
 }
+
+// formulaWords are identifiers that mean something else in a formula: a
+// label with such a name prints quoted, so that it is told apart from the
+// constant or operator (String also keys the checker's memo).
+var formulaWords = []string{"true", "false", "X", "F", "G", "U", "P", "D"}
 
 func isIdent(s string) bool {
 	for i, r := range s {
