@@ -83,6 +83,7 @@ type checker struct {
 	consts    map[string]*constEntry
 	stack     []string // constants being evaluated, for cycle messages
 	states    map[string]lexer.Position
+	inputList []string // inputs named in an explicit chain's inputs statement
 	limits    builder.Limits
 }
 
@@ -241,6 +242,9 @@ func (c *checker) check(f *File) *Program {
 
 	if chainStmt != nil && neighbours == nil && !conflict {
 		c.errorf(chainStmt.Pos, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
+	}
+	if mech == nil && chainStmt != nil && neighbours != nil && neighbours.Neighbours.Pred == nil {
+		c.neighbourNames(neighbours.Neighbours)
 	}
 	if mech != nil {
 		p.Chain = mech.Chain
@@ -489,6 +493,14 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 			}
 			val = append(val, chain.Var{Name: a.Var.Name, Value: x})
 		}
+		seenLabel := map[string]bool{}
+		for _, l := range sd.Labels {
+			if seenLabel[l.String()] {
+				c.errorf(l.Pos, "label %s is listed twice in state %s", l.String(), name)
+				ok = false
+			}
+			seenLabel[l.String()] = true
+		}
 		decls = append(decls, stateDecl{sd, val})
 	}
 	type row struct {
@@ -562,18 +574,17 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 			ok = false
 		}
 	}
-	if !ok {
-		return nil
-	}
-	// Input states by name (predicates need the chain, see below).
+	// Input states by name (predicates need the chain, see below); checked
+	// even when the chain has errors, so that all of them are reported.
 	var inputNames []string
 	if inputs != nil && inputs.Inputs.Where == nil {
+		listOK := true
 		seen := map[string]bool{}
 		for _, n := range inputs.Inputs.Names {
 			name := n.String()
 			if _, known := c.states[name]; !known {
 				c.errorf(n.Pos, "unknown state %s%s", name, c.suggestState(name))
-				ok = false
+				ok, listOK = false, false
 				continue
 			}
 			if seen[name] {
@@ -583,6 +594,12 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 			seen[name] = true
 			inputNames = append(inputNames, name)
 		}
+		if listOK {
+			c.inputList = inputNames
+		}
+	}
+	if !ok {
+		return nil
 	}
 	build := func(inputs []string) (*chain.Chain, bool) {
 		b := chain.NewBuilder()
@@ -778,6 +795,29 @@ func (c *checker) inputNames(ch *chain.Chain) string {
 		ns = append(ns, ch.Name(s))
 	}
 	return joinLimited(ns, 8)
+}
+
+// neighbourNames checks the names of neighbour pairs against the declared
+// states and listed inputs when an explicit chain has errors and cannot be
+// built, so that these errors are reported in the same run. (A pair is not
+// checked against an inputs list that has errors itself.)
+func (c *checker) neighbourNames(n *Neighbours) {
+	listed := map[string]bool{}
+	for _, name := range c.inputList {
+		listed[name] = true
+	}
+	for _, pr := range n.Pairs {
+		for _, x := range []*Name{pr.A, pr.B} {
+			name := x.String()
+			_, known := c.states[name]
+			switch {
+			case !known:
+				c.errorf(x.Pos, "unknown state %s%s", name, c.suggestState(name))
+			case len(c.inputList) > 0 && !listed[name]:
+				c.errorf(x.Pos, "%s is not an input (inputs: %s)", name, joinLimited(c.inputList, 8))
+			}
+		}
+	}
 }
 
 func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {

@@ -63,6 +63,13 @@ func TestErrors(t *testing.T) {
 		{"no inputs", "chain {\n  state a\n}\nneighbours a ~ a", []string{"1:1: the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)"}},
 		{"unknown input", "chain {\n  state a\n  state b\n}\ninputs a, c\nneighbours a ~ b", []string{"5:11: unknown state c (did you mean a?)"}},
 		{"inputs predicate matches nothing", "chain {\n  state a (x = 1)\n}\ninputs where x > 5\nneighbours a ~ a", []string{"4:14: no state satisfies this inputs predicate"}},
+		{"label twice", "chain {\n  state a [l, l]\n}\ninputs a\nneighbours a ~ a", []string{"2:15: label l is listed twice in state a"}},
+		// A broken chain still has its inputs and neighbours checked by name.
+		{"row sum and neighbour errors", "chain {\n  state a\n  state o\n  a -> o : 1/2\n}\ninputs a\nneighbours a ~ o, b ~ zz", []string{
+			`4:3: the probabilities of a sum to 1/2, not 1 (1/2 is missing; write "else sink" to send it to †)`,
+			"7:16: o is not an input (inputs: a)", "7:19: unknown state b (did you mean a?)", "7:23: unknown state zz (did you mean a?)"}},
+		{"variable twice and input twice", "chain {\n  state a (x = 1, x = 2)\n  state b (x = 3)\n}\ninputs a, a, b\nneighbours a ~ b", []string{
+			"2:19: variable x is assigned twice in state a", "5:11: a is listed twice"}},
 		// Neighbours.
 		{"no neighbours", "chain {\n  state a\n}\ninputs a", []string{"1:1: no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)"}},
 		{"neighbour not an input", chainAB[:strings.Index(chainAB, "inputs")] + "inputs a\nneighbours a ~ b", []string{"7:16: b is not an input (inputs: a)"}},
@@ -78,6 +85,9 @@ func TestErrors(t *testing.T) {
 		{"unknown output label", "model survey()\noutputs labels out_Y, out_Z", []string{"2:23: unknown label out_Z (labels: in_neg, in_pos, out_N, out_Y)"}},
 		// Properties.
 		{"negative ε", "model survey()\ncheck dp(eps = -1)", []string{"2:16: ε = -1 is negative"}},
+		{"string for a number", `model truncated_geometric(alpha = "x", n = 5)`, []string{"1:35: parameter alpha must be a number, found a string"}},
+		{"ln for δ", "model survey()\ncheck dp(eps = 1, delta = ln(2))", []string{"2:27: δ must be a number, found an ε with ln"}},
+		{"string for ε", "model survey()\ncheck dp(eps = \"x\")", []string{"2:16: ε must be a number or k*ln(r), found a string"}},
 		{"negative ln ε", "model survey()\ncheck dp(eps = ln(1/2))", []string{"2:16: ε = ln(1/2) is negative"}},
 		{"δ above 1", "model survey()\ncheck dp(eps = ln(2), delta = 2)", []string{"2:31: δ = 2 is outside [0, 1]"}},
 		{"δ negative", "model survey()\nquery eps(delta = -1/2)", []string{"2:19: δ = -1/2 is outside [0, 1]"}},

@@ -2,7 +2,9 @@ package verify_test
 
 import (
 	"context"
+	"flag"
 	"math/big"
+	"os"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -34,6 +36,27 @@ func ln(s string) verify.Eps {
 		panic(err)
 	}
 	return e
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with the file at path, or rewrites the file with
+// -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./verify -run %s -update writes it)", err, t.Name())
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
 }
 
 // rational returns ε = q for a valid literal q.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -180,8 +181,11 @@ func binomialTail(m int, p *big.Rat, b int) *big.Rat {
 
 // TestStreamingTheorem1: seed 002's Theorem 1 with the Chernoff bound h
 // replaced by the exact tail it bounds, for every β: the claimed
-// (ε(β), δ(β)) holds, and the exact δ at ε(β) is at most δ(β).
+// (ε(β), δ(β)) holds, and the exact δ at ε(β) is at most δ(β). The exact
+// values are kept in testdata/streaming_theorem1.txt (-update rewrites it).
 func TestStreamingTheorem1(t *testing.T) {
+	var table strings.Builder
+	fmt.Fprintf(&table, "# rows p β: ε(β), claimed δ(β) (exact tails), exact least δ at ε(β)\n")
 	for _, tc := range []struct {
 		rows int
 		p    string
@@ -205,11 +209,14 @@ func TestStreamingTheorem1(t *testing.T) {
 			if !dp(t, a, eps, claimed.RatString()).Holds {
 				t.Errorf("%s: Theorem 1's (ε, δ) = (%s, %s) fails", name, eps, claimed.RatString())
 			}
-			if exact := tightDelta(t, a, eps); exact.Cmp(claimed) > 0 {
+			exact := tightDelta(t, a, eps)
+			if exact.Cmp(claimed) > 0 {
 				t.Errorf("%s: exact δ %s above the claimed %s", name, exact.RatString(), claimed.RatString())
 			}
+			fmt.Fprintf(&table, "%d %s %d: %s, %s, %s\n", tc.rows, tc.p, beta, eps, claimed.RatString(), exact.RatString())
 		}
 	}
+	golden(t, "testdata/streaming_theorem1.txt", table.String())
 }
 
 // TestComposeNamesWithCommas is the review's case: outputs named "a",

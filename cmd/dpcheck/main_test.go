@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/report"
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -92,6 +93,51 @@ func TestExitCodes(t *testing.T) {
 	var stderr bytes.Buffer
 	if got := run(ctx, []string{"testdata/pass.dp"}, &bytes.Buffer{}, &stderr); got != 3 || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("cancelled run: exit %d, stderr %q; want 3 and a message", got, stderr.String())
+	}
+}
+
+// TestDirectoryRecursion: a directory argument means every .dp file below
+// it, at any depth, in lexical order; other files are ignored.
+func TestDirectoryRecursion(t *testing.T) {
+	dir := t.TempDir()
+	pass, err := os.ReadFile("testdata/pass.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	violated, err := os.ReadFile("testdata/violated.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string][]byte{
+		"a.dp":              pass,
+		"sub/deeper/b.dp":   violated,
+		"sub/c.dp":          pass,
+		"sub/notes.txt":     []byte("not a model"),
+		"sub/deeper/d.dp.x": []byte("not a model either"),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout bytes.Buffer
+	if got := run(context.Background(), []string{"--format", "json", dir}, &stdout, &bytes.Buffer{}); got != 1 {
+		t.Errorf("exit %d, want 1 (one file violated)", got)
+	}
+	var doc report.Document
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Files {
+		rel, _ := filepath.Rel(dir, f.File)
+		got = append(got, filepath.ToSlash(rel)+":"+f.Status)
+	}
+	if diff := cmp.Diff([]string{"a.dp:pass", "sub/c.dp:pass", "sub/deeper/b.dp:fail"}, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
 	}
 }
 
