@@ -3,6 +3,7 @@ package spec
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -28,7 +29,34 @@ func Format(filename, src string) (string, error) {
 		p.node(st.Tokens, func() { p.stmt(st) })
 	}
 	p.rest()
-	return strings.TrimLeft(p.b.String(), "\n"), nil
+	return alignComments(strings.TrimLeft(p.b.String(), "\n")), nil
+}
+
+// commentMark separates a line's code from its trailing comment until
+// alignComments replaces it.
+const commentMark = "\x00"
+
+// alignComments lines up the trailing comments of consecutive lines, as
+// gofmt does: one space after the longest code of the run.
+func alignComments(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); {
+		if !strings.Contains(lines[i], commentMark) {
+			i++
+			continue
+		}
+		j, width := i, 0
+		for ; j < len(lines) && strings.Contains(lines[j], commentMark); j++ {
+			code, _, _ := strings.Cut(lines[j], commentMark)
+			width = max(width, utf8.RuneCountInString(code))
+		}
+		for k := i; k < j; k++ {
+			code, c, _ := strings.Cut(lines[k], commentMark)
+			lines[k] = code + strings.Repeat(" ", width-utf8.RuneCountInString(code)+1) + c
+		}
+		i = j
+	}
+	return strings.Join(lines, "\n")
 }
 
 type comment struct {
@@ -111,12 +139,15 @@ func (p *printer) node(toks []lexer.Token, print func()) {
 		trailing = append(trailing, p.comments[p.next].text)
 		p.next++
 	}
+	sep := commentMark
 	for _, t := range trailing {
 		if strings.Contains(t, "\n") { // a block comment spanning lines: its own line
 			p.b.WriteString("\n" + p.indent + t)
+			sep = commentMark
 			continue
 		}
-		p.b.WriteString("  " + t)
+		p.b.WriteString(sep + t)
+		sep = " "
 	}
 	p.b.WriteString("\n")
 	p.lastLine = last

@@ -38,7 +38,7 @@ query eps(delta = 1e-3) over traces( 2 )
 `
 	want := `// header comment
 
-const p = 1/2  // the coin
+const p = 1/2 // the coin
 chain {
   state pos (x = 1) [in_pos]
   state neg (x = 0) [in_neg]
@@ -53,7 +53,7 @@ inputs pos, neg
 neighbours |x - x'| <= 1 & !in_pos | in_neg
 
 check dp(eps = ln(3), delta = 0) expect holds
-check D{ln(3), 0}[X out_Y] & P>=1/4[F<=2 !out_N U out_Y]  // formulas
+check D{ln(3), 0}[X out_Y] & P>=1/4[F<=2 !out_N U out_Y] // formulas
 query eps(delta = 1e-3) over traces(2)
 /* trailing
    block */
@@ -163,4 +163,45 @@ func FuzzFormat(f *testing.F) {
 		}
 		checkFormat(t, "f.dp", src)
 	})
+}
+
+// TestFormatAlignsComments: trailing comments of consecutive lines line up
+// one space after the longest code; a line without one ends the run.
+func TestFormatAlignsComments(t *testing.T) {
+	src := "model survey() // m\ncheck dp(eps = ln(3))   // long\ncheck dp(eps = 1) // short\ncheck dp(eps = 2)\ncheck dp(eps = 3)    // alone\n"
+	want := "model survey()        // m\ncheck dp(eps = ln(3)) // long\ncheck dp(eps = 1)     // short\ncheck dp(eps = 2)\ncheck dp(eps = 3) // alone\n"
+	got, err := spec.Format("a.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Format (-want +got):\n%s", diff)
+	}
+	again, err := spec.Format("a.dp", got)
+	if err != nil || again != got {
+		t.Errorf("not idempotent: %q", again)
+	}
+}
+
+// TestModelsAreFormatted: the reference models are in canonical form, so
+// `dpcheck fmt --check models/` passes as the README's CI recipe expects.
+func TestModelsAreFormatted(t *testing.T) {
+	files, err := filepath.Glob("../models/*.dp")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no models: %v", err)
+	}
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := spec.Format(p, string(src))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if diff := cmp.Diff(string(src), got); diff != "" {
+			t.Errorf("%s is not formatted (dpcheck fmt -w %s) (-file +formatted):\n%s", p, p, diff)
+		}
+	}
 }
