@@ -124,13 +124,32 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 	return c.CheckSource(ctx, path, string(src))
 }
 
-// CheckSource is CheckFile for a file's contents.
+// CheckSource is CheckFile for a file's contents. Loading (parsing,
+// checking and building the chain, bounded by c.Spec's limits) cannot be
+// interrupted; when ctx ends during it, CheckSource returns ctx's error at
+// once and the load finishes in the background, its result discarded.
 func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result, error) {
-	p, err := c.Spec.Load(filename, src)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return Run(ctx, p)
+	type loaded struct {
+		p   *spec.Program
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		p, err := c.Spec.Load(filename, src)
+		done <- loaded{p, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case l := <-done:
+		if l.err != nil {
+			return nil, l.err
+		}
+		return Run(ctx, l.p)
+	}
 }
 
 // Run evaluates every statement of a checked program. It returns an error

@@ -2,9 +2,11 @@ package dpcheck_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck"
 )
@@ -54,4 +56,15 @@ query eps(delta = 0)
 	// line 3: check dp(eps = ln(3/2)) expect violated -> violated (pass: true)
 	// line 4: query eps(delta = 0) -> ln(2) (pass: true)
 	// counterexample: s0 (in=0) vs s1 (in=1) on [t0]: 2/3 > 1/2
+}
+
+// TestCheckSourceStopsDuringLoad: a deadline that passes while the chain is
+// being built ends CheckSource with the context's error.
+func TestCheckSourceStopsDuringLoad(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	_, err := dpcheck.CheckSource(ctx, "big.dp", "model truncated_geometric(alpha = 1/2, n = 1000)\ncheck dp(eps = ln(2))\n")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want context.DeadlineExceeded", err)
+	}
 }

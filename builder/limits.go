@@ -28,8 +28,12 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("%s would have about %s %s; the limit is %s (raise it with %s)",
-		e.Builder, thousands(e.Estimate), e.What, thousands(float64(e.Limit)), e.Flag)
+	about := "about " + thousands(e.Estimate)
+	if math.IsInf(e.Estimate, 0) || e.Estimate > math.MaxFloat64/2 {
+		about = "more than 10^308"
+	}
+	return fmt.Sprintf("%s would have %s %s; the limit is %s (raise it with %s)",
+		e.Builder, about, e.What, thousands(float64(e.Limit)), e.Flag)
 }
 
 func thousands(f float64) string {

@@ -62,7 +62,7 @@ func JUnit(w io.Writer, entries []Entry) error {
 				tc := testcase{Classname: e.File, Name: fmt.Sprintf("line %d: %s", o.Statement.Pos.Line, o.Statement.Text)}
 				switch {
 				case o.Err != nil:
-					tc.Error = &failure{Message: o.Err.Error(), Type: "dpcheck.error", Text: text}
+					tc.Error = &failure{Message: errText(o.Err), Type: "dpcheck.error", Text: text}
 					s.Errors++
 				case !o.Pass:
 					tc.Failure = &failure{Message: summary(o), Type: "dpcheck.fail", Text: text}
@@ -95,6 +95,9 @@ func JUnit(w io.Writer, entries []Entry) error {
 // expectation.
 func summary(o *dpcheck.Outcome) string {
 	if o.Err != nil {
+		if stopped(o.Err) {
+			return errText(o.Err)
+		}
 		return "error: " + o.Err.Error()
 	}
 	st := o.Statement
@@ -126,7 +129,7 @@ func GitHub(w io.Writer, entries []Entry) error {
 						ghProp(e.File), x.Pos.Line, x.Pos.Column, ghProp("dpcheck: invalid file"), ghData(x.Msg))
 				}
 			} else {
-				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp("dpcheck: cannot check"), ghData(e.Err.Error()))
+				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp("dpcheck: cannot check"), ghData(errText(e.Err)))
 			}
 			continue
 		}

@@ -121,7 +121,8 @@ type StatementDoc struct {
 	Semantics string  `json:"semantics"`
 	Eps       *Number `json:"eps,omitempty"`
 	Delta     *Number `json:"delta,omitempty"`
-	// Outcome is holds or violated for checks, value for queries, error.
+	// Outcome is holds or violated for checks, value for queries, error,
+	// or stopped (timeout or interrupt).
 	Outcome        string             `json:"outcome"`
 	Value          *Number            `json:"value,omitempty"`
 	Expect         *string            `json:"expect"`
@@ -249,7 +250,7 @@ func Build(entries []Entry, version string) *Document {
 					fd.Errors = append(fd.Errors, ErrorDoc{Line: x.Pos.Line, Column: x.Pos.Column, Message: x.Msg})
 				}
 			} else {
-				fd.Errors = append(fd.Errors, ErrorDoc{Message: e.Err.Error()})
+				fd.Errors = append(fd.Errors, ErrorDoc{Message: errText(e.Err)})
 			}
 		}
 		if r := e.Result; r != nil && r.Model.Kind == "" {
@@ -300,7 +301,10 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 		d.Delta = &dl
 	}
 	if o.Err != nil {
-		d.Outcome, d.Error = "error", o.Err.Error()
+		d.Outcome, d.Error = "error", errText(o.Err)
+		if stopped(o.Err) {
+			d.Outcome = "stopped"
+		}
 		return d
 	}
 	switch {

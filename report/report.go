@@ -4,6 +4,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -34,6 +35,22 @@ const (
 	Aborted               // the check did not complete (timeout, interrupt)
 )
 
+// stopped reports whether err is a cancellation or a deadline.
+func stopped(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// errText describes an error, in words for a timeout or an interrupt.
+func errText(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "stopped: the time limit was reached"
+	case errors.Is(err, context.Canceled):
+		return "stopped: interrupted"
+	}
+	return err.Error()
+}
+
 // StatusOf classifies an entry.
 func StatusOf(e Entry) Status {
 	switch {
@@ -47,7 +64,7 @@ func StatusOf(e Entry) Status {
 		if errors.Is(e.Err, verify.ErrModel) || errors.Is(e.Err, verify.ErrParam) {
 			return Invalid
 		}
-		if strings.Contains(e.Err.Error(), "context") {
+		if stopped(e.Err) {
 			return Aborted
 		}
 		return Invalid

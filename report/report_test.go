@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
@@ -56,8 +59,10 @@ func TestStatusOf(t *testing.T) {
 		StatusOf(Entry{Err: spec.ErrorList{{Msg: "x"}}}),
 		StatusOf(Entry{Err: errors.New("open x.dp: no such file")}),
 		StatusOf(Entry{Result: pass, Err: fmt.Errorf("stopped: %w", errors.New("context canceled"))}),
+		StatusOf(Entry{Err: fmt.Errorf("loading: %w", context.DeadlineExceeded)}),
+		StatusOf(Entry{Err: errors.New("context of the model")}), // not a cancellation
 	}
-	want := []Status{Pass, Fail, Invalid, Invalid, Aborted}
+	want := []Status{Pass, Fail, Invalid, Invalid, Aborted, Aborted, Invalid}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
@@ -94,6 +99,31 @@ func TestEpsElision(t *testing.T) {
 	} {
 		if got := epsText(tc.e); got != tc.want {
 			t.Errorf("epsText(%s) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestTextStopped: a statement cut off by the time limit is STOP, not FAIL,
+// and a file stopped while loading says so; the summary counts both.
+func TestTextStopped(t *testing.T) {
+	st := func(line int, text string) *spec.Statement {
+		return &spec.Statement{Pos: spec.Position{Line: line, Column: 1}, Text: text, Kind: spec.QueryEps}
+	}
+	r := &dpcheck.Result{File: "a.dp", Statements: []*dpcheck.Outcome{
+		{Statement: st(2, "query eps(delta = 0)"), Err: context.DeadlineExceeded},
+	}}
+	var b bytes.Buffer
+	Text(&b, []Entry{
+		{File: "a.dp", Result: r, Err: context.DeadlineExceeded},
+		{File: "b.dp", Err: context.Canceled},
+	})
+	for _, want := range []string{
+		"  STOP  line 2  query eps(delta = 0)\n        stopped: the time limit was reached\n",
+		"b.dp: stopped: interrupted before its checks ran\n",
+		"2 files, 1 statement: 0 passed, 0 failed, 1 stopped, 1 file stopped before checking\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
 		}
 	}
 }

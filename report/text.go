@@ -16,26 +16,35 @@ import (
 // for violations, the counterexample; parse and semantic errors with the
 // source line and a caret. It ends with a summary line.
 func Text(w io.Writer, entries []Entry) {
-	var pass, fail, bad int
+	var n counts
 	for i, e := range entries {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		switch StatusOf(e) {
 		case Invalid:
-			bad++
+			n.bad++
 			writeErr(w, e)
 			continue
 		case Aborted:
-			bad++
+			if !stopped(e.Err) {
+				n.bad++
+				break
+			}
+			if e.Result == nil {
+				n.stoppedFiles++
+				fmt.Fprintf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
+				continue
+			}
 		}
 		if e.Result != nil {
-			p, f := textResult(w, e.Result)
-			pass += p
-			fail += f
-		}
-		if e.Err != nil && e.Result != nil {
-			fmt.Fprintf(w, "  stopped: %v\n", e.Err)
+			c := textResult(w, e.Result)
+			n.pass += c.pass
+			n.fail += c.fail
+			n.stopped += c.stopped
+			if e.Err != nil && c.stopped == 0 {
+				fmt.Fprintf(w, "  %s\n", errText(e.Err))
+			}
 		}
 	}
 	fmt.Fprintln(w)
@@ -43,9 +52,15 @@ func Text(w io.Writer, entries []Entry) {
 	if len(entries) != 1 {
 		files = "files"
 	}
-	fmt.Fprintf(w, "%d %s, %d statements: %d passed, %d failed", len(entries), files, pass+fail, pass, fail)
-	if bad > 0 {
-		fmt.Fprintf(w, ", %d with errors", bad)
+	fmt.Fprintf(w, "%d %s, %s: %d passed, %d failed", len(entries), files, count(n.pass+n.fail+n.stopped, "statement"), n.pass, n.fail)
+	if n.stopped > 0 {
+		fmt.Fprintf(w, ", %d stopped", n.stopped)
+	}
+	if n.bad > 0 {
+		fmt.Fprintf(w, ", %d with errors", n.bad)
+	}
+	if n.stoppedFiles > 0 {
+		fmt.Fprintf(w, ", %s stopped before checking", count(n.stoppedFiles, "file"))
 	}
 	fmt.Fprintln(w)
 }
@@ -57,7 +72,7 @@ func writeErr(w io.Writer, e Entry) {
 		fmt.Fprint(w, indent(list.Pretty(e.Source), "  "))
 		return
 	}
-	fmt.Fprintf(w, "%s: error: %v\n", e.File, e.Err)
+	fmt.Fprintf(w, "%s: error: %s\n", e.File, errText(e.Err))
 }
 
 func count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }
@@ -79,7 +94,7 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func textResult(w io.Writer, r *dpcheck.Result) (pass, fail int) {
+func textResult(w io.Writer, r *dpcheck.Result) counts {
 	fmt.Fprintln(w, r.File)
 	m := r.Model
 	switch m.Kind {
@@ -100,21 +115,31 @@ func textResult(w io.Writer, r *dpcheck.Result) (pass, fail int) {
 	return textStatements(w, r)
 }
 
-func textStatements(w io.Writer, r *dpcheck.Result) (pass, fail int) {
+// counts are the totals of the summary line.
+type counts struct {
+	pass, fail, stopped int // statements
+	bad, stoppedFiles   int // files
+}
+
+func textStatements(w io.Writer, r *dpcheck.Result) (n counts) {
 	for _, o := range r.Statements {
 		fmt.Fprintln(w)
 		status := "PASS"
-		if o.Pass {
-			pass++
-		} else {
+		switch {
+		case o.Pass:
+			n.pass++
+		case stopped(o.Err):
+			status = "STOP"
+			n.stopped++
+		default:
 			status = "FAIL"
-			fail++
+			n.fail++
 		}
 		st := o.Statement
 		fmt.Fprintf(w, "  %s  line %d  %s\n", status, st.Pos.Line, st.Text)
 		textOutcome(w, o)
 	}
-	return pass, fail
+	return n
 }
 
 const pad = "        "
@@ -122,6 +147,10 @@ const pad = "        "
 func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 	st := o.Statement
 	if o.Err != nil {
+		if stopped(o.Err) {
+			fmt.Fprintf(w, "%s%s\n", pad, errText(o.Err))
+			return
+		}
 		fmt.Fprintf(w, "%serror: %v\n", pad, o.Err)
 		return
 	}

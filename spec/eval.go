@@ -15,9 +15,43 @@ const (
 	MaxLiteralLength = 1000
 	// MaxDecimalExponent bounds |e| in a literal like 1e-3.
 	MaxDecimalExponent = 1000
-	// MaxPowerBits bounds the size of x^k: about bits(x)·|k| bits.
+	// MaxPowerBits bounds the size of x^k: about bits(x)·|k| bits, and of
+	// every other number an expression computes (a*a*…).
 	MaxPowerBits = 1 << 20
 )
+
+// shortRat writes x, or only its size when it is long (for messages).
+func shortRat(x *big.Rat) string {
+	s := x.RatString()
+	if len(s) <= 40 {
+		return s
+	}
+	return fmt.Sprintf("(a number of %d digits)", len(s))
+}
+
+// sized returns x as a value, or reports that it is larger than
+// MaxPowerBits allows.
+func (ev constEval) sized(p lexer.Position, x *big.Rat) (value, bool) {
+	if bits := x.Num().BitLen() + x.Denom().BitLen(); bits > MaxPowerBits {
+		ev.c.errorf(p, "this result would have about %d bits; the limit is %d", bits, MaxPowerBits)
+		return value{}, false
+	}
+	return numVal(x), true
+}
+
+// sizedEps checks the parts of an ε value like sized.
+func (ev constEval) sizedEps(p lexer.Position, v value) (value, bool) {
+	for _, x := range []*big.Rat{v.lk, v.lr, v.lq} {
+		if x == nil {
+			continue
+		}
+		if bits := x.Num().BitLen() + x.Denom().BitLen(); bits > MaxPowerBits {
+			ev.c.errorf(p, "this ε would need a number of about %d bits; the limit is %d", bits, MaxPowerBits)
+			return value{}, false
+		}
+	}
+	return v, true
+}
 
 type kind int
 
@@ -102,7 +136,7 @@ func power(x *big.Rat, k *big.Rat) (*big.Rat, error) {
 	e := k.Num().Int64()
 	bits := int64(max(x.Num().BitLen(), x.Denom().BitLen()))
 	if bits*abs64(e) > MaxPowerBits {
-		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", x.RatString(), e, bits*abs64(e), MaxPowerBits)
+		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", shortRat(x), e, bits*abs64(e), MaxPowerBits)
 	}
 	if x.Sign() == 0 && e < 0 {
 		return nil, fmt.Errorf("division by zero: 0^%d", e)
@@ -253,7 +287,7 @@ func (ev constEval) neg(p lexer.Position, v value) (value, bool) {
 func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
-		return numVal(new(big.Rat).Add(a.num, b.num)), true
+		return ev.sized(p, new(big.Rat).Add(a.num, b.num))
 	case a.k == kNum && b.k == kEps:
 		a, b = b, a
 		fallthrough
@@ -262,21 +296,21 @@ func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
 		if a.inf {
 			return a, true
 		}
-		return value{k: kEps, lk: a.lk, lr: a.lr, lq: addOpt(a.lq, b.num)}, true
+		return ev.sizedEps(p, value{k: kEps, lk: a.lk, lr: a.lr, lq: addOpt(a.lq, b.num)})
 	case a.k == kEps && b.k == kEps:
 		if a.inf || b.inf {
 			return value{k: kEps, inf: true}, true
 		}
 		q := addOpt(a.lq, b.lq)
 		if a.lr.Cmp(b.lr) == 0 {
-			return value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr, lq: q}, true
+			return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr, lq: q})
 		}
 		if a.lk.IsInt() && b.lk.IsInt() {
 			// k1·ln(r1) + k2·ln(r2) = ln(r1^k1 · r2^k2)
 			x, err1 := power(a.lr, a.lk)
 			y, err2 := power(b.lr, b.lk)
 			if err1 == nil && err2 == nil {
-				return value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y), lq: q}, true
+				return ev.sizedEps(p, value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y), lq: q})
 			}
 		}
 		ev.c.errorf(p, "cannot add these logarithms exactly (use integer coefficients or equal arguments)")
@@ -309,7 +343,7 @@ func (ev constEval) term(e *Term) (value, bool) {
 func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
-		return numVal(new(big.Rat).Mul(a.num, b.num)), true
+		return ev.sized(p, new(big.Rat).Mul(a.num, b.num))
 	case a.k == kEps && b.k == kNum:
 		a, b = b, a
 		fallthrough
@@ -321,7 +355,7 @@ func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
 			}
 			return b, true
 		}
-		return value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr, lq: mulOpt(b.lq, a.num)}, true
+		return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr, lq: mulOpt(b.lq, a.num)})
 	}
 	ev.c.errorf(p, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
 	return value{}, false
@@ -337,13 +371,13 @@ func (ev constEval) div(p lexer.Position, a, b value) (value, bool) {
 		return value{}, false
 	}
 	if a.k == kNum {
-		return numVal(new(big.Rat).Quo(a.num, b.num)), true
+		return ev.sized(p, new(big.Rat).Quo(a.num, b.num))
 	}
 	if a.inf {
 		return a, true
 	}
 	inv := new(big.Rat).Inv(b.num)
-	return value{k: kEps, lk: new(big.Rat).Mul(a.lk, inv), lr: a.lr, lq: mulOpt(a.lq, inv)}, true
+	return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Mul(a.lk, inv), lr: a.lr, lq: mulOpt(a.lq, inv)})
 }
 
 func (ev constEval) unary(e *Unary) (value, bool) {

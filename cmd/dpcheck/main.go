@@ -65,6 +65,10 @@ Examples:
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills the process at once
+	}()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -117,6 +121,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitPass
 	case o.format != "text" && o.format != "json" && o.format != "junit" && o.format != "github":
 		fmt.Fprintf(stderr, "dpcheck: unknown format %q (text, json, junit or github)\n", o.format)
+		return exitInvalid
+	case o.timeout < 0:
+		fmt.Fprintf(stderr, "dpcheck: --timeout must not be negative, got %s\n", o.timeout)
 		return exitInvalid
 	case o.maxStates < 1 || o.maxTransitions < 1:
 		fmt.Fprintln(stderr, "dpcheck: --max-states and --max-transitions must be positive")

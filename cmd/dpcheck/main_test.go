@@ -90,9 +90,16 @@ func TestExitCodes(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var stderr bytes.Buffer
-	if got := run(ctx, []string{"testdata/pass.dp"}, &bytes.Buffer{}, &stderr); got != 3 || !strings.Contains(stderr.String(), "interrupted") {
+	var stdout, stderr bytes.Buffer
+	if got := run(ctx, []string{"testdata/pass.dp"}, &stdout, &stderr); got != 3 || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("cancelled run: exit %d, stderr %q; want 3 and a message", got, stderr.String())
+	}
+	if want := "testdata/pass.dp: stopped: interrupted before its checks ran\n\n1 file, 0 statements: 0 passed, 0 failed, 1 file stopped before checking\n"; stdout.String() != want {
+		t.Errorf("cancelled run: stdout %q, want %q", stdout.String(), want)
+	}
+	stderr.Reset()
+	if got := run(context.Background(), []string{"--timeout", "-1s", "testdata/pass.dp"}, &bytes.Buffer{}, &stderr); got != 2 || stderr.String() != "dpcheck: --timeout must not be negative, got -1s\n" {
+		t.Errorf("negative timeout: exit %d, stderr %q", got, stderr.String())
 	}
 }
 
