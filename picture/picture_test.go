@@ -71,6 +71,33 @@ func TestProfilePlot(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	// The SVG carries its texts: the title (⊤, which the font lacks, as its
+	// code point), the curve's legend, and a legend entry per kind of point.
+	svg, err := os.ReadFile(filepath.Join(dir, "p.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := picture.ProfilePlot(filepath.Join(dir, "q.svg"), "traces of {⊤} over ε", []picture.Curve{{Name: "worst", Profile: prof}}, points[:1]); err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.ReadFile(filepath.Join(dir, "q.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		svg, text string
+		want      bool
+	}{
+		{string(svg), ">worst</text>", true},
+		{string(svg), ">dp(ε, δ) holds</text>", true},
+		{string(svg), ">dp(ε, δ) violated</text>", true},
+		{string(held), ">traces of {U+22A4} over ε</text>", true},
+		{string(held), ">dp(ε, δ) violated</text>", false},
+	} {
+		if strings.Contains(tc.svg, tc.text) != tc.want {
+			t.Errorf("SVG contains %q: %v, want %v", tc.text, !tc.want, tc.want)
+		}
+	}
 	if err := picture.ProfilePlot(filepath.Join(dir, "p.gif"), "t", nil, nil); err == nil || !strings.Contains(err.Error(), ".png or .svg") {
 		t.Errorf("a .gif: %v", err)
 	}

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/verify"
+	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -38,7 +40,7 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 		return fmt.Errorf("--profile writes a .png or .svg file, not %q", path)
 	}
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = drawable(title)
 	p.X.Label.Text = "ε"
 	p.Y.Label.Text = "δ(ε)"
 	p.Add(plotter.NewGrid())
@@ -85,7 +87,7 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 			line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
 		p.Add(line)
-		p.Legend.Add(c.Name, line)
+		p.Legend.Add(drawable(c.Name), line)
 	}
 	for _, holds := range []bool{true, false} {
 		var xys plotter.XYs
@@ -116,8 +118,31 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 	}
 	p.Legend.Top = true
 	p.X.Min, p.Y.Min = 0, 0
-	if ymax > 0 {
-		p.Y.Max = 1.1 * ymax
+	// Headroom above the curves for the legend; a profile that is 0
+	// everywhere gets the axis [0, 1] rather than a degenerate one.
+	p.Y.Max = 1.3 * ymax
+	if ymax == 0 {
+		p.Y.Max = 1
 	}
 	return p.Save(7*vg.Inch, 4.5*vg.Inch, path)
+}
+
+// drawable replaces the characters that the plot's font cannot draw, such
+// as the labels ⊤ and ⊥, by their code points (U+22A4), so that a title
+// never silently loses them.
+func drawable(s string) string {
+	face := font.DefaultCache.Lookup(plot.DefaultFont, 12)
+	if face.Face == nil {
+		return s
+	}
+	var buf sfnt.Buffer
+	var b strings.Builder
+	for _, r := range s {
+		if i, err := face.Face.GlyphIndex(&buf, r); r < 0x80 || err == nil && i != 0 {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "U+%04X", r)
+		}
+	}
+	return b.String()
 }

@@ -77,23 +77,52 @@ func firstDP(e *verify.Explanation) *verify.DPViolation {
 	return nil
 }
 
-// profile plots the model's privacy profile over the file's output space,
-// the first counterexample pair's, and every dp check over that space.
+// profile plots the model's privacy profile (see profileInputs).
 func profile(ctx context.Context, r *dpcheck.Result, path string) error {
-	p := r.Program
-	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
+	title, curves, points, err := profileInputs(ctx, r)
 	if err != nil {
 		return err
 	}
+	return picture.ProfilePlot(path, title, curves, points)
+}
+
+// profileInputs chooses what --profile draws. The output space is that of
+// the first violated dp check, else of the first dp check, else the file's
+// (a check may say "over traces(k)"). Over that space it draws the worst
+// pair's profile and the first counterexample pair's, and marks every dp
+// check over the same space.
+func profileInputs(ctx context.Context, r *dpcheck.Result) (string, []picture.Curve, []picture.Point, error) {
+	p := r.Program
+	var dps []*dpcheck.Outcome
+	for _, o := range r.Statements {
+		if o.Statement.Kind == spec.CheckDP && o.DP != nil {
+			dps = append(dps, o)
+		}
+	}
+	out := p.Output
+	if len(dps) > 0 {
+		first := dps[0]
+		for _, o := range dps {
+			if !o.DP.Holds {
+				first = o
+				break
+			}
+		}
+		out = p.OutputFor(first.Statement)
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: out})
+	if err != nil {
+		return "", nil, nil, err
+	}
 	whole, err := a.Profile(ctx)
 	if err != nil {
-		return err
+		return "", nil, nil, err
 	}
 	curves := []picture.Curve{{Name: "δ(ε), worst pair", Profile: whole}}
 	var points []picture.Point
 	pairAdded := false
-	for _, o := range r.Statements {
-		if o.Statement.Kind != spec.CheckDP || o.DP == nil || o.Statement.Output != nil {
+	for _, o := range dps {
+		if p.OutputFor(o.Statement).String() != out.String() {
 			continue
 		}
 		points = append(points, picture.Point{Eps: o.DP.Eps, Delta: o.DP.Delta, Holds: o.DP.Holds})
@@ -102,6 +131,5 @@ func profile(ctx context.Context, r *dpcheck.Result, path string) error {
 			pairAdded = true
 		}
 	}
-	title := fmt.Sprintf("%s — privacy profile over %s", r.File, p.Output)
-	return picture.ProfilePlot(path, title, curves, points)
+	return fmt.Sprintf("%s — privacy profile over %s", r.File, out), curves, points, nil
 }
