@@ -112,6 +112,21 @@ func TestParamErrors(t *testing.T) {
 		{"sensitivity", second(builder.TruncatedGeometricSensitivity(r("1/2"), 5, 6)), "truncated_geometric: parameter sensitivity must be between 1 and 5, got 6"},
 		{"k = 0", second(builder.AboveThreshold(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
 		{"alpha_q", second(builder.AboveThreshold(r("1/4"), r("2"), 5, 1, builder.AtLeast)), "above_threshold: parameter alpha_q must be in (0, 1), got 2"},
+		{"alpha_t", second(builder.AboveThreshold(r("0"), r("1/2"), 5, 1, builder.AtLeast)), "above_threshold: parameter alpha_t must be in (0, 1), got 0"},
+		{"threshold n", second(builder.AboveThreshold(r("1/4"), r("1/2"), 101, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 100, got 101"},
+		{"loop alpha_t", second(builder.AboveThresholdLoop(r("1"), r("1/2"), 5, builder.AtLeast)), "above_threshold_loop: parameter alpha_t must be in (0, 1), got 1"},
+		{"loop alpha_q", second(builder.AboveThresholdLoop(r("1/4"), nil, 5, builder.AtLeast)), "above_threshold_loop: parameter alpha_q is missing"},
+		{"loop n", second(builder.AboveThresholdLoop(r("1/4"), r("1/2"), 0, builder.Above)), "above_threshold_loop: parameter n must be between 1 and 100, got 0"},
+		{"rr k", second(builder.RandomizedResponseK(r("1/2"), 1)), "randomized_response: parameter k must be between 2 and 1000, got 1"},
+		{"rr theta", second(builder.RandomizedResponseK(r("2"), 3)), "randomized_response: parameter theta1 must be in [0, 1], got 2"},
+		{"compose k", second(builder.Compose(0, mustSurvey(t))), "compose: parameter k must be between 1 and 64, got 0"},
+		{"yarrow bits", second(builder.YarrowGeometric(r("1/2"), 0, 5, -1)), "yarrow_geometric: parameter bits must be between 1 and 5000, got -1"},
+		{"yarrow range", second(builder.YarrowGeometric(r("1/2"), 5, 5, 0)), "yarrow_geometric: parameter count_max must be between 6 and 5005, got 5"},
+		{"laplace alpha", second(builder.LaplaceDecision(r("3/2"), 2, 0, 5)), "laplace_decision: parameter alpha must be in (0, 1), got 3/2"},
+		{"cutoff range", second(builder.CutoffDecision(r("1/2"), 2, 5, 0)), "cutoff_decision: parameter hi must be between 6 and 100005, got 0"},
+		{"generalized delta", second(builder.GeneralizedDecision(r("1/2"), r("2"), 2, 0, 5)), "generalized_decision: parameter delta must be in [0, 1], got 2"},
+		{"streaming rows", second(builder.StreamingSum(1, r("1/2"))), "streaming_sum: parameter rows must be between 2 and 2000, got 1"},
+		{"streaming p", second(builder.StreamingSum(4, r("0"))), "streaming_sum: parameter p must be in (0, 1), got 0"},
 		{"too many states", second(builder.AboveThreshold(r("1/4"), r("1/2"), 100, 100, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
 	}
 	for _, tt := range tests {
@@ -129,3 +144,12 @@ func TestParamErrors(t *testing.T) {
 }
 
 func second(_ *builder.Mechanism, err error) error { return err }
+
+func mustSurvey(t *testing.T) *builder.Mechanism {
+	t.Helper()
+	m, err := builder.Survey(r("1/2"), r("1/2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

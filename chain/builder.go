@@ -95,7 +95,7 @@ func (b *Builder) AddTransition(from, to int, p *big.Rat) {
 		return
 	}
 	if !b.valid(to) {
-		b.badID(to)
+		b.errs = append(b.errs, &Error{Kind: UnknownState, State: b.names[from], To: fmt.Sprintf("#%d", to), Index: -1, Msg: "no such state"})
 		return
 	}
 	b.to[from] = append(b.to[from], to)

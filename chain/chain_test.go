@@ -170,7 +170,16 @@ func TestBuildErrors(t *testing.T) {
 				a := b.AddState("a", nil)
 				b.AddTransition(a, 7, r("1"))
 			},
-			want:  []string{`state "#7": no such state`},
+			want:  []string{`state "a", transition to "#7": no such state`},
+			kinds: []chain.ErrorKind{chain.UnknownState},
+		},
+		{
+			name: "bad source ID",
+			build: func(b *chain.Builder) {
+				a := b.AddState("a", nil)
+				b.AddTransition(-1, a, r("1"))
+			},
+			want:  []string{`state "#-1": no such state`},
 			kinds: []chain.ErrorKind{chain.UnknownState},
 		},
 		{

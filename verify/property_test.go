@@ -238,3 +238,123 @@ func TestTinyDelta(t *testing.T) {
 		t.Errorf("excess %s, want 1/4 - 2^-5000", res.Counterexample.Excess)
 	}
 }
+
+// TestRandomCyclicAbsorption: on random chains whose transient states form
+// cycles (self-loops, back edges, several SCCs), the absorption
+// probabilities the verifier computes SCC by SCC equal those of a naive
+// dense solve of (I - Q)·x = R by Gaussian elimination over the rationals.
+// Every transient state has an edge to an absorbing state, so I - Q is
+// invertible.
+func TestRandomCyclicAbsorption(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for iter := range 150 {
+		nT, nA := 2+rng.IntN(5), 1+rng.IntN(3)
+		b := chain.NewBuilder()
+		trans := make([]int, nT)
+		for i := range trans {
+			trans[i] = b.AddState(fmt.Sprintf("s%d", i), nil)
+			b.MarkInput(trans[i])
+		}
+		abs := make([]int, nA)
+		for j := range abs {
+			abs[j] = b.AddState(fmt.Sprintf("a%d", j), nil)
+		}
+		// Q[i][k] and R[i][j], from small integer weights.
+		Q := make([][]*big.Rat, nT)
+		R := make([][]*big.Rat, nT)
+		for i := range nT {
+			wq := make([]int64, nT)
+			wr := make([]int64, nA)
+			var sum int64
+			for k := range wq {
+				if rng.IntN(2) == 0 {
+					wq[k] = rng.Int64N(4)
+				}
+				sum += wq[k]
+			}
+			wr[rng.IntN(nA)] = 1 + rng.Int64N(3) // some way out
+			for j := range wr {
+				if rng.IntN(3) == 0 {
+					wr[j] += rng.Int64N(3)
+				}
+			}
+			for _, w := range wr {
+				sum += w
+			}
+			Q[i] = make([]*big.Rat, nT)
+			R[i] = make([]*big.Rat, nA)
+			for k, w := range wq {
+				Q[i][k] = big.NewRat(w, sum)
+				if w > 0 {
+					b.AddTransition(trans[i], trans[k], Q[i][k])
+				}
+			}
+			for j, w := range wr {
+				R[i][j] = big.NewRat(w, sum)
+				if w > 0 {
+					b.AddTransition(trans[i], abs[j], R[i][j])
+				}
+			}
+		}
+		c, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pairs [][2]int
+		for i := 1; i < nT; i++ {
+			pairs = append(pairs, [2]int{trans[i-1], trans[i]})
+		}
+		a := analyze(t, &builder.Mechanism{Chain: c, Neighbours: pairs}, verify.FinalState())
+		want := solveDense(Q, R)
+		for i := range nT {
+			for j := range nA {
+				if got := a.Prob(trans[i], fmt.Sprintf("a%d", j)); got.Cmp(want[i][j]) != 0 {
+					t.Fatalf("chain %d: Pr(s%d → a%d) = %s, want %s", iter, i, j, got.RatString(), want[i][j].RatString())
+				}
+			}
+		}
+	}
+}
+
+// solveDense returns X with (I - Q)·X = R, by Gauss–Jordan elimination.
+func solveDense(Q, R [][]*big.Rat) [][]*big.Rat {
+	n, m := len(Q), len(R[0])
+	A := make([][]*big.Rat, n) // [I - Q | R]
+	for i := range n {
+		A[i] = make([]*big.Rat, n+m)
+		for k := range n {
+			A[i][k] = new(big.Rat).Neg(Q[i][k])
+			if i == k {
+				A[i][k].Add(A[i][k], big.NewRat(1, 1))
+			}
+		}
+		for j := range m {
+			A[i][n+j] = new(big.Rat).Set(R[i][j])
+		}
+	}
+	for col := range n {
+		p := col
+		for A[p][col].Sign() == 0 {
+			p++
+		}
+		A[col], A[p] = A[p], A[col]
+		inv := new(big.Rat).Inv(A[col][col])
+		for k := range A[col] {
+			A[col][k].Mul(A[col][k], inv)
+		}
+		for i := range n {
+			if i == col || A[i][col].Sign() == 0 {
+				continue
+			}
+			f := new(big.Rat).Set(A[i][col])
+			for k := range A[i] {
+				A[i][k].Sub(A[i][k], new(big.Rat).Mul(f, A[col][k]))
+			}
+		}
+	}
+	X := make([][]*big.Rat, n)
+	for i := range n {
+		X[i] = A[i][n:]
+	}
+	return X
+}
