@@ -32,7 +32,7 @@ func shortRat(x *big.Rat) string {
 // sized returns x as a value, or reports that it is larger than
 // MaxPowerBits allows.
 func (ev constEval) sized(p lexer.Position, x *big.Rat) (value, bool) {
-	if bits := x.Num().BitLen() + x.Denom().BitLen(); bits > MaxPowerBits {
+	if bits := ratBits(x); bits > MaxPowerBits {
 		ev.c.errorf(p, "this result would have about %d bits; the limit is %d", bits, MaxPowerBits)
 		return value{}, false
 	}
@@ -42,15 +42,20 @@ func (ev constEval) sized(p lexer.Position, x *big.Rat) (value, bool) {
 // sizedEps checks the parts of an ε value like sized.
 func (ev constEval) sizedEps(p lexer.Position, v value) (value, bool) {
 	for _, x := range []*big.Rat{v.lk, v.lr, v.lq} {
-		if x == nil {
-			continue
-		}
-		if bits := x.Num().BitLen() + x.Denom().BitLen(); bits > MaxPowerBits {
+		if bits := ratBits(x); bits > MaxPowerBits {
 			ev.c.errorf(p, "this ε would need a number of about %d bits; the limit is %d", bits, MaxPowerBits)
 			return value{}, false
 		}
 	}
 	return v, true
+}
+
+// ratBits is the size of x in bits (0 for nil).
+func ratBits(x *big.Rat) int {
+	if x == nil {
+		return 0
+	}
+	return x.Num().BitLen() + x.Denom().BitLen()
 }
 
 type kind int
