@@ -3,9 +3,9 @@ module github.com/dpcheck/dpcheck
 go 1.24.0
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/image v0.30.0
+	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -17,5 +17,4 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 )

@@ -278,9 +278,9 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 		Semantics: kindDescription(o), Pass: o.Pass, OutputSpace: o.Output}
 	switch {
 	case st.Formula != nil:
-		d.Formula = st.Formula.String()
+		d.Formula = st.Formula.Text(verify.MaxFormulaText)
 	case st.Path != nil:
-		d.Formula = st.Path.String()
+		d.Formula = st.Path.Text(verify.MaxFormulaText)
 	}
 	if st.Expect.Kind != spec.ExpectNone {
 		t := st.Expect.Text

@@ -1,309 +1,241 @@
 package spec
 
-import "github.com/alecthomas/participle/v2/lexer"
-
-// The AST of a .dp file. Every node records its position; statements also
-// record where they end, so that results can quote their source text.
+// The AST of a .dp file. Nodes record byte offsets (File.Position turns
+// one into a line and column); statements and chain items record where
+// they end, so that results can quote their source text.
 //
-// One expression grammar serves arithmetic (probabilities, parameters, ε
-// and δ), predicates over states (neighbours, inputs), and dpCTL formulas:
-// the temporal operators X, F, G and U and the operators P…[…] and D{…}[…]
-// are part of it, and the checker decides from the context which kind of
-// expression a statement needs.
+// One expression type serves arithmetic (probabilities, parameters, ε and
+// δ), predicates over states (neighbours, inputs) and dpCTL formulas: the
+// temporal operators X, F, G and U and the operators P…[…] and D{…}[…] are
+// part of it, and the checker decides from the context which kind of
+// expression a statement needs. Expressions are compact (one node per
+// operator or operand, sums and products n-ary), so that memory stays
+// proportional to the source.
 
-// File is a whole .dp file.
+// File is a parsed .dp file.
 type File struct {
-	Pos        lexer.Position
-	Statements []*Stmt `parser:"@@*"`
+	Name  string
+	Src   string
+	Stmts []Stmt
+	// comments are kept only when the file is parsed for formatting.
+	comments []comment
+	lines    *lines
 }
 
-// Stmt is one top-level statement. Exactly one field is set.
-type Stmt struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Tokens []lexer.Token
-
-	Const      *Const      `parser:"  @@"`
-	Model      *ModelStmt  `parser:"| @@"`
-	Chain      *ChainBlock `parser:"| @@"`
-	Inputs     *Inputs     `parser:"| @@"`
-	Outputs    *Outputs    `parser:"| @@"`
-	Observe    *Observe    `parser:"| @@"`
-	Neighbours *Neighbours `parser:"| @@"`
-	Property   *PropStmt   `parser:"| @@"`
+// Position returns the position of byte offset off.
+func (f *File) Position(off int) Position {
+	if f.lines == nil {
+		f.lines = newLines(f.Src)
+	}
+	return f.lines.position(f.Name, off)
 }
 
-// Const is "const NAME = EXPR".
-type Const struct {
-	Pos   lexer.Position
-	Name  *Word `parser:"'const' @@"`
-	Value *Expr `parser:"'=' @@"`
+// Span is a node's extent: byte offsets of its first character and just
+// after its last.
+type Span struct{ Start, End int }
+
+// Bounds returns the span.
+func (s Span) Bounds() Span { return s }
+
+// Stmt is a top-level statement: *ConstStmt, *ModelStmt, *ChainStmt,
+// *InputsStmt, *OutputsStmt, *ObserveStmt, *NeighboursStmt or *PropStmt.
+type Stmt interface {
+	Bounds() Span
+	stmt()
 }
 
-// ModelStmt is "model BUILDER(ARGS)".
+// Word is an identifier at an offset.
+type Word struct {
+	Off  int
+	Name string
+}
+
+// Name is a state or label name: an identifier, or a quoted string ("+",
+// "⊤").
+type Name struct {
+	Off    int
+	Text   string
+	Quoted bool
+}
+
+// ConstStmt is "const NAME = EXPR".
+type ConstStmt struct {
+	Span
+	Name  Word
+	Value *Expr
+}
+
+// ModelStmt is "model BUILDER(ARGS)"; Call is an ECall.
 type ModelStmt struct {
-	Pos  lexer.Position
-	Call *Call `parser:"'model' @@"`
+	Span
+	Call *Expr
 }
 
-// ChainBlock is "chain { ... }": explicit states and transitions.
-type ChainBlock struct {
-	Pos   lexer.Position
-	Items []*ChainItem `parser:"'chain' '{' @@* '}'"`
+// ChainStmt is "chain { ... }": explicit states and transitions.
+type ChainStmt struct {
+	Span
+	States []*StateDecl
+	Rows   []*TransDecl
+	// Items are the states and rows in source order (for the formatter).
+	Items []ChainItem
 }
 
-// ChainItem is a state declaration or a row of transitions.
-type ChainItem struct {
-	Pos    lexer.Position
-	Tokens []lexer.Token
-	State  *StateDecl `parser:"  @@"`
-	Trans  *TransDecl `parser:"| @@"`
-}
+// ChainItem is a *StateDecl or a *TransDecl.
+type ChainItem interface{ Bounds() Span }
 
 // StateDecl is "state NAME (VAR = EXPR, ...) [LABEL, ...]".
 type StateDecl struct {
-	Pos    lexer.Position
-	Name   *Name     `parser:"'state' @@"`
-	Vals   []*Assign `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
-	Labels []*Name   `parser:"( '[' ( @@ ( ',' @@ )* )? ']' )?"`
+	Span
+	Name Name
+	Vals []Assign
+	// Labels are the listed labels; HasLabels is set when brackets are
+	// written, even empty ones.
+	Labels    []Name
+	HasLabels bool
 }
 
 // Assign is "VAR = EXPR".
 type Assign struct {
-	Pos   lexer.Position
-	Var   *Word `parser:"@@ '='"`
-	Value *Expr `parser:"@@"`
+	Var   Word
+	Value *Expr
 }
 
 // TransDecl is "FROM -> TO : P, TO : P [else sink]".
 type TransDecl struct {
-	Pos     lexer.Position
-	From    *Name     `parser:"@@ '->'"`
-	Targets []*Target `parser:"@@ ( ',' @@ )*"`
-	Sink    *SinkRef  `parser:"( 'else' @@ )?"`
-}
-
-// SinkRef is the target of "else": "sink" or "†".
-type SinkRef struct {
-	Pos  lexer.Position
-	Name string `parser:"@( Ident | '†' )"`
+	Span
+	From    Name
+	Targets []Target
+	// Sink is the word after else ("sink" or "†"), nil without else.
+	Sink *Word
 }
 
 // Target is "TO : P".
 type Target struct {
-	Pos  lexer.Position
-	To   *Name `parser:"@@ ':'"`
-	Prob *Expr `parser:"@@"`
+	To   Name
+	Prob *Expr
 }
 
-// Inputs is "inputs NAME, ..." or "inputs where PREDICATE".
-type Inputs struct {
-	Pos   lexer.Position
-	Where *Expr   `parser:"'inputs' ( 'where' @@"`
-	Names []*Name `parser:"| @@ ( ',' @@ )* )"`
+// InputsStmt is "inputs NAME, ..." or "inputs where PREDICATE".
+type InputsStmt struct {
+	Span
+	Where *Expr
+	Names []Name
 }
 
-// Outputs is "outputs state", "outputs var NAME" or "outputs labels L, ...".
-type Outputs struct {
-	Pos    lexer.Position
-	State  bool    `parser:"'outputs' ( @'state'"`
-	Var    *Word   `parser:"| 'var' @@"`
-	Labels []*Name `parser:"| 'labels' @@ ( ',' @@ )* )"`
+// OutputsStmt is "outputs state", "outputs var NAME" or "outputs labels
+// L, ...".
+type OutputsStmt struct {
+	Span
+	State  bool
+	Var    *Word
+	Labels []Name
 }
 
-// Observe is "observe L, ...": the labels a trace output shows.
-type Observe struct {
-	Pos    lexer.Position
-	Labels []*Name `parser:"'observe' @@ ( ',' @@ )*"`
+// ObserveStmt is "observe L, ...": the labels a trace output shows.
+type ObserveStmt struct {
+	Span
+	Labels []Name
 }
 
-// Neighbours is "neighbours A ~ B, ..." or "neighbours PREDICATE".
-type Neighbours struct {
-	Pos   lexer.Position
-	Pairs []*Pair `parser:"( 'neighbours' | 'neighbors' ) ( @@ ( ',' @@ )*"`
-	Pred  *Expr   `parser:"| @@ )"`
+// NeighboursStmt is "neighbours A ~ B, ..." or "neighbours PREDICATE".
+type NeighboursStmt struct {
+	Span
+	Pairs []Pair
+	Pred  *Expr
 }
 
 // Pair is "A ~ B".
 type Pair struct {
-	Pos lexer.Position
-	A   *Name `parser:"@@ '~'"`
-	B   *Name `parser:"@@"`
+	Off  int
+	A, B Name
 }
 
 // PropStmt is "check EXPR [over traces(K)] [expect ...]" or the same with
 // "query".
 type PropStmt struct {
-	Pos    lexer.Position
-	Kind   string  `parser:"@( 'check' | 'query' )"`
-	Body   *Expr   `parser:"@@"`
-	Over   *Call   `parser:"( 'over' @@ )?"`
-	Expect *Expect `parser:"( 'expect' @@ )?"`
+	Span
+	Query bool
+	Body  *Expr
+	// Over is the call after over (an ECall), or nil.
+	Over   *Expr
+	Expect *Expect
 }
 
 // Expect is "holds", "violated" or a value.
 type Expect struct {
-	Pos     lexer.Position
-	Outcome string `parser:"  @( 'holds' | 'violated' )"`
-	Value   *Expr  `parser:"| @@"`
+	Span
+	Outcome string // "holds" or "violated"; "" for a value
+	Value   *Expr
 }
 
-// Word is an identifier.
-type Word struct {
-	Pos  lexer.Position
-	Name string `parser:"@Ident"`
-}
+func (*ConstStmt) stmt()      {}
+func (*ModelStmt) stmt()      {}
+func (*ChainStmt) stmt()      {}
+func (*InputsStmt) stmt()     {}
+func (*OutputsStmt) stmt()    {}
+func (*ObserveStmt) stmt()    {}
+func (*NeighboursStmt) stmt() {}
+func (*PropStmt) stmt()       {}
 
-// Name is a state or label name: an identifier or a quoted string ("+", "⊤").
-type Name struct {
-	Pos    lexer.Position
-	Ident  string `parser:"  @Ident"`
-	Quoted string `parser:"| @String"`
-}
+// ExprOp is the kind of an expression node.
+type ExprOp uint8
 
-// Expr is a disjunction: A | B | ...
+// The expression nodes. Args lists the operands; Text holds a literal, a
+// name, a function name or an operator.
+const (
+	ENum     ExprOp = iota + 1 // a number literal (Text)
+	EStr                       // a quoted string (Text is its value)
+	EName                      // a name (Text), primed when Primed
+	EUnknown                   // ?
+	EParen                     // ( Args[0] )
+	EAbs                       // | Args[0] |
+	ECall                      // Text(Args...); a named argument is an EArg
+	EArg                       // Text = Args[0], a named argument of a call
+	ENeg                       // -Args[0]
+	ENot                       // !Args[0]
+	EPow                       // Args[0] ^ Args[1]
+	ESum                       // Args[0] ± Args[1] ± …: an operand with Minus is subtracted
+	EProd                      // Args[0] */ Args[1] …: an operand with Minus divides
+	ECmp                       // Args[0] Text Args[1], Text one of = == != < <= > >=
+	EAnd                       // Args[0] & Args[1] & …
+	EOr                        // Args[0] | Args[1] | …
+	ETemporal                  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the power (X^k) or nil, Args[2] the bound (F<=k) or nil
+	EUntil                     // Args[0] U Args[1], Args[2] the bound or nil
+	EProb                      // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?
+	EDP                        // D{Args[0], Args[1]}[Args[2]]
+)
+
+// Expr is an expression node.
 type Expr struct {
-	Pos   lexer.Position
-	Terms []*AndExpr `parser:"@@ ( '|' @@ )*"`
+	Off, End int32
+	// OpOff is the offset of the operator written before an operand of
+	// ESum or EProd, and of U in EUntil.
+	OpOff int32
+	Op    ExprOp
+	// Minus marks an operand of ESum that is subtracted, or of EProd that
+	// divides.
+	Minus bool
+	// Primed marks a primed name (x'), in neighbour predicates.
+	Primed bool
+	Text   string
+	Args   []*Expr
 }
 
-// AndExpr is a conjunction: A & B & ...
-type AndExpr struct {
-	Pos   lexer.Position
-	Terms []*UntilExpr `parser:"@@ ( '&' @@ )*"`
+// Pos returns the offset where the expression starts.
+func (e *Expr) Pos() int { return int(e.Off) }
+
+// unparen strips parentheses.
+func (e *Expr) unparen() *Expr {
+	for e.Op == EParen {
+		e = e.Args[0]
+	}
+	return e
 }
 
-// UntilExpr is "A U B" or "A U<=K B", or just A.
-type UntilExpr struct {
-	Pos   lexer.Position
-	Left  *NotExpr `parser:"@@"`
-	Until *Until   `parser:"@@?"`
-}
-
-// Until is the right-hand side of an until.
-type Until struct {
-	Pos   lexer.Position
-	Bound *Sum     `parser:"'U' ( '<=' @@ )?"`
-	Right *NotExpr `parser:"@@"`
-}
-
-// NotExpr is "!A", a temporal operator applied to an operand, or a
-// comparison.
-type NotExpr struct {
-	Pos  lexer.Position
-	Not  *NotExpr  `parser:"  '!' @@"`
-	Temp *Temporal `parser:"| @@"`
-	Cmp  *CmpExpr  `parser:"| @@"`
-}
-
-// Temporal is "X A", "X^K A", "F A", "F<=K A", "G A" or "G<=K A".
-type Temporal struct {
-	Pos     lexer.Position
-	Op      string   `parser:"@( 'X' | 'F' | 'G' )"`
-	Power   *Unary   `parser:"( '^' @@ )?"`
-	Bound   *Sum     `parser:"( '<=' @@ )?"`
-	Operand *NotExpr `parser:"@@"`
-}
-
-// CmpExpr is "A op B" with op in = != < <= > >=, or just A.
-type CmpExpr struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Left   *Sum   `parser:"@@"`
-	Op     string `parser:"( @( '<=' | '>=' | '!=' | '==' | '=' | '<' | '>' )"`
-	Right  *Sum   `parser:"  @@ )?"`
-}
-
-// Sum is "A + B - C ...".
-type Sum struct {
-	Pos  lexer.Position
-	Left *Term    `parser:"@@"`
-	Rest []*SumOp `parser:"@@*"`
-}
-
-// SumOp is one "+ B" or "- B".
-type SumOp struct {
-	Pos  lexer.Position
-	Op   string `parser:"@( '+' | '-' )"`
-	Term *Term  `parser:"@@"`
-}
-
-// Term is "A * B / C ...".
-type Term struct {
-	Pos  lexer.Position
-	Left *Unary    `parser:"@@"`
-	Rest []*TermOp `parser:"@@*"`
-}
-
-// TermOp is one "* B" or "/ B".
-type TermOp struct {
-	Pos   lexer.Position
-	Op    string `parser:"@( '*' | '/' )"`
-	Right *Unary `parser:"@@"`
-}
-
-// Unary is "-A" or a power.
-type Unary struct {
-	Pos   lexer.Position
-	Neg   *Unary `parser:"  '-' @@"`
-	Power *Power `parser:"| @@"`
-}
-
-// Power is "A ^ B" (B an integer) or just A.
-type Power struct {
-	Pos  lexer.Position
-	Base *Primary `parser:"@@"`
-	Exp  *Unary   `parser:"( '^' @@ )?"`
-}
-
-// Primary is an operand.
-type Primary struct {
-	Pos     lexer.Position
-	Number  string  `parser:"  @Number"`
-	String  string  `parser:"| @String"`
-	Paren   *Expr   `parser:"| '(' @@ ')'"`
-	Abs     *Sum    `parser:"| '|' @@ '|'"`
-	Prob    *ProbOp `parser:"| @@"`
-	DP      *DPOp   `parser:"| @@"`
-	Call    *Call   `parser:"| @@"`
-	Unknown bool    `parser:"| @'?'"`
-	Var     *VarRef `parser:"| @@"`
-}
-
-// ProbOp is "P ~ B [ PATH ]" or "P = ? [ PATH ]".
-type ProbOp struct {
-	Pos   lexer.Position
-	Op    string `parser:"'P' @( '<=' | '>=' | '<' | '>' | '=' )"`
-	Query bool   `parser:"( @'?'"`
-	Bound *Sum   `parser:"| @@ )"`
-	Path  *Expr  `parser:"'[' @@ ']'"`
-}
-
-// DPOp is "D{EPS, DELTA}[ PATH ]"; EPS or DELTA may be "?".
-type DPOp struct {
-	Pos   lexer.Position
-	Eps   *Expr `parser:"'D' '{' @@"`
-	Delta *Expr `parser:"',' @@ '}'"`
-	Path  *Expr `parser:"'[' @@ ']'"`
-}
-
-// Call is "NAME(ARG, ...)".
-type Call struct {
-	Pos  lexer.Position
-	Name string `parser:"@Ident '('"`
-	Args []*Arg `parser:"( @@ ( ',' @@ )* )? ')'"`
-}
-
-// Arg is "[NAME =] EXPR".
-type Arg struct {
-	Pos   lexer.Position
-	Name  string `parser:"( @Ident '=' (?! '=') )?"`
-	Value *Expr  `parser:"@@"`
-}
-
-// VarRef is a variable, constant or label, primed in neighbour predicates.
-type VarRef struct {
-	Pos    lexer.Position
-	Name   string `parser:"@Ident"`
-	Primed bool   `parser:"@\"'\"?"`
+// arg returns a call argument's name ("" when positional) and value.
+func arg(a *Expr) (string, *Expr) {
+	if a.Op == EArg {
+		return a.Text, a.Args[0]
+	}
+	return "", a
 }

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
@@ -47,16 +46,17 @@ func (o Options) Load(filename, src string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return o.Check(f, filename, src)
+	return o.Check(f)
 }
 
 // Check turns a parsed file into a Program with the default options.
-func Check(f *File, filename, src string) (*Program, error) { return Options{}.Check(f, filename, src) }
+func Check(f *File) (*Program, error) { return Options{}.Check(f) }
 
 // Check turns a parsed file into a Program, reporting every semantic error
 // at once as an ErrorList sorted by position.
-func (o Options) Check(f *File, filename, src string) (p *Program, err error) {
-	c := &checker{file: filename, src: src, consts: map[string]*constEntry{}, limits: o.limits()}
+func (o Options) Check(f *File) (p *Program, err error) {
+	filename := f.Name
+	c := &checker{f: f, file: filename, src: f.Src, consts: map[string]*constEntry{}, limits: o.limits()}
 	defer func() {
 		if r := recover(); r != nil { // never let a checker bug escape as a panic
 			p, err = nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("internal error while checking: %v", r)}}
@@ -71,32 +71,29 @@ func (o Options) Check(f *File, filename, src string) (p *Program, err error) {
 }
 
 type constEntry struct {
-	decl  *Const
+	decl  *ConstStmt
 	state int // 0 unvisited, 1 in progress, 2 done
 	val   value
 	ok    bool
 }
 
 type checker struct {
+	f         *File
 	file, src string
 	errs      ErrorList
 	consts    map[string]*constEntry
 	stack     []string // constants being evaluated, for cycle messages
-	states    map[string]lexer.Position
+	states    map[string]int // declared states and where
 	inputList []string // inputs named in an explicit chain's inputs statement
 	limits    builder.Limits
 }
 
-func (c *checker) errorf(p lexer.Position, format string, args ...any) {
-	q := pos(p)
-	if q.Filename == "" {
-		q.Filename = c.file
-	}
-	if q.Line == 0 {
-		q.Line, q.Column = 1, 1
-	}
-	c.errs = append(c.errs, &Error{Pos: q, Msg: fmt.Sprintf(format, args...)})
+func (c *checker) errorf(off int, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pos: c.position(off), Msg: fmt.Sprintf(format, args...)})
 }
+
+// position returns the position of a byte offset of the file.
+func (c *checker) position(off int) Position { return c.f.Position(off) }
 
 func isKeyword(name string) bool { return slices.Contains(keywords, name) }
 
@@ -105,107 +102,156 @@ func (c *checker) lookupConst(name string) (*constEntry, bool) {
 	return e, ok
 }
 
-// constant evaluates the constant v names, detecting cycles.
-func (c *checker) constant(v *VarRef) (value, bool) {
-	e, ok := c.consts[v.Name]
+// constant evaluates the constant name (used at offset off), detecting
+// cycles.
+func (c *checker) constant(off int, name string) (value, bool) {
+	e, ok := c.consts[name]
 	if !ok {
-		c.errorf(v.Pos, "unknown name %s", v.Name)
+		c.errorf(off, "unknown name %s", name)
 		return value{}, false
 	}
 	switch e.state {
 	case 1:
-		i := slices.Index(c.stack, v.Name)
-		cycle := append(slices.Clone(c.stack[i:]), v.Name)
-		c.errorf(e.decl.Pos, "constant %s is defined in terms of itself (%s)", v.Name, strings.Join(cycle, " → "))
+		i := slices.Index(c.stack, name)
+		cycle := append(slices.Clone(c.stack[i:]), name)
+		c.errorf(e.decl.Start, "constant %s is defined in terms of itself (%s)", name, strings.Join(cycle, " → "))
 		return value{}, false
 	case 2:
 		return e.val, e.ok
 	}
 	e.state = 1
-	c.stack = append(c.stack, v.Name)
+	c.stack = append(c.stack, name)
 	e.val, e.ok = constEval{c}.expr(e.decl.Value)
 	c.stack = c.stack[:len(c.stack)-1]
 	e.state = 2
 	return e.val, e.ok
 }
 
-func (c *checker) text(st *Stmt) string {
-	lo, hi := st.Pos.Offset, st.EndPos.Offset
-	if lo < 0 || hi > len(c.src) || lo > hi {
-		return ""
-	}
-	t := strings.TrimSpace(c.src[lo:hi])
-	// Drop a trailing comment the statement's end position may include.
-	return strings.Join(strings.Fields(stripComments(t)), " ")
+// MaxStatementText bounds the characters of a statement's quoted text
+// (Statement.Text); longer statements are quoted up to it and end in "…".
+const MaxStatementText = 500
+
+// text returns the source of span on one line, comments removed and white
+// space collapsed, at most MaxStatementText characters.
+func (c *checker) text(sp Span) string {
+	return collapse(c.src, sp.Start, sp.End, MaxStatementText)
 }
 
-func stripComments(s string) string {
+// collapse returns src[from:to] without comments, white space collapsed,
+// cut at limit characters.
+func collapse(src string, from, to, limit int) string {
+	from, to = max(0, min(from, len(src))), max(0, min(to, len(src)))
+	sc := newScanner(src[:to], true)
+	sc.off = from
 	var b strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
+	last := from
+	n := 0
+	write := func(seg string) bool {
+		for _, w := range strings.Fields(seg) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+				n++
+			}
+			for _, r := range w {
+				if n >= limit {
+					b.WriteString(" …")
+					return false
+				}
+				b.WriteRune(r)
+				n++
+			}
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		return true
 	}
+	for {
+		if _, err := sc.next(); err != nil {
+			break
+		}
+		for _, cm := range sc.comments {
+			if !write(src[last:cm.off]) {
+				return b.String()
+			}
+			last = cm.off + len(cm.text)
+		}
+		sc.comments = sc.comments[:0]
+		if sc.off >= to {
+			break
+		}
+	}
+	write(src[last:to])
 	return b.String()
 }
 
 func (c *checker) check(f *File) *Program {
 	p := &Program{Filename: c.file, Source: c.src}
 	var (
-		model      *Stmt
-		chainStmt  *Stmt
-		inputs     *Stmt
-		outputs    *Stmt
-		observe    *Stmt
-		neighbours *Stmt
-		props      []*Stmt
+		model      *ModelStmt
+		chainStmt  *ChainStmt
+		inputs     *InputsStmt
+		outputs    *OutputsStmt
+		observe    *ObserveStmt
+		neighbours *NeighboursStmt
+		props      []*PropStmt
 	)
 	conflict := false // a model and a chain: checks that need the chain would only cascade
-	once := func(slot **Stmt, st *Stmt, what string) {
-		if *slot != nil {
-			c.errorf(st.Pos, "duplicate %s statement (the first is at line %d)", what, (*slot).Pos.Line)
-			return
+	line := func(off int) int { return c.position(off).Line }
+	seen := map[string]int{} // a kind of statement → where it first appears
+	first := func(st Stmt, what string) bool {
+		if off, dup := seen[what]; dup {
+			c.errorf(st.Bounds().Start, "duplicate %s statement (the first is at line %d)", what, line(off))
+			return false
 		}
-		*slot = st
+		seen[what] = st.Bounds().Start
+		return true
 	}
-	for _, st := range f.Statements {
-		switch {
-		case st.Const != nil:
-			name := st.Const.Name.Name
+	for _, st := range f.Stmts {
+		switch st := st.(type) {
+		case *ConstStmt:
+			name := st.Name.Name
 			if isKeyword(name) {
-				c.errorf(st.Const.Name.Pos, "%s is a keyword and cannot name a constant", name)
+				c.errorf(st.Name.Off, "%s is a keyword and cannot name a constant", name)
 				continue
 			}
 			if prev, dup := c.consts[name]; dup {
-				c.errorf(st.Const.Name.Pos, "constant %s is already defined at line %d", name, prev.decl.Pos.Line)
+				c.errorf(st.Name.Off, "constant %s is already defined at line %d", name, line(prev.decl.Start))
 				continue
 			}
-			c.consts[name] = &constEntry{decl: st.Const}
-		case st.Model != nil:
+			c.consts[name] = &constEntry{decl: st}
+		case *ModelStmt:
 			if chainStmt != nil {
-				c.errorf(st.Pos, "a file has either a model or a chain block, not both (the chain is at line %d)", chainStmt.Pos.Line)
+				c.errorf(st.Start, "a file has either a model or a chain block, not both (the chain is at line %d)", line(chainStmt.Start))
 				conflict = true
 				continue
 			}
-			once(&model, st, "model")
-		case st.Chain != nil:
+			if first(st, "model") {
+				model = st
+			}
+		case *ChainStmt:
 			if model != nil {
-				c.errorf(st.Pos, "a file has either a model or a chain block, not both (the model is at line %d)", model.Pos.Line)
+				c.errorf(st.Start, "a file has either a model or a chain block, not both (the model is at line %d)", line(model.Start))
 				conflict = true
 				continue
 			}
-			once(&chainStmt, st, "chain")
-		case st.Inputs != nil:
-			once(&inputs, st, "inputs")
-		case st.Outputs != nil:
-			once(&outputs, st, "outputs")
-		case st.Observe != nil:
-			once(&observe, st, "observe")
-		case st.Neighbours != nil:
-			once(&neighbours, st, "neighbours")
-		case st.Property != nil:
+			if first(st, "chain") {
+				chainStmt = st
+			}
+		case *InputsStmt:
+			if first(st, "inputs") {
+				inputs = st
+			}
+		case *OutputsStmt:
+			if first(st, "outputs") {
+				outputs = st
+			}
+		case *ObserveStmt:
+			if first(st, "observe") {
+				observe = st
+			}
+		case *NeighboursStmt:
+			if first(st, "neighbours") {
+				neighbours = st
+			}
+		case *PropStmt:
 			props = append(props, st)
 		}
 	}
@@ -216,42 +262,42 @@ func (c *checker) check(f *File) *Program {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.constant(&VarRef{Pos: c.consts[n].decl.Pos, Name: n})
+		c.constant(c.consts[n].decl.Start, n)
 	}
 
 	var mech *builder.Mechanism
 	switch {
 	case conflict:
 	case model != nil:
-		mech, p.Model = c.builderCall(model.Model.Call)
+		mech, p.Model = c.builderCall(model.Call)
 		if inputs != nil {
-			c.errorf(inputs.Pos, "the model %s defines its own inputs; inputs is only for chain blocks", model.Model.Call.Name)
+			c.errorf(inputs.Start, "the model %s defines its own inputs; inputs is only for chain blocks", model.Call.Text)
 		}
 	case chainStmt != nil:
 		p.Model = ModelInfo{Kind: "chain", Note: "explicit chain"}
 		if inputs == nil {
-			c.errorf(chainStmt.Pos, "the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)")
+			c.errorf(chainStmt.Start, "the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)")
 		}
-		ch := c.chainBlock(chainStmt.Chain, inputs)
+		ch := c.chainBlock(chainStmt, inputs)
 		if ch != nil {
 			mech = &builder.Mechanism{Chain: ch}
 		}
 	case !onlyEquivalences(props):
-		c.errorf(f.Pos, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
+		c.errorf(0, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
 	}
 
 	if chainStmt != nil && neighbours == nil && !conflict {
-		c.errorf(chainStmt.Pos, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
+		c.errorf(chainStmt.Start, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
 	}
-	if mech == nil && chainStmt != nil && neighbours != nil && neighbours.Neighbours.Pred == nil {
-		c.neighbourNames(neighbours.Neighbours)
+	if mech == nil && chainStmt != nil && neighbours != nil && neighbours.Pred == nil {
+		c.neighbourNames(neighbours)
 	}
 	if mech != nil {
 		p.Chain = mech.Chain
 		p.Output = c.outputs(outputs, mech.Chain)
 		switch {
 		case neighbours != nil && len(mech.Chain.Inputs()) > 0:
-			p.Neighbours = c.neighbours(neighbours.Neighbours, mech.Chain)
+			p.Neighbours = c.neighbours(neighbours, mech.Chain)
 		case neighbours == nil && chainStmt == nil:
 			p.Neighbours = mech.Neighbours
 		}
@@ -261,7 +307,7 @@ func (c *checker) check(f *File) *Program {
 	if mech != nil {
 		ch = mech.Chain
 		if observe != nil {
-			observed = c.labelList(observe.Observe.Labels, ch)
+			observed = c.labelList(observe.Labels, ch)
 		}
 	}
 	for _, st := range props {
@@ -271,6 +317,7 @@ func (c *checker) check(f *File) *Program {
 	}
 	return p
 }
+
 
 func paramNames(d *builder.Def) string {
 	var ns []string
@@ -289,28 +336,28 @@ func builderNames() string {
 }
 
 // builderCall checks the arguments of a builder call and builds the chain.
-func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
-	info := ModelInfo{Kind: "builder", Name: call.Name}
-	def, ok := builder.Lookup(call.Name)
+func (c *checker) builderCall(call *Expr) (*builder.Mechanism, ModelInfo) {
+	info := ModelInfo{Kind: "builder", Name: call.Text}
+	def, ok := builder.Lookup(call.Text)
 	if !ok {
-		c.errorf(call.Pos, "unknown model %s (models: %s)", call.Name, builderNames())
+		c.errorf(call.Pos(), "unknown model %s (models: %s)", call.Text, builderNames())
 		return nil, info
 	}
 	args := builder.NewArgs()
-	argPos := map[string]lexer.Position{}
+	argPos := map[string]int{}
 	var written []string
 	good := true
 	named := false
 	for i, a := range call.Args {
-		name := a.Name
+		name, val := arg(a)
 		if name == "" {
 			if named {
-				c.errorf(a.Pos, "positional argument after a named one")
+				c.errorf(a.Pos(), "positional argument after a named one")
 				good = false
 				continue
 			}
 			if i >= len(def.Params) {
-				c.errorf(a.Pos, "%s takes %d parameters (%s)", def.Name, len(def.Params), paramNames(def))
+				c.errorf(a.Pos(), "%s takes %d parameters (%s)", def.Name, len(def.Params), paramNames(def))
 				good = false
 				continue
 			}
@@ -320,19 +367,19 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 		}
 		param, ok := def.Param(name)
 		if !ok {
-			c.errorf(a.Pos, "%s has no parameter %s (parameters: %s)", def.Name, name, paramNames(def))
+			c.errorf(a.Pos(), "%s has no parameter %s (parameters: %s)", def.Name, name, paramNames(def))
 			good = false
 			continue
 		}
 		if prev, dup := argPos[name]; dup {
-			c.errorf(a.Pos, "parameter %s is given twice (also at line %d)", name, prev.Line)
+			c.errorf(a.Pos(), "parameter %s is given twice (also at line %d)", name, c.position(prev).Line)
 			good = false
 			continue
 		}
-		argPos[name] = a.Pos
+		argPos[name] = a.Pos()
 		switch param.Kind {
 		case builder.Rational:
-			x, ok := c.num(a.Value, "parameter "+name)
+			x, ok := c.num(val, "parameter "+name)
 			if !ok {
 				good = false
 				continue
@@ -340,7 +387,7 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 			args.SetRat(name, x)
 			written = append(written, name+" = "+x.RatString())
 		case builder.Integer:
-			x, ok := c.integer(a.Value, "parameter "+name, -1<<31, 1<<31)
+			x, ok := c.integer(val, "parameter "+name, -1<<31, 1<<31)
 			if !ok {
 				good = false
 				continue
@@ -348,13 +395,12 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 			args.SetInt(name, int(x))
 			written = append(written, fmt.Sprintf("%s = %d", name, x))
 		case builder.Model:
-			inner, _ := propertyCall(a.Value)
-			if inner == nil {
-				c.errorf(a.Value.Pos, "parameter %s must be a model, such as survey()", name)
+			if val.Op != ECall {
+				c.errorf(val.Pos(), "parameter %s must be a model, such as survey()", name)
 				good = false
 				continue
 			}
-			m, info := c.builderCall(inner)
+			m, info := c.builderCall(val)
 			if m == nil {
 				good = false
 				continue
@@ -362,9 +408,9 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 			args.SetModel(name, m)
 			written = append(written, name+" = "+info.Call)
 		case builder.Choice:
-			v, ok := c.choice(a.Value)
+			v, ok := choice(val)
 			if !ok || !slices.Contains(param.Choices, v) {
-				c.errorf(a.Value.Pos, "parameter %s must be one of %s", name, quoteAll(param.Choices))
+				c.errorf(val.Pos(), "parameter %s must be one of %s", name, quoteAll(param.Choices))
 				good = false
 				continue
 			}
@@ -374,7 +420,7 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 	}
 	for _, p := range def.Params {
 		if _, given := argPos[p.Name]; !given && p.Default == "" {
-			c.errorf(call.Pos, "%s needs parameter %s (%s)", def.Name, p.Name, p.Doc)
+			c.errorf(call.Pos(), "%s needs parameter %s (%s)", def.Name, p.Name, p.Doc)
 			good = false
 		}
 	}
@@ -383,27 +429,27 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 		return nil, info
 	}
 	if err := def.WithDefaults(args); err != nil {
-		c.errorf(call.Pos, "%v", err)
+		c.errorf(call.Pos(), "%v", err)
 		return nil, info
 	}
 	if err := def.CheckSize(args, c.limits); err != nil {
-		c.errorf(call.Pos, "%s", strings.Replace(err.Error(), def.Name, info.Call, 1))
+		c.errorf(call.Pos(), "%s", strings.Replace(err.Error(), def.Name, info.Call, 1))
 		return nil, info
 	}
 	m, err := def.Build(args)
 	if err != nil {
 		if le, ok := err.(*builder.LimitError); ok {
-			c.errorf(call.Pos, "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
+			c.errorf(call.Pos(), "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
 			return nil, info
 		}
 		if pe, ok := err.(*builder.ParamError); ok {
 			at, given := argPos[pe.Param]
 			if !given {
-				at = call.Pos
+				at = call.Pos()
 			}
 			c.errorf(at, "%s", pe.Error())
 		} else {
-			c.errorf(call.Pos, "%s: %v", def.Name, err)
+			c.errorf(call.Pos(), "%s: %v", def.Name, err)
 		}
 		return nil, info
 	}
@@ -412,21 +458,12 @@ func (c *checker) builderCall(call *Call) (*builder.Mechanism, ModelInfo) {
 }
 
 // choice reads a choice argument: a string literal or a bare word.
-func (c *checker) choice(e *Expr) (string, bool) {
-	if len(e.Terms) == 1 && len(e.Terms[0].Terms) == 1 {
-		ut := e.Terms[0].Terms[0]
-		if ut.Until == nil && ut.Left.Cmp != nil && ut.Left.Cmp.Op == "" {
-			s := ut.Left.Cmp.Left
-			if len(s.Rest) == 0 && len(s.Left.Rest) == 0 && s.Left.Left.Power != nil && s.Left.Left.Power.Exp == nil {
-				p := s.Left.Left.Power.Base
-				if p.Var != nil && !p.Var.Primed {
-					return p.Var.Name, true
-				}
-				if p.Number == "" && p.Paren == nil && p.Abs == nil && p.Prob == nil && p.DP == nil && p.Call == nil && !p.Unknown && p.Var == nil {
-					return p.String, true
-				}
-			}
-		}
+func choice(e *Expr) (string, bool) {
+	switch {
+	case e.Op == EName && !e.Primed:
+		return e.Text, true
+	case e.Op == EStr:
+		return e.Text, true
 	}
 	return "", false
 }
@@ -439,49 +476,40 @@ func quoteAll(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func (n *Name) String() string {
-	if n.Quoted != "" || n.Ident == "" {
-		return n.Quoted
-	}
-	return n.Ident
-}
+func (n Name) String() string { return n.Text }
 
 // chainBlock builds an explicit chain.
-func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
-	c.states = map[string]lexer.Position{}
+func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
+	c.states = map[string]int{}
 	type stateDecl struct {
 		decl *StateDecl
 		val  chain.Valuation
 	}
 	var decls []stateDecl
 	ok := true
-	for _, it := range cb.Items {
-		sd := it.State
-		if sd == nil {
-			continue
-		}
+	for _, sd := range cb.States {
 		name := sd.Name.String()
 		if prev, dup := c.states[name]; dup {
-			c.errorf(sd.Name.Pos, "state %s is already declared at line %d", name, prev.Line)
+			c.errorf(sd.Name.Off, "state %s is already declared at line %d", name, c.position(prev).Line)
 			ok = false
 			continue
 		}
-		if sd.Name.Quoted == "" && isKeyword(name) {
-			c.errorf(sd.Name.Pos, "%s is a keyword and cannot name a state (quote it: \"%s\")", name, name)
+		if !sd.Name.Quoted && isKeyword(name) {
+			c.errorf(sd.Name.Off, "%s is a keyword and cannot name a state (quote it: \"%s\")", name, name)
 			ok = false
 			continue
 		}
 		if name == chain.SinkName || name == "sink" {
-			c.errorf(sd.Name.Pos, "the name %s is reserved for the sink state", name)
+			c.errorf(sd.Name.Off, "the name %s is reserved for the sink state", name)
 			ok = false
 			continue
 		}
-		c.states[name] = sd.Name.Pos
+		c.states[name] = sd.Name.Off
 		var val chain.Valuation
 		seen := map[string]bool{}
 		for _, a := range sd.Vals {
 			if seen[a.Var.Name] {
-				c.errorf(a.Var.Pos, "variable %s is assigned twice in state %s", a.Var.Name, name)
+				c.errorf(a.Var.Off, "variable %s is assigned twice in state %s", a.Var.Name, name)
 				ok = false
 				continue
 			}
@@ -496,7 +524,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		seenLabel := map[string]bool{}
 		for _, l := range sd.Labels {
 			if seenLabel[l.String()] {
-				c.errorf(l.Pos, "label %s is listed twice in state %s", l.String(), name)
+				c.errorf(l.Off, "label %s is listed twice in state %s", l.String(), name)
 				ok = false
 			}
 			seenLabel[l.String()] = true
@@ -511,19 +539,15 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 	}
 	rows := map[string]*row{}
 	var order []string
-	for _, it := range cb.Items {
-		td := it.Trans
-		if td == nil {
-			continue
-		}
+	for _, td := range cb.Rows {
 		from := td.From.String()
 		if _, known := c.states[from]; !known {
-			c.errorf(td.From.Pos, "unknown state %s%s", from, c.suggestState(from))
+			c.errorf(td.From.Off, "unknown state %s%s", from, c.suggestState(from))
 			ok = false
 			continue
 		}
 		if prev, dup := rows[from]; dup {
-			c.errorf(td.From.Pos, "state %s already has transitions at line %d: list all of them in one row", from, prev.decl.Pos.Line)
+			c.errorf(td.From.Off, "state %s already has transitions at line %d: list all of them in one row", from, c.position(prev.decl.Start).Line)
 			ok = false
 			continue
 		}
@@ -531,20 +555,20 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		rows[from] = r
 		order = append(order, from)
 		rowOK := true
-		seenTo := map[string]lexer.Position{}
+		seenTo := map[string]int{}
 		for _, tg := range td.Targets {
 			to := tg.To.String()
 			if _, known := c.states[to]; !known {
-				c.errorf(tg.To.Pos, "unknown state %s%s", to, c.suggestState(to))
+				c.errorf(tg.To.Off, "unknown state %s%s", to, c.suggestState(to))
 				ok, rowOK = false, false
 				continue
 			}
 			if prev, dup := seenTo[to]; dup {
-				c.errorf(tg.To.Pos, "%s appears twice in the row of %s (also at column %d)", to, from, prev.Column)
+				c.errorf(tg.To.Off, "%s appears twice in the row of %s (also at column %d)", to, from, c.position(prev).Column)
 				ok, rowOK = false, false
 				continue
 			}
-			seenTo[to] = tg.To.Pos
+			seenTo[to] = tg.To.Off
 			x, good := c.num(tg.Prob, "a probability")
 			if !good {
 				ok, rowOK = false, false
@@ -552,11 +576,11 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 			}
 			switch {
 			case x.Sign() < 0:
-				c.errorf(tg.Prob.Pos, "probability %s is negative", x.RatString())
+				c.errorf(tg.Prob.Pos(), "probability %s is negative", x.RatString())
 				ok, rowOK = false, false
 				continue
 			case x.Cmp(big.NewRat(1, 1)) > 0:
-				c.errorf(tg.Prob.Pos, "probability %s is greater than 1", x.RatString())
+				c.errorf(tg.Prob.Pos(), "probability %s is greater than 1", x.RatString())
 				ok, rowOK = false, false
 				continue
 			}
@@ -565,30 +589,30 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		}
 		if td.Sink != nil {
 			if td.Sink.Name != "sink" && td.Sink.Name != chain.SinkName {
-				c.errorf(td.Sink.Pos, "else must be followed by sink (or †), found %s", td.Sink.Name)
+				c.errorf(td.Sink.Off, "else must be followed by sink (or †), found %s", td.Sink.Name)
 				ok = false
 			}
 			r.sink = true
 		}
-		if rowOK && !c.rowSumOK(from, td.Pos, r.p, r.sink) {
+		if rowOK && !c.rowSumOK(from, td.Start, r.p, r.sink) {
 			ok = false
 		}
 	}
 	// Input states by name (predicates need the chain, see below); checked
 	// even when the chain has errors, so that all of them are reported.
 	var inputNames []string
-	if inputs != nil && inputs.Inputs.Where == nil {
+	if inputs != nil && inputs.Where == nil {
 		listOK := true
 		seen := map[string]bool{}
-		for _, n := range inputs.Inputs.Names {
+		for _, n := range inputs.Names {
 			name := n.String()
 			if _, known := c.states[name]; !known {
-				c.errorf(n.Pos, "unknown state %s%s", name, c.suggestState(name))
+				c.errorf(n.Off, "unknown state %s%s", name, c.suggestState(name))
 				ok, listOK = false, false
 				continue
 			}
 			if seen[name] {
-				c.errorf(n.Pos, "%s is listed twice", name)
+				c.errorf(n.Off, "%s is listed twice", name)
 				continue
 			}
 			seen[name] = true
@@ -631,7 +655,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 			for _, e := range list {
 				at := c.states[e.State]
 				if r, has := rows[e.State]; has {
-					at = r.decl.Pos
+					at = r.decl.Start
 				}
 				c.errorf(at, "%s", e.Error())
 			}
@@ -642,7 +666,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 	if !ok {
 		return nil
 	}
-	if inputs == nil || inputs.Inputs.Where == nil {
+	if inputs == nil || inputs.Where == nil {
 		ch, good := build(inputNames)
 		if !good {
 			return nil
@@ -655,7 +679,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		return nil
 	}
 	pc := newPredCompiler(c, ch, false)
-	f, good := pc.boolExpr(inputs.Inputs.Where)
+	f, good := pc.boolExpr(inputs.Where)
 	if !good {
 		return nil
 	}
@@ -666,7 +690,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		}
 		v, err := f(s, s)
 		if err != nil {
-			c.predError(err, inputs.Inputs.Where.Pos)
+			c.predError(err, inputs.Where.Pos())
 			return nil
 		}
 		if v {
@@ -674,7 +698,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 		}
 	}
 	if len(names) == 0 {
-		c.errorf(inputs.Inputs.Where.Pos, "no state satisfies this inputs predicate")
+		c.errorf(inputs.Where.Pos(), "no state satisfies this inputs predicate")
 		return nil
 	}
 	ch, good = build(names)
@@ -685,7 +709,7 @@ func (c *checker) chainBlock(cb *ChainBlock, inputs *Stmt) *chain.Chain {
 }
 
 // rowSumOK checks that a row sums to exactly 1 (at most 1 with a sink).
-func (c *checker) rowSumOK(state string, at lexer.Position, ps []*big.Rat, sink bool) bool {
+func (c *checker) rowSumOK(state string, at int, ps []*big.Rat, sink bool) bool {
 	var acc chain.Accumulator
 	for _, x := range ps {
 		acc.Add(x)
@@ -703,7 +727,7 @@ func (c *checker) rowSumOK(state string, at lexer.Position, ps []*big.Rat, sink 
 	return true
 }
 
-func (c *checker) predError(err error, at lexer.Position) {
+func (c *checker) predError(err error, at int) {
 	if pe, ok := err.(*predErr); ok {
 		c.errs = append(c.errs, &Error{Pos: pe.pos, Msg: pe.msg})
 		return
@@ -746,14 +770,13 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func (c *checker) outputs(st *Stmt, ch *chain.Chain) verify.Output {
-	if st == nil || st.Outputs.State {
+func (c *checker) outputs(o *OutputsStmt, ch *chain.Chain) verify.Output {
+	if o == nil || o.State {
 		return verify.FinalState()
 	}
-	o := st.Outputs
 	if o.Var != nil {
 		if !slices.Contains(ch.Vars(), o.Var.Name) {
-			c.errorf(o.Var.Pos, "unknown variable %s%s", o.Var.Name, newPredCompiler(c, ch, false).knownVars())
+			c.errorf(o.Var.Off, "unknown variable %s%s", o.Var.Name, newPredCompiler(c, ch, false).knownVars())
 		}
 		return verify.FinalVar(o.Var.Name)
 	}
@@ -761,29 +784,29 @@ func (c *checker) outputs(st *Stmt, ch *chain.Chain) verify.Output {
 }
 
 // labelList checks that every name is a label of the chain.
-func (c *checker) labelList(names []*Name, ch *chain.Chain) []string {
+func (c *checker) labelList(names []Name, ch *chain.Chain) []string {
 	var ls []string
 	for _, l := range names {
 		name := l.String()
 		if name == "" || !slices.Contains(ch.LabelNames(), name) {
-			c.errorf(l.Pos, "unknown label %s%s", displayName(name), newPredCompiler(c, ch, false).knownLabels())
+			c.errorf(l.Off, "unknown label %s%s", displayName(name), newPredCompiler(c, ch, false).knownLabels())
 		}
 		ls = append(ls, name)
 	}
 	return ls
 }
 
-func (c *checker) stateByName(n *Name, ch *chain.Chain) (int, bool) {
+func (c *checker) stateByName(n Name, ch *chain.Chain) (int, bool) {
 	name := n.String()
 	s, ok := ch.Lookup(name)
 	if !ok {
 		if c.states == nil {
-			c.states = map[string]lexer.Position{}
+			c.states = map[string]int{}
 			for i := range ch.NumStates() {
-				c.states[ch.Name(i)] = lexer.Position{}
+				c.states[ch.Name(i)] = 0
 			}
 		}
-		c.errorf(n.Pos, "unknown state %s%s", name, c.suggestState(name))
+		c.errorf(n.Off, "unknown state %s%s", name, c.suggestState(name))
 		return 0, false
 	}
 	return s, true
@@ -801,26 +824,26 @@ func (c *checker) inputNames(ch *chain.Chain) string {
 // states and listed inputs when an explicit chain has errors and cannot be
 // built, so that these errors are reported in the same run. (A pair is not
 // checked against an inputs list that has errors itself.)
-func (c *checker) neighbourNames(n *Neighbours) {
+func (c *checker) neighbourNames(n *NeighboursStmt) {
 	listed := map[string]bool{}
 	for _, name := range c.inputList {
 		listed[name] = true
 	}
 	for _, pr := range n.Pairs {
-		for _, x := range []*Name{pr.A, pr.B} {
+		for _, x := range []Name{pr.A, pr.B} {
 			name := x.String()
 			_, known := c.states[name]
 			switch {
 			case !known:
-				c.errorf(x.Pos, "unknown state %s%s", name, c.suggestState(name))
+				c.errorf(x.Off, "unknown state %s%s", name, c.suggestState(name))
 			case len(c.inputList) > 0 && !listed[name]:
-				c.errorf(x.Pos, "%s is not an input (inputs: %s)", name, joinLimited(c.inputList, 8))
+				c.errorf(x.Off, "%s is not an input (inputs: %s)", name, joinLimited(c.inputList, 8))
 			}
 		}
 	}
 }
 
-func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
+func (c *checker) neighbours(n *NeighboursStmt, ch *chain.Chain) [][2]int {
 	if n.Pred == nil {
 		var pairs [][2]int
 		for _, pr := range n.Pairs {
@@ -829,10 +852,10 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 			for _, x := range []struct {
 				ok bool
 				s  int
-				n  *Name
+				n  Name
 			}{{okA, a, pr.A}, {okB, b, pr.B}} {
 				if x.ok && !ch.IsInput(x.s) {
-					c.errorf(x.n.Pos, "%s is not an input (inputs: %s)", x.n.String(), c.inputNames(ch))
+					c.errorf(x.n.Off, "%s is not an input (inputs: %s)", x.n.String(), c.inputNames(ch))
 					okA = false
 				}
 			}
@@ -840,7 +863,7 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 				continue
 			}
 			if a == b {
-				c.errorf(pr.Pos, "%s ~ %s relates a state to itself", pr.A.String(), pr.B.String())
+				c.errorf(pr.Off, "%s ~ %s relates a state to itself", pr.A.String(), pr.B.String())
 				continue
 			}
 			pairs = append(pairs, [2]int{a, b})
@@ -854,7 +877,7 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 	}
 	ins := ch.Inputs()
 	if len(ins) > MaxPredicateInputs {
-		c.errorf(n.Pred.Pos, "a neighbour predicate over %d inputs would try %d pairs; the limit is %d inputs (list the pairs instead)", len(ins), len(ins)*(len(ins)-1)/2, MaxPredicateInputs)
+		c.errorf(n.Pred.Pos(), "a neighbour predicate over %d inputs would try %d pairs; the limit is %d inputs (list the pairs instead)", len(ins), len(ins)*(len(ins)-1)/2, MaxPredicateInputs)
 		return nil
 	}
 	var pairs [][2]int
@@ -865,7 +888,7 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 				v, err = f(t, s)
 			}
 			if err != nil {
-				c.predError(err, n.Pred.Pos)
+				c.predError(err, n.Pred.Pos())
 				return nil
 			}
 			if v {
@@ -874,36 +897,33 @@ func (c *checker) neighbours(n *Neighbours, ch *chain.Chain) [][2]int {
 		}
 	}
 	if len(pairs) == 0 {
-		c.errorf(n.Pred.Pos, "this neighbour predicate relates no two distinct inputs")
+		c.errorf(n.Pred.Pos(), "this neighbour predicate relates no two distinct inputs")
 	}
 	return pairs
 }
 
 // property checks a check or query statement. ch is nil when the model
 // has errors; observed are the labels of the observe statement.
-func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed []string) *Statement {
-	pr := st.Property
-	out := &Statement{Pos: pos(st.Pos), Text: c.text(st)}
-	if out.Pos.Filename == "" {
-		out.Pos.Filename = c.file
-	}
+func (c *checker) property(pr *PropStmt, ch *chain.Chain, hasObserve bool, observed []string) *Statement {
+	out := &Statement{Pos: c.position(pr.Start), Text: c.text(pr.Span)}
 	call, name := propertyCall(pr.Body)
-	isCheck := pr.Kind == "check"
+	isCheck := !pr.Query
 	if pr.Over != nil {
 		switch name {
 		case "dp", "eps", "delta", "profile":
 		default:
-			c.errorf(pr.Over.Pos, "over traces(k) applies to dp, eps, delta and profile; a formula's path already looks at the steps of a run")
+			c.errorf(pr.Over.Pos(), "over traces(k) applies to dp, eps, delta and profile; a formula's path already looks at the steps of a run")
 			return nil
 		}
 		if !c.traces(pr.Over, out, hasObserve, observed) {
 			return nil
 		}
 	}
+	body := pr.Body.Pos()
 	switch name {
 	case "equivalent":
 		if !isCheck {
-			c.errorf(pr.Body.Pos, "equivalent(…) is a yes/no property: write check equivalent(…)")
+			c.errorf(body, "equivalent(…) is a yes/no property: write check equivalent(…)")
 			return nil
 		}
 		if !c.equivalence(call, out) {
@@ -911,11 +931,11 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 		}
 	case "dp":
 		if !isCheck {
-			c.errorf(pr.Body.Pos, "dp(…) is a yes/no property: write check dp(…); the queries are eps(delta = …), delta(eps = …) and profile")
+			c.errorf(body, "dp(…) is a yes/no property: write check dp(…); the queries are eps(delta = …), delta(eps = …) and profile")
 			return nil
 		}
 		out.Kind = CheckDP
-		args, ok := c.propArgs(call, pr.Body.Pos, "dp", []string{"eps", "delta"}, 1)
+		args, ok := c.propArgs(call, body, "dp", []string{"eps", "delta"}, 1)
 		if !ok {
 			return nil
 		}
@@ -931,13 +951,13 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 		}
 	case "eps", "delta", "profile":
 		if isCheck {
-			c.errorf(pr.Body.Pos, "%s is a query: write query %s", name, strings.TrimPrefix(c.text(st), "check "))
+			c.errorf(body, "%s is a query: write query %s", name, strings.TrimPrefix(out.Text, "check "))
 			return nil
 		}
 		switch name {
 		case "eps":
 			out.Kind = QueryEps
-			args, ok := c.propArgs(call, pr.Body.Pos, "eps", []string{"delta"}, 0)
+			args, ok := c.propArgs(call, body, "eps", []string{"delta"}, 0)
 			if !ok {
 				return nil
 			}
@@ -949,7 +969,7 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 			}
 		case "delta":
 			out.Kind = QueryDelta
-			args, ok := c.propArgs(call, pr.Body.Pos, "delta", []string{"eps"}, 1)
+			args, ok := c.propArgs(call, body, "delta", []string{"eps"}, 1)
 			if !ok {
 				return nil
 			}
@@ -959,7 +979,7 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 		default:
 			out.Kind = QueryProfile
 			if call != nil && len(call.Args) > 0 {
-				c.errorf(call.Pos, "profile takes no arguments")
+				c.errorf(call.Pos(), "profile takes no arguments")
 				return nil
 			}
 		}
@@ -976,9 +996,9 @@ func (c *checker) property(st *Stmt, ch *chain.Chain, hasObserve bool, observed 
 
 // onlyEquivalences reports whether every property is check equivalent(…)
 // (such a file needs no model of its own).
-func onlyEquivalences(props []*Stmt) bool {
+func onlyEquivalences(props []*PropStmt) bool {
 	for _, st := range props {
-		if _, name := propertyCall(st.Property.Body); name != "equivalent" {
+		if _, name := propertyCall(st.Body); name != "equivalent" {
 			return false
 		}
 	}
@@ -986,20 +1006,19 @@ func onlyEquivalences(props []*Stmt) bool {
 }
 
 // equivalence checks "check equivalent(MODEL, MODEL)".
-func (c *checker) equivalence(call *Call, out *Statement) bool {
-	if call == nil || len(call.Args) != 2 || call.Args[0].Name != "" || call.Args[1].Name != "" {
-		c.errorf(out.posLexer(), "equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))")
+func (c *checker) equivalence(call *Expr, out *Statement) bool {
+	if call == nil || len(call.Args) != 2 || call.Args[0].Op == EArg || call.Args[1].Op == EArg {
+		c.errorf(out.Pos.Offset, "equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))")
 		return false
 	}
 	ok := true
 	for i, a := range call.Args {
-		inner, _ := propertyCall(a.Value)
-		if inner == nil {
-			c.errorf(a.Pos, "the arguments of equivalent must be models, such as survey()")
+		if a.Op != ECall {
+			c.errorf(a.Pos(), "the arguments of equivalent must be models, such as survey()")
 			ok = false
 			continue
 		}
-		m, info := c.builderCall(inner)
+		m, info := c.builderCall(a)
 		if m == nil {
 			ok = false
 			continue
@@ -1011,17 +1030,17 @@ func (c *checker) equivalence(call *Call, out *Statement) bool {
 }
 
 // traces checks "over traces(k)".
-func (c *checker) traces(over *Call, out *Statement, hasObserve bool, observed []string) bool {
-	if over.Name != "traces" || len(over.Args) != 1 || over.Args[0].Name != "" {
-		c.errorf(over.Pos, "expected traces(k) after over")
+func (c *checker) traces(over *Expr, out *Statement, hasObserve bool, observed []string) bool {
+	if over.Text != "traces" || len(over.Args) != 1 || over.Args[0].Op == EArg {
+		c.errorf(over.Pos(), "expected traces(k) after over")
 		return false
 	}
-	k, ok := c.integer(over.Args[0].Value, "the number of steps of a trace", 1, MaxSteps)
+	k, ok := c.integer(over.Args[0], "the number of steps of a trace", 1, MaxSteps)
 	if !ok {
 		return false
 	}
 	if !hasObserve {
-		c.errorf(over.Pos, "over traces(k) needs an observe statement naming the labels a trace shows")
+		c.errorf(over.Pos(), "over traces(k) needs an observe statement naming the labels a trace shows")
 		return false
 	}
 	o := verify.Traces(int(k), observed...)
@@ -1033,63 +1052,54 @@ func (c *checker) traces(over *Call, out *Statement, hasObserve bool, observed [
 // query D{?, δ}[ψ], query D{ε, ?}[ψ].
 func (c *checker) formulaProperty(pr *PropStmt, out *Statement, ch *chain.Chain, isCheck bool) bool {
 	body := pr.Body
-	var prim *Primary
-	if _, name := propertyCall(body); name == "" && len(body.Terms) == 1 && len(body.Terms[0].Terms) == 1 {
-		ut := body.Terms[0].Terms[0]
-		if ut.Until == nil && ut.Left.Cmp != nil && ut.Left.Cmp.Op == "" {
-			s := ut.Left.Cmp.Left
-			if len(s.Rest) == 0 && len(s.Left.Rest) == 0 && s.Left.Left.Power != nil && s.Left.Left.Power.Exp == nil {
-				prim = s.Left.Left.Power.Base
-			}
-		}
-	}
 	if ch == nil {
 		return false // the model has errors; they are reported
 	}
 	fc := newFormulaCompiler(c, ch)
 	switch {
-	case prim != nil && prim.Prob != nil && prim.Prob.Query:
+	case body.Op == EProb && isUnknown(body.Args[0]):
 		if isCheck {
-			c.errorf(body.Pos, "P=?[…] is a query: write query P=?[…]")
+			c.errorf(body.Pos(), "P=?[…] is a query: write query P=?[…]")
 			return false
 		}
-		path, ok := fc.formula(prim.Prob.Path, true)
+		path, ok := fc.formula(body.Args[1], true)
 		out.Kind, out.Path = QueryProb, path
 		return ok
-	case prim != nil && prim.DP != nil && (isUnknown(prim.DP.Eps) || isUnknown(prim.DP.Delta)):
-		d := prim.DP
+	case body.Op == EDP && (isUnknown(body.Args[0]) || isUnknown(body.Args[1])):
+		epsArg, deltaArg := body.Args[0], body.Args[1]
 		if isCheck {
-			c.errorf(body.Pos, "D{?,…} and D{…,?} are queries: write query …")
+			c.errorf(body.Pos(), "D{?,…} and D{…,?} are queries: write query …")
 			return false
 		}
-		if isUnknown(d.Eps) && isUnknown(d.Delta) {
-			c.errorf(d.Pos, "D{?, ?}: give ε or δ")
+		if isUnknown(epsArg) && isUnknown(deltaArg) {
+			c.errorf(body.Pos(), "D{?, ?}: give ε or δ")
 			return false
 		}
-		path, ok := fc.formula(d.Path, true)
+		path, ok := fc.formula(body.Args[2], true)
 		if !ok {
 			return false
 		}
 		out.Path = path
-		if isUnknown(d.Eps) {
+		if isUnknown(epsArg) {
 			out.Kind = QueryDEps
-			out.Delta, ok = c.delta(d.Delta)
+			out.Delta, ok = c.delta(deltaArg)
 			return ok
 		}
 		out.Kind = QueryDDelta
-		out.Eps, ok = c.eps(d.Eps, false)
+		out.Eps, ok = c.eps(epsArg, false)
 		return ok
 	}
+	call, name := propertyCall(body)
 	if !isCheck {
-		if _, name := propertyCall(body); name != "" {
-			c.errorf(body.Pos, "unknown query %s: expected eps(delta = …), delta(eps = …), profile, P=?[…], D{?, δ}[…] or D{ε, ?}[…]", name)
+		if name != "" {
+			c.errorf(body.Pos(), "unknown query %s: expected eps(delta = …), delta(eps = …), profile, P=?[…], D{?, δ}[…] or D{ε, ?}[…]", name)
 			return false
 		}
-		c.errorf(body.Pos, "a formula is checked, not queried: write check …, or query P=?[…], D{?, δ}[…] or D{ε, ?}[…]")
+		c.errorf(body.Pos(), "a formula is checked, not queried: write check …, or query P=?[…], D{?, δ}[…] or D{ε, ?}[…]")
 		return false
 	}
-	if _, name := propertyCall(body); name != "" && c.isCallLike(body) {
-		c.errorf(body.Pos, "unknown property %s: expected dp(eps = …, delta = …) or a dpCTL formula", name)
+	if call != nil {
+		c.errorf(body.Pos(), "unknown property %s: expected dp(eps = …, delta = …) or a dpCTL formula", name)
 		return false
 	}
 	f, ok := fc.formula(body, false)
@@ -1097,38 +1107,20 @@ func (c *checker) formulaProperty(pr *PropStmt, out *Statement, ch *chain.Chain,
 	return ok
 }
 
-// isCallLike reports whether the body is a call (not a bare label).
-func (c *checker) isCallLike(e *Expr) bool {
-	call, _ := propertyCall(e)
-	return call != nil
-}
-
 // propertyCall returns the call (or bare name) a property's body is.
-func propertyCall(e *Expr) (*Call, string) {
-	if len(e.Terms) != 1 || len(e.Terms[0].Terms) != 1 {
-		return nil, ""
-	}
-	ut := e.Terms[0].Terms[0]
-	if ut.Until != nil || ut.Left.Cmp == nil || ut.Left.Cmp.Op != "" {
-		return nil, ""
-	}
-	s := ut.Left.Cmp.Left
-	if len(s.Rest) != 0 || len(s.Left.Rest) != 0 || s.Left.Left.Power == nil || s.Left.Left.Power.Exp != nil {
-		return nil, ""
-	}
-	p := s.Left.Left.Power.Base
+func propertyCall(e *Expr) (*Expr, string) {
 	switch {
-	case p.Call != nil:
-		return p.Call, p.Call.Name
-	case p.Var != nil && !p.Var.Primed:
-		return nil, p.Var.Name
+	case e.Op == ECall:
+		return e, e.Text
+	case e.Op == EName && !e.Primed:
+		return nil, e.Text
 	}
 	return nil, ""
 }
 
 // propArgs matches a property's arguments, named or positional, to params;
 // the first required of them must be present.
-func (c *checker) propArgs(call *Call, at lexer.Position, name string, params []string, required int) (map[string]*Expr, bool) {
+func (c *checker) propArgs(call *Expr, at int, name string, params []string, required int) (map[string]*Expr, bool) {
 	args := map[string]*Expr{}
 	if call == nil {
 		if required > 0 {
@@ -1139,30 +1131,30 @@ func (c *checker) propArgs(call *Call, at lexer.Position, name string, params []
 	}
 	ok := true
 	for i, a := range call.Args {
-		n := a.Name
+		n, val := arg(a)
 		if n == "" {
 			if i >= len(params) {
-				c.errorf(a.Pos, "%s takes at most %d arguments (%s)", name, len(params), strings.Join(params, ", "))
+				c.errorf(a.Pos(), "%s takes at most %d arguments (%s)", name, len(params), strings.Join(params, ", "))
 				ok = false
 				continue
 			}
 			n = params[i]
 		}
 		if !slices.Contains(params, n) {
-			c.errorf(a.Pos, "%s has no argument %s (arguments: %s)", name, n, strings.Join(params, ", "))
+			c.errorf(a.Pos(), "%s has no argument %s (arguments: %s)", name, n, strings.Join(params, ", "))
 			ok = false
 			continue
 		}
 		if args[n] != nil {
-			c.errorf(a.Pos, "argument %s is given twice", n)
+			c.errorf(a.Pos(), "argument %s is given twice", n)
 			ok = false
 			continue
 		}
-		args[n] = a.Value
+		args[n] = val
 	}
 	for _, p := range params[:required] {
 		if ok && args[p] == nil {
-			c.errorf(call.Pos, "%s needs %s (%s(%s = …))", name, p, name, p)
+			c.errorf(call.Pos(), "%s needs %s (%s(%s = …))", name, p, name, p)
 			ok = false
 		}
 	}
@@ -1181,7 +1173,7 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 	}
 	if ex.Outcome != "" {
 		if !isCheck {
-			c.errorf(ex.Pos, "a query expects a value, not %s", ex.Outcome)
+			c.errorf(ex.Start, "a query expects a value, not %s", ex.Outcome)
 			return false
 		}
 		out.Expect = Expectation{Kind: ExpectHolds, Text: ex.Outcome}
@@ -1190,14 +1182,13 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 		}
 		return true
 	}
-	text := strings.Join(strings.Fields(c.src[ex.Value.Pos.Offset:min(len(c.src), endOfLine(c.src, ex.Value.Pos.Offset))]), " ")
-	text = strings.TrimSpace(stripComments(text))
+	text := c.text(ex.Span)
 	switch out.Kind {
 	case CheckDP, CheckFormula, CheckEquivalent:
-		c.errorf(ex.Pos, "a check expects holds or violated, not %s", text)
+		c.errorf(ex.Start, "a check expects holds or violated, not %s", text)
 		return false
 	case QueryProb:
-		c.errorf(ex.Pos, "query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead")
+		c.errorf(ex.Start, "query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead")
 		return false
 	case QueryEps, QueryDEps:
 		e, ok := c.eps(ex.Value, true)
@@ -1212,15 +1203,8 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 		}
 		out.Expect = Expectation{Kind: ExpectValue, Value: d, Text: text}
 	case QueryProfile:
-		c.errorf(ex.Pos, "query profile takes no expectation")
+		c.errorf(ex.Start, "query profile takes no expectation")
 		return false
 	}
 	return true
-}
-
-func endOfLine(s string, i int) int {
-	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
-		return i + j
-	}
-	return len(s)
 }

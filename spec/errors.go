@@ -7,7 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Position is a place in a .dp file. Line and Column start at 1 (Column
@@ -16,10 +15,6 @@ type Position struct {
 	Filename     string
 	Offset       int
 	Line, Column int
-}
-
-func pos(p lexer.Position) Position {
-	return Position{Filename: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 
 // String formats the position as "file:line:col".
@@ -81,26 +76,70 @@ func (l ErrorList) Err() error {
 	return l
 }
 
+// MaxQuoted bounds the characters of a source line that Pretty quotes:
+// a longer line is quoted around the error's column, its cut ends marked
+// with "…".
+const MaxQuoted = 120
+
 // Pretty formats the errors for a terminal: each "file:line:col: message"
-// followed by the offending source line and a caret under the column.
+// followed by the offending source line (or the part of it around the
+// column, for a long line) and a caret under the column.
 func (l ErrorList) Pretty(src string) string {
-	lines := strings.Split(src, "\n")
 	var b strings.Builder
 	for _, e := range l {
 		b.WriteString(e.Error())
 		b.WriteByte('\n')
-		if e.Pos.Line >= 1 && e.Pos.Line <= len(lines) {
-			line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
-			b.WriteString("    ")
-			b.WriteString(printable(line))
-			b.WriteString("\n    ")
-			// Columns count characters (as participle does), so does the caret.
-			col := min(utf8.RuneCountInString(line), max(0, e.Pos.Column-1))
-			b.WriteString(strings.Repeat(" ", col))
-			b.WriteString("^\n")
+		line, ok := sourceLine(src, e.Pos)
+		if !ok {
+			continue
 		}
+		// Columns count characters (as positions do), so does the caret.
+		runes := []rune(line)
+		col := min(len(runes), max(0, e.Pos.Column-1))
+		from, to := 0, len(runes)
+		prefix, suffix := "", ""
+		if len(runes) > MaxQuoted {
+			from = max(0, col-MaxQuoted/2)
+			to = min(len(runes), from+MaxQuoted)
+			from = max(0, to-MaxQuoted)
+			if from > 0 {
+				prefix = "…"
+			}
+			if to < len(runes) {
+				suffix = "…"
+			}
+		}
+		b.WriteString("    ")
+		b.WriteString(prefix + printable(string(runes[from:to])) + suffix)
+		b.WriteString("\n    ")
+		b.WriteString(strings.Repeat(" ", col-from+len([]rune(prefix))))
+		b.WriteString("^\n")
 	}
 	return b.String()
+}
+
+// sourceLine returns the line of src that p is on, without its line end.
+func sourceLine(src string, p Position) (string, bool) {
+	if p.Line < 1 {
+		return "", false
+	}
+	start := 0
+	if p.Offset > 0 && p.Offset <= len(src) {
+		start = strings.LastIndexByte(src[:p.Offset], '\n') + 1
+	} else {
+		for range p.Line - 1 {
+			i := strings.IndexByte(src[start:], '\n')
+			if i < 0 {
+				return "", false
+			}
+			start += i + 1
+		}
+	}
+	end := strings.IndexByte(src[start:], '\n')
+	if end < 0 {
+		end = len(src) - start
+	}
+	return strings.TrimRight(src[start:start+end], "\r"), true
 }
 
 // printable replaces tabs by spaces and other control or invalid

@@ -21,12 +21,12 @@ func TestErrors(t *testing.T) {
 		// Not text, empty, syntax.
 		{"empty file", "", []string{"1:1: no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block"}},
 		{"binary garbage", "\x00\x01\x02garbage\xff", []string{"1:1: the file contains NUL bytes: it is not a .dp text file"}},
-		{"invalid UTF-8", "model survey()\n\xff\xfe", []string{"1:1: the file is not valid UTF-8 text"}},
+		{"invalid UTF-8", "model survey()\n\xff\xfe", []string{"2:1: invalid UTF-8 (byte 0xff): a .dp file must be UTF-8 text"}},
 		{"model without call", "model", []string{"1:6: unexpected end of file (expected a call such as survey(theta1 = 1/2))"}},
-		{"unclosed paren", "model survey()\ncheck dp(eps = ln(2)", []string{`2:21: unexpected end of file (expected ")")`}},
-		{"malformed number", "model survey()\ncheck dp(eps = 1.2.3)", []string{`2:19: unexpected token ".3" (expected ")")`}},
-		{"stray character", "model survey()\ncheck dp(eps = 1) $", []string{`2:19: unexpected token "$"`}},
-		{"unquoted odd state name", "model survey()\nneighbours + ~ -", []string{`2:12: unexpected token "+" (expected pairs A ~ B (quote names such as "+") or a predicate)`}},
+		{"unclosed paren", "model survey()\ncheck dp(eps = ln(2)", []string{`2:21: unexpected end of file (expected "," or ")")`}},
+		{"malformed number", "model survey()\ncheck dp(eps = 1.2.3)", []string{`2:19: unexpected ".3" (expected "," or ")")`}},
+		{"stray character", "model survey()\ncheck dp(eps = 1) $", []string{`2:19: unexpected character "$"`}},
+		{"unquoted odd state name", "model survey()\nneighbours + ~ -", []string{`2:12: unexpected "+" (expected pairs A ~ B (quote names such as "+") or a predicate)`}},
 		// Models and their parameters.
 		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},

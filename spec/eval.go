@@ -3,9 +3,9 @@ package spec
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -31,7 +31,7 @@ func shortRat(x *big.Rat) string {
 
 // sized returns x as a value, or reports that it is larger than
 // MaxPowerBits allows.
-func (ev constEval) sized(p lexer.Position, x *big.Rat) (value, bool) {
+func (ev constEval) sized(p int, x *big.Rat) (value, bool) {
 	if bits := ratBits(x); bits > MaxPowerBits {
 		ev.c.errorf(p, "this result would have about %d bits; the limit is %d", bits, MaxPowerBits)
 		return value{}, false
@@ -40,7 +40,7 @@ func (ev constEval) sized(p lexer.Position, x *big.Rat) (value, bool) {
 }
 
 // sizedEps checks the parts of an ε value like sized.
-func (ev constEval) sizedEps(p lexer.Position, v value) (value, bool) {
+func (ev constEval) sizedEps(p int, v value) (value, bool) {
 	for _, x := range []*big.Rat{v.lk, v.lr, v.lq} {
 		if bits := ratBits(x); bits > MaxPowerBits {
 			ev.c.errorf(p, "this ε would need a number of about %d bits; the limit is %d", bits, MaxPowerBits)
@@ -123,11 +123,24 @@ func parseNumber(text string) (*big.Rat, error) {
 			return nil, fmt.Errorf("the exponent of %s is outside ±%d", text, MaxDecimalExponent)
 		}
 	}
+	if len(text) <= 18 && isDigits(text) { // the common case, without SetString's cost
+		n, _ := strconv.ParseInt(text, 10, 64)
+		return new(big.Rat).SetInt64(n), nil
+	}
 	x, ok := new(big.Rat).SetString(text)
 	if !ok {
 		return nil, fmt.Errorf("malformed number %s", text)
 	}
 	return x, nil
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // power returns x^k for an integer k within MaxPowerBits.
@@ -176,105 +189,168 @@ type constEval struct {
 }
 
 func (ev constEval) expr(e *Expr) (value, bool) {
-	if len(e.Terms) == 1 {
-		return ev.and(e.Terms[0])
-	}
-	return ev.boolOp(e.Pos, len(e.Terms), func(i int) (value, bool) { return ev.and(e.Terms[i]) }, false)
-}
-
-func (ev constEval) and(e *AndExpr) (value, bool) {
-	if len(e.Terms) == 1 {
-		return ev.until(e.Terms[0])
-	}
-	return ev.boolOp(e.Pos, len(e.Terms), func(i int) (value, bool) { return ev.until(e.Terms[i]) }, true)
-}
-
-func (ev constEval) boolOp(p lexer.Position, n int, term func(int) (value, bool), and bool) (value, bool) {
-	res := and
-	for i := range n {
-		v, ok := term(i)
-		if !ok {
-			return value{}, false
+	switch e.Op {
+	case EOr, EAnd:
+		and := e.Op == EAnd
+		res := and
+		for _, a := range e.Args {
+			v, ok := ev.expr(a)
+			if !ok {
+				return value{}, false
+			}
+			if v.k != kBool {
+				ev.c.errorf(e.Pos(), "expected a condition on both sides of %s, found %s", map[bool]string{true: "&", false: "|"}[and], v.k)
+				return value{}, false
+			}
+			if and {
+				res = res && v.b
+			} else {
+				res = res || v.b
+			}
 		}
-		if v.k != kBool {
-			ev.c.errorf(p, "expected a condition on both sides of %s, found %s", map[bool]string{true: "&", false: "|"}[and], v.k)
-			return value{}, false
-		}
-		if and {
-			res = res && v.b
-		} else {
-			res = res || v.b
-		}
-	}
-	return value{k: kBool, b: res}, true
-}
-
-func (ev constEval) until(e *UntilExpr) (value, bool) {
-	if e.Until != nil {
-		ev.c.errorf(e.Until.Pos, "a temporal formula (U) cannot appear here")
+		return value{k: kBool, b: res}, true
+	case EUntil:
+		ev.c.errorf(int(e.OpOff), "a temporal formula (U) cannot appear here")
 		return value{}, false
-	}
-	return ev.not(e.Left)
-}
-
-func (ev constEval) not(e *NotExpr) (value, bool) {
-	switch {
-	case e.Not != nil:
-		v, ok := ev.not(e.Not)
+	case ETemporal:
+		ev.c.errorf(e.Pos(), "a temporal formula (%s) cannot appear here", e.Text)
+		return value{}, false
+	case ENot:
+		v, ok := ev.expr(e.Args[0])
 		if !ok {
 			return v, false
 		}
 		if v.k != kBool {
-			ev.c.errorf(e.Pos, "! needs a condition, found %s", v.k)
+			ev.c.errorf(e.Pos(), "! needs a condition, found %s", v.k)
 			return value{}, false
 		}
 		return value{k: kBool, b: !v.b}, true
-	case e.Temp != nil:
-		ev.c.errorf(e.Temp.Pos, "a temporal formula (%s) cannot appear here", e.Temp.Op)
-		return value{}, false
-	}
-	return ev.cmp(e.Cmp)
-}
-
-func (ev constEval) cmp(e *CmpExpr) (value, bool) {
-	l, ok := ev.sum(e.Left)
-	if !ok || e.Op == "" {
-		return l, ok
-	}
-	r, ok := ev.sum(e.Right)
-	if !ok {
-		return value{}, false
-	}
-	if l.k != kNum || r.k != kNum {
-		ev.c.errorf(e.Pos, "%s compares numbers, found %s and %s", e.Op, l.k, r.k)
-		return value{}, false
-	}
-	return value{k: kBool, b: verify.CmpHolds(e.Op, l.num.Cmp(r.num))}, true
-}
-
-func (ev constEval) sum(e *Sum) (value, bool) {
-	acc, ok := ev.term(e.Left)
-	for _, op := range e.Rest {
+	case ECmp:
+		l, ok := ev.expr(e.Args[0])
 		if !ok {
 			return value{}, false
 		}
-		var r value
-		r, ok = ev.term(op.Term)
+		r, ok := ev.expr(e.Args[1])
 		if !ok {
 			return value{}, false
 		}
-		if op.Op == "-" {
-			r, ok = ev.neg(op.Pos, r)
+		if l.k != kNum || r.k != kNum {
+			ev.c.errorf(e.Pos(), "%s compares numbers, found %s and %s", e.Text, l.k, r.k)
+			return value{}, false
+		}
+		return value{k: kBool, b: verify.CmpHolds(e.Text, l.num.Cmp(r.num))}, true
+	case ESum:
+		acc, ok := ev.expr(e.Args[0])
+		for _, a := range e.Args[1:] {
 			if !ok {
 				return value{}, false
 			}
+			var r value
+			if r, ok = ev.expr(a); !ok {
+				return value{}, false
+			}
+			if a.Minus {
+				if r, ok = ev.neg(opBefore(a), r); !ok {
+					return value{}, false
+				}
+			}
+			acc, ok = ev.add(opBefore(a), acc, r)
 		}
-		acc, ok = ev.add(op.Pos, acc, r)
+		return acc, ok
+	case EProd:
+		acc, ok := ev.expr(e.Args[0])
+		for _, a := range e.Args[1:] {
+			if !ok {
+				return value{}, false
+			}
+			var r value
+			if r, ok = ev.expr(a); !ok {
+				return value{}, false
+			}
+			if a.Minus {
+				acc, ok = ev.div(opBefore(a), acc, r)
+			} else {
+				acc, ok = ev.mul(opBefore(a), acc, r)
+			}
+		}
+		return acc, ok
+	case ENeg:
+		v, ok := ev.expr(e.Args[0])
+		if !ok {
+			return v, false
+		}
+		return ev.neg(e.Pos(), v)
+	case EPow:
+		base, ok := ev.expr(e.Args[0])
+		if !ok {
+			return value{}, false
+		}
+		exp, ok := ev.expr(e.Args[1])
+		if !ok {
+			return value{}, false
+		}
+		if base.k != kNum || exp.k != kNum {
+			ev.c.errorf(e.Pos(), "^ needs numbers, found %s and %s", base.k, exp.k)
+			return value{}, false
+		}
+		x, err := power(base.num, exp.num)
+		if err != nil {
+			ev.c.errorf(e.Pos(), "%v", err)
+			return value{}, false
+		}
+		return numVal(x), true
+	case ENum:
+		x, err := parseNumber(e.Text)
+		if err != nil {
+			ev.c.errorf(e.Pos(), "%v", err)
+			return value{}, false
+		}
+		return numVal(x), true
+	case EParen:
+		return ev.expr(e.Args[0])
+	case EAbs:
+		v, ok := ev.expr(e.Args[0])
+		if !ok {
+			return v, false
+		}
+		if v.k != kNum {
+			ev.c.errorf(e.Pos(), "|…| needs a number, found %s", v.k)
+			return value{}, false
+		}
+		return numVal(new(big.Rat).Abs(v.num)), true
+	case ECall:
+		return ev.call(e)
+	case EUnknown:
+		return value{k: kUnknown}, true
+	case EName:
+		if e.Primed {
+			ev.c.errorf(e.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", e.Text)
+			return value{}, false
+		}
+		switch e.Text {
+		case "inf":
+			return value{k: kEps, inf: true}, true
+		case "true", "false":
+			return value{k: kBool, b: e.Text == "true"}, true
+		}
+		return ev.c.constant(e.Pos(), e.Text)
+	case EProb:
+		ev.c.errorf(e.Pos(), "a probability operator P cannot appear here")
+	case EDP:
+		ev.c.errorf(e.Pos(), "a D{ε,δ} operator cannot appear here")
+	case EStr:
+		return value{k: kString, s: e.Text}, true
+	case EArg:
+		ev.c.errorf(e.Pos(), "a named argument (%s = …) cannot appear here", e.Text)
 	}
-	return acc, ok
+	return value{}, false
 }
 
-func (ev constEval) neg(p lexer.Position, v value) (value, bool) {
+// opBefore returns the offset of the operator written before an operand
+// of a sum or product (errors about the operation point at it).
+func opBefore(a *Expr) int { return int(a.OpOff) }
+
+func (ev constEval) neg(p int, v value) (value, bool) {
 	switch v.k {
 	case kNum:
 		return numVal(new(big.Rat).Neg(v.num)), true
@@ -288,8 +364,7 @@ func (ev constEval) neg(p lexer.Position, v value) (value, bool) {
 	ev.c.errorf(p, "cannot negate %s", v.k)
 	return value{}, false
 }
-
-func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
+func (ev constEval) add(p int, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
 		return ev.sized(p, new(big.Rat).Add(a.num, b.num))
@@ -325,27 +400,7 @@ func (ev constEval) add(p lexer.Position, a, b value) (value, bool) {
 	return value{}, false
 }
 
-func (ev constEval) term(e *Term) (value, bool) {
-	acc, ok := ev.unary(e.Left)
-	for _, op := range e.Rest {
-		if !ok {
-			return value{}, false
-		}
-		var r value
-		r, ok = ev.unary(op.Right)
-		if !ok {
-			return value{}, false
-		}
-		if op.Op == "*" {
-			acc, ok = ev.mul(op.Pos, acc, r)
-		} else {
-			acc, ok = ev.div(op.Pos, acc, r)
-		}
-	}
-	return acc, ok
-}
-
-func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
+func (ev constEval) mul(p int, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
 		return ev.sized(p, new(big.Rat).Mul(a.num, b.num))
@@ -366,7 +421,7 @@ func (ev constEval) mul(p lexer.Position, a, b value) (value, bool) {
 	return value{}, false
 }
 
-func (ev constEval) div(p lexer.Position, a, b value) (value, bool) {
+func (ev constEval) div(p int, a, b value) (value, bool) {
 	if b.k != kNum || (a.k != kNum && a.k != kEps) {
 		ev.c.errorf(p, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
 		return value{}, false
@@ -385,106 +440,31 @@ func (ev constEval) div(p lexer.Position, a, b value) (value, bool) {
 	return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Mul(a.lk, inv), lr: a.lr, lq: mulOpt(a.lq, inv)})
 }
 
-func (ev constEval) unary(e *Unary) (value, bool) {
-	if e.Neg != nil {
-		v, ok := ev.unary(e.Neg)
-		if !ok {
-			return v, false
-		}
-		return ev.neg(e.Pos, v)
-	}
-	base, ok := ev.primary(e.Power.Base)
-	if !ok || e.Power.Exp == nil {
-		return base, ok
-	}
-	exp, ok := ev.unary(e.Power.Exp)
-	if !ok {
-		return value{}, false
-	}
-	if base.k != kNum || exp.k != kNum {
-		ev.c.errorf(e.Power.Pos, "^ needs numbers, found %s and %s", base.k, exp.k)
-		return value{}, false
-	}
-	x, err := power(base.num, exp.num)
-	if err != nil {
-		ev.c.errorf(e.Power.Pos, "%v", err)
-		return value{}, false
-	}
-	return numVal(x), true
-}
-
-func (ev constEval) primary(e *Primary) (value, bool) {
-	switch {
-	case e.Number != "":
-		x, err := parseNumber(e.Number)
-		if err != nil {
-			ev.c.errorf(e.Pos, "%v", err)
-			return value{}, false
-		}
-		return numVal(x), true
-	case e.Paren != nil:
-		return ev.expr(e.Paren)
-	case e.Abs != nil:
-		v, ok := ev.sum(e.Abs)
-		if !ok {
-			return v, false
-		}
-		if v.k != kNum {
-			ev.c.errorf(e.Pos, "|…| needs a number, found %s", v.k)
-			return value{}, false
-		}
-		return numVal(new(big.Rat).Abs(v.num)), true
-	case e.Call != nil:
-		return ev.call(e.Call)
-	case e.Unknown:
-		return value{k: kUnknown}, true
-	case e.Var != nil:
-		if e.Var.Primed {
-			ev.c.errorf(e.Var.Pos, "%s' (a primed name) only makes sense in a neighbour predicate", e.Var.Name)
-			return value{}, false
-		}
-		if e.Var.Name == "inf" {
-			return value{k: kEps, inf: true}, true
-		}
-		if e.Var.Name == "true" || e.Var.Name == "false" {
-			return value{k: kBool, b: e.Var.Name == "true"}, true
-		}
-		return ev.c.constant(e.Var)
-	case e.Prob != nil:
-		ev.c.errorf(e.Pos, "a probability operator P cannot appear here")
-	case e.DP != nil:
-		ev.c.errorf(e.Pos, "a D{ε,δ} operator cannot appear here")
-	default:
-		return value{k: kString, s: e.String}, true
-	}
-	return value{}, false
-}
-
-func (ev constEval) call(c *Call) (value, bool) {
-	switch c.Name {
+func (ev constEval) call(c *Expr) (value, bool) {
+	switch c.Text {
 	case "ln", "abs":
-		if len(c.Args) != 1 || c.Args[0].Name != "" {
-			ev.c.errorf(c.Pos, "%s takes one argument", c.Name)
+		if len(c.Args) != 1 || c.Args[0].Op == EArg {
+			ev.c.errorf(c.Pos(), "%s takes one argument", c.Text)
 			return value{}, false
 		}
-		v, ok := ev.expr(c.Args[0].Value)
+		v, ok := ev.expr(c.Args[0])
 		if !ok {
 			return v, false
 		}
 		if v.k != kNum {
-			ev.c.errorf(c.Args[0].Pos, "%s needs a number, found %s", c.Name, v.k)
+			ev.c.errorf(c.Args[0].Pos(), "%s needs a number, found %s", c.Text, v.k)
 			return value{}, false
 		}
-		if c.Name == "abs" {
+		if c.Text == "abs" {
 			return numVal(new(big.Rat).Abs(v.num)), true
 		}
 		if v.num.Sign() <= 0 {
-			ev.c.errorf(c.Args[0].Pos, "ln needs a positive argument, found %s", v.num.RatString())
+			ev.c.errorf(c.Args[0].Pos(), "ln needs a positive argument, found %s", v.num.RatString())
 			return value{}, false
 		}
 		return value{k: kEps, lk: big.NewRat(1, 1), lr: v.num}, true
 	}
-	ev.c.errorf(c.Pos, "unknown function %s", c.Name)
+	ev.c.errorf(c.Pos(), "unknown function %s", c.Text)
 	return value{}, false
 }
 
@@ -495,7 +475,7 @@ func (c *checker) num(e *Expr, what string) (*big.Rat, bool) {
 		return nil, false
 	}
 	if v.k != kNum {
-		c.errorf(e.Pos, "%s must be a number, found %s", what, v.k)
+		c.errorf(e.Pos(), "%s must be a number, found %s", what, v.k)
 		return nil, false
 	}
 	return v.num, true
@@ -508,11 +488,11 @@ func (c *checker) integer(e *Expr, what string, lo, hi int64) (int64, bool) {
 		return 0, false
 	}
 	if !x.IsInt() {
-		c.errorf(e.Pos, "%s must be an integer, found %s", what, x.RatString())
+		c.errorf(e.Pos(), "%s must be an integer, found %s", what, x.RatString())
 		return 0, false
 	}
 	if !x.Num().IsInt64() || x.Num().Int64() < lo || x.Num().Int64() > hi {
-		c.errorf(e.Pos, "%s must be between %d and %d, found %s", what, lo, hi, x.RatString())
+		c.errorf(e.Pos(), "%s must be between %d and %d, found %s", what, lo, hi, x.RatString())
 		return 0, false
 	}
 	return x.Num().Int64(), true
@@ -534,22 +514,22 @@ func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
 		res, err = verify.Rational(v.num)
 	case v.k == kEps && v.inf:
 		if !allowInf {
-			c.errorf(e.Pos, "ε must be finite")
+			c.errorf(e.Pos(), "ε must be finite")
 			return verify.Eps{}, false
 		}
 		return verify.Inf(), true
 	case v.k == kEps:
 		res, err = verify.LnPlus(v.lk, v.lr, v.lq)
 	default:
-		c.errorf(e.Pos, "ε must be a number or k*ln(r), found %s", v.k)
+		c.errorf(e.Pos(), "ε must be a number or k*ln(r), found %s", v.k)
 		return verify.Eps{}, false
 	}
 	if err != nil {
-		c.errorf(e.Pos, "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
+		c.errorf(e.Pos(), "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
 		return verify.Eps{}, false
 	}
 	if res.Sign() < 0 {
-		c.errorf(e.Pos, "ε = %s is negative", res)
+		c.errorf(e.Pos(), "ε = %s is negative", res)
 		return verify.Eps{}, false
 	}
 	return res, true
@@ -562,7 +542,7 @@ func (c *checker) delta(e *Expr) (*big.Rat, bool) {
 		return nil, false
 	}
 	if x.Sign() < 0 || x.Cmp(big.NewRat(1, 1)) > 0 {
-		c.errorf(e.Pos, "δ = %s is outside [0, 1]", x.RatString())
+		c.errorf(e.Pos(), "δ = %s is outside [0, 1]", x.RatString())
 		return nil, false
 	}
 	return x, true

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Format returns a .dp file in canonical form: one statement per line,
@@ -16,17 +15,16 @@ import (
 // are kept. Formatting is idempotent, and the result parses to the same
 // program. It fails only when src does not parse.
 func Format(filename, src string) (string, error) {
-	f, err := Parse(filename, src)
+	f, err := parse(filename, src, true)
 	if err != nil {
 		return "", err
 	}
-	comments, err := commentsOf(filename, src)
-	if err != nil {
-		return "", err
+	p := &printer{f: f}
+	for _, c := range f.comments {
+		p.comments = append(p.comments, fcomment{line: f.Position(c.off).Line, text: c.text})
 	}
-	p := &printer{comments: comments}
-	for _, st := range f.Statements {
-		p.node(st.Tokens, func() { p.stmt(st) })
+	for _, st := range f.Stmts {
+		p.node(st.Bounds(), func() { p.stmt(st) })
 	}
 	p.rest()
 	return alignComments(strings.TrimLeft(p.b.String(), "\n")), nil
@@ -59,58 +57,24 @@ func alignComments(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-type comment struct {
+// fcomment is a comment and the line it starts on.
+type fcomment struct {
 	line int
 	text string
 }
 
-// commentsOf lists the comments of src in order.
-func commentsOf(filename, src string) ([]comment, error) {
-	lex, err := dpLexer.LexString(filename, src)
-	if err != nil {
-		return nil, err
-	}
-	kind := dpLexer.Symbols()["Comment"]
-	var out []comment
-	for {
-		t, err := lex.Next()
-		if err != nil {
-			return nil, err
-		}
-		if t.EOF() {
-			break
-		}
-		if t.Type == kind {
-			out = append(out, comment{line: t.Pos.Line, text: strings.TrimRight(t.Value, " \t")})
-		}
-	}
-	return out, nil
-}
-
 type printer struct {
+	f        *File
 	b        strings.Builder
-	comments []comment
+	comments []fcomment
 	next     int // first comment not yet printed
 	lastLine int // last source line printed
 	indent   string
 }
 
-// lastLine returns the first and last source lines of a node's own tokens
-// (participle also records the comments and white space before them).
-func lastLine(toks []lexer.Token) (first, last int) {
-	syms := dpLexer.Symbols()
-	skip := map[lexer.TokenType]bool{syms["Comment"]: true, syms["Whitespace"]: true}
-	var own []lexer.Token
-	for _, t := range toks {
-		if !skip[t.Type] {
-			own = append(own, t)
-		}
-	}
-	if len(own) == 0 {
-		return 0, 0
-	}
-	t := own[len(own)-1]
-	return own[0].Pos.Line, t.Pos.Line + strings.Count(t.Value, "\n")
+// lines returns the first and last source lines of a span.
+func (p *printer) lines(sp Span) (first, last int) {
+	return p.f.Position(sp.Start).Line, p.f.Position(max(sp.Start, sp.End-1)).Line
 }
 
 // gap writes a blank line when the source has one before line.
@@ -122,8 +86,8 @@ func (p *printer) gap(line int) {
 
 // node prints the comments before a node, the node, and the comments on
 // or inside its lines at the end of its last line.
-func (p *printer) node(toks []lexer.Token, print func()) {
-	first, last := lastLine(toks)
+func (p *printer) node(sp Span, print func()) {
+	first, last := p.lines(sp)
 	for p.next < len(p.comments) && p.comments[p.next].line < first {
 		c := p.comments[p.next]
 		p.gap(c.line)
@@ -169,24 +133,24 @@ func (p *printer) w(s ...string) {
 	}
 }
 
-func (p *printer) stmt(st *Stmt) {
-	switch {
-	case st.Const != nil:
-		p.w("const ", st.Const.Name.Name, " = ")
-		p.expr(st.Const.Value)
-	case st.Model != nil:
+func (p *printer) stmt(st Stmt) {
+	switch st := st.(type) {
+	case *ConstStmt:
+		p.w("const ", st.Name.Name, " = ")
+		p.expr(st.Value)
+	case *ModelStmt:
 		p.w("model ")
-		p.call(st.Model.Call)
-	case st.Chain != nil:
+		p.expr(st.Call)
+	case *ChainStmt:
 		p.w("chain {\n")
-		p.lastLine, _ = lastLine(st.Tokens)
+		p.lastLine, _ = p.lines(st.Span)
 		outer := p.indent
 		p.indent += "  "
-		for _, it := range st.Chain.Items {
-			p.node(it.Tokens, func() { p.item(it) })
+		for _, it := range st.Items {
+			p.node(it.Bounds(), func() { p.item(it) })
 		}
 		// Comments inside the block after its last item stay inside it.
-		_, end := lastLine(st.Tokens)
+		_, end := p.lines(st.Span)
 		for p.next < len(p.comments) && p.comments[p.next].line < end {
 			c := p.comments[p.next]
 			p.gap(c.line)
@@ -196,35 +160,34 @@ func (p *printer) stmt(st *Stmt) {
 		}
 		p.indent = outer
 		p.w(p.indent, "}")
-	case st.Inputs != nil:
+	case *InputsStmt:
 		p.w("inputs ")
-		if st.Inputs.Where != nil {
+		if st.Where != nil {
 			p.w("where ")
-			p.expr(st.Inputs.Where)
+			p.expr(st.Where)
 		} else {
-			p.names(st.Inputs.Names)
+			p.names(st.Names)
 		}
-	case st.Outputs != nil:
-		o := st.Outputs
+	case *OutputsStmt:
 		switch {
-		case o.State:
+		case st.State:
 			p.w("outputs state")
-		case o.Var != nil:
-			p.w("outputs var ", o.Var.Name)
+		case st.Var != nil:
+			p.w("outputs var ", st.Var.Name)
 		default:
 			p.w("outputs labels ")
-			p.names(o.Labels)
+			p.names(st.Labels)
 		}
-	case st.Observe != nil:
+	case *ObserveStmt:
 		p.w("observe ")
-		p.names(st.Observe.Labels)
-	case st.Neighbours != nil:
+		p.names(st.Labels)
+	case *NeighboursStmt:
 		p.w("neighbours ")
-		if st.Neighbours.Pred != nil {
-			p.expr(st.Neighbours.Pred)
+		if st.Pred != nil {
+			p.expr(st.Pred)
 			break
 		}
-		for i, pr := range st.Neighbours.Pairs {
+		for i, pr := range st.Pairs {
 			if i > 0 {
 				p.w(", ")
 			}
@@ -232,15 +195,18 @@ func (p *printer) stmt(st *Stmt) {
 			p.w(" ~ ")
 			p.name(pr.B)
 		}
-	case st.Property != nil:
-		pr := st.Property
-		p.w(pr.Kind, " ")
-		p.expr(pr.Body)
-		if pr.Over != nil {
-			p.w(" over ")
-			p.call(pr.Over)
+	case *PropStmt:
+		if st.Query {
+			p.w("query ")
+		} else {
+			p.w("check ")
 		}
-		if ex := pr.Expect; ex != nil {
+		p.expr(st.Body)
+		if st.Over != nil {
+			p.w(" over ")
+			p.expr(st.Over)
+		}
+		if ex := st.Expect; ex != nil {
 			p.w(" expect ")
 			if ex.Outcome != "" {
 				p.w(ex.Outcome)
@@ -251,13 +217,14 @@ func (p *printer) stmt(st *Stmt) {
 	}
 }
 
-func (p *printer) item(it *ChainItem) {
-	if sd := it.State; sd != nil {
+func (p *printer) item(it ChainItem) {
+	switch it := it.(type) {
+	case *StateDecl:
 		p.w("state ")
-		p.name(sd.Name)
-		if len(sd.Vals) > 0 {
+		p.name(it.Name)
+		if len(it.Vals) > 0 {
 			p.w(" (")
-			for i, a := range sd.Vals {
+			for i, a := range it.Vals {
 				if i > 0 {
 					p.w(", ")
 				}
@@ -266,38 +233,37 @@ func (p *printer) item(it *ChainItem) {
 			}
 			p.w(")")
 		}
-		if sd.Labels != nil {
+		if it.HasLabels {
 			p.w(" [")
-			p.names(sd.Labels)
+			p.names(it.Labels)
 			p.w("]")
 		}
-		return
-	}
-	td := it.Trans
-	p.name(td.From)
-	p.w(" -> ")
-	for i, t := range td.Targets {
-		if i > 0 {
-			p.w(", ")
+	case *TransDecl:
+		p.name(it.From)
+		p.w(" -> ")
+		for i, t := range it.Targets {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.name(t.To)
+			p.w(" : ")
+			p.expr(t.Prob)
 		}
-		p.name(t.To)
-		p.w(" : ")
-		p.expr(t.Prob)
-	}
-	if td.Sink != nil {
-		p.w(" else ", td.Sink.Name)
+		if it.Sink != nil {
+			p.w(" else ", it.Sink.Name)
+		}
 	}
 }
 
-func (p *printer) name(n *Name) {
-	if n.Quoted != "" || n.Ident == "" {
-		p.w(strconv.Quote(n.Quoted))
+func (p *printer) name(n Name) {
+	if n.Quoted {
+		p.w(strconv.Quote(n.Text))
 		return
 	}
-	p.w(n.Ident)
+	p.w(n.Text)
 }
 
-func (p *printer) names(ns []*Name) {
+func (p *printer) names(ns []Name) {
 	for i, n := range ns {
 		if i > 0 {
 			p.w(", ")
@@ -306,139 +272,112 @@ func (p *printer) names(ns []*Name) {
 	}
 }
 
-func (p *printer) call(c *Call) {
-	p.w(c.Name, "(")
-	for i, a := range c.Args {
-		if i > 0 {
-			p.w(", ")
-		}
-		if a.Name != "" {
-			p.w(a.Name, " = ")
-		}
-		p.expr(a.Value)
-	}
-	p.w(")")
-}
-
+// expr prints an expression: single spaces around binary operators but
+// none around *, / and ^; parentheses exactly as written.
 func (p *printer) expr(e *Expr) {
-	for i, t := range e.Terms {
-		if i > 0 {
-			p.w(" | ")
-		}
-		for j, u := range t.Terms {
-			if j > 0 {
-				p.w(" & ")
-			}
-			p.not(u.Left)
-			if u.Until != nil {
-				p.w(" U")
-				if u.Until.Bound != nil {
-					p.w("<=")
-					p.sum(u.Until.Bound)
-				}
-				p.w(" ")
-				p.not(u.Until.Right)
-			}
-		}
-	}
-}
-
-func (p *printer) not(n *NotExpr) {
-	switch {
-	case n.Not != nil:
-		p.w("!")
-		p.not(n.Not)
-	case n.Temp != nil:
-		t := n.Temp
-		p.w(t.Op)
-		if t.Power != nil {
-			p.w("^")
-			p.unary(t.Power)
-		}
-		if t.Bound != nil {
-			p.w("<=")
-			p.sum(t.Bound)
-		}
-		p.w(" ")
-		p.not(t.Operand)
-	default:
-		p.sum(n.Cmp.Left)
-		if n.Cmp.Op != "" {
-			p.w(" ", n.Cmp.Op, " ")
-			p.sum(n.Cmp.Right)
-		}
-	}
-}
-
-func (p *printer) sum(s *Sum) {
-	p.term(s.Left)
-	for _, op := range s.Rest {
-		p.w(" ", op.Op, " ")
-		p.term(op.Term)
-	}
-}
-
-func (p *printer) term(t *Term) {
-	p.unary(t.Left)
-	for _, op := range t.Rest {
-		p.w(op.Op)
-		p.unary(op.Right)
-	}
-}
-
-func (p *printer) unary(u *Unary) {
-	if u.Neg != nil {
-		p.w("-")
-		p.unary(u.Neg)
+	if e == nil {
 		return
 	}
-	p.primary(u.Power.Base)
-	if u.Power.Exp != nil {
-		p.w("^")
-		p.unary(u.Power.Exp)
-	}
-}
-
-func (p *printer) primary(x *Primary) {
-	switch {
-	case x.Number != "":
-		p.w(x.Number)
-	case x.Paren != nil:
-		p.w("(")
-		p.expr(x.Paren)
-		p.w(")")
-	case x.Abs != nil:
-		p.w("|")
-		p.sum(x.Abs)
-		p.w("|")
-	case x.Prob != nil:
-		p.w("P", x.Prob.Op)
-		if x.Prob.Query {
-			p.w("?")
-		} else {
-			p.sum(x.Prob.Bound)
-		}
-		p.w("[")
-		p.expr(x.Prob.Path)
-		p.w("]")
-	case x.DP != nil:
-		p.w("D{")
-		p.expr(x.DP.Eps)
-		p.w(", ")
-		p.expr(x.DP.Delta)
-		p.w("}[")
-		p.expr(x.DP.Path)
-		p.w("]")
-	case x.Call != nil:
-		p.call(x.Call)
-	case x.Unknown:
-		p.w("?")
-	case x.Var != nil:
-		p.w(x.Var.Name)
-		if x.Var.Primed {
+	switch e.Op {
+	case ENum:
+		p.w(e.Text)
+	case EStr:
+		p.w(strconv.Quote(e.Text))
+	case EName:
+		p.w(e.Text)
+		if e.Primed {
 			p.w("'")
 		}
-	default:
-		p.w(strconv.Quote(x.String))
+	case EUnknown:
+		p.w("?")
+	case EParen:
+		p.w("(")
+		p.expr(e.Args[0])
+		p.w(")")
+	case EAbs:
+		p.w("|")
+		p.expr(e.Args[0])
+		p.w("|")
+	case ECall:
+		p.w(e.Text, "(")
+		for i, a := range e.Args {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.expr(a)
+		}
+		p.w(")")
+	case EArg:
+		p.w(e.Text, " = ")
+		p.expr(e.Args[0])
+	case ENeg:
+		p.w("-")
+		p.expr(e.Args[0])
+	case ENot:
+		p.w("!")
+		p.expr(e.Args[0])
+	case EPow:
+		p.expr(e.Args[0])
+		p.w("^")
+		p.expr(e.Args[1])
+	case ESum, EProd, EAnd, EOr:
+		for i, a := range e.Args {
+			if i > 0 {
+				switch {
+				case e.Op == EAnd:
+					p.w(" & ")
+				case e.Op == EOr:
+					p.w(" | ")
+				case e.Op == ESum && a.Minus:
+					p.w(" - ")
+				case e.Op == ESum:
+					p.w(" + ")
+				case a.Minus:
+					p.w("/")
+				default:
+					p.w("*")
+				}
+			}
+			p.expr(a)
+		}
+	case ECmp:
+		p.expr(e.Args[0])
+		p.w(" ", e.Text, " ")
+		p.expr(e.Args[1])
+	case ETemporal:
+		p.w(e.Text)
+		if e.Args[1] != nil {
+			p.w("^")
+			p.expr(e.Args[1])
+		}
+		if e.Args[2] != nil {
+			p.w("<=")
+			p.expr(e.Args[2])
+		}
+		p.w(" ")
+		p.expr(e.Args[0])
+	case EUntil:
+		p.expr(e.Args[0])
+		p.w(" U")
+		if e.Args[2] != nil {
+			p.w("<=")
+			p.expr(e.Args[2])
+		}
+		p.w(" ")
+		p.expr(e.Args[1])
+	case EProb:
+		p.w("P", e.Text)
+		p.expr(e.Args[0])
+		p.w("[")
+		p.expr(e.Args[1])
+		p.w("]")
+	case EDP:
+		p.w("D{")
+		p.expr(e.Args[0])
+		p.w(", ")
+		p.expr(e.Args[1])
+		p.w("}[")
+		p.expr(e.Args[2])
+		p.w("]")
 	}
 }

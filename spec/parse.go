@@ -1,23 +1,22 @@
 package spec
 
 import (
-	"errors"
+	"fmt"
+	"slices"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
-var dpLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "Comment", Pattern: `//[^\n]*|/\*([^*]|\*+[^*/])*\*+/`},
-	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
-	{Name: "Number", Pattern: `(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?`},
-	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-	{Name: "Punct", Pattern: `->|<=|>=|!=|==|[-+*/^()\[\]{},:~'|&!=<>?]|†`},
-	{Name: "Unknown", Pattern: `.`},
-})
+// Limits of the parser.
+const (
+	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
+	// operators (-, !, X, F, G), powers, calls and the brackets of P and D
+	// each add a level. Deeper input is refused before the parser recurses
+	// further, so no input can exhaust the stack.
+	MaxNesting = 1000
+	// MaxFileSize bounds the source the parser accepts (offsets are kept
+	// in 32 bits).
+	MaxFileSize = 1<<31 - 1
+)
 
 // Keywords that cannot name a constant, state, variable or label.
 var keywords = []string{
@@ -26,82 +25,637 @@ var keywords = []string{
 	"X", "F", "G", "U", "P", "D",
 }
 
-func newParser() *participle.Parser[File] {
-	return participle.MustBuild[File](
-		participle.Lexer(dpLexer),
-		participle.Elide("Comment", "Whitespace"),
-		participle.Unquote("String"),
-		participle.UseLookahead(4),
-	)
-}
-
-// Grammar returns the grammar of the .dp language in EBNF, as participle
-// derives it from the AST (the README quotes it; a test keeps them equal).
-func Grammar() string { return newParser().String() }
-
 // Parse parses a .dp file. A syntax error is returned as an ErrorList with
-// one positioned error. Parse never panics.
-func Parse(filename, src string) (f *File, err error) {
+// one positioned error. Parse never panics, and its memory is proportional
+// to the size of src.
+func Parse(filename, src string) (*File, error) { return parse(filename, src, false) }
+
+// parse parses src, keeping its comments when keep is set.
+func parse(filename, src string, keep bool) (f *File, err error) {
+	f = &File{Name: filename, Src: src}
+	if len(src) > MaxFileSize {
+		return nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
+	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		return nil, ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
+	}
+	p := &parser{f: f, sc: newScanner(src, keep)}
 	defer func() {
-		if r := recover(); r != nil { // participle should not panic; never let it escape
-			f, err = nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: "internal parser error"}}
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok { // a bug in the parser: never let it escape as a panic
+				b = bailout{p.tok.off, fmt.Sprintf("internal error while parsing: %v (please report it)", r)}
+			}
+			f, err = nil, ErrorList{{Pos: f.Position(b.off), Msg: b.msg}}
 		}
 	}()
-	if msg := notText(src); msg != "" {
-		return nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: msg}}
+	var serr *scanError
+	if p.tok, serr = p.sc.next(); serr != nil {
+		return nil, ErrorList{{Pos: f.Position(serr.off), Msg: serr.msg}}
 	}
-	f, err = newParser().ParseString(filename, src)
-	if err != nil {
-		var perr participle.Error
-		if errors.As(err, &perr) {
-			return nil, ErrorList{{Pos: pos(perr.Position()), Msg: friendly(perr.Message())}}
-		}
-		return nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}}
+	p.peek, p.peekErr = p.sc.next()
+	for p.tok.kind != tEOF {
+		f.Stmts = append(f.Stmts, p.statement())
 	}
+	f.comments = p.sc.comments
 	return f, nil
 }
 
-// friendly rewords participle's messages: the grammar fragments it lists
-// after "expected" are replaced by words, or dropped.
-func friendly(msg string) string {
-	msg = strings.ReplaceAll(msg, `unexpected token "<EOF>"`, "unexpected end of file")
-	msg = strings.ReplaceAll(msg, "invalid input text", "unexpected character")
-	i := strings.Index(msg, " (expected ")
-	if i < 0 || !strings.HasSuffix(msg, ")") {
-		return msg
-	}
-	want := msg[i+len(" (expected ") : len(msg)-1]
-	if w, ok := expectedWords[want]; ok {
-		return msg[:i] + " (expected " + w + ")"
-	}
-	if strings.HasPrefix(want, `"`) && strings.HasSuffix(want, `"`) && strings.Count(want, `"`) == 2 {
-		return msg // a single token: clear as it is
-	}
-	return msg[:i]
+// bailout carries a syntax error out of the recursive descent.
+type bailout struct {
+	off int
+	msg string
 }
 
-var expectedWords = map[string]string{
-	"Call":                          "a call such as survey(theta1 = 1/2)",
-	"Expr":                          "an expression",
-	"Name":                          "a state name",
-	"Word":                          "a name",
-	"Target":                        "a transition TARGET : PROBABILITY",
-	"Expect":                        "holds, violated or a value",
-	"SinkRef":                       "sink",
-	"Assign":                        "VARIABLE = VALUE",
-	"NotExpr":                       "an expression",
-	"Sum":                           "a number",
-	"Unary":                         "a number",
-	"((Pair (\",\" Pair)*) | Expr)": "pairs A ~ B (quote names such as \"+\") or a predicate",
+type parser struct {
+	f        *File
+	sc       *scanner
+	tok      token // the current token
+	peek     token // the one after it
+	peekErr  *scanError
+	lastEnd  int // end of the last token consumed
+	depth    int
+	stmtKind string // the statement being parsed, for messages
 }
 
-// notText explains why src is not a .dp text, or returns "".
-func notText(s string) string {
-	if strings.IndexByte(s, 0) >= 0 {
-		return "the file contains NUL bytes: it is not a .dp text file"
+// advance moves to the next token. A token the scanner could not read
+// fails the parse when the parser reaches it.
+func (p *parser) advance() {
+	p.lastEnd = p.tok.end
+	if p.peekErr != nil {
+		panic(bailout{p.peekErr.off, p.peekErr.msg})
 	}
-	if !utf8.ValidString(s) {
-		return "the file is not valid UTF-8 text"
+	p.tok = p.peek
+	if p.tok.kind != tEOF {
+		p.peek, p.peekErr = p.sc.next()
 	}
-	return ""
+}
+
+func (p *parser) fail(off int, format string, args ...any) {
+	panic(bailout{off, fmt.Sprintf(format, args...)})
+}
+
+// describe names a token in a message.
+func describe(t token) string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tString:
+		return fmt.Sprintf("%q", t.text)
+	}
+	return `"` + t.text + `"`
+}
+
+// unexpected fails at the current token, saying what was expected.
+func (p *parser) unexpected(expected string) {
+	msg := "unexpected " + describe(p.tok)
+	if p.tok.kind == tOp && p.tok.text == ";" {
+		msg += ": .dp needs no ; (statements end by themselves; remove it)"
+	} else if expected != "" {
+		msg += " (expected " + expected + ")"
+	}
+	p.fail(p.tok.off, "%s", msg)
+}
+
+func (p *parser) is(text string) bool {
+	return (p.tok.kind == tOp || p.tok.kind == tIdent) && p.tok.text == text
+}
+
+func (p *parser) isOp(text string) bool { return p.tok.kind == tOp && p.tok.text == text }
+
+// expect consumes the operator text or fails.
+func (p *parser) expect(text string) token {
+	if !p.isOp(text) {
+		p.unexpected(`"` + text + `"`)
+	}
+	t := p.tok
+	p.advance()
+	return t
+}
+
+// expectWord consumes the keyword text or fails.
+func (p *parser) expectWord(text, expected string) {
+	if p.tok.kind != tIdent || p.tok.text != text {
+		p.unexpected(expected)
+	}
+	p.advance()
+}
+
+func (p *parser) word(expected string) Word {
+	if p.tok.kind != tIdent {
+		p.unexpected(expected)
+	}
+	w := Word{Off: p.tok.off, Name: p.tok.text}
+	p.advance()
+	return w
+}
+
+func (p *parser) name(expected string) Name {
+	switch p.tok.kind {
+	case tIdent:
+		n := Name{Off: p.tok.off, Text: p.tok.text}
+		p.advance()
+		return n
+	case tString:
+		n := Name{Off: p.tok.off, Text: p.tok.text, Quoted: true}
+		p.advance()
+		return n
+	}
+	p.unexpected(expected)
+	return Name{}
+}
+
+func (p *parser) names(expected string) []Name {
+	ns := []Name{p.name(expected)}
+	for p.isOp(",") {
+		p.advance()
+		ns = append(ns, p.name(expected))
+	}
+	return ns
+}
+
+const statementWords = "a statement: const, model, chain, inputs, outputs, observe, neighbours, check or query"
+
+func (p *parser) statement() Stmt {
+	start := p.tok.off
+	span := func() Span { return Span{start, p.lastEnd} }
+	if p.tok.kind != tIdent {
+		p.unexpected(statementWords)
+	}
+	switch p.tok.text {
+	case "const":
+		p.advance()
+		s := &ConstStmt{Name: p.word("a name")}
+		p.expect("=")
+		s.Value = p.expr()
+		s.Span = span()
+		return s
+	case "model":
+		p.advance()
+		s := &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
+		s.Span = span()
+		return s
+	case "chain":
+		p.advance()
+		s := p.chain()
+		s.Span = span()
+		return s
+	case "inputs":
+		p.advance()
+		s := &InputsStmt{}
+		if p.is("where") {
+			p.advance()
+			s.Where = p.expr()
+		} else {
+			s.Names = p.names("state names or where …")
+		}
+		s.Span = span()
+		return s
+	case "outputs":
+		p.advance()
+		s := &OutputsStmt{}
+		switch {
+		case p.is("state"):
+			p.advance()
+			s.State = true
+		case p.is("var"):
+			p.advance()
+			w := p.word("a variable")
+			s.Var = &w
+		case p.is("labels"):
+			p.advance()
+			s.Labels = p.names("a label")
+		default:
+			p.unexpected("state, var NAME or labels L, …")
+		}
+		s.Span = span()
+		return s
+	case "observe":
+		p.advance()
+		s := &ObserveStmt{Labels: p.names("a label")}
+		s.Span = span()
+		return s
+	case "neighbours", "neighbors":
+		p.advance()
+		s := &NeighboursStmt{}
+		if (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek.kind == tOp && p.peek.text == "~" {
+			for {
+				off := p.tok.off
+				pr := Pair{Off: off, A: p.name("a state name")}
+				p.expect("~")
+				pr.B = p.name(`a state name (quote names such as "+")`)
+				s.Pairs = append(s.Pairs, pr)
+				if !p.isOp(",") {
+					break
+				}
+				p.advance()
+			}
+		} else {
+			if p.tok.kind == tOp && p.tok.text != "(" && p.tok.text != "|" && p.tok.text != "!" && p.tok.text != "-" {
+				p.unexpected(`pairs A ~ B (quote names such as "+") or a predicate`)
+			}
+			s.Pred = p.expr()
+		}
+		s.Span = span()
+		return s
+	case "check", "query":
+		s := &PropStmt{Query: p.tok.text == "query"}
+		p.advance()
+		s.Body = p.expr()
+		if p.is("over") {
+			p.advance()
+			s.Over = p.call("traces(k)")
+		}
+		if p.is("expect") {
+			ex := &Expect{Span: Span{Start: p.tok.end}}
+			p.advance()
+			ex.Start = p.tok.off
+			if p.is("holds") || p.is("violated") {
+				ex.Outcome = p.tok.text
+				p.advance()
+			} else {
+				ex.Value = p.expr()
+			}
+			ex.End = p.lastEnd
+			s.Expect = ex
+		}
+		s.Span = span()
+		return s
+	}
+	p.unexpected(statementWords)
+	return nil
+}
+
+func (p *parser) chain() *ChainStmt {
+	s := &ChainStmt{}
+	p.expect("{")
+	for !p.isOp("}") {
+		start := p.tok.off
+		if p.is("state") {
+			p.advance()
+			d := &StateDecl{Name: p.name("a state name")}
+			if p.isOp("(") {
+				p.advance()
+				for {
+					a := Assign{Var: p.word("VARIABLE = VALUE")}
+					p.expect("=")
+					a.Value = p.expr()
+					d.Vals = append(d.Vals, a)
+					if !p.isOp(",") {
+						break
+					}
+					p.advance()
+				}
+				p.expect(")")
+			}
+			if p.isOp("[") {
+				p.advance()
+				d.HasLabels = true
+				if !p.isOp("]") {
+					d.Labels = p.names("a label")
+				}
+				p.expect("]")
+			}
+			d.Span = Span{start, p.lastEnd}
+			s.States = append(s.States, d)
+			s.Items = append(s.Items, d)
+			continue
+		}
+		if p.tok.kind != tIdent && p.tok.kind != tString {
+			p.unexpected(`"}", a state or a row FROM -> TO : PROBABILITY`)
+		}
+		r := &TransDecl{From: p.name("a state name")}
+		p.expect("->")
+		for {
+			tg := Target{To: p.name("a transition TARGET : PROBABILITY")}
+			p.expect(":")
+			tg.Prob = p.expr()
+			r.Targets = append(r.Targets, tg)
+			if !p.isOp(",") {
+				break
+			}
+			p.advance()
+		}
+		if p.is("else") {
+			p.advance()
+			switch {
+			case p.tok.kind == tIdent, p.isOp("†"):
+				r.Sink = &Word{Off: p.tok.off, Name: p.tok.text}
+				p.advance()
+			default:
+				p.unexpected("sink")
+			}
+		}
+		r.Span = Span{start, p.lastEnd}
+		s.Rows = append(s.Rows, r)
+		s.Items = append(s.Items, r)
+	}
+	p.advance()
+	return s
+}
+
+// call parses NAME(ARGS) as an ECall.
+func (p *parser) call(expected string) *Expr {
+	if p.tok.kind != tIdent || p.peek.kind != tOp || p.peek.text != "(" {
+		p.unexpected(expected)
+	}
+	return p.primary()
+}
+
+// nest enters one level of nesting.
+func (p *parser) nest() {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail(p.tok.off, "expression nested deeper than %d levels", MaxNesting)
+	}
+}
+
+func (p *parser) unnest() { p.depth-- }
+
+func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
+	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
+}
+
+// expr parses a disjunction: the loosest expression.
+func (p *parser) expr() *Expr {
+	start := p.tok.off
+	e := p.and()
+	if !p.isOp("|") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("|") {
+		p.advance()
+		args = append(args, p.and())
+	}
+	return p.node(EOr, start, "", args...)
+}
+
+func (p *parser) and() *Expr {
+	start := p.tok.off
+	e := p.until()
+	if !p.isOp("&") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("&") {
+		p.advance()
+		args = append(args, p.until())
+	}
+	return p.node(EAnd, start, "", args...)
+}
+
+func (p *parser) until() *Expr {
+	start := p.tok.off
+	l := p.not()
+	if p.tok.kind != tIdent || p.tok.text != "U" {
+		return l
+	}
+	uOff := p.tok.off
+	p.advance()
+	var bound *Expr
+	if p.isOp("<=") {
+		p.advance()
+		bound = p.sum()
+	}
+	r := p.not()
+	e := p.node(EUntil, start, "", l, r, bound)
+	e.OpOff = int32(uOff)
+	return e
+}
+
+func (p *parser) not() *Expr {
+	start := p.tok.off
+	switch {
+	case p.isOp("!"):
+		p.advance()
+		p.nest()
+		defer p.unnest()
+		return p.node(ENot, start, "", p.not())
+	case p.tok.kind == tIdent && (p.tok.text == "X" || p.tok.text == "F" || p.tok.text == "G"):
+		op := p.tok.text
+		p.advance()
+		p.nest()
+		defer p.unnest()
+		var pow, bound *Expr
+		if p.isOp("^") {
+			p.advance()
+			pow = p.unary()
+		}
+		if p.isOp("<=") {
+			p.advance()
+			bound = p.sum()
+		}
+		operand := p.not()
+		return p.node(ETemporal, start, op, operand, pow, bound)
+	}
+	return p.cmp()
+}
+
+var cmpOps = []string{"<=", ">=", "!=", "==", "=", "<", ">"}
+
+func (p *parser) cmp() *Expr {
+	start := p.tok.off
+	l := p.sum()
+	if p.tok.kind != tOp || !slices.Contains(cmpOps, p.tok.text) {
+		return l
+	}
+	op := p.tok.text
+	p.advance()
+	r := p.sum()
+	return p.node(ECmp, start, op, l, r)
+}
+
+func (p *parser) sum() *Expr {
+	start := p.tok.off
+	e := p.term()
+	if !p.isOp("+") && !p.isOp("-") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("+") || p.isOp("-") {
+		minus, off := p.tok.text == "-", p.tok.off
+		p.advance()
+		t := p.term()
+		t.Minus, t.OpOff = minus, int32(off)
+		args = append(args, t)
+	}
+	return p.node(ESum, start, "", args...)
+}
+
+func (p *parser) term() *Expr {
+	start := p.tok.off
+	e := p.unary()
+	if !p.isOp("*") && !p.isOp("/") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("*") || p.isOp("/") {
+		div, off := p.tok.text == "/", p.tok.off
+		p.advance()
+		u := p.unary()
+		u.Minus, u.OpOff = div, int32(off)
+		args = append(args, u)
+	}
+	return p.node(EProd, start, "", args...)
+}
+
+func (p *parser) unary() *Expr {
+	start := p.tok.off
+	if p.isOp("-") {
+		p.advance()
+		p.nest()
+		defer p.unnest()
+		return p.node(ENeg, start, "", p.unary())
+	}
+	base := p.primary()
+	if !p.isOp("^") {
+		return base
+	}
+	p.advance()
+	p.nest()
+	defer p.unnest()
+	return p.node(EPow, start, "", base, p.unary())
+}
+
+// functions are the names that must be followed by parentheses.
+var functions = []string{"ln", "abs"}
+
+func (p *parser) primary() *Expr {
+	start := p.tok.off
+	t := p.tok
+	switch t.kind {
+	case tNumber:
+		p.advance()
+		return p.node(ENum, start, t.text)
+	case tString:
+		p.advance()
+		return p.node(EStr, start, t.text)
+	case tOp:
+		switch t.text {
+		case "(":
+			p.advance()
+			p.nest()
+			defer p.unnest()
+			e := p.expr()
+			p.expect(")")
+			return p.node(EParen, start, "", e)
+		case "|":
+			p.advance()
+			p.nest()
+			defer p.unnest()
+			e := p.sum()
+			p.expect("|")
+			return p.node(EAbs, start, "", e)
+		case "?":
+			p.advance()
+			return p.node(EUnknown, start, "")
+		}
+	case tIdent:
+		switch {
+		case t.text == "P" && p.peek.kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.peek.text):
+			return p.prob()
+		case t.text == "D" && p.peek.kind == tOp && p.peek.text == "{":
+			return p.dp()
+		case p.peek.kind == tOp && p.peek.text == "(":
+			return p.callExpr()
+		case slices.Contains(functions, t.text):
+			p.advance()
+			p.fail(start, "%s needs parentheses: %s(…)", t.text, t.text)
+		}
+		p.advance()
+		e := p.node(EName, start, t.text)
+		if p.isOp("'") {
+			p.advance()
+			e.Primed = true
+			e.End = int32(p.lastEnd)
+		}
+		return e
+	}
+	p.unexpected("an expression")
+	return nil
+}
+
+func (p *parser) callExpr() *Expr {
+	start := p.tok.off
+	name := p.tok.text
+	p.advance()
+	p.expect("(")
+	p.nest()
+	defer p.unnest()
+	var args []*Expr
+	for !p.isOp(")") {
+		if len(args) > 0 {
+			if !p.isOp(",") {
+				p.unexpected(`"," or ")"`)
+			}
+			p.advance()
+		}
+		if !p.startsExpr() {
+			p.unexpected(`an argument or ")"`)
+		}
+		if p.tok.kind == tIdent && p.peek.kind == tOp && p.peek.text == "=" {
+			as := p.tok.off
+			n := p.tok.text
+			p.advance()
+			p.advance()
+			v := p.expr()
+			args = append(args, p.node(EArg, as, n, v))
+			continue
+		}
+		args = append(args, p.expr())
+	}
+	p.advance()
+	return p.node(ECall, start, name, args...)
+}
+
+// startsExpr reports whether the current token can start an expression.
+func (p *parser) startsExpr() bool {
+	switch p.tok.kind {
+	case tIdent, tNumber, tString:
+		return true
+	case tOp:
+		return slices.Contains([]string{"(", "|", "?", "!", "-"}, p.tok.text)
+	}
+	return false
+}
+
+func (p *parser) prob() *Expr {
+	start := p.tok.off
+	p.advance()
+	op := p.tok.text
+	p.advance()
+	p.nest()
+	defer p.unnest()
+	var bound *Expr
+	if p.isOp("?") {
+		bound = p.node(EUnknown, p.tok.off, "")
+		p.advance()
+		bound.End = int32(p.lastEnd)
+	} else {
+		bound = p.sum()
+	}
+	p.expect("[")
+	path := p.expr()
+	p.expect("]")
+	return p.node(EProb, start, op, bound, path)
+}
+
+func (p *parser) dp() *Expr {
+	start := p.tok.off
+	p.advance()
+	p.advance()
+	p.nest()
+	defer p.unnest()
+	eps := p.expr()
+	if p.isOp("}") {
+		p.fail(p.tok.off, "D needs both ε and δ: write D{ε, δ}[ψ], e.g. D{ln(3), 0}[X out_Y]")
+	}
+	p.expect(",")
+	delta := p.expr()
+	p.expect("}")
+	p.expect("[")
+	path := p.expr()
+	p.expect("]")
+	return p.node(EDP, start, "", eps, delta, path)
 }

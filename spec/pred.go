@@ -101,75 +101,64 @@ func newPredCompiler(c *checker, ch *chain.Chain, primes bool) *predCompiler {
 }
 
 func (pc *predCompiler) boolExpr(e *Expr) (boolFn, bool) {
-	fs := make([]boolFn, len(e.Terms))
-	for i, t := range e.Terms {
-		f, ok := pc.andExpr(t)
-		if !ok {
-			return nil, false
-		}
-		fs[i] = f
-	}
-	if len(fs) == 1 {
-		return fs[0], true
-	}
-	return func(s, t int) (bool, error) {
-		for _, f := range fs {
-			if v, err := f(s, t); err != nil || v {
-				return v, err
+	switch e.Op {
+	case EOr, EAnd:
+		fs := make([]boolFn, len(e.Args))
+		for i, a := range e.Args {
+			f, ok := pc.boolExpr(a)
+			if !ok {
+				return nil, false
 			}
+			fs[i] = f
 		}
-		return false, nil
-	}, true
-}
-
-func (pc *predCompiler) andExpr(e *AndExpr) (boolFn, bool) {
-	fs := make([]boolFn, len(e.Terms))
-	for i, t := range e.Terms {
-		if t.Until != nil {
-			pc.c.errorf(t.Until.Pos, "a temporal formula (U) cannot appear in a predicate")
-			return nil, false
+		if e.Op == EOr {
+			return func(s, t int) (bool, error) {
+				for _, f := range fs {
+					if v, err := f(s, t); err != nil || v {
+						return v, err
+					}
+				}
+				return false, nil
+			}, true
 		}
-		f, ok := pc.notExpr(t.Left)
-		if !ok {
-			return nil, false
-		}
-		fs[i] = f
-	}
-	if len(fs) == 1 {
-		return fs[0], true
-	}
-	return func(s, t int) (bool, error) {
-		for _, f := range fs {
-			if v, err := f(s, t); err != nil || !v {
-				return v, err
+		return func(s, t int) (bool, error) {
+			for _, f := range fs {
+				if v, err := f(s, t); err != nil || !v {
+					return v, err
+				}
 			}
-		}
-		return true, nil
-	}, true
-}
-
-func (pc *predCompiler) notExpr(e *NotExpr) (boolFn, bool) {
-	switch {
-	case e.Not != nil:
-		f, ok := pc.notExpr(e.Not)
+			return true, nil
+		}, true
+	case EUntil:
+		pc.c.errorf(int(e.OpOff), "a temporal formula (U) cannot appear in a predicate")
+		return nil, false
+	case ENot:
+		f, ok := pc.boolExpr(e.Args[0])
 		if !ok {
 			return nil, false
 		}
 		return func(s, t int) (bool, error) { v, err := f(s, t); return !v, err }, true
-	case e.Temp != nil:
-		pc.c.errorf(e.Temp.Pos, "a temporal formula (%s) cannot appear in a predicate", e.Temp.Op)
+	case ETemporal:
+		pc.c.errorf(e.Pos(), "a temporal formula (%s) cannot appear in a predicate", e.Text)
 		return nil, false
+	case ECmp:
+		return pc.cmp(e)
+	case EParen:
+		return pc.boolExpr(e.Args[0])
+	case EName:
+		return pc.label(e)
 	}
-	ce := e.Cmp
-	if ce.Op == "" {
-		return pc.boolAtom(ce.Left)
-	}
-	l, ok1 := pc.sum(ce.Left)
-	r, ok2 := pc.sum(ce.Right)
+	pc.c.errorf(e.Pos(), "expected a condition (a comparison or a label), found a number")
+	return nil, false
+}
+
+func (pc *predCompiler) cmp(e *Expr) (boolFn, bool) {
+	l, ok1 := pc.num(e.Args[0])
+	r, ok2 := pc.num(e.Args[1])
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	op, missingFalse := ce.Op, pc.missingFalse
+	op, missingFalse := e.Text, pc.missingFalse
 	return func(s, t int) (bool, error) {
 		a, err := l(s, t)
 		if err == nil {
@@ -185,31 +174,15 @@ func (pc *predCompiler) notExpr(e *NotExpr) (boolFn, bool) {
 	}, true
 }
 
-// boolAtom is a sum used as a condition: a label, true/false, a boolean
-// constant or a parenthesised condition.
-func (pc *predCompiler) boolAtom(e *Sum) (boolFn, bool) {
-	if len(e.Rest) == 0 && len(e.Left.Rest) == 0 && e.Left.Left.Power != nil && e.Left.Left.Power.Exp == nil {
-		p := e.Left.Left.Power.Base
-		switch {
-		case p.Paren != nil:
-			return pc.boolExpr(p.Paren)
-		case p.Var != nil:
-			return pc.label(p.Var)
-		}
-	}
-	pc.c.errorf(e.Pos, "expected a condition (a comparison or a label), found a number")
-	return nil, false
-}
-
-func (pc *predCompiler) label(v *VarRef) (boolFn, bool) {
-	name := v.Name
+func (pc *predCompiler) label(v *Expr) (boolFn, bool) {
+	name := v.Text
 	switch {
 	case name == "true" || name == "false":
 		b := name == "true"
 		return func(int, int) (bool, error) { return b, nil }, true
 	case pc.labels[name]:
 		if v.Primed && !pc.primes {
-			pc.c.errorf(v.Pos, "%s' (a primed name) only makes sense in a neighbour predicate", name)
+			pc.c.errorf(v.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", name)
 			return nil, false
 		}
 		ch, primed := pc.ch, v.Primed
@@ -220,27 +193,26 @@ func (pc *predCompiler) label(v *VarRef) (boolFn, bool) {
 			return ch.HasLabel(s, name), nil
 		}, true
 	case pc.vars[name]:
-		pc.c.errorf(v.Pos, "%s is a variable, not a condition: compare it (%s = …)", name, name)
+		pc.c.errorf(v.Pos(), "%s is a variable, not a condition: compare it (%s = …)", name, name)
 		return nil, false
 	}
-	if cv, ok := pc.c.lookupConst(name); ok {
+	if _, ok := pc.c.lookupConst(name); ok {
 		if v.Primed {
-			pc.c.errorf(v.Pos, "%s is a constant and cannot be primed", name)
+			pc.c.errorf(v.Pos(), "%s is a constant and cannot be primed", name)
 			return nil, false
 		}
-		val, ok := pc.c.constant(v)
+		val, ok := pc.c.constant(v.Pos(), name)
 		if !ok {
 			return nil, false
 		}
 		if val.k != kBool {
-			pc.c.errorf(v.Pos, "constant %s is %s, not a condition", name, val.k)
+			pc.c.errorf(v.Pos(), "constant %s is %s, not a condition", name, val.k)
 			return nil, false
 		}
-		_ = cv
 		b := val.b
 		return func(int, int) (bool, error) { return b, nil }, true
 	}
-	pc.c.errorf(v.Pos, "unknown label %s%s", name, pc.knownLabels())
+	pc.c.errorf(v.Pos(), "unknown label %s%s", name, pc.knownLabels())
 	return nil, false
 }
 
@@ -258,24 +230,83 @@ func (pc *predCompiler) knownVars() string {
 	return fmt.Sprintf(" (variables: %s)", joinLimited(pc.ch.Vars(), 8))
 }
 
-func (pc *predCompiler) sum(e *Sum) (numFn, bool) {
-	acc, ok := pc.term(e.Left)
-	if !ok {
-		return nil, false
-	}
-	for _, op := range e.Rest {
-		r, ok := pc.term(op.Term)
+// num compiles a numeric expression over the states' variables.
+func (pc *predCompiler) num(e *Expr) (numFn, bool) {
+	switch e.Op {
+	case ESum, EProd:
+		acc, ok := pc.num(e.Args[0])
 		if !ok {
 			return nil, false
 		}
-		l := acc
-		if op.Op == "+" {
-			acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qadd) }
-		} else {
-			acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qsub) }
+		for _, a := range e.Args[1:] {
+			r, ok := pc.num(a)
+			if !ok {
+				return nil, false
+			}
+			l := acc
+			switch {
+			case e.Op == ESum && !a.Minus:
+				acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qadd) }
+			case e.Op == ESum:
+				acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qsub) }
+			case !a.Minus:
+				acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qmul) }
+			default:
+				div := qdiv(pc.c.position(opBefore(a)))
+				acc = func(s, t int) (qv, error) { return binErr(l, r, s, t, div) }
+			}
 		}
+		return acc, true
+	case ENeg:
+		f, ok := pc.num(e.Args[0])
+		if !ok {
+			return nil, false
+		}
+		return func(s, t int) (qv, error) {
+			v, err := f(s, t)
+			return qsub(qv{}, v), err
+		}, true
+	case EParen:
+		if in := e.Args[0]; in.Op != EOr && in.Op != EAnd && in.Op != ECmp && in.Op != ENot && in.Op != EUntil && in.Op != ETemporal {
+			return pc.num(in)
+		}
+		pc.c.errorf(e.Pos(), "expected a number, found a condition")
+		return nil, false
+	case EAbs:
+		f, ok := pc.num(e.Args[0])
+		if !ok {
+			return nil, false
+		}
+		return func(s, t int) (qv, error) {
+			v, err := f(s, t)
+			if err != nil {
+				return v, err
+			}
+			if qcmp(v, qv{}) < 0 {
+				return qsub(qv{}, v), nil
+			}
+			return v, nil
+		}, true
+	case EName:
+		return pc.variable(e)
+	case EPow, ENum, ECall:
+		// Only constant powers and calls: evaluate them as constants.
+		v, ok := constEval{pc.c}.expr(e)
+		if !ok {
+			return nil, false
+		}
+		if v.k != kNum {
+			pc.c.errorf(e.Pos(), "expected a number, found %s", v.k)
+			return nil, false
+		}
+		q := qv{r: v.num}
+		if v.num.IsInt() && v.num.Num().IsInt64() {
+			q = qv{i: v.num.Num().Int64()}
+		}
+		return func(int, int) (qv, error) { return q, nil }, true
 	}
-	return acc, true
+	pc.c.errorf(e.Pos(), "expected a number")
+	return nil, false
 }
 
 func bin(l, r numFn, s, t int, op func(a, b qv) qv) (qv, error) {
@@ -307,109 +338,14 @@ func qdiv(p Position) func(a, b qv) (qv, error) {
 	}
 }
 
-func (pc *predCompiler) term(e *Term) (numFn, bool) {
-	acc, ok := pc.unary(e.Left)
-	if !ok {
-		return nil, false
-	}
-	for _, op := range e.Rest {
-		r, ok := pc.unary(op.Right)
-		if !ok {
-			return nil, false
-		}
-		l := acc
-		if op.Op == "*" {
-			acc = func(s, t int) (qv, error) { return bin(l, r, s, t, qmul) }
-		} else {
-			div := qdiv(pos(op.Pos))
-			acc = func(s, t int) (qv, error) { return binErr(l, r, s, t, div) }
-		}
-	}
-	return acc, true
-}
-
-func (pc *predCompiler) unary(e *Unary) (numFn, bool) {
-	if e.Neg != nil {
-		f, ok := pc.unary(e.Neg)
-		if !ok {
-			return nil, false
-		}
-		return func(s, t int) (qv, error) {
-			v, err := f(s, t)
-			return qsub(qv{}, v), err
-		}, true
-	}
-	if e.Power.Exp != nil {
-		// Only constant powers: evaluate the whole power as a constant.
-		v, ok := constEval{pc.c}.unary(e)
-		if !ok {
-			return nil, false
-		}
-		if v.k != kNum {
-			pc.c.errorf(e.Pos, "expected a number, found %s", v.k)
-			return nil, false
-		}
-		q := qv{r: v.num}
-		return func(int, int) (qv, error) { return q, nil }, true
-	}
-	return pc.primary(e.Power.Base)
-}
-
-func (pc *predCompiler) primary(p *Primary) (numFn, bool) {
-	switch {
-	case p.Paren != nil:
-		if len(p.Paren.Terms) == 1 && len(p.Paren.Terms[0].Terms) == 1 {
-			ut := p.Paren.Terms[0].Terms[0]
-			if ut.Until == nil && ut.Left.Cmp != nil && ut.Left.Cmp.Op == "" {
-				return pc.sum(ut.Left.Cmp.Left)
-			}
-		}
-		pc.c.errorf(p.Pos, "expected a number, found a condition")
-		return nil, false
-	case p.Abs != nil:
-		f, ok := pc.sum(p.Abs)
-		if !ok {
-			return nil, false
-		}
-		return func(s, t int) (qv, error) {
-			v, err := f(s, t)
-			if err != nil {
-				return v, err
-			}
-			if qcmp(v, qv{}) < 0 {
-				return qsub(qv{}, v), nil
-			}
-			return v, nil
-		}, true
-	case p.Var != nil:
-		return pc.variable(p.Var)
-	case p.Number != "" || p.Call != nil:
-		v, ok := constEval{pc.c}.primary(p)
-		if !ok {
-			return nil, false
-		}
-		if v.k != kNum {
-			pc.c.errorf(p.Pos, "expected a number, found %s", v.k)
-			return nil, false
-		}
-		q := qv{r: v.num}
-		if v.num.IsInt() && v.num.Num().IsInt64() {
-			q = qv{i: v.num.Num().Int64()}
-		}
-		return func(int, int) (qv, error) { return q, nil }, true
-	}
-	pc.c.errorf(p.Pos, "expected a number")
-	return nil, false
-}
-
-func (pc *predCompiler) variable(v *VarRef) (numFn, bool) {
-	name := v.Name
+func (pc *predCompiler) variable(v *Expr) (numFn, bool) {
+	name := v.Text
 	if pc.vars[name] {
 		if v.Primed && !pc.primes {
-			pc.c.errorf(v.Pos, "%s' (a primed name) only makes sense in a neighbour predicate", name)
+			pc.c.errorf(v.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", name)
 			return nil, false
 		}
-		ch, primed, p := pc.ch, v.Primed, pos(v.Pos)
+		ch, primed, p := pc.ch, v.Primed, pc.c.position(v.Pos())
 		return func(s, t int) (qv, error) {
 			if primed {
 				s = t
@@ -422,22 +358,22 @@ func (pc *predCompiler) variable(v *VarRef) (numFn, bool) {
 		}, true
 	}
 	if _, ok := pc.c.lookupConst(name); ok && !v.Primed {
-		val, ok := pc.c.constant(v)
+		val, ok := pc.c.constant(v.Pos(), name)
 		if !ok {
 			return nil, false
 		}
 		if val.k != kNum {
-			pc.c.errorf(v.Pos, "constant %s is %s, not a number", name, val.k)
+			pc.c.errorf(v.Pos(), "constant %s is %s, not a number", name, val.k)
 			return nil, false
 		}
 		q := qv{r: val.num}
 		return func(int, int) (qv, error) { return q, nil }, true
 	}
 	if pc.labels[name] {
-		pc.c.errorf(v.Pos, "%s is a label, not a number", name)
+		pc.c.errorf(v.Pos(), "%s is a label, not a number", name)
 		return nil, false
 	}
-	pc.c.errorf(v.Pos, "unknown variable %s%s", name, pc.knownVars())
+	pc.c.errorf(v.Pos(), "unknown variable %s%s", name, pc.knownVars())
 	return nil, false
 }
 

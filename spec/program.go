@@ -3,7 +3,6 @@ package spec
 import (
 	"math/big"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -135,10 +134,6 @@ type Statement struct {
 type ModelRef struct {
 	Info  ModelInfo
 	Chain *chain.Chain
-}
-
-func (st *Statement) posLexer() lexer.Position {
-	return lexer.Position{Filename: st.Pos.Filename, Offset: st.Pos.Offset, Line: st.Pos.Line, Column: st.Pos.Column}
 }
 
 // OutputFor returns the output space a statement is checked over.

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"strings"
 	"errors"
 	"fmt"
 	"math/big"
@@ -25,15 +26,18 @@ type Checker struct {
 	nb    [][]int // neighbours of each state
 	sccs  [][]int
 
-	sat    map[string][]bool
-	leaves map[string][]*big.Rat
+	// Formulas are identified structurally (id): equal formulas share
+	// their memo entries, and the keys stay linear in the formula's size.
+	ids    map[*Formula]int
+	byKey  map[string]int
+	sat    map[int][]bool
+	leaves map[int][]*big.Rat
 	memo   map[memoKey]*big.Rat
-	forms  map[string]*Formula
+	forms  map[int]*Formula
 }
 
 type memoKey struct {
-	s int
-	f string
+	s, f int
 }
 
 // NewChecker prepares to check formulas on c. The neighbour relation
@@ -45,8 +49,9 @@ func NewChecker(c *chain.Chain, neighbours [][2]int) (*Checker, error) {
 	}
 	m := &Checker{
 		c: c, pairs: pairs, nb: make([][]int, c.NumStates()),
-		sat: map[string][]bool{}, leaves: map[string][]*big.Rat{},
-		memo: map[memoKey]*big.Rat{}, forms: map[string]*Formula{},
+		ids: map[*Formula]int{}, byKey: map[string]int{},
+		sat: map[int][]bool{}, leaves: map[int][]*big.Rat{},
+		memo: map[memoKey]*big.Rat{}, forms: map[int]*Formula{},
 	}
 	for _, p := range pairs {
 		m.nb[p[0]] = append(m.nb[p[0]], p[1])
@@ -61,7 +66,7 @@ func (m *Checker) NumPairs() int { return len(m.pairs) }
 // Sat returns, for every state, whether the state formula f holds there.
 // The result is read-only.
 func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
-	key := f.String()
+	key := m.id(f)
 	if v, ok := m.sat[key]; ok {
 		return v, nil
 	}
@@ -181,7 +186,7 @@ func dpPairHolds(a, b *big.Rat, e Eps, delta *big.Rat) (bool, error) {
 // Prob returns Pr_s(path) for every state s, exactly. The result is
 // read-only.
 func (m *Checker) Prob(ctx context.Context, path *Formula) ([]*big.Rat, error) {
-	key := "Pr " + path.String()
+	key := m.id(path)
 	if v, ok := m.leaves[key]; ok {
 		return v, nil
 	}
@@ -390,7 +395,7 @@ func (m *Checker) untilVec(ctx context.Context, l, r *Formula) ([]*big.Rat, erro
 // combination of obligations for the next state, whose probability is
 // Σ_t P(s,t)·Pr_t(rest). Results are memoised per state and residual.
 func (m *Checker) pr(ctx context.Context, s int, f *Formula) (*big.Rat, error) {
-	mk := memoKey{s, f.String()}
+	mk := memoKey{s, m.id(f)}
 	if v, ok := m.memo[mk]; ok {
 		return v, nil
 	}
@@ -441,12 +446,40 @@ func (m *Checker) pr(ctx context.Context, s int, f *Formula) (*big.Rat, error) {
 }
 
 func (m *Checker) intern(f *Formula) *Formula {
-	k := f.String()
+	k := m.id(f)
 	if g, ok := m.forms[k]; ok {
 		return g
 	}
 	m.forms[k] = f
 	return f
+}
+
+// id returns the structural identity of f: equal formulas (same operator,
+// parameters and operands) get equal ids. Each key names the operands by
+// their ids, so the keys of a formula take space linear in its size.
+func (m *Checker) id(f *Formula) int {
+	if id, ok := m.ids[f]; ok {
+		return id
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%q|%d|%s", f.Op, f.Name, f.K, f.Cmp)
+	if f.Bound != nil {
+		b.WriteString("|" + f.Bound.RatString())
+	}
+	if f.Op == OpDP {
+		b.WriteString("|" + f.Eps.String() + "|" + f.Delta.RatString())
+	}
+	for _, a := range f.Args {
+		fmt.Fprintf(&b, "|%d", m.id(a))
+	}
+	k := b.String()
+	id, ok := m.byKey[k]
+	if !ok {
+		id = len(m.byKey)
+		m.byKey[k] = id
+	}
+	m.ids[f] = id
+	return id
 }
 
 func isLeaf(f *Formula) bool { return f.Op == OpUntil && f.K < 0 }

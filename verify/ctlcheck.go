@@ -71,7 +71,7 @@ func (m *Checker) Check(ctx context.Context, f *Formula) (*FormulaResult, error)
 
 // explain says why f fails at s (f must fail at s).
 func (m *Checker) explain(ctx context.Context, f *Formula, s int) (*Explanation, error) {
-	e := &Explanation{State: m.info(s), Formula: f.String()}
+	e := &Explanation{State: m.info(s), Formula: f.Text(MaxFormulaText)}
 	name := e.State.Name
 	switch f.Op {
 	case OpFalse:
@@ -81,7 +81,10 @@ func (m *Checker) explain(ctx context.Context, f *Formula, s int) (*Explanation,
 	case OpAtom:
 		e.Reason = fmt.Sprintf("%s is false at %s", f, e.State)
 	case OpNot:
-		e.Reason = fmt.Sprintf("%s holds at %s", paren(f.Args[0]), name)
+		var b fwriter
+		b.limit = MaxFormulaText
+		paren(&b, f.Args[0])
+		e.Reason = fmt.Sprintf("%s holds at %s", b.String(), name)
 	case OpAnd:
 		for _, g := range f.Args {
 			sat, err := m.Sat(ctx, g)
@@ -109,7 +112,7 @@ func (m *Checker) explain(ctx context.Context, f *Formula, s int) (*Explanation,
 		if err != nil {
 			return nil, err
 		}
-		e.Reason = fmt.Sprintf("Pr_%s(%s) = %s, not %s %s", name, f.Args[0], pr[s].RatString(), f.Cmp, f.Bound.RatString())
+		e.Reason = fmt.Sprintf("Pr_%s(%s) = %s, not %s %s", name, f.Args[0].Text(MaxFormulaText), pr[s].RatString(), f.Cmp, f.Bound.RatString())
 	case OpDP:
 		pr, err := m.Prob(ctx, f.Args[0])
 		if err != nil {
@@ -124,10 +127,10 @@ func (m *Checker) explain(ctx context.Context, f *Formula, s int) (*Explanation,
 					return nil, err
 				}
 				if sign > 0 {
-					e.DP = &DPViolation{From: m.info(d[0]), To: m.info(d[1]), Path: f.Args[0].String(),
+					e.DP = &DPViolation{From: m.info(d[0]), To: m.info(d[1]), Path: f.Args[0].Text(MaxFormulaText),
 						PrFrom: a, PrTo: b, Bound: affine(new(big.Rat).Set(f.Delta), b, f.Eps), Excess: excess}
 					e.Reason = fmt.Sprintf("Pr_%s(%s) = %s > e^ε·Pr_%s(%s) + δ = %s",
-						m.c.Name(d[0]), f.Args[0], a.RatString(), m.c.Name(d[1]), f.Args[0], e.DP.Bound)
+						m.c.Name(d[0]), e.DP.Path, a.RatString(), m.c.Name(d[1]), e.DP.Path, e.DP.Bound)
 					return e, nil
 				}
 			}
@@ -183,7 +186,7 @@ func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.R
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.String(), Delta: RatReal(delta), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Delta: RatReal(delta), Pairs: len(m.pairs)}
 	var best *big.Rat // nil: c = 1
 	inf := false
 	for _, p := range m.pairs {
@@ -231,7 +234,7 @@ func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps Eps) (*DPB
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.String(), Eps: eps, Delta: RatReal(new(big.Rat)), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Eps: eps, Delta: RatReal(new(big.Rat)), Pairs: len(m.pairs)}
 	for _, p := range m.pairs {
 		for _, d := range [2][2]int{{p[0], p[1]}, {p[1], p[0]}} {
 			a, b := pr[d[0]], pr[d[1]]

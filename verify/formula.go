@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Op is the operator of a Formula.
@@ -25,6 +26,10 @@ const (
 	OpDP              // D{ε,δ}[ψ]
 )
 
+// MaxFormulaText bounds the text of a formula quoted in an explanation:
+// longer formulas are cut and end in "…".
+const MaxFormulaText = 1000
+
 // Formula is a dpCTL state or path formula. Build formulas with the
 // constructors (True, Label, Atom, Not, And, Or, Next, Until, Eventually,
 // Globally, Prob, DP); a Formula is immutable.
@@ -43,7 +48,6 @@ type Formula struct {
 	Eps   Eps      // D's ε
 	Delta *big.Rat // D's δ
 	eval  func(s int) (bool, error)
-	key   string
 }
 
 // True is the formula that always holds.
@@ -126,72 +130,114 @@ func (f *Formula) Uses(op Op) bool {
 	return false
 }
 
-// String writes the formula in the .dp syntax; it also identifies the
-// formula for memoisation.
-func (f *Formula) String() string {
-	if f.key == "" {
-		f.key = f.format()
+// String writes the formula in the .dp syntax.
+func (f *Formula) String() string { return f.Text(-1) }
+
+// Text writes the formula in the .dp syntax, cut to about limit bytes and
+// ended with "…" when it is longer (limit < 0: no limit).
+func (f *Formula) Text(limit int) string {
+	b := &fwriter{limit: limit}
+	f.write(b)
+	s := b.String()
+	if limit >= 0 && len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
-	return f.key
+	return s
 }
 
-// paren wraps binary formulas in parentheses; prefix operators (!, X, F,
-// G, P, D) bind tighter than &, | and U and need none.
-func paren(f *Formula) string {
-	switch {
-	case f.Op == OpAnd || f.Op == OpOr:
-		return "(" + f.String() + ")"
-	case f.Op == OpUntil && f.Args[0].Op != OpTrue:
-		return "(" + f.String() + ")"
-	}
-	return f.String()
+// fwriter is a strings.Builder that stops taking text past a limit.
+type fwriter struct {
+	strings.Builder
+	limit int
 }
 
-func (f *Formula) format() string {
+func (b *fwriter) full() bool { return b.limit >= 0 && b.Len() > b.limit }
+
+// paren writes f, in parentheses when it is binary; prefix operators (!,
+// X, F, G, P, D) bind tighter than &, | and U and need none.
+func paren(b *fwriter, f *Formula) {
+	if f.Op == OpAnd || f.Op == OpOr || f.Op == OpUntil && f.Args[0].Op != OpTrue {
+		b.WriteByte('(')
+		f.write(b)
+		b.WriteByte(')')
+		return
+	}
+	f.write(b)
+}
+
+// write writes f in the .dp syntax; each node is written once, so the
+// text takes time linear in its length.
+func (f *Formula) write(b *fwriter) {
+	if b.full() {
+		return
+	}
 	switch f.Op {
 	case OpTrue:
-		return "true"
+		b.WriteString("true")
 	case OpFalse:
-		return "false"
+		b.WriteString("false")
 	case OpLabel:
 		if isIdent(f.Name) && !slices.Contains(formulaWords, f.Name) {
-			return f.Name
+			b.WriteString(f.Name)
+		} else {
+			fmt.Fprintf(b, "%q", f.Name)
 		}
-		return fmt.Sprintf("%q", f.Name)
 	case OpAtom:
-		return f.Name
+		b.WriteString(f.Name)
 	case OpNot:
 		// G and G<=k print as themselves.
 		if g := f.Args[0]; g.Op == OpUntil && g.Args[0].Op == OpTrue && g.Args[1].Op == OpNot {
-			return "G" + bound(g.K) + " " + paren(g.Args[1].Args[0])
+			b.WriteString("G" + bound(g.K) + " ")
+			paren(b, g.Args[1].Args[0])
+			return
 		}
-		return "!" + paren(f.Args[0])
+		b.WriteString("!")
+		paren(b, f.Args[0])
 	case OpAnd, OpOr:
 		sep := " & "
 		if f.Op == OpOr {
 			sep = " | "
 		}
-		parts := make([]string, len(f.Args))
 		for i, a := range f.Args {
-			parts[i] = paren(a)
+			if b.full() {
+				return
+			}
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			paren(b, a)
 		}
-		return strings.Join(parts, sep)
 	case OpNext:
 		if f.K == 1 {
-			return "X " + paren(f.Args[0])
+			b.WriteString("X ")
+		} else {
+			fmt.Fprintf(b, "X^%d ", f.K)
 		}
-		return fmt.Sprintf("X^%d %s", f.K, paren(f.Args[0]))
+		paren(b, f.Args[0])
 	case OpUntil:
 		if f.Args[0].Op == OpTrue {
-			return "F" + bound(f.K) + " " + paren(f.Args[1])
+			b.WriteString("F" + bound(f.K) + " ")
+			paren(b, f.Args[1])
+			return
 		}
-		return paren(f.Args[0]) + " U" + bound(f.K) + " " + paren(f.Args[1])
+		paren(b, f.Args[0])
+		b.WriteString(" U" + bound(f.K) + " ")
+		paren(b, f.Args[1])
 	case OpProb:
-		return "P" + f.Cmp + f.Bound.RatString() + "[" + f.Args[0].String() + "]"
+		b.WriteString("P" + f.Cmp + f.Bound.RatString() + "[")
+		f.Args[0].write(b)
+		b.WriteString("]")
 	case OpDP:
-		return "D{" + f.Eps.String() + "," + f.Delta.RatString() + "}[" + f.Args[0].String() + "]"
+		b.WriteString("D{" + f.Eps.String() + "," + f.Delta.RatString() + "}[")
+		f.Args[0].write(b)
+		b.WriteString("]")
+	default:
+		b.WriteString("?")
 	}
-	return "?"
 }
 
 func bound(k int) string {

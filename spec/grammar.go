@@ -1,0 +1,35 @@
+package spec
+
+// grammar is the .dp language in EBNF, as the parser in parse.go reads it
+// (the README quotes it; TestGrammarInReadme keeps them equal, and the
+// parser's tests exercise every production).
+const grammar = `File = Stmt* .
+Stmt = Const | Model | Chain | Inputs | Outputs | Observe | Neighbours | Property .
+Const = "const" Ident "=" Expr .
+Model = "model" Call .
+Chain = "chain" "{" (StateDecl | Row)* "}" .
+StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)? "]")? .
+Assign = Ident "=" Expr .
+Row = Name "->" Name ":" Expr ("," Name ":" Expr)* ("else" ("sink" | "†"))? .
+Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
+Outputs = "outputs" ("state" | "var" Ident | "labels" Name ("," Name)*) .
+Observe = "observe" Name ("," Name)* .
+Neighbours = ("neighbours" | "neighbors") (Name "~" Name ("," Name "~" Name)* | Expr) .
+Property = ("check" | "query") Expr ("over" Call)? ("expect" ("holds" | "violated" | Expr))? .
+Name = Ident | String .
+Expr = And ("|" And)* .
+And = Until ("&" Until)* .
+Until = Not ("U" ("<=" Sum)? Not)? .
+Not = "!" Not | ("X" | "F" | "G") ("^" Unary)? ("<=" Sum)? Not | Cmp .
+Cmp = Sum (("<=" | ">=" | "!=" | "==" | "=" | "<" | ">") Sum)? .
+Sum = Term (("+" | "-") Term)* .
+Term = Unary (("*" | "/") Unary)* .
+Unary = "-" Unary | Primary ("^" Unary)? .
+Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Call | Ident "'"? .
+Prob = "P" ("<=" | ">=" | "<" | ">" | "=") ("?" | Sum) "[" Expr "]" .
+DP = "D" "{" Expr "," Expr "}" "[" Expr "]" .
+Call = Ident "(" (Arg ("," Arg)*)? ")" .
+Arg = (Ident "=")? Expr .`
+
+// Grammar returns the grammar of the .dp language in EBNF.
+func Grammar() string { return grammar }
