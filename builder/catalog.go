@@ -93,6 +93,10 @@ type Def struct {
 	// Size estimates the states and transitions Build would create (an
 	// upper bound where the exact count is awkward).
 	Size func(*Args) (states, transitions float64)
+	// Bits estimates the total size in bits (numerator plus denominator)
+	// of the distinct probabilities Build would create: an upper bound,
+	// computed in closed form (see bits.go).
+	Bits func(*Args) float64
 }
 
 // Param returns the named parameter.
@@ -151,6 +155,7 @@ func Catalog() []*Def {
 	defs := []*Def{
 		{
 			Name: "survey",
+			Bits: surveyBits,
 			Size: func(*Args) (float64, float64) { return 4, 6 },
 			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (seeds 001, 004)",
 			Params: []Param{
@@ -161,6 +166,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "truncated_geometric",
+			Bits: func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
 			Doc:  "the truncated alpha-geometric mechanism over {0..n} (seed 004)",
 			Params: []Param{
@@ -174,6 +180,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "above_threshold",
+			Bits: aboveThresholdBits,
 			Size: func(a *Args) (float64, float64) {
 				n := f(a.Int("n")) + 1
 				k := f(a.Int("k"))
@@ -197,6 +204,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "above_threshold_loop",
+			Bits: aboveThresholdLoopBits,
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return n*n*(1+2*n) + 1, 5 * n * n * n },
 			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (seed 004)",
 			Params: []Param{
@@ -215,6 +223,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "randomized_response",
+			Bits: randomizedResponseBits,
 			Size: func(a *Args) (float64, float64) { k := f(a.Int("k")); return 2 * k, k*k + k },
 			Doc:  "k-ary randomized response: truthful with probability theta1, else uniform over k values (seed 001)",
 			Params: []Param{
@@ -225,6 +234,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "compose",
+			Bits: func(*Args) float64 { return 0 }, // it shares the model's probabilities
 			Size: func(a *Args) (float64, float64) { return composeSize(a.Int("k"), a.Model("model")) },
 			Doc:  "k independent runs of a model on the same input, every output observed (seed 001)",
 			Params: []Param{
@@ -237,6 +247,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "yarrow_geometric",
+			Bits: yarrowBits,
 			Size: func(a *Args) (float64, float64) {
 				r := f(a.Int("count_max")-a.Int("count_min")) + 1
 				b := f(a.Int("bits"))
@@ -258,6 +269,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "laplace_decision",
+			Bits: laplaceDecisionBits,
 			Size: decisionSize,
 			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (seed 000 §4)",
 			Params: []Param{
@@ -272,6 +284,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "cutoff_decision",
+			Bits: cutoffDecisionBits,
 			Size: decisionSize,
 			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (seed 000 §5)",
 			Params: []Param{
@@ -286,6 +299,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "generalized_decision",
+			Bits: generalizedDecisionBits,
 			Size: decisionSize,
 			Doc:  "the decision that spends δ, built from the seed's recursion around p0 (seed 000 §6)",
 			Params: []Param{
@@ -301,6 +315,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "streaming_sum",
+			Bits: streamingSumBits,
 			Size: func(a *Args) (float64, float64) { r := f(a.Int("rows")); return 2*r*r + 2*r, 4*r*r + 4*r },
 			Doc:  "the block sum of seed 002, Theorem 1: private row ±1 plus rows-1 random rows",
 			Params: []Param{

@@ -25,9 +25,11 @@ func Compose(k int, m *Mechanism) (*Mechanism, error) {
 }
 
 // ComposeLimited is Compose that stops with a *LimitError once the
-// composition would exceed l.
+// composition would exceed l (zero fields are DefaultLimits'). It creates
+// no probabilities: the composition shares m's.
 func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	const name = "compose"
+	l = l.WithDefaults()
 	if m == nil {
 		return nil, &ParamError{name, "model", "is missing"}
 	}
@@ -120,7 +122,7 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 		in[s] = node(s, nil, s)
 		b.MarkInput(in[s])
 		if tooBig {
-			return nil, &LimitError{name, "states", f(states), l.MaxStates, "--max-states"}
+			return nil, &LimitError{Builder: name, Limit: LimitStates, Estimate: f(states), Max: int64(l.MaxStates)}
 		}
 	}
 	composed, err := b.Build()

@@ -10,13 +10,16 @@ import (
 // MaxWindow bounds the number of counts of the decision builders.
 const MaxWindow = 100_000
 
+// maxExponent bounds the thresholds k and m of the decisions, far beyond
+// what the bits limit allows (α^(2^40) has 2^40 bits or more), so that
+// their distances to the counts never overflow.
+const maxExponent = 1 << 40
+
 // decision builds a yes/no decision over counts N in {lo..hi}: inputs "n<N>"
 // (N, label in), outputs "yes" (q=1, label yes) and "no" (q=0, label no);
-// neighbours N and N+1. yes(N) is Pr[Q(N) = 1].
-func decision(name string, lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, error) {
-	if err := checkRange(name, "hi", hi, lo+1, lo+MaxWindow); err != nil {
-		return nil, err
-	}
+// neighbours N and N+1. yes(N) is Pr[Q(N) = 1]. The caller has checked
+// the window with checkWindow.
+func decision(lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, error) {
 	b := chain.NewBuilder()
 	y := b.AddState("yes", chain.Valuation{{Name: "q", Value: 1}}, "yes")
 	n := b.AddState("no", chain.Valuation{{Name: "q", Value: 0}}, "no")
@@ -40,14 +43,45 @@ func decision(name string, lo, hi int, note string, yes func(n int) *big.Rat) (*
 	return &Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
 }
 
-// powers returns α^0..α^max, shared.
-func powers(alpha *big.Rat, max int) []*big.Rat {
-	p := make([]*big.Rat, max+1)
-	p[0] = one
-	for i := 1; i <= max; i++ {
+// checkWindow checks the counts lo..hi of a decision.
+func checkWindow(name string, lo, hi int) error {
+	if err := checkRange(name, "lo", lo, -MaxWindow, MaxWindow); err != nil {
+		return err
+	}
+	return checkRange(name, "hi", hi, lo+1, lo+MaxWindow)
+}
+
+// powers returns α^from..α^to (p[i] = α^(from+i)), shared. α^from is one
+// exponentiation, so a large from costs the bits of the result, not from
+// multiplications.
+func powers(alpha *big.Rat, from, to int) []*big.Rat {
+	if to < from {
+		return nil
+	}
+	p := make([]*big.Rat, to-from+1)
+	p[0] = ratPow(alpha, from)
+	for i := 1; i < len(p); i++ {
 		p[i] = mul(p[i-1], alpha)
 	}
 	return p
+}
+
+// ratPow returns x^j for j >= 0, as a new value (one when j = 0): the
+// powers of a coprime numerator and denominator are coprime, so no gcd.
+func ratPow(x *big.Rat, j int) *big.Rat {
+	if j == 0 {
+		return one
+	}
+	e := big.NewInt(int64(j))
+	num := new(big.Int).Exp(x.Num(), e, nil)
+	den := new(big.Int).Exp(x.Denom(), e, nil)
+	if den.Cmp(big.NewInt(1)) == 0 {
+		return new(big.Rat).SetInt(num)
+	}
+	z := new(big.Rat).SetFrac64(1, 2) // initialised, non-integer: Num and Denom are references
+	z.Num().Set(num)
+	z.Denom().Set(den)
+	return z
 }
 
 // LaplaceDecision is seed 000 §4: Q(N) = [N + Lap(1/ε) >= k] with
@@ -58,17 +92,23 @@ func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
 	}
-	if err := checkRange(name, "lo", lo, -MaxWindow, MaxWindow); err != nil {
+	if err := checkWindow(name, lo, hi); err != nil {
 		return nil, err
 	}
-	pw := powers(alpha, max(abs(k-lo), abs(hi-k)))
+	if err := checkRange(name, "k", k, -maxExponent, maxExponent); err != nil {
+		return nil, err
+	}
+	// The exponents |k-N| for N in lo..hi: from the distance of k to the
+	// window up to that of the farther end.
+	from := max(0, lo-k, k-hi)
+	pw := powers(alpha, from, max(k-lo, hi-k))
 	half := rat(1, 2)
-	return decision(name, lo, hi, fmt.Sprintf("Laplace-noise decision N + Lap(1/ε) >= %d, α = e^-ε = %s", k, alpha.RatString()),
+	return decision(lo, hi, fmt.Sprintf("Laplace-noise decision N + Lap(1/ε) >= %d, α = e^-ε = %s", k, alpha.RatString()),
 		func(N int) *big.Rat {
 			if N < k {
-				return mul(half, pw[k-N])
+				return mul(half, pw[k-N-from])
 			}
-			return chain.OneMinus(mul(half, pw[N-k]))
+			return chain.OneMinus(mul(half, pw[N-k-from]))
 		})
 }
 
@@ -80,16 +120,21 @@ func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
 	}
-	if err := checkRange(name, "lo", lo, -MaxWindow, MaxWindow); err != nil {
+	if err := checkWindow(name, lo, hi); err != nil {
 		return nil, err
 	}
-	pw := powers(alpha, max(0, m-lo))
-	return decision(name, lo, hi, fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString()),
+	if err := checkRange(name, "m", m, -maxExponent, maxExponent); err != nil {
+		return nil, err
+	}
+	// The exponents m-N for N in lo..min(hi, m-1).
+	from := max(1, m-hi)
+	pw := powers(alpha, from, m-lo)
+	return decision(lo, hi, fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString()),
 		func(N int) *big.Rat {
 			if N >= m {
 				return one
 			}
-			return pw[m-N]
+			return pw[m-N-from]
 		})
 }
 
@@ -107,7 +152,7 @@ func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, erro
 	if err := checkUnit(name, "delta", delta, false); err != nil {
 		return nil, err
 	}
-	if err := checkRange(name, "lo", lo, -MaxWindow, MaxWindow); err != nil {
+	if err := checkWindow(name, lo, hi); err != nil {
 		return nil, err
 	}
 	if err := checkRange(name, "m", m, lo, hi); err != nil {
@@ -130,6 +175,6 @@ func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, erro
 		}
 		f[N+1] = v
 	}
-	return decision(name, lo, hi, fmt.Sprintf("generalized decision around m = %d, α = e^-ε = %s, δ = %s", m, alpha.RatString(), delta.RatString()),
+	return decision(lo, hi, fmt.Sprintf("generalized decision around m = %d, α = e^-ε = %s, δ = %s", m, alpha.RatString(), delta.RatString()),
 		func(N int) *big.Rat { return f[N] })
 }

@@ -6,34 +6,73 @@ import (
 )
 
 // Limits bound the size of the chains the catalog builds, so that a
-// parameter typo (n = 50000) is refused with a clear message instead of
-// exhausting memory.
+// parameter typo (n = 50000, k = 1000000000) is refused with a clear
+// message instead of exhausting memory. A zero (or negative) field means
+// the field of DefaultLimits; see WithDefaults.
 type Limits struct {
 	MaxStates      int
 	MaxTransitions int
+	// MaxBits bounds the total size in bits (numerator plus denominator)
+	// of the distinct probabilities of the chain: α^k with k = 10^6 is a
+	// single transition but a million bits.
+	MaxBits int64
 }
 
 // DefaultLimits allow the benchmarks' largest models (the truncated
 // geometric mechanism at n = 2000 has 4 million transitions) with room to
-// spare, and stop well below a gigabyte of transitions.
-var DefaultLimits = Limits{MaxStates: 10_000_000, MaxTransitions: 10_000_000}
+// spare, and stop well below a gigabyte of transitions. MaxBits, 2^32 bits
+// (512 MiB of numerators and denominators), is about 6.7 times what the
+// largest reference model needs (laplace_decision(alpha = 999/1000,
+// k = 4000, hi = 8000): 6.4·10^8 bits) and refuses a decision whose few
+// probabilities have 10^9 bits each.
+var DefaultLimits = Limits{MaxStates: 10_000_000, MaxTransitions: 10_000_000, MaxBits: 1 << 32}
 
-// A LimitError says that a model would exceed a limit.
+// WithDefaults returns l with every zero (or negative) field replaced by
+// the field of DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxStates <= 0 {
+		l.MaxStates = DefaultLimits.MaxStates
+	}
+	if l.MaxTransitions <= 0 {
+		l.MaxTransitions = DefaultLimits.MaxTransitions
+	}
+	if l.MaxBits <= 0 {
+		l.MaxBits = DefaultLimits.MaxBits
+	}
+	return l
+}
+
+// LimitKind names one of the Limits.
+type LimitKind string
+
+// The limits a LimitError can name.
+const (
+	LimitStates      LimitKind = "states"      // Limits.MaxStates
+	LimitTransitions LimitKind = "transitions" // Limits.MaxTransitions
+	LimitBits        LimitKind = "bits"        // Limits.MaxBits
+)
+
+// A LimitError says that a model would exceed a limit. Its message names
+// the builder and the limit's value, not how to raise it: a command line
+// can add its own hint from Limit.
 type LimitError struct {
-	Builder  string
-	What     string // "states" or "transitions"
-	Estimate float64
-	Limit    int
-	Flag     string
+	Builder  string    // the builder's name, as in the catalog
+	Limit    LimitKind // which limit is exceeded
+	Estimate float64   // the model's estimated size, in the limit's unit
+	Max      int64     // the limit
 }
 
 func (e *LimitError) Error() string {
 	about := "about " + thousands(e.Estimate)
-	if math.IsInf(e.Estimate, 0) || e.Estimate > math.MaxFloat64/2 {
+	if math.IsInf(e.Estimate, 0) || math.IsNaN(e.Estimate) || e.Estimate > math.MaxFloat64/2 {
 		about = "more than 10^308"
 	}
-	return fmt.Sprintf("%s would have %s %s; the limit is %s (raise it with %s)",
-		e.Builder, about, e.What, thousands(float64(e.Limit)), e.Flag)
+	if e.Limit == LimitBits {
+		return fmt.Sprintf("%s would need probabilities of %s bits in all; the limit is %s bits",
+			e.Builder, about, thousands(float64(e.Max)))
+	}
+	return fmt.Sprintf("%s would have %s %s; the limit is %s %s",
+		e.Builder, about, e.Limit, thousands(float64(e.Max)), e.Limit)
 }
 
 func thousands(f float64) string {
@@ -51,20 +90,26 @@ func thousands(f float64) string {
 	return string(out)
 }
 
-// CheckSize estimates the size of the chain d would build from a and
-// compares it with l. It is called before Build, so nothing is allocated
-// for a model that is too big.
+// CheckSize estimates the size of the chain d would build from a (states,
+// transitions and the bits of its probabilities) and compares it with l,
+// whose zero fields are DefaultLimits'. It is called before Build, so
+// nothing is allocated for a model that is too big.
 func (d *Def) CheckSize(a *Args, l Limits) error {
+	l = l.WithDefaults()
 	a.limits = l
-	if d.Size == nil {
-		return nil
+	if d.Size != nil {
+		states, trans := d.Size(a)
+		switch {
+		case !(states <= float64(l.MaxStates)):
+			return &LimitError{Builder: d.Name, Limit: LimitStates, Estimate: states, Max: int64(l.MaxStates)}
+		case !(trans <= float64(l.MaxTransitions)):
+			return &LimitError{Builder: d.Name, Limit: LimitTransitions, Estimate: trans, Max: int64(l.MaxTransitions)}
+		}
 	}
-	states, trans := d.Size(a)
-	switch {
-	case states > float64(l.MaxStates):
-		return &LimitError{d.Name, "states", states, l.MaxStates, "--max-states"}
-	case trans > float64(l.MaxTransitions):
-		return &LimitError{d.Name, "transitions", trans, l.MaxTransitions, "--max-transitions"}
+	if d.Bits != nil {
+		if bits := d.Bits(a); !(bits <= float64(l.MaxBits)) {
+			return &LimitError{Builder: d.Name, Limit: LimitBits, Estimate: bits, Max: l.MaxBits}
+		}
 	}
 	return nil
 }

@@ -44,9 +44,8 @@ func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, 
 	}
 	onePlus := add(one, alpha)
 	pZero := quo(chain.OneMinus(alpha), onePlus) // return f(D)
-	pNoise := quo(mul(rat(2, 1), alpha), onePlus)
-	half := rat(1, 2)
-	hit := chain.OneMinus(alpha) // a bit is 1
+	pSign := quo(alpha, onePlus)                 // noise, then this sign: 2α/(1+α)·1/2
+	hit := chain.OneMinus(alpha)                 // a bit is 1
 	b := chain.NewBuilder()
 	out := map[int]int{}
 	for l := countMin; l <= countMax; l++ {
@@ -67,7 +66,7 @@ func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, 
 				dir = "minus"
 			}
 			st := b.AddState(fmt.Sprintf("k%d_%s", v, dir), nil)
-			b.AddTransition(s, st, mul(pNoise, half))
+			b.AddTransition(s, st, pSign)
 			prev := st
 			prevP := one
 			for j := 1; j <= bits; j++ {
