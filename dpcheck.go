@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/verify"
@@ -138,6 +139,11 @@ func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result,
 	}
 	done := make(chan loaded, 1)
 	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- loaded{nil, internal(r)}
+			}
+		}()
 		p, err := c.Spec.Load(filename, src)
 		done <- loaded{p, err}
 	}()
@@ -155,8 +161,13 @@ func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result,
 // Run evaluates every statement of a checked program. It returns an error
 // only when the analysis itself cannot be done (cancellation); statements
 // that fail individually carry their error in their Outcome.
-func Run(ctx context.Context, p *spec.Program) (*Result, error) {
-	r := &Result{File: p.Filename, Program: p, Model: p.Model, OutputSpace: p.Output.String()}
+func Run(ctx context.Context, p *spec.Program) (r *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r, err = nil, internal(v)
+		}
+	}()
+	r = &Result{File: p.Filename, Program: p, Model: p.Model, OutputSpace: p.Output.String()}
 	if p.Chain != nil { // nil in a file of equivalence checks only
 		r.Size = Size{
 			States:      p.Chain.NumStates(),
@@ -315,6 +326,21 @@ func runStatement(ctx context.Context, a *verify.Analysis, st *spec.Statement) *
 		o.Err, o.Pass = err, false
 	}
 	return o
+}
+
+// InternalError is a bug in dpcheck, caught where the library returns: a
+// panic, with its value and the stack where it happened. It never stands
+// for a problem of the input; please report it.
+type InternalError struct {
+	Value any
+	Stack string
+}
+
+func (e *InternalError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
+
+// internal turns a recovered panic into an InternalError.
+func internal(v any) error {
+	return &InternalError{Value: v, Stack: string(debug.Stack())}
 }
 
 // Version is dpcheck's version.

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Builder assembles a Chain. Add states, transitions and inputs in any order,
@@ -168,12 +170,22 @@ func (b *Builder) Build() (*Chain, error) {
 	// Validate and normalise rows in parallel: rows are independent.
 	rowErrs := make([]ErrorList, n)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		panicked atomic.Value // a worker's panic, re-raised in this goroutine
+	)
 	next := make(chan int, workers)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, fmt.Sprintf("%v\n\n%s", r, debug.Stack()))
+					for range next { // let the sender finish
+					}
+				}
+			}()
 			var acc Accumulator
 			for s := range next {
 				rowErrs[s] = b.normaliseRow(s, sink, &acc)
@@ -185,6 +197,9 @@ func (b *Builder) Build() (*Chain, error) {
 	}
 	close(next)
 	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
 	for _, l := range rowErrs {
 		errs = append(errs, l...)
 	}

@@ -26,16 +26,7 @@ type Options struct {
 	Limits builder.Limits
 }
 
-func (o Options) limits() builder.Limits {
-	l := o.Limits
-	if l.MaxStates <= 0 {
-		l.MaxStates = builder.DefaultLimits.MaxStates
-	}
-	if l.MaxTransitions <= 0 {
-		l.MaxTransitions = builder.DefaultLimits.MaxTransitions
-	}
-	return l
-}
+func (o Options) limits() builder.Limits { return o.Limits.WithDefaults() }
 
 // Load parses and checks a .dp file with the default options.
 func Load(filename, src string) (*Program, error) { return Options{}.Load(filename, src) }
@@ -54,15 +45,9 @@ func Check(f *File) (*Program, error) { return Options{}.Check(f) }
 
 // Check turns a parsed file into a Program, reporting every semantic error
 // at once as an ErrorList sorted by position.
-func (o Options) Check(f *File) (p *Program, err error) {
-	filename := f.Name
-	c := &checker{f: f, file: filename, src: f.Src, consts: map[string]*constEntry{}, limits: o.limits()}
-	defer func() {
-		if r := recover(); r != nil { // never let a checker bug escape as a panic
-			p, err = nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("internal error while checking: %v", r)}}
-		}
-	}()
-	p = c.check(f)
+func (o Options) Check(f *File) (*Program, error) {
+	c := &checker{f: f, file: f.Name, src: f.Src, consts: map[string]*constEntry{}, limits: o.limits()}
+	p := c.check(f)
 	c.errs.Sort()
 	if len(c.errs) > 0 {
 		return nil, c.errs
@@ -86,10 +71,35 @@ type checker struct {
 	states    map[string]int // declared states and where
 	inputList []string // inputs named in an explicit chain's inputs statement
 	limits    builder.Limits
+	// bits counts the bits of the numbers kept (constants, probabilities).
+	bits         int64
+	bitsExceeded bool
 }
 
 func (c *checker) errorf(off int, format string, args ...any) {
 	c.errs = append(c.errs, &Error{Pos: c.position(off), Msg: fmt.Sprintf(format, args...)})
+}
+
+// limitf reports that the file exceeds the resource limit named limit
+// (builder.LimitStates, …).
+func (c *checker) limitf(off int, limit builder.LimitKind, format string, args ...any) {
+	c.errorf(off, format, args...)
+	c.errs[len(c.errs)-1].Limit = string(limit)
+}
+
+// retain counts the bits of a number the program keeps (a constant, a
+// probability) against the bits limit; false once the limit is exceeded.
+func (c *checker) retain(off int, x *big.Rat) bool {
+	if c.bitsExceeded {
+		return false
+	}
+	c.bits += int64(ratBits(x))
+	if c.bits > c.limits.MaxBits {
+		c.bitsExceeded = true
+		c.limitf(off, builder.LimitBits, "the numbers of this file need more than %s bits in all; the limit is %s bits", thousands(c.limits.MaxBits), thousands(c.limits.MaxBits))
+		return false
+	}
+	return true
 }
 
 // position returns the position of a byte offset of the file.
@@ -122,6 +132,13 @@ func (c *checker) constant(off int, name string) (value, bool) {
 	e.state = 1
 	c.stack = append(c.stack, name)
 	e.val, e.ok = constEval{c}.expr(e.decl.Value)
+	if e.ok {
+		for _, x := range []*big.Rat{e.val.num, e.val.lk, e.val.lr, e.val.lq} {
+			if x != nil && !c.retain(e.decl.Start, x) {
+				e.ok = false
+			}
+		}
+	}
 	c.stack = c.stack[:len(c.stack)-1]
 	e.state = 2
 	return e.val, e.ok
@@ -433,13 +450,17 @@ func (c *checker) builderCall(call *Expr) (*builder.Mechanism, ModelInfo) {
 		return nil, info
 	}
 	if err := def.CheckSize(args, c.limits); err != nil {
-		c.errorf(call.Pos(), "%s", strings.Replace(err.Error(), def.Name, info.Call, 1))
+		if le, ok := err.(*builder.LimitError); ok {
+			c.limitf(call.Pos(), le.Limit, "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
+		} else {
+			c.errorf(call.Pos(), "%s", strings.Replace(err.Error(), def.Name, info.Call, 1))
+		}
 		return nil, info
 	}
 	m, err := def.Build(args)
 	if err != nil {
 		if le, ok := err.(*builder.LimitError); ok {
-			c.errorf(call.Pos(), "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
+			c.limitf(call.Pos(), le.Limit, "%s", strings.Replace(le.Error(), le.Builder, info.Call, 1))
 			return nil, info
 		}
 		if pe, ok := err.(*builder.ParamError); ok {
@@ -487,6 +508,18 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 	}
 	var decls []stateDecl
 	ok := true
+	if n := len(cb.States) + 1; n > c.limits.MaxStates { // the sink may be added
+		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", thousands(int64(len(cb.States))), thousands(int64(c.limits.MaxStates)))
+		return nil
+	}
+	trans := len(cb.States) + 1 // self-loops of absorbing states and the sink, at most
+	for _, r := range cb.Rows {
+		trans += len(r.Targets) + 1
+	}
+	if trans > c.limits.MaxTransitions {
+		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", thousands(int64(trans)), thousands(int64(c.limits.MaxTransitions)))
+		return nil
+	}
 	for _, sd := range cb.States {
 		name := sd.Name.String()
 		if prev, dup := c.states[name]; dup {
@@ -570,6 +603,9 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 			}
 			seenTo[to] = tg.To.Off
 			x, good := c.num(tg.Prob, "a probability")
+			if good && !c.retain(tg.Prob.Pos(), x) {
+				return nil
+			}
 			if !good {
 				ok, rowOK = false, false
 				continue

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,6 +31,10 @@ func (p Position) String() string {
 type Error struct {
 	Pos Position
 	Msg string
+	// Limit names the resource limit the error reports ("states",
+	// "transitions", "bits", …; see builder.LimitKind), or is empty. A
+	// command line adds from it how to raise the limit.
+	Limit string
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
@@ -37,6 +42,19 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 // ErrorList is every error found in a file, sorted by position. It
 // implements error.
 type ErrorList []*Error
+
+// thousands writes n with thousands separators: 10,000,000.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
 
 func (l ErrorList) Error() string {
 	var b strings.Builder

@@ -26,8 +26,7 @@ var keywords = []string{
 }
 
 // Parse parses a .dp file. A syntax error is returned as an ErrorList with
-// one positioned error. Parse never panics, and its memory is proportional
-// to the size of src.
+// one positioned error. Memory is proportional to the size of src.
 func Parse(filename, src string) (*File, error) { return parse(filename, src, false) }
 
 // parse parses src, keeping its comments when keep is set.
@@ -43,8 +42,8 @@ func parse(filename, src string, keep bool) (f *File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bailout)
-			if !ok { // a bug in the parser: never let it escape as a panic
-				b = bailout{p.tok.off, fmt.Sprintf("internal error while parsing: %v (please report it)", r)}
+			if !ok {
+				panic(r) // a bug: dpcheck.CheckSource reports it as an InternalError
 			}
 			f, err = nil, ErrorList{{Pos: f.Position(b.off), Msg: b.msg}}
 		}

@@ -2,7 +2,9 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -57,11 +59,20 @@ func parallel(ctx context.Context, stage string, n int, work func(sc *scratch, i
 		errOnce sync.Once
 		first   error
 		stop    atomic.Bool
+		// panicked holds a worker's panic, re-raised in the caller's
+		// goroutine (where the caller can recover it).
+		panicked atomic.Value
 	)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, fmt.Sprintf("%v\n\n%s", r, debug.Stack()))
+					stop.Store(true)
+				}
+			}()
 			var sc scratch
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
@@ -81,5 +92,8 @@ func parallel(ctx context.Context, stage string, n int, work func(sc *scratch, i
 		}()
 	}
 	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
 	return first
 }
