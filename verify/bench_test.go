@@ -195,3 +195,30 @@ func BenchmarkUntilRandomWalk(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkProfileLaplaceDecision: the privacy profile of
+// models/laplace_decision.dp (α = 999/1000, k = 4000, counts 0..8000):
+// 16000 ordered pairs whose probabilities are rationals of 40 000 bits.
+//
+//	go test ./verify -run '^$' -bench ProfileLaplace -benchmem -benchtime 1x
+func BenchmarkProfileLaplaceDecision(b *testing.B) {
+	ctx := context.Background()
+	m, err := builder.LaplaceDecision(big.NewRat(999, 1000), 4000, 0, 8000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		p, err := a.Profile(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(p.Points) != 2 || p.Points[0].Delta.Cmp(big.NewRat(1, 2000)) != 0 || p.Points[1].Delta.Sign() != 0 ||
+			p.Points[1].C.Cmp(big.NewRat(1000, 999)) != 0 {
+			b.Fatalf("profile %v", p.Points)
+		}
+	}
+}

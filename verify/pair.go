@@ -31,6 +31,7 @@ func newCinfo(e Eps) cinfo {
 type scratch struct {
 	t1, t2, t3 big.Int
 	accA, accB chain.Accumulator
+	prof       profScratch
 }
 
 // orderedPair returns the k-th ordered neighbouring pair: pair k/2, in its
