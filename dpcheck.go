@@ -11,7 +11,6 @@ package dpcheck
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime/debug"
 
 	"github.com/dpcheck/dpcheck/spec"
@@ -102,6 +101,9 @@ func (o *Outcome) Value() string {
 type Config struct {
 	// Spec bounds what a file may build.
 	Spec spec.Options
+	// MaxFileSize bounds the bytes of a source file CheckFile reads
+	// (DefaultMaxFileSize when zero).
+	MaxFileSize int64
 }
 
 // CheckFile reads, parses, checks and runs a .dp file with the default
@@ -118,11 +120,11 @@ func CheckSource(ctx context.Context, filename, src string) (*Result, error) {
 
 // CheckFile reads, parses, checks and runs a .dp file.
 func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadSource(path, c.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	return c.CheckSource(ctx, path, string(src))
+	return c.CheckSource(ctx, path, src)
 }
 
 // CheckSource is CheckFile for a file's contents. Loading (parsing,
@@ -262,6 +264,11 @@ func runFormula(ctx context.Context, m *verify.Checker, st *spec.Statement, o *O
 	case spec.QueryProb:
 		o.Probs, err = m.ProbQuery(ctx, st.Path)
 		o.Pass = err == nil
+		for _, p := range o.Probs {
+			if want := st.Expect.ProbOf(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+				o.Pass = false
+			}
+		}
 	case spec.QueryDEps:
 		o.DBound, err = m.TightEpsilonD(ctx, st.Path, st.Delta)
 		if err == nil {

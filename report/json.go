@@ -180,6 +180,8 @@ type DPViolationDoc struct {
 type InputProbDoc struct {
 	State StateDoc `json:"state"`
 	Pr    Number   `json:"pr"`
+	// Expected is the probability the statement expects of this input.
+	Expected *Number `json:"expected,omitempty"`
 }
 
 func explanationDoc(e *verify.Explanation) *ExplanationDoc {
@@ -242,7 +244,7 @@ func Build(entries []Entry, version string) *Document {
 		if st != Pass {
 			doc.Pass = false
 		}
-		fd := FileDoc{File: e.File, Status: [...]string{"pass", "fail", "invalid", "aborted"}[st]}
+		fd := FileDoc{File: e.File, Status: [...]string{"pass", "fail", "invalid", "aborted", "internal"}[st]}
 		if e.Err != nil {
 			var list spec.ErrorList
 			if errors.As(e.Err, &list) {
@@ -349,7 +351,12 @@ func statementDoc(o *dpcheck.Outcome) *StatementDoc {
 	case o.Probs != nil:
 		d.Outcome = "value"
 		for _, p := range o.Probs {
-			d.Probabilities = append(d.Probabilities, InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)})
+			ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
+			if want := st.Expect.ProbOf(p.State.ID); want != nil {
+				n := ratNum(want)
+				ip.Expected = &n
+			}
+			d.Probabilities = append(d.Probabilities, ip)
 		}
 	case o.DBound != nil:
 		b := o.DBound

@@ -29,10 +29,11 @@ type Status int
 
 // The statuses, in increasing order of severity.
 const (
-	Pass    Status = iota // every statement met its expectation
-	Fail                  // some statement did not
-	Invalid               // the file has parse or semantic errors (or cannot be read)
-	Aborted               // the check did not complete (timeout, interrupt)
+	Pass     Status = iota // every statement met its expectation
+	Fail                   // some statement did not
+	Invalid                // the file has parse or semantic errors (or cannot be read)
+	Aborted                // the check did not complete (timeout, interrupt)
+	Internal               // dpcheck failed: a bug to report (dpcheck.InternalError)
 )
 
 // stopped reports whether err is a cancellation or a deadline.
@@ -53,6 +54,10 @@ func errText(err error) string {
 
 // StatusOf classifies an entry.
 func StatusOf(e Entry) Status {
+	var ie *dpcheck.InternalError
+	if errors.As(e.Err, &ie) {
+		return Internal
+	}
 	switch {
 	case e.Err != nil && e.Result != nil:
 		return Aborted

@@ -22,7 +22,7 @@ func Text(w io.Writer, entries []Entry) {
 			fmt.Fprintln(w)
 		}
 		switch StatusOf(e) {
-		case Invalid:
+		case Invalid, Internal:
 			n.bad++
 			writeErr(w, e)
 			continue
@@ -202,7 +202,14 @@ func textOutcome(w io.Writer, o *dpcheck.Outcome) {
 		}
 		for _, p := range o.Probs {
 			name := p.State.String()
-			fmt.Fprintf(w, "%s  %s%s  %s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), exact(p.Pr))
+			note := ""
+			if want := st.Expect.ProbOf(p.State.ID); want != nil {
+				note = " (as expected)"
+				if want.Cmp(p.Pr) != 0 {
+					note = ", expected " + exact(want)
+				}
+			}
+			fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), exact(p.Pr), note)
 		}
 	case o.DBound != nil:
 		b := o.DBound

@@ -161,11 +161,19 @@ type PropStmt struct {
 	Expect *Expect
 }
 
-// Expect is "holds", "violated" or a value.
+// Expect is "holds", "violated", a value, or values for named inputs
+// ("a: 1/3, b: 2/3", for query P=?[…]).
 type Expect struct {
 	Span
 	Outcome string // "holds" or "violated"; "" for a value
 	Value   *Expr
+	Values  []NamedValue
+}
+
+// NamedValue is "NAME: VALUE" in an expectation.
+type NamedValue struct {
+	Name  Name
+	Value *Expr
 }
 
 func (*ConstStmt) stmt()      {}
@@ -183,26 +191,26 @@ type ExprOp uint8
 // The expression nodes. Args lists the operands; Text holds a literal, a
 // name, a function name or an operator.
 const (
-	ENum     ExprOp = iota + 1 // a number literal (Text)
-	EStr                       // a quoted string (Text is its value)
-	EName                      // a name (Text), primed when Primed
-	EUnknown                   // ?
-	EParen                     // ( Args[0] )
-	EAbs                       // | Args[0] |
-	ECall                      // Text(Args...); a named argument is an EArg
-	EArg                       // Text = Args[0], a named argument of a call
-	ENeg                       // -Args[0]
-	ENot                       // !Args[0]
-	EPow                       // Args[0] ^ Args[1]
-	ESum                       // Args[0] ± Args[1] ± …: an operand with Minus is subtracted
-	EProd                      // Args[0] */ Args[1] …: an operand with Minus divides
-	ECmp                       // Args[0] Text Args[1], Text one of = == != < <= > >=
-	EAnd                       // Args[0] & Args[1] & …
-	EOr                        // Args[0] | Args[1] | …
-	ETemporal                  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the power (X^k) or nil, Args[2] the bound (F<=k) or nil
-	EUntil                     // Args[0] U Args[1], Args[2] the bound or nil
-	EProb                      // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?
-	EDP                        // D{Args[0], Args[1]}[Args[2]]
+	ENum      ExprOp = iota + 1 // a number literal (Text)
+	EStr                        // a quoted string (Text is its value)
+	EName                       // a name (Text), primed when Primed
+	EUnknown                    // ?
+	EParen                      // ( Args[0] )
+	EAbs                        // | Args[0] |
+	ECall                       // Text(Args...); a named argument is an EArg
+	EArg                        // Text = Args[0], a named argument of a call
+	ENeg                        // -Args[0]
+	ENot                        // !Args[0]
+	EPow                        // Args[0] ^ Args[1]
+	ESum                        // Args[0] ± Args[1] ± …: an operand with Minus is subtracted
+	EProd                       // Args[0] */ Args[1] …: an operand with Minus divides
+	ECmp                        // Args[0] Text Args[1], Text one of = == != < <= > >=
+	EAnd                        // Args[0] & Args[1] & …
+	EOr                         // Args[0] | Args[1] | …
+	ETemporal                   // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the power (X^k) or nil, Args[2] the bound (F<=k) or nil
+	EUntil                      // Args[0] U Args[1], Args[2] the bound or nil
+	EProb                       // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?
+	EDP                         // D{Args[0], Args[1]}[Args[2]]
 )
 
 // Expr is an expression node.

@@ -67,9 +67,9 @@ type checker struct {
 	file, src string
 	errs      ErrorList
 	consts    map[string]*constEntry
-	stack     []string // constants being evaluated, for cycle messages
+	stack     []string       // constants being evaluated, for cycle messages
 	states    map[string]int // declared states and where
-	inputList []string // inputs named in an explicit chain's inputs statement
+	inputList []string       // inputs named in an explicit chain's inputs statement
 	limits    builder.Limits
 	// bits counts the bits of the numbers kept (constants, probabilities).
 	bits         int64
@@ -148,55 +148,20 @@ func (c *checker) constant(off int, name string) (value, bool) {
 // (Statement.Text); longer statements are quoted up to it and end in "…".
 const MaxStatementText = 500
 
-// text returns the source of span on one line, comments removed and white
-// space collapsed, at most MaxStatementText characters.
-func (c *checker) text(sp Span) string {
-	return collapse(c.src, sp.Start, sp.End, MaxStatementText)
+// text returns a statement in canonical form (as dpcheck fmt writes it),
+// on one line and cut to MaxStatementText characters: messages and reports
+// quote it, and formatting a file does not change them.
+func text(st Stmt) string {
+	p := &printer{limit: MaxStatementText}
+	p.stmt(st)
+	return p.text()
 }
 
-// collapse returns src[from:to] without comments, white space collapsed,
-// cut at limit characters.
-func collapse(src string, from, to, limit int) string {
-	from, to = max(0, min(from, len(src))), max(0, min(to, len(src)))
-	sc := newScanner(src[:to], true)
-	sc.off = from
-	var b strings.Builder
-	last := from
-	n := 0
-	write := func(seg string) bool {
-		for _, w := range strings.Fields(seg) {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-				n++
-			}
-			for _, r := range w {
-				if n >= limit {
-					b.WriteString(" …")
-					return false
-				}
-				b.WriteRune(r)
-				n++
-			}
-		}
-		return true
-	}
-	for {
-		if _, err := sc.next(); err != nil {
-			break
-		}
-		for _, cm := range sc.comments {
-			if !write(src[last:cm.off]) {
-				return b.String()
-			}
-			last = cm.off + len(cm.text)
-		}
-		sc.comments = sc.comments[:0]
-		if sc.off >= to {
-			break
-		}
-	}
-	write(src[last:to])
-	return b.String()
+// exprText is text for an expression.
+func exprText(e *Expr) string {
+	p := &printer{limit: MaxStatementText}
+	p.expr(e)
+	return p.text()
 }
 
 func (c *checker) check(f *File) *Program {
@@ -272,6 +237,13 @@ func (c *checker) check(f *File) *Program {
 			props = append(props, st)
 		}
 	}
+	if len(f.Stmts) == 0 {
+		c.errorf(0, "the file is empty: nothing to check")
+		return p
+	}
+	if len(props) == 0 {
+		c.errorf(0, "nothing to check: add a check or query statement (check dp(eps = ln(2)), query eps(delta = 0), …)")
+	}
 	// Evaluate every constant, so that errors in unused ones are reported.
 	names := make([]string, 0, len(c.consts))
 	for n := range c.consts {
@@ -334,7 +306,6 @@ func (c *checker) check(f *File) *Program {
 	}
 	return p
 }
-
 
 func paramNames(d *builder.Def) string {
 	var ns []string
@@ -501,7 +472,6 @@ func (n Name) String() string { return n.Text }
 
 // chainBlock builds an explicit chain.
 func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
-	c.states = map[string]int{}
 	type stateDecl struct {
 		decl *StateDecl
 		val  chain.Valuation
@@ -520,6 +490,7 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", thousands(int64(trans)), thousands(int64(c.limits.MaxTransitions)))
 		return nil
 	}
+	c.states = map[string]int{}
 	for _, sd := range cb.States {
 		name := sd.Name.String()
 		if prev, dup := c.states[name]; dup {
@@ -861,6 +832,9 @@ func (c *checker) inputNames(ch *chain.Chain) string {
 // built, so that these errors are reported in the same run. (A pair is not
 // checked against an inputs list that has errors itself.)
 func (c *checker) neighbourNames(n *NeighboursStmt) {
+	if c.states == nil {
+		return // the chain was refused before its states were read
+	}
 	listed := map[string]bool{}
 	for _, name := range c.inputList {
 		listed[name] = true
@@ -912,6 +886,22 @@ func (c *checker) neighbours(n *NeighboursStmt, ch *chain.Chain) [][2]int {
 		return nil
 	}
 	ins := ch.Inputs()
+	// A comparison with a variable a state lacks is false there; for a
+	// neighbour relation that would drop pairs silently, so every input
+	// must have the variables the predicate reads.
+	vars := make([]string, 0, len(pc.reads))
+	for v := range pc.reads {
+		vars = append(vars, v)
+	}
+	sort.Slice(vars, func(i, j int) bool { return pc.reads[vars[i]] < pc.reads[vars[j]] })
+	for _, v := range vars {
+		for _, s := range ins {
+			if _, has := ch.Value(s, v); !has {
+				c.errorf(pc.reads[v], "input %s has no variable %s; a neighbour predicate may only compare variables every input has", displayName(ch.Name(s)), v)
+				return nil
+			}
+		}
+	}
 	if len(ins) > MaxPredicateInputs {
 		c.errorf(n.Pred.Pos(), "a neighbour predicate over %d inputs would try %d pairs; the limit is %d inputs (list the pairs instead)", len(ins), len(ins)*(len(ins)-1)/2, MaxPredicateInputs)
 		return nil
@@ -941,7 +931,7 @@ func (c *checker) neighbours(n *NeighboursStmt, ch *chain.Chain) [][2]int {
 // property checks a check or query statement. ch is nil when the model
 // has errors; observed are the labels of the observe statement.
 func (c *checker) property(pr *PropStmt, ch *chain.Chain, hasObserve bool, observed []string) *Statement {
-	out := &Statement{Pos: c.position(pr.Start), Text: c.text(pr.Span)}
+	out := &Statement{Pos: c.position(pr.Start), Text: text(pr)}
 	call, name := propertyCall(pr.Body)
 	isCheck := !pr.Query
 	if pr.Over != nil {
@@ -1024,7 +1014,7 @@ func (c *checker) property(pr *PropStmt, ch *chain.Chain, hasObserve bool, obser
 			return nil
 		}
 	}
-	if !c.expectation(pr, out) {
+	if !c.expectation(pr, out, ch) {
 		return nil
 	}
 	return out
@@ -1062,6 +1052,12 @@ func (c *checker) equivalence(call *Expr, out *Statement) bool {
 		out.Models[i] = ModelRef{Info: info, Chain: m.Chain}
 	}
 	out.Kind = CheckEquivalent
+	if ok {
+		if err := verify.MatchInputs(out.Models[0].Chain, out.Models[1].Chain); err != nil {
+			c.errorf(call.Pos(), "%s cannot be compared: %s", exprText(call), strings.TrimPrefix(err.Error(), verify.ErrModel.Error()+": "))
+			return false
+		}
+	}
 	return ok
 }
 
@@ -1098,7 +1094,7 @@ func (c *checker) formulaProperty(pr *PropStmt, out *Statement, ch *chain.Chain,
 			c.errorf(body.Pos(), "P=?[…] is a query: write query P=?[…]")
 			return false
 		}
-		path, ok := fc.formula(body.Args[1], true)
+		path, ok := fc.pathFormula(body.Args[1])
 		out.Kind, out.Path = QueryProb, path
 		return ok
 	case body.Op == EDP && (isUnknown(body.Args[0]) || isUnknown(body.Args[1])):
@@ -1111,7 +1107,7 @@ func (c *checker) formulaProperty(pr *PropStmt, out *Statement, ch *chain.Chain,
 			c.errorf(body.Pos(), "D{?, ?}: give ε or δ")
 			return false
 		}
-		path, ok := fc.formula(body.Args[2], true)
+		path, ok := fc.pathFormula(body.Args[2])
 		if !ok {
 			return false
 		}
@@ -1198,7 +1194,7 @@ func (c *checker) propArgs(call *Expr, at int, name string, params []string, req
 }
 
 // expectation checks "expect …" against the statement kind.
-func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
+func (c *checker) expectation(pr *PropStmt, out *Statement, ch *chain.Chain) bool {
 	ex := pr.Expect
 	isCheck := out.Kind == CheckDP || out.Kind == CheckFormula || out.Kind == CheckEquivalent
 	if ex == nil {
@@ -1218,14 +1214,45 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 		}
 		return true
 	}
-	text := c.text(ex.Span)
+	p := &printer{limit: MaxStatementText}
+	p.expect(ex)
+	text := p.text()
+	if ex.Values != nil && out.Kind != QueryProb {
+		c.errorf(ex.Start, "only query P=?[…] expects values of named inputs (NAME: VALUE, …); write one value")
+		return false
+	}
 	switch out.Kind {
 	case CheckDP, CheckFormula, CheckEquivalent:
 		c.errorf(ex.Start, "a check expects holds or violated, not %s", text)
 		return false
 	case QueryProb:
-		c.errorf(ex.Start, "query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead")
-		return false
+		out.Expect = Expectation{Kind: ExpectValue, Text: text}
+		if ex.Value != nil {
+			v, ok := c.probability(ex.Value, "an expected probability")
+			out.Expect.Value = v
+			return ok
+		}
+		ok := true
+		seen := map[int]bool{}
+		for _, nv := range ex.Values {
+			v, good := c.probability(nv.Value, "an expected probability")
+			s, found := c.stateByName(nv.Name, ch)
+			switch {
+			case !found:
+				ok = false
+			case !ch.IsInput(s):
+				c.errorf(nv.Name.Off, "%s is not an input (inputs: %s)", displayName(nv.Name.Text), c.inputNames(ch))
+				ok = false
+			case seen[s]:
+				c.errorf(nv.Name.Off, "%s is listed twice", displayName(nv.Name.Text))
+				ok = false
+			case good:
+				seen[s] = true
+				out.Expect.Probs = append(out.Expect.Probs, ExpectedProb{State: s, Name: ch.Name(s), Value: v})
+			}
+			ok = ok && good
+		}
+		return ok
 	case QueryEps, QueryDEps:
 		e, ok := c.eps(ex.Value, true)
 		if !ok {
@@ -1243,4 +1270,17 @@ func (c *checker) expectation(pr *PropStmt, out *Statement) bool {
 		return false
 	}
 	return true
+}
+
+// probability evaluates e as a number in [0, 1].
+func (c *checker) probability(e *Expr, what string) (*big.Rat, bool) {
+	x, ok := c.num(e, what)
+	if !ok {
+		return nil, false
+	}
+	if x.Sign() < 0 || x.Cmp(big.NewRat(1, 1)) > 0 {
+		c.errorf(e.Pos(), "%s %s is outside [0, 1]", what, x.RatString())
+		return nil, false
+	}
+	return x, true
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
 )
 
 // Position is a place in a .dp file. Line and Column start at 1 (Column

@@ -19,7 +19,8 @@ func TestErrors(t *testing.T) {
 		want []string
 	}{
 		// Not text, empty, syntax.
-		{"empty file", "", []string{"1:1: no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block"}},
+		{"empty file", "", []string{"1:1: the file is empty: nothing to check"}},
+		{"only a comment", "// nothing here\n", []string{"1:1: the file is empty: nothing to check"}},
 		{"binary garbage", "\x00\x01\x02garbage\xff", []string{"1:1: the file contains NUL bytes: it is not a .dp text file"}},
 		{"invalid UTF-8", "model survey()\n\xff\xfe", []string{"2:1: invalid UTF-8 (byte 0xff): a .dp file must be UTF-8 text"}},
 		{"model without call", "model", []string{"1:6: unexpected end of file (expected a call such as survey(theta1 = 1/2))"}},
@@ -41,8 +42,8 @@ func TestErrors(t *testing.T) {
 		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 2000000 bits; the limit is 1048576"}},
 		{"huge product", "const a = 3^500000\nconst b = a*a*a\nmodel survey()", []string{"2:12: this result would have about 1584964 bits; the limit is 1048576"}},
 		{"power of a huge base", "const a = 3^500000\nconst c = a^2\nmodel survey()", []string{"2:11: (a number of 238561 digits)^2 would have about 1584964 bits; the limit is 1048576"}},
-		{"model too big", "model truncated_geometric(alpha = 1/2, n = 5000)", []string{"1:7: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 (raise it with --max-transitions)"}},
-		{"composition far too big", "model compose(k = 1000000, model = survey())", []string{"1:7: compose(k = 1000000, model = survey()) would have more than 10^308 states; the limit is 10,000,000 (raise it with --max-states)"}},
+		{"model too big", "model truncated_geometric(alpha = 1/2, n = 5000)", []string{"1:7: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 transitions"}},
+		{"composition far too big", "model compose(k = 1000000, model = survey())", []string{"1:7: compose(k = 1000000, model = survey()) would have more than 10^308 states; the limit is 10,000,000 states"}},
 		{"fractional power", "model survey(theta1 = 2^(1/2))", []string{"1:23: the exponent 1/2 is not an integer"}},
 		{"model and chain", "model survey()\n" + chainAB, []string{"2:1: a file has either a model or a chain block, not both (the model is at line 1)"}},
 		{"two models", "model survey()\nmodel survey()", []string{"2:1: duplicate model statement (the first is at line 1)"}},
@@ -81,7 +82,7 @@ func TestErrors(t *testing.T) {
 		{"unknown neighbour", chainAB[:strings.Index(chainAB, "neighbours")] + "neighbours a ~ c", []string{"7:16: unknown state c (did you mean a?)"}},
 		{"empty relation", "model survey()\nneighbours x = x'", []string{"2:12: this neighbour predicate relates no two distinct inputs"}},
 		{"unknown variable", "model survey()\nneighbours |z - z'| <= 1", []string{"2:13: unknown variable z (variables: x, y)"}},
-		{"variable missing on an input", "model survey()\nneighbours |x - y'| <= 1", []string{`2:17: state "-" has no variable y`}},
+		{"variable missing on an input", "model survey()\nneighbours |x - y'| <= 1", []string{`2:17: input "+" has no variable y; a neighbour predicate may only compare variables every input has`}},
 		{"unknown label", "model survey()\nneighbours in_x & in_neg'", []string{"2:12: unknown label in_x (labels: in_neg, in_pos, out_N, out_Y)"}},
 		{"two neighbours", "model survey()\nneighbours \"+\" ~ \"-\"\nneighbours \"+\" ~ \"-\"", []string{"3:1: duplicate neighbours statement (the first is at line 2)"}},
 		// Outputs.
@@ -133,7 +134,11 @@ func TestErrors(t *testing.T) {
 		{"F with a power", "model survey()\ncheck D{ln(3),0}[F^2 out_Y]", []string{"2:20: F takes a bound (F<=k), not a power"}},
 		{"negative bound", "model survey()\ncheck D{ln(3),0}[F<=-1 out_Y]", []string{"2:21: a step bound must be between 0 and 100000, found -1"}},
 		{"X^0", "model survey()\ncheck D{ln(3),0}[X^0 out_Y]", []string{"2:20: the power of X must be between 1 and 100000, found 0"}},
-		{"expectation of P=?", "model survey()\nquery P=?[X out_Y] expect 3/4", []string{"2:27: query P=?[…] prints the probability of every input and takes no expectation; check P>=p[…] instead"}},
+		{"expected probability above 1", "model survey()\nquery P=?[X out_Y] expect 3/2", []string{"2:27: an expected probability 3/2 is outside [0, 1]"}},
+		{"expected probability of a non-input", "model survey()\nquery P=?[X out_Y] expect Y: 1/2", []string{`2:27: Y is not an input (inputs: +, -)`}},
+		{"expected probability of an unknown state", "model survey()\nquery P=?[X out_Y] expect \"+\": 3/4, Z: 1/4", []string{`2:37: unknown state Z (did you mean +?)`}},
+		{"expected probability twice", "model survey()\nquery P=?[X out_Y] expect \"+\": 3/4, \"+\": 1/4", []string{`2:37: "+" is listed twice`}},
+		{"named values for ε", "model survey()\nquery eps() expect \"+\": 1", []string{"2:20: only query P=?[…] expects values of named inputs (NAME: VALUE, …); write one value"}},
 		{"negative D ε", "model survey()\ncheck D{-1,0}[X out_Y]", []string{"2:9: ε = -1 is negative"}},
 		{"primed label in a formula", "model survey()\ncheck D{ln(3),0}[X out_Y']", []string{"2:20: out_Y' (a primed name) only makes sense in a neighbour predicate"}},
 		// Composition and equivalence.

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // Format returns a .dp file in canonical form: one statement per line,
@@ -65,6 +64,7 @@ type fcomment struct {
 
 type printer struct {
 	f        *File
+	limit    int // stop after about this many bytes (0: no limit)
 	b        strings.Builder
 	comments []fcomment
 	next     int // first comment not yet printed
@@ -129,8 +129,24 @@ func (p *printer) rest() {
 
 func (p *printer) w(s ...string) {
 	for _, x := range s {
+		if p.limit > 0 && p.b.Len() > p.limit {
+			return
+		}
 		p.b.WriteString(x)
 	}
+}
+
+// text returns what the printer wrote, cut at its limit with "…".
+func (p *printer) text() string {
+	s := p.b.String()
+	if p.limit > 0 && len(s) > p.limit {
+		cut := p.limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + " …"
+	}
+	return s
 }
 
 func (p *printer) stmt(st Stmt) {
@@ -208,11 +224,25 @@ func (p *printer) stmt(st Stmt) {
 		}
 		if ex := st.Expect; ex != nil {
 			p.w(" expect ")
-			if ex.Outcome != "" {
-				p.w(ex.Outcome)
-			} else {
-				p.expr(ex.Value)
+			p.expect(ex)
+		}
+	}
+}
+
+func (p *printer) expect(ex *Expect) {
+	switch {
+	case ex.Outcome != "":
+		p.w(ex.Outcome)
+	case ex.Value != nil:
+		p.expr(ex.Value)
+	default:
+		for i, nv := range ex.Values {
+			if i > 0 {
+				p.w(", ")
 			}
+			p.name(nv.Name)
+			p.w(": ")
+			p.expr(nv.Value)
 		}
 	}
 }

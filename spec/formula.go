@@ -16,17 +16,49 @@ type formulaCompiler struct {
 	c  *checker
 	ch *chain.Chain
 	pc *predCompiler
+	// at maps the formulas compiled to the expressions they come from.
+	at map[*verify.Formula]*Expr
 }
 
 func newFormulaCompiler(c *checker, ch *chain.Chain) *formulaCompiler {
 	pc := newPredCompiler(c, ch, false)
-	pc.missingFalse = true
-	return &formulaCompiler{c: c, ch: ch, pc: pc}
+	return &formulaCompiler{c: c, ch: ch, pc: pc, at: map[*verify.Formula]*Expr{}}
 }
 
 // formula compiles e; temporal operators are allowed only when path is set
 // (inside P…[…] and D{…}[…]).
 func (fc *formulaCompiler) formula(e *Expr, path bool) (*verify.Formula, bool) {
+	f, ok := fc.compile(e, path)
+	if ok {
+		fc.at[f] = e
+		for _, a := range f.Args { // the parts G and F add
+			if _, known := fc.at[a]; !known {
+				fc.at[a] = e
+			}
+		}
+	}
+	return f, ok
+}
+
+// pathFormula compiles the path formula of P, D or a query, and refuses
+// what the checker cannot compute exactly, at its position.
+func (fc *formulaCompiler) pathFormula(e *Expr) (*verify.Formula, bool) {
+	f, ok := fc.formula(e, true)
+	if !ok {
+		return nil, false
+	}
+	if bad, why := verify.Unsupported(f); bad != nil {
+		at := e
+		if x, known := fc.at[bad]; known {
+			at = x
+		}
+		fc.c.errorf(at.Pos(), "%s: %s", exprText(at), why)
+		return nil, false
+	}
+	return f, true
+}
+
+func (fc *formulaCompiler) compile(e *Expr, path bool) (*verify.Formula, bool) {
 	switch e.Op {
 	case EOr, EAnd:
 		fs := make([]*verify.Formula, len(e.Args))
@@ -175,7 +207,7 @@ func (fc *formulaCompiler) prob(p *Expr) (*verify.Formula, bool) {
 		fc.c.errorf(bound.Pos(), "the probability bound %s is outside [0, 1]", b.RatString())
 		return nil, false
 	}
-	path, ok := fc.formula(p.Args[1], true)
+	path, ok := fc.pathFormula(p.Args[1])
 	if !ok {
 		return nil, false
 	}
@@ -191,7 +223,7 @@ func (fc *formulaCompiler) dp(d *Expr) (*verify.Formula, bool) {
 	}
 	eps, ok1 := fc.c.eps(d.Args[0], false)
 	delta, ok2 := fc.c.delta(d.Args[1])
-	path, ok3 := fc.formula(d.Args[2], true)
+	path, ok3 := fc.pathFormula(d.Args[2])
 	if !ok1 || !ok2 || !ok3 {
 		return nil, false
 	}

@@ -20,7 +20,7 @@ func TestFormulaParsing(t *testing.T) {
 		{"check P>=1/2[X (out_Y & X out_N)]", "check formula", "P>=1/2[X (out_Y & X out_N)]"},
 		{"check P>=1/2[X^3 out_Y]", "check formula", "P>=1/2[X^3 out_Y]"},
 		{"check P<1[!X out_Y]", "check formula", "P<1[!X out_Y]"},
-		{"check P>0[out_Y U<=3 out_N | F out_N]", "check formula", "P>0[(out_Y U<=3 out_N) | F out_N]"},
+		{"check P>0[out_Y U<=3 out_N | F<=5 out_N]", "check formula", "P>0[(out_Y U<=3 out_N) | F<=5 out_N]"},
 		{"check P>0[G<=2 !out_N]", "check formula", "P>0[G<=2 !out_N]"},
 		{"check P>0[F x >= 1 & !in_pos]", "check formula", "P>0[F x >= 1 & !in_pos]"},
 		{"check P>0[F (x >= 1 & !in_pos)]", "check formula", "P>0[F (x >= 1 & !in_pos)]"},

@@ -107,6 +107,11 @@ func describe(t token) string {
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) {
+	if p.peekErr != nil && p.peekErr.off == p.tok.end {
+		// The token runs into something the scanner cannot read (a Greek
+		// letter inside a keyword, say): that is the real problem.
+		panic(bailout{p.peekErr.off, p.peekErr.msg})
+	}
 	msg := "unexpected " + describe(p.tok)
 	if p.tok.kind == tOp && p.tok.text == ";" {
 		msg += ": .dp needs no ; (statements end by themselves; remove it)"
@@ -269,10 +274,22 @@ func (p *parser) statement() Stmt {
 			ex := &Expect{Span: Span{Start: p.tok.end}}
 			p.advance()
 			ex.Start = p.tok.off
-			if p.is("holds") || p.is("violated") {
+			switch {
+			case p.is("holds") || p.is("violated"):
 				ex.Outcome = p.tok.text
 				p.advance()
-			} else {
+			case (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek.kind == tOp && p.peek.text == ":":
+				for {
+					nv := NamedValue{Name: p.name("an input")}
+					p.expect(":")
+					nv.Value = p.expr()
+					ex.Values = append(ex.Values, nv)
+					if !p.isOp(",") {
+						break
+					}
+					p.advance()
+				}
+			default:
 				ex.Value = p.expr()
 			}
 			ex.End = p.lastEnd

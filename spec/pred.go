@@ -82,15 +82,15 @@ type predCompiler struct {
 	c      *checker
 	ch     *chain.Chain
 	primes bool // primed names allowed (neighbour predicates)
-	// missingFalse makes a comparison false at a state that lacks one of
-	// its variables (formula atoms); otherwise that is an error.
-	missingFalse bool
-	vars         map[string]bool
-	labels       map[string]bool
+	vars   map[string]bool
+	labels map[string]bool
+	// reads maps every variable the compiled expressions read to where it
+	// is first read.
+	reads map[string]int
 }
 
 func newPredCompiler(c *checker, ch *chain.Chain, primes bool) *predCompiler {
-	pc := &predCompiler{c: c, ch: ch, primes: primes, vars: map[string]bool{}, labels: map[string]bool{}}
+	pc := &predCompiler{c: c, ch: ch, primes: primes, vars: map[string]bool{}, labels: map[string]bool{}, reads: map[string]int{}}
 	for _, v := range ch.Vars() {
 		pc.vars[v] = true
 	}
@@ -158,7 +158,7 @@ func (pc *predCompiler) cmp(e *Expr) (boolFn, bool) {
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	op, missingFalse := e.Text, pc.missingFalse
+	op := e.Text
 	return func(s, t int) (bool, error) {
 		a, err := l(s, t)
 		if err == nil {
@@ -167,8 +167,8 @@ func (pc *predCompiler) cmp(e *Expr) (boolFn, bool) {
 				return verify.CmpHolds(op, qcmp(a, b)), nil
 			}
 		}
-		if pe, ok := err.(*predErr); ok && pe.missing && missingFalse {
-			return false, nil
+		if pe, ok := err.(*predErr); ok && pe.missing {
+			return false, nil // a comparison with a variable the state lacks is false there
 		}
 		return false, err
 	}, true
@@ -341,6 +341,9 @@ func qdiv(p Position) func(a, b qv) (qv, error) {
 func (pc *predCompiler) variable(v *Expr) (numFn, bool) {
 	name := v.Text
 	if pc.vars[name] {
+		if _, seen := pc.reads[name]; !seen {
+			pc.reads[name] = v.Pos()
+		}
 		if v.Primed && !pc.primes {
 			pc.c.errorf(v.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", name)
 			return nil, false

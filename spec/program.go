@@ -105,8 +105,36 @@ type Expectation struct {
 	// QueryDelta.
 	Eps   verify.Eps
 	Value *big.Rat
-	// Text is the expectation as written ("holds", "ln(2)", "1/3").
+	// Probs are the expected probabilities of named inputs, for a query
+	// P=?[…] (Value, when set instead, is expected of every input).
+	Probs []ExpectedProb
+	// Text is the expectation in canonical form ("holds", "ln(2)", "1/3",
+	// "a: 1/3, b: 2/3").
 	Text string
+}
+
+// ProbOf returns the probability a query P=?[…] expects of input s, or nil
+// when it expects none.
+func (e Expectation) ProbOf(s int) *big.Rat {
+	if e.Kind != ExpectValue {
+		return nil
+	}
+	for _, p := range e.Probs {
+		if p.State == s {
+			return p.Value
+		}
+	}
+	if e.Probs == nil {
+		return e.Value
+	}
+	return nil
+}
+
+// ExpectedProb is the expected probability of one input.
+type ExpectedProb struct {
+	State int
+	Name  string
+	Value *big.Rat
 }
 
 // Statement is one checked property or query.

@@ -2,10 +2,10 @@ package verify
 
 import (
 	"context"
-	"strings"
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"gonum.org/v1/gonum/graph"

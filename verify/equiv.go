@@ -42,32 +42,52 @@ func matchKey(c *chain.Chain, s int) string {
 // displayKey is a match key as people read it.
 func displayKey(k string) string { return k[2:] }
 
+// MatchInputs reports an error unless the inputs of a and b correspond one
+// to one, matched as Equivalent matches them.
+func MatchInputs(a, b *chain.Chain) error {
+	_, _, _, err := matchInputs(a, b)
+	return err
+}
+
+// matchInputs matches the inputs of a and b; it returns the inputs of
+// each by key and the keys in a's order.
+func matchInputs(a, b *chain.Chain) (ka, kb map[string]int, keys []string, err error) {
+	ka, kb = map[string]int{}, map[string]int{}
+	for _, s := range a.Inputs() {
+		ka[matchKey(a, s)] = s
+	}
+	for _, s := range b.Inputs() {
+		kb[matchKey(b, s)] = s
+	}
+	for _, s := range a.Inputs() {
+		k := matchKey(a, s)
+		if _, ok := kb[k]; !ok {
+			return nil, nil, nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, displayKey(k))
+		}
+		keys = append(keys, k)
+	}
+	for _, s := range b.Inputs() {
+		if k := matchKey(b, s); !has(ka, k) {
+			return nil, nil, nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, displayKey(k))
+		}
+	}
+	return ka, kb, keys, nil
+}
+
+func has(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // Equivalent compares the final-state output distributions of a and b,
 // exactly, for every input. Inputs and outputs are matched by their
 // valuation (in=3, out=2), or by name when they have none; an input of one
 // chain without a counterpart in the other is an error.
 func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, error) {
-	ka := map[string]int{}
-	for _, s := range a.Inputs() {
-		ka[matchKey(a, s)] = s
+	ka, kb, keys, err := matchInputs(a, b)
+	if err != nil {
+		return nil, err
 	}
-	kb := map[string]int{}
-	for _, s := range b.Inputs() {
-		kb[matchKey(b, s)] = s
-	}
-	var keys []string
-	for k := range ka {
-		if _, ok := kb[k]; !ok {
-			return nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, displayKey(k))
-		}
-		keys = append(keys, k)
-	}
-	for k := range kb {
-		if _, ok := ka[k]; !ok {
-			return nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, displayKey(k))
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool { return ka[keys[i]] < ka[keys[j]] })
 	da, err := keyedDistributions(ctx, a)
 	if err != nil {
 		return nil, err

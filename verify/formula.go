@@ -260,3 +260,110 @@ func isIdent(s string) bool {
 	}
 	return s != ""
 }
+
+// Unsupported returns the part of the path formula f that dpcheck cannot
+// model check exactly, and why, or nil. The checker evaluates a path
+// formula by progression: state facts are decided at each step, bounded
+// operators unfold, and an unbounded U, F or G (a "leaf") is solved once
+// for all states by a linear system — which works when, at the step where
+// the leaf is reached, it is all that remains of the formula. So an
+// unbounded operator needs state formulas as operands, no bounded operator
+// may contain one, and whatever stands beside it in a conjunction or
+// disjunction must be decided by the step at which it is reached (state
+// formulas are; X φ is decided one step later). Formulas nested in P…[…]
+// and D{…}[…] are state formulas here; their own paths are checked apart.
+func Unsupported(f *Formula) (*Formula, string) {
+	bad, why := unsupported(f)
+	return bad, why
+}
+
+// infinite is the horizon of a formula with an unbounded operator.
+const infinite = 1 << 62
+
+// horizon is the number of steps after which f is decided at every state
+// (infinite when it contains an unbounded operator outside P and D).
+func horizon(f *Formula) int {
+	switch {
+	case f.IsState():
+		return 0
+	case f.Op == OpNext:
+		return satAdd(f.K, horizon(f.Args[0]))
+	case f.Op == OpUntil && f.K < 0:
+		return infinite
+	}
+	h := 0
+	for _, a := range f.Args {
+		h = max(h, horizon(a))
+	}
+	if f.Op == OpUntil {
+		h = satAdd(h, f.K)
+	}
+	return h
+}
+
+// leafDelay is the first step at which an unbounded operator of f can be
+// reached (infinite when f has none).
+func leafDelay(f *Formula) int {
+	switch {
+	case f.IsState():
+		return infinite
+	case f.Op == OpNext:
+		return satAdd(f.K, leafDelay(f.Args[0]))
+	case f.Op == OpUntil && f.K < 0:
+		return 0
+	}
+	d := infinite
+	for _, a := range f.Args {
+		d = min(d, leafDelay(a))
+	}
+	return d
+}
+
+func satAdd(a, b int) int { return min(infinite, a+b) }
+
+func unsupported(f *Formula) (*Formula, string) {
+	switch {
+	case f.IsState():
+		return nil, ""
+	case f.Op == OpNext, f.Op == OpNot:
+		return unsupported(f.Args[0])
+	case f.Op == OpUntil && f.K < 0:
+		for _, a := range f.Args {
+			if !a.IsState() {
+				return f, "the operands of an unbounded U, F or G must be state formulas (labels, comparisons, P…[…], D{…}[…]); use a bounded operator (F<=k, G<=k, U<=k) for the inner one"
+			}
+		}
+		return nil, ""
+	case f.Op == OpUntil:
+		if f.K == 0 {
+			return unsupported(f.Args[1])
+		}
+		for _, a := range f.Args {
+			if leafDelay(a) < infinite {
+				return f, "a bounded operator cannot contain an unbounded U, F or G; bound the inner one too (F<=k, G<=k, U<=k)"
+			}
+		}
+		return nil, ""
+	}
+	// A conjunction or disjunction: at most one operand reaches an
+	// unbounded operator, and the others are decided by then.
+	leaf := -1
+	for i, a := range f.Args {
+		if leafDelay(a) < infinite {
+			if leaf >= 0 {
+				return f, "this combines two unbounded U, F or G; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
+			}
+			leaf = i
+		}
+	}
+	if leaf < 0 {
+		return nil, ""
+	}
+	d := leafDelay(f.Args[leaf])
+	for i, a := range f.Args {
+		if i != leaf && horizon(a) > d {
+			return f, "this combines an unbounded U, F or G with temporal operators that look further ahead; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
+		}
+	}
+	return unsupported(f.Args[leaf])
+}

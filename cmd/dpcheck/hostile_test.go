@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// hostile are inputs a careless or hostile user may give dpcheck. Each
+// gets a result or a precise error, never a crash; TestHostileInputs
+// records the exit status and the first lines of what dpcheck says in
+// testdata/golden/hostile.txt, the table the README's robustness section
+// refers to.
+var hostile = []struct {
+	name string
+	src  string   // the file's contents, written to a .dp file
+	args []string // flags; "FILE" stands for the file, absent: the file last
+}{
+	// Not text.
+	{name: "empty file", src: ""},
+	{name: "only comments", src: "// nothing\n/* at all */\n"},
+	{name: "NUL bytes", src: "model survey()\x00\x01"},
+	{name: "binary garbage", src: "\x7fELF\x02\x01\x01\x00\x00\x00"},
+	{name: "invalid UTF-8", src: "model survey()\ncheck dp(eps = ln(2)) \xff\xfe\n"},
+	{name: "byte-order mark", src: "\uFEFFmodel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "byte-order mark inside", src: "model survey()\n\uFEFFcheck dp(eps = ln(3))\n"},
+	{name: "control character", src: "model survey()\ncheck dp(eps = ln(3))\x07\n"},
+	{name: "CRLF line ends", src: "model survey()\r\ncheck dp(eps = ln(3))\r\n"},
+	// Lexical slips.
+	{name: "hash comment", src: "# a comment\nmodel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "unterminated block comment", src: "model survey()\n/* forgot to close\ncheck dp(eps = ln(3))\n"},
+	{name: "unterminated string", src: "model survey()\nneighbours \"+ ~ \"-\"\ncheck dp(eps = ln(3))\n"},
+	{name: "bad escape", src: "model survey()\nneighbours \"\\q\" ~ \"-\"\ncheck dp(eps = ln(3))\n"},
+	{name: "Greek omicron in a keyword", src: "mοdel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "Cyrillic a in a name", src: "const аlpha = 1/2\nmodel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "epsilon as a name", src: "model survey()\ncheck dp(eps = ε)\n"},
+	{name: "unicode minus", src: "model survey()\ncheck dp(eps = ln(3) − 1)\n"},
+	{name: "less-or-equal sign", src: "model survey()\nneighbours |x - x'| ≤ 1\ncheck dp(eps = ln(3))\n"},
+	{name: "smart quotes", src: "model survey()\nneighbours “+” ~ “-”\ncheck dp(eps = ln(3))\n"},
+	{name: "non-breaking space", src: "model survey()\ncheck\u00a0dp(eps = ln(3))\n"},
+	{name: "semicolon", src: "model survey();\ncheck dp(eps = ln(3))\n"},
+	{name: "dollar", src: "model survey()\ncheck dp(eps = $1)\n"},
+	{name: "multiplication dot accepted", src: "model survey()\ncheck dp(eps = 1·ln(3))\n"},
+	{name: "infinity sign accepted", src: "model survey()\nquery eps() expect ∞\n"},
+	// Syntax.
+	{name: "model without call", src: "model\n"},
+	{name: "unclosed call", src: "model survey(\n"},
+	{name: "unclosed parenthesis", src: "model survey()\ncheck dp(eps = ln(2)\n"},
+	{name: "ln without parentheses", src: "model survey()\ncheck dp(eps = ln 3)\n"},
+	{name: "D with one parameter", src: "model survey()\ncheck D{ln(3)}[X out_Y]\n"},
+	{name: "malformed number", src: "model survey()\ncheck dp(eps = 1.2.3)\n"},
+	{name: "statement keyword missing", src: "model survey()\ndp(eps = ln(3))\n"},
+	{name: "unquoted odd state name", src: "model survey()\nneighbours + ~ -\ncheck dp(eps = ln(3))\n"},
+	{name: "chain without braces", src: "chain state a\n"},
+	{name: "row without arrow", src: "chain {\n  state a\n  a b : 1\n}\n"},
+	{name: "dangling operator", src: "model survey()\ncheck dp(eps = ln(3) +)\n"},
+	{name: "named argument without value", src: "model survey(theta1 = )\n"},
+	// Nesting and size.
+	{name: "100 000 nested parentheses", src: "model survey()\ncheck dp(eps = " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + ")\n"},
+	{name: "100 000 X", src: "model survey()\ncheck D{ln(3),0}[" + strings.Repeat("X ", 100000) + "out_Y]\n"},
+	{name: "100 000 !", src: "model survey()\ncheck " + strings.Repeat("!", 100000) + "out_Y\n"},
+	{name: "10 000 nested D", src: "model survey()\ncheck " + strings.Repeat("D{ln(3),0}[X ", 10000) + "out_Y" + strings.Repeat("]", 10000) + "\n"},
+	{name: "100 000 minus signs", src: "model survey()\ncheck dp(eps = " + strings.Repeat("-", 100000) + "1)\n"},
+	{name: "tower of powers", src: "model survey()\ncheck dp(eps = " + strings.Repeat("2^", 5000) + "1)\n"},
+	{name: "nesting at the limit", src: "model survey()\ncheck dp(eps = " + strings.Repeat("(", 990) + "ln(3)" + strings.Repeat(")", 990) + ")\n"},
+	{name: "a long sum", src: "model survey()\ncheck dp(eps = ln(3) + " + strings.Repeat("0 + ", 200000) + "0)\n"},
+	{name: "100 000 conjuncts", src: "model survey()\ncheck " + strings.Repeat("!out_Y & ", 100000) + "true\n"},
+	{name: "long line with an error at its end", src: "model survey()\ncheck dp(eps = " + strings.Repeat("1+", 50000) + "x)\n"},
+	{name: "file over the size limit", src: "model survey()\ncheck dp(eps = ln(3))\n" + strings.Repeat("// padding\n", 200), args: []string{"--max-file-size", "1000"}},
+	// Numbers.
+	{name: "huge literal", src: "model survey(theta1 = 0." + strings.Repeat("1", 2000) + ")\ncheck dp(eps = ln(3))\n"},
+	{name: "huge decimal exponent", src: "model survey(theta1 = 1e-999999)\ncheck dp(eps = ln(3))\n"},
+	{name: "huge power", src: "model survey()\ncheck dp(eps = 2^100000000)\n"},
+	{name: "power too many bits", src: "model survey()\ncheck dp(eps = 3^1000000)\n"},
+	{name: "products past the bits limit", src: "const a = 3^500000\nconst b = a*a*a\nmodel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "constants past the bits limit", src: constants(40) + "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--max-bits", "10000000"}},
+	{name: "fractional power", src: "model survey(theta1 = 2^(1/2))\ncheck dp(eps = ln(3))\n"},
+	{name: "division by zero", src: "model survey(theta1 = 1/(1-1))\ncheck dp(eps = ln(3))\n"},
+	{name: "huge ε", src: "model survey()\ncheck dp(eps = 2000000000)\n"},
+	{name: "huge ln coefficient", src: "model survey()\ncheck dp(eps = 100000*ln(2))\n"},
+	{name: "ln of zero", src: "model survey()\ncheck dp(eps = ln(0))\n"},
+	{name: "negative ε", src: "model survey()\ncheck dp(eps = -1)\n"},
+	{name: "δ above 1", src: "model survey()\ncheck dp(eps = 0, delta = 2)\n"},
+	{name: "infinite ε in a check", src: "model survey()\ncheck dp(eps = inf)\n"},
+	// Models too big for the limits.
+	{name: "geometric n = 10^9", src: "model truncated_geometric(alpha = 1/2, n = 1000000000)\ncheck dp(eps = ln(2))\n"},
+	{name: "geometric n = 5000", src: "model truncated_geometric(alpha = 1/2, n = 5000)\ncheck dp(eps = ln(2))\n"},
+	{name: "composition k = 10^6", src: "model compose(k = 1000000, model = survey())\ncheck dp(eps = ln(3))\n"},
+	{name: "Laplace decision k = 10^9", src: "model laplace_decision(alpha = 1/2, k = 1000000000, hi = 1)\ncheck dp(eps = ln(2))\n"},
+	{name: "Laplace decision k = 10^6", src: "model laplace_decision(alpha = 1/2, k = 1000000, hi = 1)\nquery eps(delta = 0)\n"},
+	{name: "Laplace decision over 10^6 counts", src: "model laplace_decision(alpha = 999/1000, k = 100000, hi = 1000000)\ncheck dp(eps = ln(2))\n"},
+	{name: "cutoff decision m = 10^9", src: "model cutoff_decision(alpha = 1/2, m = 1000000000, hi = 1)\ncheck dp(eps = ln(2))\n"},
+	{name: "above threshold n = 1000", src: "model above_threshold(n = 1000, k = 8)\ncheck dp(eps = ln(2))\n"},
+	{name: "explicit chain over the state limit", src: chainOf(40), args: []string{"--max-states", "20"}},
+	{name: "explicit chain over the transition limit", src: chainOf(40), args: []string{"--max-transitions", "50"}},
+	{name: "negative n", src: "model truncated_geometric(alpha = 1/2, n = -3)\ncheck dp(eps = ln(2))\n"},
+	{name: "alpha out of range", src: "model truncated_geometric(alpha = 3/2, n = 5)\ncheck dp(eps = ln(2))\n"},
+	{name: "n beyond 32 bits", src: "model truncated_geometric(alpha = 1/2, n = 99999999999)\ncheck dp(eps = ln(2))\n"},
+	// Semantics.
+	{name: "nothing to check", src: "model survey()\n"},
+	{name: "no model", src: "check dp(eps = ln(2))\n"},
+	{name: "unknown model", src: "model foo()\ncheck dp(eps = ln(2))\n"},
+	{name: "unknown label", src: "model survey()\ncheck D{ln(3),0}[X out_Z]\n"},
+	{name: "unknown variable", src: "model survey()\nneighbours |z - z'| <= 1\ncheck dp(eps = ln(3))\n"},
+	{name: "variable missing on an input", src: "model survey()\nneighbours |x - y'| <= 1\ncheck dp(eps = ln(3))\n"},
+	{name: "row not summing to 1", src: "chain {\n  state a\n  state b\n  a -> b : 1/2\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = 1)\n"},
+	{name: "negative probability", src: "chain {\n  state a\n  state b\n  a -> b : -1/2, a : 3/2\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = 1)\n"},
+	{name: "cyclic constants", src: "const a = b\nconst b = a\nmodel survey()\ncheck dp(eps = ln(3))\n"},
+	{name: "self neighbour", src: "chain {\n  state a\n}\ninputs a\nneighbours a ~ a\ncheck dp(eps = 1)\n"},
+	{name: "empty neighbour relation", src: "model survey()\nneighbours x = x'\ncheck dp(eps = ln(3))\n"},
+	{name: "unbounded under unbounded", src: "model survey()\nquery P=?[G F out_Y]\n"},
+	{name: "two unbounded in a disjunction", src: "model survey()\nquery P=?[F out_Y | F out_N]\n"},
+	{name: "unbounded beside X", src: "model survey()\nquery P=?[F out_Y & X out_N]\n"},
+	{name: "equivalence of different inputs", src: "check equivalent(truncated_geometric(alpha = 1/2, n = 5), truncated_geometric(alpha = 1/2, n = 4))\n"},
+	{name: "traces without observe", src: "model survey()\ncheck dp(eps = ln(2)) over traces(3)\n"},
+	{name: "a million steps", src: "model survey()\nobserve out_Y\ncheck dp(eps = ln(2)) over traces(1000000)\n"},
+	{name: "X^1000000", src: "model survey()\ncheck D{ln(3),0}[X^1000000 out_Y]\n"},
+	{name: "expected probability out of range", src: "model survey()\nquery P=?[X out_Y] expect 3/2\n"},
+	{name: "expected probability of a non-input", src: "model survey()\nquery P=?[X out_Y] expect Y: 1/2\n"},
+	{name: "query expectation fails", src: "model survey()\nquery P=?[X out_Y] expect \"+\": 1/2\n"},
+	{name: "violated check", src: "model survey()\ncheck dp(eps = ln(2))\n"},
+	// The command line.
+	{name: "flags after the file", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--format", "json"}},
+	{name: "flags between files", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--timeout", "1m", "FILE"}},
+	{name: "double dash", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--", "FILE"}},
+	{name: "unknown flag after the file", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--frobnicate"}},
+	{name: "flag without value", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--timeout"}},
+	{name: "bad duration", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--timeout", "soon", "FILE"}},
+	{name: "zero limit", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--max-states", "0", "FILE"}},
+	{name: "limit beyond 64 bits", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--max-bits", "99999999999999999999", "FILE"}},
+	{name: "unknown format", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--format", "yaml", "FILE"}},
+	{name: "timeout of 1ns", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--timeout", "1ns", "FILE"}},
+	{name: "missing file", args: []string{"no/such/file.dp"}},
+	{name: "directory without .dp files", args: []string{"DIR"}},
+	{name: "/dev/zero", args: []string{"/dev/zero"}},
+	{name: "/dev/urandom", args: []string{"/dev/urandom"}},
+	{name: "a named pipe", args: []string{"FIFO"}},
+	{name: "fmt of /dev/zero", args: []string{"fmt", "/dev/zero"}},
+	{name: "fmt of a broken file", src: "model survey(\n", args: []string{"fmt", "FILE"}},
+	{name: "pictures of a file with errors", src: "model survey(\n", args: []string{"--dot", "DOT", "FILE"}},
+}
+
+// chainOf is an explicit chain of n states in a line.
+func chainOf(n int) string {
+	var b strings.Builder
+	b.WriteString("chain {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  state s%d (x = %d)\n", i, i)
+	}
+	for i := range n - 1 {
+		fmt.Fprintf(&b, "  s%d -> s%d : 1/2, s%d : 1/2\n", i, i+1, n-1)
+	}
+	b.WriteString("}\ninputs s0, s1\nneighbours s0 ~ s1\ncheck dp(eps = 1)\n")
+	return b.String()
+}
+
+// constants defines n constants of about 300 000 bits each.
+func constants(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "const c%d = 3^%d\n", i, 190000+i)
+	}
+	return b.String()
+}
+
+// TestHostileInputs: every hostile input gets an exit status and a message
+// (never a crash); the table is testdata/golden/hostile.txt.
+func TestHostileInputs(t *testing.T) {
+	if len(hostile) < 100 {
+		t.Fatalf("only %d hostile inputs", len(hostile))
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.dp")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	for i, h := range hostile {
+		file := filepath.Join(dir, fmt.Sprintf("h%03d.dp", i))
+		if err := os.WriteFile(file, []byte(h.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := h.args
+		if !slicesContains(args, "FILE") && !strings.HasPrefix(strings.Join(args, " "), "no/such") && !slicesContains(args, "DIR") &&
+			!slicesContains(args, "FIFO") && !slicesContains(args, "/dev/zero") && !slicesContains(args, "/dev/urandom") {
+			args = append(slicesClone(args), "FILE")
+		}
+		var argv []string
+		for _, a := range args {
+			switch a {
+			case "FILE":
+				a = file
+			case "DIR":
+				a = empty
+			case "FIFO":
+				a = fifo
+			case "DOT":
+				a = filepath.Join(dir, "out.dot")
+			}
+			argv = append(argv, a)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), argv, &stdout, &stderr)
+		out := strings.ReplaceAll(stdout.String()+stderr.String(), dir+string(filepath.Separator), "")
+		fmt.Fprintf(&table, "## %s\nexit %d\n%s\n", h.name, code, summary(out, h.src))
+		if code == exitInternal || strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
+			t.Errorf("%s: an internal error: %s", h.name, out)
+		}
+	}
+	path := filepath.Join("testdata", "golden", "hostile.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(table.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/dpcheck -update creates it)", err)
+	}
+	if got := table.String(); got != string(want) {
+		t.Errorf("the hostile-input table differs from %s (-update rewrites it); got:\n%s", path, got)
+	}
+}
+
+// summary keeps what a person needs of dpcheck's output: the error lines
+// (with their quoted source and caret), or the verdict lines, each cut to
+// 160 characters.
+func summary(out, src string) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "model ") && len(keep) == 0 {
+			continue
+		}
+		if r := []rune(l); len(r) > 160 {
+			l = string(r[:160]) + "…"
+		}
+		keep = append(keep, l)
+		if len(keep) == 8 {
+			keep = append(keep, "…")
+			break
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+func slicesContains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesClone(xs []string) []string { return append([]string(nil), xs...) }
