@@ -3,6 +3,7 @@ module github.com/dpcheck/dpcheck
 go 1.24.0
 
 require (
+	codeberg.org/go-fonts/dejavu v0.4.0
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/image v0.30.0
 	golang.org/x/text v0.28.0

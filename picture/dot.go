@@ -7,21 +7,34 @@ package picture
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"math/big"
+	"html"
 	"os/exec"
+	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/encoding"
 	"gonum.org/v1/gonum/graph/encoding/dot"
-	"gonum.org/v1/gonum/graph/iterator"
+	"gonum.org/v1/gonum/graph/multi"
 )
 
-// MaxDOTStates bounds the chains DOT draws: a larger picture is unreadable.
-const MaxDOTStates = 2000
+// The largest chains DOT draws. Every transition is a line with its
+// probability beside it: truncated_geometric(n = 5), 12 states and 42
+// transitions, is a picture of 36 crossing lines already; at a few hundred
+// lines a picture is a texture, not a diagram, and Graphviz's layout time
+// grows much faster than the chain (n = 200, 40 000 transitions, ran for
+// minutes). These bounds keep every picture one that a person can follow
+// and that Graphviz lays out in about a second.
+const (
+	MaxDOTStates      = 200
+	MaxDOTTransitions = 1000
+)
 
 // Highlight marks a counterexample in a picture: an ordered pair of states
 // and the states of the event (absorbing states).
@@ -34,35 +47,190 @@ type Highlight struct {
 // NoHighlight draws the chain plainly.
 var NoHighlight = Highlight{From: -1, To: -1}
 
-// DOT returns the chain in Graphviz DOT: inputs as blue boxes, absorbing
-// states (outputs) as yellow double circles, the sink † grey, exact
-// probabilities on the edges; the highlighted pair red, its event salmon.
+// DOT returns the chain in Graphviz DOT. Inputs are blue boxes in a column
+// on the left and absorbing states (outputs) yellow double ellipses in a
+// column on the right, the sink † grey and last; both columns run top to
+// bottom in the order of the states' valuations, then names. Every state
+// that moves lists the exact probabilities of its transitions in a column
+// of its box, each line leaving beside its probability; the probability-1
+// self-loops of absorbing states are not drawn. The highlighted pair is
+// outlined in red and its event filled salmon.
+//
+// A chain of more than MaxDOTStates states or MaxDOTTransitions transitions
+// is refused: its picture would be unreadable.
 func DOT(c *chain.Chain, h Highlight) ([]byte, error) {
-	if c.NumStates() > MaxDOTStates {
-		return nil, fmt.Errorf("the chain has %d states; a picture is drawn for at most %d", c.NumStates(), MaxDOTStates)
+	if n := c.NumStates(); n > MaxDOTStates {
+		return nil, fmt.Errorf("the chain has %d states; a picture is drawn for at most %d states", n, MaxDOTStates)
 	}
-	g := &dotGraph{c: c, h: h, event: map[int]bool{}}
-	for _, s := range h.Event {
-		g.event[s] = true
+	if n := c.NumTransitions(); n > MaxDOTTransitions {
+		return nil, fmt.Errorf("the chain has %d transitions; a picture is drawn for at most %d transitions", n, MaxDOTTransitions)
 	}
-	return dot.Marshal(g, "dpcheck", "", "  ")
+	return dot.MarshalMulti(newDOTGraph(c, h), "dpcheck", "", "  ")
 }
 
+// dotGraph is the chain as a gonum multigraph whose node IDs are the
+// states' places in the drawing order: gonum writes nodes and edges in ID
+// order, and Graphviz takes that order as its first guess. It is a
+// multigraph because gonum writes simple graphs as strict digraphs, in
+// which a column's invisible line would merge with, and hide, a
+// transition between the same two states.
 type dotGraph struct {
-	c     *chain.Chain
-	h     Highlight
-	event map[int]bool
+	*multi.DirectedGraph
+	title      string
+	structure  []dot.Multigraph
+	inputs     []int // in drawing order
+	outputs    []int // absorbing states that are not inputs, the sink last
+	drawingPos []int // state → node ID
+}
+
+func newDOTGraph(c *chain.Chain, h Highlight) *dotGraph {
+	n := c.NumStates()
+	g := &dotGraph{DirectedGraph: multi.NewDirectedGraph(), title: h.Title, drawingPos: make([]int, n)}
+	sink, hasSink := c.Sink()
+	var mid []int
+	for s := 0; s < n; s++ {
+		switch {
+		case c.IsInput(s):
+			g.inputs = append(g.inputs, s)
+		case c.IsAbsorbing(s):
+			g.outputs = append(g.outputs, s)
+		default:
+			mid = append(mid, s)
+		}
+	}
+	byValuation := func(states []int) {
+		sort.SliceStable(states, func(i, j int) bool {
+			a, b := states[i], states[j]
+			if hasSink && (a == sink) != (b == sink) {
+				return b == sink
+			}
+			return stateLess(c, a, b)
+		})
+	}
+	byValuation(g.inputs)
+	byValuation(g.outputs)
+	order := append(append(append([]int(nil), g.inputs...), mid...), g.outputs...)
+	colOf := make([]int, n) // 1 for the inputs' column, 2 for the outputs'
+	for id, s := range order {
+		g.drawingPos[s] = id
+		if c.IsInput(s) {
+			colOf[s] = 1
+		} else if c.IsAbsorbing(s) {
+			colOf[s] = 2
+		}
+	}
+	event := map[int]bool{}
+	for _, s := range h.Event {
+		event[s] = true
+	}
+	nodes := make([]dotNode, n)
+	targets := make([][]int, n)
+	for s := range nodes {
+		targets[s] = drawnTargets(c, s, g.drawingPos)
+		nodes[s] = dotNode{id: g.drawingPos[s], name: c.Name(s), attrs: nodeAttributes(c, s, targets[s], h, event)}
+		g.AddNode(nodes[s])
+	}
+	// A state's transitions are listed, and drawn, in the drawing order of
+	// their targets; the probability-1 self-loops of absorbing states are
+	// left out.
+	for s := 0; s < n; s++ {
+		for k, t := range targets[s] {
+			flat := colOf[s] != 0 && colOf[s] == colOf[t] && s != t
+			g.SetLine(dotLine{f: nodes[s], t: nodes[t], row: k, flat: flat})
+		}
+	}
+	if len(g.inputs) > 0 {
+		g.structure = append(g.structure, newColumn("inputs", "source", g.inputs, g.drawingPos, c))
+	}
+	if len(g.outputs) > 0 {
+		g.structure = append(g.structure, newColumn("outputs", "sink", g.outputs, g.drawingPos, c))
+	}
+	return g
+}
+
+// drawnTargets returns the states s moves to that are drawn, in drawing
+// order.
+func drawnTargets(c *chain.Chain, s int, pos []int) []int {
+	to, _ := c.Row(s)
+	var ts []int
+	for _, t := range to {
+		if t != s || !c.IsAbsorbing(s) {
+			ts = append(ts, t)
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return pos[ts[i]] < pos[ts[j]] })
+	return ts
+}
+
+// stateLess orders states by valuation (variable by variable, in
+// declaration order), then by name, numbers within names compared as
+// numbers (s2 before s10).
+func stateLess(c *chain.Chain, a, b int) bool {
+	va, vb := c.Valuation(a), c.Valuation(b)
+	for i := 0; i < len(va) && i < len(vb); i++ {
+		if va[i].Name != vb[i].Name {
+			return va[i].Name < vb[i].Name
+		}
+		if va[i].Value != vb[i].Value {
+			return va[i].Value < vb[i].Value
+		}
+	}
+	if len(va) != len(vb) {
+		return len(va) < len(vb)
+	}
+	return naturalLess(c.Name(a), c.Name(b))
+}
+
+// naturalLess compares strings with runs of digits compared as numbers.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da != "" && db != "" {
+			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 func (g *dotGraph) DOTID() string { return "dpcheck" }
 
 func (g *dotGraph) DOTAttributers() (graphAttrs, nodeAttrs, edgeAttrs encoding.Attributer) {
-	ga := attrs{{Key: "rankdir", Value: "LR"}, {Key: "fontname", Value: "Helvetica"}}
-	if g.h.Title != "" {
-		ga = append(ga, encoding.Attribute{Key: "label", Value: quote(g.h.Title)}, encoding.Attribute{Key: "labelloc", Value: "t"})
+	ga := attrs{
+		{Key: "rankdir", Value: "LR"},
+		{Key: "ranksep", Value: "1.2"},
+		{Key: "nodesep", Value: "0.15"},
+		{Key: "fontname", Value: "Helvetica"},
 	}
-	return ga, attrs{{Key: "fontname", Value: "Helvetica"}}, attrs{{Key: "fontname", Value: "Helvetica"}, {Key: "fontsize", Value: "10"}}
+	if g.title != "" {
+		ga = append(ga, encoding.Attribute{Key: "label", Value: quote(g.title)}, encoding.Attribute{Key: "labelloc", Value: "t"})
+	}
+	return ga, attrs{{Key: "fontname", Value: "Helvetica"}, {Key: "fontsize", Value: "11"}},
+		attrs{{Key: "arrowsize", Value: "0.7"}}
 }
+
+// Structure returns the two columns: the inputs first (rank=source) and
+// the outputs last (rank=sink).
+func (g *dotGraph) Structure() []dot.Multigraph { return g.structure }
 
 type attrs []encoding.Attribute
 
@@ -70,114 +238,175 @@ func (a attrs) Attributes() []encoding.Attribute { return a }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
 
+// dotNode is a state: its ID is its place in the drawing order.
 type dotNode struct {
-	g  *dotGraph
-	id int
+	id    int
+	name  string
+	attrs attrs
 }
 
-func (n dotNode) ID() int64     { return int64(n.id) }
-func (n dotNode) DOTID() string { return quote(n.g.c.Name(n.id)) }
-func (n dotNode) Attributes() []encoding.Attribute {
-	c, s := n.g.c, n.id
-	label := c.Name(s)
+func (n dotNode) ID() int64                        { return int64(n.id) }
+func (n dotNode) DOTID() string                    { return quote(n.name) }
+func (n dotNode) Attributes() []encoding.Attribute { return n.attrs }
+
+// nodeAttributes draws state s. A state that moves is a table: its name,
+// valuation and labels on the left, the probabilities of its transitions
+// (to targets, in drawing order) on the right, one row and port each.
+// Absorbing states are double ellipses.
+func nodeAttributes(c *chain.Chain, s int, targets []int, h Highlight, event map[int]bool) attrs {
+	text := []string{c.Name(s)}
 	if v := c.Valuation(s); len(v) > 0 {
-		label += "\n" + v.String()
+		text = append(text, v.String())
 	}
 	if ls := c.Labels(s); len(ls) > 0 {
-		label += "\n[" + strings.Join(ls, ", ") + "]"
+		text = append(text, "["+strings.Join(ls, ", ")+"]")
 	}
-	a := attrs{{Key: "label", Value: quote(label)}}
-	sink, hasSink := c.Sink()
-	switch {
-	case c.IsInput(s):
-		a = append(a, encoding.Attribute{Key: "shape", Value: "box"}, encoding.Attribute{Key: "style", Value: "filled"},
-			encoding.Attribute{Key: "fillcolor", Value: "lightblue"})
-	case hasSink && s == sink:
-		a = append(a, encoding.Attribute{Key: "style", Value: "filled"}, encoding.Attribute{Key: "fillcolor", Value: "grey85"})
-	case c.IsAbsorbing(s):
+	marked := s == h.From || s == h.To
+	if len(targets) == 0 {
 		fill := "lightyellow"
-		if n.g.event[s] {
+		sink, hasSink := c.Sink()
+		switch {
+		case c.IsInput(s):
+			fill = "lightblue"
+		case hasSink && s == sink:
+			fill = "grey85"
+		case event[s]:
 			fill = "salmon"
 		}
-		a = append(a, encoding.Attribute{Key: "shape", Value: "doublecircle"}, encoding.Attribute{Key: "style", Value: "filled"},
-			encoding.Attribute{Key: "fillcolor", Value: fill})
+		a := attrs{
+			{Key: "label", Value: quote(strings.Join(text, "\n"))},
+			{Key: "shape", Value: "ellipse"}, {Key: "peripheries", Value: "2"},
+			{Key: "style", Value: "filled"}, {Key: "fillcolor", Value: fill},
+		}
+		if marked {
+			a = append(a, encoding.Attribute{Key: "color", Value: "red"}, encoding.Attribute{Key: "penwidth", Value: "3"})
+		}
+		return a
 	}
-	if s == n.g.h.From || s == n.g.h.To {
-		a = append(a, encoding.Attribute{Key: "color", Value: "red"}, encoding.Attribute{Key: "penwidth", Value: "3"})
+	fill, style := "white", ` STYLE="rounded"`
+	if c.IsInput(s) {
+		fill, style = "lightblue", ""
 	}
-	return a
+	border, color := "1", "black"
+	if marked {
+		border, color = "3", "red"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<<TABLE BORDER="%s" COLOR="%s" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3"%s>`, border, color, style)
+	for k, t := range targets {
+		b.WriteString("<TR>")
+		if k == 0 {
+			lines := make([]string, len(text))
+			for i, l := range text {
+				lines[i] = html.EscapeString(l)
+			}
+			fmt.Fprintf(&b, `<TD ROWSPAN="%d" BGCOLOR="%s">%s</TD>`, len(targets), fill, strings.Join(lines, "<BR/>"))
+		}
+		fmt.Fprintf(&b, `<TD PORT="p%d" ALIGN="RIGHT" BORDER="1" SIDES="L" COLOR="grey60"><FONT POINT-SIZE="9">%s</FONT></TD>`,
+			k, html.EscapeString(c.Prob(s, t).RatString()))
+		b.WriteString("</TR>")
+	}
+	b.WriteString("</TABLE>>")
+	return attrs{{Key: "shape", Value: "plain"}, {Key: "label", Value: b.String()}}
 }
 
-type dotEdge struct {
+// dotLine is a transition, drawn from the row of its probability in its
+// state's box. A line between two states of one column runs on the
+// column's right and does not constrain the layout: the column's order
+// is the invisible lines' (see column).
+type dotLine struct {
 	f, t dotNode
-	p    *big.Rat
+	row  int
+	flat bool
 }
 
-func (e dotEdge) From() graph.Node         { return e.f }
-func (e dotEdge) To() graph.Node           { return e.t }
-func (e dotEdge) ReversedEdge() graph.Edge { return e }
-func (e dotEdge) Attributes() []encoding.Attribute {
-	return []encoding.Attribute{{Key: "label", Value: quote(e.p.RatString())}}
-}
+func (l dotLine) From() graph.Node         { return l.f }
+func (l dotLine) To() graph.Node           { return l.t }
+func (l dotLine) ReversedLine() graph.Line { return l }
+func (l dotLine) ID() int64                { return int64(l.row) }
 
-func (g *dotGraph) node(id int) dotNode { return dotNode{g, id} }
+func (l dotLine) FromPort() (port, compass string) { return "p" + strconv.Itoa(l.row), "e" }
 
-func (g *dotGraph) Node(id int64) graph.Node {
-	if id < 0 || id >= int64(g.c.NumStates()) {
-		return nil
+func (l dotLine) ToPort() (port, compass string) {
+	if l.flat {
+		return "", "e"
 	}
-	return g.node(int(id))
+	return "", ""
 }
 
-func (g *dotGraph) Nodes() graph.Nodes {
-	nodes := make([]graph.Node, g.c.NumStates())
-	for i := range nodes {
-		nodes[i] = g.node(i)
+func (l dotLine) Attributes() []encoding.Attribute {
+	if l.flat {
+		return []encoding.Attribute{{Key: "constraint", Value: "false"}}
 	}
-	return iterator.NewOrderedNodes(nodes)
+	return nil
 }
 
-func (g *dotGraph) nodesOf(ids []int) graph.Nodes {
-	nodes := make([]graph.Node, len(ids))
-	for i, id := range ids {
-		nodes[i] = g.node(id)
+// column is a subgraph of states on one rank, held in order by invisible
+// lines between consecutive states: Graphviz places the tail of a line
+// within a rank above its head (rankdir=LR).
+type column struct {
+	*multi.DirectedGraph
+	name, rank string
+}
+
+func newColumn(name, rank string, states []int, pos []int, c *chain.Chain) *column {
+	col := &column{DirectedGraph: multi.NewDirectedGraph(), name: name, rank: rank}
+	for i, s := range states {
+		n := columnNode{pos[s], c.Name(s)}
+		col.AddNode(n)
+		if i > 0 {
+			col.SetLine(invisibleLine{columnNode{pos[states[i-1]], c.Name(states[i-1])}, n})
+		}
 	}
-	return iterator.NewOrderedNodes(nodes)
+	return col
 }
 
-func (g *dotGraph) From(id int64) graph.Nodes {
-	to, _ := g.c.Row(int(id))
-	return g.nodesOf(to)
+func (col *column) DOTID() string { return col.name }
+
+func (col *column) DOTAttributers() (graphAttrs, nodeAttrs, edgeAttrs encoding.Attributer) {
+	return attrs{{Key: "rank", Value: col.rank}}, attrs{}, attrs{{Key: "style", Value: "invis"}}
 }
 
-func (g *dotGraph) To(id int64) graph.Nodes { return g.nodesOf(g.c.Predecessors(int(id))) }
-
-func (g *dotGraph) HasEdgeFromTo(u, v int64) bool { return g.c.Graph().HasEdgeFromTo(u, v) }
-
-func (g *dotGraph) HasEdgeBetween(x, y int64) bool { return g.c.Graph().HasEdgeBetween(x, y) }
-
-func (g *dotGraph) Edge(u, v int64) graph.Edge {
-	if !g.HasEdgeFromTo(u, v) {
-		return nil
-	}
-	return dotEdge{g.node(int(u)), g.node(int(v)), g.c.Prob(int(u), int(v))}
+// columnNode is a state named in a column; its attributes are the graph's.
+type columnNode struct {
+	id   int
+	name string
 }
+
+func (n columnNode) ID() int64     { return int64(n.id) }
+func (n columnNode) DOTID() string { return quote(n.name) }
+
+type invisibleLine struct{ f, t columnNode }
+
+func (l invisibleLine) From() graph.Node         { return l.f }
+func (l invisibleLine) To() graph.Node           { return l.t }
+func (l invisibleLine) ReversedLine() graph.Line { return l }
+func (l invisibleLine) ID() int64                { return 0 }
 
 // ErrNoGraphviz is returned by SVG when Graphviz's dot command is missing.
-var ErrNoGraphviz = errors.New("Graphviz's dot command is not installed (Debian: apt-get install graphviz); --dot writes the DOT file to render elsewhere")
+var ErrNoGraphviz = errors.New("Graphviz's dot command is not installed (Debian: apt-get install graphviz)")
 
-// SVG renders DOT source to an SVG file with Graphviz's dot command.
-func SVG(dotSrc []byte, path string) error {
+// SVG renders DOT source to an SVG file with Graphviz's dot command. The
+// command runs under ctx: when ctx is cancelled or its deadline passes, dot
+// is killed and SVG returns an error that wraps ctx.Err() (test it with
+// errors.Is(err, context.DeadlineExceeded) or context.Canceled).
+func SVG(ctx context.Context, dotSrc []byte, path string) error {
 	bin, err := exec.LookPath("dot")
 	if err != nil {
 		return ErrNoGraphviz
 	}
-	cmd := exec.Command(bin, "-Tsvg", "-o", path)
+	cmd := exec.CommandContext(ctx, bin, "-Tsvg", "-o", path)
 	cmd.Stdin = bytes.NewReader(dotSrc)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	// After the kill, wait no longer than this for the pipes to close (a
+	// child of dot may hold them).
+	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("dot: %v: %s", err, strings.TrimSpace(stderr.String()))
+		if ctx.Err() != nil {
+			return fmt.Errorf("Graphviz's dot was stopped: %w", ctx.Err())
+		}
+		return fmt.Errorf("Graphviz's dot: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	return nil
 }

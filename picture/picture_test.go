@@ -1,16 +1,25 @@
 package picture_test
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/picture"
 	"github.com/dpcheck/dpcheck/verify"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestDOT(t *testing.T) {
 	m, err := builder.Survey(big.NewRat(1, 2), big.NewRat(1, 2))
@@ -27,40 +36,286 @@ func TestDOT(t *testing.T) {
 	}
 	s := string(src)
 	for _, want := range []string{
-		"strict digraph dpcheck {",
+		"digraph dpcheck {",
 		`label="cx"`,
-		`"+" [`, `label="+\nx=1\n[in_pos]"`, "shape=box",
-		`"Y" [`, "shape=doublecircle", "fillcolor=salmon",
-		"color=red", "penwidth=3",
-		`"+" -> "Y" [label="3/4"]`, `"-" -> "N" [label="3/4"]`,
+		// An input is a table: its name, valuation and labels, then one
+		// row and port per transition, outlined in red when highlighted.
+		`"+" [`, "shape=plain", `<TABLE BORDER="3" COLOR="red"`, `BGCOLOR="lightblue">+<BR/>x=1<BR/>[in_pos]</TD>`,
+		`<TD PORT="p0"`, `<FONT POINT-SIZE="9">1/4</FONT>`, `<FONT POINT-SIZE="9">3/4</FONT>`,
+		`"Y" [`, "shape=ellipse", "peripheries=2", "fillcolor=salmon",
+		// Outputs in name order (no valuation): N, then Y.
+		`"+":p0:e -> "N";`, `"+":p1:e -> "Y";`, `"-":p0:e -> "N";`, `"-":p1:e -> "Y";`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("DOT lacks %q:\n%s", want, s)
 		}
 	}
-	// The un-highlighted output is not salmon.
+	// The + row to Y is 3/4: the second row of +'s table.
+	if !regexp.MustCompile(`"\+" \[\n\s*shape=plain\n\s*label=<.*>1/4<.*>3/4<`).MatchString(s) {
+		t.Errorf("+'s rows are not 1/4 (to N), 3/4 (to Y):\n%s", s)
+	}
 	if n := strings.Count(s, "fillcolor=salmon"); n != 1 {
 		t.Errorf("%d salmon states, want 1", n)
+	}
+	// Absorbing states' probability-1 self-loops are not drawn.
+	if strings.Contains(s, `"Y" -> "Y"`) || strings.Contains(s, `"N" -> "N"`) {
+		t.Errorf("DOT draws the self-loops of outputs:\n%s", s)
+	}
+}
+
+// TestDOTGeometricColumns: truncated_geometric(n = 5) is drawn with its
+// inputs s0..s5 in a column on the left (rank=source) and its outputs
+// t0..t5 in a column on the right (rank=sink), each held in valuation
+// order by invisible edges; the whole text is kept in testdata.
+func TestDOTGeometricColumns(t *testing.T) {
+	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := picture.DOT(m.Chain, picture.NoHighlight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	in := column(t, s, "inputs")
+	out := column(t, s, "outputs")
+	if want := "rank=source|s0 s1 s2 s3 s4 s5|s0>s1 s1>s2 s2>s3 s3>s4 s4>s5"; in != want {
+		t.Errorf("inputs column %q, want %q", in, want)
+	}
+	if want := "rank=sink|t0 t1 t2 t3 t4 t5|t0>t1 t1>t2 t2>t3 t3>t4 t4>t5"; out != want {
+		t.Errorf("outputs column %q, want %q", out, want)
+	}
+	// Each input lists its six transitions in the outputs' order.
+	for _, in := range []string{"s0", "s3", "s5"} {
+		var got []string
+		for _, m := range regexp.MustCompile(`"`+in+`":(p\d):e -> "(t\d)";`).FindAllStringSubmatch(s, -1) {
+			got = append(got, m[1]+">"+m[2])
+		}
+		if want := "p0>t0 p1>t1 p2>t2 p3>t3 p4>t4 p5>t5"; strings.Join(got, " ") != want {
+			t.Errorf("%s's edges %v, want %s", in, got, want)
+		}
+	}
+	const golden = "testdata/geometric5.dot"
+	if *update {
+		if err := os.WriteFile(golden, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != string(want) {
+		t.Errorf("DOT differs from %s (-update rewrites it):\n%s", golden, s)
+	}
+}
+
+// column summarises the subgraph name of DOT text as
+// "rank=…|nodes|invisible edges".
+func column(t *testing.T, dot, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)subgraph ` + name + ` \{(.*?)\n  \}`).FindStringSubmatch(dot)
+	if m == nil {
+		t.Fatalf("no subgraph %s in\n%s", name, dot)
+	}
+	body := m[1]
+	rank := regexp.MustCompile(`rank=\w+`).FindString(body)
+	if !strings.Contains(body, "style=invis") {
+		t.Errorf("subgraph %s: its edges are not invisible", name)
+	}
+	var nodes, edges []string
+	for _, m := range regexp.MustCompile(`(?m)^\s*"([^"]+)";$`).FindAllStringSubmatch(body, -1) {
+		nodes = append(nodes, m[1])
+	}
+	for _, m := range regexp.MustCompile(`"([^"]+)" -> "([^"]+)";`).FindAllStringSubmatch(body, -1) {
+		edges = append(edges, m[1]+">"+m[2])
+	}
+	return rank + "|" + strings.Join(nodes, " ") + "|" + strings.Join(edges, " ")
+}
+
+// TestDOTOrder: columns run in valuation order, then by name with numbers
+// compared as numbers, whatever the order the states were added in; the
+// sink comes last. A transition between two inputs runs on the column's
+// right and does not constrain the layout.
+func TestDOTOrder(t *testing.T) {
+	b := chain.NewBuilder()
+	v := func(x int64) chain.Valuation { return chain.Valuation{{Name: "x", Value: x}} }
+	in10 := b.AddState("in10", v(2))
+	in9 := b.AddState("in9", v(1))
+	inA := b.AddState("a", v(2))
+	out10 := b.AddState("o10", nil)
+	out2 := b.AddState("o2", nil)
+	for _, s := range []int{in10, in9, inA} {
+		b.MarkInput(s)
+	}
+	half := big.NewRat(1, 2)
+	b.AddTransition(in10, out10, half)
+	b.AddTransition(in10, in9, big.NewRat(1, 4))
+	b.SendRemainderToSink(in10)
+	b.AddTransition(in9, out2, big.NewRat(1, 1))
+	b.AddTransition(inA, out2, half)
+	b.AddTransition(inA, out10, half)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := picture.DOT(c, picture.NoHighlight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	if got, want := column(t, s, "inputs"), "rank=source|in9 a in10|in9>a a>in10"; got != want {
+		t.Errorf("inputs column %q, want %q", got, want)
+	}
+	if got, want := column(t, s, "outputs"), "rank=sink|o2 o10 †|o2>o10 o10>†"; got != want {
+		t.Errorf("outputs column %q, want %q", got, want)
+	}
+	// in10's rows follow the drawing order: in9, o10, †.
+	for _, want := range []string{`"in10":p0:e -> "in9":e [constraint=false];`, `"in10":p1:e -> "o10";`, `"in10":p2:e -> "†";`, "fillcolor=grey85"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("DOT lacks %q:\n%s", want, s)
+		}
 	}
 }
 
 func TestDOTTooBig(t *testing.T) {
-	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), 1000)
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		// 2n+2 states: n = 100 has 202.
+		{100, "the chain has 202 states; a picture is drawn for at most 200 states"},
+		// (n+1)² + n+1 transitions: n = 31 has 1056, in 64 states.
+		{31, "the chain has 1056 transitions; a picture is drawn for at most 1000 transitions"},
+	} {
+		m, err := builder.TruncatedGeometric(big.NewRat(1, 2), tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = picture.DOT(m.Chain, picture.NoHighlight)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("n = %d: error %v, want %q", tc.n, err, tc.want)
+		}
+	}
+	// The largest geometric chain that is drawn: n = 30, 62 states and 992
+	// transitions.
+	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), 30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = picture.DOT(m.Chain, picture.NoHighlight)
-	if err == nil || err.Error() != "the chain has 2002 states; a picture is drawn for at most 2000" {
-		t.Errorf("error %v", err)
+	if _, err := picture.DOT(m.Chain, picture.NoHighlight); err != nil {
+		t.Errorf("n = 30: %v", err)
+	}
+}
+
+// TestMessagesNameNoFlags: the library's messages say nothing of the
+// command line's flags.
+func TestMessagesNameNoFlags(t *testing.T) {
+	m, _ := builder.TruncatedGeometric(big.NewRat(1, 2), 200)
+	_, err := picture.DOT(m.Chain, picture.NoHighlight)
+	perr := picture.ProfilePlot(filepath.Join(t.TempDir(), "p.gif"), "t", nil, nil)
+	for _, msg := range []string{picture.ErrNoGraphviz.Error(), err.Error(), perr.Error()} {
+		if strings.Contains(msg, "--") {
+			t.Errorf("message names a flag: %q", msg)
+		}
+	}
+}
+
+// fakeDot puts on PATH a dot that sleeps for a minute and returns the
+// file its process ID is written to.
+func fakeDot(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for a fake dot")
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	script := "#!/bin/sh\necho $$ > " + pidFile + "\nexec sleep 60\n"
+	if err := os.WriteFile(filepath.Join(dir, "dot"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return pidFile
+}
+
+func TestSVGStopsWithContext(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		want error
+	}{
+		{"deadline", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 200*time.Millisecond)
+		}, context.DeadlineExceeded},
+		{"cancel", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(200*time.Millisecond, cancel)
+			return ctx, cancel
+		}, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pidFile := fakeDot(t)
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			start := time.Now()
+			err := picture.SVG(ctx, []byte("digraph {}"), filepath.Join(t.TempDir(), "m.svg"))
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want one that is %v", err, tc.want)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("SVG returned after %s", d)
+			}
+			// The fake dot was killed (and reaped).
+			pid, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
+				if stat, _ := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat"); !strings.Contains(string(stat), ") Z ") {
+					t.Errorf("the fake dot (pid %s) still runs", pid)
+				}
+			}
+		})
+	}
+}
+
+func TestSVGWithoutGraphviz(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := picture.SVG(context.Background(), []byte("digraph {}"), filepath.Join(t.TempDir(), "m.svg"))
+	if !errors.Is(err, picture.ErrNoGraphviz) {
+		t.Errorf("error %v, want ErrNoGraphviz", err)
+	}
+}
+
+// TestSVG renders truncated_geometric(n = 5) when Graphviz is installed.
+func TestSVG(t *testing.T) {
+	if _, err := exec.LookPath("dot"); err != nil {
+		t.Skip("Graphviz's dot is not installed")
+	}
+	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := picture.DOT(m.Chain, picture.NoHighlight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.svg")
+	if err := picture.SVG(context.Background(), src, path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), ">1/48<") {
+		t.Errorf("no SVG with the probabilities (%v)", err)
+	}
+	if err := picture.SVG(context.Background(), []byte("digraph {"), path); err == nil || !strings.HasPrefix(err.Error(), "Graphviz's dot: ") {
+		t.Errorf("broken DOT: %v", err)
 	}
 }
 
 func TestProfilePlot(t *testing.T) {
 	dir := t.TempDir()
-	prof := &verify.Profile{Points: []verify.ProfilePoint{
-		{C: big.NewRat(1, 1), Eps: verify.Eps{}, Delta: big.NewRat(1, 3)},
-		{C: big.NewRat(2, 1), Eps: mustLn(t, 2), Delta: new(big.Rat)},
-	}}
+	prof := profile(t, [][2]*big.Rat{{big.NewRat(1, 1), big.NewRat(1, 3)}, {big.NewRat(2, 1), new(big.Rat)}})
 	points := []picture.Point{{Eps: mustLn(t, 2), Delta: new(big.Rat), Holds: true}, {Eps: mustLn(t, 1.5), Delta: new(big.Rat), Holds: false}}
 	for _, name := range []string{"p.png", "p.svg"} {
 		path := filepath.Join(dir, name)
@@ -71,13 +326,19 @@ func TestProfilePlot(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	// The SVG carries its texts: the title (⊤, which the font lacks, as its
-	// code point), the curve's legend, and a legend entry per kind of point.
+	png, _ := os.ReadFile(filepath.Join(dir, "p.png"))
+	if len(png) < 8 || string(png[1:4]) != "PNG" {
+		t.Error("p.png is not a PNG")
+	}
 	svg, err := os.ReadFile(filepath.Join(dir, "p.svg"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := picture.ProfilePlot(filepath.Join(dir, "q.svg"), "traces of {⊤} over ε", []picture.Curve{{Name: "worst", Profile: prof}}, points[:1]); err != nil {
+	// Over traces the labels ⊤ and ⊥ are drawn as themselves, in a font
+	// that has them; δ spanning three orders of magnitude is drawn on a
+	// logarithmic axis.
+	wide := profile(t, [][2]*big.Rat{{big.NewRat(1, 1), big.NewRat(1, 2)}, {big.NewRat(2, 1), big.NewRat(1, 10000)}, {big.NewRat(3, 1), new(big.Rat)}})
+	if err := picture.ProfilePlot(filepath.Join(dir, "q.svg"), "m.dp — traces of {⊤, ⊥}", []picture.Curve{{Name: "worst", Profile: wide}}, points[:1]); err != nil {
 		t.Fatal(err)
 	}
 	held, err := os.ReadFile(filepath.Join(dir, "q.svg"))
@@ -91,16 +352,33 @@ func TestProfilePlot(t *testing.T) {
 		{string(svg), ">worst</text>", true},
 		{string(svg), ">dp(ε, δ) holds</text>", true},
 		{string(svg), ">dp(ε, δ) violated</text>", true},
-		{string(held), ">traces of {U+22A4} over ε</text>", true},
+		{string(svg), "font-family:DejaVu Sans", true},
+		{string(svg), ">δ(ε)</text>", true},
+		{string(held), ">m.dp — traces of {⊤, ⊥}</text>", true},
+		{string(held), "U+22A4", false},
 		{string(held), ">dp(ε, δ) violated</text>", false},
+		{string(held), ">δ(ε), log scale above 10⁻⁴</text>", true},
 	} {
 		if strings.Contains(tc.svg, tc.text) != tc.want {
 			t.Errorf("SVG contains %q: %v, want %v", tc.text, !tc.want, tc.want)
 		}
 	}
-	if err := picture.ProfilePlot(filepath.Join(dir, "p.gif"), "t", nil, nil); err == nil || !strings.Contains(err.Error(), ".png or .svg") {
+	if err := picture.ProfilePlot(filepath.Join(dir, "p.gif"), "t", nil, nil); err == nil || err.Error() != `a profile is drawn to a .png or .svg file, not "`+filepath.Join(dir, "p.gif")+`"` {
 		t.Errorf("a .gif: %v", err)
 	}
+}
+
+// profile builds a profile from breakpoints (c, δ).
+func profile(t *testing.T, pts [][2]*big.Rat) *verify.Profile {
+	p := &verify.Profile{}
+	for _, cd := range pts {
+		e, err := verify.Ln(cd[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Points = append(p.Points, verify.ProfilePoint{C: cd[0], Eps: e, Delta: cd[1]})
+	}
+	return p
 }
 
 func mustLn(t *testing.T, x float64) verify.Eps {

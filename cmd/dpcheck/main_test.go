@@ -260,7 +260,7 @@ func TestProfileInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "../../models/above_threshold_loop.dp — privacy profile over traces of {⊤, ⊥} over 5 steps"; title != want {
+	if want := "above_threshold_loop.dp — privacy profile over traces of {⊤, ⊥} over 5 steps"; title != want {
 		t.Errorf("title %q, want %q", title, want)
 	}
 	var names []string

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/picture"
@@ -28,7 +30,15 @@ func drawPictures(ctx context.Context, r *dpcheck.Result, o options) error {
 			}
 		}
 		if o.svg != "" {
-			if err := picture.SVG(src, o.svg); err != nil {
+			err := picture.SVG(ctx, src, o.svg)
+			switch {
+			case errors.Is(err, context.DeadlineExceeded):
+				return fmt.Errorf("--svg: Graphviz's dot stopped after %s (--timeout)", o.timeout)
+			case errors.Is(err, context.Canceled):
+				return errors.New("--svg: Graphviz's dot interrupted")
+			case errors.Is(err, picture.ErrNoGraphviz):
+				return fmt.Errorf("%v; --dot writes the DOT file to render elsewhere", err)
+			case err != nil:
 				return err
 			}
 		}
@@ -131,5 +141,5 @@ func profileInputs(ctx context.Context, r *dpcheck.Result) (string, []picture.Cu
 			pairAdded = true
 		}
 	}
-	return fmt.Sprintf("%s — privacy profile over %s", r.File, out), curves, points, nil
+	return fmt.Sprintf("%s — privacy profile over %s", filepath.Base(r.File), out), curves, points, nil
 }
