@@ -127,37 +127,22 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 	return c.CheckSource(ctx, path, src)
 }
 
-// CheckSource is CheckFile for a file's contents. Loading (parsing,
-// checking and building the chain, bounded by c.Spec's limits) cannot be
-// interrupted; when ctx ends during it, CheckSource returns ctx's error at
-// once and the load finishes in the background, its result discarded.
-func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result, error) {
+// CheckSource is CheckFile for a file's contents. It stops with ctx's
+// error when ctx ends, while loading as well as while checking.
+func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r, err = nil, internal(v)
+		}
+	}()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	type loaded struct {
-		p   *spec.Program
-		err error
+	p, err := c.Spec.Load(ctx, filename, src)
+	if err != nil {
+		return nil, err
 	}
-	done := make(chan loaded, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- loaded{nil, internal(r)}
-			}
-		}()
-		p, err := c.Spec.Load(filename, src)
-		done <- loaded{p, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case l := <-done:
-		if l.err != nil {
-			return nil, l.err
-		}
-		return Run(ctx, l.p)
-	}
+	return Run(ctx, p)
 }
 
 // Run evaluates every statement of a checked program. It returns an error

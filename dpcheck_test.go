@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
 )
 
 // TestModels runs every example model: each states its expected outcomes
@@ -58,13 +59,54 @@ query eps(delta = 0)
 	// counterexample: s0 (in=0) vs s1 (in=1) on [t0]: 2/3 > 1/2
 }
 
-// TestCheckSourceStopsDuringLoad: a deadline that passes while the chain is
-// being built ends CheckSource with the context's error.
+// countdown is a context that is cancelled after its Err has been asked
+// n times: it ends a computation at a chosen point, with no clock.
+type countdown struct {
+	context.Context
+	n int
+}
+
+func (c *countdown) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCheckSourceStopsDuringLoad: a context that ends while the file is
+// being loaded (here, among the rows of an explicit chain) ends
+// CheckSource with the context's error, before any statement runs.
 func TestCheckSourceStopsDuringLoad(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
-	defer cancel()
-	_, err := dpcheck.CheckSource(ctx, "big.dp", "model truncated_geometric(alpha = 1/2, n = 1000)\ncheck dp(eps = ln(2))\n")
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error %v, want context.DeadlineExceeded", err)
+	var b strings.Builder
+	b.WriteString("chain {\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "  state s%d (x = %d)\n", i, i)
+	}
+	for i := range 4999 {
+		fmt.Fprintf(&b, "  s%d -> s%d : 1\n", i, i+1)
+	}
+	b.WriteString("}\ninputs s0, s1\nneighbours s0 ~ s1\ncheck dp(eps = 1)\n")
+	for _, n := range []int{0, 1, 2, 3} {
+		ctx := &countdown{Context: context.Background(), n: n}
+		res, err := dpcheck.CheckSource(ctx, "big.dp", b.String())
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("cancelled after %d checks: result %v, error %v; want none and context.Canceled", n, res, err)
+		}
+	}
+	// And it does load and pass when nothing cancels it.
+	if res, err := dpcheck.CheckSource(context.Background(), "big.dp", b.String()); err != nil || !res.Pass() {
+		t.Errorf("uncancelled: %v", err)
+	}
+}
+
+// TestInternalError: a bug in dpcheck (here, a program whose statement
+// needs a chain it lacks — something spec never produces) comes back as an
+// InternalError with its stack, not as a crash.
+func TestInternalError(t *testing.T) {
+	p := &spec.Program{Filename: "broken.dp", Statements: []*spec.Statement{{Kind: spec.CheckFormula}}}
+	_, err := dpcheck.Run(context.Background(), p)
+	var ie *dpcheck.InternalError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Stack, "goroutine") {
+		t.Fatalf("error %v (%T), want an InternalError with a stack", err, err)
 	}
 }

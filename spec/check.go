@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -29,25 +30,32 @@ type Options struct {
 func (o Options) limits() builder.Limits { return o.Limits.WithDefaults() }
 
 // Load parses and checks a .dp file with the default options.
-func Load(filename, src string) (*Program, error) { return Options{}.Load(filename, src) }
+func Load(ctx context.Context, filename, src string) (*Program, error) {
+	return Options{}.Load(ctx, filename, src)
+}
 
-// Load parses and checks a .dp file.
-func (o Options) Load(filename, src string) (*Program, error) {
+// Load parses and checks a .dp file. It stops with ctx's error when ctx
+// ends.
+func (o Options) Load(ctx context.Context, filename, src string) (*Program, error) {
 	f, err := Parse(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	return o.Check(f)
+	return o.Check(ctx, f)
 }
 
 // Check turns a parsed file into a Program with the default options.
-func Check(f *File) (*Program, error) { return Options{}.Check(f) }
+func Check(ctx context.Context, f *File) (*Program, error) { return Options{}.Check(ctx, f) }
 
 // Check turns a parsed file into a Program, reporting every semantic error
-// at once as an ErrorList sorted by position.
-func (o Options) Check(f *File) (*Program, error) {
-	c := &checker{f: f, file: f.Name, src: f.Src, consts: map[string]*constEntry{}, limits: o.limits()}
+// at once as an ErrorList sorted by position. It stops with ctx's error
+// when ctx ends.
+func (o Options) Check(ctx context.Context, f *File) (*Program, error) {
+	c := &checker{ctx: ctx, f: f, file: f.Name, src: f.Src, consts: map[string]*constEntry{}, limits: o.limits()}
 	p := c.check(f)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c.errs.Sort()
 	if len(c.errs) > 0 {
 		return nil, c.errs
@@ -63,6 +71,7 @@ type constEntry struct {
 }
 
 type checker struct {
+	ctx       context.Context
 	f         *File
 	file, src string
 	errs      ErrorList
@@ -300,6 +309,9 @@ func (c *checker) check(f *File) *Program {
 		}
 	}
 	for _, st := range props {
+		if c.ctx.Err() != nil {
+			return p
+		}
 		if s := c.property(st, ch, observe != nil, observed); s != nil {
 			p.Statements = append(p.Statements, s)
 		}
@@ -428,6 +440,9 @@ func (c *checker) builderCall(call *Expr) (*builder.Mechanism, ModelInfo) {
 		}
 		return nil, info
 	}
+	if c.ctx.Err() != nil {
+		return nil, info
+	}
 	m, err := def.Build(args)
 	if err != nil {
 		if le, ok := err.(*builder.LimitError); ok {
@@ -543,7 +558,10 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 	}
 	rows := map[string]*row{}
 	var order []string
-	for _, td := range cb.Rows {
+	for i, td := range cb.Rows {
+		if i%1024 == 0 && c.ctx.Err() != nil {
+			return nil
+		}
 		from := td.From.String()
 		if _, known := c.states[from]; !known {
 			c.errorf(td.From.Off, "unknown state %s%s", from, c.suggestState(from))
@@ -908,6 +926,9 @@ func (c *checker) neighbours(n *NeighboursStmt, ch *chain.Chain) [][2]int {
 	}
 	var pairs [][2]int
 	for i, s := range ins {
+		if i%64 == 0 && c.ctx.Err() != nil {
+			return nil
+		}
 		for _, t := range ins[i+1:] {
 			v, err := f(s, t)
 			if err == nil && !v {

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -172,7 +173,7 @@ func TestErrors(t *testing.T) {
 
 func TestPretty(t *testing.T) {
 	src := "model survey()\ncheck dp(eps = ln(0)) // ε must be positive\n"
-	_, err := spec.Load("m.dp", src)
+	_, err := spec.Load(context.Background(), "m.dp", src)
 	list, ok := err.(spec.ErrorList)
 	if !ok {
 		t.Fatalf("error %v", err)
@@ -185,7 +186,7 @@ func TestPretty(t *testing.T) {
 	}
 	// The caret counts characters, not bytes.
 	src = "model survey()\ncheck dp(eps = 0) expect /* ε */ holdz\n"
-	_, err = spec.Load("m.dp", src)
+	_, err = spec.Load(context.Background(), "m.dp", src)
 	want = "m.dp:2:34: a check expects holds or violated, not holdz\n" +
 		"    check dp(eps = 0) expect /* ε */ holdz\n" +
 		"                                     ^\n"

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ var lineRef = regexp.MustCompile(`(line|column) \d+`)
 // summarize describes a loaded program (or its errors, without positions)
 // for comparing a file with its formatted form.
 func summarize(src string) string {
-	p, err := fuzzOptions.Load("f.dp", src)
+	p, err := fuzzOptions.Load(context.Background(), "f.dp", src)
 	if err != nil {
 		list, ok := err.(spec.ErrorList)
 		if !ok {
@@ -137,6 +138,9 @@ func checkFormat(t *testing.T, name, src string) {
 func TestFormatModels(t *testing.T) {
 	files, _ := filepath.Glob("../models/*.dp")
 	more, _ := filepath.Glob("../cmd/dpcheck/testdata/*.dp")
+	if len(files) < 20 || len(more) < 5 {
+		t.Fatalf("found %d models and %d command test files; the test needs them", len(files), len(more))
+	}
 	for _, f := range append(files, more...) {
 		src, err := os.ReadFile(f)
 		if err != nil {

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/spec"
@@ -29,7 +30,7 @@ func TestFormulaParsing(t *testing.T) {
 		{"query D{?, 1/10}[X out_Y]", "query D eps", "X out_Y"},
 		{"query D{ln(2), ?}[X out_Y]", "query D delta", "X out_Y"},
 	} {
-		p, err := spec.Load("t.dp", head+tc.src+"\n")
+		p, err := spec.Load(context.Background(), "t.dp", head+tc.src+"\n")
 		if err != nil {
 			t.Errorf("%s: %v", tc.src, err)
 			continue

@@ -16,7 +16,7 @@ import (
 
 // fuzzOptions keep fuzzed models small, so that the fuzzer spends its time
 // on the language rather than on building huge chains.
-var fuzzOptions = spec.Options{Limits: builder.Limits{MaxStates: 20_000, MaxTransitions: 100_000}}
+var fuzzOptions = spec.Options{Limits: builder.Limits{MaxStates: 20_000, MaxTransitions: 100_000, MaxBits: 1 << 22}}
 
 // FuzzLoad: no input makes the parser or the checker panic (they recover
 // internally and would report an "internal" error, which fails here), every
@@ -32,7 +32,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		p, err := fuzzOptions.Load("f.dp", src)
+		p, err := fuzzOptions.Load(context.Background(), "f.dp", src)
 		if err != nil {
 			list, ok := err.(spec.ErrorList)
 			if !ok {

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"context"
 	"math/big"
 	"os"
 	"strings"
@@ -37,7 +38,7 @@ func errorsOf(t *testing.T, src string) []string {
 
 func errorsAll(t *testing.T, src string) []string {
 	t.Helper()
-	_, err := spec.Load("t.dp", src)
+	_, err := spec.Load(context.Background(), "t.dp", src)
 	if err == nil {
 		return nil
 	}
@@ -57,7 +58,7 @@ func errorsAll(t *testing.T, src string) []string {
 
 func load(t *testing.T, src string) *spec.Program {
 	t.Helper()
-	p, err := spec.Load("t.dp", src)
+	p, err := spec.Load(context.Background(), "t.dp", src)
 	if err != nil {
 		t.Fatalf("%v", err)
 	}

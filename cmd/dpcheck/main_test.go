@@ -299,3 +299,37 @@ func TestProgressLine(t *testing.T) {
 		t.Error("withProgress wraps the context for a writer that is not a terminal")
 	}
 }
+
+// panicWriter fails as a bug would, the first time it is written to.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("a bug while writing the report") }
+
+// TestInternalErrorExit: a bug anywhere in the command exits 4 with a
+// request to report it, not with a Go crash.
+func TestInternalErrorExit(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"testdata/pass.dp"}, panicWriter{}, &stderr)
+	if code != 4 || !strings.HasPrefix(stderr.String(), "dpcheck: internal error — please report it, with the file that caused it: internal error: a bug while writing the report") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestFlagsAnywhere: flags may come after and between the file names;
+// after "--" everything is a file.
+func TestFlagsAnywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{"testdata/pass.dp", "--format", "json"},
+		{"--format=json", "testdata/pass.dp"},
+		{"testdata/pass.dp", "--format", "json", "testdata/pass.dp"},
+	} {
+		var stdout bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &bytes.Buffer{}); code != 0 || !strings.HasPrefix(stdout.String(), "{") {
+			t.Errorf("dpcheck %s: exit %d, output %.40q", strings.Join(args, " "), code, stdout.String())
+		}
+	}
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--", "--format"}, &bytes.Buffer{}, &stderr); code != 2 || !strings.Contains(stderr.String(), "stat --format: no such file") {
+		t.Errorf("dpcheck -- --format: exit %d, %q", code, stderr.String())
+	}
+}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/spec"
 )
 
 // TestReadmeOutputs keeps the README's sample outputs true: every block
@@ -28,6 +32,280 @@ func TestReadmeOutputs(t *testing.T) {
 		run(context.Background(), strings.Fields(b[1]), &stdout, &bytes.Buffer{})
 		if got, want := strings.TrimRight(stdout.String(), "\n"), strings.TrimRight(b[2], "\n"); got != want {
 			t.Errorf("README sample for dpcheck %s is stale; dpcheck now prints:\n%s", b[1], got)
+		}
+	}
+}
+
+// block is a fenced code block of the README.
+type block struct {
+	info   string // the info string: sh, go, dp, yaml, ebnf or ""
+	marker string // a <!-- readme-test: … --> comment just before it
+	text   string
+	line   int
+}
+
+func readmeBlocks(t *testing.T) []block {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []block
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "```") {
+			continue
+		}
+		b := block{info: strings.TrimPrefix(lines[i], "```"), line: i + 1}
+		if i > 0 && strings.HasPrefix(lines[i-1], "<!-- readme-test:") {
+			b.marker = strings.TrimSuffix(strings.TrimPrefix(lines[i-1], "<!-- readme-test: "), " -->")
+		}
+		var body []string
+		for i++; i < len(lines) && lines[i] != "```"; i++ {
+			body = append(body, lines[i])
+		}
+		b.text = strings.Join(body, "\n")
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestReadmeCodeBlocks keeps every other code block of the README true:
+// shell commands run (dpcheck) or name what exists (packages, fuzz targets,
+// benchmarks); .dp files load and pass (fragments marked "parse" parse); Go
+// snippets are quoted from compiled, tested files; the workflow's dpcheck
+// steps run; the JSON schema names only fields the report has.
+func TestReadmeCodeBlocks(t *testing.T) {
+	blocks := readmeBlocks(t)
+	t.Chdir("../..")
+	seen := map[string]int{}
+	for _, b := range blocks {
+		seen[b.info]++
+		switch b.info {
+		case "sh":
+			for _, l := range strings.Split(b.text, "\n") {
+				checkCommand(t, b.line, l)
+			}
+		case "dp":
+			checkDP(t, b)
+		case "go":
+			checkGoQuoted(t, b)
+		case "yaml":
+			for _, l := range strings.Split(b.text, "\n") {
+				if cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "run: "); ok && strings.HasPrefix(cmd, "dpcheck ") {
+					checkCommand(t, b.line, strings.TrimSuffix(cmd, " || true"))
+				}
+			}
+		case "ebnf": // spec.TestGrammarInReadme
+		case "":
+			if strings.Contains(b.text, `"schema": 1`) {
+				checkSchema(t, b)
+			} // other plain blocks are outputs: TestReadmeOutputs
+		default:
+			t.Errorf("README.md:%d: a code block of unknown kind %q", b.line, b.info)
+		}
+	}
+	for _, kind := range []string{"sh", "dp", "go", "yaml", "ebnf"} {
+		if seen[kind] == 0 {
+			t.Errorf("README.md has no %s block; the test expects the ones it documents", kind)
+		}
+	}
+}
+
+// shellFields splits a command line, honouring single quotes, and drops a
+// trailing # comment.
+func shellFields(line string) []string {
+	var out []string
+	var cur strings.Builder
+	in, any := false, false
+	for _, r := range line {
+		switch {
+		case r == '\'':
+			in, any = !in, true
+		case !in && r == '#' && cur.Len() == 0:
+			return out
+		case !in && (r == ' ' || r == '\t'):
+			if cur.Len() > 0 || any {
+				out = append(out, cur.String())
+				cur.Reset()
+				any = false
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 || any {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// checkCommand checks one README command.
+func checkCommand(t *testing.T, at int, line string) {
+	t.Helper()
+	f := shellFields(line)
+	switch {
+	case len(f) == 0:
+	case len(f) >= 3 && f[0] == "go" && f[1] == "run" && f[2] == "./cmd/dpcheck":
+		runDpcheck(t, at, f[3:])
+	case f[0] == "dpcheck":
+		runDpcheck(t, at, f[1:])
+	case len(f) >= 2 && f[0] == "go" && f[1] == "install":
+		mustExist(t, at, f[2])
+	case len(f) == 2 && f[0] == "go" && f[1] == "test" || len(f) == 3 && f[2] == "./...":
+		// the test command itself
+	case len(f) >= 3 && f[0] == "go" && f[1] == "test":
+		pkg := f[2]
+		if pkg == "-c" {
+			pkg = f[len(f)-1]
+		}
+		mustExist(t, at, pkg)
+		if name := flagValue(f, "-fuzz"); name != "" {
+			mustDefine(t, at, pkg, `func `+name+`\(`)
+		}
+		if re := flagValue(f, "-bench"); re != "" {
+			for _, alt := range strings.Split(re, "|") {
+				mustDefine(t, at, pkg, `func Benchmark`+strings.SplitN(alt, "/", 2)[0])
+			}
+		}
+	case f[0] == "/usr/bin/time":
+		if re := flagValue(f, "-test.bench"); re != "" {
+			mustDefine(t, at, "./verify", `func Benchmark`+strings.SplitN(re, "/", 2)[0])
+		}
+	default:
+		t.Errorf("README.md:%d: a command this test does not know how to check: %s", at, line)
+	}
+}
+
+func runDpcheck(t *testing.T, at int, args []string) {
+	t.Helper()
+	var clean []string
+	for _, a := range args {
+		if a == ">" { // a redirection ends the arguments
+			break
+		}
+		if strings.ContainsAny(a, "|…") || a == "FILE" || a == "DIR" {
+			return // a usage pattern, not a command
+		}
+		if filepath.Ext(a) == ".png" || filepath.Ext(a) == ".svg" {
+			a = filepath.Join(t.TempDir(), filepath.Base(a))
+		}
+		clean = append(clean, a)
+	}
+	var stderr bytes.Buffer
+	if code := run(context.Background(), clean, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Errorf("README.md:%d: dpcheck %s exits %d: %s", at, strings.Join(args, " "), code, stderr.String())
+	}
+}
+
+func mustExist(t *testing.T, at int, pkg string) {
+	t.Helper()
+	if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
+		t.Errorf("README.md:%d: %s does not exist", at, pkg)
+	}
+}
+
+// mustDefine checks that a test file of pkg matches the pattern.
+func mustDefine(t *testing.T, at int, pkg, pattern string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
+	re := regexp.MustCompile(pattern)
+	for _, f := range files {
+		if src, err := os.ReadFile(f); err == nil && re.Match(src) {
+			return
+		}
+	}
+	t.Errorf("README.md:%d: no test file of %s defines %s", at, pkg, pattern)
+}
+
+// checkDP loads a .dp block: every statement must pass; a fragment marked
+// "parse" must parse.
+func checkDP(t *testing.T, b block) {
+	t.Helper()
+	if b.marker == "parse" {
+		if _, err := spec.Parse("README.md", b.text); err != nil {
+			t.Errorf("README.md:%d: the .dp fragment does not parse: %v", b.line, err)
+		}
+		return
+	}
+	res, err := dpcheck.CheckSource(context.Background(), "README.md", b.text)
+	if err != nil {
+		t.Errorf("README.md:%d: the .dp example does not load: %v", b.line, err)
+		return
+	}
+	if !res.Pass() {
+		t.Errorf("README.md:%d: a statement of the .dp example fails", b.line)
+	}
+}
+
+// codeLines are a Go snippet's lines without comments and spacing.
+func codeLines(src string) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// checkGoQuoted: the snippet's code lines appear, in order, in one Go test
+// file of the module (which compiles and runs).
+func checkGoQuoted(t *testing.T, b block) {
+	t.Helper()
+	want := codeLines(b.text)
+	var files []string
+	filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, "_test.go") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		have := codeLines(string(src))
+		i := 0
+		for _, l := range have {
+			if i < len(want) && l == want[i] {
+				i++
+			}
+		}
+		if i == len(want) {
+			return
+		}
+	}
+	t.Errorf("README.md:%d: the Go snippet is not quoted from any test file:\n%s", b.line, b.text)
+}
+
+// checkSchema: every field the JSON schema block names is a JSON field of
+// the report's documents.
+func checkSchema(t *testing.T, b block) {
+	t.Helper()
+	var src strings.Builder
+	files, _ := filepath.Glob("report/*.go")
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		src.Write(data)
+	}
+	tags := src.String()
+	for _, m := range regexp.MustCompile(`"([a-z_]+)":`).FindAllStringSubmatch(b.text, -1) {
+		if !strings.Contains(tags, `json:"`+m[1]) {
+			t.Errorf("README.md:%d: the JSON schema names %q, which the report has no field for", b.line, m[1])
 		}
 	}
 }
