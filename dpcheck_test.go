@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // TestModels runs every example model: each states its expected outcomes
@@ -29,8 +30,8 @@ func TestModels(t *testing.T) {
 				t.Fatal("the model checks nothing")
 			}
 			for _, o := range res.Statements {
-				if !o.Pass {
-					t.Errorf("line %d: %s: got %s (error: %v), expected %s", o.Statement.Pos.Line, o.Statement.Text, o.Value(), o.Err, o.Statement.Expect.Text)
+				if h := o.Statement().Head(); !o.Pass() {
+					t.Errorf("line %d: %s: got %s (error: %v), expected %s", h.Pos.Line, h.Text, o.Value(), o.Err(), h.Expect.Text)
 				}
 			}
 		})
@@ -49,9 +50,10 @@ query eps(delta = 0)
 		return
 	}
 	for _, o := range res.Statements {
-		fmt.Printf("line %d: %s -> %s (pass: %v)\n", o.Statement.Pos.Line, o.Statement.Text, o.Value(), o.Pass)
+		h := o.Statement().Head()
+		fmt.Printf("line %d: %s -> %s (pass: %v)\n", h.Pos.Line, h.Text, o.Value(), o.Pass())
 	}
-	cx := res.Statements[0].DP.Counterexample
+	cx := res.Statements[0].(*property.DPOutcome).Result.Counterexample
 	fmt.Printf("counterexample: %s vs %s on %v: %s > %s\n", cx.From, cx.To, cx.Event, cx.PrFrom.RatString(), cx.Bound)
 	// Output:
 	// line 3: check dp(eps = ln(3/2)) expect violated -> violated (pass: true)
@@ -99,12 +101,12 @@ func TestCheckSourceStopsDuringLoad(t *testing.T) {
 	}
 }
 
-// TestInternalError: a bug in dpcheck (here, a program whose statement
-// needs a chain it lacks — something spec never produces) comes back as an
-// InternalError with its stack, not as a crash.
+// TestInternalError: a bug in dpcheck (here, a prepared program whose
+// statement needs a chain it lacks — something Prepare never produces)
+// comes back as an InternalError with its stack, not as a crash.
 func TestInternalError(t *testing.T) {
-	p := &spec.Program{Filename: "broken.dp", Statements: []*spec.Statement{{Kind: spec.CheckFormula}}}
-	_, err := dpcheck.Run(context.Background(), p)
+	p := &property.Program{File: source.NewFile("broken.dp", ""), Statements: []property.Statement{&property.FormulaCheck{}}}
+	_, err := dpcheck.Run(context.Background(), &property.Prepared{Program: p})
 	var ie *dpcheck.InternalError
 	if !errors.As(err, &ie) || !strings.Contains(ie.Stack, "goroutine") {
 		t.Fatalf("error %v (%T), want an InternalError with a stack", err, err)

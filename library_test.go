@@ -3,6 +3,7 @@ package dpcheck_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"math/rand"
 	"reflect"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/builder"
-	"github.com/dpcheck/dpcheck/verify"
 )
 
 // geometricCase is a random truncated α-geometric mechanism: α = a/b with
@@ -43,8 +43,8 @@ func TestGeometricIsExactlyLnInverseAlphaDP(t *testing.T) {
 			t.Log(err)
 			return false
 		}
-		eps, _ := verify.Ln(new(big.Rat).Inv(alpha))                                              // -ln α
-		less, _ := verify.LnPlus(big.NewRat(1, 1), new(big.Rat).Inv(alpha), big.NewRat(-1, 1000)) // -ln α - 1/1000
+		eps, _ := exact.Ln(new(big.Rat).Inv(alpha))                                              // -ln α
+		less, _ := exact.LnPlus(big.NewRat(1, 1), new(big.Rat).Inv(alpha), big.NewRat(-1, 1000)) // -ln α - 1/1000
 		holds, err1 := a.DP(ctx, eps, new(big.Rat))
 		fails, err2 := a.DP(ctx, less, new(big.Rat))
 		if err1 != nil || err2 != nil {
@@ -62,10 +62,10 @@ func ExampleAnalyze() {
 	ctx := context.Background()
 	m, _ := builder.TruncatedGeometric(big.NewRat(1, 3), 10)
 	a, _ := dpcheck.Analyze(ctx, m)
-	eps, _ := verify.Ln(big.NewRat(3, 1))
+	eps, _ := exact.Ln(big.NewRat(3, 1))
 	res, _ := a.DP(ctx, eps, new(big.Rat))
 	fmt.Println("ln(3)-DP:", res.Holds, "over", res.OrderedPairs, "ordered pairs")
-	less, _ := verify.LnPlus(big.NewRat(1, 1), big.NewRat(3, 1), big.NewRat(-1, 1000))
+	less, _ := exact.LnPlus(big.NewRat(1, 1), big.NewRat(3, 1), big.NewRat(-1, 1000))
 	res, _ = a.DP(ctx, less, new(big.Rat))
 	cx := res.Counterexample
 	fmt.Printf("(%s)-DP: %v; %s vs %s on %v\n", less, res.Holds, cx.From.Name, cx.To.Name, cx.Event)

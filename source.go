@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 )
 
 // DefaultMaxFileSize is the largest source file read by default (64 MiB).
@@ -72,4 +76,36 @@ func thousands(n int64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// Expand turns paths into .dp files: a directory stands for every .dp
+// file below it, in lexical order; a directory without any is an error.
+func Expand(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil || !info.IsDir() {
+			files = append(files, a)
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".dp") {
+				found = append(found, p)
+			}
+			return err
+		})
+		if err == nil && len(found) == 0 {
+			err = fmt.Errorf("no .dp files in %s", a)
+		}
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, nil
 }

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -89,7 +90,9 @@ type Def struct {
 	Name   string
 	Doc    string
 	Params []Param
-	Build  func(*Args) (*Mechanism, error)
+	// Build builds the mechanism. It stops with ctx's error, unwrapped,
+	// when ctx ends before the chain is complete.
+	Build func(ctx context.Context, a *Args) (*Mechanism, error)
 	// Size estimates the states and transitions Build would create (an
 	// upper bound where the exact count is awkward).
 	Size func(*Args) (states, transitions float64)
@@ -162,7 +165,9 @@ func Catalog() []*Def {
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
 			},
-			Build: func(a *Args) (*Mechanism, error) { return Survey(a.Rat("theta1"), a.Rat("theta2")) },
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return survey(ctx, a.Rat("theta1"), a.Rat("theta2"))
+			},
 		},
 		{
 			Name: "truncated_geometric",
@@ -174,8 +179,8 @@ func Catalog() []*Def {
 				{Name: "n", Kind: Integer, Doc: "largest count"},
 				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return TruncatedGeometricSensitivity(a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return truncatedGeometric(ctx, a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
 			},
 		},
 		{
@@ -194,12 +199,12 @@ func Catalog() []*Def {
 				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the seed's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
 				cmp := AtLeast
 				if a.Choice("cmp") == ">" {
 					cmp = Above
 				}
-				return AboveThreshold(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
+				return aboveThreshold(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
 			},
 		},
 		{
@@ -213,12 +218,12 @@ func Catalog() []*Def {
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
 				cmp := AtLeast
 				if a.Choice("cmp") == ">" {
 					cmp = Above
 				}
-				return AboveThresholdLoop(a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
 			},
 		},
 		{
@@ -230,7 +235,9 @@ func Catalog() []*Def {
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "k", Kind: Integer, Default: "2", Doc: "number of possible answers"},
 			},
-			Build: func(a *Args) (*Mechanism, error) { return RandomizedResponseK(a.Rat("theta1"), a.Int("k")) },
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return randomizedResponseK(ctx, a.Rat("theta1"), a.Int("k"))
+			},
 		},
 		{
 			Name: "compose",
@@ -241,8 +248,8 @@ func Catalog() []*Def {
 				{Name: "k", Kind: Integer, Doc: "number of runs"},
 				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return ComposeLimited(a.Int("k"), a.Model("model"), a.Limits())
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return composeLimited(ctx, a.Int("k"), a.Model("model"), a.Limits())
 			},
 		},
 		{
@@ -263,8 +270,8 @@ func Catalog() []*Def {
 				{Name: "count_max", Kind: Integer, Doc: "largest count"},
 				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the seed's choice"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return YarrowGeometric(a.Rat("alpha"), a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return yarrowGeometric(ctx, a.Rat("alpha"), a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
 			},
 		},
 		{
@@ -278,8 +285,8 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return LaplaceDecision(a.Rat("alpha"), a.Int("k"), a.Int("lo"), a.Int("hi"))
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return laplaceDecision(ctx, a.Rat("alpha"), a.Int("k"), a.Int("lo"), a.Int("hi"))
 			},
 		},
 		{
@@ -293,8 +300,8 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return CutoffDecision(a.Rat("alpha"), a.Int("m"), a.Int("lo"), a.Int("hi"))
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return cutoffDecision(ctx, a.Rat("alpha"), a.Int("m"), a.Int("lo"), a.Int("hi"))
 			},
 		},
 		{
@@ -309,8 +316,8 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(a *Args) (*Mechanism, error) {
-				return GeneralizedDecision(a.Rat("alpha"), a.Rat("delta"), a.Int("m"), a.Int("lo"), a.Int("hi"))
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return generalizedDecision(ctx, a.Rat("alpha"), a.Rat("delta"), a.Int("m"), a.Int("lo"), a.Int("hi"))
 			},
 		},
 		{
@@ -322,7 +329,9 @@ func Catalog() []*Def {
 				{Name: "rows", Kind: Integer, Doc: "rows in the block (cn), the private row included"},
 				{Name: "p", Kind: Rational, Doc: "probability that a row is +1"},
 			},
-			Build: func(a *Args) (*Mechanism, error) { return StreamingSum(a.Int("rows"), a.Rat("p")) },
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return streamingSum(ctx, a.Int("rows"), a.Rat("p"))
+			},
 		},
 	}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })

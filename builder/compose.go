@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -21,13 +22,17 @@ const MaxComposedStates = 1_000_000
 // that dpCTL formulas and output variables can refer to single runs. Inputs
 // and the neighbour relation are m's.
 func Compose(k int, m *Mechanism) (*Mechanism, error) {
-	return ComposeLimited(k, m, Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
+	return composeLimited(context.Background(), k, m, Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
 }
 
 // ComposeLimited is Compose that stops with a *LimitError once the
 // composition would exceed l (zero fields are DefaultLimits'). It creates
 // no probabilities: the composition shares m's.
 func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
+	return composeLimited(context.Background(), k, m, l)
+}
+
+func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	const name = "compose"
 	l = l.WithDefaults()
 	if m == nil {
@@ -71,6 +76,7 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	}
 	ids := map[runKey]int{}
 	var tooBig bool
+	var stopped error // ctx's error, once it has ended
 	// node returns the state "run j from input s with outputs prefix, in m's
 	// state s" and builds what it reaches.
 	var node func(input int, prefix []int, s int) int
@@ -102,6 +108,12 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 			tooBig = true
 			return id
 		}
+		if stopped == nil {
+			stopped = ctx.Err()
+		}
+		if stopped != nil {
+			return id
+		}
 		to, p := c.Row(s)
 		for i, t := range to {
 			var target int
@@ -121,11 +133,14 @@ func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
 	for _, s := range c.Inputs() {
 		in[s] = node(s, nil, s)
 		b.MarkInput(in[s])
+		if stopped != nil {
+			return nil, stopped
+		}
 		if tooBig {
 			return nil, &LimitError{Builder: name, Limit: LimitStates, Estimate: f(states), Max: int64(l.MaxStates)}
 		}
 	}
-	composed, err := b.Build()
+	composed, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -18,13 +19,16 @@ const maxExponent = 1 << 40
 // decision builds a yes/no decision over counts N in {lo..hi}: inputs "n<N>"
 // (N, label in), outputs "yes" (q=1, label yes) and "no" (q=0, label no);
 // neighbours N and N+1. yes(N) is Pr[Q(N) = 1]. The caller has checked
-// the window with checkWindow.
-func decision(lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, error) {
+// the window with checkWindow. It stops with ctx's error when ctx ends.
+func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, error) {
 	b := chain.NewBuilder()
 	y := b.AddState("yes", chain.Valuation{{Name: "q", Value: 1}}, "yes")
 	n := b.AddState("no", chain.Valuation{{Name: "q", Value: 0}}, "no")
 	var in []int
 	for N := lo; N <= hi; N++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s := b.AddState(fmt.Sprintf("n%d", N), chain.Valuation{{Name: "N", Value: int64(N)}}, "in")
 		b.MarkInput(s)
 		in = append(in, s)
@@ -32,7 +36,7 @@ func decision(lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, er
 		b.AddTransition(s, y, p)
 		b.AddTransition(s, n, chain.OneMinus(p))
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -53,17 +57,23 @@ func checkWindow(name string, lo, hi int) error {
 
 // powers returns α^from..α^to (p[i] = α^(from+i)), shared. α^from is one
 // exponentiation, so a large from costs the bits of the result, not from
-// multiplications.
-func powers(alpha *big.Rat, from, to int) []*big.Rat {
+// multiplications. It stops with ctx's error when ctx ends.
+func powers(ctx context.Context, alpha *big.Rat, from, to int) ([]*big.Rat, error) {
 	if to < from {
-		return nil
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	p := make([]*big.Rat, to-from+1)
 	p[0] = ratPow(alpha, from)
 	for i := 1; i < len(p); i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		p[i] = mul(p[i-1], alpha)
 	}
-	return p
+	return p, nil
 }
 
 // ratPow returns x^j for j >= 0, as a new value (one when j = 0): the
@@ -88,6 +98,10 @@ func ratPow(x *big.Rat, j int) *big.Rat {
 // α = e^(-ε), so Pr[Q(N) = 1] = α^(k-N)/2 for N < k and 1 - α^(N-k)/2 for
 // N >= k, over counts N in {lo..hi}. It is exactly ε-DP.
 func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
+	return laplaceDecision(context.Background(), alpha, k, lo, hi)
+}
+
+func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
 	const name = "laplace_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -101,9 +115,12 @@ func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
 	// The exponents |k-N| for N in lo..hi: from the distance of k to the
 	// window up to that of the farther end.
 	from := max(0, lo-k, k-hi)
-	pw := powers(alpha, from, max(k-lo, hi-k))
+	pw, err := powers(ctx, alpha, from, max(k-lo, hi-k))
+	if err != nil {
+		return nil, err
+	}
 	half := rat(1, 2)
-	return decision(lo, hi, fmt.Sprintf("Laplace-noise decision N + Lap(1/ε) >= %d, α = e^-ε = %s", k, alpha.RatString()),
+	return decision(ctx, lo, hi, fmt.Sprintf("Laplace-noise decision N + Lap(1/ε) >= %d, α = e^-ε = %s", k, alpha.RatString()),
 		func(N int) *big.Rat {
 			if N < k {
 				return mul(half, pw[k-N-from])
@@ -116,6 +133,10 @@ func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
 // above, over counts N in {lo..hi}. The seed claims (ε, 1 - e^(-ε))-DP with
 // that δ the least possible.
 func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
+	return cutoffDecision(context.Background(), alpha, m, lo, hi)
+}
+
+func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
 	const name = "cutoff_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -128,8 +149,11 @@ func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
 	}
 	// The exponents m-N for N in lo..min(hi, m-1).
 	from := max(1, m-hi)
-	pw := powers(alpha, from, m-lo)
-	return decision(lo, hi, fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString()),
+	pw, err := powers(ctx, alpha, from, m-lo)
+	if err != nil {
+		return nil, err
+	}
+	return decision(ctx, lo, hi, fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString()),
 		func(N int) *big.Rat {
 			if N >= m {
 				return one
@@ -145,6 +169,10 @@ func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
 // f(N+1) = min(1, 1 - α·(1 - δ - f(N))) above (6.12). Counts N in
 // {lo..hi}.
 func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, error) {
+	return generalizedDecision(context.Background(), alpha, delta, m, lo, hi)
+}
+
+func generalizedDecision(ctx context.Context, alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, error) {
 	const name = "generalized_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -161,6 +189,9 @@ func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, erro
 	f := map[int]*big.Rat{}
 	f[m] = quo(add(one, mul(alpha, delta)), add(one, alpha))
 	for N := m; N > lo; N-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		v := mul(sub(f[N], delta), alpha)
 		if v.Sign() < 0 {
 			v = new(big.Rat)
@@ -169,12 +200,15 @@ func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, erro
 	}
 	oneMinusDelta := chain.OneMinus(delta)
 	for N := m; N < hi; N++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		v := chain.OneMinus(mul(alpha, sub(oneMinusDelta, f[N])))
 		if v.Cmp(one) > 0 {
 			v = one
 		}
 		f[N+1] = v
 	}
-	return decision(lo, hi, fmt.Sprintf("generalized decision around m = %d, α = e^-ε = %s, δ = %s", m, alpha.RatString(), delta.RatString()),
+	return decision(ctx, lo, hi, fmt.Sprintf("generalized decision around m = %d, α = e^-ε = %s, δ = %s", m, alpha.RatString(), delta.RatString()),
 		func(N int) *big.Rat { return f[N] })
 }

@@ -11,6 +11,9 @@
 // The Catalog describes every builder by name with typed, documented
 // parameters; the spec language and the command line use it to check and
 // call builders, and the README's table of mechanisms is generated from it.
+// A Def's Build takes a context and stops with the context's error,
+// unwrapped, soon after it ends; the exported functions build under
+// context.Background().
 //
 // This package imports only the chain package.
 package builder

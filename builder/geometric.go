@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -20,16 +21,21 @@ type geometricTable struct {
 	boundary []*big.Rat // α^j/(1+α), j = 0..n
 }
 
-func newGeometricTable(alpha *big.Rat, n int) *geometricTable {
+// newGeometricTable computes the table for alpha over {0..n}. It stops
+// with ctx's error when ctx ends.
+func newGeometricTable(ctx context.Context, alpha *big.Rat, n int) (*geometricTable, error) {
 	g := &geometricTable{n: n, interior: make([]*big.Rat, n+1), boundary: make([]*big.Rat, n+1)}
 	onePlus := add(one, alpha)
 	g.interior[0] = quo(sub(one, alpha), onePlus)
 	g.boundary[0] = quo(one, onePlus)
 	for j := 1; j <= n; j++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		g.interior[j] = mul(g.interior[j-1], alpha)
 		g.boundary[j] = mul(g.boundary[j-1], alpha)
 	}
-	return g
+	return g, nil
 }
 
 // prob returns Pr[output l | input k] (read-only, shared).
@@ -48,7 +54,7 @@ func (g *geometricTable) prob(k, l int) *big.Rat {
 // {0..n} of Ghosh, Roughgarden and Sundararajan (seed 004) for a query of
 // sensitivity 1. See TruncatedGeometricSensitivity.
 func TruncatedGeometric(alpha *big.Rat, n int) (*Mechanism, error) {
-	return TruncatedGeometricSensitivity(alpha, n, 1)
+	return truncatedGeometric(context.Background(), alpha, n, 1)
 }
 
 // TruncatedGeometricSensitivity returns the truncated α-geometric mechanism
@@ -58,6 +64,10 @@ func TruncatedGeometric(alpha *big.Rat, n int) (*Mechanism, error) {
 // (1-α)/(1+α)·α^|k-l| in between. Inputs k and l are neighbours iff
 // 0 < |k-l| <= delta. The mechanism is exactly (-delta·ln α)-DP.
 func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*Mechanism, error) {
+	return truncatedGeometric(context.Background(), alpha, n, delta)
+}
+
+func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*Mechanism, error) {
 	const name = "truncated_geometric"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -68,7 +78,10 @@ func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*Mechanism, er
 	if err := checkRange(name, "sensitivity", delta, 1, n); err != nil {
 		return nil, err
 	}
-	g := newGeometricTable(alpha, n)
+	g, err := newGeometricTable(ctx, alpha, n)
+	if err != nil {
+		return nil, err
+	}
 	b := chain.NewBuilder()
 	in := make([]int, n+1)
 	for k := 0; k <= n; k++ {
@@ -80,11 +93,14 @@ func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*Mechanism, er
 		out[l] = b.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
 	}
 	for k := 0; k <= n; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for l := 0; l <= n; l++ {
 			b.AddTransition(in[k], out[l], g.prob(k, l))
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

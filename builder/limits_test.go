@@ -1,6 +1,7 @@
 package builder_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/big"
@@ -21,6 +22,13 @@ import (
 // arguments are named, a model argument is itself a call. The returned def
 // and args are those of the outer call.
 func call(t *testing.T, src string, l builder.Limits) (*builder.Def, *builder.Args, *builder.Mechanism, error) {
+	t.Helper()
+	return callContext(t, context.Background(), src, l)
+}
+
+// callContext is call with the outer build under ctx; model arguments are
+// built under context.Background().
+func callContext(t *testing.T, ctx context.Context, src string, l builder.Limits) (*builder.Def, *builder.Args, *builder.Mechanism, error) {
 	t.Helper()
 	open := strings.IndexByte(src, '(')
 	if open < 0 || !strings.HasSuffix(src, ")") {
@@ -70,7 +78,7 @@ func call(t *testing.T, src string, l builder.Limits) (*builder.Def, *builder.Ar
 	if err := d.CheckSize(a, l); err != nil {
 		return d, a, nil, err
 	}
-	m, err := d.Build(a)
+	m, err := d.Build(ctx, a)
 	return d, a, m, err
 }
 

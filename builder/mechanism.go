@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -15,6 +16,22 @@ type Mechanism struct {
 	Neighbours [][2]int
 	// Note explains in one line what the chain models, for display.
 	Note string
+}
+
+// buildChain builds b unless ctx has ended, and reports ctx's error
+// (unwrapped) when it ends before or while b is built.
+func buildChain(ctx context.Context, b *chain.Builder) (*chain.Chain, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // A ParamError reports a builder parameter that is out of range.

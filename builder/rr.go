@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -16,6 +17,10 @@ const MaxCategories = 1000
 // label out_<j>); every two inputs are neighbours. The tight ε is
 // ln((theta1 + (1-theta1)/k) / ((1-theta1)/k)).
 func RandomizedResponseK(theta1 *big.Rat, k int) (*Mechanism, error) {
+	return randomizedResponseK(context.Background(), theta1, k)
+}
+
+func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*Mechanism, error) {
 	const name = "randomized_response"
 	if err := checkUnit(name, "theta1", theta1, false); err != nil {
 		return nil, err
@@ -36,6 +41,9 @@ func RandomizedResponseK(theta1 *big.Rat, k int) (*Mechanism, error) {
 		out[j] = b.AddState(fmt.Sprintf("a%d", j), chain.Valuation{{Name: "a", Value: int64(j)}}, fmt.Sprintf("out_%d", j))
 	}
 	for i := range k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for j := range k {
 			if i == j {
 				b.AddTransition(in[i], out[j], same)
@@ -44,7 +52,7 @@ func RandomizedResponseK(theta1 *big.Rat, k int) (*Mechanism, error) {
 			}
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

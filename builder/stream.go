@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -15,6 +16,10 @@ import (
 // y = v; the known sum of the auxiliary blocks is a constant shift and is
 // left out). States "x<±1>_r<j>_s<s>": j rows drawn, partial sum s.
 func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
+	return streamingSum(context.Background(), rows, p)
+}
+
+func streamingSum(ctx context.Context, rows int, p *big.Rat) (*Mechanism, error) {
 	const name = "streaming_sum"
 	if err := checkRange(name, "rows", rows, 2, 2000); err != nil {
 		return nil, err
@@ -42,6 +47,9 @@ func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
 		// layer[s] = state with partial sum s after j rows.
 		layer := map[int]int{0: s}
 		for j := 1; j <= m; j++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			next := map[int]int{}
 			get := func(sum int) int {
 				if id, ok := next[sum]; ok {
@@ -65,7 +73,7 @@ func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
 			layer = next
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

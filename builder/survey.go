@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -15,6 +16,10 @@ import (
 // Pr(Y | +) = theta1 + (1-theta1)·theta2 and Pr(Y | -) = (1-theta1)·theta2.
 // theta1 = theta2 = 1/2 is the paper's survey (3/4 against 1/4).
 func Survey(theta1, theta2 *big.Rat) (*Mechanism, error) {
+	return survey(context.Background(), theta1, theta2)
+}
+
+func survey(ctx context.Context, theta1, theta2 *big.Rat) (*Mechanism, error) {
 	if err := checkUnit("survey", "theta1", theta1, false); err != nil {
 		return nil, err
 	}
@@ -35,7 +40,7 @@ func Survey(theta1, theta2 *big.Rat) (*Mechanism, error) {
 	b.AddTransition(neg, n, add(theta1, noIfLie))
 	b.MarkInput(pos)
 	b.MarkInput(neg)
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

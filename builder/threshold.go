@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -43,6 +44,10 @@ const MaxQueries = 10000
 // goes to halt_i with the exact probability that the noisy answer is above T.
 // Neighbours: |d-d'| <= 1 with the same t.
 func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+	return aboveThreshold(context.Background(), alphaT, alphaQ, n, k, cmp)
+}
+
+func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
 	const name = "above_threshold"
 	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
 		return nil, err
@@ -59,8 +64,14 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 	if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
 		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
 	}
-	thr := newGeometricTable(alphaT, n)
-	up, stay := answerOdds(alphaQ, n, cmp)
+	thr, err := newGeometricTable(ctx, alphaT, n)
+	if err != nil {
+		return nil, err
+	}
+	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	if err != nil {
+		return nil, err
+	}
 	b := chain.NewBuilder()
 	halt := make([]int, k+1)
 	for i := 1; i <= k; i++ {
@@ -76,6 +87,9 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 			b.MarkInput(s)
 			// step[i] is the state "about to answer query i" for each T.
 			for T := 0; T <= n; T++ {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				prev := s
 				prevP := thr.prob(t, T)
 				for i := 1; i <= k; i++ {
@@ -90,7 +104,7 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 			}
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +118,12 @@ func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechani
 
 // answerOdds returns up[d][T] = Pr[the noisy answer for database d is above
 // the noisy threshold T] (truncated alphaQ-geometric noise) and stay = 1-up.
-func answerOdds(alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat) {
-	qry := newGeometricTable(alphaQ, n)
+// It stops with ctx's error when ctx ends.
+func answerOdds(ctx context.Context, alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat, err error) {
+	qry, err := newGeometricTable(ctx, alphaQ, n)
+	if err != nil {
+		return nil, nil, err
+	}
 	up = make([][]*big.Rat, n+1)
 	stay = make([][]*big.Rat, n+1)
 	var acc chain.Accumulator
@@ -113,6 +131,9 @@ func answerOdds(alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat) 
 		up[d] = make([]*big.Rat, n+1)
 		stay[d] = make([]*big.Rat, n+1)
 		for T := 0; T <= n; T++ {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
 			acc.Reset()
 			lo := T
 			if cmp == Above {
@@ -125,7 +146,7 @@ func answerOdds(alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat) 
 			stay[d][T] = chain.OneMinus(up[d][T])
 		}
 	}
-	return up, stay
+	return up, stay, nil
 }
 
 // Labels of the answers of AboveThresholdLoop.
@@ -145,6 +166,10 @@ const (
 // k-query model; D{ε,δ}[X^k ⊤] is "halted exactly at query k".
 // Neighbours: |d-d'| <= 1 with the same t.
 func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+	return aboveThresholdLoop(context.Background(), alphaT, alphaQ, n, cmp)
+}
+
+func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
 	const name = "above_threshold_loop"
 	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
 		return nil, err
@@ -155,14 +180,23 @@ func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechan
 	if err := checkRange(name, "n", n, 1, 100); err != nil {
 		return nil, err
 	}
-	thr := newGeometricTable(alphaT, n)
-	up, stay := answerOdds(alphaQ, n, cmp)
+	thr, err := newGeometricTable(ctx, alphaT, n)
+	if err != nil {
+		return nil, err
+	}
+	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	if err != nil {
+		return nil, err
+	}
 	b := chain.NewBuilder()
 	halted := b.AddState("halted", nil, "halted")
 	input := make([][]int, n+1)
 	for d := 0; d <= n; d++ {
 		input[d] = make([]int, n+1)
 		for t := 0; t <= n; t++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			val := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}
 			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), val, "in")
 			input[d][t] = s
@@ -180,7 +214,7 @@ func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechan
 			}
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

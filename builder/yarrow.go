@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -25,6 +26,10 @@ import (
 // untruncated draw of the seed's Algorithm 1 run with too few bits.
 // Neighbours: |v - v'| <= 1.
 func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, error) {
+	return yarrowGeometric(context.Background(), alpha, countMin, countMax, bits)
+}
+
+func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, error) {
 	const name = "yarrow_geometric"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -54,6 +59,9 @@ func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, 
 	clip := func(v int) int { return max(countMin, min(v, countMax)) }
 	in := map[int]int{}
 	for v := countMin; v <= countMax; v++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s := b.AddState(fmt.Sprintf("s%d", v), chain.Valuation{{Name: "in", Value: int64(v)}}, fmt.Sprintf("in_%d", v))
 		in[v] = s
 		b.MarkInput(s)
@@ -81,7 +89,7 @@ func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, 
 			}
 		}
 	}
-	c, err := b.Build()
+	c, err := buildChain(ctx, b)
 	if err != nil {
 		return nil, err
 	}

@@ -177,6 +177,25 @@ func (c *Chain) Absorbing() []int {
 	return out
 }
 
+// WithInputs returns a chain with the same states and transitions whose
+// inputs are the given states (duplicates dropped); c is not changed. It
+// panics on a state out of range.
+func (c *Chain) WithInputs(inputs []int) *Chain {
+	d := &Chain{
+		names: c.names, index: c.index, vals: c.vals, labels: c.labels, to: c.to, p: c.p, ntrans: c.ntrans,
+		sink: c.sink, varNames: c.varNames, labelNames: c.labelNames,
+		isInput: make([]bool, len(c.names)),
+	}
+	for _, s := range inputs {
+		if !d.isInput[s] {
+			d.isInput[s] = true
+			d.inputs = append(d.inputs, s)
+		}
+	}
+	sort.Ints(d.inputs)
+	return d
+}
+
 // Inputs returns the input states in increasing order. The result is
 // read-only.
 func (c *Chain) Inputs() []int { return c.inputs }

@@ -487,3 +487,27 @@ func TestArithMatchesBigRat(t *testing.T) {
 		t.Fatal("α^200 differs")
 	}
 }
+
+func TestWithInputs(t *testing.T) {
+	b := chain.NewBuilder()
+	a := b.AddState("a", nil)
+	x := b.AddState("x", nil)
+	y := b.AddState("y", nil)
+	b.AddTransition(a, x, big.NewRat(1, 2))
+	b.AddTransition(a, y, big.NewRat(1, 2))
+	b.MarkInput(a)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.WithInputs([]int{y, a, y})
+	if got := d.Inputs(); len(got) != 2 || got[0] != a || got[1] != y || !d.IsInput(y) || d.IsInput(x) {
+		t.Errorf("inputs %v", got)
+	}
+	if got := c.Inputs(); len(got) != 1 || got[0] != a || c.IsInput(y) {
+		t.Errorf("the original chain changed: inputs %v", got)
+	}
+	if d.NumTransitions() != c.NumTransitions() || d.Prob(a, x).Cmp(big.NewRat(1, 2)) != 0 || len(d.Predecessors(x)) != len(c.Predecessors(x)) {
+		t.Error("the rows differ")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"os"
 	"os/exec"
@@ -372,7 +373,7 @@ func TestProfilePlot(t *testing.T) {
 func profile(t *testing.T, pts [][2]*big.Rat) *verify.Profile {
 	p := &verify.Profile{}
 	for _, cd := range pts {
-		e, err := verify.Ln(cd[0])
+		e, err := exact.Ln(cd[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -381,8 +382,8 @@ func profile(t *testing.T, pts [][2]*big.Rat) *verify.Profile {
 	return p
 }
 
-func mustLn(t *testing.T, x float64) verify.Eps {
-	e, err := verify.Ln(new(big.Rat).SetFloat64(x))
+func mustLn(t *testing.T, x float64) exact.Eps {
+	e, err := exact.Ln(new(big.Rat).SetFloat64(x))
 	if err != nil {
 		t.Fatal(err)
 	}

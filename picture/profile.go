@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"codeberg.org/go-fonts/dejavu/dejavusans"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
@@ -28,7 +29,7 @@ import (
 
 // Point is a checked (ε, δ): dp(ε, δ) held or was violated.
 type Point struct {
-	Eps   verify.Eps
+	Eps   exact.Eps
 	Delta *big.Rat
 	Holds bool
 }

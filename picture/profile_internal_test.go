@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
 	"strings"
@@ -55,7 +56,7 @@ func prof(t *testing.T, cd ...[2]float64) *verify.Profile {
 	p := &verify.Profile{}
 	for _, x := range cd {
 		c := new(big.Rat).SetFloat64(x[0])
-		e, err := verify.Ln(c)
+		e, err := exact.Ln(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,8 +100,8 @@ func close(a, b axis) bool {
 	return a.Log == b.Log && eq(a.Max, b.Max) && eq(a.Linear, b.Linear)
 }
 
-func mustLn(t *testing.T, x float64) verify.Eps {
-	e, err := verify.Ln(new(big.Rat).SetFloat64(x))
+func mustLn(t *testing.T, x float64) exact.Eps {
+	e, err := exact.Ln(new(big.Rat).SetFloat64(x))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // JUnit writes entries as JUnit XML: a test suite per file and a test case
@@ -59,12 +59,13 @@ func JUnit(w io.Writer, entries []Entry) error {
 				var b bytes.Buffer
 				textOutcome(&b, o)
 				text := dedent(b.String())
-				tc := testcase{Classname: e.File, Name: fmt.Sprintf("line %d: %s", o.Statement.Pos.Line, o.Statement.Text)}
+				h := o.Statement().Head()
+				tc := testcase{Classname: e.File, Name: fmt.Sprintf("line %d: %s", h.Pos.Line, h.Text)}
 				switch {
-				case o.Err != nil:
-					tc.Error = &failure{Message: errText(o.Err), Type: "dpcheck.error", Text: text}
+				case o.Err() != nil:
+					tc.Error = &failure{Message: errText(o.Err()), Type: "dpcheck.error", Text: text}
 					s.Errors++
-				case !o.Pass:
+				case !o.Pass():
 					tc.Failure = &failure{Message: summary(o), Type: "dpcheck.fail", Text: text}
 					s.Failures++
 				default:
@@ -93,25 +94,20 @@ func JUnit(w io.Writer, entries []Entry) error {
 
 // summary says in one line how a statement's outcome differs from its
 // expectation.
-func summary(o *dpcheck.Outcome) string {
-	if o.Err != nil {
-		if stopped(o.Err) {
-			return errText(o.Err)
+func summary(o property.Outcome) string {
+	if err := o.Err(); err != nil {
+		if stopped(err) {
+			return errText(err)
 		}
-		return "error: " + o.Err.Error()
+		return "error: " + err.Error()
 	}
-	st := o.Statement
-	switch st.Kind {
-	case spec.CheckDP, spec.CheckFormula, spec.CheckEquivalent:
-		s := fmt.Sprintf("%s, expected %s", o.Value(), st.Expect.Text)
-		if o.DP != nil && o.DP.Counterexample != nil {
-			cx := o.DP.Counterexample
-			s += fmt.Sprintf(": %s vs %s on E* = %s, %s > %s (excess %s)",
-				cx.From, cx.To, eventText(cx.Event), exact(cx.PrFrom), realText(cx.Bound), realText(cx.Excess))
-		}
-		return s
+	if k := view(o); k.failure != nil {
+		return k.failure()
 	}
-	return fmt.Sprintf("got %s, expected %s", o.Value(), st.Expect.Text)
+	if isCheck(o) {
+		return fmt.Sprintf("%s, expected %s", o.Value(), o.Statement().Head().Expect.Text)
+	}
+	return fmt.Sprintf("got %s, expected %s", o.Value(), o.Statement().Head().Expect.Text)
 }
 
 // GitHub writes GitHub Actions workflow commands: an error annotation on
@@ -122,7 +118,7 @@ func GitHub(w io.Writer, entries []Entry) error {
 	for _, e := range entries {
 		if e.Result == nil {
 			bad++
-			var list spec.ErrorList
+			var list source.ErrorList
 			if errors.As(e.Err, &list) {
 				for _, x := range list {
 					fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
@@ -134,14 +130,14 @@ func GitHub(w io.Writer, entries []Entry) error {
 			continue
 		}
 		for _, o := range e.Result.Statements {
-			if o.Pass {
+			if o.Pass() {
 				pass++
 				continue
 			}
 			fail++
-			st := o.Statement
-			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(e.File), st.Pos.Line, st.Pos.Column,
-				ghProp("dpcheck: "+st.Text), ghData(summary(o)))
+			h := o.Statement().Head()
+			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(e.File), h.Pos.Line, h.Pos.Column,
+				ghProp("dpcheck: "+h.Text), ghData(summary(o)))
 		}
 	}
 	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(fmt.Sprintf("%s, %s: %d passed, %d failed, %s with errors",

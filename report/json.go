@@ -7,8 +7,9 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -211,8 +212,8 @@ func ratNum(x *big.Rat) Number {
 	return num(x.RatString(), f)
 }
 
-func epsNum(e verify.Eps) Number   { return num(e.String(), e.Float()) }
-func realNum(r verify.Real) Number { return num(r.String(), r.Float()) }
+func epsNum(e exact.Eps) Number   { return num(e.String(), e.Float()) }
+func realNum(r exact.Real) Number { return num(r.String(), r.Float()) }
 
 func stateDoc(s verify.StateInfo) StateDoc {
 	d := StateDoc{Name: s.Name}
@@ -246,7 +247,7 @@ func Build(entries []Entry, version string) *Document {
 		}
 		fd := FileDoc{File: e.File, Status: [...]string{"pass", "fail", "invalid", "aborted", "internal"}[st]}
 		if e.Err != nil {
-			var list spec.ErrorList
+			var list source.ErrorList
 			if errors.As(e.Err, &list) {
 				for _, x := range list {
 					fd.Errors = append(fd.Errors, ErrorDoc{Line: x.Pos.Line, Column: x.Pos.Column, Message: x.Msg})
@@ -274,111 +275,46 @@ func Build(entries []Entry, version string) *Document {
 	return doc
 }
 
-func statementDoc(o *dpcheck.Outcome) *StatementDoc {
-	st := o.Statement
-	d := &StatementDoc{Line: st.Pos.Line, Column: st.Pos.Column, Source: st.Text, Kind: st.Kind.String(),
-		Semantics: kindDescription(o), Pass: o.Pass, OutputSpace: o.Output}
-	switch {
-	case st.Formula != nil:
-		d.Formula = st.Formula.Text(verify.MaxFormulaText)
-	case st.Path != nil:
-		d.Formula = st.Path.Text(verify.MaxFormulaText)
+func statementDoc(o property.Outcome) *StatementDoc {
+	h := o.Statement().Head()
+	k := view(o)
+	d := &StatementDoc{Line: h.Pos.Line, Column: h.Pos.Column, Source: h.Text, Kind: o.Statement().Kind(),
+		Semantics: o.Statement().Describe(), Pass: o.Pass(), OutputSpace: k.output}
+	if k.params != nil {
+		k.params(d)
 	}
-	if st.Expect.Kind != spec.ExpectNone {
-		t := st.Expect.Text
+	if h.Expect.Kind != property.ExpectNone {
+		t := h.Expect.Text
 		d.Expect = &t
 	}
-	switch st.Kind {
-	case spec.CheckDP:
-		e, dl := epsNum(st.Eps), ratNum(st.Delta)
-		d.Eps, d.Delta = &e, &dl
-	case spec.QueryEps:
-		dl := ratNum(st.Delta)
-		d.Delta = &dl
-	case spec.QueryDelta, spec.QueryDDelta:
-		e := epsNum(st.Eps)
-		d.Eps = &e
-	case spec.QueryDEps:
-		dl := ratNum(st.Delta)
-		d.Delta = &dl
-	}
-	if o.Err != nil {
-		d.Outcome, d.Error = "error", errText(o.Err)
-		if stopped(o.Err) {
+	if err := o.Err(); err != nil {
+		d.Outcome, d.Error = "error", errText(err)
+		if stopped(err) {
 			d.Outcome = "stopped"
 		}
 		return d
 	}
-	switch {
-	case o.DP != nil:
-		r := o.DP
-		d.Outcome = o.Value()
-		d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
-		if cx := r.Counterexample; cx != nil {
-			c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps)}
-			if cx.WorstOutput != "" {
-				c.WorstOutput = &OutputDoc{Output: cx.WorstOutput, PrFrom: ratNum(cx.WorstFrom), PrTo: ratNum(cx.WorstTo)}
-			}
-			if len(cx.Path) > 0 {
-				for _, v := range cx.Path {
-					c.Path = append(c.Path, v.Name)
-				}
-				pr := ratNum(cx.PathPr)
-				c.PathPr = &pr
-			}
-			d.Counterexample = c
-		}
-	case o.Eps != nil:
-		v := epsNum(o.Eps.Eps)
-		d.Outcome, d.Value = "value", &v
-		d.Checked = &CheckedDoc{o.Eps.OrderedPairs, o.Eps.Outputs}
-		d.Witness = witnessDoc(o.Eps.Witness)
-	case o.Delta != nil:
-		v := realNum(o.Delta.Delta)
-		d.Outcome, d.Value = "value", &v
-		d.Checked = &CheckedDoc{o.Delta.OrderedPairs, o.Delta.Outputs}
-		d.Witness = witnessDoc(o.Delta.Witness)
-	case o.Formula != nil:
-		d.Outcome = o.Value()
-		d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Formula.Pairs}
-		d.Explanation = explanationDoc(o.Formula.Counterexample)
-	case o.Equiv != nil:
-		d.Outcome = o.Value()
-		d.Models = []string{st.Models[0].Info.Call, st.Models[1].Info.Call}
-		if x := o.Equiv.Counterexample; x != nil {
-			d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.PrA), PrB: ratNum(x.PrB)}
-		}
-	case o.Probs != nil:
-		d.Outcome = "value"
-		for _, p := range o.Probs {
-			ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
-			if want := st.Expect.ProbOf(p.State.ID); want != nil {
-				n := ratNum(want)
-				ip.Expected = &n
-			}
-			d.Probabilities = append(d.Probabilities, ip)
-		}
-	case o.DBound != nil:
-		b := o.DBound
-		var v Number
-		if st.Kind == spec.QueryDEps {
-			v = epsNum(b.Eps)
-		} else {
-			v = realNum(b.Delta)
-		}
-		d.Outcome, d.Value = "value", &v
-		d.Checked = &CheckedDoc{OrderedPairs: 2 * b.Pairs}
-		if b.From != nil {
-			d.Witness = &WitnessDoc{From: stateDoc(*b.From), To: stateDoc(*b.To), Event: []string{b.Path}, PrFrom: ratNum(b.PrFrom), PrTo: ratNum(b.PrTo)}
-		}
-	case o.Profile != nil:
-		d.Outcome = "value"
-		d.Checked = &CheckedDoc{o.Profile.OrderedPairs, o.Profile.Outputs}
-		for _, p := range o.Profile.Points {
-			d.Profile = append(d.Profile, ProfilePointDoc{Eps: epsNum(p.Eps), C: ratNum(p.C), Delta: ratNum(p.Delta)})
-		}
-	}
+	d.Outcome = o.Value()
+	k.json(d)
 	return d
+}
+
+// counterexampleDoc documents a violated dp(ε, δ).
+func counterexampleDoc(cx *verify.Counterexample) *CounterexampleDoc {
+	if cx == nil {
+		return nil
+	}
+	c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps)}
+	if cx.WorstOutput != "" {
+		c.WorstOutput = &OutputDoc{Output: cx.WorstOutput, PrFrom: ratNum(cx.WorstFrom), PrTo: ratNum(cx.WorstTo)}
+	}
+	if len(cx.Path) > 0 {
+		for _, v := range cx.Path {
+			c.Path = append(c.Path, v.Name)
+		}
+		c.PathPr = ptr(ratNum(cx.PathPr))
+	}
+	return c
 }
 
 // JSON writes the entries as one indented JSON document.

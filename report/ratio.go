@@ -2,4 +2,4 @@ package report
 
 import "math/big"
 
-func exactRatio(a, b *big.Rat) string { return exact(new(big.Rat).Quo(a, b)) }
+func exactRatio(a, b *big.Rat) string { return ratText(new(big.Rat).Quo(a, b)) }

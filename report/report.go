@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -62,7 +64,7 @@ func StatusOf(e Entry) Status {
 	case e.Err != nil && e.Result != nil:
 		return Aborted
 	case e.Err != nil:
-		var list spec.ErrorList
+		var list source.ErrorList
 		if errors.As(e.Err, &list) {
 			return Invalid
 		}
@@ -75,7 +77,7 @@ func StatusOf(e Entry) Status {
 		return Invalid
 	}
 	for _, o := range e.Result.Statements {
-		if o.Err != nil {
+		if o.Err() != nil {
 			return Aborted
 		}
 	}
@@ -107,19 +109,19 @@ const MaxExactWidth = 60
 
 // exact formats a rational with its decimal: "1/3 ≈ 0.333333"; integers and
 // short terminating decimals print once.
-func exact(x *big.Rat) string {
+func ratText(x *big.Rat) string {
 	s := x.RatString()
 	d := ratDec(x)
 	if s == d {
 		return s
 	}
 	if len(s) > MaxExactWidth {
-		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; --format json prints it)", d, len(x.Num().String()), len(x.Denom().String()))
+		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; the JSON report prints it)", d, len(x.Num().String()), len(x.Denom().String()))
 	}
 	return s + " ≈ " + d
 }
 
-func epsText(e verify.Eps) string {
+func epsText(e exact.Eps) string {
 	s := e.String()
 	if alt := e.Alternate(); alt != "" && len(alt) <= MaxExactWidth {
 		if len(s) > MaxExactWidth {
@@ -133,20 +135,20 @@ func epsText(e verify.Eps) string {
 	}
 	if len(s) > MaxExactWidth {
 		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
-			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; --format json prints it)", decimal(e.Float()), len(s)-4)
+			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", decimal(e.Float()), len(s)-4)
 		}
-		return fmt.Sprintf("≈ %s (exact: %d characters; --format json prints it)", decimal(e.Float()), len(s))
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", decimal(e.Float()), len(s))
 	}
 	return s + " ≈ " + decimal(e.Float())
 }
 
-func realText(r verify.Real) string {
+func realText(r exact.Real) string {
 	if x, ok := r.Rat(); ok {
-		return exact(x)
+		return ratText(x)
 	}
 	s := r.String()
 	if len(s) > MaxExactWidth {
-		return fmt.Sprintf("≈ %s (exact: %d characters; --format json prints it)", decimal(r.Float()), len(s))
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", decimal(r.Float()), len(s))
 	}
 	return s + " ≈ " + decimal(r.Float())
 }
@@ -159,26 +161,25 @@ func eventText(ev []string) string {
 	return fmt.Sprintf("{%s, …, %s} (%d outputs)", strings.Join(ev[:6], ", "), ev[len(ev)-1], len(ev))
 }
 
-// kindDescription says precisely what a statement checks.
-func kindDescription(o *dpcheck.Outcome) string {
-	switch o.Statement.Kind {
-	case spec.CheckDP, spec.QueryEps, spec.QueryDelta, spec.QueryProfile:
-		out := o.Output
-		if out == "" {
-			out = "the output space"
-		}
-		return "standard (ε,δ)-DP over all events; outputs: " + out
-	case spec.QueryDEps, spec.QueryDDelta:
-		return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
-	case spec.CheckFormula:
-		if o.Statement.Formula != nil && o.Statement.Formula.Uses(verify.OpDP) {
-			return "dpCTL state formula at every input; D{ε,δ}[ψ] is the paper's single-event property (weaker than dp for δ > 0)"
-		}
-		return "dpCTL state formula at every input"
-	case spec.QueryProb:
-		return "Pr(ψ) from every input"
-	case spec.CheckEquivalent:
-		return "equal output distributions (final states) for every input"
+// formats are the renderings Write knows.
+func formats() map[string]func(w io.Writer, entries []Entry, version string) error {
+	return map[string]func(io.Writer, []Entry, string) error{
+		"text":   func(w io.Writer, e []Entry, _ string) error { Text(w, e); return nil },
+		"json":   JSON,
+		"junit":  func(w io.Writer, e []Entry, _ string) error { return JUnit(w, e) },
+		"github": func(w io.Writer, e []Entry, _ string) error { return GitHub(w, e) },
 	}
-	return ""
+}
+
+// Formats lists the formats Write knows: text, json, junit, github.
+func Formats() []string { return []string{"text", "json", "junit", "github"} }
+
+// Write renders the entries in format (one of Formats); version is
+// dpcheck's, for the JSON document.
+func Write(w io.Writer, format string, entries []Entry, version string) error {
+	f, ok := formats()[format]
+	if !ok {
+		return fmt.Errorf("unknown format %q (text, json, junit or github)", format)
+	}
+	return f(w, entries, version)
 }

@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
-	"github.com/dpcheck/dpcheck/verify"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -50,19 +51,32 @@ func TestEventText(t *testing.T) {
 	}
 }
 
+// outcome is an outcome of a test's own making.
+type outcome struct {
+	st   property.Statement
+	pass bool
+	err  error
+}
+
+func (o *outcome) Statement() property.Statement { return o.st }
+func (o *outcome) Pass() bool                    { return o.pass }
+func (o *outcome) Err() error                    { return o.err }
+func (o *outcome) Value() string                 { return "" }
+
 func TestStatusOf(t *testing.T) {
-	pass := &dpcheck.Result{Statements: []*dpcheck.Outcome{{Pass: true}}}
-	fail := &dpcheck.Result{Statements: []*dpcheck.Outcome{{Pass: true}, {Pass: false}}}
+	pass := &dpcheck.Result{Statements: []property.Outcome{&outcome{pass: true}}}
+	fail := &dpcheck.Result{Statements: []property.Outcome{&outcome{pass: true}, &outcome{}}}
 	got := []Status{
 		StatusOf(Entry{Result: pass}),
 		StatusOf(Entry{Result: fail}),
-		StatusOf(Entry{Err: spec.ErrorList{{Msg: "x"}}}),
+		StatusOf(Entry{Err: source.ErrorList{{Msg: "x"}}}),
 		StatusOf(Entry{Err: errors.New("open x.dp: no such file")}),
 		StatusOf(Entry{Result: pass, Err: fmt.Errorf("stopped: %w", errors.New("context canceled"))}),
 		StatusOf(Entry{Err: fmt.Errorf("loading: %w", context.DeadlineExceeded)}),
 		StatusOf(Entry{Err: errors.New("context of the model")}), // not a cancellation
+		StatusOf(Entry{Err: &dpcheck.InternalError{Value: "a bug"}}),
 	}
-	want := []Status{Pass, Fail, Invalid, Invalid, Aborted, Aborted, Invalid}
+	want := []Status{Pass, Fail, Invalid, Invalid, Aborted, Aborted, Invalid, Internal}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
@@ -70,32 +84,32 @@ func TestStatusOf(t *testing.T) {
 
 func TestExactElision(t *testing.T) {
 	small := new(big.Rat).SetFrac64(1, 3)
-	if got, want := exact(small), "1/3 ≈ 0.333333"; got != want {
-		t.Errorf("exact(1/3) = %q, want %q", got, want)
+	if got, want := ratText(small), "1/3 ≈ 0.333333"; got != want {
+		t.Errorf("ratText(1/3) = %q, want %q", got, want)
 	}
 	huge := new(big.Rat).SetFrac(new(big.Int).Exp(big.NewInt(999), big.NewInt(100), nil), new(big.Int).Exp(big.NewInt(1000), big.NewInt(100), nil))
-	if got, want := exact(huge), "≈ 0.904792 (exact: a fraction of 300/301 digits; --format json prints it)"; got != want {
-		t.Errorf("exact(0.999^100) = %q, want %q", got, want)
+	if got, want := ratText(huge), "≈ 0.904792 (exact: a fraction of 300/301 digits; the JSON report prints it)"; got != want {
+		t.Errorf("ratText(0.999^100) = %q, want %q", got, want)
 	}
 }
 
 func TestEpsElision(t *testing.T) {
 	big100 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(7), big.NewInt(100), nil))
-	pure, err := verify.Ln(new(big.Rat).Add(big100, big.NewRat(1, 1)))
+	pure, err := exact.Ln(new(big.Rat).Add(big100, big.NewRat(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mixed, err := verify.LnPlus(big.NewRat(1, 2), big100, big.NewRat(1, 10))
+	mixed, err := exact.LnPlus(big.NewRat(1, 2), big100, big.NewRat(1, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		e    verify.Eps
+		e    exact.Eps
 		want string
 	}{
-		{pure, "≈ 194.591 (exact: ln of a fraction of 85 characters; --format json prints it)"},
-		{mixed, "≈ 97.3955 (exact: 101 characters; --format json prints it)"},
-		{verify.Eps{}, "0"},
+		{pure, "≈ 194.591 (exact: ln of a fraction of 85 characters; the JSON report prints it)"},
+		{mixed, "≈ 97.3955 (exact: 101 characters; the JSON report prints it)"},
+		{exact.Eps{}, "0"},
 	} {
 		if got := epsText(tc.e); got != tc.want {
 			t.Errorf("epsText(%s) = %q, want %q", tc.e, got, tc.want)
@@ -106,12 +120,8 @@ func TestEpsElision(t *testing.T) {
 // TestTextStopped: a statement cut off by the time limit is STOP, not FAIL,
 // and a file stopped while loading says so; the summary counts both.
 func TestTextStopped(t *testing.T) {
-	st := func(line int, text string) *spec.Statement {
-		return &spec.Statement{Pos: spec.Position{Line: line, Column: 1}, Text: text, Kind: spec.QueryEps}
-	}
-	r := &dpcheck.Result{File: "a.dp", Statements: []*dpcheck.Outcome{
-		{Statement: st(2, "query eps(delta = 0)"), Err: context.DeadlineExceeded},
-	}}
+	st := &property.EpsQuery{Header: property.Header{Pos: source.Position{Line: 2, Column: 1}, Text: "query eps(delta = 0)"}}
+	r := &dpcheck.Result{File: "a.dp", Statements: []property.Outcome{&outcome{st: st, err: context.DeadlineExceeded}}}
 	var b bytes.Buffer
 	Text(&b, []Entry{
 		{File: "a.dp", Result: r, Err: context.DeadlineExceeded},

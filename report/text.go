@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -66,7 +67,7 @@ func Text(w io.Writer, entries []Entry) {
 }
 
 func writeErr(w io.Writer, e Entry) {
-	var list spec.ErrorList
+	var list source.ErrorList
 	if errors.As(e.Err, &list) {
 		fmt.Fprintf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
 		fmt.Fprint(w, indent(list.Pretty(e.Source), "  "))
@@ -126,17 +127,17 @@ func textStatements(w io.Writer, r *dpcheck.Result) (n counts) {
 		fmt.Fprintln(w)
 		status := "PASS"
 		switch {
-		case o.Pass:
+		case o.Pass():
 			n.pass++
-		case stopped(o.Err):
+		case stopped(o.Err()):
 			status = "STOP"
 			n.stopped++
 		default:
 			status = "FAIL"
 			n.fail++
 		}
-		st := o.Statement
-		fmt.Fprintf(w, "  %s  line %d  %s\n", status, st.Pos.Line, st.Text)
+		h := o.Statement().Head()
+		fmt.Fprintf(w, "  %s  line %d  %s\n", status, h.Pos.Line, h.Text)
 		textOutcome(w, o)
 	}
 	return n
@@ -144,111 +145,36 @@ func textStatements(w io.Writer, r *dpcheck.Result) (n counts) {
 
 const pad = "        "
 
-func textOutcome(w io.Writer, o *dpcheck.Outcome) {
-	st := o.Statement
-	if o.Err != nil {
-		if stopped(o.Err) {
-			fmt.Fprintf(w, "%s%s\n", pad, errText(o.Err))
+func textOutcome(w io.Writer, o property.Outcome) {
+	if err := o.Err(); err != nil {
+		if stopped(err) {
+			fmt.Fprintf(w, "%s%s\n", pad, errText(err))
 			return
 		}
-		fmt.Fprintf(w, "%serror: %v\n", pad, o.Err)
+		fmt.Fprintf(w, "%serror: %v\n", pad, err)
 		return
 	}
-	switch {
-	case o.DP != nil:
-		r := o.DP
-		fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
-			pad, verdictText(o), kindDescription(o), epsText(r.Eps), exact(r.Delta), r.OrderedPairs, r.Outputs)
-		if cx := r.Counterexample; cx != nil {
-			writeCounterexample(w, cx, r.Delta)
-		}
-	case o.Eps != nil:
-		r := o.Eps
-		fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), exact(r.Delta), expectNote(o))
-		fmt.Fprintf(w, "%s%s\n", pad, kindDescription(o))
-		if wt := r.Witness; wt != nil {
-			what := "on"
-			if r.Delta.Sign() > 0 {
-				what = "with excess δ on"
-			}
-			fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, eventText(wt.Event), exact(wt.PrFrom), exact(wt.PrTo))
-		}
-	case o.Delta != nil:
-		r := o.Delta
-		fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
-		fmt.Fprintf(w, "%s%s\n", pad, kindDescription(o))
-		if wt := r.Witness; wt != nil && len(wt.Event) > 0 {
-			fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, eventText(wt.Event), exact(wt.PrFrom), exact(wt.PrTo))
-		}
-	case o.Formula != nil:
-		r := o.Formula
-		fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), kindDescription(o), count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
-		if cx := r.Counterexample; cx != nil {
-			fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
-			writeExplanation(w, cx, pad+"  ")
-		}
-	case o.Equiv != nil:
-		r := o.Equiv
-		fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), kindDescription(o), count(r.Inputs, "input"), count(r.Outputs, "output"))
-		fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, st.Models[0].Info.Call, pad, st.Models[1].Info.Call)
-		if d := r.Counterexample; d != nil {
-			fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, exact(d.PrA), exact(d.PrB))
-		}
-	case o.Probs != nil:
-		fmt.Fprintf(w, "%s%s:\n", pad, kindDescription(o))
-		width := 0
-		for _, p := range o.Probs {
-			width = max(width, len([]rune(p.State.String())))
-		}
-		for _, p := range o.Probs {
-			name := p.State.String()
-			note := ""
-			if want := st.Expect.ProbOf(p.State.ID); want != nil {
-				note = " (as expected)"
-				if want.Cmp(p.Pr) != 0 {
-					note = ", expected " + exact(want)
-				}
-			}
-			fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), exact(p.Pr), note)
-		}
-	case o.DBound != nil:
-		b := o.DBound
-		if st.Kind == spec.QueryDEps {
-			fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsText(b.Eps), realText(b.Delta), b.Path, expectNote(o))
-		} else {
-			fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realText(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
-		}
-		fmt.Fprintf(w, "%s%s; %s\n", pad, kindDescription(o), count(b.Pairs, "neighbouring pair"))
-		if b.From != nil {
-			fmt.Fprintf(w, "%sattained by %s vs %s: Pr(ψ) = %s vs %s\n", pad, b.From, b.To, exact(b.PrFrom), exact(b.PrTo))
-		}
-	case o.Profile != nil:
-		fmt.Fprintf(w, "%sprivacy profile δ(ε), %s:\n", pad, kindDescription(o))
-		fmt.Fprintf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
-		for _, p := range o.Profile.Points {
-			fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), exact(p.Delta))
-		}
-	}
+	view(o).text(w)
 }
 
-func expectNote(o *dpcheck.Outcome) string {
-	ex := o.Statement.Expect
+func expectNote(o property.Outcome) string {
+	ex := o.Statement().Head().Expect
 	switch {
-	case ex.Kind != spec.ExpectValue:
+	case ex.Kind != property.ExpectValue:
 		return ""
-	case o.Pass:
+	case o.Pass():
 		return " (as expected)"
 	}
 	return ", expected " + ex.Text
 }
 
-func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface{ Sign() int }) {
+func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 	from, to := cx.From.Name, cx.To.Name
 	fmt.Fprintf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
 	rows := [][2]string{
 		{"worst event", "E* = " + eventText(cx.Event)},
-		{"Pr[E* | " + from + "]", exact(cx.PrFrom)},
-		{"Pr[E* | " + to + "]", exact(cx.PrTo)},
+		{"Pr[E* | " + from + "]", ratText(cx.PrFrom)},
+		{"Pr[E* | " + to + "]", ratText(cx.PrTo)},
 		{"bound", "e^ε·Pr[E* | " + to + "] + δ = " + realText(cx.Bound)},
 		{"excess", realText(cx.Excess)},
 	}
@@ -260,7 +186,7 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 				ratio = strings.SplitN(ratio, " (", 2)[0]
 			}
 		}
-		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, exact(cx.WorstFrom), exact(cx.WorstTo), ratio)})
+		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, ratText(cx.WorstFrom), ratText(cx.WorstTo), ratio)})
 	}
 	if len(cx.Path) > 2 { // a run of more than one step
 		names := make([]string, len(cx.Path))
@@ -271,7 +197,7 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 		if len(cx.Path) > 8 {
 			run = strings.Join(names[:3], " → ") + fmt.Sprintf(" → … (%d steps) → ", len(cx.Path)-4) + names[len(names)-1]
 		}
-		rows = append(rows, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, exact(cx.PathPr))})
+		rows = append(rows, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, ratText(cx.PathPr))})
 	}
 	if cx.LeastEps.IsInf() {
 		rows = append(rows, [2]string{"least ε", "none: no finite ε holds at this δ"})
@@ -291,8 +217,8 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample, delta interface
 func writeExplanation(w io.Writer, e *verify.Explanation, indent string) {
 	fmt.Fprintf(w, "%s%s: %s\n", indent, e.Formula, e.Reason)
 	if d := e.DP; d != nil {
-		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.From.Name, exact(d.PrFrom))
-		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.To.Name, exact(d.PrTo))
+		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.From.Name, ratText(d.PrFrom))
+		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.To.Name, ratText(d.PrTo))
 		fmt.Fprintf(w, "%s  bound e^ε·Pr[… | %s] + δ = %s, excess %s\n", indent, d.To.Name, realText(d.Bound), realText(d.Excess))
 	}
 	for _, c := range e.Causes {
@@ -302,10 +228,10 @@ func writeExplanation(w io.Writer, e *verify.Explanation, indent string) {
 
 // verdictText is "holds" or "violated", with the expectation when it was
 // not met.
-func verdictText(o *dpcheck.Outcome) string {
+func verdictText(o property.Outcome) string {
 	v := o.Value()
-	if !o.Pass {
-		v += ", expected " + o.Statement.Expect.Text
+	if !o.Pass() {
+		v += ", expected " + o.Statement().Head().Expect.Text
 	}
 	return v
 }

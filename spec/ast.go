@@ -1,5 +1,7 @@
 package spec
 
+import "github.com/dpcheck/dpcheck/source"
+
 // The AST of a .dp file. Nodes record byte offsets (File.Position turns
 // one into a line and column); statements and chain items record where
 // they end, so that results can quote their source text.
@@ -19,15 +21,15 @@ type File struct {
 	Stmts []Stmt
 	// comments are kept only when the file is parsed for formatting.
 	comments []comment
-	lines    *lines
+	src      *source.File
 }
 
 // Position returns the position of byte offset off.
-func (f *File) Position(off int) Position {
-	if f.lines == nil {
-		f.lines = newLines(f.Src)
+func (f *File) Position(off int) source.Position {
+	if f.src == nil {
+		f.src = source.NewFile(f.Name, f.Src)
 	}
-	return f.lines.position(f.Name, off)
+	return f.src.Position(off)
 }
 
 // Span is a node's extent: byte offsets of its first character and just
@@ -247,3 +249,6 @@ func arg(a *Expr) (string, *Expr) {
 	}
 	return "", a
 }
+
+// String returns the name.
+func (n Name) String() string { return n.Text }

@@ -1,11 +1,16 @@
-// Package spec is the .dp language: a participle grammar, an AST with
-// positions, and the semantic checks that turn a file into a Program (a
-// chain, its neighbour relation, what is observed, and the properties to
-// check).
+// Package spec is the .dp front end: a scanner and recursive-descent parser
+// that read one token at a time and bound the nesting of expressions
+// (parse.go, scan.go; the grammar is Grammar()), a compact AST with
+// positions (ast.go), the semantic checks that turn a file into a
+// property.Program (check.go, model.go, props.go, formula.go, pred.go), and
+// the formatter behind dpcheck fmt (format.go).
 //
-// Check reports every semantic error at once, as an ErrorList of
-// "file:line:col: message" errors; ErrorList.Pretty adds the source line and
-// a caret. Parse and Check never panic on any input.
+// Check reports every error at once, as a source.ErrorList of
+// "file:line:col: message" errors, through one helper per kind of error
+// (errors.go). It does not build builder models — property.Prepare does,
+// under a context — but it builds an explicit chain, which is the file's
+// own data.
 //
-// spec imports chain, builder and verify; they never import spec.
+// spec imports property, expr, exact, source, builder (the catalog), chain
+// and verify (formula operators); none of them imports spec.
 package spec

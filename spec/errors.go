@@ -1,177 +1,85 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 )
 
-// Position is a place in a .dp file. Line and Column start at 1 (Column
-// counts characters, not bytes); Offset is the byte offset.
-type Position struct {
-	Filename     string
-	Offset       int
-	Line, Column int
+// Every error the checker reports goes through these methods, one per kind
+// of error where the same wording appears in several places, so that the
+// wording stays uniform and tests can match it.
+
+func (c *checker) errorf(off int, format string, args ...any) {
+	c.errs = append(c.errs, &source.Error{Pos: c.position(off), Msg: fmt.Sprintf(format, args...)})
 }
 
-// String formats the position as "file:line:col".
-func (p Position) String() string {
-	name := p.Filename
-	if name == "" {
-		name = "<input>"
-	}
-	return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
+// limitf reports that the file exceeds the resource limit named limit.
+func (c *checker) limitf(off int, limit builder.LimitKind, format string, args ...any) {
+	c.errorf(off, format, args...)
+	c.errs[len(c.errs)-1].Limit = string(limit)
 }
 
-// Error is a parse or semantic error at a position.
-type Error struct {
-	Pos Position
-	Msg string
-	// Limit names the resource limit the error reports ("states",
-	// "transitions", "bits", …; see builder.LimitKind), or is empty. A
-	// command line adds from it how to raise the limit.
-	Limit string
+// epsError reports why an ε cannot be kept exact.
+func (c *checker) epsError(off int, err error) {
+	var ee *exact.EpsError
+	if errors.As(err, &ee) {
+		c.errorf(off, "%s", ee.Reason)
+		return
+	}
+	c.errorf(off, "%v", err)
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
-
-// ErrorList is every error found in a file, sorted by position. It
-// implements error.
-type ErrorList []*Error
-
-// thousands writes n with thousands separators: 10,000,000.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
+func (c *checker) errUnknownState(n Name) {
+	c.errorf(n.Off, "unknown state %s%s", n.Text, c.suggestState(n.Text))
 }
 
-func (l ErrorList) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
+func (c *checker) errNotInput(n Name, inputs []string) {
+	c.errorf(n.Off, "%s is not an input (inputs: %s)", expr.DisplayName(n.Text), expr.JoinLimited(inputs, 8))
 }
 
-// Sort orders the errors by position and removes exact duplicates.
-func (l *ErrorList) Sort() {
-	sort.SliceStable(*l, func(i, j int) bool {
-		a, b := (*l)[i].Pos, (*l)[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
-	out := (*l)[:0]
-	for i, e := range *l {
-		if i > 0 && e.Pos == (*l)[i-1].Pos && e.Msg == (*l)[i-1].Msg {
-			continue
-		}
-		out = append(out, e)
-	}
-	*l = out
+func (c *checker) errListedTwice(n Name) {
+	c.errorf(n.Off, "%s is listed twice", expr.DisplayName(n.Text))
 }
 
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
+func (c *checker) errKeyword(off int, name, what string) {
+	c.errorf(off, "%s is a keyword and cannot name %s", name, what)
 }
 
-// MaxQuoted bounds the characters of a source line that Pretty quotes:
-// a longer line is quoted around the error's column, its cut ends marked
-// with "…".
-const MaxQuoted = 120
-
-// Pretty formats the errors for a terminal: each "file:line:col: message"
-// followed by the offending source line (or the part of it around the
-// column, for a long line) and a caret under the column.
-func (l ErrorList) Pretty(src string) string {
-	var b strings.Builder
-	for _, e := range l {
-		b.WriteString(e.Error())
-		b.WriteByte('\n')
-		line, ok := sourceLine(src, e.Pos)
-		if !ok {
-			continue
-		}
-		// Columns count characters (as positions do), so does the caret.
-		runes := []rune(line)
-		col := min(len(runes), max(0, e.Pos.Column-1))
-		from, to := 0, len(runes)
-		prefix, suffix := "", ""
-		if len(runes) > MaxQuoted {
-			from = max(0, col-MaxQuoted/2)
-			to = min(len(runes), from+MaxQuoted)
-			from = max(0, to-MaxQuoted)
-			if from > 0 {
-				prefix = "…"
-			}
-			if to < len(runes) {
-				suffix = "…"
-			}
-		}
-		b.WriteString("    ")
-		b.WriteString(prefix + printable(string(runes[from:to])) + suffix)
-		b.WriteString("\n    ")
-		b.WriteString(strings.Repeat(" ", col-from+len([]rune(prefix))))
-		b.WriteString("^\n")
-	}
-	return b.String()
+func (c *checker) errDuplicateStatement(off int, what string, first int) {
+	c.errorf(off, "duplicate %s statement (the first is at line %d)", what, c.position(first).Line)
 }
 
-// sourceLine returns the line of src that p is on, without its line end.
-func sourceLine(src string, p Position) (string, bool) {
-	if p.Line < 1 {
-		return "", false
-	}
-	start := 0
-	if p.Offset > 0 && p.Offset <= len(src) {
-		start = strings.LastIndexByte(src[:p.Offset], '\n') + 1
-	} else {
-		for range p.Line - 1 {
-			i := strings.IndexByte(src[start:], '\n')
-			if i < 0 {
-				return "", false
-			}
-			start += i + 1
-		}
-	}
-	end := strings.IndexByte(src[start:], '\n')
-	if end < 0 {
-		end = len(src) - start
-	}
-	return strings.TrimRight(src[start:start+end], "\r"), true
+func (c *checker) errPrimed(e *Expr) {
+	c.errorf(e.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", e.Text)
 }
 
-// printable replaces tabs by spaces and other control or invalid
-// characters by "·", so that a source line prints on one terminal line.
-func printable(line string) string {
-	var b strings.Builder
-	for _, r := range line {
-		switch {
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == utf8.RuneError || unicode.IsControl(r):
-			b.WriteString("·")
-		default:
-			b.WriteRune(r)
-		}
+func (c *checker) errTemporalHere(off int, op string) {
+	c.errorf(off, "a temporal formula (%s) cannot appear here", op)
+}
+
+func (c *checker) errMissingArg(off int, call, param string) {
+	c.errorf(off, "%s needs %s (%s(%s = …))", call, param, call, param)
+}
+
+func (c *checker) errPathOperator(off int, op string) {
+	c.errorf(off, "%s is a path operator: use it inside P…[…] or D{…}[…]", op)
+}
+
+func (c *checker) errYesNo(off int, name string) {
+	c.errorf(off, "%s(…) is a yes/no property: write check %s(…)", name, name)
+}
+
+// suggestState returns " (did you mean X?)" for a close declared state.
+func (c *checker) suggestState(name string) string {
+	names := make([]string, 0, len(c.states))
+	for s := range c.states {
+		names = append(names, s)
 	}
-	return b.String()
+	return property.Suggest(name, names)
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -173,8 +174,8 @@ func TestErrors(t *testing.T) {
 
 func TestPretty(t *testing.T) {
 	src := "model survey()\ncheck dp(eps = ln(0)) // ε must be positive\n"
-	_, err := spec.Load(context.Background(), "m.dp", src)
-	list, ok := err.(spec.ErrorList)
+	_, err := dpcheck.Config{}.Load(context.Background(), "m.dp", src)
+	list, ok := err.(source.ErrorList)
 	if !ok {
 		t.Fatalf("error %v", err)
 	}
@@ -186,11 +187,11 @@ func TestPretty(t *testing.T) {
 	}
 	// The caret counts characters, not bytes.
 	src = "model survey()\ncheck dp(eps = 0) expect /* ε */ holdz\n"
-	_, err = spec.Load(context.Background(), "m.dp", src)
+	_, err = dpcheck.Config{}.Load(context.Background(), "m.dp", src)
 	want = "m.dp:2:34: a check expects holds or violated, not holdz\n" +
 		"    check dp(eps = 0) expect /* ε */ holdz\n" +
 		"                                     ^\n"
-	if got := err.(spec.ErrorList).Pretty(src); got != want {
+	if got := err.(source.ErrorList).Pretty(src); got != want {
 		t.Errorf("Pretty with a multi-byte character:\n%s\nwant:\n%s", got, want)
 	}
 }

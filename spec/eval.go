@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -32,30 +33,11 @@ func shortRat(x *big.Rat) string {
 // sized returns x as a value, or reports that it is larger than
 // MaxPowerBits allows.
 func (ev constEval) sized(p int, x *big.Rat) (value, bool) {
-	if bits := ratBits(x); bits > MaxPowerBits {
+	if bits := exact.Bits(x); bits > MaxPowerBits {
 		ev.c.errorf(p, "this result would have about %d bits; the limit is %d", bits, MaxPowerBits)
 		return value{}, false
 	}
 	return numVal(x), true
-}
-
-// sizedEps checks the parts of an ε value like sized.
-func (ev constEval) sizedEps(p int, v value) (value, bool) {
-	for _, x := range []*big.Rat{v.lk, v.lr, v.lq} {
-		if bits := ratBits(x); bits > MaxPowerBits {
-			ev.c.errorf(p, "this ε would need a number of about %d bits; the limit is %d", bits, MaxPowerBits)
-			return value{}, false
-		}
-	}
-	return v, true
-}
-
-// ratBits is the size of x in bits (0 for nil).
-func ratBits(x *big.Rat) int {
-	if x == nil {
-		return 0
-	}
-	return x.Num().BitLen() + x.Denom().BitLen()
 }
 
 type kind int
@@ -82,32 +64,14 @@ func (k kind) String() string {
 	return "a number"
 }
 
-// value is the result of a constant expression. An ε with a logarithm is
-// k·ln(r) + q (lk, lr, lq; lq may be nil), or +∞ (inf).
+// value is the result of a constant expression: a number, an ε with a
+// logarithm (or +∞), a condition or a string.
 type value struct {
-	k          kind
-	num        *big.Rat
-	lk, lr, lq *big.Rat
-	inf        bool
-	b          bool
-	s          string
-}
-
-func addOpt(a, b *big.Rat) *big.Rat {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return new(big.Rat).Add(a, b)
-}
-
-func mulOpt(a, b *big.Rat) *big.Rat {
-	if a == nil {
-		return nil
-	}
-	return new(big.Rat).Mul(a, b)
+	k   kind
+	num *big.Rat
+	eps exact.Eps
+	b   bool
+	s   string
 }
 
 func numVal(x *big.Rat) value { return value{k: kNum, num: x} }
@@ -148,38 +112,18 @@ func power(x *big.Rat, k *big.Rat) (*big.Rat, error) {
 	if !k.IsInt() {
 		return nil, fmt.Errorf("the exponent %s is not an integer", k.RatString())
 	}
-	if !k.Num().IsInt64() || abs64(k.Num().Int64()) > MaxPowerBits {
+	if !k.Num().IsInt64() || k.Num().CmpAbs(big.NewInt(MaxPowerBits)) > 0 {
 		return nil, fmt.Errorf("the exponent %s is too large", k.RatString())
 	}
 	e := k.Num().Int64()
-	bits := int64(max(x.Num().BitLen(), x.Denom().BitLen()))
-	if bits*abs64(e) > MaxPowerBits {
-		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", shortRat(x), e, bits*abs64(e), MaxPowerBits)
+	bits := int64(max(x.Num().BitLen(), x.Denom().BitLen())) * max(e, -e)
+	if bits > MaxPowerBits {
+		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", shortRat(x), e, bits, MaxPowerBits)
 	}
 	if x.Sign() == 0 && e < 0 {
 		return nil, fmt.Errorf("division by zero: 0^%d", e)
 	}
-	neg := e < 0
-	if neg {
-		e = -e
-	}
-	num := new(big.Int).Exp(x.Num(), big.NewInt(e), nil)
-	den := new(big.Int).Exp(x.Denom(), big.NewInt(e), nil)
-	if neg {
-		num, den = den, num
-	}
-	if den.Sign() < 0 {
-		num.Neg(num)
-		den.Neg(den)
-	}
-	return new(big.Rat).SetFrac(num, den), nil
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return exact.Pow(x, e), nil
 }
 
 // constEval evaluates expressions that do not depend on a state: builder
@@ -210,10 +154,10 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		}
 		return value{k: kBool, b: res}, true
 	case EUntil:
-		ev.c.errorf(int(e.OpOff), "a temporal formula (U) cannot appear here")
+		ev.c.errTemporalHere(int(e.OpOff), "U")
 		return value{}, false
 	case ETemporal:
-		ev.c.errorf(e.Pos(), "a temporal formula (%s) cannot appear here", e.Text)
+		ev.c.errTemporalHere(e.Pos(), e.Text)
 		return value{}, false
 	case ENot:
 		v, ok := ev.expr(e.Args[0])
@@ -254,7 +198,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 					return value{}, false
 				}
 			}
-			acc, ok = ev.add(opBefore(a), acc, r)
+			acc, ok = ev.add(e.Pos(), opBefore(a), acc, r)
 		}
 		return acc, ok
 	case EProd:
@@ -268,9 +212,9 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 				return value{}, false
 			}
 			if a.Minus {
-				acc, ok = ev.div(opBefore(a), acc, r)
+				acc, ok = ev.div(e.Pos(), opBefore(a), acc, r)
 			} else {
-				acc, ok = ev.mul(opBefore(a), acc, r)
+				acc, ok = ev.mul(e.Pos(), opBefore(a), acc, r)
 			}
 		}
 		return acc, ok
@@ -324,12 +268,12 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		return value{k: kUnknown}, true
 	case EName:
 		if e.Primed {
-			ev.c.errorf(e.Pos(), "%s' (a primed name) only makes sense in a neighbour predicate", e.Text)
+			ev.c.errPrimed(e)
 			return value{}, false
 		}
 		switch e.Text {
 		case "inf":
-			return value{k: kEps, inf: true}, true
+			return value{k: kEps, eps: exact.Inf()}, true
 		case "true", "false":
 			return value{k: kBool, b: e.Text == "true"}, true
 		}
@@ -350,94 +294,85 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 // of a sum or product (errors about the operation point at it).
 func opBefore(a *Expr) int { return int(a.OpOff) }
 
+// epsResult returns an ε computed by exact's arithmetic, or reports at p
+// why it cannot be kept exact.
+func (ev constEval) epsResult(p int, e exact.Eps, err error) (value, bool) {
+	if err != nil {
+		ev.c.epsError(p, err)
+		return value{}, false
+	}
+	return value{k: kEps, eps: e}, true
+}
+
 func (ev constEval) neg(p int, v value) (value, bool) {
 	switch v.k {
 	case kNum:
 		return numVal(new(big.Rat).Neg(v.num)), true
 	case kEps:
-		if v.inf {
+		if v.eps.IsInf() {
 			ev.c.errorf(p, "-inf is not a valid ε")
 			return value{}, false
 		}
-		return value{k: kEps, lk: new(big.Rat).Neg(v.lk), lr: v.lr, lq: mulOpt(v.lq, big.NewRat(-1, 1))}, true
+		e, err := v.eps.Neg()
+		return ev.epsResult(p, e, err)
 	}
 	ev.c.errorf(p, "cannot negate %s", v.k)
 	return value{}, false
 }
-func (ev constEval) add(p int, a, b value) (value, bool) {
+
+// add adds two values; start is where the sum begins (where errors about ε
+// point) and op where its operator is.
+func (ev constEval) add(start, op int, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
-		return ev.sized(p, new(big.Rat).Add(a.num, b.num))
+		return ev.sized(op, new(big.Rat).Add(a.num, b.num))
 	case a.k == kNum && b.k == kEps:
 		a, b = b, a
 		fallthrough
 	case a.k == kEps && b.k == kNum:
-		// k·ln(r) + q: the rational part of ε.
-		if a.inf {
-			return a, true
-		}
-		return ev.sizedEps(p, value{k: kEps, lk: a.lk, lr: a.lr, lq: addOpt(a.lq, b.num)})
+		e, err := a.eps.AddRat(b.num)
+		return ev.epsResult(start, e, err)
 	case a.k == kEps && b.k == kEps:
-		if a.inf || b.inf {
-			return value{k: kEps, inf: true}, true
-		}
-		q := addOpt(a.lq, b.lq)
-		if a.lr.Cmp(b.lr) == 0 {
-			return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Add(a.lk, b.lk), lr: a.lr, lq: q})
-		}
-		if a.lk.IsInt() && b.lk.IsInt() {
-			// k1·ln(r1) + k2·ln(r2) = ln(r1^k1 · r2^k2)
-			x, err1 := power(a.lr, a.lk)
-			y, err2 := power(b.lr, b.lk)
-			if err1 == nil && err2 == nil {
-				return ev.sizedEps(p, value{k: kEps, lk: big.NewRat(1, 1), lr: x.Mul(x, y), lq: q})
-			}
-		}
-		ev.c.errorf(p, "cannot add these logarithms exactly (use integer coefficients or equal arguments)")
-		return value{}, false
+		e, err := a.eps.Add(b.eps)
+		return ev.epsResult(start, e, err)
 	}
-	ev.c.errorf(p, "+ and - need numbers, found %s and %s", a.k, b.k)
+	ev.c.errorf(op, "+ and - need numbers, found %s and %s", a.k, b.k)
 	return value{}, false
 }
 
-func (ev constEval) mul(p int, a, b value) (value, bool) {
+func (ev constEval) mul(start, op int, a, b value) (value, bool) {
 	switch {
 	case a.k == kNum && b.k == kNum:
-		return ev.sized(p, new(big.Rat).Mul(a.num, b.num))
+		return ev.sized(op, new(big.Rat).Mul(a.num, b.num))
 	case a.k == kEps && b.k == kNum:
 		a, b = b, a
 		fallthrough
 	case a.k == kNum && b.k == kEps:
-		if b.inf {
-			if a.num.Sign() <= 0 {
-				ev.c.errorf(p, "%s*inf is not a valid ε", a.num.RatString())
-				return value{}, false
-			}
-			return b, true
+		if b.eps.IsInf() && a.num.Sign() <= 0 {
+			ev.c.errorf(op, "%s*inf is not a valid ε", a.num.RatString())
+			return value{}, false
 		}
-		return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Mul(a.num, b.lk), lr: b.lr, lq: mulOpt(b.lq, a.num)})
+		e, err := b.eps.MulRat(a.num)
+		return ev.epsResult(start, e, err)
 	}
-	ev.c.errorf(p, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
+	ev.c.errorf(op, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
 	return value{}, false
 }
 
-func (ev constEval) div(p int, a, b value) (value, bool) {
+func (ev constEval) div(start, op int, a, b value) (value, bool) {
 	if b.k != kNum || (a.k != kNum && a.k != kEps) {
-		ev.c.errorf(p, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
+		ev.c.errorf(op, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
 		return value{}, false
 	}
 	if b.num.Sign() == 0 {
-		ev.c.errorf(p, "division by zero")
+		ev.c.errorf(op, "division by zero")
 		return value{}, false
 	}
 	if a.k == kNum {
-		return ev.sized(p, new(big.Rat).Quo(a.num, b.num))
+		return ev.sized(op, new(big.Rat).Quo(a.num, b.num))
 	}
-	if a.inf {
-		return a, true
-	}
-	inv := new(big.Rat).Inv(b.num)
-	return ev.sizedEps(p, value{k: kEps, lk: new(big.Rat).Mul(a.lk, inv), lr: a.lr, lq: mulOpt(a.lq, inv)})
+	e, err := a.eps.MulRat(new(big.Rat).Inv(b.num))
+	return ev.epsResult(start, e, err)
 }
 
 func (ev constEval) call(c *Expr) (value, bool) {
@@ -462,7 +397,8 @@ func (ev constEval) call(c *Expr) (value, bool) {
 			ev.c.errorf(c.Args[0].Pos(), "ln needs a positive argument, found %s", v.num.RatString())
 			return value{}, false
 		}
-		return value{k: kEps, lk: big.NewRat(1, 1), lr: v.num}, true
+		e, err := exact.Ln(v.num)
+		return ev.epsResult(c.Pos(), e, err)
 	}
 	ev.c.errorf(c.Pos(), "unknown function %s", c.Text)
 	return value{}, false
@@ -500,37 +436,32 @@ func (c *checker) integer(e *Expr, what string, lo, hi int64) (int64, bool) {
 
 // eps evaluates e as a privacy parameter ε ≥ 0: k*ln(r), a rational, or inf
 // when allowInf.
-func (c *checker) eps(e *Expr, allowInf bool) (verify.Eps, bool) {
+func (c *checker) eps(e *Expr, allowInf bool) (exact.Eps, bool) {
 	v, ok := constEval{c}.expr(e)
 	if !ok {
-		return verify.Eps{}, false
+		return exact.Eps{}, false
 	}
-	var (
-		res verify.Eps
-		err error
-	)
+	res := v.eps
 	switch {
 	case v.k == kNum:
-		res, err = verify.Rational(v.num)
-	case v.k == kEps && v.inf:
+		var err error
+		if res, err = exact.Rational(v.num); err != nil {
+			c.epsError(e.Pos(), err)
+			return exact.Eps{}, false
+		}
+	case v.k == kEps && v.eps.IsInf():
 		if !allowInf {
 			c.errorf(e.Pos(), "ε must be finite")
-			return verify.Eps{}, false
+			return exact.Eps{}, false
 		}
-		return verify.Inf(), true
-	case v.k == kEps:
-		res, err = verify.LnPlus(v.lk, v.lr, v.lq)
-	default:
+		return res, true
+	case v.k != kEps:
 		c.errorf(e.Pos(), "ε must be a number or k*ln(r), found %s", v.k)
-		return verify.Eps{}, false
-	}
-	if err != nil {
-		c.errorf(e.Pos(), "%s", strings.TrimPrefix(err.Error(), verify.ErrEps.Error()+": "))
-		return verify.Eps{}, false
+		return exact.Eps{}, false
 	}
 	if res.Sign() < 0 {
 		c.errorf(e.Pos(), "ε = %s is negative", res)
-		return verify.Eps{}, false
+		return exact.Eps{}, false
 	}
 	return res, true
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/google/go-cmp/cmp"
 )
@@ -76,9 +79,9 @@ var lineRef = regexp.MustCompile(`(line|column) \d+`)
 // summarize describes a loaded program (or its errors, without positions)
 // for comparing a file with its formatted form.
 func summarize(src string) string {
-	p, err := fuzzOptions.Load(context.Background(), "f.dp", src)
+	p, err := dpcheck.Config{Limits: fuzzOptions.Limits}.Load(context.Background(), "f.dp", src)
 	if err != nil {
-		list, ok := err.(spec.ErrorList)
+		list, ok := err.(source.ErrorList)
 		if !ok {
 			return "error " + err.Error()
 		}
@@ -94,23 +97,34 @@ func summarize(src string) string {
 	if p.Chain != nil {
 		fmt.Fprintf(&b, "%d states, %d transitions, %d pairs, %s\n", p.Chain.NumStates(), p.Chain.NumTransitions(), len(p.Neighbours), p.Output)
 	}
-	for _, st := range p.Statements {
-		fmt.Fprintf(&b, "%s eps=%s delta=%v expect=%d/%s", st.Kind, st.Eps, st.Delta, st.Expect.Kind, st.Expect.Eps)
-		if st.Expect.Value != nil {
-			fmt.Fprintf(&b, "/%s", st.Expect.Value.RatString())
-		}
-		if st.Formula != nil {
-			fmt.Fprintf(&b, " %s", st.Formula)
-		}
-		if st.Path != nil {
-			fmt.Fprintf(&b, " %s", st.Path)
-		}
-		if st.Output != nil {
-			fmt.Fprintf(&b, " over %s", st.Output)
-		}
-		b.WriteByte('\n')
+	for _, st := range p.Program.Statements {
+		fmt.Fprintf(&b, "%s: %s; expect %d %s; %s\n", st.Kind(), describe(st), st.Head().Expect.Kind, st.Head().Expect.Text, st.Describe())
 	}
 	return b.String()
+}
+
+// describe lists a statement's parameters.
+func describe(st property.Statement) string {
+	switch s := st.(type) {
+	case *property.DPCheck:
+		return fmt.Sprintf("ε = %s, δ = %s", s.Eps, s.Delta.RatString())
+	case *property.EpsQuery:
+		return fmt.Sprintf("δ = %s, expect %s", s.Delta.RatString(), s.Expected)
+	case *property.DeltaQuery:
+		return fmt.Sprintf("ε = %s, expect %v", s.Eps, s.Expected)
+	case *property.FormulaCheck:
+		return s.Resolved().String()
+	case *property.ProbQuery:
+		return s.Resolved().String()
+	case *property.DEpsQuery:
+		return fmt.Sprintf("%s, δ = %s, expect %s", s.Resolved(), s.Delta.RatString(), s.Expected)
+	case *property.DDeltaQuery:
+		return fmt.Sprintf("%s, ε = %s, expect %v", s.Resolved(), s.Eps, s.Expected)
+	case *property.EquivalenceCheck:
+		infos := s.Infos()
+		return infos[0].Call + " ≡ " + infos[1].Call
+	}
+	return ""
 }
 
 // checkFormat: formatting parses, is idempotent and means the same.

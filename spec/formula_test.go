@@ -4,7 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/property"
 )
 
 // TestFormulaParsing: how formulas group, shown by the normalised form the
@@ -30,18 +31,25 @@ func TestFormulaParsing(t *testing.T) {
 		{"query D{?, 1/10}[X out_Y]", "query D eps", "X out_Y"},
 		{"query D{ln(2), ?}[X out_Y]", "query D delta", "X out_Y"},
 	} {
-		p, err := spec.Load(context.Background(), "t.dp", head+tc.src+"\n")
+		p, err := dpcheck.Config{}.Load(context.Background(), "t.dp", head+tc.src+"\n")
 		if err != nil {
 			t.Errorf("%s: %v", tc.src, err)
 			continue
 		}
-		st := p.Statements[0]
-		if st.Kind.String() != tc.kind {
-			t.Errorf("%s: kind %s, want %s", tc.src, st.Kind, tc.kind)
+		st := p.Program.Statements[0]
+		if st.Kind() != tc.kind {
+			t.Errorf("%s: kind %s, want %s", tc.src, st.Kind(), tc.kind)
 		}
-		f := st.Formula
-		if f == nil {
-			f = st.Path
+		var f interface{ String() string }
+		switch s := st.(type) {
+		case *property.FormulaCheck:
+			f = s.Resolved()
+		case *property.ProbQuery:
+			f = s.Resolved()
+		case *property.DEpsQuery:
+			f = s.Resolved()
+		case *property.DDeltaQuery:
+			f = s.Resolved()
 		}
 		if got := f.String(); got != tc.want {
 			t.Errorf("%s: formula %q, want %q", tc.src, got, tc.want)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"github.com/dpcheck/dpcheck/source"
 	"slices"
 	"strings"
 )
@@ -25,7 +26,7 @@ var keywords = []string{
 	"X", "F", "G", "U", "P", "D",
 }
 
-// Parse parses a .dp file. A syntax error is returned as an ErrorList with
+// Parse parses a .dp file. A syntax error is returned as a source.ErrorList with
 // one positioned error. Memory is proportional to the size of src.
 func Parse(filename, src string) (*File, error) { return parse(filename, src, false) }
 
@@ -33,10 +34,10 @@ func Parse(filename, src string) (*File, error) { return parse(filename, src, fa
 func parse(filename, src string, keep bool) (f *File, err error) {
 	f = &File{Name: filename, Src: src}
 	if len(src) > MaxFileSize {
-		return nil, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
+		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
 	}
 	if i := strings.IndexByte(src, 0); i >= 0 {
-		return nil, ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
+		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
 	}
 	p := &parser{f: f, sc: newScanner(src, keep)}
 	defer func() {
@@ -45,12 +46,12 @@ func parse(filename, src string, keep bool) (f *File, err error) {
 			if !ok {
 				panic(r) // a bug: dpcheck.CheckSource reports it as an InternalError
 			}
-			f, err = nil, ErrorList{{Pos: f.Position(b.off), Msg: b.msg}}
+			f, err = nil, source.ErrorList{{Pos: f.Position(b.off), Msg: b.msg}}
 		}
 	}()
 	var serr *scanError
 	if p.tok, serr = p.sc.next(); serr != nil {
-		return nil, ErrorList{{Pos: f.Position(serr.off), Msg: serr.msg}}
+		return nil, source.ErrorList{{Pos: f.Position(serr.off), Msg: serr.msg}}
 	}
 	p.peek, p.peekErr = p.sc.next()
 	for p.tok.kind != tEOF {

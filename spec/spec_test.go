@@ -2,13 +2,16 @@ package spec_test
 
 import (
 	"context"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
-	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -38,13 +41,13 @@ func errorsOf(t *testing.T, src string) []string {
 
 func errorsAll(t *testing.T, src string) []string {
 	t.Helper()
-	_, err := spec.Load(context.Background(), "t.dp", src)
+	_, err := dpcheck.Config{}.Load(context.Background(), "t.dp", src)
 	if err == nil {
 		return nil
 	}
-	list, ok := err.(spec.ErrorList)
+	list, ok := err.(source.ErrorList)
 	if !ok {
-		t.Fatalf("error is %T, want spec.ErrorList: %v", err, err)
+		t.Fatalf("error is %T, want source.ErrorList: %v", err, err)
 	}
 	var out []string
 	for _, e := range list {
@@ -56,9 +59,10 @@ func errorsAll(t *testing.T, src string) []string {
 	return out
 }
 
-func load(t *testing.T, src string) *spec.Program {
+// load loads and prepares src: the file's program, its model built.
+func load(t *testing.T, src string) *property.Prepared {
 	t.Helper()
-	p, err := spec.Load(context.Background(), "t.dp", src)
+	p, err := dpcheck.Config{}.Load(context.Background(), "t.dp", src)
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
@@ -86,31 +90,32 @@ func TestSurveyProgram(t *testing.T) {
 	if diff := cmp.Diff([][2]int{{pos, neg}}, p.Neighbours); diff != "" {
 		t.Errorf("neighbours (-want +got):\n%s", diff)
 	}
-	if len(p.Statements) != 2 {
-		t.Fatalf("%d statements", len(p.Statements))
+	if len(p.Program.Statements) != 2 {
+		t.Fatalf("%d statements", len(p.Program.Statements))
 	}
-	s0, s1 := p.Statements[0], p.Statements[1]
-	if s0.Kind != spec.CheckDP || !s0.Eps.Equal(mustLn("3")) || s0.Delta.Sign() != 0 || s0.Expect.Kind != spec.ExpectHolds {
-		t.Errorf("statement 0 = %+v", s0)
+	s0, ok0 := p.Program.Statements[0].(*property.DPCheck)
+	s1, ok1 := p.Program.Statements[1].(*property.DeltaQuery)
+	if !ok0 || !s0.Eps.Equal(mustLn("3")) || s0.Delta.Sign() != 0 || s0.Expect.Kind != property.ExpectHolds {
+		t.Fatalf("statement 0 = %+v", p.Program.Statements[0])
 	}
 	if s0.Text != "check dp(eps = ln(3))" || s0.Pos.Line != 11 {
 		t.Errorf("statement 0 text %q at line %d", s0.Text, s0.Pos.Line)
 	}
-	if s1.Kind != spec.QueryDelta || s1.Expect.Kind != spec.ExpectValue || s1.Expect.Value.Cmp(r("1/2")) != 0 || s1.Expect.Text != "0.5" {
-		t.Errorf("statement 1 = %+v", s1)
+	if !ok1 || s1.Expect.Kind != property.ExpectValue || s1.Expected.Cmp(r("1/2")) != 0 || s1.Expect.Text != "0.5" {
+		t.Errorf("statement 1 = %+v", p.Program.Statements[1])
 	}
 }
 
-func mustLnPlus(k, x, q string) verify.Eps {
-	e, err := verify.LnPlus(r(k), r(x), r(q))
+func mustLnPlus(k, x, q string) exact.Eps {
+	e, err := exact.LnPlus(r(k), r(x), r(q))
 	if err != nil {
 		panic(err)
 	}
 	return e
 }
 
-func mustLn(x string) verify.Eps {
-	e, err := verify.Ln(r(x))
+func mustLn(x string) exact.Eps {
+	e, err := exact.Ln(r(x))
 	if err != nil {
 		panic(err)
 	}
@@ -125,18 +130,18 @@ func TestNumbersAreExact(t *testing.T) {
 		{"2*3/8", "3/4"}, {"1 - 1/4 - 1/4", "1/2"},
 	} {
 		p := load(t, "model survey()\nquery eps(delta = "+tc.lit+")\n")
-		if diff := cmp.Diff(r(tc.want), p.Statements[0].Delta, ratCmp); diff != "" {
+		if diff := cmp.Diff(r(tc.want), p.Program.Statements[0].(*property.EpsQuery).Delta, ratCmp); diff != "" {
 			t.Errorf("%s: %s", tc.lit, diff)
 		}
 	}
 }
 
 func TestEpsForms(t *testing.T) {
-	three, _ := verify.MulLn(big.NewRat(3, 1), big.NewRat(2, 1))
-	half, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
+	three, _ := exact.MulLn(big.NewRat(3, 1), big.NewRat(2, 1))
+	half, _ := exact.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
 	for _, tc := range []struct {
 		src  string
-		want verify.Eps
+		want exact.Eps
 	}{
 		{"ln(2)", mustLn("2")},
 		{"3*ln(2)", three},
@@ -146,15 +151,15 @@ func TestEpsForms(t *testing.T) {
 		{"ln(3)/2", half},
 		{"1/2*ln(3)", half},
 		{"0.1", mustLnPlus("0", "1", "1/10")},
-		{"0", verify.Eps{}},
-		{"ln(1)", verify.Eps{}},
+		{"0", exact.Eps{}},
+		{"ln(1)", exact.Eps{}},
 		{"ln(2) - 1/1000", mustLnPlus("1", "2", "-1/1000")},
 		{"1/10 + 2*ln(3)", mustLnPlus("1", "9", "1/10")},
 		{"(ln(2) + 1/2)/2", mustLnPlus("1/2", "2", "1/4")},
 		{"ln(2) + 1/2 - 1/2", mustLn("2")},
 	} {
 		p := load(t, "model survey()\ncheck dp(eps = "+tc.src+")\n")
-		if got := p.Statements[0].Eps; !got.Equal(tc.want) {
+		if got := p.Program.Statements[0].(*property.DPCheck).Eps; !got.Equal(tc.want) {
 			t.Errorf("eps = %s: got %s, want %s", tc.src, got, tc.want)
 		}
 	}
@@ -162,7 +167,7 @@ func TestEpsForms(t *testing.T) {
 
 func TestConstantsInAnyOrder(t *testing.T) {
 	p := load(t, "const a = b + 1\nconst b = 1/4\nconst e = ln(a*4)\nmodel survey(theta1 = b, theta2 = a - 1)\ncheck dp(eps = e)\n")
-	if got := p.Statements[0].Eps; !got.Equal(mustLn("5")) {
+	if got := p.Program.Statements[0].(*property.DPCheck).Eps; !got.Equal(mustLn("5")) {
 		t.Errorf("ε = %s, want ln(5)", got)
 	}
 }

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
 
@@ -123,7 +124,7 @@ func BenchmarkAboveThreshold(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				want, _ := verify.MulLn(big.NewRat(int64(k), 1), big.NewRat(2, 1))
+				want, _ := exact.MulLn(big.NewRat(int64(k), 1), big.NewRat(2, 1))
 				if !res.Eps.Equal(want) {
 					b.Fatalf("K=%d: tight ε = %s", k, res.Eps)
 				}

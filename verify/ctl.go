@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // ErrFormula is wrapped by errors about formulas dpcheck cannot model check
-// exactly (an unbounded operator beside another temporal operator).
+// exactly (see Unsupported, which front ends use to refuse them before).
 var ErrFormula = errors.New("unsupported formula")
 
 // Checker model checks dpCTL formulas on a chain with a neighbour relation,
@@ -170,9 +171,9 @@ func CmpHolds(op string, c int) bool {
 }
 
 // dpPairHolds decides a ≤ c·b + δ and b ≤ c·a + δ exactly.
-func dpPairHolds(a, b *big.Rat, e Eps, delta *big.Rat) (bool, error) {
+func dpPairHolds(a, b *big.Rat, e exact.Eps, delta *big.Rat) (bool, error) {
 	for _, xy := range [2][2]*big.Rat{{a, b}, {b, a}} {
-		s, err := affine(new(big.Rat).Sub(xy[0], delta), new(big.Rat).Neg(xy[1]), e).Sign()
+		s, err := exact.Affine(new(big.Rat).Sub(xy[0], delta), new(big.Rat).Neg(xy[1]), e).Sign()
 		if err != nil {
 			return false, err
 		}

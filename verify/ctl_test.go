@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
 
@@ -194,13 +195,13 @@ func TestSurveyD(t *testing.T) {
 	if !holds(t, c, verify.And(verify.DP(ln("3"), r("0"), xY), verify.DP(ln("3"), r("0"), xN))) {
 		t.Error("D{ln 3,0}[X out_Y] & D{ln 3,0}[X out_N] fails")
 	}
-	if !holds(t, c, verify.DP(verify.Eps{}, r("1/2"), xY)) {
+	if !holds(t, c, verify.DP(exact.Eps{}, r("1/2"), xY)) {
 		t.Error("D{0,1/2}[X out_Y] fails")
 	}
-	if holds(t, c, verify.DP(verify.Eps{}, r("49/100"), xY)) {
+	if holds(t, c, verify.DP(exact.Eps{}, r("49/100"), xY)) {
 		t.Error("D{0,49/100}[X out_Y] holds")
 	}
-	d, err := c.TightDeltaD(context.Background(), xY, verify.Eps{})
+	d, err := c.TightDeltaD(context.Background(), xY, exact.Eps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +345,7 @@ func TestUnsupportedFormulas(t *testing.T) {
 	}
 }
 
-// TestDversusDP is DESIGN.md §2's case: on the above-threshold model (t = 3,
+// TestDversusDP is the case of docs/semantics.md §2.6: on the above-threshold model (t = 3,
 // d = 4 against d = 5, horizon 6, c = 2) every single event meets δ =
 // 5359/491520, so the paper's D holds, but standard (ε,δ)-DP over all events
 // needs δ = 2611/92160.
@@ -398,7 +399,7 @@ func TestLoopTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := verify.MulLn(big.NewRat(int64(k), 1), big.NewRat(2, 1))
+		want, _ := exact.MulLn(big.NewRat(int64(k), 1), big.NewRat(2, 1))
 		res := tightEps(t, a, "0")
 		if !res.Eps.Equal(want) {
 			t.Errorf("k=%d: tight ε over traces = %s, want %s", k, res.Eps, want)
@@ -446,11 +447,11 @@ func TestTightEpsilonDWithDelta(t *testing.T) {
 	four := verify.Atom("x = 4", func(s int) (bool, error) { v, _ := m.Chain.Value(s, "x"); return v == 4, nil })
 	for _, tc := range []struct {
 		delta string
-		want  verify.Eps
+		want  exact.Eps
 	}{
 		{"1/9", ln("2")},
-		{"0", verify.Inf()},
-		{"1/3", verify.Eps{}},
+		{"0", exact.Inf()},
+		{"1/3", exact.Eps{}},
 	} {
 		e, err := c.TightEpsilonD(context.Background(), verify.Eventually(four, 2), r(tc.delta))
 		if err != nil {

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 )
 
@@ -41,8 +42,8 @@ type DPViolation struct {
 	From, To     StateInfo
 	Path         string
 	PrFrom, PrTo *big.Rat
-	Bound        Real // e^ε·PrTo + δ
-	Excess       Real // PrFrom - Bound
+	Bound        exact.Real // e^ε·PrTo + δ
+	Excess       exact.Real // PrFrom - Bound
 }
 
 func (m *Checker) info(s int) StateInfo {
@@ -121,14 +122,14 @@ func (m *Checker) explain(ctx context.Context, f *Formula, s int) (*Explanation,
 		for _, t := range m.nb[s] {
 			for _, d := range [2][2]int{{s, t}, {t, s}} {
 				a, b := pr[d[0]], pr[d[1]]
-				excess := affine(new(big.Rat).Sub(a, f.Delta), new(big.Rat).Neg(b), f.Eps)
+				excess := exact.Affine(new(big.Rat).Sub(a, f.Delta), new(big.Rat).Neg(b), f.Eps)
 				sign, err := excess.Sign()
 				if err != nil {
 					return nil, err
 				}
 				if sign > 0 {
 					e.DP = &DPViolation{From: m.info(d[0]), To: m.info(d[1]), Path: f.Args[0].Text(MaxFormulaText),
-						PrFrom: a, PrTo: b, Bound: affine(new(big.Rat).Set(f.Delta), b, f.Eps), Excess: excess}
+						PrFrom: a, PrTo: b, Bound: exact.Affine(new(big.Rat).Set(f.Delta), b, f.Eps), Excess: excess}
 					e.Reason = fmt.Sprintf("Pr_%s(%s) = %s > e^ε·Pr_%s(%s) + δ = %s",
 						m.c.Name(d[0]), e.DP.Path, a.RatString(), m.c.Name(d[1]), e.DP.Path, e.DP.Bound)
 					return e, nil
@@ -166,8 +167,8 @@ type DPBound struct {
 	Path string
 	// Eps is the least ε for which D{ε,δ}[ψ] holds at every input (+∞ when
 	// none does); Delta the least δ at the given ε.
-	Eps   Eps
-	Delta Real
+	Eps   exact.Eps
+	Delta exact.Real
 	// From and To attain the bound (nil when every pair already meets it
 	// at ε = 0, or δ = 0).
 	From, To     *StateInfo
@@ -186,7 +187,7 @@ func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.R
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.Text(MaxFormulaText), Delta: RatReal(delta), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Delta: exact.RatReal(delta), Pairs: len(m.pairs)}
 	var best *big.Rat // nil: c = 1
 	inf := false
 	for _, p := range m.pairs {
@@ -212,9 +213,9 @@ func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.R
 	}
 	switch {
 	case inf:
-		res.Eps = Inf()
+		res.Eps = exact.Inf()
 	case best != nil:
-		res.Eps = lnOf(best)
+		res.Eps = exact.LnOf(best)
 	}
 	return res, nil
 }
@@ -226,7 +227,7 @@ func (b *DPBound) setPair(m *Checker, d [2]int, a, c *big.Rat) {
 
 // TightDeltaD returns the least δ with D{ε,δ}[path] at every input: the
 // largest Pr_s(ψ) - e^ε·Pr_t(ψ) over ordered neighbouring pairs (at least 0).
-func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps Eps) (*DPBound, error) {
+func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps exact.Eps) (*DPBound, error) {
 	if err := checkEps(eps); err != nil {
 		return nil, err
 	}
@@ -234,11 +235,11 @@ func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps Eps) (*DPB
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.Text(MaxFormulaText), Eps: eps, Delta: RatReal(new(big.Rat)), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Eps: eps, Delta: exact.RatReal(new(big.Rat)), Pairs: len(m.pairs)}
 	for _, p := range m.pairs {
 		for _, d := range [2][2]int{{p[0], p[1]}, {p[1], p[0]}} {
 			a, b := pr[d[0]], pr[d[1]]
-			v := affine(new(big.Rat).Set(a), new(big.Rat).Neg(b), eps)
+			v := exact.Affine(new(big.Rat).Set(a), new(big.Rat).Neg(b), eps)
 			c, err := v.Cmp(res.Delta)
 			if err != nil {
 				return nil, err

@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
+	"math"
 	"math/big"
 	"sort"
 )
@@ -11,7 +13,7 @@ import (
 // outside [0, 1], ...).
 var ErrParam = fmt.Errorf("invalid property parameter")
 
-func checkEps(e Eps) error {
+func checkEps(e exact.Eps) error {
 	if e.IsInf() {
 		return fmt.Errorf("%w: ε must be finite", ErrParam)
 	}
@@ -49,12 +51,12 @@ func (a *Analysis) outputNames(ids []int) []string {
 // path does all the work.
 func deltaBounds(d *big.Rat) (dlo, dhi float64) {
 	var sc big.Int
-	a := approxRat(d, &sc) // relative error ≤ 3.1u
-	if a.isZero() || a.e < -1000 {
-		return 0, posInf()
+	a := exact.ApproxRat(d, &sc) // relative error ≤ 3.1u
+	if a.IsZero() || a.Exp() < -1000 {
+		return 0, math.Inf(1)
 	}
-	f := a.float()
-	return f * (1 - 8*u), f * (1 + 8*u)
+	f := a.Float()
+	return f * (1 - 8*unit), f * (1 + 8*unit)
 }
 
 // DP checks standard (ε,δ)-differential privacy over all events of the
@@ -65,7 +67,7 @@ func deltaBounds(d *big.Rat) (dlo, dhi float64) {
 //
 // A violated property is a result with a Counterexample, not an error;
 // errors are for bad parameters and cancellation.
-func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, error) {
+func (a *Analysis) DP(ctx context.Context, eps exact.Eps, delta *big.Rat) (*DPResult, error) {
 	if err := checkEps(eps); err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 		if err != nil {
 			return err
 		}
-		sign, err := affine(new(big.Rat).Sub(A, delta), new(big.Rat).Neg(B), eps).Sign()
+		sign, err := exact.Affine(new(big.Rat).Sub(A, delta), new(big.Rat).Neg(B), eps).Sign()
 		violated[k] = sign > 0
 		return err
 	})
@@ -120,8 +122,8 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 	s, t := a.orderedPair(k)
 	cx := &Counterexample{
 		Witness: Witness{From: a.stateInfo(s), To: a.stateInfo(t), Event: a.outputNames(ev), PrFrom: A, PrTo: B},
-		Bound:   affine(new(big.Rat).Set(delta), B, eps),
-		Excess:  affine(new(big.Rat).Sub(A, delta), new(big.Rat).Neg(B), eps),
+		Bound:   exact.Affine(new(big.Rat).Set(delta), B, eps),
+		Excess:  exact.Affine(new(big.Rat).Sub(A, delta), new(big.Rat).Neg(B), eps),
 	}
 	cx.WorstOutput, cx.WorstFrom, cx.WorstTo = a.worstOutput(s, t, &scratch{})
 	if path, pr := mostLikelyPath(a.chain, s, a.eventStates(cx.Event)); path != nil {
@@ -141,7 +143,7 @@ func (a *Analysis) DP(ctx context.Context, eps Eps, delta *big.Rat) (*DPResult, 
 
 // worstPair returns, among the ordered pairs ks, the one with the largest
 // exact H_c (the first on ties), with its E* and probabilities.
-func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) (best int, ev []int, A, B *big.Rat, err error) {
+func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps exact.Eps) (best int, ev []int, A, B *big.Rat, err error) {
 	hs := make([]float64, len(ks))
 	es := make([]float64, len(ks))
 	err = parallel(ctx, "ordered pairs (worst pair)", len(ks), func(_ *scratch, i int) error {
@@ -162,16 +164,16 @@ func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps Eps) 
 			cands = append(cands, i)
 		}
 	}
-	type exact struct {
+	type exactH struct {
 		ev   []int
 		A, B *big.Rat
-		H    Real
+		H    exact.Real
 	}
-	ex := make([]exact, len(cands))
+	ex := make([]exactH, len(cands))
 	err = parallel(ctx, "", len(cands), func(sc *scratch, i int) error {
 		s, t := a.orderedPair(ks[cands[i]])
 		ev, A, B, err := a.excess(s, t, ci, sc)
-		ex[i] = exact{ev, A, B, affine(A, new(big.Rat).Neg(B), eps)}
+		ex[i] = exactH{ev, A, B, exact.Affine(A, new(big.Rat).Neg(B), eps)}
 		return err
 	})
 	if err != nil {
@@ -219,7 +221,7 @@ func (a *Analysis) worstOutput(s, t int, sc *scratch) (string, *big.Rat, *big.Ra
 
 // TightDelta returns the least δ for which dp(ε, δ) holds: the largest
 // hockey-stick divergence H_c(s‖t) over ordered neighbouring pairs, exactly.
-func (a *Analysis) TightDelta(ctx context.Context, eps Eps) (*DeltaResult, error) {
+func (a *Analysis) TightDelta(ctx context.Context, eps exact.Eps) (*DeltaResult, error) {
 	if err := checkEps(eps); err != nil {
 		return nil, err
 	}
@@ -235,7 +237,7 @@ func (a *Analysis) TightDelta(ctx context.Context, eps Eps) (*DeltaResult, error
 	s, t := a.orderedPair(k)
 	return &DeltaResult{
 		Eps:     eps,
-		Delta:   affine(A, new(big.Rat).Neg(B), eps),
+		Delta:   exact.Affine(A, new(big.Rat).Neg(B), eps),
 		Witness: &Witness{From: a.stateInfo(s), To: a.stateInfo(t), Event: a.outputNames(ev), PrFrom: A, PrTo: B},
 		Checked: a.checked(),
 	}, nil
@@ -264,7 +266,7 @@ func (a *Analysis) TightEpsilon(ctx context.Context, delta *big.Rat) (*EpsResult
 func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 	n := a.numOrdered()
 	type pairMax struct {
-		r      approx
+		r      exact.Approx
 		infAt  int // index in dist of s of an output with Pr_t = 0, or -1
 		hasAny bool
 	}
@@ -280,8 +282,8 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 				}
 				return
 			}
-			r := ds.ap[i].div(dt.ap[j])
-			if !m.hasAny || r.cmp(m.r) > 0 {
+			r := ds.ap[i].Div(dt.ap[j])
+			if !m.hasAny || r.Cmp(m.r) > 0 {
 				m.r, m.hasAny = r, true
 			}
 		})
@@ -296,33 +298,33 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 		if m.infAt >= 0 {
 			s, t := a.orderedPair(k)
 			ds := a.dist[s]
-			res.Eps = Inf()
+			res.Eps = exact.Inf()
 			res.Witness = &Witness{From: a.stateInfo(s), To: a.stateInfo(t),
 				Event: []string{a.outputs[ds.out[m.infAt]]}, PrFrom: ds.p[m.infAt], PrTo: new(big.Rat)}
 			return res, nil
 		}
 	}
-	var top approx
+	var top exact.Approx
 	for _, m := range pm {
-		if m.hasAny && m.r.cmp(top) > 0 {
+		if m.hasAny && m.r.Cmp(top) > 0 {
 			top = m.r
 		}
 	}
-	threshold := top.scale(1 - tol)
+	threshold := top.Scale(1 - exact.Tol)
 	type exactMax struct {
 		r    *big.Rat
 		i, j int
 	}
 	em := make([]exactMax, n)
 	err = parallel(ctx, "", n, func(sc *scratch, k int) error {
-		if !pm[k].hasAny || pm[k].r.cmp(threshold) < 0 {
+		if !pm[k].hasAny || pm[k].r.Cmp(threshold) < 0 {
 			return nil
 		}
 		s, t := a.orderedPair(k)
 		ds, dt := a.dist[s], a.dist[t]
 		var best exactMax
 		match(ds, dt, func(i, j int) {
-			if j < 0 || ds.ap[i].div(dt.ap[j]).cmp(threshold) < 0 {
+			if j < 0 || ds.ap[i].Div(dt.ap[j]).Cmp(threshold) < 0 {
 				return
 			}
 			if best.r == nil || sc.cmpRatio(ds.p[i], dt.p[j], best.r) > 0 {
@@ -350,7 +352,7 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 	if best.r.Cmp(ratOne) <= 0 {
 		return res, nil // ε = 0: nothing to witness
 	}
-	res.Eps = lnOf(best.r)
+	res.Eps = exact.LnOf(best.r)
 	res.Witness = &Witness{From: a.stateInfo(s), To: a.stateInfo(t),
 		Event: []string{a.outputs[ds.out[best.i]]}, PrFrom: ds.p[best.i], PrTo: dt.p[best.j]}
 	return res, nil
@@ -413,7 +415,7 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	}
 	res := make([]pc, n)
 	dlo, _ := deltaBounds(delta)
-	ci1 := newCinfo(Eps{})
+	ci1 := newCinfo(exact.Eps{})
 	err := parallel(ctx, "ordered pairs (tight ε)", n, func(sc *scratch, k int) error {
 		s, t := a.orderedPair(k)
 		if h, e := a.approxH(s, t, &ci1); h+e < dlo {
@@ -441,11 +443,11 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	b := res[bk]
 	switch {
 	case b.inf:
-		out.Eps = Inf()
+		out.Eps = exact.Inf()
 	case b.c.Cmp(ratOne) <= 0:
-		out.Eps = Eps{}
+		out.Eps = exact.Eps{}
 	default:
-		out.Eps = lnOf(b.c)
+		out.Eps = exact.LnOf(b.c)
 	}
 	if !b.trivial && out.Eps.Sign() > 0 {
 		s, t := a.orderedPair(bk)

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"sort"
 
@@ -42,7 +41,27 @@ func matchKey(c *chain.Chain, s int) string {
 // displayKey is a match key as people read it.
 func displayKey(k string) string { return k[2:] }
 
-// MatchInputs reports an error unless the inputs of a and b correspond one
+// UnmatchedInput is the error of comparing models whose inputs do not
+// correspond: Input (a valuation, or a name) of the first model (First) or
+// of the second has no counterpart in the other. It wraps ErrModel.
+type UnmatchedInput struct {
+	Input string
+	First bool
+}
+
+func (e *UnmatchedInput) Error() string { return ErrModel.Error() + ": " + e.Reason() }
+
+// Reason says which input has no counterpart.
+func (e *UnmatchedInput) Reason() string {
+	if e.First {
+		return "input " + e.Input + " of the first model has no counterpart in the second"
+	}
+	return "input " + e.Input + " of the second model has no counterpart in the first"
+}
+
+func (e *UnmatchedInput) Unwrap() error { return ErrModel }
+
+// MatchInputs reports an *UnmatchedInput unless the inputs of a and b correspond one
 // to one, matched as Equivalent matches them.
 func MatchInputs(a, b *chain.Chain) error {
 	_, _, _, err := matchInputs(a, b)
@@ -62,13 +81,13 @@ func matchInputs(a, b *chain.Chain) (ka, kb map[string]int, keys []string, err e
 	for _, s := range a.Inputs() {
 		k := matchKey(a, s)
 		if _, ok := kb[k]; !ok {
-			return nil, nil, nil, fmt.Errorf("%w: input %s of the first model has no counterpart in the second", ErrModel, displayKey(k))
+			return nil, nil, nil, &UnmatchedInput{Input: displayKey(k), First: true}
 		}
 		keys = append(keys, k)
 	}
 	for _, s := range b.Inputs() {
 		if k := matchKey(b, s); !has(ka, k) {
-			return nil, nil, nil, fmt.Errorf("%w: input %s of the second model has no counterpart in the first", ErrModel, displayKey(k))
+			return nil, nil, nil, &UnmatchedInput{Input: displayKey(k)}
 		}
 	}
 	return ka, kb, keys, nil
@@ -114,7 +133,7 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 		}
 		sort.Strings(sorted)
 		for _, o := range sorted {
-			x, y := orZero(pa[o]), orZero(pb[o])
+			x, y := ratOrZero(pa[o]), ratOrZero(pb[o])
 			if x.Cmp(y) != 0 && res.Equal {
 				res.Equal = false
 				res.Counterexample = &Difference{Input: displayKey(k), Output: displayKey(o), PrA: x, PrB: y}
@@ -156,4 +175,12 @@ func keyedDistributions(ctx context.Context, c *chain.Chain) (map[int]map[string
 		out[s] = m
 	}
 	return out, nil
+}
+
+// ratOrZero returns x, or 0 for nil.
+func ratOrZero(x *big.Rat) *big.Rat {
+	if x == nil {
+		return new(big.Rat)
+	}
+	return x
 }

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -25,7 +26,7 @@ func ExampleAnalysis_DP() {
 	ctx := context.Background()
 	m, _ := builder.Survey(big.NewRat(1, 2), big.NewRat(1, 2))
 	a, _ := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
-	eps, _ := verify.Ln(big.NewRat(2, 1))
+	eps, _ := exact.Ln(big.NewRat(2, 1))
 	res, _ := a.DP(ctx, eps, big.NewRat(1, 10))
 	cx := res.Counterexample
 	fmt.Println("holds:", res.Holds)
@@ -40,7 +41,7 @@ func ExampleAnalysis_TightDelta() {
 	ctx := context.Background()
 	m, _ := builder.Survey(big.NewRat(1, 2), big.NewRat(1, 2))
 	a, _ := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
-	eps, _ := verify.Rational(big.NewRat(1, 2)) // ε = 1/2: c = e^(1/2) is irrational
+	eps, _ := exact.Rational(big.NewRat(1, 2)) // ε = 1/2: c = e^(1/2) is irrational
 	res, _ := a.TightDelta(ctx, eps)
 	fmt.Printf("δ = %s ≈ %.6f\n", res.Delta, res.Delta.Float())
 	// Output:

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"slices"
 	"strings"
@@ -36,17 +37,17 @@ const MaxFormulaText = 1000
 //
 // Path formulas may nest X and bounded operators freely, LTL style
 // (X (out_Y & X out_Y)); an unbounded U, F or G needs state formulas as
-// operands and may stand under X and !, but not beside another temporal
-// operator in a conjunction or disjunction.
+// operands, may stand under X and !, and beside other operands only when
+// they are decided by the step at which it is reached (see Unsupported).
 type Formula struct {
 	Op    Op
 	Name  string // label, or the text of an atom
 	Args  []*Formula
 	K     int // X^K; the bound of U (-1: unbounded)
 	Cmp   string
-	Bound *big.Rat // P's bound
-	Eps   Eps      // D's ε
-	Delta *big.Rat // D's δ
+	Bound *big.Rat  // P's bound
+	Eps   exact.Eps // D's ε
+	Delta *big.Rat  // D's δ
 	eval  func(s int) (bool, error)
 }
 
@@ -97,7 +98,7 @@ func Prob(cmp string, bound *big.Rat, path *Formula) *Formula {
 // Pr_s(path) ≤ e^ε·Pr_t(path) + δ and Pr_t(path) ≤ e^ε·Pr_s(path) + δ — the
 // paper's single-event property, weaker than dp(ε, δ) for δ > 0. A state
 // without neighbours satisfies it.
-func DP(eps Eps, delta *big.Rat, path *Formula) *Formula {
+func DP(eps exact.Eps, delta *big.Rat, path *Formula) *Formula {
 	return &Formula{Op: OpDP, Eps: eps, Delta: delta, Args: []*Formula{path}}
 }
 

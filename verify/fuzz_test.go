@@ -3,7 +3,9 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -133,7 +135,7 @@ func FuzzVerifier(f *testing.F) {
 				}
 			}
 		}
-		e, err := verify.ParseEpsLiteral(epsChoices[int(epsChoice)%len(epsChoices)])
+		e, err := parseEpsLiteral(epsChoices[int(epsChoice)%len(epsChoices)])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,4 +167,44 @@ func FuzzVerifier(f *testing.F) {
 			t.Fatalf("dp(%s, %s) holds though the brute-force δ is %s", e, delta.RatString(), d.RatString())
 		}
 	})
+}
+
+// parseEpsLiteral reads "0",
+// "ln(3)", "2*ln(3)", "3/2*ln(2)", "ln(2) - 1/10", "1/10", "inf".
+func parseEpsLiteral(s string) (exact.Eps, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	if s == "inf" || s == "∞" {
+		return exact.Inf(), nil
+	}
+	i := strings.Index(s, "ln(")
+	if i < 0 {
+		q, ok := new(big.Rat).SetString(s)
+		if !ok {
+			return exact.Eps{}, fmt.Errorf("%w: %q", exact.ErrEps, s)
+		}
+		return exact.Rational(q)
+	}
+	j := strings.Index(s[i:], ")")
+	if j < 0 {
+		return exact.Eps{}, fmt.Errorf("%w: unclosed ln( in %q", exact.ErrEps, s)
+	}
+	k := big.NewRat(1, 1)
+	if i > 0 {
+		ks := strings.TrimSuffix(strings.TrimSuffix(s[:i], "*"), "·")
+		if _, ok := k.SetString(ks); !ok {
+			return exact.Eps{}, fmt.Errorf("%w: bad coefficient %q", exact.ErrEps, ks)
+		}
+	}
+	r, ok := new(big.Rat).SetString(s[i+3 : i+j])
+	if !ok {
+		return exact.Eps{}, fmt.Errorf("%w: bad argument of ln in %q", exact.ErrEps, s)
+	}
+	var q *big.Rat
+	if rest := s[i+j+1:]; rest != "" {
+		q, ok = new(big.Rat).SetString(strings.TrimPrefix(rest, "+"))
+		if !ok {
+			return exact.Eps{}, fmt.Errorf("%w: bad rational part %q", exact.ErrEps, rest)
+		}
+	}
+	return exact.LnPlus(k, r, q)
 }

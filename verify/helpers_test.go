@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"flag"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"os"
 	"testing"
@@ -20,7 +21,7 @@ var ratCmp = cmp.Comparer(func(x, y *big.Rat) bool {
 	return x.Cmp(y) == 0
 })
 
-var epsCmp = cmp.Comparer(func(x, y verify.Eps) bool { return x.Equal(y) })
+var epsCmp = cmp.Comparer(func(x, y exact.Eps) bool { return x.Equal(y) })
 
 func r(s string) *big.Rat {
 	x, ok := new(big.Rat).SetString(s)
@@ -30,8 +31,8 @@ func r(s string) *big.Rat {
 	return x
 }
 
-func ln(s string) verify.Eps {
-	e, err := verify.Ln(r(s))
+func ln(s string) exact.Eps {
+	e, err := exact.Ln(r(s))
 	if err != nil {
 		panic(err)
 	}
@@ -60,8 +61,8 @@ func golden(t *testing.T, path, got string) {
 }
 
 // rational returns ε = q for a valid literal q.
-func rational(q *big.Rat) verify.Eps {
-	e, err := verify.Rational(q)
+func rational(q *big.Rat) exact.Eps {
+	e, err := exact.Rational(q)
 	if err != nil {
 		panic(err)
 	}
@@ -99,7 +100,7 @@ func tightEps(t testing.TB, a *verify.Analysis, delta string) *verify.EpsResult 
 	return res
 }
 
-func tightDelta(t testing.TB, a *verify.Analysis, e verify.Eps) *big.Rat {
+func tightDelta(t testing.TB, a *verify.Analysis, e exact.Eps) *big.Rat {
 	t.Helper()
 	res, err := a.TightDelta(context.Background(), e)
 	if err != nil {
@@ -112,7 +113,7 @@ func tightDelta(t testing.TB, a *verify.Analysis, e verify.Eps) *big.Rat {
 	return x
 }
 
-func dp(t testing.TB, a *verify.Analysis, e verify.Eps, delta string) *verify.DPResult {
+func dp(t testing.TB, a *verify.Analysis, e exact.Eps, delta string) *verify.DPResult {
 	t.Helper()
 	res, err := a.DP(context.Background(), e, r(delta))
 	if err != nil {

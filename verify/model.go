@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"slices"
 	"sort"
@@ -105,7 +106,7 @@ type Analysis struct {
 
 type inputDist struct {
 	dvec
-	ap []approx // approximations of p, for the filter
+	ap []exact.Approx // approximations of p, for the filter
 }
 
 // Analyze validates the model and computes the exact output distribution of
@@ -144,9 +145,9 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 	err = parallel(ctx, "", len(inputs), func(_ *scratch, i int) error {
 		d := dists[inputs[i]]
 		var scratch big.Int
-		ap := make([]approx, len(d.p))
+		ap := make([]exact.Approx, len(d.p))
 		for j, x := range d.p {
-			ap[j] = approxRat(x, &scratch)
+			ap[j] = exact.ApproxRat(x, &scratch)
 		}
 		ids[i] = &inputDist{dvec: d, ap: ap}
 		return nil

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"errors"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestSelfLoopAndNeverAbsorbed(t *testing.T) {
 		t.Errorf("witness event %v, want [o2]", got)
 	}
 	// δ at ε = 0 is the total variation distance: 3/4.
-	if diff := cmp.Diff(r("3/4"), tightDelta(t, a, verify.Eps{}), ratCmp); diff != "" {
+	if diff := cmp.Diff(r("3/4"), tightDelta(t, a, exact.Eps{}), ratCmp); diff != "" {
 		t.Errorf("δ at ε=0: %s", diff)
 	}
 	// δ(∞) = 3/4 too: the mass i1 never produces cannot be covered by any c.
@@ -142,14 +143,14 @@ func TestModelErrors(t *testing.T) {
 		}
 	}
 	a := analyze(t, m, verify.FinalState())
-	neg, _ := verify.Ln(r("1/2"))
+	neg, _ := exact.Ln(r("1/2"))
 	for _, tc := range []struct {
-		eps   verify.Eps
+		eps   exact.Eps
 		delta string
 		msg   string
 	}{
 		{neg, "0", "invalid property parameter: ε = ln(1/2) is negative"},
-		{verify.Inf(), "0", "invalid property parameter: ε must be finite"},
+		{exact.Inf(), "0", "invalid property parameter: ε must be finite"},
 		{ln("2"), "3/2", "invalid property parameter: δ = 3/2 is outside [0, 1]"},
 		{ln("2"), "-1/2", "invalid property parameter: δ = -1/2 is outside [0, 1]"},
 	} {
@@ -240,7 +241,7 @@ func TestOutputNamesDoNotMerge(t *testing.T) {
 	if got := a.NumOutputs(); got != 2 {
 		t.Errorf("%d outputs, want 2", got)
 	}
-	if dp(t, a, verify.Eps{}, "0").Holds {
+	if dp(t, a, exact.Eps{}, "0").Holds {
 		t.Error("dp(0, 0) holds for two fully distinguishable runs")
 	}
 	outs, _, _ := a.Distribution(in0)
@@ -275,7 +276,7 @@ func TestOutputNamesDoNotMerge(t *testing.T) {
 	if got := a.Prob(i0, verify.Never+" (state)"); got.Cmp(r("1")) != 0 {
 		t.Errorf("Pr(the state named ⊥∞ | i0) = %s, want 1", got.RatString())
 	}
-	if dp(t, a, verify.Eps{}, "0").Holds {
+	if dp(t, a, exact.Eps{}, "0").Holds {
 		t.Error("dp(0, 0) holds")
 	}
 }

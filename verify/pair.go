@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"sort"
 
@@ -9,21 +10,21 @@ import (
 
 // cinfo describes c = e^ε for the per-pair primitives.
 type cinfo struct {
-	eps Eps
-	c   *big.Rat // c when rational, else nil
-	ap  approx   // approximation of c, relative error ≤ 3.1u
+	eps exact.Eps
+	c   *big.Rat     // c when rational, else nil
+	ap  exact.Approx // approximation of c, relative error ≤ 3.1u
 }
 
-func newCinfo(e Eps) cinfo {
+func newCinfo(e exact.Eps) cinfo {
 	var sc big.Int
 	ci := cinfo{eps: e}
 	if c, ok := e.C(); ok {
 		ci.c = c
-		ci.ap = approxRat(c, &sc)
+		ci.ap = exact.ApproxRat(c, &sc)
 		return ci
 	}
 	lo, _ := e.Bounds() // relative gap ≤ 2^-64, far below u
-	ci.ap = approxRat(lo, &sc)
+	ci.ap = exact.ApproxRat(lo, &sc)
 	return ci
 }
 
@@ -64,8 +65,8 @@ func match(ds, dt *inputDist, f func(i, j int)) {
 
 // cmpC returns sign(ps - c·pt) for ps, pt > 0, exactly, trying the filter
 // first.
-func (sc *scratch) cmpC(ps, pt *big.Rat, aps, apt approx, ci *cinfo) (int, error) {
-	if f := cmpFilter(aps.div(apt), ci.ap); f != 0 {
+func (sc *scratch) cmpC(ps, pt *big.Rat, aps, apt exact.Approx, ci *cinfo) (int, error) {
+	if f := exact.CmpFilter(aps.Div(apt), ci.ap); f != 0 {
 		return f, nil
 	}
 	if ci.c != nil {
@@ -149,10 +150,10 @@ func (a *Analysis) approxH(s, t int, ci *cinfo) (h, errBound float64) {
 	match(ds, dt, func(i, j int) {
 		m++
 		if j < 0 {
-			h += ds.ap[i].float()
+			h += ds.ap[i].Float()
 			return
 		}
-		h += hTerm(ds.ap[i], ci.ap.mul(dt.ap[j]))
+		h += hTerm(ds.ap[i], ci.ap.Mul(dt.ap[j]))
 	})
 	return h, hErr(h, m)
 }
@@ -175,16 +176,16 @@ func (a *Analysis) groups(s, t int, sc *scratch) []group {
 	ds, dt := a.dist[s], a.dist[t]
 	type item struct {
 		i, j int
-		r    approx
+		r    exact.Approx
 	}
 	var items []item
 	var inf []item
 	match(ds, dt, func(i, j int) {
 		if j < 0 {
-			inf = append(inf, item{i, j, approx{}})
+			inf = append(inf, item{i, j, exact.Approx{}})
 			return
 		}
-		items = append(items, item{i, j, ds.ap[i].div(dt.ap[j])})
+		items = append(items, item{i, j, ds.ap[i].Div(dt.ap[j])})
 	})
 	var out []group
 	mk := func(ratio *big.Rat, run []item) group {
@@ -205,11 +206,11 @@ func (a *Analysis) groups(s, t int, sc *scratch) []group {
 	if len(inf) > 0 {
 		out = append(out, mk(nil, inf))
 	}
-	sort.SliceStable(items, func(x, y int) bool { return items[x].r.cmp(items[y].r) > 0 })
+	sort.SliceStable(items, func(x, y int) bool { return items[x].r.Cmp(items[y].r) > 0 })
 	ratioOf := func(it item) *big.Rat { return new(big.Rat).Quo(ds.p[it.i], dt.p[it.j]) }
 	for lo := 0; lo < len(items); {
 		hi := lo + 1
-		for hi < len(items) && cmpFilter(items[hi].r, items[hi-1].r) == 0 {
+		for hi < len(items) && exact.CmpFilter(items[hi].r, items[hi-1].r) == 0 {
 			hi++
 		}
 		run := items[lo:hi]

@@ -29,6 +29,7 @@ package verify
 
 import (
 	"context"
+	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
 	"slices"
@@ -42,7 +43,7 @@ type frac struct{ num, den *big.Int }
 
 var (
 	fracZero  = frac{big.NewInt(0), big.NewInt(1)}
-	approxOne = norm(1, 0)
+	approxOne = exact.NewApprox(1, 0)
 )
 
 const (
@@ -56,8 +57,8 @@ func fracOf(x *big.Rat) frac { return frac{x.Num(), x.Denom()} }
 
 func (f frac) rat() *big.Rat { return new(big.Rat).SetFrac(f.num, f.den) }
 
-func (f frac) approx(sc *big.Int) approx {
-	return approxInt(f.num, sc).div(approxInt(f.den, sc))
+func (f frac) approx(sc *big.Int) exact.Approx {
+	return exact.ApproxInt(f.num, sc).Div(exact.ApproxInt(f.den, sc))
 }
 
 // fracAcc sums non-negative fracs exactly. Like chain.Accumulator it never
@@ -129,7 +130,7 @@ func (s *fracAcc) value() frac {
 // (relative error ≤ 3.1u, see approx.go).
 type pline struct {
 	A, B frac
-	a, b approx
+	a, b exact.Approx
 }
 
 func newPline(A, B frac, sc *big.Int) pline {
@@ -160,7 +161,7 @@ func (a *Analysis) pairLines(s, t int, sc *scratch) []pline {
 	accB.reset()
 	type item struct {
 		i, j int
-		r    approx
+		r    exact.Approx
 	}
 	var items []item
 	match(ds, dt, func(i, j int) {
@@ -168,8 +169,8 @@ func (a *Analysis) pairLines(s, t int, sc *scratch) []pline {
 			accA.add(fracOf(ds.p[i]))
 			return
 		}
-		r := ds.ap[i].div(dt.ap[j])
-		f := cmpFilter(r, approxOne)
+		r := ds.ap[i].Div(dt.ap[j])
+		f := exact.CmpFilter(r, approxOne)
 		if f == 0 {
 			f = sc.cmpRatio(ds.p[i], dt.p[j], ratOne)
 		}
@@ -181,13 +182,13 @@ func (a *Analysis) pairLines(s, t int, sc *scratch) []pline {
 	if len(items) == 0 {
 		return lines
 	}
-	sort.SliceStable(items, func(x, y int) bool { return items[x].r.cmp(items[y].r) > 0 })
+	sort.SliceStable(items, func(x, y int) bool { return items[x].r.Cmp(items[y].r) > 0 })
 	cmpItems := func(x, y item) int { return sc.cmpRatios(ds.p[x.i], dt.p[x.j], ds.p[y.i], dt.p[y.j]) }
 	for lo := 0; lo < len(items); {
 		// A run of ratios the filter cannot separate is ordered exactly;
 		// the ratios of different runs differ.
 		hi := lo + 1
-		for hi < len(items) && cmpFilter(items[hi].r, items[hi-1].r) == 0 {
+		for hi < len(items) && exact.CmpFilter(items[hi].r, items[hi-1].r) == 0 {
 			hi++
 		}
 		run := items[lo:hi]
@@ -245,15 +246,15 @@ func (a *Analysis) Profile(ctx context.Context) (*Profile, error) {
 
 // PairProfile returns the privacy profile of the single ordered pair
 // (from, to), both compared inputs.
-func (a *Analysis) PairProfile(from, to int) *Profile {
+func (a *Analysis) PairProfile(ctx context.Context, from, to int) (*Profile, error) {
 	if a.dist[from] == nil || a.dist[to] == nil {
-		return &Profile{}
+		return &Profile{}, nil
 	}
-	pts, err := profileEnvelope(context.Background(), a.pairLines(from, to, &scratch{}))
-	if err != nil { // cannot happen without cancellation
-		return &Profile{}
+	pts, err := profileEnvelope(ctx, a.pairLines(from, to, &scratch{}))
+	if err != nil {
+		return nil, err
 	}
-	return &Profile{Points: pts, Checked: Checked{OrderedPairs: 1, Outputs: len(a.outputs)}}
+	return &Profile{Points: pts, Checked: Checked{OrderedPairs: 1, Outputs: len(a.outputs)}}, nil
 }
 
 // profileEnvelope returns the breakpoints on c ≥ 1 of the upper envelope of
@@ -328,7 +329,7 @@ func floatHull(ctx context.Context, lines []pline) ([]int, error) {
 	fb := make([]float64, len(lines))
 	idx := make([]int, len(lines))
 	for k := range lines {
-		fa[k], fb[k], idx[k] = lines[k].a.float(), lines[k].b.float(), k
+		fa[k], fb[k], idx[k] = lines[k].a.Float(), lines[k].b.Float(), k
 	}
 	sort.Slice(idx, func(x, y int) bool {
 		i, j := idx[x], idx[y]
@@ -370,7 +371,7 @@ type line struct{ A, B *big.Rat }
 func exactEnvelope(ctx context.Context, lines []pline, K []int) ([]line, []ProfilePoint, error) {
 	type cand struct {
 		l    line
-		a, b approx
+		a, b exact.Approx
 	}
 	cs := make([]cand, len(K))
 	for n, k := range K {
@@ -381,8 +382,8 @@ func exactEnvelope(ctx context.Context, lines []pline, K []int) ([]line, []Profi
 		cs[n] = cand{line{p.A.rat(), p.B.rat()}, p.a, p.b}
 	}
 	// Sort by B descending; for equal B keep the largest A.
-	cmp := func(x, y *big.Rat, ax, ay approx) int {
-		if f := cmpFilter(ax, ay); f != 0 {
+	cmp := func(x, y *big.Rat, ax, ay exact.Approx) int {
+		if f := exact.CmpFilter(ax, ay); f != 0 {
 			return f
 		}
 		return x.Cmp(y)
@@ -445,13 +446,13 @@ func hullPoints(ctx context.Context, hull []line) ([]ProfilePoint, error) {
 		}
 		return d
 	}
-	pts := []ProfilePoint{{C: big.NewRat(1, 1), Eps: Eps{}, Delta: at(hull[0], ratOne)}}
+	pts := []ProfilePoint{{C: big.NewRat(1, 1), Eps: exact.Eps{}, Delta: at(hull[0], ratOne)}}
 	for i := 1; i < len(hull); i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		c := cross(hull[i-1], hull[i])
-		pts = append(pts, ProfilePoint{C: c, Eps: lnOf(c), Delta: at(hull[i], c)})
+		pts = append(pts, ProfilePoint{C: c, Eps: exact.LnOf(c), Delta: at(hull[i], c)})
 	}
 	return pts, nil
 }
@@ -461,7 +462,7 @@ func hullPoints(ctx context.Context, hull []line) ([]ProfilePoint, error) {
 // d[i] is its value at x[i].
 type hullCert struct {
 	hb     []frac
-	hbap   []approx
+	hbap   []exact.Approx
 	x, d   []*big.Rat
 	xf, df []float64 // approximations; xf[i] = +Inf when x[i] is too large
 }
@@ -471,15 +472,15 @@ func newHullCert(hull []line, pts []ProfilePoint) *hullCert {
 	h := &hullCert{}
 	for i, l := range hull {
 		h.hb = append(h.hb, fracOf(l.B))
-		h.hbap = append(h.hbap, approxRat(l.B, &sc))
+		h.hbap = append(h.hbap, exact.ApproxRat(l.B, &sc))
 		x, d := pts[i].C, pts[i].Delta
 		h.x, h.d = append(h.x, x), append(h.d, d)
-		xa := approxRat(x, &sc)
+		xa := exact.ApproxRat(x, &sc)
 		xf := math.Inf(1)
-		if xa.e < floatLimit {
-			xf = math.Ldexp(xa.m, int(xa.e))
+		if xa.Exp() < floatLimit {
+			xf = xa.Float()
 		}
-		h.xf, h.df = append(h.xf, xf), append(h.df, approxRat(d, &sc).float())
+		h.xf, h.df = append(h.xf, xf), append(h.df, exact.ApproxRat(d, &sc).Float())
 	}
 	return h
 }
@@ -497,8 +498,8 @@ func (h *hullCert) below(L *pline, sc *scratch) bool {
 }
 
 // cmpFrac returns sign(x - y) exactly, given approximations of both.
-func (sc *scratch) cmpFrac(x, y frac, ax, ay approx) int {
-	if f := cmpFilter(ax, ay); f != 0 {
+func (sc *scratch) cmpFrac(x, y frac, ax, ay exact.Approx) int {
+	if f := exact.CmpFilter(ax, ay); f != 0 {
 		return f
 	}
 	sc.t1.Mul(x.num, y.den)
@@ -517,7 +518,7 @@ func (sc *scratch) cmpFrac(x, y frac, ax, ay approx) int {
 // order, and the bound below is more than sixteen times that.
 func (sc *scratch) cmpLineAt(L *pline, x, d *big.Rat, xf, df float64) int {
 	if !math.IsInf(xf, 1) {
-		a, b := L.a.float(), L.b.float()
+		a, b := L.a.Float(), L.b.Float()
 		p := xf * b
 		g := a - p - df
 		bound := 0x1p-45*(a+p+df) + (xf+4)*0x1p-1060

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"math/rand/v2"
 	"sort"
@@ -70,10 +71,10 @@ func refEnvelope(lines []line) []ProfilePoint {
 		}
 		return d
 	}
-	pts := []ProfilePoint{{C: big.NewRat(1, 1), Eps: Eps{}, Delta: at(hull[0], ratOne)}}
+	pts := []ProfilePoint{{C: big.NewRat(1, 1), Eps: exact.Eps{}, Delta: at(hull[0], ratOne)}}
 	for i := 1; i < len(hull); i++ {
 		c := cross(hull[i-1], hull[i])
-		pts = append(pts, ProfilePoint{C: c, Eps: lnOf(c), Delta: at(hull[i], c)})
+		pts = append(pts, ProfilePoint{C: c, Eps: exact.LnOf(c), Delta: at(hull[i], c)})
 	}
 	return pts
 }
@@ -180,7 +181,11 @@ func checkAgainstRef(t *testing.T, name string, a *Analysis, pairs bool) {
 	}
 	for k := range a.numOrdered() {
 		s, u := a.orderedPair(k)
-		got := a.PairProfile(s, u).Points
+		pp, err := a.PairProfile(context.Background(), s, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := pp.Points
 		if d := profileDiff(got, refEnvelope(refPairLines(a, s, u, &scratch{}))); d != "" {
 			t.Fatalf("%s: PairProfile(%d, %d): %s", name, s, u, d)
 		}

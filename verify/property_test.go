@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -63,9 +64,9 @@ func randomMechanism(t testing.TB, rng *rand.Rand, nIn, nOut int) (*builder.Mech
 
 // bruteDelta is max over ordered pairs and all 2^nOut events E of
 // Pr_s(E) - c·Pr_t(E) (at least 0), as an exact Real.
-func bruteDelta(t testing.TB, rows [][]*big.Rat, e verify.Eps) verify.Real {
+func bruteDelta(t testing.TB, rows [][]*big.Rat, e exact.Eps) exact.Real {
 	t.Helper()
-	best := verify.RatReal(new(big.Rat))
+	best := exact.RatReal(new(big.Rat))
 	for s := range rows {
 		for u := range rows {
 			if s == u {
@@ -79,7 +80,7 @@ func bruteDelta(t testing.TB, rows [][]*big.Rat, e verify.Eps) verify.Real {
 						B.Add(B, rows[u][o])
 					}
 				}
-				v := verify.Affine(A, new(big.Rat).Neg(B), e)
+				v := exact.Affine(A, new(big.Rat).Neg(B), e)
 				c, err := v.Cmp(best)
 				if err != nil {
 					t.Fatal(err)
@@ -93,9 +94,9 @@ func bruteDelta(t testing.TB, rows [][]*big.Rat, e verify.Eps) verify.Real {
 	return best
 }
 
-func propertyEpsilons() []verify.Eps {
-	half, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1)) // algebraic c = √3
-	return []verify.Eps{
+func propertyEpsilons() []exact.Eps {
+	half, _ := exact.MulLn(big.NewRat(1, 2), big.NewRat(3, 1)) // algebraic c = √3
+	return []exact.Eps{
 		{}, ln("3/2"), ln("2"), ln("3"), ln("5/2"), half,
 		rational(big.NewRat(1, 2)), rational(big.NewRat(7, 10)), // transcendental c
 	}
@@ -162,7 +163,7 @@ func TestTightEpsilonIsTight(t *testing.T) {
 			}
 			// Brute force at c*: the worst event's excess is at most δ.
 			bd := bruteDelta(t, rows, res.Eps)
-			if c, err := bd.Sub(verify.RatReal(r(delta))).Sign(); err != nil || c > 0 {
+			if c, err := bd.Sub(exact.RatReal(r(delta))).Sign(); err != nil || c > 0 {
 				t.Fatalf("trial %d: brute-force δ at tight ε %s is %s > %s", trial, res.Eps, bd, delta)
 			}
 			if res.Eps.IsZero() {

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The reference values of DESIGN.md §5.
+// The reference values every build must reproduce (the README's table
+// "What the reference models give").
 
 func TestSurveyReference(t *testing.T) {
 	a := analyze(t, mustMech(t)(builder.Survey(r("1/2"), r("1/2"))), verify.FinalState())
@@ -24,7 +26,7 @@ func TestSurveyReference(t *testing.T) {
 	if diff := cmp.Diff(ln("3"), tightEps(t, a, "0").Eps, epsCmp); diff != "" {
 		t.Errorf("tight ε: %s", diff)
 	}
-	if diff := cmp.Diff(r("1/2"), tightDelta(t, a, verify.Eps{}), ratCmp); diff != "" {
+	if diff := cmp.Diff(r("1/2"), tightDelta(t, a, exact.Eps{}), ratCmp); diff != "" {
 		t.Errorf("δ at ε=0: %s", diff)
 	}
 	if diff := cmp.Diff(r("1/4"), tightDelta(t, a, ln("2")), ratCmp); diff != "" {
@@ -61,10 +63,10 @@ func TestDoubleSurvey(t *testing.T) {
 		t.Errorf("tight ε: %s", diff)
 	}
 	// Exact δ at ε = 0 is 1/2; the composition theorem only gives 1/2+1/2 = 1.
-	if diff := cmp.Diff(r("1/2"), tightDelta(t, a, verify.Eps{}), ratCmp); diff != "" {
+	if diff := cmp.Diff(r("1/2"), tightDelta(t, a, exact.Eps{}), ratCmp); diff != "" {
 		t.Errorf("δ at ε=0: %s", diff)
 	}
-	if !dp(t, a, verify.Eps{}, "1/2").Holds {
+	if !dp(t, a, exact.Eps{}, "1/2").Holds {
 		t.Error("double survey is not (0, 1/2)-DP")
 	}
 	// First answer hidden: observing only a2 costs ln 3, no more.
@@ -160,7 +162,7 @@ func TestAboveThresholdTightEps(t *testing.T) {
 	for K := 1; K <= 5; K++ {
 		a := analyze(t, mustMech(t)(builder.AboveThreshold(r("1/4"), r("1/2"), 5, K, builder.AtLeast)), verify.FinalState())
 		res := tightEps(t, a, "0")
-		want, err := verify.MulLn(big.NewRat(int64(K), 1), r("2"))
+		want, err := exact.MulLn(big.NewRat(int64(K), 1), r("2"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +213,7 @@ func TestAboveThresholdTightEps(t *testing.T) {
 	}
 }
 
-// TestAboveThresholdSingleOutputNotEnough is DESIGN.md §2's case: for δ > 0
+// TestAboveThresholdSingleOutputNotEnough is the case of docs/semantics.md §2.6: for δ > 0
 // the largest single-output δ (5359/491520) is smaller than the true δ over
 // all events (2611/92160), so checking single outputs would accept a
 // mechanism that is not (ln 2, 5359/491520)-DP.

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -41,18 +42,18 @@ type Witness struct {
 	PrFrom, PrTo *big.Rat
 }
 
-// Counterexample explains a violated dp(ε, δ) (DESIGN.md §4): under the
+// Counterexample explains a violated dp(ε, δ) (docs/semantics.md §2.1): under the
 // ordered pair (From, To) the event E* = {o : Pr_From(o) > c·Pr_To(o)} has
 // Pr_From(E*) > c·Pr_To(E*) + δ. The pair is the worst one: its
 // hockey-stick divergence is the largest.
 type Counterexample struct {
 	Witness
 	// Bound is c·Pr_To(E*) + δ.
-	Bound Real
+	Bound exact.Real
 	// Excess is Pr_From(E*) - Bound, the amount by which δ is exceeded.
-	Excess Real
+	Excess exact.Real
 	// LeastEps is the least ε for which dp(ε, δ) holds (+∞ when none does).
-	LeastEps Eps
+	LeastEps exact.Eps
 	// WorstOutput is the single output of the pair with the largest ratio
 	// Pr_From(o)/Pr_To(o), with both probabilities.
 	WorstOutput        string
@@ -66,7 +67,7 @@ type Counterexample struct {
 // DPResult is the verdict of dp(ε, δ): standard (ε,δ)-differential privacy
 // over all events of the output space, for every ordered neighbouring pair.
 type DPResult struct {
-	Eps   Eps
+	Eps   exact.Eps
 	Delta *big.Rat
 	Holds bool
 	Checked
@@ -79,7 +80,7 @@ type DPResult struct {
 type EpsResult struct {
 	Delta *big.Rat
 	// Eps is the tight ε: ln(c*) exactly, or +∞ when no finite ε works.
-	Eps Eps
+	Eps exact.Eps
 	// Witness is the ordered pair and event attaining the bound: for δ = 0
 	// the single output with the largest ratio; for δ > 0 the event E* at
 	// c*, where Pr_From(E*) - c*·Pr_To(E*) = δ exactly. When ε = +∞ it is an
@@ -92,9 +93,9 @@ type EpsResult struct {
 // DeltaResult is the least δ for which dp(ε, δ) holds: the largest
 // hockey-stick divergence over ordered pairs, with the pair and its E*.
 type DeltaResult struct {
-	Eps Eps
+	Eps exact.Eps
 	// Delta is exact: a rational when c = e^ε is rational, else A - B·e^ε.
-	Delta   Real
+	Delta   exact.Real
 	Witness *Witness
 	Checked
 }
@@ -103,7 +104,7 @@ type DeltaResult struct {
 type ProfilePoint struct {
 	// C is e^ε at the breakpoint and Eps = ln(C).
 	C   *big.Rat
-	Eps Eps
+	Eps exact.Eps
 	// Delta is δ(ε) at the breakpoint.
 	Delta *big.Rat
 }

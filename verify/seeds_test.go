@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"strings"
 	"testing"
@@ -15,9 +16,9 @@ import (
 // The mechanisms of the seed documents, each against a value computed
 // independently (closed forms, or brute-force sums).
 
-func lnRat(t *testing.T, x *big.Rat) verify.Eps {
+func lnRat(t *testing.T, x *big.Rat) exact.Eps {
 	t.Helper()
-	e, err := verify.Ln(x)
+	e, err := exact.Ln(x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +48,10 @@ func TestRandomizedResponseSymbolic(t *testing.T) {
 			return num.Quo(num, den)
 		}
 		yes, no := ratio(t2), ratio(new(big.Rat).Sub(big.NewRat(1, 1), t2))
-		var want verify.Eps
+		var want exact.Eps
 		switch {
 		case yes == nil || no == nil:
-			want = verify.Inf()
+			want = exact.Inf()
 		case yes.Cmp(no) >= 0:
 			want = lnRat(t, yes)
 		default:
@@ -85,14 +86,14 @@ func TestComposition(t *testing.T) {
 		for k := 1; k <= 3; k++ {
 			m := mustMech(t)(builder.Compose(k, mustMech(t)(builder.Survey(r("1/2"), r(t2)))))
 			got := tightEps(t, analyze(t, m, verify.FinalState()), "0").Eps
-			want, _ := verify.MulLn(big.NewRat(int64(k), 1), c)
+			want, _ := exact.MulLn(big.NewRat(int64(k), 1), c)
 			if !got.Equal(want) {
 				t.Errorf("θ2=%s, k=%d: tight ε = %s, want %s", t2, k, got, want)
 			}
 		}
 	}
 	double := analyze(t, mustMech(t)(builder.Compose(2, mustMech(t)(builder.Survey(r("1/2"), r("1/2"))))), verify.FinalState())
-	if got := tightDelta(t, double, verify.Eps{}); got.Cmp(r("1/2")) != 0 {
+	if got := tightDelta(t, double, exact.Eps{}); got.Cmp(r("1/2")) != 0 {
 		t.Errorf("double survey: δ at ε = 0 is %s, want 1/2 (the composition theorem gives 1)", got.RatString())
 	}
 	yy := double.Prob(0, "Y,Y")

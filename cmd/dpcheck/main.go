@@ -4,69 +4,26 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/picture"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
 )
 
-const usage = `dpcheck — exact model checking of differential privacy
-
-Usage:
-  dpcheck [flags] FILE|DIR ...      check .dp files (a directory: every .dp file below it);
-                                    flags may come before or after the files
-  dpcheck fmt [-w] [--check] FILE|DIR ...
-                                    print .dp files in canonical form; -w rewrites
-                                    them, --check lists those not formatted
-
-Flags:
-  --format FORMAT        text (default), json, junit or github (workflow annotations)
-  --timeout DURATION     stop after DURATION (e.g. 30s, 5m); exit status 3
-  --max-states N         refuse models with more states (default 10000000)
-  --max-transitions N    refuse models with more transitions (default 10000000)
-  --max-bits N           refuse models whose probabilities need more bits in all
-                         (default 4294967296)
-  --max-file-size BYTES  refuse larger source files (default 67108864, 64 MiB)
-  --dot FILE             write the chain (one input file) in Graphviz DOT, the first
-                         counterexample highlighted
-  --svg FILE             the same rendered to SVG (needs Graphviz's dot)
-  --profile FILE         plot the privacy profile δ(ε) to FILE (.png or .svg), with the
-                         counterexample pair's profile and every checked (ε, δ)
-  --version              print the version and exit
-  --help                 print this help and exit
-
-Progress is shown on standard error when it is a terminal. Ctrl-C stops
-cleanly (exit status 3).
-
-Exit status:
-  0  every statement met its expectation (default: holds)
-  1  some statement did not
-  2  usage error, unreadable file, or parse/semantic errors in a file
-     (fmt --check: 1 when some file is not formatted)
-  3  a check did not complete (interrupted, --timeout, or an evaluation error)
-  4  internal error in dpcheck: please report it, with the file
-
-Examples:
-  dpcheck models/geometric.dp
-  dpcheck models/
-  dpcheck --format json models/ > results.json
-  dpcheck --format github models/          # in a GitHub Actions step
-  dpcheck --profile profile.png models/geometric.dp
-  dpcheck fmt --check models/
-`
+//go:embed usage.txt
+var usage string
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -80,34 +37,11 @@ func main() {
 
 // Exit statuses.
 const (
-	exitPass     = 0
-	exitFail     = 1
-	exitInvalid  = 2
-	exitAborted  = 3
-	exitInternal = 4
+	exitPass, exitFail, exitInvalid, exitAborted, exitInternal = 0, 1, 2, 3, 4
 )
 
-type options struct {
-	format            string
-	timeout           time.Duration
-	limits            builderLimits
-	maxFileSize       int64
-	dot, svg, profile string
-}
-
-// builderLimits are the --max-… flags of the models' sizes.
-type builderLimits struct {
-	states, transitions int
-	bits                int64
-}
-
-// hints says how to raise each limit a spec.Error or FileSizeError names.
-var hints = map[string]string{
-	"states":      "--max-states",
-	"transitions": "--max-transitions",
-	"bits":        "--max-bits",
-	"file size":   "--max-file-size",
-}
+// hints say how to raise each limit an error names.
+var hints = map[string]string{"states": "--max-states", "transitions": "--max-transitions", "bits": "--max-bits", "file size": "--max-file-size"}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() { // the last resort: a bug in dpcheck is not a crash
@@ -121,81 +55,66 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	fl := flag.NewFlagSet("dpcheck", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
-	var o options
-	def := spec.Options{}.Limits.WithDefaults()
-	fl.StringVar(&o.format, "format", "text", "")
-	fl.DurationVar(&o.timeout, "timeout", 0, "")
-	fl.IntVar(&o.limits.states, "max-states", def.MaxStates, "")
-	fl.IntVar(&o.limits.transitions, "max-transitions", def.MaxTransitions, "")
-	fl.Int64Var(&o.limits.bits, "max-bits", def.MaxBits, "")
-	fl.Int64Var(&o.maxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
-	fl.StringVar(&o.dot, "dot", "", "")
-	fl.StringVar(&o.svg, "svg", "", "")
-	fl.StringVar(&o.profile, "profile", "", "")
-	version := fl.Bool("version", false, "")
-	help := fl.Bool("help", false, "")
+	def := property.Limits{}.WithDefaults()
+	format := fl.String("format", "text", "")
+	timeout := fl.Duration("timeout", 0, "")
+	cfg := dpcheck.Config{Limits: def}
+	fl.IntVar(&cfg.Limits.MaxStates, "max-states", def.MaxStates, "")
+	fl.IntVar(&cfg.Limits.MaxTransitions, "max-transitions", def.MaxTransitions, "")
+	fl.Int64Var(&cfg.Limits.MaxBits, "max-bits", def.MaxBits, "")
+	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
+	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
+	version, help := fl.Bool("version", false, ""), fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return exitPass
-		}
-		fmt.Fprintf(stderr, "dpcheck: %v\nRun dpcheck --help for the flags.\n", err)
-		return exitInvalid
-	}
 	switch {
-	case *help:
+	case errors.Is(err, flag.ErrHelp) || err == nil && *help:
 		fmt.Fprint(stdout, usage)
 		return exitPass
+	case err != nil:
+		return usageError(stderr, "%v\nRun dpcheck --help for the flags.", err)
 	case *version:
 		fmt.Fprintf(stdout, "dpcheck %s\n", dpcheck.Version)
 		return exitPass
-	case o.format != "text" && o.format != "json" && o.format != "junit" && o.format != "github":
-		fmt.Fprintf(stderr, "dpcheck: unknown format %q (text, json, junit or github)\n", o.format)
-		return exitInvalid
-	case o.timeout < 0:
-		fmt.Fprintf(stderr, "dpcheck: --timeout must not be negative, got %s\n", o.timeout)
-		return exitInvalid
-	case o.limits.states < 1 || o.limits.transitions < 1 || o.limits.bits < 1 || o.maxFileSize < 1:
-		fmt.Fprintln(stderr, "dpcheck: --max-states, --max-transitions, --max-bits and --max-file-size must be positive")
-		return exitInvalid
+	case !strings.Contains(" "+strings.Join(report.Formats(), " ")+" ", " "+*format+" "):
+		return usageError(stderr, "unknown format %q (text, json, junit or github)", *format)
+	case *timeout < 0:
+		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
+	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.MaxFileSize < 1:
+		return usageError(stderr, "--max-states, --max-transitions, --max-bits and --max-file-size must be positive")
 	case len(args) == 0:
-		fmt.Fprintf(stderr, "dpcheck: no files given\nRun dpcheck --help for the usage.\n")
-		return exitInvalid
+		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	}
-	files, err := expand(args)
+	files, err := dpcheck.Expand(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "dpcheck: %v\n", err)
-		return exitInvalid
+		return usageError(stderr, "%v", err)
 	}
-	pictures := o.dot != "" || o.svg != "" || o.profile != ""
+	pictures := *dot != "" || *svg != "" || *prof != ""
 	if pictures && len(files) != 1 {
-		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw one file; %d given\n", len(files))
-		return exitInvalid
+		return usageError(stderr, "--dot, --svg and --profile draw one file; %d given", len(files))
 	}
-	if o.timeout > 0 {
+	if *timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
-	}
-	cfg := dpcheck.Config{
-		Spec:        spec.Options{Limits: builder.Limits{MaxStates: o.limits.states, MaxTransitions: o.limits.transitions, MaxBits: o.limits.bits}},
-		MaxFileSize: o.maxFileSize,
 	}
 	var entries []report.Entry
 	for _, f := range files {
-		pctx, done := withProgress(ctx, stderr, f)
-		entries = append(entries, checkOne(pctx, cfg, f))
+		pctx, done := report.Progress(ctx, stderr, f)
+		src, err := dpcheck.ReadSource(f, cfg.MaxFileSize)
+		e := report.Entry{File: f, Source: src, Err: err}
+		if err == nil {
+			e.Result, e.Err = cfg.CheckSource(pctx, f, src)
+		}
+		e.Err = withHint(e.Err)
+		entries = append(entries, e)
 		done()
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	if err := write(stdout, o.format, entries); err != nil {
-		fmt.Fprintf(stderr, "dpcheck: %v\n", err)
-		return exitInvalid
+	if err := report.Write(stdout, *format, entries, dpcheck.Version); err != nil {
+		return usageError(stderr, "%v", err)
 	}
-	code = exitPass
 	for _, e := range entries {
 		switch report.StatusOf(e) {
 		case report.Fail:
@@ -210,22 +129,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}
 	if pictures && entries[0].Result != nil && ctx.Err() == nil {
-		if err := drawPictures(ctx, entries[0].Result, o); err != nil {
+		err := picture.Draw(ctx, entries[0].Result, *dot, *svg, *prof)
+		if errors.Is(err, picture.ErrNoGraphviz) {
+			err = fmt.Errorf("%v; --dot writes the DOT file to render elsewhere", err)
+		}
+		if err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "dpcheck: %v\n", err)
-			if ctx.Err() == nil {
-				code = max(code, exitInvalid)
-			}
+			code = max(code, exitInvalid)
 		}
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		fmt.Fprintf(stderr, "dpcheck: stopped after %s (--timeout)\n", o.timeout)
+		fmt.Fprintf(stderr, "dpcheck: stopped after %s (--timeout)\n", *timeout)
 		return max(code, exitAborted)
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "dpcheck: interrupted")
 		return max(code, exitAborted)
 	}
 	return code
+}
+
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "dpcheck: "+format+"\n", args...)
+	return exitInvalid
 }
 
 // parseAnywhere parses flags before, between and after the file names, as
@@ -243,8 +169,7 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 			return append(files, rest...), nil
 		}
-		files = append(files, rest[0])
-		args = rest[1:]
+		files, args = append(files, rest[0]), rest[1:]
 	}
 }
 
@@ -257,31 +182,9 @@ func reportInternal(stderr io.Writer, err error) {
 	}
 }
 
-func write(w io.Writer, format string, entries []report.Entry) error {
-	switch format {
-	case "json":
-		return report.JSON(w, entries, dpcheck.Version)
-	case "junit":
-		return report.JUnit(w, entries)
-	case "github":
-		return report.GitHub(w, entries)
-	}
-	report.Text(w, entries)
-	return nil
-}
-
-func checkOne(ctx context.Context, cfg dpcheck.Config, path string) report.Entry {
-	src, err := dpcheck.ReadSource(path, cfg.MaxFileSize)
-	if err != nil {
-		return report.Entry{File: path, Err: withHint(err)}
-	}
-	res, err := cfg.CheckSource(ctx, path, src)
-	return report.Entry{File: path, Source: src, Result: res, Err: withHint(err)}
-}
-
-// withHint adds to errors about a limit the flag that raises it.
+// withHint adds to an error about a limit the flag that raises it.
 func withHint(err error) error {
-	var list spec.ErrorList
+	var list source.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			if flag := hints[e.Limit]; flag != "" {
@@ -296,52 +199,17 @@ func withHint(err error) error {
 	return err
 }
 
-// expand turns the arguments into .dp files: a directory stands for every
-// .dp file below it, in lexical order.
-func expand(args []string) ([]string, error) {
-	var files []string
-	for _, a := range args {
-		info, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".dp") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("no .dp files in %s", a)
-		}
-		sort.Strings(found)
-		files = append(files, found...)
-	}
-	return files, nil
-}
-
 // runFmt is "dpcheck fmt".
 func runFmt(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("dpcheck fmt", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
-	write := fl.Bool("w", false, "")
-	check := fl.Bool("check", false, "")
-	if err := fl.Parse(args); err != nil || fl.NArg() == 0 {
+	write, check := fl.Bool("w", false, ""), fl.Bool("check", false, "")
+	args, err := parseAnywhere(fl, args)
+	if err != nil || len(args) == 0 {
 		fmt.Fprintf(stderr, "usage: dpcheck fmt [-w] [--check] FILE|DIR ...\n")
 		return exitInvalid
 	}
-	files, err := expand(fl.Args())
+	files, err := dpcheck.Expand(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
 		return exitInvalid
@@ -349,36 +217,27 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	code := exitPass
 	for _, f := range files {
 		src, err := dpcheck.ReadSource(f, dpcheck.DefaultMaxFileSize)
-		if err != nil {
+		var out string
+		if err == nil {
+			out, err = spec.Format(f, src)
+		}
+		var list source.ErrorList
+		switch {
+		case errors.As(err, &list):
+			fmt.Fprint(stderr, list.Pretty(src))
+			code = exitInvalid
+		case err != nil:
 			fmt.Fprintf(stderr, "dpcheck fmt: %v\n", withHint(err))
 			code = exitInvalid
-			continue
-		}
-		out, err := spec.Format(f, src)
-		if err != nil {
-			var list spec.ErrorList
-			if errors.As(err, &list) {
-				fmt.Fprint(stderr, list.Pretty(src))
-			} else {
+		case *check && out != src:
+			fmt.Fprintln(stdout, f)
+			code = max(code, exitFail)
+		case *write && out != src:
+			if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
 				fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
+				code = exitInvalid
 			}
-			code = exitInvalid
-			continue
-		}
-		switch {
-		case *check:
-			if out != src {
-				fmt.Fprintln(stdout, f)
-				code = max(code, exitFail)
-			}
-		case *write:
-			if out != src {
-				if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
-					fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
-					code = exitInvalid
-				}
-			}
-		default:
+		case !*check && !*write:
 			fmt.Fprint(stdout, out)
 		}
 	}

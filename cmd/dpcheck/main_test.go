@@ -6,17 +6,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/report"
-	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -244,59 +240,6 @@ func TestPictures(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"--profile", filepath.Join(dir, "p.gif"), "testdata/violated.dp"}, &bytes.Buffer{}, &stderr); code != 2 {
 		t.Errorf("--profile with a .gif: exit %d, want 2", code)
-	}
-}
-
-// TestProfileInputs: --profile draws over the output space of the first
-// violated dp check (here traces of 5 steps, not the final state), with
-// that check's counterexample pair, and marks only the checks over it.
-func TestProfileInputs(t *testing.T) {
-	ctx := context.Background()
-	r, err := dpcheck.CheckFile(ctx, "../../models/above_threshold_loop.dp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	title, curves, points, err := profileInputs(ctx, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "above_threshold_loop.dp — privacy profile over traces of {⊤, ⊥} over 5 steps"; title != want {
-		t.Errorf("title %q, want %q", title, want)
-	}
-	var names []string
-	for _, c := range curves {
-		names = append(names, c.Name)
-	}
-	if diff := cmp.Diff([]string{"δ(ε), worst pair", "δ(ε), d4_t5 vs d5_t5"}, names); diff != "" {
-		t.Errorf("curves (-want +got):\n%s", diff)
-	}
-	ln16, _ := verify.Ln(big.NewRat(16, 1))
-	if len(points) != 1 || !points[0].Eps.Equal(ln16) || points[0].Delta.Sign() != 0 || points[0].Holds {
-		t.Errorf("points %+v, want one violated dp(ln(16), 0)", points)
-	}
-}
-
-// TestProgressLine: nothing in the first second, then at most one line per
-// 200 ms, each rewriting the previous one; done erases it. Not a terminal:
-// no reporter at all.
-func TestProgressLine(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := t0
-	var b bytes.Buffer
-	report, done := progressLine(&b, "m.dp", func() time.Time { return clock })
-	for _, ms := range []int{500, 1200, 1300, 1500} {
-		clock = t0.Add(time.Duration(ms) * time.Millisecond)
-		report(verify.Progress{Stage: "ordered pairs (dp)", Done: ms, Total: 4000})
-	}
-	done()
-	want := "\r\033[Km.dp: ordered pairs (dp) 1200/4000, 1.2s" + "\r\033[Km.dp: ordered pairs (dp) 1500/4000, 1.5s" + "\r\033[K"
-	if got := b.String(); got != want {
-		t.Errorf("progress output %q, want %q", got, want)
-	}
-	var quiet bytes.Buffer
-	ctx := context.Background()
-	if got, _ := withProgress(ctx, &quiet, "m.dp"); got != ctx {
-		t.Error("withProgress wraps the context for a writer that is not a terminal")
 	}
 }
 

@@ -1,15 +1,15 @@
-package verify
+package exact
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
-	"strings"
 	"sync"
 )
 
 // Eps is a privacy parameter ε, kept symbolically so that every comparison
-// against c = e^ε is exact (DESIGN.md §3). A finite ε is k·ln(r) + q with
+// against c = e^ε is exact (docs/semantics.md §3). A finite ε is k·ln(r) + q with
 // rationals k, q and r > 0; either part may be absent:
 //
 //   - k·ln(r): c = r^k, rational for integer k; for k = p/m a comparison
@@ -45,8 +45,21 @@ type epsData struct {
 	bLo, bHi   *big.Rat // Bounds() of c
 }
 
-// ErrEps reports a malformed ε.
+// ErrEps reports a malformed ε, or one dpcheck cannot handle exactly;
+// every such error is an *EpsError wrapping it.
 var ErrEps = errors.New("invalid epsilon")
+
+// EpsError says what is wrong with an ε value (Reason, without the
+// "invalid epsilon: " of its Error).
+type EpsError struct{ Reason string }
+
+func (e *EpsError) Error() string { return ErrEps.Error() + ": " + e.Reason }
+
+func (e *EpsError) Unwrap() error { return ErrEps }
+
+func epsErrorf(format string, args ...any) error {
+	return &EpsError{Reason: fmt.Sprintf(format, args...)}
+}
 
 // Limits on the ε values dpcheck handles exactly: k·ln(r) needs r^k, a
 // fractional k = p/q needs x^q and r^p, and a rational part q needs
@@ -85,37 +98,35 @@ func LnPlus(k, r, q *big.Rat) (Eps, error) {
 			if r != nil {
 				rs = r.RatString()
 			}
-			return Eps{}, fmt.Errorf("%w: ln(%s) needs a positive argument", ErrEps, rs)
+			return Eps{}, epsErrorf("ln(%s) needs a positive argument", rs)
 		}
 		if r.Cmp(ratOne) != 0 {
 			if k.Num().CmpAbs(big.NewInt(MaxExponent)) > 0 {
 				if k.IsInt() {
-					return Eps{}, fmt.Errorf("%w: the coefficient %s of ln is above %d", ErrEps, k.RatString(), MaxExponent)
+					return Eps{}, epsErrorf("the coefficient %s of ln is above %d", k.RatString(), MaxExponent)
 				}
-				return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
-					ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
+				return Eps{}, epsErrorf("the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d", k.RatString(), MaxExponent, MaxRootDegree)
 			}
 			if !k.IsInt() && k.Denom().Cmp(big.NewInt(MaxRootDegree)) > 0 {
-				return Eps{}, fmt.Errorf("%w: the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d",
-					ErrEps, k.RatString(), MaxExponent, MaxRootDegree)
+				return Eps{}, epsErrorf("the coefficient %s of ln must have a numerator of at most %d and a denominator of at most %d", k.RatString(), MaxExponent, MaxRootDegree)
 			}
-			if int64(ratBits(r))*abs64(k.Num().Int64()) > maxPowBits {
-				return Eps{}, fmt.Errorf("%w: %s·ln(%s) is too large to expand exactly", ErrEps, k.RatString(), r.RatString())
+			if int64(Bits(r))*abs64(k.Num().Int64()) > maxPowBits {
+				return Eps{}, epsErrorf("%s·ln(%s) is too large to expand exactly", k.RatString(), r.RatString())
 			}
 			if k.IsInt() {
-				d.k, d.r = big.NewRat(1, 1), ratPow(r, k.Num().Int64())
+				d.k, d.r = big.NewRat(1, 1), Pow(r, k.Num().Int64())
 			} else {
 				d.k, d.r = new(big.Rat).Set(k), new(big.Rat).Set(r)
 			}
 			d.m = d.k.Denom().Int64()
-			d.rr = ratPow(d.r, d.k.Num().Int64())
+			d.rr = Pow(d.r, d.k.Num().Int64())
 		}
 	} else if k == nil && r != nil && r.Sign() <= 0 {
-		return Eps{}, fmt.Errorf("%w: ln(%s) needs a positive argument", ErrEps, r.RatString())
+		return Eps{}, epsErrorf("ln(%s) needs a positive argument", r.RatString())
 	}
 	if q != nil && q.Sign() != 0 {
 		if q.Num().CmpAbs(new(big.Int).Mul(q.Denom(), big.NewInt(MaxRational))) > 0 {
-			return Eps{}, fmt.Errorf("%w: the rational part %s is above %d in absolute value", ErrEps, q.RatString(), MaxRational)
+			return Eps{}, epsErrorf("the rational part %s is above %d in absolute value", q.RatString(), MaxRational)
 		}
 		d.q = new(big.Rat).Set(q)
 		d.z.Mul(d.q, big.NewRat(d.m, 1))
@@ -126,14 +137,14 @@ func LnPlus(k, r, q *big.Rat) (Eps, error) {
 	// sign(ε) = sign(c - 1) = -sign(1 - c).
 	s, err := d.cmpC(ratOne)
 	if err != nil {
-		return Eps{}, fmt.Errorf("%w: cannot decide the sign of %s", ErrEps, Eps{d})
+		return Eps{}, epsErrorf("cannot decide the sign of %s", Eps{d})
 	}
 	d.sign = -s
 	return Eps{d}, nil
 }
 
-// lnOf returns ε = ln(c) for a ratio c >= 1 computed by the verifier.
-func lnOf(c *big.Rat) Eps {
+// LnOf returns ε = ln(c) for a ratio c >= 1 computed by the verifier.
+func LnOf(c *big.Rat) Eps {
 	if c.Cmp(ratOne) == 0 {
 		return Eps{}
 	}
@@ -171,8 +182,10 @@ func (e Eps) C() (*big.Rat, bool) {
 
 // CmpC compares x with c = e^ε and returns the sign of x - c. It never
 // uses floating point; when e^z is involved it refines certified bounds
-// until they separate from x, and returns an error only if x is so close to
-// c that the bounds would need more than maxExpPrec bits.
+// until they separate from x. It returns an error when x is so close to c
+// that the bounds would need more precision than the comparison allows:
+// min(2^22, 8·(bits of x and z) + 2|z| + 1024) bits; and when |z| > 2^22
+// and the bit lengths alone cannot decide (see cmpExp).
 func (e Eps) CmpC(x *big.Rat) (int, error) {
 	if e.d == nil {
 		return x.Cmp(ratOne), nil
@@ -190,7 +203,7 @@ func (d *epsData) cmpC(x *big.Rat) (int, error) {
 	// x ? c  <=>  x^m/R ? e^z
 	y := x
 	if d.m != 1 {
-		y = ratPow(x, d.m)
+		y = Pow(x, d.m)
 	}
 	y = new(big.Rat).Quo(y, d.rr)
 	if d.z.Sign() == 0 {
@@ -224,8 +237,8 @@ func cmpMagnitude(y, z *big.Rat) (sign int, ok bool) {
 	return 0, false
 }
 
-// ratBits is the size of x in bits.
-func ratBits(x *big.Rat) int { return x.Num().BitLen() + x.Denom().BitLen() }
+// Bits is the size of x in bits.
+func Bits(x *big.Rat) int { return x.Num().BitLen() + x.Denom().BitLen() }
 
 // cmpExp returns sign(y - e^z). It refines certified bounds on e^z until
 // they separate from y. y ≠ e^z always (e^z is transcendental for rational
@@ -238,11 +251,11 @@ func (d *epsData) cmpExp(y *big.Rat) (int, error) {
 			return s, nil
 		}
 		if d.z.Num().CmpAbs(new(big.Int).Mul(d.z.Denom(), big.NewInt(maxExpArg))) > 0 {
-			return 0, fmt.Errorf("%w: e^%s is too large to compare with %s exactly", ErrEps, d.z.RatString(), y.RatString())
+			return 0, epsErrorf("e^%s is too large to compare with %s exactly", d.z.RatString(), y.RatString())
 		}
 	}
 	zmag := new(big.Int).Quo(new(big.Int).Abs(d.z.Num()), d.z.Denom()).Int64() // < maxExpArg
-	limit := uint(min(maxExpPrec, 8*(ratBits(y)+ratBits(d.z))+2*int(zmag)+1024))
+	limit := uint(min(maxExpPrec, 8*(Bits(y)+Bits(d.z))+2*int(zmag)+1024))
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.lo == nil {
@@ -257,7 +270,7 @@ func (d *epsData) cmpExp(y *big.Rat) (int, error) {
 			return 1, nil
 		}
 		if d.prec >= limit {
-			return 0, fmt.Errorf("%w: cannot separate %s from e^%s with %d bits of precision", ErrEps, y.RatString(), d.z.RatString(), d.prec)
+			return 0, epsErrorf("cannot separate %s from e^%s with %d bits of precision", y.RatString(), d.z.RatString(), d.prec)
 		}
 		d.prec = min(2*d.prec, limit)
 		d.lo, d.hi = expBounds(d.z, d.prec)
@@ -316,10 +329,10 @@ func (e Eps) Cmp(f Eps) (int, error) {
 	me, mf := e.d.m, f.d.m
 	l := me / gcd64(me, mf) * mf
 	if l > MaxRootDegree*MaxRootDegree ||
-		int64(ratBits(e.d.rr))*(l/me)+int64(ratBits(f.d.rr))*(l/mf) > maxPowBits {
-		return 0, fmt.Errorf("%w: cannot compare %s and %s exactly (roots of degree %d of numbers too large)", ErrEps, e, f, l)
+		int64(Bits(e.d.rr))*(l/me)+int64(Bits(f.d.rr))*(l/mf) > maxPowBits {
+		return 0, epsErrorf("cannot compare %s and %s exactly (roots of degree %d of numbers too large)", e, f, l)
 	}
-	y := new(big.Rat).Quo(ratPow(e.d.rr, l/me), ratPow(f.d.rr, l/mf))
+	y := new(big.Rat).Quo(Pow(e.d.rr, l/me), Pow(f.d.rr, l/mf))
 	z := new(big.Rat).Sub(new(big.Rat).Mul(f.d.z, big.NewRat(l/mf, 1)), new(big.Rat).Mul(e.d.z, big.NewRat(l/me, 1)))
 	if z.Sign() == 0 {
 		return y.Cmp(ratOne), nil
@@ -341,12 +354,12 @@ func (e Eps) Float() float64 {
 		return 0
 	}
 	if e.d.inf {
-		return posInf()
+		return math.Inf(1)
 	}
 	var f float64
 	if e.d.k != nil {
 		k, _ := e.d.k.Float64()
-		f = k * lnRat(e.d.r)
+		f = k * LnFloat(e.d.r)
 	}
 	if e.d.q != nil {
 		q, _ := e.d.q.Float64()
@@ -418,8 +431,8 @@ func (e Eps) isLog() (k, r *big.Rat, ok bool) {
 	return e.d.k, e.d.r, true
 }
 
-// ratPow returns x^n for an integer n (negative allowed when x ≠ 0).
-func ratPow(x *big.Rat, n int64) *big.Rat {
+// Pow returns x^n for an integer n (negative allowed when x ≠ 0).
+func Pow(x *big.Rat, n int64) *big.Rat {
 	neg := n < 0
 	if neg {
 		n = -n
@@ -453,7 +466,7 @@ func rootBounds(y *big.Rat, q int64, prec uint) (lo, hi *big.Rat) {
 	for range prec + 4 {
 		mid := new(big.Rat).Add(lo, hi)
 		mid.Mul(mid, half)
-		if ratPow(mid, q).Cmp(y) <= 0 {
+		if Pow(mid, q).Cmp(y) <= 0 {
 			lo = mid
 		} else {
 			hi = mid
@@ -546,44 +559,4 @@ func abs64(x int64) int64 {
 		return -x
 	}
 	return x
-}
-
-// ParseEpsLiteral is a small helper for tests and examples: it reads "0",
-// "ln(3)", "2*ln(3)", "3/2*ln(2)", "ln(2) - 1/10", "1/10", "inf".
-func ParseEpsLiteral(s string) (Eps, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
-	if s == "inf" || s == "∞" {
-		return Inf(), nil
-	}
-	i := strings.Index(s, "ln(")
-	if i < 0 {
-		q, ok := new(big.Rat).SetString(s)
-		if !ok {
-			return Eps{}, fmt.Errorf("%w: %q", ErrEps, s)
-		}
-		return Rational(q)
-	}
-	j := strings.Index(s[i:], ")")
-	if j < 0 {
-		return Eps{}, fmt.Errorf("%w: unclosed ln( in %q", ErrEps, s)
-	}
-	k := big.NewRat(1, 1)
-	if i > 0 {
-		ks := strings.TrimSuffix(strings.TrimSuffix(s[:i], "*"), "·")
-		if _, ok := k.SetString(ks); !ok {
-			return Eps{}, fmt.Errorf("%w: bad coefficient %q", ErrEps, ks)
-		}
-	}
-	r, ok := new(big.Rat).SetString(s[i+3 : i+j])
-	if !ok {
-		return Eps{}, fmt.Errorf("%w: bad argument of ln in %q", ErrEps, s)
-	}
-	var q *big.Rat
-	if rest := s[i+j+1:]; rest != "" {
-		q, ok = new(big.Rat).SetString(strings.TrimPrefix(rest, "+"))
-		if !ok {
-			return Eps{}, fmt.Errorf("%w: bad rational part %q", ErrEps, rest)
-		}
-	}
-	return LnPlus(k, r, q)
 }

@@ -1,4 +1,4 @@
-package verify
+package exact
 
 // A certified floating-point filter.
 //
@@ -10,7 +10,7 @@ package verify
 //
 // Error model. Let u = 2^-53. IEEE 754 multiplication and division of
 // float64 are correctly rounded (relative error ≤ u; Go may fuse operations,
-// which only removes roundings). An approx value is m·2^e with a float64
+// which only removes roundings). An Approx value is m·2^e with a float64
 // mantissa m in [1/2, 1) and an int64 exponent, so it never overflows or
 // underflows.
 //
@@ -21,7 +21,7 @@ package verify
 //     c̃ from approxRat: ≤ 7.3u.
 //
 // We decide "r < c" from approximations only when r̃ < c̃·(1 - tol) and
-// "r > c" only when r̃ > c̃·(1 + tol), with tol = 2^-44 ≈ 2^9·u, far above
+// "r > c" only when r̃ > c̃·(1 + tol), with Tol = 2^-44 ≈ 2^9·u, far above
 // the ≈ 16u the chain of roundings can cause.
 //
 // The hockey-stick sum H = Σ_o max(0, μs(o) - c·μt(o)) is approximated term
@@ -40,67 +40,69 @@ import (
 )
 
 const (
-	u   = 1.0 / (1 << 53)
-	tol = 1.0 / (1 << 44)
+	u = 1.0 / (1 << 53)
+	// Tol is the relative tolerance of CmpFilter: an order is decided from
+	// approximations only when they differ by more than this factor.
+	Tol = 1.0 / (1 << 44)
 )
 
-// approx is the positive real m·2^e, m in [1/2, 1), or zero when m == 0.
-type approx struct {
+// Approx is the positive real m·2^e, m in [1/2, 1), or zero when m == 0.
+type Approx struct {
 	m float64
 	e int64
 }
 
 // approxInt approximates |x|. scratch is overwritten.
-func approxInt(x *big.Int, scratch *big.Int) approx {
+func ApproxInt(x *big.Int, scratch *big.Int) Approx {
 	n := x.BitLen()
 	if n == 0 {
-		return approx{}
+		return Approx{}
 	}
 	if n <= 64 {
 		scratch.Abs(x)
-		return norm(float64(scratch.Uint64()), 0)
+		return NewApprox(float64(scratch.Uint64()), 0)
 	}
 	scratch.Abs(x)
 	scratch.Rsh(scratch, uint(n-64))
-	return norm(float64(scratch.Uint64()), int64(n-64))
+	return NewApprox(float64(scratch.Uint64()), int64(n-64))
 }
 
-func norm(f float64, e int64) approx {
+func NewApprox(f float64, e int64) Approx {
 	if f == 0 {
-		return approx{}
+		return Approx{}
 	}
 	m, x := math.Frexp(f)
-	return approx{m, e + int64(x)}
+	return Approx{m, e + int64(x)}
 }
 
 // approxRat approximates |x|.
-func approxRat(x *big.Rat, scratch *big.Int) approx {
-	return approxInt(x.Num(), scratch).div(approxInt(x.Denom(), scratch))
+func ApproxRat(x *big.Rat, scratch *big.Int) Approx {
+	return ApproxInt(x.Num(), scratch).Div(ApproxInt(x.Denom(), scratch))
 }
 
-func (a approx) isZero() bool { return a.m == 0 }
+func (a Approx) IsZero() bool { return a.m == 0 }
 
-func (a approx) mul(b approx) approx {
+func (a Approx) Mul(b Approx) Approx {
 	if a.m == 0 || b.m == 0 {
-		return approx{}
+		return Approx{}
 	}
-	return norm(a.m*b.m, a.e+b.e)
+	return NewApprox(a.m*b.m, a.e+b.e)
 }
 
 // div returns a/b; b must not be zero.
-func (a approx) div(b approx) approx {
+func (a Approx) Div(b Approx) Approx {
 	if a.m == 0 {
-		return approx{}
+		return Approx{}
 	}
-	return norm(a.m/b.m, a.e-b.e)
+	return NewApprox(a.m/b.m, a.e-b.e)
 }
 
 // scale returns a·f for a float64 f > 0 close to 1.
-func (a approx) scale(f float64) approx { return norm(a.m*f, a.e) }
+func (a Approx) Scale(f float64) Approx { return NewApprox(a.m*f, a.e) }
 
 // cmp compares the represented values exactly (the representations, not the
 // reals they approximate).
-func (a approx) cmp(b approx) int {
+func (a Approx) Cmp(b Approx) int {
 	switch {
 	case a.m == 0 && b.m == 0:
 		return 0
@@ -123,7 +125,7 @@ func (a approx) cmp(b approx) int {
 
 // float returns the value as a float64; it may underflow to a subnormal or
 // zero (absolute error ≤ 2^-1074) and must only be used for values ≤ 1.
-func (a approx) float() float64 {
+func (a Approx) Float() float64 {
 	if a.m == 0 {
 		return 0
 	}
@@ -133,34 +135,18 @@ func (a approx) float() float64 {
 	return math.Ldexp(a.m, int(a.e))
 }
 
-// cmpFilter compares the real approximated by r with the real approximated
+// CmpFilter compares the real approximated by r with the real approximated
 // by c: -1 or +1 when the approximations prove the order, 0 when only exact
 // arithmetic can tell.
-func cmpFilter(r, c approx) int {
-	if r.cmp(c.scale(1-tol)) < 0 {
+func CmpFilter(r, c Approx) int {
+	if r.Cmp(c.Scale(1-Tol)) < 0 {
 		return -1
 	}
-	if r.cmp(c.scale(1+tol)) > 0 {
+	if r.Cmp(c.Scale(1+Tol)) > 0 {
 		return 1
 	}
 	return 0
 }
 
-// hTerm approximates max(0, s - c·t) for s, c·t given as approx values;
-// see the file comment for its error.
-func hTerm(s, ct approx) float64 {
-	if s.cmp(ct) <= 0 {
-		return 0
-	}
-	if ct.m == 0 {
-		return s.float()
-	}
-	rho := ct.div(s) // in (0, 1)
-	return s.float() * (1 - rho.float())
-}
-
-// hErr is a certified bound on |H̃ - H| for a hockey-stick sum of m terms
-// approximated as H̃ (twice the bound derived in the file comment).
-func hErr(h float64, m int) float64 {
-	return 2 * ((16+float64(m)*h)*u + float64(m)*0x1p-1074)
-}
+// Exp returns the binary exponent e of a = m·2^e (m in [1/2, 1)).
+func (a Approx) Exp() int64 { return a.e }

@@ -1,12 +1,11 @@
-package verify_test
+package exact_test
 
 import (
 	"errors"
+	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
 	"testing"
-
-	"github.com/dpcheck/dpcheck/verify"
 )
 
 // e^(1/10) to 70 digits (from the series; checked against two independent
@@ -60,7 +59,7 @@ func cmpFloat(a, b float64) int {
 
 func TestCmpCAlgebraic(t *testing.T) {
 	// ε = 1/2·ln(2): c = √2, compared as x² ? 2.
-	e, err := verify.MulLn(big.NewRat(1, 2), big.NewRat(2, 1))
+	e, err := exact.MulLn(big.NewRat(1, 2), big.NewRat(2, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +81,10 @@ func TestCmpCAlgebraic(t *testing.T) {
 }
 
 func TestEpsCmp(t *testing.T) {
-	four, _ := verify.MulLn(big.NewRat(4, 1), big.NewRat(2, 1))
-	half3, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
+	four, _ := exact.MulLn(big.NewRat(4, 1), big.NewRat(2, 1))
+	half3, _ := exact.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
 	tests := []struct {
-		a, b verify.Eps
+		a, b exact.Eps
 		want int
 	}{
 		{ln("16"), four, 0},
@@ -93,10 +92,10 @@ func TestEpsCmp(t *testing.T) {
 		{ln("2"), rational(r("69/100")), 1},
 		{half3, ln("2"), -1},                // ln √3 ≈ 0.549
 		{half3, rational(r("549/1000")), 1}, // 0.5493 > 0.549
-		{verify.Inf(), ln("1000"), 1},
-		{verify.Eps{}, rational(r("0")), 0},
-		{ln("1"), verify.Eps{}, 0},
-		{ln("1/2"), verify.Eps{}, -1},
+		{exact.Inf(), ln("1000"), 1},
+		{exact.Eps{}, rational(r("0")), 0},
+		{ln("1"), exact.Eps{}, 0},
+		{ln("1/2"), exact.Eps{}, -1},
 	}
 	for _, tc := range tests {
 		got, err := tc.a.Cmp(tc.b)
@@ -107,21 +106,21 @@ func TestEpsCmp(t *testing.T) {
 }
 
 func TestEpsString(t *testing.T) {
-	four, _ := verify.MulLn(big.NewRat(4, 1), big.NewRat(2, 1))
-	half3, _ := verify.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
-	big100, _ := verify.MulLn(big.NewRat(100, 1), big.NewRat(2, 1))
+	four, _ := exact.MulLn(big.NewRat(4, 1), big.NewRat(2, 1))
+	half3, _ := exact.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))
+	big100, _ := exact.MulLn(big.NewRat(100, 1), big.NewRat(2, 1))
 	for _, tc := range []struct {
-		e        verify.Eps
+		e        exact.Eps
 		str, alt string
 	}{
-		{verify.Eps{}, "0", ""},
+		{exact.Eps{}, "0", ""},
 		{ln("3"), "ln(3)", ""},
 		{four, "ln(16)", "4·ln(2)"},
 		{ln("9/4"), "ln(9/4)", "2·ln(3/2)"},
 		{half3, "1/2·ln(3)", ""},
 		{big100, "100·ln(2)", "ln(1267650600228229401496703205376)"},
 		{rational(r("1/10")), "1/10", ""},
-		{verify.Inf(), "∞", ""},
+		{exact.Inf(), "∞", ""},
 	} {
 		if got := tc.e.String(); got != tc.str {
 			t.Errorf("String() = %q, want %q", got, tc.str)
@@ -142,9 +141,9 @@ func TestEpsErrors(t *testing.T) {
 		{"100000", "2", "invalid epsilon: the coefficient 100000 of ln is above 65536"},
 		{"1/100", "2", "invalid epsilon: the coefficient 1/100 of ln must have a numerator of at most 65536 and a denominator of at most 64"},
 	} {
-		_, err := verify.MulLn(r(tc.k), r(tc.r))
-		if err == nil || err.Error() != tc.msg || !errors.Is(err, verify.ErrEps) {
-			t.Errorf("MulLn(%s, %s) error = %v, want %q", tc.k, tc.r, err, tc.msg)
+		_, err := exact.MulLn(r(tc.k), r(tc.r))
+		if err == nil || err.Error() != tc.msg || !errors.Is(err, exact.ErrEps) {
+			t.Errorf("exact.MulLn(%s, %s) error = %v, want %q", tc.k, tc.r, err, tc.msg)
 		}
 	}
 }
@@ -153,23 +152,23 @@ func TestEpsErrors(t *testing.T) {
 // error, never a panic or a guess (e^(2·10^9) overflowed big.Float once).
 func TestEpsLimits(t *testing.T) {
 	for _, q := range []string{"2000000000", "-65537", "131073/2"} {
-		_, err := verify.Rational(r(q))
+		_, err := exact.Rational(r(q))
 		want := "invalid epsilon: the rational part " + r(q).RatString() + " is above 65536 in absolute value"
-		if err == nil || err.Error() != want || !errors.Is(err, verify.ErrEps) {
-			t.Errorf("Rational(%s) error = %v, want %q", q, err, want)
+		if err == nil || err.Error() != want || !errors.Is(err, exact.ErrEps) {
+			t.Errorf("exact.Rational(%s) error = %v, want %q", q, err, want)
 		}
 	}
-	if _, err := verify.Rational(r("-65536")); err != nil {
-		t.Errorf("Rational(-65536): %v", err)
+	if _, err := exact.Rational(r("-65536")); err != nil {
+		t.Errorf("exact.Rational(-65536): %v", err)
 	}
 	// The largest values still compare, by magnitude when e^z is huge:
 	// c1 = 2^(1/64)·e^65536 against c2 = 3^(1/63)·e^-65536 needs
 	// e^(65536·(63+64)) on a common root of degree 4032.
-	big1, err := verify.LnPlus(r("1/64"), r("2"), r("65536"))
+	big1, err := exact.LnPlus(r("1/64"), r("2"), r("65536"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := verify.LnPlus(r("1/63"), r("3"), r("-65536"))
+	small, err := exact.LnPlus(r("1/63"), r("3"), r("-65536"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +204,7 @@ func TestEpsLimits(t *testing.T) {
 // few bisection steps: ε = 1/3·ln(10^300) + 1/10, c = 10^100·e^(1/10).
 func TestRootBounds(t *testing.T) {
 	r300 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(300), nil))
-	e, err := verify.LnPlus(r("1/3"), r300, r("1/10"))
+	e, err := exact.LnPlus(r("1/3"), r300, r("1/10"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,9 +227,9 @@ func TestRootBounds(t *testing.T) {
 }
 
 func TestEpsSignAndBounds(t *testing.T) {
-	neg, _ := verify.Ln(r("1/2"))
-	if neg.Sign() != -1 || ln("2").Sign() != 1 || (verify.Eps{}).Sign() != 0 {
-		t.Errorf("signs: %d %d %d", neg.Sign(), ln("2").Sign(), (verify.Eps{}).Sign())
+	neg, _ := exact.Ln(r("1/2"))
+	if neg.Sign() != -1 || ln("2").Sign() != 1 || (exact.Eps{}).Sign() != 0 {
+		t.Errorf("signs: %d %d %d", neg.Sign(), ln("2").Sign(), (exact.Eps{}).Sign())
 	}
 	// The true value lies in [ref, ref + 10^-60] (references to 61 digits).
 	ulp := r("1/1000000000000000000000000000000000000000000000000000000000000")
@@ -253,8 +252,8 @@ func TestEpsSignAndBounds(t *testing.T) {
 
 // TestMixedEps: ε = k·ln(r) + q, as in ln(2) - 1/1000, compared exactly.
 func TestMixedEps(t *testing.T) {
-	mixed := func(k, x, q string) verify.Eps {
-		e, err := verify.LnPlus(r(k), r(x), r(q))
+	mixed := func(k, x, q string) exact.Eps {
+		e, err := exact.LnPlus(r(k), r(x), r(q))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +277,7 @@ func TestMixedEps(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		a, b verify.Eps
+		a, b exact.Eps
 		want int
 	}{
 		{e, ln("2"), -1},
@@ -287,7 +286,7 @@ func TestMixedEps(t *testing.T) {
 		{mixed("2", "2", "0"), ln("4"), 0},
 		{mixed("1/2", "4", "1/3"), mixed("1", "2", "1/3"), 0},
 		{mixed("1/2", "3", "1/7"), mixed("1/3", "5", "1/7"), 1}, // √3 > ∛5
-		{mixed("-1", "2", "1"), verify.Eps{}, 1},                // 1 - ln 2 > 0
+		{mixed("-1", "2", "1"), exact.Eps{}, 1},                 // 1 - ln 2 > 0
 	} {
 		got, err := tc.a.Cmp(tc.b)
 		if err != nil || got != tc.want {
@@ -301,5 +300,42 @@ func TestMixedEps(t *testing.T) {
 	ref := r("1.998000999666749983336110714335311949405") // within 10^-39
 	if lo.Cmp(new(big.Rat).Add(ref, r("1/1000000000000000000000000000000000000000"))) > 0 || hi.Cmp(new(big.Rat).Sub(ref, r("1/1000000000000000000000000000000000000000"))) < 0 {
 		t.Errorf("bounds [%s, %s]", lo.FloatString(20), hi.FloatString(20))
+	}
+}
+
+func TestEpsArithmetic(t *testing.T) {
+	must := func(e exact.Eps, err error) exact.Eps {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	three := ln("3")
+	for _, tc := range []struct {
+		got  exact.Eps
+		want string
+	}{
+		{must(three.MulRat(r("2"))), "ln(9)"},
+		{must(three.MulRat(r("1/2"))), "1/2·ln(3)"},
+		{must(three.Add(ln("2"))), "ln(6)"},
+		{must(must(three.Neg()).Add(ln("2"))), "ln(2/3)"},
+		{must(three.AddRat(r("-1/10"))), "ln(3) - 1/10"},
+		{must(must(three.MulRat(r("1/2"))).Add(must(three.MulRat(r("1/2"))))), "ln(3)"},
+		{must(exact.Inf().Add(three)), "∞"},
+		{must(exact.Inf().MulRat(r("2"))), "∞"},
+	} {
+		if s := tc.got.String(); s != tc.want {
+			t.Errorf("got %s, want %s", s, tc.want)
+		}
+	}
+	if _, err := must(three.MulRat(r("1/2"))).Add(must(ln("2").MulRat(r("1/3")))); err == nil || !errors.Is(err, exact.ErrEps) {
+		t.Errorf("1/2·ln(3) + 1/3·ln(2): error %v", err)
+	}
+	if _, err := exact.Inf().Neg(); err == nil {
+		t.Error("-∞ accepted")
+	}
+	if _, err := three.MulRat(r("100000")); err == nil || err.Error() != "invalid epsilon: the coefficient 100000 of ln is above 65536" {
+		t.Errorf("100000·ln(3): %v", err)
 	}
 }

@@ -1,20 +1,18 @@
-package verify
+package exact
 
 // This file holds the only float64 arithmetic of the package outside the
-// certified filter (approx.go): decimal approximations for display. Nothing
-// here is used to decide a verdict.
+// certified filter (approx.go): approximations for display. Nothing here is
+// used to decide a verdict.
 
 import (
 	"math"
 	"math/big"
 )
 
-func posInf() float64 { return math.Inf(1) }
-
-// lnRat returns ln(r) for r > 0 as a float64, for display only. It works
+// LnFloat returns ln(r) for r > 0 as a float64, for display only. It works
 // for rationals far outside float64's range by splitting off the binary
 // exponents.
-func lnRat(r *big.Rat) float64 {
+func LnFloat(r *big.Rat) float64 {
 	return lnInt(r.Num()) - lnInt(r.Denom())
 }
 
@@ -30,8 +28,8 @@ func lnInt(x *big.Int) float64 {
 	return math.Log(f) + float64(shift)*math.Ln2 // display only
 }
 
-// ratFloat returns x as a float64 for display (0 for nil).
-func ratFloat(x *big.Rat) float64 {
+// RatFloat returns x as a float64 for display (0 for nil).
+func RatFloat(x *big.Rat) float64 {
 	if x == nil {
 		return 0
 	}

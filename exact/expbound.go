@@ -1,4 +1,4 @@
-package verify
+package exact
 
 import (
 	"math/big"

@@ -1,4 +1,4 @@
-package verify
+package exact
 
 import (
 	"fmt"
@@ -18,9 +18,7 @@ type Real struct {
 func RatReal(x *big.Rat) Real { return Real{A: x, B: new(big.Rat)} }
 
 // Affine returns a + b·e^ε, folded to a rational when c is rational.
-func Affine(a, b *big.Rat, e Eps) Real { return affine(a, b, e) }
-
-func affine(a, b *big.Rat, e Eps) Real {
+func Affine(a, b *big.Rat, e Eps) Real {
 	if c, ok := e.C(); ok || b.Sign() == 0 {
 		if ok {
 			a = new(big.Rat).Add(a, new(big.Rat).Mul(b, c))
@@ -62,7 +60,7 @@ func (r Real) Sub(s Real) Real {
 	if s.B != nil && s.B.Sign() != 0 {
 		e = s.E
 	}
-	return affine(new(big.Rat).Sub(r.A, s.A), new(big.Rat).Sub(orZero(r.B), orZero(s.B)), e)
+	return Affine(new(big.Rat).Sub(r.A, s.A), new(big.Rat).Sub(orZero(r.B), orZero(s.B)), e)
 }
 
 // Cmp compares r and s, which must use the same ε (or be rational).
@@ -103,9 +101,9 @@ func (r Real) String() string {
 // Float returns an approximation for display only.
 func (r Real) Float() float64 {
 	if x, ok := r.Rat(); ok {
-		return ratFloat(x)
+		return RatFloat(x)
 	}
-	return ratFloat(r.A) + ratFloat(r.B)*math.Exp(r.E.Float()) // display only
+	return RatFloat(r.A) + RatFloat(r.B)*math.Exp(r.E.Float()) // display only
 }
 
 // GoString helps test failure messages.

@@ -1,0 +1,276 @@
+package property
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// dpCTL: a state formula checked at every input, Pr(ψ) from every input,
+// and the least ε or δ of the paper's D{ε,δ}[ψ] (docs/semantics.md §2).
+
+// FormulaCheck is "check φ" for a dpCTL state formula: it holds when φ
+// holds at every input.
+type FormulaCheck struct {
+	Header
+	Formula *Formula
+	f       *verify.Formula
+}
+
+// FormulaOutcome is the verdict of a FormulaCheck and, when it is
+// violated, the explanation of why at the first input where it fails.
+type FormulaOutcome struct {
+	base
+	Result *verify.FormulaResult
+}
+
+func (s *FormulaCheck) Head() *Header { return &s.Header }
+
+// Kind is "check formula".
+func (s *FormulaCheck) Kind() string { return "check formula" }
+
+func (s *FormulaCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	s.f = s.Formula.resolve(p.Chain, &errs)
+	return errs
+}
+
+// Resolved returns the formula resolved against the model (once prepared).
+func (s *FormulaCheck) Resolved() *verify.Formula { return s.f }
+
+// Describe says what the check checks: a state formula at every input, and
+// which property D is when the formula uses it.
+func (s *FormulaCheck) Describe() string {
+	if s.f != nil && s.f.Uses(verify.OpDP) {
+		return "dpCTL state formula at every input; D{ε,δ}[ψ] is the paper's single-event property (weaker than dp for δ > 0)"
+	}
+	return "dpCTL state formula at every input"
+}
+
+// Evaluate checks the formula at every input.
+func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &FormulaOutcome{base: base{st: s}}
+	m, err := e.Checker()
+	if err == nil {
+		o.Result, err = m.Check(ctx, s.f)
+	}
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.passCheck(&s.Header, o.Result.Holds)
+	return o
+}
+
+// Value is "holds" or "violated".
+func (o *FormulaOutcome) Value() string { return verdict(&o.base, o.Result != nil && o.Result.Holds) }
+
+// ProbQuery is "query P=?[ψ]": Pr(ψ) from every input, exactly.
+type ProbQuery struct {
+	Header
+	Path *Formula
+	// ExpectAll, when set, is the probability expected of every input;
+	// ExpectInputs those expected of named inputs.
+	ExpectAll    *big.Rat
+	ExpectInputs []ExpectedProb
+	f            *verify.Formula
+	want         map[int]*big.Rat
+}
+
+// ExpectedProb is the probability a ProbQuery expects of one input.
+type ExpectedProb struct {
+	Input Ref
+	Value *big.Rat
+}
+
+// ProbOutcome is Pr(ψ) from every input.
+type ProbOutcome struct {
+	base
+	Probs []verify.InputProb
+}
+
+func (s *ProbQuery) Head() *Header { return &s.Header }
+
+// Kind is "query P".
+func (s *ProbQuery) Kind() string { return "query P" }
+
+// Describe says what the statement computes.
+func (s *ProbQuery) Describe() string { return "Pr(ψ) from every input" }
+
+func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	s.f = s.Path.resolve(p.Chain, &errs)
+	s.want = map[int]*big.Rat{}
+	for _, x := range s.ExpectInputs {
+		st, err := inputByName(x.Input, p.Chain)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case s.want[st] != nil:
+			errs = append(errs, errorAt(x.Input.Pos, "%s is listed twice", expr.DisplayName(x.Input.Name)))
+		default:
+			s.want[st] = x.Value
+		}
+	}
+	return errs
+}
+
+// Resolved returns the path formula resolved against the model (once
+// prepared).
+func (s *ProbQuery) Resolved() *verify.Formula { return s.f }
+
+// Expected returns the probability the query expects of input s, or nil
+// (once prepared).
+func (s *ProbQuery) Expected(st int) *big.Rat {
+	if s.ExpectAll != nil {
+		return s.ExpectAll
+	}
+	return s.want[st]
+}
+
+// Evaluate computes Pr(ψ) from every input and compares each with what is
+// expected of it.
+func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &ProbOutcome{base: base{st: s}}
+	m, err := e.Checker()
+	if err == nil {
+		o.Probs, err = m.ProbQuery(ctx, s.f)
+	}
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.pass = true
+	for _, p := range o.Probs {
+		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+			o.pass = false
+		}
+	}
+	return o
+}
+
+// Value is "" (one probability per input).
+func (o *ProbOutcome) Value() string {
+	if o.err != nil {
+		return "error"
+	}
+	return ""
+}
+
+// DEpsQuery is "query D{?, δ}[ψ]": the least ε for which D{ε,δ}[ψ] holds
+// at every input.
+type DEpsQuery struct {
+	Header
+	Path  *Formula
+	Delta *big.Rat
+	// Expected is the ε the statement expects (Expect.Kind ExpectValue).
+	Expected exact.Eps
+	f        *verify.Formula
+}
+
+// DBoundOutcome is the least ε (DEpsQuery) or δ (DDeltaQuery) of D, with
+// the pair that attains it.
+type DBoundOutcome struct {
+	base
+	Result *verify.DPBound
+	eps    bool
+}
+
+func (s *DEpsQuery) Head() *Header { return &s.Header }
+
+// Kind is "query D eps".
+func (s *DEpsQuery) Kind() string { return "query D eps" }
+
+// Describe says what the statement computes.
+func (s *DEpsQuery) Describe() string {
+	return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
+}
+
+func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	s.f = s.Path.resolve(p.Chain, &errs)
+	return errs
+}
+
+// Resolved returns the path formula resolved against the model (once
+// prepared).
+func (s *DEpsQuery) Resolved() *verify.Formula { return s.f }
+
+// Evaluate computes the least ε.
+func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &DBoundOutcome{base: base{st: s}, eps: true}
+	m, err := e.Checker()
+	if err == nil {
+		o.Result, err = m.TightEpsilonD(ctx, s.f, s.Delta)
+	}
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.passEps(&s.Header, o.Result.Eps, s.Expected)
+	return o
+}
+
+// DDeltaQuery is "query D{ε, ?}[ψ]": the least δ for which D{ε,δ}[ψ]
+// holds at every input.
+type DDeltaQuery struct {
+	Header
+	Path *Formula
+	Eps  exact.Eps
+	// Expected is the δ the statement expects (Expect.Kind ExpectValue).
+	Expected *big.Rat
+	f        *verify.Formula
+}
+
+func (s *DDeltaQuery) Head() *Header { return &s.Header }
+
+// Kind is "query D delta".
+func (s *DDeltaQuery) Kind() string { return "query D delta" }
+
+// Describe says what the statement computes.
+func (s *DDeltaQuery) Describe() string {
+	return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
+}
+
+func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	s.f = s.Path.resolve(p.Chain, &errs)
+	return errs
+}
+
+// Resolved returns the path formula resolved against the model (once
+// prepared).
+func (s *DDeltaQuery) Resolved() *verify.Formula { return s.f }
+
+// Evaluate computes the least δ.
+func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &DBoundOutcome{base: base{st: s}}
+	m, err := e.Checker()
+	if err == nil {
+		o.Result, err = m.TightDeltaD(ctx, s.f, s.Eps)
+	}
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.passDelta(&s.Header, o.Result.Delta, s.Expected)
+	return o
+}
+
+// Value is the least ε or δ.
+func (o *DBoundOutcome) Value() string {
+	switch {
+	case o.err != nil || o.Result == nil:
+		return "error"
+	case o.eps:
+		return o.Result.Eps.String()
+	}
+	return o.Result.Delta.String()
+}
+
+// IsEps reports whether the outcome is a least ε (else a least δ).
+func (o *DBoundOutcome) IsEps() bool { return o.eps }

@@ -1,0 +1,225 @@
+package property
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Standard (ε,δ)-differential privacy over all events of an output space:
+// a check, the tight ε, the tight δ and the privacy profile
+// (docs/semantics.md §2).
+
+// overOutput is the output space of a dp statement.
+type overOutput struct {
+	// Over, when set, replaces the program's output space ("over
+	// traces(k)").
+	Over *OutputSpec
+	out  verify.Output
+}
+
+func (o *overOutput) prepare(p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	o.out, errs = p.outputFor(o.Over)
+	return errs
+}
+
+// Output is the output space the statement is checked over (once
+// prepared).
+func (o *overOutput) Output() verify.Output { return o.out }
+
+// Describe says what a dp statement compares.
+func (o *overOutput) Describe() string {
+	return "standard (ε,δ)-DP over all events; outputs: " + o.out.String()
+}
+
+// analysis evaluates a dp statement's distributions, recording a failure.
+func (o *overOutput) analysis(ctx context.Context, e *Env, b *base) *verify.Analysis {
+	a, err := e.Analysis(ctx, o.out)
+	if err != nil {
+		b.fail(err)
+	}
+	return a
+}
+
+// DPCheck is "check dp(eps = ε, delta = δ)".
+type DPCheck struct {
+	Header
+	overOutput
+	Eps   exact.Eps
+	Delta *big.Rat
+}
+
+// DPOutcome is the verdict of a DPCheck, with its counterexample.
+type DPOutcome struct {
+	base
+	Result *verify.DPResult
+}
+
+func (s *DPCheck) Head() *Header { return &s.Header }
+
+// Kind is "check dp".
+func (s *DPCheck) Kind() string { return "check dp" }
+
+func (s *DPCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	return s.overOutput.prepare(p)
+}
+
+// Evaluate checks standard (ε,δ)-DP over all events.
+func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &DPOutcome{base: base{st: s}}
+	if a := s.analysis(ctx, e, &o.base); a != nil {
+		r, err := a.DP(ctx, s.Eps, s.Delta)
+		if err != nil {
+			o.fail(err)
+			return o
+		}
+		o.Result = r
+		o.passCheck(&s.Header, r.Holds)
+	}
+	return o
+}
+
+// Value is "holds" or "violated".
+func (o *DPOutcome) Value() string { return verdict(&o.base, o.Result != nil && o.Result.Holds) }
+
+// EpsQuery is "query eps(delta = δ)": the least ε for which dp(ε, δ) holds.
+type EpsQuery struct {
+	Header
+	overOutput
+	Delta *big.Rat
+	// Expected is the ε the statement expects (Expect.Kind ExpectValue).
+	Expected exact.Eps
+}
+
+// EpsOutcome is the tight ε of an EpsQuery, with its witness.
+type EpsOutcome struct {
+	base
+	Result *verify.EpsResult
+}
+
+func (s *EpsQuery) Head() *Header { return &s.Header }
+
+// Kind is "query eps".
+func (s *EpsQuery) Kind() string { return "query eps" }
+
+func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	return s.overOutput.prepare(p)
+}
+
+// Evaluate computes the tight ε at δ.
+func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &EpsOutcome{base: base{st: s}}
+	if a := s.analysis(ctx, e, &o.base); a != nil {
+		r, err := a.TightEpsilon(ctx, s.Delta)
+		if err != nil {
+			o.fail(err)
+			return o
+		}
+		o.Result = r
+		o.passEps(&s.Header, r.Eps, s.Expected)
+	}
+	return o
+}
+
+// Value is the tight ε.
+func (o *EpsOutcome) Value() string {
+	if o.err != nil || o.Result == nil {
+		return "error"
+	}
+	return o.Result.Eps.String()
+}
+
+// DeltaQuery is "query delta(eps = ε)": the least δ for which dp(ε, δ)
+// holds.
+type DeltaQuery struct {
+	Header
+	overOutput
+	Eps exact.Eps
+	// Expected is the δ the statement expects (Expect.Kind ExpectValue).
+	Expected *big.Rat
+}
+
+// DeltaOutcome is the tight δ of a DeltaQuery, with its witness.
+type DeltaOutcome struct {
+	base
+	Result *verify.DeltaResult
+}
+
+func (s *DeltaQuery) Head() *Header { return &s.Header }
+
+// Kind is "query delta".
+func (s *DeltaQuery) Kind() string { return "query delta" }
+
+func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	return s.overOutput.prepare(p)
+}
+
+// Evaluate computes the tight δ at ε.
+func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &DeltaOutcome{base: base{st: s}}
+	if a := s.analysis(ctx, e, &o.base); a != nil {
+		r, err := a.TightDelta(ctx, s.Eps)
+		if err != nil {
+			o.fail(err)
+			return o
+		}
+		o.Result = r
+		o.passDelta(&s.Header, r.Delta, s.Expected)
+	}
+	return o
+}
+
+// Value is the tight δ.
+func (o *DeltaOutcome) Value() string {
+	if o.err != nil || o.Result == nil {
+		return "error"
+	}
+	return o.Result.Delta.String()
+}
+
+// ProfileQuery is "query profile": the privacy profile ε ↦ δ(ε).
+type ProfileQuery struct {
+	Header
+	overOutput
+}
+
+// ProfileOutcome is the exact privacy profile.
+type ProfileOutcome struct {
+	base
+	Result *verify.Profile
+}
+
+func (s *ProfileQuery) Head() *Header { return &s.Header }
+
+// Kind is "query profile".
+func (s *ProfileQuery) Kind() string { return "query profile" }
+
+func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	return s.overOutput.prepare(p)
+}
+
+// Evaluate computes the profile's exact breakpoints.
+func (s *ProfileQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &ProfileOutcome{base: base{st: s}}
+	if a := s.analysis(ctx, e, &o.base); a != nil {
+		r, err := a.Profile(ctx)
+		if err != nil {
+			o.fail(err)
+			return o
+		}
+		o.Result, o.pass = r, true
+	}
+	return o
+}
+
+// Value is "" (a profile is many values).
+func (o *ProfileOutcome) Value() string {
+	if o.err != nil {
+		return "error"
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package property
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// EquivalenceCheck is "check equivalent(M1, M2)": the two models have
+// equal output distributions (final states) for every input, inputs and
+// outputs matched by valuation, else by name (docs/semantics.md §2).
+type EquivalenceCheck struct {
+	Header
+	Models [2]Model
+	// CallPos and CallText are where and how the check's call is written.
+	CallPos  source.Position
+	CallText string
+	chains   [2]*chain.Chain
+	infos    [2]ModelInfo
+}
+
+// EquivalenceOutcome says whether the models are equivalent and, if not,
+// the first input and output where they differ.
+type EquivalenceOutcome struct {
+	base
+	Result *verify.EquivalenceResult
+}
+
+func (s *EquivalenceCheck) Head() *Header { return &s.Header }
+
+// Kind is "check equivalent".
+func (s *EquivalenceCheck) Kind() string { return "check equivalent" }
+
+// Describe says what the check compares.
+func (s *EquivalenceCheck) Describe() string {
+	return "equal output distributions (final states) for every input"
+}
+
+// Infos describes the two models (their notes are known once prepared).
+func (s *EquivalenceCheck) Infos() [2]ModelInfo { return s.infos }
+
+func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.ErrorList {
+	var errs source.ErrorList
+	for i, m := range s.Models {
+		s.infos[i] = m.Info()
+		mech, err := m.Build(ctx, p.Limits)
+		if err != nil {
+			if list, ok := err.(source.ErrorList); ok {
+				errs = append(errs, list...)
+				continue
+			}
+			return nil // cancelled: Prepare reports the context's error
+		}
+		s.chains[i] = mech.Chain
+		s.infos[i].Note = mech.Note
+	}
+	if errs == nil {
+		var un *verify.UnmatchedInput
+		if err := verify.MatchInputs(s.chains[0], s.chains[1]); errors.As(err, &un) {
+			errs = append(errs, errorAt(s.CallPos, "%s cannot be compared: %s", s.CallText, un.Reason()))
+		}
+	}
+	return errs
+}
+
+// Evaluate compares the two models' distributions.
+func (s *EquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &EquivalenceOutcome{base: base{st: s}}
+	r, err := verify.Equivalent(ctx, s.chains[0], s.chains[1])
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passCheck(&s.Header, r.Equal)
+	return o
+}
+
+// Value is "holds" or "violated".
+func (o *EquivalenceOutcome) Value() string {
+	return verdict(&o.base, o.Result != nil && o.Result.Equal)
+}

@@ -1,0 +1,228 @@
+package property
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// MaxPredicateInputs bounds the inputs a neighbour predicate is evaluated
+// over (every pair is tried).
+const MaxPredicateInputs = 20000
+
+// Prepared is a program whose model is built and whose names are resolved:
+// ready to evaluate.
+type Prepared struct {
+	Program *Program
+	Model   ModelInfo
+	// Chain is the model's chain (nil in a file of equivalence checks only).
+	Chain *chain.Chain
+	// Neighbours are unordered pairs of inputs; both directions are
+	// checked.
+	Neighbours [][2]int
+	Output     verify.Output
+	Observed   []string
+	Limits     Limits
+}
+
+// Prepare builds the program's model within the limits and resolves every
+// name of the program against it. Every name that does not resolve is
+// reported, at its position, as a source.ErrorList; Prepare stops with
+// ctx's error when ctx ends.
+func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
+	l = l.WithDefaults()
+	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState()}
+	var errs source.ErrorList
+	if p.Model != nil {
+		pp.Model = p.Model.Info()
+		mech, err := p.Model.Build(ctx, l)
+		if err != nil {
+			return nil, err
+		}
+		pp.Model.Note = mech.Note
+		pp.Chain = mech.Chain
+		if p.Inputs != nil && p.Inputs.Where != nil {
+			pp.Chain, errs = inputsWhere(ctx, pp.Chain, p.Inputs.Where)
+		}
+		if pp.Chain != nil {
+			switch {
+			case p.Neighbours == nil:
+				pp.Neighbours = mech.Neighbours
+			case len(pp.Chain.Inputs()) > 0:
+				var nerrs source.ErrorList
+				pp.Neighbours, nerrs = neighbours(ctx, p.Neighbours, pp.Chain)
+				errs = append(errs, nerrs...)
+			}
+			var oerrs source.ErrorList
+			pp.Observed, oerrs = resolveLabels(p.Observe, pp.Chain)
+			errs = append(errs, oerrs...)
+			errs = append(errs, resolveOutput(p.Output, pp.Chain)...)
+			pp.Output = verifyOutput(p.Output, pp.Observed)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, st := range p.Statements {
+		errs = append(errs, st.prepare(ctx, pp)...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	errs.Sort()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return pp, nil
+}
+
+// resolveOutput checks that the variable or labels of an output space are
+// the chain's.
+func resolveOutput(o OutputSpec, c *chain.Chain) source.ErrorList {
+	if o.Var != nil {
+		if !contains(c.Vars(), o.Var.Name) {
+			return source.ErrorList{errUnknownVar(o.Var.Pos, o.Var.Name, c)}
+		}
+		return nil
+	}
+	_, errs := resolveLabels(o.Labels, c)
+	return errs
+}
+
+// resolveLabels checks that every name is a label of the chain.
+func resolveLabels(refs []Ref, c *chain.Chain) ([]string, source.ErrorList) {
+	var names []string
+	var errs source.ErrorList
+	for _, r := range refs {
+		if r.Name == "" || !contains(c.LabelNames(), r.Name) {
+			errs = append(errs, errUnknownLabel(r.Pos, r.Name, c))
+		}
+		names = append(names, r.Name)
+	}
+	return names, errs
+}
+
+func contains(xs []string, x string) bool {
+	i := sort.SearchStrings(xs, x)
+	return i < len(xs) && xs[i] == x
+}
+
+// inputsWhere makes the states satisfying where the chain's inputs.
+func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.Chain, source.ErrorList) {
+	f, errs := expr.Compile(where, c, false)
+	if errs != nil {
+		return nil, errs
+	}
+	var ins []int
+	for s := range c.NumStates() {
+		if s%4096 == 0 && ctx.Err() != nil {
+			return nil, nil
+		}
+		if c.Name(s) == chain.SinkName {
+			continue
+		}
+		v, err := f.Eval(s, s)
+		if err != nil {
+			return nil, source.ErrorList{evalError(err, where.Pos)}
+		}
+		if v {
+			ins = append(ins, s)
+		}
+	}
+	if len(ins) == 0 {
+		return nil, source.ErrorList{{Pos: where.Pos, Msg: "no state satisfies this inputs predicate"}}
+	}
+	return c.WithInputs(ins), nil
+}
+
+// evalError positions an error of evaluating an expression.
+func evalError(err error, at source.Position) *source.Error {
+	var ee *expr.EvalError
+	if errors.As(err, &ee) {
+		return &source.Error{Pos: ee.Pos, Msg: ee.Msg}
+	}
+	return &source.Error{Pos: at, Msg: err.Error()}
+}
+
+// neighbours resolves the neighbour relation over the chain's inputs.
+func neighbours(ctx context.Context, n *Neighbours, c *chain.Chain) ([][2]int, source.ErrorList) {
+	if n.Pred == nil {
+		var pairs [][2]int
+		var errs source.ErrorList
+		for _, pr := range n.Pairs {
+			a, errA := inputByName(pr.A, c)
+			b, errB := inputByName(pr.B, c)
+			if errA != nil || errB != nil {
+				for _, e := range []*source.Error{errA, errB} {
+					if e != nil {
+						errs = append(errs, e)
+					}
+				}
+				continue
+			}
+			if a == b {
+				errs = append(errs, errSelfPair(pr))
+				continue
+			}
+			pairs = append(pairs, [2]int{a, b})
+		}
+		return pairs, errs
+	}
+	f, errs := expr.Compile(n.Pred, c, true)
+	if errs != nil {
+		return nil, errs
+	}
+	ins := c.Inputs()
+	// A comparison with a variable a state lacks is false there; for a
+	// neighbour relation that would drop pairs silently, so every input
+	// must have the variables the predicate reads.
+	for _, r := range f.Reads {
+		for _, s := range ins {
+			if _, has := c.Value(s, r.Name); !has {
+				return nil, source.ErrorList{errInputLacksVar(r, c.Name(s))}
+			}
+		}
+	}
+	if len(ins) > MaxPredicateInputs {
+		return nil, source.ErrorList{errTooManyInputs(n.Pred.Pos, len(ins))}
+	}
+	var pairs [][2]int
+	for i, s := range ins {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, nil
+		}
+		for _, t := range ins[i+1:] {
+			v, err := f.Eval(s, t)
+			if err == nil && !v {
+				v, err = f.Eval(t, s)
+			}
+			if err != nil {
+				return nil, source.ErrorList{evalError(err, n.Pred.Pos)}
+			}
+			if v {
+				pairs = append(pairs, [2]int{s, t})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, source.ErrorList{{Pos: n.Pred.Pos, Msg: "this neighbour predicate relates no two distinct inputs"}}
+	}
+	return pairs, nil
+}
+
+// inputByName finds an input state by name.
+func inputByName(r Ref, c *chain.Chain) (int, *source.Error) {
+	s, ok := c.Lookup(r.Name)
+	switch {
+	case !ok:
+		return 0, errUnknownState(r, c)
+	case !c.IsInput(s):
+		return 0, errNotAnInput(r, c)
+	}
+	return s, nil
+}

@@ -1,0 +1,165 @@
+package property
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Statement is one check or query of a program. Each kind is its own type;
+// Prepare resolves its names, and Evaluate computes its Outcome.
+type Statement interface {
+	// Head returns what every statement has: its position, its text and
+	// what it expects.
+	Head() *Header
+	// Kind names the kind of statement: "check dp", "query eps", ….
+	Kind() string
+	// Describe says precisely what the statement checks or computes (once
+	// prepared): "standard (ε,δ)-DP over all events; outputs: final
+	// state".
+	Describe() string
+	// Evaluate computes the statement's outcome against a prepared
+	// program. A violated check is an outcome, not an error; the outcome's
+	// Err is set when the statement could not be evaluated.
+	Evaluate(ctx context.Context, e *Env) Outcome
+	// prepare resolves the statement's names against the prepared model.
+	prepare(ctx context.Context, p *Prepared) source.ErrorList
+}
+
+// Outcome is the result of one statement.
+type Outcome interface {
+	Statement() Statement
+	// Pass reports whether the outcome met the statement's expectation
+	// (a query without an expectation passes when it is computed).
+	Pass() bool
+	// Err is set when the statement could not be evaluated (cancelled, or a
+	// resource limit); Pass is then false.
+	Err() error
+	// Value is the exact outcome as text: "holds" or "violated" for checks,
+	// "ln(2)" or "1/3" for queries, "" for a profile, "error" when Err is
+	// set.
+	Value() string
+}
+
+// base is what every outcome has.
+type base struct {
+	st   Statement
+	pass bool
+	err  error
+}
+
+func (b *base) Statement() Statement { return b.st }
+func (b *base) Pass() bool           { return b.pass && b.err == nil }
+func (b *base) Err() error           { return b.err }
+
+// fail records that the statement could not be evaluated.
+func (b *base) fail(err error) {
+	b.err, b.pass = err, false
+}
+
+// verdict is the value of a check.
+func verdict(b *base, holds bool) string {
+	switch {
+	case b.err != nil:
+		return "error"
+	case holds:
+		return "holds"
+	}
+	return "violated"
+}
+
+// passCheck sets whether a check's verdict meets its expectation.
+func (b *base) passCheck(h *Header, holds bool) {
+	b.pass = holds == (h.Expect.Kind != ExpectViolated)
+}
+
+// passEps sets whether a tight ε equals the expected one.
+func (b *base) passEps(h *Header, got, want exact.Eps) {
+	b.pass = true
+	if h.Expect.Kind == ExpectValue {
+		c, err := got.Cmp(want)
+		if err != nil {
+			b.fail(err)
+			return
+		}
+		b.pass = c == 0
+	}
+}
+
+// passDelta sets whether a tight δ equals the expected one.
+func (b *base) passDelta(h *Header, got exact.Real, want *big.Rat) {
+	b.pass = true
+	if h.Expect.Kind == ExpectValue {
+		s, err := got.Sub(exact.RatReal(want)).Sign()
+		if err != nil {
+			b.fail(err)
+			return
+		}
+		b.pass = s == 0
+	}
+}
+
+// Env evaluates the statements of a prepared program, computing each
+// output space's distributions and the formula checker once. An Env is not
+// safe for concurrent use.
+type Env struct {
+	p        *Prepared
+	analyses map[string]*verify.Analysis
+	checker  *verify.Checker
+}
+
+// NewEnv returns an environment for evaluating the statements of p.
+func NewEnv(p *Prepared) *Env {
+	return &Env{p: p, analyses: map[string]*verify.Analysis{}}
+}
+
+// Prepared returns the program the environment evaluates.
+func (e *Env) Prepared() *Prepared { return e.p }
+
+// Analysis returns the model's distributions over an output space,
+// computed once.
+func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
+	key := out.String()
+	if a, ok := e.analyses[key]; ok {
+		return a, nil
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: e.p.Neighbours, Output: out})
+	if err != nil {
+		return nil, err
+	}
+	e.analyses[key] = a
+	return a, nil
+}
+
+// Analyzed returns the distributions over an output space if a statement
+// needed them.
+func (e *Env) Analyzed(out verify.Output) (*verify.Analysis, bool) {
+	a, ok := e.analyses[out.String()]
+	return a, ok
+}
+
+// Checker returns the model's dpCTL checker, made once.
+func (e *Env) Checker() (*verify.Checker, error) {
+	if e.checker == nil {
+		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)
+		if err != nil {
+			return nil, err
+		}
+		e.checker = c
+	}
+	return e.checker, nil
+}
+
+// outputFor resolves a statement's own output space (nil: the program's).
+func (p *Prepared) outputFor(o *OutputSpec) (verify.Output, source.ErrorList) {
+	if o == nil {
+		return p.Output, nil
+	}
+	if p.Chain == nil {
+		return verify.FinalState(), nil
+	}
+	return verifyOutput(*o, p.Observed), resolveOutput(*o, p.Chain)
+}

@@ -1,0 +1,249 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// kind is how every format renders one kind of statement. view is the one
+// place that knows the kinds: adding a kind of statement adds a case there.
+type kind struct {
+	// output is the output space of dp, eps, delta and profile.
+	output string
+	// params writes the statement's ε and δ into its JSON document.
+	params func(d *StatementDoc)
+	// text writes the lines of the text report under the statement's
+	// header; json fills the document of an outcome computed without error.
+	text func(w io.Writer)
+	json func(d *StatementDoc)
+	// failure says in one line how a failing outcome differs from its
+	// expectation (empty: "got VALUE, expected EXPECTATION").
+	failure func() string
+}
+
+func view(o property.Outcome) kind {
+	switch o := o.(type) {
+	case *property.DPOutcome:
+		s := o.Statement().(*property.DPCheck)
+		out := s.Output().String()
+		return kind{
+			output: out,
+			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
+					pad, verdictText(o), s.Describe(), epsText(r.Eps), ratText(r.Delta), r.OrderedPairs, r.Outputs)
+				if cx := r.Counterexample; cx != nil {
+					writeCounterexample(w, cx)
+				}
+			},
+			json: func(d *StatementDoc) {
+				r := o.Result
+				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Counterexample = counterexampleDoc(r.Counterexample)
+			},
+			failure: func() string {
+				s := fmt.Sprintf("%s, expected %s", o.Value(), s.Expect.Text)
+				if cx := o.Result.Counterexample; cx != nil {
+					s += fmt.Sprintf(": %s vs %s on E* = %s, %s > %s (excess %s)",
+						cx.From, cx.To, eventText(cx.Event), ratText(cx.PrFrom), realText(cx.Bound), realText(cx.Excess))
+				}
+				return s
+			},
+		}
+	case *property.EpsOutcome:
+		s := o.Statement().(*property.EpsQuery)
+		out := s.Output().String()
+		return kind{
+			output: out,
+			params: func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), ratText(r.Delta), expectNote(o))
+				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				if wt := r.Witness; wt != nil {
+					what := "on"
+					if r.Delta.Sign() > 0 {
+						what = "with excess δ on"
+					}
+					fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, eventText(wt.Event), ratText(wt.PrFrom), ratText(wt.PrTo))
+				}
+			},
+			json: func(d *StatementDoc) {
+				r := o.Result
+				d.Outcome, d.Value = "value", ptr(epsNum(r.Eps))
+				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Witness = witnessDoc(r.Witness)
+			},
+		}
+	case *property.DeltaOutcome:
+		s := o.Statement().(*property.DeltaQuery)
+		out := s.Output().String()
+		return kind{
+			output: out,
+			params: func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
+				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				if wt := r.Witness; wt != nil && len(wt.Event) > 0 {
+					fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, eventText(wt.Event), ratText(wt.PrFrom), ratText(wt.PrTo))
+				}
+			},
+			json: func(d *StatementDoc) {
+				r := o.Result
+				d.Outcome, d.Value = "value", ptr(realNum(r.Delta))
+				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Witness = witnessDoc(r.Witness)
+			},
+		}
+	case *property.ProfileOutcome:
+		s := o.Statement().(*property.ProfileQuery)
+		out := s.Output().String()
+		return kind{
+			output: out,
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%sprivacy profile δ(ε), %s:\n", pad, s.Describe())
+				fmt.Fprintf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
+				for _, p := range o.Result.Points {
+					fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), ratText(p.Delta))
+				}
+			},
+			json: func(d *StatementDoc) {
+				r := o.Result
+				d.Outcome = "value"
+				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				for _, p := range r.Points {
+					d.Profile = append(d.Profile, ProfilePointDoc{Eps: epsNum(p.Eps), C: ratNum(p.C), Delta: ratNum(p.Delta)})
+				}
+			},
+		}
+	case *property.FormulaOutcome:
+		s := o.Statement().(*property.FormulaCheck)
+		sem := s.Describe()
+		return kind{
+			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
+				if cx := r.Counterexample; cx != nil {
+					fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
+					writeExplanation(w, cx, pad+"  ")
+				}
+			},
+			json: func(d *StatementDoc) {
+				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Result.Pairs}
+				d.Explanation = explanationDoc(o.Result.Counterexample)
+			},
+		}
+	case *property.ProbOutcome:
+		s := o.Statement().(*property.ProbQuery)
+		sem := s.Describe()
+		return kind{
+			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%s%s:\n", pad, sem)
+				width := 0
+				for _, p := range o.Probs {
+					width = max(width, len([]rune(p.State.String())))
+				}
+				for _, p := range o.Probs {
+					name := p.State.String()
+					note := ""
+					if want := s.Expected(p.State.ID); want != nil {
+						note = " (as expected)"
+						if want.Cmp(p.Pr) != 0 {
+							note = ", expected " + ratText(want)
+						}
+					}
+					fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(p.Pr), note)
+				}
+			},
+			json: func(d *StatementDoc) {
+				d.Outcome = "value"
+				for _, p := range o.Probs {
+					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
+					if want := s.Expected(p.State.ID); want != nil {
+						ip.Expected = ptr(ratNum(want))
+					}
+					d.Probabilities = append(d.Probabilities, ip)
+				}
+			},
+		}
+	case *property.DBoundOutcome:
+		what := "δ"
+		var params func(d *StatementDoc)
+		switch s := o.Statement().(type) {
+		case *property.DEpsQuery:
+			what = "ε"
+			params = func(d *StatementDoc) {
+				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
+			}
+		case *property.DDeltaQuery:
+			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
+		}
+		return kind{
+			params: params,
+			text: func(w io.Writer) {
+				b := o.Result
+				if what == "ε" {
+					fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsText(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+				} else {
+					fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realText(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+				}
+				fmt.Fprintf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
+				if b.From != nil {
+					fmt.Fprintf(w, "%sattained by %s vs %s: Pr(ψ) = %s vs %s\n", pad, b.From, b.To, ratText(b.PrFrom), ratText(b.PrTo))
+				}
+			},
+			json: func(d *StatementDoc) {
+				b := o.Result
+				v := realNum(b.Delta)
+				if what == "ε" {
+					v = epsNum(b.Eps)
+				}
+				d.Outcome, d.Value = "value", &v
+				d.Checked = &CheckedDoc{OrderedPairs: 2 * b.Pairs}
+				if b.From != nil {
+					d.Witness = &WitnessDoc{From: stateDoc(*b.From), To: stateDoc(*b.To), Event: []string{b.Path}, PrFrom: ratNum(b.PrFrom), PrTo: ratNum(b.PrTo)}
+				}
+			},
+		}
+	case *property.EquivalenceOutcome:
+		s := o.Statement().(*property.EquivalenceCheck)
+		sem := s.Describe()
+		infos := s.Infos()
+		return kind{
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
+				fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, infos[0].Call, pad, infos[1].Call)
+				if d := r.Counterexample; d != nil {
+					fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, ratText(d.PrA), ratText(d.PrB))
+				}
+			},
+			json: func(d *StatementDoc) {
+				d.Models = []string{infos[0].Call, infos[1].Call}
+				if x := o.Result.Counterexample; x != nil {
+					d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.PrA), PrB: ratNum(x.PrB)}
+				}
+			},
+		}
+	}
+	panic(fmt.Sprintf("report: no rendering for %T", o))
+}
+
+func ptr[T any](x T) *T { return &x }
+
+// isCheck reports whether the statement is a yes/no check.
+func isCheck(o property.Outcome) bool {
+	switch o.(type) {
+	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome:
+		return true
+	}
+	return false
+}
