@@ -1,0 +1,76 @@
+// Package prism is the syntax of dpcheck's PRISM front end: a scanner and
+// a recursive-descent parser for the subset of the PRISM modelling
+// language that describes discrete-time models, and for PRISM properties
+// files with the dpCTL operator D{ε,δ}[ψ]. It produces an AST with byte
+// offsets (ast.go) and reports every problem as a source.ErrorList holding
+// one positioned error: parsing stops at the first, saying what was
+// expected. It gives no meaning to the AST — building the state space is a
+// translator's job — and imports only source.
+//
+// Like the .dp parser, it reads one token at a time (memory proportional
+// to the input), keeps numeric literals as their exact text (never a
+// float), and bounds the nesting of expressions (MaxNesting), so that no
+// input can exhaust the stack.
+//
+// # Model files (.prism, .pm, .nm)
+//
+// Accepted, as PRISM's grammar (PrismParser.jj) reads them:
+//
+//	Model    = ( Type | Const | Formula | Label | Global | Module | Renamed | Rewards | Init )* .
+//	Type     = "dtmc" | "probabilistic" | "mdp" | "nondeterministic" .
+//	Const    = ( "const" ( "int" | "double" | "bool" )? | "prob" ) Ident ( "=" Expr )? ";" .
+//	Formula  = "formula" Ident "=" Expr ";" .
+//	Label    = "label" QuotedIdent "=" Expr ";" .
+//	Global   = "global" Var .
+//	Var      = Ident ":" ( "[" Expr ".." Expr "]" | "bool" ) ( "init" Expr )? ";" .
+//	Module   = "module" Ident Var* Command* "endmodule" .
+//	Renamed  = "module" Ident "=" Ident "[" Name "=" Name ( "," Name "=" Name )* "]" "endmodule" .
+//	Command  = "[" Ident? "]" Expr "->" Updates ";" .
+//	Updates  = Update | Expr ":" Update ( "+" Expr ":" Update )* .
+//	Update   = "true" | "(" Ident "'" "=" Expr ")" ( "&" "(" Ident "'" "=" Expr ")" )* .
+//	Rewards  = "rewards" QuotedIdent? ( ( "[" Ident? "]" )? Expr ":" Expr ";" )* "endrewards" .
+//	Init     = "init" Expr "endinit" .
+//
+// Comments are // to the end of the line and /* … */; line ends may be LF
+// or CRLF. Reward structures are parsed and recorded (ModelFile.Rewards):
+// dpcheck computes probabilities only, and the translator decides whether
+// to refuse or ignore them. Refused with a positioned error naming the
+// construct: the model types ctmc, stochastic, ctmdp, pta, pomdp, popta,
+// lts, smg, csg and tsg; rate constants; clock variables; unbounded
+// variables (x : int); invariant … endinvariant; system … endsystem;
+// observables; player; the preprocessor (#…#).
+//
+// # Expressions
+//
+// From the loosest: c ? a : b (right associative), =>, <=>, |, &, !, = and
+// !=, < <= > >=, + and -, * and /, unary -, then literals (integers,
+// decimals such as 0.75, .2 and 1e-3, true, false), names, parentheses and
+// the functions min(a, b, …), max(a, b, …), floor(x), ceil(x), round(x),
+// pow(x, y), mod(i, n), log(x, b), also written old-style as func(name,
+// args…). Primed names (x') appear only on the left of an update.
+//
+// # Properties files (.pctl, .props)
+//
+//	Props    = ( Property ";"* | Const | Label | Formula | ";" )* .
+//	Property = ( QuotedIdent ":" )? Expr .
+//
+// A property is a state formula: the expressions above over variables,
+// constants and labels ("done", "init"), with
+//
+//	P ( "<" | "<=" | ">" | ">=" ) Expr "[" Path OldFilter? "]"
+//	P "=?" "[" … "]",  Pmin "=?" "[" … "]",  Pmax "=?" "[" … "]"
+//	D "{" ( Expr | "?" ) "," ( Expr | "?" ) "}" "[" Path "]"     the dpCTL operator
+//	filter "(" Op "," Expr ( "," Expr )? ")"                         forall, print, first, …
+//
+// where, as in PRISM, path operators bind loosest inside the brackets:
+//
+//	Path     = Temporal ( "U" Bound? Temporal )? .
+//	Temporal = ( "X" | ( "F" | "G" ) Bound? ) Temporal | Expr .
+//	Bound    = ( "<=" | "<" ) Expr .
+//	OldFilter = "{" Expr "}" ( "{" ( "min" | "max" ) "}" )* .
+//
+// so F a & b is F (a & b), and a | b U c is (a | b) U c; X X X a nests.
+// Refused with a positioned error naming them: the operators R (rewards),
+// S (steady state), E and A (CTL), multi(…), W (weak until), R (release),
+// and lower or interval time bounds (F>=k, F[a,b]).
+package prism

@@ -1,0 +1,930 @@
+package prism
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Limits of the parser.
+const (
+	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
+	// operators (-, !, X, F, G), the branches of ? :, each further link of
+	// a chain of =>, <=>, = or <, calls, filters and the brackets of P and
+	// D each add a level. Deeper input is refused before the parser
+	// recurses further, so no input can exhaust the stack.
+	MaxNesting = 1000
+	// MaxFileSize bounds the source the parser accepts (offsets are kept
+	// in 32 bits).
+	MaxFileSize = 1<<31 - 1
+)
+
+// keywords are PRISM's reserved words: none can name a constant, variable,
+// formula, module or action.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`A bool clock const ctmc C double dtmc E endinit endinvariant
+		endmodule endobservables endplayer endrewards endsystem false formula filter func F global G
+		init invariant I int label lts max mdp min module X nondeterministic observable observables
+		Pmax Pmin P player pomdp popta probabilistic prob pta rate rewards Rmax Rmin R S stochastic
+		system true U W`) {
+		keywords[k] = true
+	}
+}
+
+// IsKeyword reports whether name is a PRISM keyword.
+func IsKeyword(name string) bool { return keywords[name] }
+
+// functions are PRISM's built-in functions with their least and greatest
+// number of arguments (-1: any) and how they are called.
+var functions = map[string]struct {
+	min, max int
+	usage    string
+}{
+	"min":   {2, -1, "min(a, b, …)"},
+	"max":   {2, -1, "max(a, b, …)"},
+	"floor": {1, 1, "floor(x)"},
+	"ceil":  {1, 1, "ceil(x)"},
+	"round": {1, 1, "round(x)"},
+	"pow":   {2, 2, "pow(x, y)"},
+	"mod":   {2, 2, "mod(i, n)"},
+	"log":   {2, 2, "log(x, b)"},
+}
+
+const functionList = "ceil, floor, log, max, min, mod, pow, round"
+
+// Refused model types, with why.
+var refusedTypes = map[string]string{
+	"ctmc":       "ctmc models are not supported: dpcheck checks discrete-time chains exactly",
+	"stochastic": "stochastic (ctmc) models are not supported: dpcheck checks discrete-time chains exactly",
+	"ctmdp":      "ctmdp models are not supported: dpcheck checks discrete-time chains exactly",
+	"pta":        "pta models (probabilistic timed automata) are not supported: dpcheck checks discrete-time chains exactly",
+	"pomdp":      "pomdp models are not supported: dpcheck checks fully observable discrete-time models",
+	"popta":      "popta models are not supported: dpcheck checks fully observable discrete-time models",
+	"lts":        "lts models are not supported: dpcheck checks probabilistic models (dtmc, mdp)",
+	"smg":        "smg models (stochastic games) are not supported: dpcheck checks dtmc and mdp models",
+	"csg":        "csg models (stochastic games) are not supported: dpcheck checks dtmc and mdp models",
+	"tsg":        "tsg models (stochastic games) are not supported: dpcheck checks dtmc and mdp models",
+}
+
+const (
+	msgRate        = "rate constants are for ctmc models, which are not supported: dpcheck checks discrete-time chains exactly"
+	msgSystem      = "system … endsystem is not supported: dpcheck composes all modules in parallel, synchronising on shared actions (PRISM's default without it)"
+	msgObservables = "observables (pomdp) are not supported: dpcheck checks fully observable discrete-time models"
+	msgPlayer      = "player … endplayer (stochastic games) is not supported: dpcheck checks dtmc and mdp models"
+	msgClock       = "clock variables (pta) are not supported: dpcheck checks discrete-time chains exactly"
+	msgInvariant   = "invariant … endinvariant (pta) is not supported: dpcheck checks discrete-time chains exactly"
+)
+
+// ParseModel parses a PRISM model file. A syntax error, or a construct
+// outside the supported subset (see the package documentation), is
+// returned as a source.ErrorList with one positioned error: parsing stops
+// at the first. Memory is proportional to the size of src.
+func ParseModel(filename, src string) (*ModelFile, error) {
+	m := &ModelFile{File: File{Name: filename, Src: src}, TypeOff: -1}
+	if err := run(&m.File, false, func(p *parser) { p.modelFile(m) }); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// run parses f.Src with body, turning the first error into an ErrorList.
+func run(f *File, prop bool, body func(*parser)) (err error) {
+	if len(f.Src) > MaxFileSize {
+		return source.ErrorList{{Pos: source.Position{Filename: f.Name, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(f.Src), MaxFileSize)}}
+	}
+	if i := strings.IndexByte(f.Src, 0); i >= 0 {
+		return f.Errorf(i, "the file contains NUL bytes: it is not a PRISM text file")
+	}
+	p := &parser{sc: newScanner(f.Src), prop: prop}
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r) // a bug
+			}
+			err = f.Errorf(b.off, "%s", b.msg)
+		}
+	}()
+	var serr *scanError
+	if p.tok, serr = p.sc.next(); serr != nil {
+		return f.Errorf(serr.off, "%s", serr.msg)
+	}
+	p.peek, p.peekErr = p.sc.next()
+	body(p)
+	return nil
+}
+
+// bailout carries a syntax error out of the recursive descent.
+type bailout struct {
+	off int
+	msg string
+}
+
+type parser struct {
+	sc      *scanner
+	tok     token // the current token
+	peek    token // the one after it
+	peekErr *scanError
+	lastEnd int // end of the last token consumed
+	depth   int
+	// prop is set where property operators (P, D, filter, labels) may
+	// appear, path where path operators (X, F, G, U) may.
+	prop, path bool
+}
+
+// advance moves to the next token. A token the scanner could not read
+// fails the parse when the parser reaches it.
+func (p *parser) advance() {
+	p.lastEnd = p.tok.end
+	if p.peekErr != nil {
+		panic(bailout{p.peekErr.off, p.peekErr.msg})
+	}
+	p.tok = p.peek
+	if p.tok.kind != tEOF {
+		p.peek, p.peekErr = p.sc.next()
+	}
+}
+
+func (p *parser) fail(off int, format string, args ...any) {
+	panic(bailout{off, fmt.Sprintf(format, args...)})
+}
+
+// describe names a token in a message.
+func describe(t token) string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tString:
+		return `quoted name "` + t.text + `"`
+	case tPrimed:
+		return `"` + t.text + `'"`
+	}
+	return `"` + t.text + `"`
+}
+
+// unexpected fails at the current token, saying what was expected.
+func (p *parser) unexpected(expected string) {
+	if p.peekErr != nil && p.peekErr.off == p.tok.end {
+		// The token runs into something the scanner cannot read (a Greek
+		// letter inside a name, say): that is the real problem.
+		panic(bailout{p.peekErr.off, p.peekErr.msg})
+	}
+	msg := "unexpected " + describe(p.tok)
+	if expected != "" {
+		msg += " (expected " + expected + ")"
+	}
+	p.fail(p.tok.off, "%s", msg)
+}
+
+// is reports whether the current token is the keyword or operator text.
+func (p *parser) is(text string) bool {
+	return (p.tok.kind == tOp || p.tok.kind == tIdent) && p.tok.text == text
+}
+
+func (p *parser) isOp(text string) bool { return p.tok.kind == tOp && p.tok.text == text }
+
+func (p *parser) peekIsOp(text string) bool { return p.peek.kind == tOp && p.peek.text == text }
+
+// expect consumes the operator text or fails, saying what was expected
+// (the operator itself when expected is empty).
+func (p *parser) expect(text, expected string) {
+	if !p.isOp(text) {
+		if expected == "" {
+			expected = `"` + text + `"`
+		}
+		p.unexpected(expected)
+	}
+	p.advance()
+}
+
+// expectWord consumes the keyword text or fails.
+func (p *parser) expectWord(text, expected string) {
+	if p.tok.kind != tIdent || p.tok.text != text {
+		p.unexpected(expected)
+	}
+	p.advance()
+}
+
+// name consumes a name that is not a keyword; what says what it names.
+func (p *parser) name(expected, what string) Ident {
+	if p.tok.kind != tIdent {
+		if p.tok.kind == tPrimed {
+			p.fail(p.tok.off, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", p.tok.text, p.tok.text)
+		}
+		p.unexpected(expected)
+	}
+	if keywords[p.tok.text] {
+		p.fail(p.tok.off, "%s is a PRISM keyword and cannot name %s", p.tok.text, what)
+	}
+	id := Ident{Off: p.tok.off, Name: p.tok.text}
+	p.advance()
+	return id
+}
+
+// quoted consumes a quoted name ("done"), which must be an identifier.
+func (p *parser) quoted(expected, what string) Ident {
+	if p.tok.kind != tString {
+		p.unexpected(expected)
+	}
+	if !isIdent(p.tok.text) {
+		p.fail(p.tok.off, "\"%s\" is not a valid %s name: write an identifier in double quotes, such as \"done\"", p.tok.text, what)
+	}
+	id := Ident{Off: p.tok.off, Name: p.tok.text}
+	p.advance()
+	return id
+}
+
+// semi consumes the ; that ends a declaration.
+func (p *parser) semi(what string) {
+	p.expect(";", `";" to end the `+what)
+}
+
+const topWords = "a model type (dtmc, mdp), const, formula, label, global, module, rewards or init"
+
+func (p *parser) modelFile(m *ModelFile) {
+	for p.tok.kind != tEOF {
+		if p.tok.kind != tIdent {
+			p.unexpected(topWords)
+		}
+		start := p.tok.off
+		switch w := p.tok.text; w {
+		case "dtmc", "probabilistic", "mdp", "nondeterministic":
+			if m.Type != TypeNone {
+				p.fail(start, "a second model type: the file already declares %s at line %d", m.TypeWord, m.Line(m.TypeOff))
+			}
+			m.Type, m.TypeWord, m.TypeOff = DTMC, w, start
+			if w == "mdp" || w == "nondeterministic" {
+				m.Type = MDP
+			}
+			p.advance()
+		case "const", "rate", "prob":
+			m.Consts = append(m.Consts, p.constDecl())
+		case "formula":
+			m.Formulas = append(m.Formulas, p.formulaDecl())
+		case "label":
+			m.Labels = append(m.Labels, p.labelDecl())
+		case "global":
+			p.advance()
+			v := p.varDecl(start)
+			v.Global = true
+			m.Globals = append(m.Globals, v)
+		case "module":
+			m.Modules = append(m.Modules, p.module())
+		case "rewards":
+			m.Rewards = append(m.Rewards, p.rewards())
+		case "init":
+			if m.Init != nil {
+				p.fail(start, "a second init … endinit block: the first is at line %d", m.Line(m.Init.Start))
+			}
+			p.advance()
+			in := &Init{Cond: p.exprExpect("the condition on the initial states")}
+			p.expectWord("endinit", `"endinit"`)
+			in.Span = Span{start, p.lastEnd}
+			m.Init = in
+		case "system":
+			p.fail(start, "%s", msgSystem)
+		case "observables", "observable":
+			p.fail(start, "%s", msgObservables)
+		case "player":
+			p.fail(start, "%s", msgPlayer)
+		default:
+			if msg, ok := refusedTypes[w]; ok {
+				p.fail(start, "%s", msg)
+			}
+			if !keywords[w] && p.peekIsOp(":") {
+				p.fail(start, "the variable %s is declared outside a module: declare it inside module … endmodule, or as global %s : …", w, w)
+			}
+			p.unexpected(topWords)
+		}
+	}
+}
+
+// constDecl parses "const TYPE? NAME (= EXPR)? ;" or "prob NAME …".
+func (p *parser) constDecl() *Const {
+	start := p.tok.off
+	c := &Const{Type: ConstInt}
+	switch p.tok.text {
+	case "rate":
+		p.fail(start, "%s", msgRate)
+	case "prob":
+		c.Type, c.TypeWord = ConstDouble, "prob"
+		p.advance()
+	default: // const
+		p.advance()
+		if p.tok.kind == tIdent {
+			switch p.tok.text {
+			case "int":
+				c.Type, c.TypeWord = ConstInt, "int"
+				p.advance()
+			case "double":
+				c.Type, c.TypeWord = ConstDouble, "double"
+				p.advance()
+			case "bool":
+				c.Type, c.TypeWord = ConstBool, "bool"
+				p.advance()
+			case "rate":
+				p.fail(p.tok.off, "%s", msgRate)
+			}
+		}
+	}
+	c.Name = p.name("a constant name", "a constant")
+	if p.isOp("=") {
+		p.advance()
+		c.Value = p.exprExpect("the value of the constant")
+	}
+	if !p.isOp(";") {
+		if c.Value == nil {
+			p.unexpected(`"=" or ";"`)
+		}
+		p.unexpected(`";" to end the constant`)
+	}
+	p.advance()
+	c.Span = Span{start, p.lastEnd}
+	return c
+}
+
+// formulaDecl parses "formula NAME = EXPR ;".
+func (p *parser) formulaDecl() *Formula {
+	start := p.tok.off
+	p.advance()
+	f := &Formula{Name: p.name("a formula name", "a formula")}
+	p.expect("=", "")
+	f.Value = p.exprExpect("the expression of the formula")
+	p.semi("formula")
+	f.Span = Span{start, p.lastEnd}
+	return f
+}
+
+// labelDecl parses `label "NAME" = EXPR ;`.
+func (p *parser) labelDecl() *Label {
+	start := p.tok.off
+	p.advance()
+	if p.tok.kind == tIdent {
+		p.fail(p.tok.off, "label names are written in double quotes: label \"%s\" = …", p.tok.text)
+	}
+	l := &Label{Name: p.quoted(`a label name in double quotes`, "label")}
+	p.expect("=", "")
+	l.Value = p.exprExpect("the condition of the label")
+	p.semi("label")
+	l.Span = Span{start, p.lastEnd}
+	return l
+}
+
+// varDecl parses "NAME : [LOW..HIGH] (init E)? ;" or "NAME : bool (init
+// E)? ;"; start is where the declaration starts (at global, if any).
+func (p *parser) varDecl(start int) *Var {
+	v := &Var{Name: p.name("a variable name", "a variable")}
+	p.expect(":", "")
+	switch {
+	case p.isOp("["):
+		p.advance()
+		v.Low = p.exprExpect("the low bound of the range [lo..hi]")
+		p.expect("..", `".." (a range is written [lo..hi])`)
+		v.High = p.exprExpect("the high bound of the range [lo..hi]")
+		p.expect("]", `"]" to end the range [lo..hi]`)
+	case p.is("bool"):
+		v.Bool = true
+		p.advance()
+	case p.is("clock"):
+		p.fail(p.tok.off, "%s", msgClock)
+	case p.is("int") || p.is("double"):
+		p.fail(p.tok.off, "unbounded variables (%s : %s) are not supported: give a range, %s : [lo..hi]", v.Name.Name, p.tok.text, v.Name.Name)
+	default:
+		p.unexpected("a type: [lo..hi] or bool")
+	}
+	if p.is("init") {
+		p.advance()
+		v.Init = p.exprExpect("the initial value")
+	}
+	if !p.isOp(";") {
+		if v.Init == nil {
+			p.unexpected(`"init" or ";"`)
+		}
+		p.unexpected(`";" to end the declaration`)
+	}
+	p.advance()
+	v.Span = Span{start, p.lastEnd}
+	return v
+}
+
+// module parses "module NAME VARS COMMANDS endmodule" or a renamed module.
+func (p *parser) module() *Module {
+	start := p.tok.off
+	p.advance()
+	m := &Module{Name: p.name("a module name", "a module")}
+	if p.isOp("=") {
+		p.advance()
+		base := p.name("the name of the module to copy", "a module")
+		m.Base = &base
+		p.expect("[", `"[" and the renamings, e.g. [x1=x2, a1=a2]`)
+		for {
+			r := Rename{From: p.renamed()}
+			p.expect("=", "")
+			r.To = p.renamed()
+			m.Renames = append(m.Renames, r)
+			if !p.isOp(",") {
+				break
+			}
+			p.advance()
+		}
+		p.expect("]", `"," or "]"`)
+		p.expectWord("endmodule", `"endmodule"`)
+		m.Span = Span{start, p.lastEnd}
+		return m
+	}
+	for p.tok.kind == tIdent && p.peekIsOp(":") {
+		m.Vars = append(m.Vars, p.varDecl(p.tok.off))
+	}
+	if p.is("invariant") {
+		p.fail(p.tok.off, "%s", msgInvariant)
+	}
+	for p.isOp("[") {
+		m.Commands = append(m.Commands, p.command())
+	}
+	if !p.is("endmodule") {
+		if p.tok.kind == tIdent && p.peekIsOp(":") {
+			p.fail(p.tok.off, "the variable %s is declared after a command: declare the variables of a module before its commands", p.tok.text)
+		}
+		if p.is("invariant") {
+			p.fail(p.tok.off, "%s", msgInvariant)
+		}
+		p.unexpected(`a command "[action] guard -> updates;" or "endmodule"`)
+	}
+	p.advance()
+	m.Span = Span{start, p.lastEnd}
+	return m
+}
+
+// renamed consumes a name in a renaming: an identifier, or min or max
+// (which PRISM lets a renaming replace).
+func (p *parser) renamed() Ident {
+	if p.is("min") || p.is("max") {
+		id := Ident{Off: p.tok.off, Name: p.tok.text}
+		p.advance()
+		return id
+	}
+	return p.name("a name", "a renamed name")
+}
+
+// command parses "[ACTION] GUARD -> UPDATES ;".
+func (p *parser) command() *Command {
+	start := p.tok.off
+	p.advance() // [
+	c := &Command{}
+	if p.tok.kind == tIdent {
+		a := p.name("an action", "an action")
+		c.Action = &a
+	}
+	p.expect("]", `"]" (a command starts with [] or [action])`)
+	c.Guard = p.exprExpect("a guard")
+	if !p.isOp("->") {
+		p.unexpected(`"->" after the guard`)
+	}
+	c.Arrow = p.tok.off
+	p.advance()
+	if p.is("true") || p.isOp("(") && p.peek.kind == tPrimed {
+		c.Updates = []*Update{p.update(p.tok.off)}
+		if p.isOp("+") {
+			p.fail(p.tok.off, `unexpected "+": an update without a probability stands alone; give each update a probability, p : (x'=…) + q : (x'=…)`)
+		}
+		p.expect(";", `"&" or ";"`)
+	} else {
+		for {
+			ustart := p.tok.off
+			prob := p.exprExpect(`the updates: p : (x'=…) + …, (x'=…) or true`)
+			p.expect(":", `":" after the probability of an update`)
+			u := p.update(ustart)
+			u.Prob = prob
+			c.Updates = append(c.Updates, u)
+			if !p.isOp("+") {
+				break
+			}
+			p.advance()
+		}
+		p.expect(";", `"&", "+" or ";"`)
+	}
+	c.Span = Span{start, p.lastEnd}
+	return c
+}
+
+// update parses "true" or "(x'=e) & (y'=f) …"; start is where the update
+// (with its probability) starts.
+func (p *parser) update(start int) *Update {
+	u := &Update{}
+	if p.is("true") {
+		p.advance()
+		u.True = true
+		u.Span = Span{start, p.lastEnd}
+		return u
+	}
+	expected := `an update (x'=…) or true`
+	for {
+		if !p.isOp("(") {
+			if p.tok.kind == tPrimed {
+				p.fail(p.tok.off, "an update is written in parentheses: (%s'=…)", p.tok.text)
+			}
+			p.unexpected(expected)
+		}
+		expected = `an update (x'=…)`
+		a := &Assign{Span: Span{Start: p.tok.off}}
+		p.advance()
+		if p.tok.kind != tPrimed {
+			if p.tok.kind == tIdent && p.peekIsOp("=") {
+				p.fail(p.tok.off, "the variable of an update is primed: write (%s'=…)", p.tok.text)
+			}
+			p.unexpected(`a primed variable: (x'=…)`)
+		}
+		if keywords[p.tok.text] {
+			p.fail(p.tok.off, "%s is a PRISM keyword and cannot name a variable", p.tok.text)
+		}
+		a.Var = Ident{Off: p.tok.off, Name: p.tok.text}
+		p.advance()
+		p.expect("=", "")
+		a.Value = p.exprExpect("the new value")
+		p.expect(")", "")
+		a.End = p.lastEnd
+		u.Assigns = append(u.Assigns, a)
+		if !p.isOp("&") {
+			break
+		}
+		p.advance()
+	}
+	u.Span = Span{start, p.lastEnd}
+	return u
+}
+
+// rewards parses `rewards "NAME"? ITEMS endrewards`.
+func (p *parser) rewards() *Rewards {
+	start := p.tok.off
+	p.advance()
+	r := &Rewards{}
+	if p.tok.kind == tString {
+		n := p.quoted("", "reward structure")
+		r.Name = &n
+	}
+	for !p.is("endrewards") {
+		it := &RewardItem{Span: Span{Start: p.tok.off}}
+		if p.isOp("[") {
+			it.Transition = true
+			p.advance()
+			if p.tok.kind == tIdent {
+				a := p.name("an action", "an action")
+				it.Action = &a
+			}
+			p.expect("]", "")
+		}
+		it.Guard = p.exprExpect(`a reward item "guard : reward;" or "endrewards"`)
+		p.expect(":", `":" after the guard of a reward item`)
+		it.Value = p.exprExpect("the reward")
+		p.semi("reward item")
+		it.End = p.lastEnd
+		r.Items = append(r.Items, it)
+	}
+	p.advance()
+	r.Span = Span{start, p.lastEnd}
+	return r
+}
+
+// nest enters one level of nesting, for the operator at offset off.
+func (p *parser) nest(off int) {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail(off, "expression nested deeper than %d levels", MaxNesting)
+	}
+}
+
+func (p *parser) unnest() { p.depth-- }
+
+func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
+	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
+}
+
+// startsExpr reports whether the current token can start an expression.
+func (p *parser) startsExpr() bool {
+	switch p.tok.kind {
+	case tIdent, tPrimed, tInt, tDouble, tString:
+		return true
+	case tOp:
+		return p.tok.text == "(" || p.tok.text == "!" || p.tok.text == "-"
+	}
+	return false
+}
+
+// exprExpect parses an expression, failing with expected when none starts
+// here.
+func (p *parser) exprExpect(expected string) *Expr {
+	if !p.startsExpr() {
+		p.unexpected(expected)
+	}
+	return p.expr()
+}
+
+// expr parses an expression: in a path formula (p.path) the temporal
+// operators bind loosest, as in PRISM; elsewhere it is c ? a : b.
+func (p *parser) expr() *Expr {
+	if p.path {
+		return p.until()
+	}
+	return p.ite()
+}
+
+// sub parses an expression with prop and path set as given, restoring
+// them afterwards.
+func (p *parser) sub(prop, path bool, expected string) *Expr {
+	saveProp, savePath := p.prop, p.path
+	p.prop, p.path = prop, path
+	e := p.exprExpect(expected)
+	p.prop, p.path = saveProp, savePath
+	return e
+}
+
+func (p *parser) ite() *Expr {
+	start := p.tok.off
+	c := p.implies()
+	if !p.isOp("?") {
+		return c
+	}
+	p.nest(p.tok.off)
+	p.advance()
+	defer p.unnest()
+	a := p.implies()
+	p.expect(":", `":" of c ? a : b`)
+	b := p.ite()
+	return p.node(EITE, start, "", c, a, b)
+}
+
+// binary parses a left-associative chain of the operators ops over next;
+// each link of the chain counts as a level of nesting.
+func (p *parser) binary(op Op, ops []string, next func() *Expr) *Expr {
+	start := p.tok.off
+	l := next()
+	links := 0
+	for p.tok.kind == tOp && slices.Contains(ops, p.tok.text) {
+		text, off := p.tok.text, p.tok.off
+		p.nest(off)
+		p.advance()
+		links++
+		r := next()
+		l = p.node(op, start, text, l, r)
+		l.OpOff = int32(off)
+	}
+	p.depth -= links
+	return l
+}
+
+var (
+	impliesOps  = []string{"=>"}
+	iffOps      = []string{"<=>"}
+	equalityOps = []string{"=", "!="}
+	relOps      = []string{"<", "<=", ">", ">="}
+)
+
+func (p *parser) implies() *Expr {
+	e := p.binary(EImplies, impliesOps, p.iff)
+	return e
+}
+
+func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
+
+// nary parses a chain of the operator text over next as one node.
+func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
+	start := p.tok.off
+	e := next()
+	if !p.isOp(text) {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp(text) {
+		p.advance()
+		args = append(args, next())
+	}
+	return p.node(op, start, "", args...)
+}
+
+func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
+func (p *parser) and() *Expr { return p.nary(EAnd, "&", p.not) }
+
+func (p *parser) not() *Expr {
+	if !p.isOp("!") {
+		return p.equality()
+	}
+	start := p.tok.off
+	p.nest(start)
+	p.advance()
+	defer p.unnest()
+	return p.node(ENot, start, "", p.not())
+}
+
+func (p *parser) equality() *Expr {
+	e := p.binary(ECmp, equalityOps, p.relation)
+	return e
+}
+
+func (p *parser) relation() *Expr { return p.binary(ECmp, relOps, p.sum) }
+
+func (p *parser) sum() *Expr {
+	start := p.tok.off
+	e := p.term()
+	if !p.isOp("+") && !p.isOp("-") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("+") || p.isOp("-") {
+		minus, off := p.tok.text == "-", p.tok.off
+		p.advance()
+		t := p.term()
+		t.Minus, t.OpOff = minus, int32(off)
+		args = append(args, t)
+	}
+	return p.node(ESum, start, "", args...)
+}
+
+func (p *parser) term() *Expr {
+	start := p.tok.off
+	e := p.unary()
+	if !p.isOp("*") && !p.isOp("/") {
+		return e
+	}
+	args := []*Expr{e}
+	for p.isOp("*") || p.isOp("/") {
+		div, off := p.tok.text == "/", p.tok.off
+		p.advance()
+		u := p.unary()
+		u.Minus, u.OpOff = div, int32(off)
+		args = append(args, u)
+	}
+	return p.node(EProd, start, "", args...)
+}
+
+func (p *parser) unary() *Expr {
+	if !p.isOp("-") {
+		return p.basic()
+	}
+	start := p.tok.off
+	p.nest(start)
+	p.advance()
+	defer p.unnest()
+	return p.node(ENeg, start, "", p.unary())
+}
+
+// basic parses a literal, a name, a call, a parenthesised expression and,
+// in properties, a label, P, D or filter.
+func (p *parser) basic() *Expr {
+	start := p.tok.off
+	t := p.tok
+	switch t.kind {
+	case tInt:
+		p.advance()
+		return p.node(EInt, start, t.text)
+	case tDouble:
+		p.advance()
+		return p.node(EDouble, start, t.text)
+	case tString:
+		if !p.prop {
+			p.fail(start, "a quoted label (\"%s\") only appears in properties", t.text)
+		}
+		if !isIdent(t.text) {
+			p.fail(start, "\"%s\" is not a valid label name: write an identifier in double quotes, such as \"done\"", t.text)
+		}
+		p.advance()
+		return p.node(ELabel, start, t.text)
+	case tPrimed:
+		p.fail(start, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", t.text, t.text)
+	case tOp:
+		if t.text == "(" {
+			p.nest(start)
+			p.advance()
+			defer p.unnest()
+			e := p.exprExpect("an expression")
+			p.expect(")", "")
+			return p.node(EParen, start, "", e)
+		}
+		if t.text == "?" && p.prop {
+			p.fail(start, `unexpected "?": "=?" follows P (P=? [ψ]), or stands for ε or δ in D{?, δ}[ψ]`)
+		}
+	case tIdent:
+		return p.word()
+	}
+	p.unexpected("an expression")
+	return nil
+}
+
+// word parses an expression that starts with an identifier or keyword.
+func (p *parser) word() *Expr {
+	start := p.tok.off
+	t := p.tok
+	switch t.text {
+	case "true", "false":
+		p.advance()
+		return p.node(EBool, start, t.text)
+	case "func":
+		return p.oldCall()
+	case "min", "max":
+		if !p.peekIsOp("(") {
+			p.fail(start, "%s is a function: %s", t.text, functions[t.text].usage)
+		}
+		return p.call()
+	case "X", "F", "G":
+		if p.path {
+			p.fail(start, "%s must be parenthesised here: a path operator takes everything after it, so write e.g. (%s a) & (%s b)", t.text, t.text, t.text)
+		}
+		p.fail(start, "%s is a path operator: it can only appear inside P…[…] or D{…}[…] in a property", t.text)
+	case "P", "Pmin", "Pmax", "filter", "R", "Rmin", "Rmax", "S", "E", "A", "C", "I", "W", "U":
+		if p.prop {
+			return p.property()
+		}
+		if t.text != "U" && t.text != "W" {
+			p.fail(start, "%s is a property operator: it cannot appear in a model", t.text)
+		}
+	case "D":
+		if p.prop && p.peekIsOp("{") {
+			return p.dp()
+		}
+	case "multi":
+		if p.prop && p.peekIsOp("(") {
+			p.fail(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
+		}
+	}
+	if keywords[t.text] {
+		p.unexpected("an expression")
+	}
+	if p.peekIsOp("(") {
+		return p.call()
+	}
+	p.advance()
+	return p.node(EName, start, t.text)
+}
+
+// call parses NAME(ARGS) for a built-in function.
+func (p *parser) call() *Expr {
+	start := p.tok.off
+	name := p.tok.text
+	if _, ok := functions[name]; !ok {
+		p.fail(start, "unknown function %s (PRISM's functions: %s)", name, functionList)
+	}
+	p.nest(start)
+	p.advance()
+	p.advance() // (
+	defer p.unnest()
+	args := p.args()
+	e := p.node(ECall, start, name, args...)
+	p.arity(e)
+	return e
+}
+
+// oldCall parses func(NAME, ARGS).
+func (p *parser) oldCall() *Expr {
+	start := p.tok.off
+	p.nest(start)
+	p.advance()
+	p.expect("(", `"(": func(name, arguments…)`)
+	defer p.unnest()
+	if p.tok.kind != tIdent {
+		p.unexpected("a function name")
+	}
+	name, off := p.tok.text, p.tok.off
+	if _, ok := functions[name]; !ok {
+		p.fail(off, "unknown function %s (PRISM's functions: %s)", name, functionList)
+	}
+	p.advance()
+	p.expect(",", `"," and the arguments: func(name, arguments…)`)
+	args := p.args()
+	e := p.node(ECall, start, name, args...)
+	e.OldStyle = true
+	p.arity(e)
+	return e
+}
+
+// args parses the arguments of a call up to and including ")".
+func (p *parser) args() []*Expr {
+	var args []*Expr
+	for {
+		args = append(args, p.exprExpect("an argument"))
+		if !p.isOp(",") {
+			break
+		}
+		p.advance()
+	}
+	p.expect(")", `"," or ")"`)
+	return args
+}
+
+// arity checks the number of arguments of a call.
+func (p *parser) arity(e *Expr) {
+	f := functions[e.Text]
+	n := len(e.Args)
+	switch {
+	case f.max < 0 && n < f.min:
+		p.fail(int(e.Off), "%s takes at least %d arguments, %s; found %d", e.Text, f.min, f.usage, n)
+	case f.max >= 0 && n != f.min:
+		plural := "s"
+		if f.min == 1 {
+			plural = ""
+		}
+		p.fail(int(e.Off), "%s takes %d argument%s, %s; found %d", e.Text, f.min, plural, f.usage, n)
+	}
+}
