@@ -22,18 +22,27 @@ type Op uint8
 
 // The expression nodes.
 const (
-	Num   Op = iota + 1 // the number Value
-	Bool                // the truth value Truth
-	Var                 // the variable Name of the state (of the second one when Primed)
-	Label               // the state carries the label Name (the second one when Primed)
-	Neg                 // -Args[0]
-	Abs                 // |Args[0]|
-	Sum                 // Args[0] ± Args[1] ± …: Args[i] is subtracted when Inv[i]
-	Prod                // Args[0] */ Args[1] …: Args[i] divides when Inv[i]
-	Cmp                 // Args[0] CmpOp Args[1]
-	Not                 // !Args[0]
-	And                 // Args[0] & Args[1] & …
-	Or                  // Args[0] | Args[1] | …
+	Num     Op = iota + 1 // the number Value
+	Bool                  // the truth value Truth
+	Var                   // the variable Name of the state (of the second one when Primed)
+	Label                 // the state carries the label Name (the second one when Primed)
+	Neg                   // -Args[0]
+	Abs                   // |Args[0]|
+	Sum                   // Args[0] ± Args[1] ± …: Args[i] is subtracted when Inv[i]
+	Prod                  // Args[0] */ Args[1] …: Args[i] divides when Inv[i]
+	Cmp                   // Args[0] CmpOp Args[1]
+	Not                   // !Args[0]
+	And                   // Args[0] & Args[1] & …
+	Or                    // Args[0] | Args[1] | …
+	Implies               // Args[0] => Args[1]
+	Iff                   // Args[0] <=> Args[1]
+	Ite                   // Args[0] ? Args[1] : Args[2]
+	Min                   // min(Args…)
+	Max                   // max(Args…)
+	Floor                 // floor(Args[0])
+	Ceil                  // ceil(Args[0])
+	Mod                   // mod(Args[0], Args[1]), for integers, the divisor positive
+	Pow                   // pow(Args[0], Args[1]), the exponent an integer
 )
 
 // Expr is an expression node. Build nodes with the constructors; an Expr
@@ -62,8 +71,10 @@ type Expr struct {
 // a number.
 func (e *Expr) IsCondition() bool {
 	switch e.Op {
-	case Bool, Label, Cmp, Not, And, Or:
+	case Bool, Label, Cmp, Not, And, Or, Implies, Iff:
 		return true
+	case Ite:
+		return e.Args[1].IsCondition()
 	}
 	return false
 }

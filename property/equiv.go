@@ -11,7 +11,8 @@ import (
 
 // EquivalenceCheck is "check equivalent(M1, M2)": the two models have
 // equal output distributions (final states) for every input, inputs and
-// outputs matched by valuation, else by name (docs/semantics.md §2).
+// outputs matched on the variables both models have, else by name
+// (docs/semantics.md §2.10).
 type EquivalenceCheck struct {
 	Header
 	Models [2]Model
@@ -58,7 +59,7 @@ func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.Erro
 		s.infos[i].Note = mech.Note
 	}
 	if errs == nil {
-		var un *verify.UnmatchedInput
+		var un *verify.MatchError
 		if err := verify.MatchInputs(s.chains[0], s.chains[1]); errors.As(err, &un) {
 			errs = append(errs, errorAt(s.CallPos, "%s cannot be compared: %s", s.CallText, un.Reason()))
 		}

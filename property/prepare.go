@@ -84,11 +84,14 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 // resolveOutput checks that the variable or labels of an output space are
 // the chain's.
 func resolveOutput(o OutputSpec, c *chain.Chain) source.ErrorList {
-	if o.Var != nil {
-		if !contains(c.Vars(), o.Var.Name) {
-			return source.ErrorList{errUnknownVar(o.Var.Pos, o.Var.Name, c)}
+	if o.Vars != nil {
+		var errs source.ErrorList
+		for _, v := range o.Vars {
+			if !contains(c.Vars(), v.Name) {
+				errs = append(errs, errUnknownVar(v.Pos, v.Name, c))
+			}
 		}
-		return nil
+		return errs
 	}
 	_, errs := resolveLabels(o.Labels, c)
 	return errs

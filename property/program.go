@@ -161,10 +161,10 @@ type Pair struct {
 }
 
 // OutputSpec is what an observer sees of a run: the final state (the zero
-// value), the value of a variable of it, some of its labels, or the trace of
-// the observed labels over the first Steps steps.
+// value), the values of some of its variables, some of its labels, or the
+// trace of the observed labels over the first Steps steps.
 type OutputSpec struct {
-	Var    *Ref
+	Vars   []Ref
 	Labels []Ref
 	// Steps > 0 means traces of the program's observed labels.
 	Steps int
@@ -208,8 +208,12 @@ func verifyOutput(o OutputSpec, observed []string) verify.Output {
 	switch {
 	case o.Steps > 0:
 		return verify.Traces(o.Steps, observed...)
-	case o.Var != nil:
-		return verify.FinalVar(o.Var.Name)
+	case o.Vars != nil:
+		names := make([]string, len(o.Vars))
+		for i, v := range o.Vars {
+			names[i] = v.Name
+		}
+		return verify.FinalVars(names...)
 	case o.Labels != nil:
 		names := make([]string, len(o.Labels))
 		for i, l := range o.Labels {

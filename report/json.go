@@ -146,7 +146,17 @@ type StatementDoc struct {
 	// Models are the two models of check equivalent(…); Difference is
 	// where their distributions differ.
 	Models     []string       `json:"models,omitempty"`
+	Matched    *MatchedDoc    `json:"matched,omitempty"`
 	Difference *DifferenceDoc `json:"difference,omitempty"`
+}
+
+// MatchedDoc says which variables check equivalent matched inputs and
+// outputs on (absent: by state name) and which it ignored.
+type MatchedDoc struct {
+	Inputs         []string `json:"inputs,omitempty"`
+	Outputs        []string `json:"outputs,omitempty"`
+	InputsIgnored  []string `json:"inputs_ignored,omitempty"`
+	OutputsIgnored []string `json:"outputs_ignored,omitempty"`
 }
 
 // DifferenceDoc is an input and output where two models differ.

@@ -222,12 +222,18 @@ func view(o property.Outcome) kind {
 				r := o.Result
 				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
 				fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, infos[0].Call, pad, infos[1].Call)
+				if r.InputVars != nil || r.OutputVars != nil {
+					fmt.Fprintf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
+						varsText(r.OutputVars), ignoredText(r.OutputIgnored))
+				}
 				if d := r.Counterexample; d != nil {
 					fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, ratText(d.PrA), ratText(d.PrB))
 				}
 			},
 			json: func(d *StatementDoc) {
 				d.Models = []string{infos[0].Call, infos[1].Call}
+				r := o.Result
+				d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
 				if x := o.Result.Counterexample; x != nil {
 					d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.PrA), PrB: ratNum(x.PrB)}
 				}
@@ -238,6 +244,23 @@ func view(o property.Outcome) kind {
 }
 
 func ptr[T any](x T) *T { return &x }
+
+// varsText lists the variables states were matched on ("names" when
+// they were matched by state name).
+func varsText(vars []string) string {
+	if vars == nil {
+		return "state names"
+	}
+	return strings.Join(vars, ", ")
+}
+
+// ignoredText names the variables a match did not look at.
+func ignoredText(vars []string) string {
+	if len(vars) == 0 {
+		return ""
+	}
+	return " (not " + strings.Join(vars, ", ") + ")"
+}
 
 // isCheck reports whether the statement is a yes/no check.
 func isCheck(o property.Outcome) bool {

@@ -99,7 +99,7 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 	fmt.Fprintln(w, r.File)
 	m := r.Model
 	switch m.Kind {
-	case "builder":
+	case "builder", "modules":
 		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
 	case "chain":
 		fmt.Fprintf(w, "  model  explicit chain\n")

@@ -40,7 +40,8 @@ type Span struct{ Start, End int }
 func (s Span) Bounds() Span { return s }
 
 // Stmt is a top-level statement: *ConstStmt, *ModelStmt, *ChainStmt,
-// *InputsStmt, *OutputsStmt, *ObserveStmt, *NeighboursStmt or *PropStmt.
+// *ModuleStmt, *FormulaStmt, *LabelStmt, *InputsStmt, *OutputsStmt,
+// *ObserveStmt, *NeighboursStmt or *PropStmt.
 type Stmt interface {
 	Bounds() Span
 	stmt()
@@ -124,13 +125,75 @@ type InputsStmt struct {
 	Names []Name
 }
 
-// OutputsStmt is "outputs state", "outputs var NAME" or "outputs labels
-// L, ...".
+// OutputsStmt is "outputs state", "outputs var NAME, …" or "outputs
+// labels L, ...".
 type OutputsStmt struct {
 	Span
 	State  bool
-	Var    *Word
+	Vars   []Word
 	Labels []Name
+}
+
+// ModuleStmt is "module NAME … endmodule": variables and guarded
+// commands.
+type ModuleStmt struct {
+	Span
+	Name     Word
+	Vars     []*VarDecl
+	Commands []*CommandDecl
+	// Items are the variables and commands in source order (for the
+	// formatter).
+	Items []ChainItem
+}
+
+// VarDecl is "[input] NAME : [LO..HI] [init E];" or "[input] NAME : bool
+// [init E];".
+type VarDecl struct {
+	Span
+	Input  bool
+	Name   Word
+	Lo, Hi *Expr // nil for a boolean
+	Init   *Expr
+}
+
+// CommandDecl is "[ACTION] GUARD -> UPDATES;".
+type CommandDecl struct {
+	Span
+	Action  *Word
+	Guard   *Expr
+	Updates []*UpdateDecl // nil for "true"
+}
+
+// UpdateDecl is "[P :] (x' = E) & (y' ~ DIST(…)) & …", or "true" (no
+// assignment).
+type UpdateDecl struct {
+	Span
+	Prob    *Expr
+	Assigns []AssignDecl
+}
+
+// AssignDecl is "(x' = E)" or "(x' ~ DIST(…))".
+type AssignDecl struct {
+	Span
+	Var   Word
+	Value *Expr // x' = Value
+	Draw  *Expr // x' ~ Draw, an ECall
+}
+
+// FormulaStmt is "formula NAME = EXPR": a name for an expression over the
+// variables of modules.
+type FormulaStmt struct {
+	Span
+	Name  Word
+	Value *Expr
+}
+
+// LabelStmt is "label NAME = CONDITION": states where the condition holds
+// carry the label.
+type LabelStmt struct {
+	Span
+	Name  Name
+	Value *Expr
 }
 
 // ObserveStmt is "observe L, ...": the labels a trace output shows.
@@ -186,6 +249,9 @@ func (*OutputsStmt) stmt()    {}
 func (*ObserveStmt) stmt()    {}
 func (*NeighboursStmt) stmt() {}
 func (*PropStmt) stmt()       {}
+func (*ModuleStmt) stmt()     {}
+func (*FormulaStmt) stmt()    {}
+func (*LabelStmt) stmt()      {}
 
 // ExprOp is the kind of an expression node.
 type ExprOp uint8
@@ -213,6 +279,8 @@ const (
 	EUntil                      // Args[0] U Args[1], Args[2] the bound or nil
 	EProb                       // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?
 	EDP                         // D{Args[0], Args[1]}[Args[2]]
+	EIte                        // Args[0] ? Args[1] : Args[2]
+	EImplies                    // Args[0] => Args[1]
 )
 
 // Expr is an expression node.

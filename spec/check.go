@@ -46,7 +46,8 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // also the errors that need the built model (unknown labels, say) in the
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
-	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults()}
+	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(),
+		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -82,6 +83,13 @@ type checker struct {
 	bitsExceeded bool
 	// observe is the observe statement, if any.
 	observe *ObserveStmt
+	// vars are the modules' variables (their index in the model);
+	// formulas the formulas, expanded where used.
+	vars      map[string]int
+	formulas  map[string]*FormulaStmt
+	expanding map[string]bool
+	// model is the file's own model, once checked (check equivalent(model, …)).
+	model property.Model
 }
 
 // position returns the position of a byte offset of the file.
@@ -141,7 +149,9 @@ type statements struct {
 	observe    *ObserveStmt
 	neighbours *NeighboursStmt
 	props      []*PropStmt
-	conflict   bool // a model and a chain: what needs the model would only cascade
+	modules    []*ModuleStmt
+	labels     []*LabelStmt
+	conflict   bool // two kinds of model: what needs the model would only cascade
 }
 
 // collect sorts the statements by kind, reporting duplicates, and declares
@@ -171,23 +181,36 @@ func (c *checker) collect() *statements {
 			}
 			c.consts[name] = &constEntry{decl: st}
 		case *ModelStmt:
-			if s.chain != nil {
-				c.errorf(st.Start, "a file has either a model or a chain block, not both (the chain is at line %d)", c.position(s.chain.Start).Line)
-				s.conflict = true
+			if c.otherModel(&s, st, "model") {
 				continue
 			}
 			if first(st, "model") {
 				s.model = st
 			}
 		case *ChainStmt:
-			if s.model != nil {
-				c.errorf(st.Start, "a file has either a model or a chain block, not both (the model is at line %d)", c.position(s.model.Start).Line)
-				s.conflict = true
+			if c.otherModel(&s, st, "chain") {
 				continue
 			}
 			if first(st, "chain") {
 				s.chain = st
 			}
+		case *ModuleStmt:
+			if c.otherModel(&s, st, "module") {
+				continue
+			}
+			s.modules = append(s.modules, st)
+		case *FormulaStmt:
+			name := st.Name.Name
+			switch {
+			case isKeyword(name):
+				c.errKeyword(st.Name.Off, name, "a formula")
+			case c.formulas[name] != nil:
+				c.errorf(st.Name.Off, "formula %s is already defined at line %d", name, c.position(c.formulas[name].Start).Line)
+			default:
+				c.formulas[name] = st
+			}
+		case *LabelStmt:
+			s.labels = append(s.labels, st)
 		case *InputsStmt:
 			if first(st, "inputs") {
 				s.inputs = st
@@ -209,6 +232,27 @@ func (c *checker) collect() *statements {
 		}
 	}
 	return &s
+}
+
+// otherModel reports (and returns true) when a file gives a second kind of
+// model: a builder call, a chain block and modules exclude each other.
+func (c *checker) otherModel(s *statements, st Stmt, kind string) bool {
+	var other Stmt
+	var what string
+	switch {
+	case s.model != nil && kind != "model":
+		other, what = s.model, "the model"
+	case s.chain != nil && kind != "chain":
+		other, what = s.chain, "the chain"
+	case len(s.modules) > 0 && kind != "module":
+		other, what = s.modules[0], "the first module"
+	}
+	if other == nil {
+		return false
+	}
+	c.errorf(st.Bounds().Start, "a file has one model: a model statement, a chain block or modules, not two of them (%s is at line %d)", what, c.position(other.Bounds().Start).Line)
+	s.conflict = true
+	return true
 }
 
 // check checks the file. It returns the program and whether its model (and
@@ -254,10 +298,23 @@ func (c *checker) check() (*property.Program, bool) {
 		} else if s.neighbours != nil && s.neighbours.Pred == nil {
 			c.neighbourNames(s.neighbours, s.inputs)
 		}
+	case len(s.modules) > 0:
+		if s.neighbours == nil {
+			c.errorf(s.modules[0].Start, "no neighbours statement: say which inputs are neighbours (a predicate such as |d - d'| <= 1)")
+		}
+		if s.inputs != nil && s.inputs.Names != nil {
+			c.errorf(s.inputs.Start, "the inputs of modules are the valuations of their input variables: write inputs where … to keep some of them")
+		}
+		if m := c.modules(s.modules, s.inputs); m != nil {
+			p.Model = m
+		}
 	case !onlyEquivalences(s.props):
-		c.errorf(0, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)) or a chain { … } block")
+		c.errorf(0, "no model: add a model statement (model truncated_geometric(alpha = 1/2, n = 5)), a chain { … } block or modules")
 	}
-	if s.inputs != nil && s.inputs.Where != nil {
+	if len(s.labels) > 0 && len(s.modules) == 0 {
+		c.errorf(s.labels[0].Start, "label statements name conditions on the states of modules; a chain's states list their labels, and a builder's are its own")
+	}
+	if s.inputs != nil && s.inputs.Where != nil && len(s.modules) == 0 {
 		p.Inputs = &property.Inputs{Pos: c.position(s.inputs.Start), Where: c.condition(s.inputs.Where, false)}
 	}
 	if s.neighbours != nil {
@@ -269,6 +326,9 @@ func (c *checker) check() (*property.Program, bool) {
 		p.Observe = refs(c, s.observe.Labels)
 	}
 	modelOK := len(c.errs) == before && p.Model != nil
+	if modelOK {
+		c.model = p.Model
+	}
 	for _, st := range s.props {
 		if c.ctx.Err() != nil {
 			return p, false
@@ -292,8 +352,12 @@ func (c *checker) outputs(o *OutputsStmt) property.OutputSpec {
 	switch {
 	case o == nil || o.State:
 		return property.OutputSpec{}
-	case o.Var != nil:
-		return property.OutputSpec{Var: &property.Ref{Name: o.Var.Name, Pos: c.position(o.Var.Off)}, Pos: c.position(o.Start)}
+	case o.Vars != nil:
+		spec := property.OutputSpec{Pos: c.position(o.Start)}
+		for _, v := range o.Vars {
+			spec.Vars = append(spec.Vars, property.Ref{Name: v.Name, Pos: c.position(v.Off)})
+		}
+		return spec
 	}
 	return property.OutputSpec{Labels: refs(c, o.Labels), Pos: c.position(o.Start)}
 }

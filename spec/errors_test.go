@@ -47,7 +47,7 @@ func TestErrors(t *testing.T) {
 		{"model too big", "model truncated_geometric(alpha = 1/2, n = 5000)", []string{"1:7: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 transitions"}},
 		{"composition far too big", "model compose(k = 1000000, model = survey())", []string{"1:7: compose(k = 1000000, model = survey()) would have more than 10^308 states; the limit is 10,000,000 states"}},
 		{"fractional power", "model survey(theta1 = 2^(1/2))", []string{"1:23: the exponent 1/2 is not an integer"}},
-		{"model and chain", "model survey()\n" + chainAB, []string{"2:1: a file has either a model or a chain block, not both (the model is at line 1)"}},
+		{"model and chain", "model survey()\n" + chainAB, []string{"2:1: a file has one model: a model statement, a chain block or modules, not two of them (the model is at line 1)"}},
 		{"two models", "model survey()\nmodel survey()", []string{"2:1: duplicate model statement (the first is at line 1)"}},
 		{"inputs with a model", "model survey()\ninputs a", []string{"2:1: the model survey defines its own inputs; inputs is only for chain blocks"}},
 		// Constants.
@@ -148,7 +148,7 @@ func TestErrors(t *testing.T) {
 		{"unknown inner model", "model compose(k = 2, model = foo())", []string{"1:30: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"bad inner parameter", "model compose(k = 2, model = survey(theta1 = 2))", []string{"1:37: survey: parameter theta1 must be in [0, 1], got 2"}},
 		{"equivalent with one model", "check equivalent(survey())", []string{"1:1: equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))"}},
-		{"equivalent of numbers", "check equivalent(1, 2)", []string{"1:18: the arguments of equivalent must be models, such as survey()", "1:21: the arguments of equivalent must be models, such as survey()"}},
+		{"equivalent of numbers", "check equivalent(1, 2)", []string{"1:18: the arguments of equivalent must be models, such as survey(), or model for the file's own", "1:21: the arguments of equivalent must be models, such as survey(), or model for the file's own"}},
 		{"equivalent queried", "query equivalent(survey(), survey())", []string{"1:7: equivalent(…) is a yes/no property: write check equivalent(…)"}},
 		{"equivalent expects a value", "check equivalent(survey(), survey()) expect 1", []string{"1:45: a check expects holds or violated, not 1"}},
 		// Several errors at once, in order.

@@ -176,6 +176,32 @@ func (p *printer) stmt(st Stmt) {
 		}
 		p.indent = outer
 		p.w(p.indent, "}")
+	case *ModuleStmt:
+		p.w("module ", st.Name.Name, "\n")
+		p.lastLine, _ = p.lines(st.Span)
+		outer := p.indent
+		p.indent += "  "
+		for _, it := range st.Items {
+			p.node(it.Bounds(), func() { p.moduleItem(it) })
+		}
+		_, end := p.lines(st.Span)
+		for p.next < len(p.comments) && p.comments[p.next].line < end {
+			c := p.comments[p.next]
+			p.gap(c.line)
+			p.w(p.indent, c.text, "\n")
+			p.lastLine = c.line
+			p.next++
+		}
+		p.indent = outer
+		p.w(p.indent, "endmodule")
+	case *FormulaStmt:
+		p.w("formula ", st.Name.Name, " = ")
+		p.expr(st.Value)
+	case *LabelStmt:
+		p.w("label ")
+		p.name(st.Name)
+		p.w(" = ")
+		p.expr(st.Value)
 	case *InputsStmt:
 		p.w("inputs ")
 		if st.Where != nil {
@@ -188,8 +214,14 @@ func (p *printer) stmt(st Stmt) {
 		switch {
 		case st.State:
 			p.w("outputs state")
-		case st.Var != nil:
-			p.w("outputs var ", st.Var.Name)
+		case st.Vars != nil:
+			p.w("outputs var ")
+			for i, v := range st.Vars {
+				if i > 0 {
+					p.w(", ")
+				}
+				p.w(v.Name)
+			}
 		default:
 			p.w("outputs labels ")
 			p.names(st.Labels)
@@ -285,6 +317,68 @@ func (p *printer) item(it ChainItem) {
 	}
 }
 
+func (p *printer) moduleItem(it ChainItem) {
+	switch it := it.(type) {
+	case *VarDecl:
+		if it.Input {
+			p.w("input ")
+		}
+		p.w(it.Name.Name, " : ")
+		if it.Lo == nil {
+			p.w("bool")
+		} else {
+			p.w("[")
+			p.expr(it.Lo)
+			p.w("..")
+			p.expr(it.Hi)
+			p.w("]")
+		}
+		if it.Init != nil {
+			p.w(" init ")
+			p.expr(it.Init)
+		}
+		p.w(";")
+	case *CommandDecl:
+		p.w("[")
+		if it.Action != nil {
+			p.w(it.Action.Name)
+		}
+		p.w("] ")
+		p.expr(it.Guard)
+		p.w(" -> ")
+		if it.Updates == nil {
+			p.w("true")
+		}
+		for i, u := range it.Updates {
+			if i > 0 {
+				p.w(" + ")
+			}
+			if u.Prob != nil {
+				p.expr(u.Prob)
+				p.w(" : ")
+			}
+			if u.Assigns == nil {
+				p.w("true")
+			}
+			for j, a := range u.Assigns {
+				if j > 0 {
+					p.w(" & ")
+				}
+				p.w("(", a.Var.Name, "'")
+				if a.Value != nil {
+					p.w(" = ")
+					p.expr(a.Value)
+				} else {
+					p.w(" ~ ")
+					p.expr(a.Draw)
+				}
+				p.w(")")
+			}
+		}
+		p.w(";")
+	}
+}
+
 func (p *printer) name(n Name) {
 	if n.Quoted {
 		p.w(strconv.Quote(n.Text))
@@ -374,6 +468,16 @@ func (p *printer) expr(e *Expr) {
 		p.expr(e.Args[0])
 		p.w(" ", e.Text, " ")
 		p.expr(e.Args[1])
+	case EImplies:
+		p.expr(e.Args[0])
+		p.w(" => ")
+		p.expr(e.Args[1])
+	case EIte:
+		p.expr(e.Args[0])
+		p.w(" ? ")
+		p.expr(e.Args[1])
+		p.w(" : ")
+		p.expr(e.Args[2])
 	case ETemporal:
 		p.w(e.Text)
 		if e.Args[1] != nil {

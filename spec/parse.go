@@ -22,6 +22,7 @@ const (
 // Keywords that cannot name a constant, state, variable or label.
 var keywords = []string{
 	"const", "model", "chain", "state", "else", "inputs", "where", "outputs", "var", "labels",
+	"module", "endmodule", "formula", "label", "input", "init", "bool",
 	"observe", "neighbours", "neighbors", "check", "query", "over", "expect", "holds", "violated",
 	"X", "F", "G", "U", "P", "D",
 }
@@ -179,7 +180,7 @@ func (p *parser) names(expected string) []Name {
 	return ns
 }
 
-const statementWords = "a statement: const, model, chain, inputs, outputs, observe, neighbours, check or query"
+const statementWords = "a statement: const, model, chain, module, formula, label, inputs, outputs, observe, neighbours, check or query"
 
 func (p *parser) statement() Stmt {
 	start := p.tok.off
@@ -205,6 +206,25 @@ func (p *parser) statement() Stmt {
 		s := p.chain()
 		s.Span = span()
 		return s
+	case "module":
+		p.advance()
+		s := p.module()
+		s.Span = span()
+		return s
+	case "formula":
+		p.advance()
+		s := &FormulaStmt{Name: p.word("a name")}
+		p.expect("=")
+		s.Value = p.expr()
+		s.Span = span()
+		return s
+	case "label":
+		p.advance()
+		s := &LabelStmt{Name: p.name("a label name")}
+		p.expect("=")
+		s.Value = p.expr()
+		s.Span = span()
+		return s
 	case "inputs":
 		p.advance()
 		s := &InputsStmt{}
@@ -225,8 +245,11 @@ func (p *parser) statement() Stmt {
 			s.State = true
 		case p.is("var"):
 			p.advance()
-			w := p.word("a variable")
-			s.Var = &w
+			s.Vars = append(s.Vars, p.word("a variable"))
+			for p.isOp(",") {
+				p.advance()
+				s.Vars = append(s.Vars, p.word("a variable"))
+			}
 		case p.is("labels"):
 			p.advance()
 			s.Labels = p.names("a label")
@@ -393,8 +416,38 @@ func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
 	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
 }
 
-// expr parses a disjunction: the loosest expression.
+// expr parses a conditional expression "c ? a : b": the loosest.
 func (p *parser) expr() *Expr {
+	start := p.tok.off
+	c := p.implies()
+	if !p.isOp("?") {
+		return c
+	}
+	p.advance()
+	p.nest()
+	defer p.unnest()
+	a := p.expr()
+	p.expect(":")
+	b := p.expr()
+	return p.node(EIte, start, "", c, a, b)
+}
+
+// implies parses "a => b" (right associative).
+func (p *parser) implies() *Expr {
+	start := p.tok.off
+	l := p.or()
+	if !p.isOp("=>") {
+		return l
+	}
+	p.advance()
+	p.nest()
+	defer p.unnest()
+	r := p.implies()
+	return p.node(EImplies, start, "", l, r)
+}
+
+// or parses a disjunction.
+func (p *parser) or() *Expr {
 	start := p.tok.off
 	e := p.and()
 	if !p.isOp("|") {
@@ -536,7 +589,7 @@ func (p *parser) unary() *Expr {
 }
 
 // functions are the names that must be followed by parentheses.
-var functions = []string{"ln", "abs"}
+var functions = []string{"ln", "abs", "min", "max", "floor", "ceil", "mod", "pow"}
 
 func (p *parser) primary() *Expr {
 	start := p.tok.off
@@ -675,4 +728,148 @@ func (p *parser) dp() *Expr {
 	path := p.expr()
 	p.expect("]")
 	return p.node(EDP, start, "", eps, delta, path)
+}
+
+// mark is a point of the parse to come back to (a bounded lookahead).
+type mark struct {
+	off, lastEnd, comments int
+	tok, peek              token
+	peekErr                *scanError
+}
+
+func (p *parser) mark() mark {
+	return mark{p.sc.off, p.lastEnd, len(p.sc.comments), p.tok, p.peek, p.peekErr}
+}
+
+func (p *parser) reset(m mark) {
+	p.sc.off, p.lastEnd, p.tok, p.peek, p.peekErr = m.off, m.lastEnd, m.tok, m.peek, m.peekErr
+	p.sc.comments = p.sc.comments[:m.comments]
+}
+
+// module parses "module NAME … endmodule".
+func (p *parser) module() *ModuleStmt {
+	s := &ModuleStmt{Name: p.word("a module name")}
+	for !p.is("endmodule") {
+		start := p.tok.off
+		if p.tok.kind == tEOF {
+			p.unexpected(`"endmodule"`)
+		}
+		if p.isOp("[") {
+			c := p.command()
+			c.Span = Span{start, p.lastEnd}
+			s.Commands = append(s.Commands, c)
+			s.Items = append(s.Items, c)
+			continue
+		}
+		d := &VarDecl{}
+		if p.is("input") && p.peek.kind == tIdent {
+			d.Input = true
+			p.advance()
+		}
+		d.Name = p.word(`a variable declaration "x : [lo..hi] init e;", or a command "[] guard -> updates;"`)
+		p.expect(":")
+		if p.is("bool") {
+			p.advance()
+		} else {
+			p.expect("[")
+			d.Lo = p.expr()
+			p.expect("..")
+			d.Hi = p.expr()
+			p.expect("]")
+		}
+		if p.is("init") {
+			p.advance()
+			d.Init = p.expr()
+		}
+		p.expect(";")
+		d.Span = Span{start, p.lastEnd}
+		s.Vars = append(s.Vars, d)
+		s.Items = append(s.Items, d)
+	}
+	p.advance()
+	return s
+}
+
+// command parses "[ACTION] GUARD -> UPDATES;".
+func (p *parser) command() *CommandDecl {
+	c := &CommandDecl{}
+	p.expect("[")
+	if p.tok.kind == tIdent {
+		w := p.word("an action")
+		c.Action = &w
+	}
+	p.expect("]")
+	c.Guard = p.expr()
+	p.expect("->")
+	if p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":") {
+		p.advance()
+	} else {
+		for {
+			c.Updates = append(c.Updates, p.update())
+			if !p.isOp("+") {
+				break
+			}
+			p.advance()
+		}
+	}
+	p.expect(";")
+	return c
+}
+
+// update parses "[P :] (x' = E) & …" or "[P :] true".
+func (p *parser) update() *UpdateDecl {
+	u := &UpdateDecl{Span: Span{Start: p.tok.off}}
+	switch {
+	case p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":"):
+	case p.assignmentAhead():
+	default:
+		u.Prob = p.expr()
+		p.expect(":")
+	}
+	if p.is("true") {
+		p.advance()
+		u.End = p.lastEnd
+		return u
+	}
+	for {
+		u.Assigns = append(u.Assigns, p.assignment())
+		if !p.isOp("&") {
+			break
+		}
+		p.advance()
+	}
+	u.End = p.lastEnd
+	return u
+}
+
+// assignmentAhead reports whether "(NAME '" comes next.
+func (p *parser) assignmentAhead() bool {
+	if !p.isOp("(") || p.peek.kind != tIdent {
+		return false
+	}
+	m := p.mark()
+	defer p.reset(m)
+	p.advance()
+	return p.peek.kind == tOp && p.peek.text == "'"
+}
+
+// assignment parses "(x' = E)" or "(x' ~ DIST(…))".
+func (p *parser) assignment() AssignDecl {
+	a := AssignDecl{Span: Span{Start: p.tok.off}}
+	p.expect("(")
+	a.Var = p.word("a variable")
+	p.expect("'")
+	switch {
+	case p.isOp("="):
+		p.advance()
+		a.Value = p.expr()
+	case p.isOp("~"):
+		p.advance()
+		a.Draw = p.call("a distribution such as geometric(alpha, centre, lo, hi)")
+	default:
+		p.unexpected(`"=" or "~"`)
+	}
+	p.expect(")")
+	a.End = p.lastEnd
+	return a
 }

@@ -147,8 +147,17 @@ func (c *checker) equivalence(call *Expr, h property.Header) property.Statement 
 	s := &property.EquivalenceCheck{Header: h, CallPos: c.position(call.Pos()), CallText: exprText(call)}
 	ok := true
 	for i, a := range call.Args {
+		if a.Op == EName && a.Text == "model" {
+			if c.model == nil {
+				c.errorf(a.Pos(), "model stands for the file's own model, and this file has none (or it has errors)")
+				ok = false
+				continue
+			}
+			s.Models[i] = c.model
+			continue
+		}
 		if a.Op != ECall {
-			c.errorf(a.Pos(), "the arguments of equivalent must be models, such as survey()")
+			c.errorf(a.Pos(), "the arguments of equivalent must be models, such as survey(), or model for the file's own")
 			ok = false
 			continue
 		}

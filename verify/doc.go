@@ -27,7 +27,7 @@
 //     underlying vectors over all states.
 //   - Equivalent compares the final-state distributions of two chains for
 //     every input, matching inputs and outputs by valuation, else by name;
-//     MatchInputs reports whether the inputs correspond (§2.10).
+//     MatchInputs reports whether the inputs correspond (§2.10); MatchError says why not.
 //
 // # Outputs
 //

@@ -2,8 +2,10 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"sort"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
 )
@@ -15,6 +17,12 @@ type EquivalenceResult struct {
 	// Inputs and Outputs count the matched inputs and the distinct outputs
 	// compared.
 	Inputs, Outputs int
+	// InputVars and OutputVars are the variables inputs and outputs were
+	// matched on (those both chains have); nil when they were matched by
+	// state name. InputIgnored and OutputIgnored are the variables some
+	// inputs or outputs have and others lack, which the comparison does
+	// not see.
+	InputVars, OutputVars, InputIgnored, OutputIgnored []string
 	// Counterexample is set when they differ: the first input (in the first
 	// chain's order) and output where the probabilities differ.
 	Counterexample *Difference
@@ -28,69 +36,125 @@ type Difference struct {
 	PrB    *big.Rat
 }
 
-// matchKey identifies a state across chains: its valuation, or its name
-// when it has none; the prefix keeps a name such as "in=0" from matching a
-// valuation in=0.
-func matchKey(c *chain.Chain, s int) string {
-	if v := c.Valuation(s); len(v) > 0 {
-		return "v\x00" + v.String()
+// MatchError is the error of comparing models whose inputs or outputs do
+// not correspond. It wraps ErrModel.
+type MatchError struct{ reason string }
+
+func (e *MatchError) Error() string { return ErrModel.Error() + ": " + e.reason }
+
+// Reason says what does not correspond.
+func (e *MatchError) Reason() string { return e.reason }
+
+func (e *MatchError) Unwrap() error { return ErrModel }
+
+func matchErrorf(format string, args ...any) *MatchError {
+	return &MatchError{reason: fmt.Sprintf(format, args...)}
+}
+
+// projection keys the states of a chain for matching: by the values of
+// vars, in order, or by name when vars is nil. The prefixes keep a name
+// such as "in=0" from matching a valuation in=0.
+type projection []string
+
+func (p projection) key(c *chain.Chain, s int) string {
+	v := c.Valuation(s)
+	if p == nil || len(v) == 0 {
+		return "n\x00" + c.Name(s)
 	}
-	return "n\x00" + c.Name(s)
+	var b strings.Builder
+	b.WriteString("v\x00")
+	for i, name := range p {
+		x, _ := v.Get(name)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(chain.Valuation{{Name: name, Value: x}}.String())
+	}
+	return b.String()
 }
 
 // displayKey is a match key as people read it.
 func displayKey(k string) string { return k[2:] }
 
-// UnmatchedInput is the error of comparing models whose inputs do not
-// correspond: Input (a valuation, or a name) of the first model (First) or
-// of the second has no counterpart in the other. It wraps ErrModel.
-type UnmatchedInput struct {
-	Input string
-	First bool
-}
-
-func (e *UnmatchedInput) Error() string { return ErrModel.Error() + ": " + e.Reason() }
-
-// Reason says which input has no counterpart.
-func (e *UnmatchedInput) Reason() string {
-	if e.First {
-		return "input " + e.Input + " of the first model has no counterpart in the second"
+// commonVars returns the variables every state of both lists has, in the
+// order of the first state, and the variables some of them lack; ok is
+// false when a state has no valuation (states are then matched by name).
+func commonVars(a *chain.Chain, as []int, b *chain.Chain, bs []int) (common, other []string, ok bool) {
+	count := map[string]int{}
+	var order []string
+	n := 0
+	for _, side := range []struct {
+		c  *chain.Chain
+		ss []int
+	}{{a, as}, {b, bs}} {
+		for _, s := range side.ss {
+			v := side.c.Valuation(s)
+			if len(v) == 0 {
+				return nil, nil, false
+			}
+			n++
+			for _, x := range v {
+				if count[x.Name] == 0 {
+					order = append(order, x.Name)
+				}
+				count[x.Name]++
+			}
+		}
 	}
-	return "input " + e.Input + " of the second model has no counterpart in the first"
+	for _, name := range order {
+		if count[name] == n {
+			common = append(common, name)
+		} else {
+			other = append(other, name)
+		}
+	}
+	return common, other, n > 0
 }
 
-func (e *UnmatchedInput) Unwrap() error { return ErrModel }
-
-// MatchInputs reports an *UnmatchedInput unless the inputs of a and b correspond one
-// to one, matched as Equivalent matches them.
-func MatchInputs(a, b *chain.Chain) error {
-	_, _, _, err := matchInputs(a, b)
-	return err
-}
-
-// matchInputs matches the inputs of a and b; it returns the inputs of
-// each by key and the keys in a's order.
-func matchInputs(a, b *chain.Chain) (ka, kb map[string]int, keys []string, err error) {
+// inputMatch matches the inputs of a and b; it returns the projection,
+// the inputs of each by key and the keys in a's order.
+func inputMatch(a, b *chain.Chain) (p projection, ignored []string, ka, kb map[string]int, keys []string, err error) {
+	common, other, ok := commonVars(a, a.Inputs(), b, b.Inputs())
+	if ok {
+		if len(common) == 0 {
+			return nil, nil, nil, nil, nil, matchErrorf("their inputs share no variable (the variables are %s)", strings.Join(other, ", "))
+		}
+		p, ignored = common, other
+	}
 	ka, kb = map[string]int{}, map[string]int{}
-	for _, s := range a.Inputs() {
-		ka[matchKey(a, s)] = s
+	for i, side := range []struct {
+		c *chain.Chain
+		m map[string]int
+	}{{a, ka}, {b, kb}} {
+		for _, s := range side.c.Inputs() {
+			k := p.key(side.c, s)
+			if t, dup := side.m[k]; dup {
+				return nil, nil, nil, nil, nil, matchErrorf("inputs %s and %s of the %s model both match %s: match on more variables by naming them alike in both models",
+					side.c.Name(t), side.c.Name(s), ordinal(i), displayKey(k))
+			}
+			side.m[k] = s
+		}
 	}
-	for _, s := range b.Inputs() {
-		kb[matchKey(b, s)] = s
-	}
 	for _, s := range a.Inputs() {
-		k := matchKey(a, s)
-		if _, ok := kb[k]; !ok {
-			return nil, nil, nil, &UnmatchedInput{Input: displayKey(k), First: true}
+		k := p.key(a, s)
+		if !has(kb, k) {
+			return nil, nil, nil, nil, nil, matchErrorf("input %s of the first model has no counterpart in the second", displayKey(k))
 		}
 		keys = append(keys, k)
 	}
 	for _, s := range b.Inputs() {
-		if k := matchKey(b, s); !has(ka, k) {
-			return nil, nil, nil, &UnmatchedInput{Input: displayKey(k)}
+		if k := p.key(b, s); !has(ka, k) {
+			return nil, nil, nil, nil, nil, matchErrorf("input %s of the second model has no counterpart in the first", displayKey(k))
 		}
 	}
-	return ka, kb, keys, nil
+	return p, ignored, ka, kb, keys, nil
+}
+
+func ordinal(i int) string {
+	if i == 0 {
+		return "first"
+	}
+	return "second"
 }
 
 func has(m map[string]int, k string) bool {
@@ -98,25 +162,49 @@ func has(m map[string]int, k string) bool {
 	return ok
 }
 
+// MatchInputs reports a *MatchError unless the inputs of a and b
+// correspond one to one, matched as Equivalent matches them.
+func MatchInputs(a, b *chain.Chain) error {
+	_, _, _, _, _, err := inputMatch(a, b)
+	return err
+}
+
 // Equivalent compares the final-state output distributions of a and b,
-// exactly, for every input. Inputs and outputs are matched by their
-// valuation (in=3, out=2), or by name when they have none; an input of one
-// chain without a counterpart in the other is an error.
+// exactly, for every input.
+//
+// Inputs are matched on the variables that every input of both chains has
+// (so a module with input in and output out matches a builder whose inputs
+// are in=k), or by state name when an input has no valuation; two inputs of
+// one chain that agree on those variables, or an input without a
+// counterpart, are a *MatchError. Outputs (absorbing states) are compared
+// on the variables every valued output of both chains has, probabilities of
+// outputs that agree on them added; outputs without a valuation (and ⊥∞)
+// by name. The result names the variables used and those ignored.
 func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, error) {
-	ka, kb, keys, err := matchInputs(a, b)
+	p, ignored, ka, kb, keys, err := inputMatch(a, b)
 	if err != nil {
 		return nil, err
 	}
-	da, err := keyedDistributions(ctx, a)
+	fa, err := finals(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	db, err := keyedDistributions(ctx, b)
+	fb, err := finals(ctx, b)
 	if err != nil {
 		return nil, err
 	}
+	outVars, outOther, ok := commonVars(a, fa.valued, b, fb.valued)
+	var op projection
+	if ok {
+		if len(outVars) == 0 {
+			return nil, matchErrorf("their outputs share no variable (the variables are %s)", strings.Join(outOther, ", "))
+		}
+		op = outVars
+	}
+	da, db := fa.keyed(a, op), fb.keyed(b, op)
+	res := &EquivalenceResult{Equal: true, Inputs: len(keys), InputVars: p, OutputVars: op}
+	res.InputIgnored, res.OutputIgnored = ignored, outOther
 	outputs := map[string]bool{}
-	res := &EquivalenceResult{Equal: true, Inputs: len(keys)}
 	for _, k := range keys {
 		pa, pb := da[ka[k]], db[kb[k]]
 		names := map[string]bool{}
@@ -144,25 +232,45 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 	return res, nil
 }
 
-// keyedDistributions returns every input's final-state distribution keyed
-// by the outputs' match keys.
-func keyedDistributions(ctx context.Context, c *chain.Chain) (map[int]map[string]*big.Rat, error) {
+// finalDists are the final-state distributions of every input of a chain.
+type finalDists struct {
+	inputs      []int
+	dists       map[int]dvec
+	names       []string
+	stateOutput map[int]int
+	// valued are the absorbing states with a valuation.
+	valued []int
+}
+
+func finals(ctx context.Context, c *chain.Chain) (*finalDists, error) {
 	inputs := c.Inputs()
 	dists, names, stateOutput, err := finalDistributions(ctx, c, inputs, FinalState())
 	if err != nil {
 		return nil, err
 	}
-	// Outputs are absorbing states (or ⊥∞); re-key them by match key.
-	key := make([]string, len(names))
-	for i, n := range names {
+	f := &finalDists{inputs: inputs, dists: dists, names: names, stateOutput: stateOutput}
+	for s := range stateOutput {
+		if len(c.Valuation(s)) > 0 {
+			f.valued = append(f.valued, s)
+		}
+	}
+	sort.Ints(f.valued)
+	return f, nil
+}
+
+// keyed returns every input's distribution keyed by the outputs' match
+// keys under p, adding the probabilities of outputs with the same key.
+func (f *finalDists) keyed(c *chain.Chain, p projection) map[int]map[string]*big.Rat {
+	key := make([]string, len(f.names))
+	for i, n := range f.names {
 		key[i] = "o\x00" + n // ⊥∞
 	}
-	for s, o := range stateOutput {
-		key[o] = matchKey(c, s)
+	for s, o := range f.stateOutput {
+		key[o] = p.key(c, s)
 	}
 	out := map[int]map[string]*big.Rat{}
-	for _, s := range inputs {
-		d := dists[s]
+	for _, s := range f.inputs {
+		d := f.dists[s]
 		m := map[string]*big.Rat{}
 		for i, o := range d.out {
 			k := key[o]
@@ -174,7 +282,7 @@ func keyedDistributions(ctx context.Context, c *chain.Chain) (map[int]map[string
 		}
 		out[s] = m
 	}
-	return out, nil
+	return out
 }
 
 // ratOrZero returns x, or 0 for nil.

@@ -30,7 +30,8 @@ const (
 // FinalState().
 type Output struct {
 	kind    outputKind
-	name    string
+	name    string   // the variable of FinalVar
+	names   []string // the variables of FinalVars, two or more
 	labels  []string
 	horizon int
 }
@@ -42,6 +43,16 @@ func FinalState() Output { return Output{} }
 // FinalVar observes the value of variable name in the absorbing state a run
 // ends in. Absorbing states without the variable are observed as themselves.
 func FinalVar(name string) Output { return Output{kind: outVar, name: name} }
+
+// FinalVars observes the values of several variables of the absorbing
+// state a run ends in, as a tuple. Absorbing states without one of them
+// are observed as themselves.
+func FinalVars(names ...string) Output {
+	if len(names) == 1 {
+		return FinalVar(names[0])
+	}
+	return Output{kind: outVar, names: slices.Clone(names)}
+}
 
 // FinalLabels observes which of the given labels the absorbing state a run
 // ends in carries.
@@ -56,6 +67,9 @@ func FinalLabels(labels ...string) Output {
 func (o Output) String() string {
 	switch o.kind {
 	case outVar:
+		if o.names != nil {
+			return "final values of (" + strings.Join(o.names, ", ") + ")"
+		}
 		return "final value of " + o.name
 	case outLabels:
 		return "final labels {" + strings.Join(o.labels, ", ") + "}"
@@ -362,6 +376,17 @@ type outKey struct {
 func outputKey(c *chain.Chain, s int, out Output) outKey {
 	switch out.kind {
 	case outVar:
+		if out.names != nil {
+			vals := make([]string, len(out.names))
+			for i, n := range out.names {
+				v, ok := c.Value(s, n)
+				if !ok {
+					return outKey{kind: 's', text: c.Name(s), state: s}
+				}
+				vals[i] = strconv.FormatInt(v, 10)
+			}
+			return outKey{kind: 'u', text: strings.Join(vals, "\x00")}
+		}
 		if v, ok := c.Value(s, out.name); ok {
 			return outKey{kind: 'v', value: v}
 		}
@@ -381,6 +406,13 @@ func (k outKey) display(out Output) string {
 	switch k.kind {
 	case 'v':
 		return out.name + "=" + strconv.FormatInt(k.value, 10)
+	case 'u':
+		vals := strings.Split(k.text, "\x00")
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = out.names[i] + "=" + v
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
 	case 'l':
 		return "{" + strings.ReplaceAll(k.text, "\x00", ", ") + "}"
 	}
@@ -390,7 +422,7 @@ func (k outKey) display(out Output) string {
 // sortOutputKeys orders outputs for display: variable values numerically,
 // then label sets, then states in state order.
 func sortOutputKeys(keys []outKey) {
-	rank := map[byte]int{'v': 0, 'l': 1, 's': 2}
+	rank := map[byte]int{'v': 0, 'u': 1, 'l': 2, 's': 3}
 	sort.SliceStable(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
 		switch {
@@ -398,11 +430,26 @@ func sortOutputKeys(keys []outKey) {
 			return rank[a.kind] < rank[b.kind]
 		case a.kind == 'v':
 			return a.value < b.value
+		case a.kind == 'u':
+			return tupleLess(a.text, b.text)
 		case a.kind == 'l':
 			return a.text < b.text
 		}
 		return a.state < b.state
 	})
+}
+
+// tupleLess orders tuples of values numerically, element by element.
+func tupleLess(a, b string) bool {
+	x, y := strings.Split(a, "\x00"), strings.Split(b, "\x00")
+	for i := range x {
+		p, _ := strconv.ParseInt(x[i], 10, 64)
+		q, _ := strconv.ParseInt(y[i], 10, 64)
+		if p != q {
+			return p < q
+		}
+	}
+	return false
 }
 
 // uniqueNames makes display names distinct: a name already taken (a state

@@ -1,0 +1,369 @@
+package expr
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Expressions over a valuation: the guards, probabilities and updates of
+// guarded commands are evaluated on the vector of a state's variable
+// values, each variable in its slot. Booleans are kept as 0 and 1.
+
+// Slots says where each variable of a valuation is, and whether it is a
+// boolean.
+type Slots interface {
+	Slot(name string) (slot int, isBool, ok bool)
+}
+
+// Value is an exact rational computed by an expression: an int64 while it
+// is small, a big.Rat beyond.
+type Value struct{ q qv }
+
+// Int returns v as an int64 when it is an integer that fits.
+func (v Value) Int() (int64, bool) {
+	if v.q.r == nil {
+		return v.q.i, true
+	}
+	if v.q.r.IsInt() && v.q.r.Num().IsInt64() {
+		return v.q.r.Num().Int64(), true
+	}
+	return 0, false
+}
+
+// Rat returns v as a rational (a new one for small values; read-only
+// otherwise).
+func (v Value) Rat() *big.Rat { return v.q.rat() }
+
+// String writes v exactly.
+func (v Value) String() string { return v.q.rat().RatString() }
+
+// IntValue returns the Value of an integer.
+func IntValue(i int64) Value { return Value{qv{i: i}} }
+
+// RatValue returns the Value of a rational (not copied).
+func RatValue(r *big.Rat) Value { return Value{small(r)} }
+
+func small(r *big.Rat) qv {
+	if r.IsInt() && r.Num().IsInt64() {
+		return qv{i: r.Num().Int64()}
+	}
+	return qv{r: r}
+}
+
+// ValCond decides a condition on a valuation.
+type ValCond func(vals []int64) (bool, error)
+
+// ValNum computes a number on a valuation.
+type ValNum func(vals []int64) (Value, error)
+
+// CompileCondition compiles a condition over valuations; every error is
+// reported at its position.
+func CompileCondition(e *Expr, s Slots) (ValCond, source.ErrorList) {
+	k := &valCompiler{s: s}
+	f := k.cond(e)
+	if k.errs != nil {
+		return nil, k.errs
+	}
+	return f, nil
+}
+
+// CompileNumber compiles a number over valuations.
+func CompileNumber(e *Expr, s Slots) (ValNum, source.ErrorList) {
+	k := &valCompiler{s: s}
+	f := k.num(e)
+	if k.errs != nil {
+		return nil, k.errs
+	}
+	return f, nil
+}
+
+type valCompiler struct {
+	s    Slots
+	errs source.ErrorList
+}
+
+func (k *valCompiler) errorf(p source.Position, format string, args ...any) {
+	k.errs = append(k.errs, &source.Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+func falseCond([]int64) (bool, error) { return false, nil }
+
+func zeroNum([]int64) (Value, error) { return Value{}, nil }
+
+func (k *valCompiler) cond(e *Expr) ValCond {
+	switch e.Op {
+	case Bool:
+		b := e.Truth
+		return func([]int64) (bool, error) { return b, nil }
+	case Var, Label:
+		slot, isBool, ok := k.s.Slot(e.Name)
+		switch {
+		case !ok && e.Fallback != nil:
+			return k.cond(e.Fallback)
+		case !ok:
+			k.errorf(e.Pos, "unknown variable %s", e.Name)
+			return falseCond
+		case !isBool:
+			k.errorf(e.Pos, "%s is a number, not a condition: compare it (%s = …)", e.Name, e.Name)
+			return falseCond
+		}
+		return func(v []int64) (bool, error) { return v[slot] != 0, nil }
+	case Not:
+		f := k.cond(e.Args[0])
+		return func(v []int64) (bool, error) { b, err := f(v); return !b, err }
+	case And, Or:
+		fs := make([]ValCond, len(e.Args))
+		for i, a := range e.Args {
+			fs[i] = k.cond(a)
+		}
+		stop := e.Op == Or
+		return func(v []int64) (bool, error) {
+			for _, f := range fs {
+				if b, err := f(v); err != nil || b == stop {
+					return b, err
+				}
+			}
+			return !stop, nil
+		}
+	case Implies, Iff:
+		l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
+		iff := e.Op == Iff
+		return func(v []int64) (bool, error) {
+			a, err := l(v)
+			if err != nil {
+				return false, err
+			}
+			b, err := r(v)
+			if iff {
+				return a == b, err
+			}
+			return !a || b, err
+		}
+	case Cmp:
+		if e.Args[0].IsCondition() && e.Args[1].IsCondition() && (e.CmpOp == "=" || e.CmpOp == "==" || e.CmpOp == "!=") {
+			l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
+			ne := e.CmpOp == "!="
+			return func(v []int64) (bool, error) {
+				a, err := l(v)
+				if err != nil {
+					return false, err
+				}
+				b, err := r(v)
+				return (a == b) != ne, err
+			}
+		}
+		l, r := k.num(e.Args[0]), k.num(e.Args[1])
+		op := e.CmpOp
+		return func(v []int64) (bool, error) {
+			a, err := l(v)
+			if err != nil {
+				return false, err
+			}
+			b, err := r(v)
+			return cmpHolds(op, qcmp(a.q, b.q)), err
+		}
+	case Ite:
+		c, a, b := k.cond(e.Args[0]), k.cond(e.Args[1]), k.cond(e.Args[2])
+		return func(v []int64) (bool, error) {
+			x, err := c(v)
+			if err != nil {
+				return false, err
+			}
+			if x {
+				return a(v)
+			}
+			return b(v)
+		}
+	}
+	k.errorf(e.Pos, "expected a condition, found a number")
+	return falseCond
+}
+
+func (k *valCompiler) num(e *Expr) ValNum {
+	switch e.Op {
+	case Num:
+		v := RatValue(e.Value)
+		return func([]int64) (Value, error) { return v, nil }
+	case Var, Label:
+		slot, isBool, ok := k.s.Slot(e.Name)
+		switch {
+		case !ok && e.Fallback != nil:
+			return k.num(e.Fallback)
+		case !ok:
+			k.errorf(e.Pos, "unknown variable %s", e.Name)
+			return zeroNum
+		case isBool:
+			k.errorf(e.Pos, "%s is a boolean, not a number", e.Name)
+			return zeroNum
+		}
+		return func(v []int64) (Value, error) { return Value{qv{i: v[slot]}}, nil }
+	case Neg:
+		f := k.num(e.Args[0])
+		return func(v []int64) (Value, error) {
+			x, err := f(v)
+			return Value{qsub(qv{}, x.q)}, err
+		}
+	case Abs:
+		f := k.num(e.Args[0])
+		return func(v []int64) (Value, error) {
+			x, err := f(v)
+			if qcmp(x.q, qv{}) < 0 {
+				x.q = qsub(qv{}, x.q)
+			}
+			return x, err
+		}
+	case Sum, Prod:
+		fs := make([]ValNum, len(e.Args))
+		for i, a := range e.Args {
+			fs[i] = k.num(a)
+		}
+		inv, sum, pos := e.Inv, e.Op == Sum, e.Args
+		return func(v []int64) (Value, error) {
+			acc, err := fs[0](v)
+			if err != nil {
+				return acc, err
+			}
+			for i, f := range fs[1:] {
+				x, err := f(v)
+				if err != nil {
+					return x, err
+				}
+				switch {
+				case sum && !inv[i+1]:
+					acc.q = qadd(acc.q, x.q)
+				case sum:
+					acc.q = qsub(acc.q, x.q)
+				case !inv[i+1]:
+					acc.q = qmul(acc.q, x.q)
+				default:
+					if acc.q, err = qdiv(pos[i+1].Pos)(acc.q, x.q); err != nil {
+						return acc, err
+					}
+				}
+			}
+			return acc, nil
+		}
+	case Min, Max:
+		fs := make([]ValNum, len(e.Args))
+		for i, a := range e.Args {
+			fs[i] = k.num(a)
+		}
+		want := 1
+		if e.Op == Min {
+			want = -1
+		}
+		return func(v []int64) (Value, error) {
+			best, err := fs[0](v)
+			for _, f := range fs[1:] {
+				if err != nil {
+					return best, err
+				}
+				var x Value
+				x, err = f(v)
+				if qcmp(x.q, best.q) == want {
+					best = x
+				}
+			}
+			return best, err
+		}
+	case Floor, Ceil:
+		f := k.num(e.Args[0])
+		ceil := e.Op == Ceil
+		return func(v []int64) (Value, error) {
+			x, err := f(v)
+			if err != nil || x.q.r == nil || x.q.r.IsInt() {
+				return x, err
+			}
+			q := new(big.Int).Div(x.q.r.Num(), x.q.r.Denom()) // Euclidean: floor for a positive denominator
+			if ceil {
+				q.Add(q, big.NewInt(1))
+			}
+			return RatValue(new(big.Rat).SetInt(q)), nil
+		}
+	case Mod:
+		a, b := k.num(e.Args[0]), k.num(e.Args[1])
+		at := e.Pos
+		return func(v []int64) (Value, error) {
+			x, err := a(v)
+			if err != nil {
+				return x, err
+			}
+			y, err := b(v)
+			if err != nil {
+				return y, err
+			}
+			xi, ok1 := x.Int()
+			yi, ok2 := y.Int()
+			switch {
+			case !ok1 || !ok2:
+				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%s, %s) needs integers", x, y)}
+			case yi <= 0:
+				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%d, %d) needs a positive divisor", xi, yi)}
+			}
+			m := xi % yi
+			if m < 0 {
+				m += yi
+			}
+			return IntValue(m), nil
+		}
+	case Pow:
+		a, b := k.num(e.Args[0]), k.num(e.Args[1])
+		at := e.Pos
+		return func(v []int64) (Value, error) {
+			x, err := a(v)
+			if err != nil {
+				return x, err
+			}
+			y, err := b(v)
+			if err != nil {
+				return y, err
+			}
+			n, ok := y.Int()
+			switch {
+			case !ok:
+				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", x, y)}
+			case n > MaxPowExponent || n < -MaxPowExponent:
+				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is above %d", x, n, MaxPowExponent)}
+			case x.q.r == nil && x.q.i == 0 && n < 0:
+				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
+			}
+			return RatValue(ratPow(x.Rat(), n)), nil
+		}
+	case Ite:
+		c, a, b := k.cond(e.Args[0]), k.num(e.Args[1]), k.num(e.Args[2])
+		return func(v []int64) (Value, error) {
+			x, err := c(v)
+			if err != nil {
+				return Value{}, err
+			}
+			if x {
+				return a(v)
+			}
+			return b(v)
+		}
+	}
+	k.errorf(e.Pos, "expected a number, found a condition")
+	return zeroNum
+}
+
+// MaxPowExponent bounds the exponent of a power computed on a state.
+const MaxPowExponent = 1 << 16
+
+func ratPow(x *big.Rat, n int64) *big.Rat {
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	num := new(big.Int).Exp(x.Num(), big.NewInt(n), nil)
+	den := new(big.Int).Exp(x.Denom(), big.NewInt(n), nil)
+	if neg {
+		num, den = den, num
+	}
+	if den.Sign() < 0 {
+		num.Neg(num)
+		den.Neg(den)
+	}
+	return new(big.Rat).SetFrac(num, den)
+}

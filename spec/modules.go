@@ -1,0 +1,371 @@
+package spec
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/statespace"
+)
+
+// Modules of guarded commands become a statespace.Model: every name
+// resolved (a variable, a formula expanded, a constant folded), every draw
+// checked; statespace explores it when the program is prepared.
+
+// draws are the distributions a variable may be drawn from, and their
+// parameters.
+var draws = map[string]struct {
+	kind   statespace.NoiseKind
+	params []string
+}{
+	"geometric":  {statespace.Geometric, []string{"alpha", "centre", "lo", "hi"}},
+	"geometric1": {statespace.Geometric1, []string{"alpha", "centre", "lo", "hi"}},
+	"uniform":    {statespace.Uniform, []string{"lo", "hi"}},
+	"bernoulli":  {statespace.Bernoulli, []string{"p"}},
+}
+
+// modules checks the module blocks, formulas and labels of a file.
+func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Model {
+	m := &statespace.Model{Semantics: statespace.DP, Pos: c.position(mods[0].Start)}
+	var names []string
+	for _, mod := range mods {
+		names = append(names, mod.Name.Name)
+	}
+	m.Name = "module " + strings.Join(names, ", ")
+	if len(mods) > 1 {
+		m.Name = "modules " + strings.Join(names, ", ")
+	}
+	c.vars = map[string]int{}
+	owner := map[string]int{}
+	ok := true
+	for mi, mod := range mods {
+		m.Modules = append(m.Modules, mod.Name.Name)
+		for _, d := range mod.Vars {
+			name := d.Name.Name
+			switch {
+			case isKeyword(name):
+				c.errKeyword(d.Name.Off, name, "a variable")
+				ok = false
+				continue
+			case c.consts[name] != nil || c.formulas[name] != nil:
+				c.errorf(d.Name.Off, "%s is already a constant or a formula", name)
+				ok = false
+				continue
+			}
+			if prev, dup := c.vars[name]; dup {
+				c.errorf(d.Name.Off, "variable %s is already declared at line %d", name, m.Vars[prev].Pos.Line)
+				ok = false
+				continue
+			}
+			v := statespace.Var{Name: name, Pos: c.position(d.Name.Off), Input: d.Input, Module: mi, Bool: d.Lo == nil, Hi: 1}
+			if d.Lo != nil {
+				lo, ok1 := c.integer(d.Lo, "the lower end of a range", -(1 << 62), 1<<62)
+				hi, ok2 := c.integer(d.Hi, "the upper end of a range", -(1 << 62), 1<<62)
+				if !ok1 || !ok2 {
+					ok = false
+					continue
+				}
+				v.Lo, v.Hi = lo, hi
+			}
+			if d.Init != nil {
+				if d.Input {
+					c.errorf(d.Init.Pos(), "an input variable takes every value of its range: it has no init")
+					ok = false
+				}
+				t := &translator{c: c}
+				v.Init = t.moduleExpr(d.Init, true)
+				ok = ok && !t.failed
+			}
+			c.vars[name] = len(m.Vars)
+			owner[name] = mi
+			m.Vars = append(m.Vars, v)
+		}
+	}
+	for mi, mod := range mods {
+		for _, cd := range mod.Commands {
+			cmd, good := c.command(cd, mi, owner)
+			ok = ok && good
+			m.Commands = append(m.Commands, cmd)
+		}
+	}
+	for _, st := range c.f.Stmts {
+		if lb, is := st.(*LabelStmt); is {
+			t := &translator{c: c}
+			cond := t.moduleExpr(lb.Value, true)
+			ok = ok && !t.failed
+			m.Labels = append(m.Labels, statespace.Label{Name: lb.Name.Text, Cond: cond, Pos: c.position(lb.Start)})
+		}
+	}
+	if inputs != nil && inputs.Where != nil {
+		t := &translator{c: c}
+		m.InputsWhere = t.moduleExpr(inputs.Where, true)
+		ok = ok && !t.failed
+	}
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+// command checks a command of module mi.
+func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int) (statespace.Command, bool) {
+	cmd := statespace.Command{Module: mi, Pos: c.position(cd.Start), Text: clip(c.src[cd.Start:cd.End])}
+	ok := true
+	if cd.Action != nil {
+		c.errorf(cd.Action.Off, "an action ([%s]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write []", cd.Action.Name)
+		ok = false
+	}
+	t := &translator{c: c}
+	cmd.Guard = t.moduleExpr(cd.Guard, true)
+	for _, ud := range cd.Updates {
+		u := statespace.Update{Pos: c.position(ud.Start)}
+		if ud.Prob != nil {
+			u.Prob = t.moduleExpr(ud.Prob, false)
+		}
+		seen := map[string]bool{}
+		for _, ad := range ud.Assigns {
+			name := ad.Var.Name
+			vi, declared := c.vars[name]
+			switch {
+			case !declared:
+				c.errorf(ad.Var.Off, "unknown variable %s%s", name, c.knownVars())
+				ok = false
+				continue
+			case owner[name] != mi:
+				c.errorf(ad.Var.Off, "%s belongs to another module: a command updates only its own module's variables", name)
+				ok = false
+				continue
+			case seen[name]:
+				c.errorf(ad.Var.Off, "%s is assigned twice in this update", name)
+				ok = false
+				continue
+			}
+			seen[name] = true
+			a := statespace.Assign{Var: vi, Pos: c.position(ad.Start)}
+			if ad.Value != nil {
+				a.Value = t.moduleExpr(ad.Value, false)
+			} else {
+				a.Noise = c.draw(ad.Draw, t)
+				ok = ok && a.Noise != nil
+			}
+			u.Assigns = append(u.Assigns, a)
+		}
+		cmd.Updates = append(cmd.Updates, u)
+	}
+	if cd.Updates == nil { // "-> true": nothing changes
+		cmd.Updates = []statespace.Update{{Pos: cmd.Pos}}
+	}
+	return cmd, ok && !t.failed
+}
+
+// draw checks "geometric(alpha, centre, lo, hi)" and the other
+// distributions.
+func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
+	d, known := draws[call.Text]
+	if !known {
+		c.errorf(call.Pos(), "unknown distribution %s (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))", call.Text)
+		return nil
+	}
+	args, ok := c.propArgs(call, call.Pos(), call.Text, d.params, len(d.params))
+	if !ok {
+		return nil
+	}
+	n := &statespace.Noise{Kind: d.kind, Pos: c.position(call.Pos())}
+	for _, p := range d.params {
+		n.Args = append(n.Args, t.moduleExpr(args[p], false))
+	}
+	return n
+}
+
+// knownVars lists the modules' variables for a message.
+func (c *checker) knownVars() string {
+	if len(c.vars) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(c.vars))
+	for n := range c.vars {
+		names = append(names, n)
+	}
+	return " (variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+}
+
+// clip shortens a command's text for messages.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// moduleExpr translates an expression over the modules' variables: a name
+// is a variable, a formula (expanded) or a constant (folded).
+func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
+	c := t.c
+	n := t.node(0, e)
+	switch e.Op {
+	case ENum:
+		v, ok := constEval{c}.expr(e)
+		if !ok {
+			t.failed = true
+			return n
+		}
+		n.Op, n.Value = expr.Num, v.num
+	case EName:
+		return t.moduleName(e)
+	case EParen:
+		return t.moduleExpr(e.Args[0], asCond)
+	case ENot:
+		n.Op, n.Args = expr.Not, []*expr.Expr{t.moduleExpr(e.Args[0], true)}
+	case EAnd, EOr:
+		n.Op = expr.And
+		if e.Op == EOr {
+			n.Op = expr.Or
+		}
+		for _, a := range e.Args {
+			n.Args = append(n.Args, t.moduleExpr(a, true))
+		}
+	case EImplies:
+		n.Op, n.Args = expr.Implies, []*expr.Expr{t.moduleExpr(e.Args[0], true), t.moduleExpr(e.Args[1], true)}
+	case EIte:
+		n.Op, n.Args = expr.Ite, []*expr.Expr{t.moduleExpr(e.Args[0], true), t.moduleExpr(e.Args[1], asCond), t.moduleExpr(e.Args[2], asCond)}
+	case ECmp:
+		n.Op, n.CmpOp = expr.Cmp, e.Text
+		n.Args = []*expr.Expr{t.moduleExpr(e.Args[0], false), t.moduleExpr(e.Args[1], false)}
+	case ESum, EProd:
+		n.Op = expr.Sum
+		if e.Op == EProd {
+			n.Op = expr.Prod
+		}
+		for _, a := range e.Args {
+			x := t.moduleExpr(a, false)
+			if e.Op == EProd && a.Minus {
+				x.Pos = c.position(opBefore(a))
+			}
+			n.Args = append(n.Args, x)
+			n.Inv = append(n.Inv, a.Minus)
+		}
+	case ENeg:
+		n.Op, n.Args = expr.Neg, []*expr.Expr{t.moduleExpr(e.Args[0], false)}
+	case EAbs:
+		n.Op, n.Args = expr.Abs, []*expr.Expr{t.moduleExpr(e.Args[0], false)}
+	case EPow:
+		n.Op, n.Args = expr.Pow, []*expr.Expr{t.moduleExpr(e.Args[0], false), t.moduleExpr(e.Args[1], false)}
+	case ECall:
+		return t.moduleCall(e)
+	default:
+		return t.fail(e, "%s cannot appear in a module", describeOp(e))
+	}
+	return n
+}
+
+func describeOp(e *Expr) string {
+	switch e.Op {
+	case ETemporal, EUntil:
+		return "a temporal operator"
+	case EProb:
+		return "P…[…]"
+	case EDP:
+		return "D{…}[…]"
+	case EStr:
+		return "a quoted name"
+	case EUnknown:
+		return "?"
+	}
+	return "this"
+}
+
+var moduleFuncs = map[string]struct {
+	op    expr.Op
+	arity int // -1: two or more
+}{
+	"min": {expr.Min, -1}, "max": {expr.Max, -1}, "floor": {expr.Floor, 1}, "ceil": {expr.Ceil, 1},
+	"mod": {expr.Mod, 2}, "pow": {expr.Pow, 2}, "abs": {expr.Abs, 1},
+}
+
+func (t *translator) moduleCall(e *Expr) *expr.Expr {
+	f, ok := moduleFuncs[e.Text]
+	if !ok {
+		if e.Text == "ln" || e.Text == "log" {
+			return t.fail(e, "%s is not a rational function: a module's numbers are exact rationals", e.Text)
+		}
+		return t.fail(e, "unknown function %s (min, max, floor, ceil, mod, pow, abs)", e.Text)
+	}
+	if f.arity > 0 && len(e.Args) != f.arity || f.arity < 0 && len(e.Args) < 2 {
+		want := fmt.Sprint(f.arity)
+		if f.arity < 0 {
+			want = "two or more"
+		}
+		return t.fail(e, "%s takes %s arguments", e.Text, want)
+	}
+	n := t.node(f.op, e)
+	for _, a := range e.Args {
+		if a.Op == EArg {
+			return t.fail(a, "%s takes no named arguments", e.Text)
+		}
+		n.Args = append(n.Args, t.moduleExpr(a, false))
+	}
+	return n
+}
+
+// moduleName resolves a name in a module's expression.
+func (t *translator) moduleName(e *Expr) *expr.Expr {
+	c := t.c
+	name := e.Text
+	if e.Primed {
+		return t.fail(e, "%s' (a primed name) is written only in an update: (%s' = …)", name, name)
+	}
+	switch {
+	case name == "true" || name == "false":
+		n := t.node(expr.Bool, e)
+		n.Truth = name == "true"
+		return n
+	case c.vars != nil && hasKey(c.vars, name):
+		n := t.node(expr.Var, e)
+		n.Name = name
+		return n
+	case c.formulas[name] != nil:
+		return t.formulaRef(e)
+	case c.consts[name] != nil:
+		v, ok := c.constant(e.Pos(), name)
+		if !ok {
+			t.failed = true
+			return t.node(expr.Bool, e)
+		}
+		switch v.k {
+		case kNum:
+			n := t.node(expr.Num, e)
+			n.Value = v.num
+			return n
+		case kBool:
+			n := t.node(expr.Bool, e)
+			n.Truth = v.b
+			return n
+		}
+		return t.fail(e, "constant %s is %s: a module computes with numbers and conditions", name, v.k)
+	}
+	return t.fail(e, "unknown name %s%s", name, c.knownVars())
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// formulaRef expands a formula where it is used, detecting cycles.
+func (t *translator) formulaRef(e *Expr) *expr.Expr {
+	c := t.c
+	f := c.formulas[e.Text]
+	if c.expanding[e.Text] {
+		return t.fail(e, "formula %s is defined in terms of itself", e.Text)
+	}
+	c.expanding[e.Text] = true
+	defer delete(c.expanding, e.Text)
+	return t.moduleExpr(f.Value, false)
+}
+
+func sortStrings(xs []string) []string {
+	sort.Strings(xs)
+	return xs
+}

@@ -1,0 +1,750 @@
+package statespace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// MaxInitValuations bounds the valuations tried for the initial states
+// (input variables' ranges, or every valuation against Init).
+const MaxInitValuations = 10_000_000
+
+// Info describes the model for reports.
+func (m *Model) Info() property.ModelInfo {
+	return property.ModelInfo{Kind: "modules", Name: m.Name, Call: m.Name}
+}
+
+// Build explores the model within the limits on states and transitions.
+// Errors about the model are a source.ErrorList; Build stops with ctx's
+// error when ctx ends.
+func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+	l = l.WithDefaults()
+	p, errs := m.compile()
+	if errs != nil {
+		return nil, errs
+	}
+	x := &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}}
+	if err := x.initial(); err != nil {
+		return nil, err
+	}
+	if err := x.explore(); err != nil {
+		return nil, err
+	}
+	c, err := x.chain()
+	if err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))
+	if x.deadlocks > 0 {
+		note += fmt.Sprintf("; %d deadlock states got a self-loop, as PRISM does", x.deadlocks)
+	}
+	return &builder.Mechanism{Chain: c, Neighbours: allPairs(c.Inputs()), Note: note}, nil
+}
+
+// allPairs relates every two inputs: PRISM's dpCTL convention, and a
+// default that a neighbours statement replaces.
+func allPairs(ins []int) [][2]int {
+	var out [][2]int
+	for i, s := range ins {
+		for _, t := range ins[i+1:] {
+			out = append(out, [2]int{s, t})
+		}
+	}
+	return out
+}
+
+// slots maps the model's variables to their slots.
+type slots struct{ m *Model }
+
+func (s slots) Slot(name string) (int, bool, bool) {
+	for i, v := range s.m.Vars {
+		if v.Name == name {
+			return i, v.Bool, true
+		}
+	}
+	return 0, false, false
+}
+
+// noSlots is for constant expressions.
+type noSlots struct{}
+
+func (noSlots) Slot(string) (int, bool, bool) { return 0, false, false }
+
+// compiled is the model with its expressions compiled.
+type compiled struct {
+	m        *Model
+	init     []int64
+	guards   []expr.ValCond
+	updates  [][]cupdate
+	labels   []expr.ValCond
+	where    expr.ValCond
+	initCond expr.ValCond
+	// actions lists, for each action, the modules that have it.
+	actions map[string][]int
+}
+
+type cupdate struct {
+	prob    expr.ValNum // nil: 1
+	assigns []cassign
+}
+
+type cassign struct {
+	v     int
+	num   expr.ValNum
+	cond  expr.ValCond
+	noise *cnoise
+	pos   source.Position
+}
+
+type cnoise struct {
+	kind NoiseKind
+	args []expr.ValNum
+	pos  source.Position
+}
+
+func (m *Model) compile() (*compiled, source.ErrorList) {
+	var errs source.ErrorList
+	add := func(e source.ErrorList) { errs = append(errs, e...) }
+	sl := slots{m}
+	p := &compiled{m: m, actions: map[string][]int{}}
+	for _, v := range m.Vars {
+		x := v.Lo
+		if v.Init != nil {
+			var f expr.ValNum
+			var ce source.ErrorList
+			if v.Bool {
+				var c expr.ValCond
+				if c, ce = expr.CompileCondition(v.Init, noSlots{}); ce == nil {
+					b, _ := c(nil)
+					x = b2i(b)
+				}
+			} else if f, ce = expr.CompileNumber(v.Init, noSlots{}); ce == nil {
+				val, err := f(nil)
+				i, isInt := val.Int()
+				switch {
+				case err != nil:
+					ce = source.ErrorList{errEval(err, v.Init.Pos)}
+				case !isInt:
+					ce = source.ErrorList{{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value of %s is %s, not an integer", v.Name, val)}}
+				}
+				x = i
+			}
+			add(ce)
+			if ce == nil && (x < v.Lo || x > v.Hi) {
+				errs = append(errs, &source.Error{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value %d of %s is outside its range [%d..%d]", x, v.Name, v.Lo, v.Hi)})
+			}
+		}
+		if v.Lo > v.Hi {
+			errs = append(errs, &source.Error{Pos: v.Pos, Msg: fmt.Sprintf("the range [%d..%d] of %s is empty", v.Lo, v.Hi, v.Name)})
+		}
+		p.init = append(p.init, x)
+	}
+	for ci, c := range m.Commands {
+		g, ce := expr.CompileCondition(c.Guard, sl)
+		add(ce)
+		p.guards = append(p.guards, g)
+		var us []cupdate
+		for _, u := range c.Updates {
+			var cu cupdate
+			if u.Prob != nil {
+				cu.prob, ce = expr.CompileNumber(u.Prob, sl)
+				add(ce)
+			}
+			for _, a := range u.Assigns {
+				ca := cassign{v: a.Var, pos: a.Pos}
+				v := m.Vars[a.Var]
+				switch {
+				case a.Noise != nil:
+					cn := &cnoise{kind: a.Noise.Kind, pos: a.Noise.Pos}
+					for _, arg := range a.Noise.Args {
+						f, ce := expr.CompileNumber(arg, sl)
+						add(ce)
+						cn.args = append(cn.args, f)
+					}
+					ca.noise = cn
+					if v.Bool && a.Noise.Kind != Bernoulli {
+						errs = append(errs, &source.Error{Pos: a.Pos, Msg: fmt.Sprintf("%s is a boolean: only bernoulli(p) can draw it", v.Name)})
+					}
+				case v.Bool:
+					ca.cond, ce = expr.CompileCondition(a.Value, sl)
+					add(ce)
+				default:
+					ca.num, ce = expr.CompileNumber(a.Value, sl)
+					add(ce)
+				}
+				cu.assigns = append(cu.assigns, ca)
+			}
+			us = append(us, cu)
+		}
+		p.updates = append(p.updates, us)
+		if c.Action != "" && !contains(p.actions[c.Action], c.Module) {
+			p.actions[c.Action] = append(p.actions[c.Action], c.Module)
+		}
+		_ = ci
+	}
+	for _, lb := range m.Labels {
+		f, ce := expr.CompileCondition(lb.Cond, sl)
+		add(ce)
+		p.labels = append(p.labels, f)
+	}
+	if m.InputsWhere != nil {
+		var ce source.ErrorList
+		p.where, ce = expr.CompileCondition(m.InputsWhere, sl)
+		add(ce)
+	}
+	if m.Init != nil {
+		var ce source.ErrorList
+		p.initCond, ce = expr.CompileCondition(m.Init, sl)
+		add(ce)
+	}
+	if errs != nil {
+		errs.Sort()
+		return nil, errs
+	}
+	return p, nil
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// errEval positions an error of evaluating an expression.
+func errEval(err error, at source.Position) *source.Error {
+	var ee *expr.EvalError
+	if errors.As(err, &ee) {
+		return &source.Error{Pos: ee.Pos, Msg: ee.Msg}
+	}
+	return &source.Error{Pos: at, Msg: err.Error()}
+}
+
+// pv is a probability and a value.
+type pv struct {
+	v int64
+	p *big.Rat
+}
+
+type succ struct {
+	to int32
+	p  *big.Rat
+}
+
+type explorer struct {
+	p      *compiled
+	nv     int
+	vals   []int64 // state i's valuation is vals[i*nv : (i+1)*nv]
+	index  map[uint64][]int32
+	rows   [][]succ
+	inputs int
+	limits property.Limits
+	ctx    context.Context
+	trans  int
+	// rats shares equal probabilities; noise caches distributions.
+	rats      map[string]*big.Rat
+	noise     map[string][]pv
+	deadlocks int
+	scratch   []int64
+}
+
+func (x *explorer) state(i int) []int64 { return x.vals[i*x.nv : (i+1)*x.nv] }
+
+func hash(v []int64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range v {
+		h ^= uint64(x)
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// find returns the state of valuation v, adding it when new.
+func (x *explorer) find(v []int64) (int, bool, error) {
+	h := hash(v)
+	for _, s := range x.index[h] {
+		if equal(x.state(int(s)), v) {
+			return int(s), false, nil
+		}
+	}
+	n := len(x.vals) / max(1, x.nv)
+	if x.nv == 0 {
+		n = len(x.rows)
+	}
+	if n >= x.limits.MaxStates {
+		return 0, false, x.limitError(builder.LimitStates, fmt.Sprintf("the model has more than %s reachable states; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
+	}
+	x.vals = append(x.vals, v...)
+	x.rows = append(x.rows, nil)
+	x.index[h] = append(x.index[h], int32(n))
+	return n, true, nil
+}
+
+func equal(a, b []int64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *explorer) limitError(kind builder.LimitKind, msg string) error {
+	return source.ErrorList{{Pos: x.p.m.Pos, Msg: msg, Limit: string(kind)}}
+}
+
+// describe writes a state's valuation: "(d=1, t=2)".
+func (x *explorer) describe(v []int64) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, val := range v {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(x.p.m.Vars[i].Name)
+		b.WriteByte('=')
+		if x.p.m.Vars[i].Bool {
+			b.WriteString(strconv.FormatBool(val != 0))
+		} else {
+			b.WriteString(strconv.FormatInt(val, 10))
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// initial adds the initial states.
+func (x *explorer) initial() error {
+	m := x.p.m
+	var free []int // the variables the initial states range over
+	for i, v := range m.Vars {
+		if v.Input || m.Init != nil {
+			free = append(free, i)
+		}
+	}
+	total := int64(1)
+	for _, i := range free {
+		total *= m.Vars[i].Hi - m.Vars[i].Lo + 1
+		if total > MaxInitValuations {
+			return source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("the initial states would be chosen among more than %s valuations; the limit is %s", exact.Thousands(MaxInitValuations), exact.Thousands(MaxInitValuations)), Limit: string(builder.LimitStates)}}
+		}
+	}
+	v := append([]int64(nil), x.p.init...)
+	for _, i := range free {
+		v[i] = m.Vars[i].Lo
+	}
+	for n := int64(0); n < total; n++ {
+		if n%4096 == 0 && x.ctx.Err() != nil {
+			return x.ctx.Err()
+		}
+		ok := true
+		for _, f := range []expr.ValCond{x.p.where, x.p.initCond} {
+			if f == nil || !ok {
+				continue
+			}
+			b, err := f(v)
+			if err != nil {
+				return source.ErrorList{errEval(err, m.Pos)}
+			}
+			ok = b
+		}
+		if ok {
+			if _, _, err := x.find(v); err != nil {
+				return err
+			}
+		}
+		// the next valuation, the last free variable fastest
+		for j := len(free) - 1; j >= 0; j-- {
+			i := free[j]
+			if v[i] < m.Vars[i].Hi {
+				v[i]++
+				break
+			}
+			v[i] = m.Vars[i].Lo
+		}
+	}
+	x.inputs = len(x.rows)
+	if x.inputs == 0 {
+		at := m.Pos
+		if m.InputsWhere != nil {
+			at = m.InputsWhere.Pos
+		} else if m.Init != nil {
+			at = m.InitPos
+		}
+		return source.ErrorList{{Pos: at, Msg: "no state satisfies the conditions on the initial states"}}
+	}
+	return nil
+}
+
+// explore visits every reachable state, breadth-first.
+func (x *explorer) explore() error {
+	for s := 0; s < len(x.rows); s++ {
+		if s%1024 == 0 && x.ctx.Err() != nil {
+			return x.ctx.Err()
+		}
+		row, err := x.successors(s)
+		if err != nil {
+			return err
+		}
+		x.rows[s] = row
+		x.trans += max(1, len(row))
+		if x.trans > x.limits.MaxTransitions {
+			return x.limitError(builder.LimitTransitions, fmt.Sprintf("the model has more than %s transitions; the limit is %s transitions", exact.Thousands(int64(x.limits.MaxTransitions)), exact.Thousands(int64(x.limits.MaxTransitions))))
+		}
+	}
+	return nil
+}
+
+// branch is a successor valuation and its probability, before the
+// successor is looked up.
+type branch struct {
+	v []int64
+	p *big.Rat
+}
+
+func (x *explorer) successors(s int) ([]succ, error) {
+	m := x.p.m
+	cur := append([]int64(nil), x.state(s)...)
+	var enabled []int
+	for ci, g := range x.p.guards {
+		b, err := g(cur)
+		if err != nil {
+			return nil, x.at(ci, cur, errEval(err, m.Commands[ci].Pos))
+		}
+		if b {
+			enabled = append(enabled, ci)
+		}
+	}
+	var choices [][]branch
+	switch m.Semantics {
+	case DP:
+		if len(enabled) > 1 {
+			a, b := m.Commands[enabled[0]], m.Commands[enabled[1]]
+			return nil, source.ErrorList{{Pos: b.Pos, Msg: fmt.Sprintf("this command and the one at line %d are both enabled at %s: a mechanism must not choose between commands (make the guards exclusive)", a.Pos.Line, x.describe(cur))}}
+		}
+		if len(enabled) == 1 {
+			bs, err := x.command(enabled[0], cur)
+			if err != nil {
+				return nil, err
+			}
+			choices = append(choices, bs)
+		}
+	case PRISM:
+		var err error
+		if choices, err = x.prismChoices(enabled, cur); err != nil {
+			return nil, err
+		}
+	}
+	if len(choices) == 0 {
+		if m.Semantics == PRISM {
+			x.deadlocks++
+		}
+		return nil, nil // absorbing: the chain gives it a self-loop
+	}
+	var share *big.Rat
+	if len(choices) > 1 {
+		share = big.NewRat(1, int64(len(choices)))
+	}
+	var row []succ
+	for _, bs := range choices {
+		for _, b := range bs {
+			t, _, err := x.find(b.v)
+			if err != nil {
+				return nil, err
+			}
+			p := b.p
+			if share != nil {
+				p = chain.Mul(p, share)
+			}
+			row = append(row, succ{to: int32(t), p: x.share(p)})
+		}
+	}
+	return row, nil
+}
+
+// at adds the state and command to an error.
+func (x *explorer) at(ci int, v []int64, e *source.Error) error {
+	e.Msg += fmt.Sprintf(" (command at line %d, at %s)", x.p.m.Commands[ci].Pos.Line, x.describe(v))
+	return source.ErrorList{e}
+}
+
+// share returns one *big.Rat per distinct probability.
+func (x *explorer) share(p *big.Rat) *big.Rat {
+	if p.IsInt() || exact.Bits(p) > 256 {
+		return p
+	}
+	k := p.RatString()
+	if q, ok := x.rats[k]; ok {
+		return q
+	}
+	x.rats[k] = p
+	return p
+}
+
+// command expands the updates of command ci at valuation cur.
+func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
+	m := x.p.m
+	c := m.Commands[ci]
+	var out []branch
+	var acc chain.Accumulator
+	for ui, u := range x.p.updates[ci] {
+		p := big.NewRat(1, 1)
+		if u.prob != nil {
+			v, err := u.prob(cur)
+			if err != nil {
+				return nil, x.at(ci, cur, errEval(err, c.Updates[ui].Pos))
+			}
+			p = v.Rat()
+			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
+				return nil, x.at(ci, cur, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]", p.RatString())})
+			}
+			if p.Sign() == 0 {
+				continue
+			}
+		}
+		acc.Add(p)
+		bs, err := x.update(ci, ui, cur, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bs...)
+	}
+	if sum := acc.Rat(nil); sum.Cmp(big.NewRat(1, 1)) != 0 {
+		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", sum.RatString())})
+	}
+	return out, nil
+}
+
+// update applies update ui of command ci to cur, with probability p:
+// every deterministic assignment, and each draw expanded into branches.
+func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error) {
+	m := x.p.m
+	next := append([]int64(nil), cur...)
+	type draw struct {
+		v    int
+		dist []pv
+	}
+	var draws []draw
+	for _, a := range x.p.updates[ci][ui].assigns {
+		v := m.Vars[a.v]
+		switch {
+		case a.noise != nil:
+			d, err := x.draw(a.noise, cur)
+			if err != nil {
+				return nil, x.at(ci, cur, err)
+			}
+			draws = append(draws, draw{a.v, d})
+			continue
+		case a.cond != nil:
+			b, err := a.cond(cur)
+			if err != nil {
+				return nil, x.at(ci, cur, errEval(err, a.pos))
+			}
+			next[a.v] = b2i(b)
+		default:
+			val, err := a.num(cur)
+			if err != nil {
+				return nil, x.at(ci, cur, errEval(err, a.pos))
+			}
+			i, ok := val.Int()
+			if !ok {
+				return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %s is not an integer", v.Name, val)})
+			}
+			next[a.v] = i
+		}
+		if next[a.v] < v.Lo || next[a.v] > v.Hi {
+			return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %d is outside the range [%d..%d] of %s", v.Name, next[a.v], v.Lo, v.Hi, v.Name)})
+		}
+	}
+	out := []branch{{v: next, p: p}}
+	for _, d := range draws {
+		v := m.Vars[d.v]
+		var grown []branch
+		for _, b := range out {
+			for _, o := range d.dist {
+				if o.v < v.Lo || o.v > v.Hi {
+					return nil, x.at(ci, cur, &source.Error{Pos: m.Commands[ci].Pos, Msg: fmt.Sprintf("%s' = %d (a value of its draw) is outside the range [%d..%d] of %s", v.Name, o.v, v.Lo, v.Hi, v.Name)})
+				}
+				nv := append([]int64(nil), b.v...)
+				nv[d.v] = o.v
+				q := o.p
+				if !isOne(b.p) {
+					q = chain.Mul(b.p, o.p)
+				}
+				grown = append(grown, branch{v: nv, p: q})
+			}
+		}
+		out = grown
+	}
+	return out, nil
+}
+
+func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
+
+// prismChoices are the choices of PRISM's DTMC semantics at cur.
+func (x *explorer) prismChoices(enabled []int, cur []int64) ([][]branch, error) {
+	m := x.p.m
+	var choices [][]branch
+	byAction := map[string]map[int][]int{} // action → module → enabled commands
+	for _, ci := range enabled {
+		c := m.Commands[ci]
+		if c.Action == "" {
+			bs, err := x.command(ci, cur)
+			if err != nil {
+				return nil, err
+			}
+			choices = append(choices, bs)
+			continue
+		}
+		if byAction[c.Action] == nil {
+			byAction[c.Action] = map[int][]int{}
+		}
+		byAction[c.Action][c.Module] = append(byAction[c.Action][c.Module], ci)
+	}
+	actions := make([]string, 0, len(byAction))
+	for a := range byAction {
+		actions = append(actions, a)
+	}
+	sort.Strings(actions)
+	for _, a := range actions {
+		mods := x.p.actions[a]
+		ready := true
+		for _, mod := range mods {
+			if len(byAction[a][mod]) == 0 {
+				ready = false // a module with the action blocks it
+			}
+		}
+		if !ready {
+			continue
+		}
+		// Every combination of one enabled command per module.
+		combos := [][]int{nil}
+		for _, mod := range mods {
+			var grown [][]int
+			for _, cmb := range combos {
+				for _, ci := range byAction[a][mod] {
+					grown = append(grown, append(append([]int(nil), cmb...), ci))
+				}
+			}
+			combos = grown
+		}
+		for _, cmb := range combos {
+			bs, err := x.synchronise(cmb, cur)
+			if err != nil {
+				return nil, err
+			}
+			choices = append(choices, bs)
+		}
+	}
+	return choices, nil
+}
+
+// synchronise combines commands of different modules on one action: the
+// product of their distributions, each branch applying every command's
+// assignments to the variables it writes.
+func (x *explorer) synchronise(cmds []int, cur []int64) ([]branch, error) {
+	out := []branch{{v: append([]int64(nil), cur...), p: big.NewRat(1, 1)}}
+	for _, ci := range cmds {
+		bs, err := x.command(ci, cur)
+		if err != nil {
+			return nil, err
+		}
+		written := x.writes(ci)
+		var grown []branch
+		for _, a := range out {
+			for _, b := range bs {
+				v := append([]int64(nil), a.v...)
+				for _, w := range written {
+					v[w] = b.v[w]
+				}
+				grown = append(grown, branch{v: v, p: chain.Mul(a.p, b.p)})
+			}
+		}
+		out = grown
+	}
+	return out, nil
+}
+
+// writes lists the variables command ci assigns.
+func (x *explorer) writes(ci int) []int {
+	var out []int
+	for _, u := range x.p.updates[ci] {
+		for _, a := range u.assigns {
+			if !contains(out, a.v) {
+				out = append(out, a.v)
+			}
+		}
+	}
+	return out
+}
+
+// chain builds the explored chain.
+func (x *explorer) chain() (*chain.Chain, error) {
+	m := x.p.m
+	b := chain.NewBuilder()
+	n := len(x.rows)
+	for s := range n {
+		if s%4096 == 0 && x.ctx.Err() != nil {
+			return nil, x.ctx.Err()
+		}
+		v := x.state(s)
+		val := make(chain.Valuation, len(v))
+		for i, y := range v {
+			val[i] = chain.Var{Name: m.Vars[i].Name, Value: y}
+		}
+		var labels []string
+		for li, f := range x.p.labels {
+			ok, err := f(v)
+			if err != nil {
+				return nil, source.ErrorList{errEval(err, m.Labels[li].Pos)}
+			}
+			if ok {
+				labels = append(labels, m.Labels[li].Name)
+			}
+		}
+		if m.Semantics == PRISM {
+			if s < x.inputs {
+				labels = append(labels, "init")
+			}
+			if x.rows[s] == nil {
+				labels = append(labels, "deadlock")
+			}
+		}
+		b.AddState("s"+strconv.Itoa(s), val, labels...)
+		if s < x.inputs {
+			b.MarkInput(s)
+		}
+	}
+	for s, row := range x.rows {
+		for _, t := range row {
+			b.AddTransition(s, int(t.to), t.p)
+		}
+	}
+	c, err := b.Build()
+	if err != nil {
+		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error()}}
+	}
+	return c, nil
+}

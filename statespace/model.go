@@ -1,0 +1,151 @@
+// Package statespace builds the exact Markov chain of a program of guarded
+// commands — PRISM's modules, as the .dp language and PRISM files write
+// them — by exploring every state reachable from the initial ones,
+// breadth-first, with exact rational probabilities.
+//
+// A Model is language-neutral: front ends (spec for .dp modules, prism for
+// PRISM files) build it with constants folded and formulas expanded, its
+// expressions in package expr. Build explores it under a context and
+// within the limits on states and transitions, and reports what is wrong
+// with it — a guard that does not evaluate, an update out of a variable's
+// range, a row that does not sum to exactly 1, two commands enabled at once
+// in a .dp module — at the position of the command, naming the state.
+//
+// Semantics (docs/semantics.md §1.6):
+//   - The state is the valuation of every variable. States are keyed by it.
+//   - Initial states: every valuation of the input variables (their whole
+//     range), the others at their initial values, kept when InputsWhere
+//     holds; or, with Init (PRISM's init … endinit), every valuation of all
+//     variables that satisfies it; otherwise the one valuation of the
+//     initial values. The initial states are the chain's inputs.
+//   - A command is enabled at a state when its guard holds there. Each
+//     update is chosen with its probability; its assignments are
+//     simultaneous (right-hand sides read the old state); a variable not
+//     assigned keeps its value. An assignment x' ~ dist(…) draws x from a
+//     distribution, expanded exactly into branches, independently of the
+//     command's other draws.
+//   - DP semantics (.dp modules): at most one command may be enabled at a
+//     state (two enabled commands are an error: a specification of a
+//     mechanism must not choose silently); a state with none is absorbing.
+//   - PRISM semantics (DTMC): the choices are the enabled unlabelled
+//     commands and, for each action, the combinations of one enabled
+//     command per module that has the action (they synchronise: their
+//     probabilities multiply and their assignments combine); the chain
+//     picks uniformly among the choices. A state with no choice is a
+//     deadlock and gets a self-loop, as PRISM does by default; Build counts
+//     them.
+package statespace
+
+import (
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Semantics is how commands are combined.
+type Semantics int
+
+// The semantics.
+const (
+	// DP: at most one enabled command; none means absorbing.
+	DP Semantics = iota
+	// PRISM: uniform choice among enabled commands, synchronisation on
+	// actions, deadlocks get a self-loop.
+	PRISM
+)
+
+// Model is a program of guarded commands.
+type Model struct {
+	// Name describes the model in reports ("module sparse_vector",
+	// "prism(\"dice.pm\")").
+	Name string
+	Vars []Var
+	// Modules are the modules' names, in order (Command.Module indexes it).
+	Modules  []string
+	Commands []Command
+	Labels   []Label
+	// InputsWhere, when set, keeps only the initial states where it holds.
+	InputsWhere *expr.Expr
+	// Init, when set, makes every valuation satisfying it initial (PRISM).
+	Init      *expr.Expr
+	InitPos   source.Position
+	Semantics Semantics
+	// Pos is where the model is declared, for errors about it as a whole.
+	Pos source.Position
+}
+
+// Var is a bounded integer or boolean variable.
+type Var struct {
+	Name string
+	Pos  source.Position
+	// Lo and Hi bound its values (0 and 1 for a boolean).
+	Lo, Hi int64
+	Bool   bool
+	// Init is its initial value (a constant expression), nil for Lo (false).
+	Init *expr.Expr
+	// Input marks an input variable: every value of its range starts a run.
+	Input bool
+	// Module is the index of its module, -1 for a global variable.
+	Module int
+}
+
+// Command is "[action] guard -> updates".
+type Command struct {
+	Module int
+	Action string // "" when unlabelled
+	Guard  *expr.Expr
+	// Updates are the probabilistic branches; one branch with Prob nil
+	// has probability 1.
+	Updates []Update
+	Pos     source.Position
+	// Text is the command as written (for messages).
+	Text string
+}
+
+// Update is one branch "p : (x'=e) & (y' ~ geometric(…))".
+type Update struct {
+	Prob    *expr.Expr // nil: 1
+	Assigns []Assign
+	Pos     source.Position
+}
+
+// Assign is "x' = e" or "x' ~ dist(…)".
+type Assign struct {
+	// Var indexes Model.Vars.
+	Var   int
+	Value *expr.Expr
+	Noise *Noise
+	Pos   source.Position
+}
+
+// NoiseKind is a distribution a variable may be drawn from.
+type NoiseKind int
+
+// The distributions.
+const (
+	// Geometric(α, centre, lo, hi): centre + Z clamped to [lo, hi], Z the
+	// two-sided geometric noise, P(Z = z) = (1−α)/(1+α)·α^|z|.
+	Geometric NoiseKind = iota + 1
+	// Geometric1(α, centre, lo, hi): centre + Z clamped to [lo, hi], Z ≥ 0
+	// one-sided, P(Z = z) = (1−α)·α^z.
+	Geometric1
+	// Uniform(lo, hi): every integer of [lo, hi] equally likely.
+	Uniform
+	// Bernoulli(p): 1 with probability p, else 0.
+	Bernoulli
+)
+
+// Noise is a draw from a distribution, its arguments evaluated on the
+// state.
+type Noise struct {
+	Kind NoiseKind
+	Args []*expr.Expr
+	Pos  source.Position
+}
+
+// Label is a named condition on states; the chain's states carry the
+// labels that hold there.
+type Label struct {
+	Name string
+	Cond *expr.Expr
+	Pos  source.Position
+}
