@@ -159,7 +159,7 @@ var large = []struct {
 			if c.NumStates() != 13925 || c.NumTransitions() != 25625 {
 				t.Errorf("%d states, %d transitions; want 13925, 25625", c.NumStates(), c.NumTransitions())
 			}
-			if got, want := digest(m), "9e8d7e7977eb1951"; got != want {
+			if got, want := digest(m), "2dc65b09a88e8314"; got != want {
 				t.Errorf("digest %s, want %s", got, want)
 			}
 		}},

@@ -56,7 +56,7 @@ var pinned = []struct {
 		func() (*builder.Mechanism, error) {
 			return builder.AboveThreshold(r("1/3"), r("1/2"), 3, 3, builder.Above)
 		},
-		"fbdb553b8c6c473e"},
+		"b6efd352bb35ce0d"},
 	{"above_threshold_loop(n = 3)",
 		func() (*builder.Mechanism, error) {
 			return builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.AtLeast)

@@ -77,7 +77,8 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 	for i := 1; i <= k; i++ {
 		halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
 	}
-	never := b.AddState("never", nil, "never")
+	// never has q = 0: no query was answered above the threshold.
+	never := b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
 	input := make([][]int, n+1)
 	for d := 0; d <= n; d++ {
 		input[d] = make([]int, n+1)

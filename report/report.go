@@ -87,7 +87,9 @@ func StatusOf(e Entry) Status {
 	return Pass
 }
 
-// decimal formats a float for display: six significant digits.
+// decimal formats a float for display: six significant digits, trailing
+// zeros of the fraction dropped (%g does that; trimming the text would eat
+// the exponent of 1e-10).
 func decimal(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -95,7 +97,7 @@ func decimal(f float64) string {
 	case f == 0:
 		return "0"
 	}
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6g", f), "0"), ".")
+	return fmt.Sprintf("%.6g", f)
 }
 
 func ratDec(x *big.Rat) string {

@@ -117,6 +117,18 @@ func (p *printer) node(sp Span, print func()) {
 	p.lastLine = last
 }
 
+// headComments ends the opening line of a block (line), with the
+// one-line comments written on it.
+func (p *printer) headComments(line int) {
+	sep := commentMark
+	for p.next < len(p.comments) && p.comments[p.next].line == line && !strings.Contains(p.comments[p.next].text, "\n") {
+		p.w(sep, p.comments[p.next].text)
+		sep = " "
+		p.next++
+	}
+	p.w("\n")
+}
+
 // rest prints the comments after the last statement.
 func (p *printer) rest() {
 	for ; p.next < len(p.comments); p.next++ {
@@ -158,8 +170,9 @@ func (p *printer) stmt(st Stmt) {
 		p.w("model ")
 		p.expr(st.Call)
 	case *ChainStmt:
-		p.w("chain {\n")
+		p.w("chain {")
 		p.lastLine, _ = p.lines(st.Span)
+		p.headComments(p.lastLine)
 		outer := p.indent
 		p.indent += "  "
 		for _, it := range st.Items {
@@ -177,8 +190,9 @@ func (p *printer) stmt(st Stmt) {
 		p.indent = outer
 		p.w(p.indent, "}")
 	case *ModuleStmt:
-		p.w("module ", st.Name.Name, "\n")
+		p.w("module ", st.Name.Name)
 		p.lastLine, _ = p.lines(st.Span)
+		p.headComments(p.lastLine)
 		outer := p.indent
 		p.indent += "  "
 		for _, it := range st.Items {
@@ -339,44 +353,82 @@ func (p *printer) moduleItem(it ChainItem) {
 		}
 		p.w(";")
 	case *CommandDecl:
-		p.w("[")
-		if it.Action != nil {
-			p.w(it.Action.Name)
-		}
-		p.w("] ")
-		p.expr(it.Guard)
-		p.w(" -> ")
-		if it.Updates == nil {
-			p.w("true")
-		}
-		for i, u := range it.Updates {
-			if i > 0 {
-				p.w(" + ")
-			}
-			if u.Prob != nil {
-				p.expr(u.Prob)
-				p.w(" : ")
-			}
-			if u.Assigns == nil {
-				p.w("true")
-			}
-			for j, a := range u.Assigns {
-				if j > 0 {
-					p.w(" & ")
-				}
-				p.w("(", a.Var.Name, "'")
-				if a.Value != nil {
-					p.w(" = ")
-					p.expr(a.Value)
-				} else {
-					p.w(" ~ ")
-					p.expr(a.Draw)
-				}
-				p.w(")")
-			}
-		}
-		p.w(";")
+		p.command(it)
 	}
+}
+
+// commandWidth is the width a command is wrapped at, between its
+// assignments and updates.
+const commandWidth = 100
+
+// command prints "[a] guard -> p : (x' = e) & … + …;", wrapped before a
+// " & " or " + " where a line would pass commandWidth, the continuation
+// lines aligned under the first update.
+func (p *printer) command(c *CommandDecl) {
+	sub := func(f func(q *printer)) string {
+		q := &printer{f: p.f}
+		f(q)
+		return q.b.String()
+	}
+	head := sub(func(q *printer) {
+		q.w("[")
+		if c.Action != nil {
+			q.w(c.Action.Name)
+		}
+		q.w("] ")
+		q.expr(c.Guard)
+		q.w(" -> ")
+	})
+	var seps, pieces []string
+	if c.Updates == nil {
+		seps, pieces = append(seps, ""), append(pieces, "true")
+	}
+	for i, u := range c.Updates {
+		sep := " + "
+		if i == 0 {
+			sep = ""
+		}
+		prob := ""
+		if u.Prob != nil {
+			prob = sub(func(q *printer) { q.expr(u.Prob); q.w(" : ") })
+		}
+		if u.Assigns == nil {
+			seps, pieces = append(seps, sep), append(pieces, prob+"true")
+		}
+		for j, a := range u.Assigns {
+			text := sub(func(q *printer) {
+				q.w("(", a.Var.Name, "'")
+				if a.Value != nil {
+					q.w(" = ")
+					q.expr(a.Value)
+				} else {
+					q.w(" ~ ")
+					q.expr(a.Draw)
+				}
+				q.w(")")
+			})
+			if j == 0 {
+				seps, pieces = append(seps, sep), append(pieces, prob+text)
+			} else {
+				seps, pieces = append(seps, " & "), append(pieces, text)
+			}
+		}
+	}
+	out := p.b.String()
+	col := len([]rune(out[strings.LastIndexByte(out, '\n')+1:])) + len([]rune(head))
+	p.w(head)
+	width := col
+	for i, piece := range pieces {
+		n := len([]rune(seps[i])) + len([]rune(piece))
+		if i > 0 && width+n > commandWidth {
+			p.w("\n", strings.Repeat(" ", max(0, col-2)), strings.TrimLeft(seps[i], " "), piece)
+			width = max(0, col-2) + n - 1
+			continue
+		}
+		p.w(seps[i], piece)
+		width += n
+	}
+	p.w(";")
 }
 
 func (p *printer) name(n Name) {

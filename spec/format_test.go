@@ -74,6 +74,46 @@ query eps(delta = 1e-3) over traces(2)
 	}
 }
 
+// TestFormatModules: one declaration per line, a long command wrapped
+// before " & " or " + " with the continuation under its first update,
+// comments kept.
+func TestFormatModules(t *testing.T) {
+	src := `formula   ans=i=1?a1:a2
+module   m // the mechanism
+input a1:[0..2];input a2:[0..2];  i:[0..3]   init 0;   b : bool;
+[]i=0->(a1'~geometric(1/2,a1,0,2))&(a2'~geometric(1/2,a2,0,2))&(i'=1)&(b'=!b)&(a1'=max(a1,a2,0));
+[ ] i = 1 -> 1/3:(i'=2) + 2/3 : true ; // two updates
+endmodule
+label "done"=i>=2
+outputs var a1,a2
+neighbours |a1-a1'|+|a2-a2'|<=1
+query eps(delta=0)
+`
+	want := `formula ans = i = 1 ? a1 : a2
+module m // the mechanism
+  input a1 : [0..2];
+  input a2 : [0..2];
+  i : [0..3] init 0;
+  b : bool;
+  [] i = 0 -> (a1' ~ geometric(1/2, a1, 0, 2)) & (a2' ~ geometric(1/2, a2, 0, 2)) & (i' = 1)
+            & (b' = !b) & (a1' = max(a1, a2, 0));
+  [] i = 1 -> 1/3 : (i' = 2) + 2/3 : true; // two updates
+endmodule
+label "done" = i >= 2
+outputs var a1, a2
+neighbours |a1 - a1'| + |a2 - a2'| <= 1
+query eps(delta = 0)
+`
+	got, err := spec.Format("t.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Format (-want +got):\n%s", diff)
+	}
+	checkFormat(t, "t.dp", src)
+}
+
 var lineRef = regexp.MustCompile(`(line|column) \d+`)
 
 // summarize describes a loaded program (or its errors, without positions)

@@ -39,8 +39,17 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	c.vars = map[string]int{}
 	owner := map[string]int{}
 	ok := true
+	seen := map[string]int{}
 	for mi, mod := range mods {
 		m.Modules = append(m.Modules, mod.Name.Name)
+		if isKeyword(mod.Name.Name) {
+			c.errKeyword(mod.Name.Off, mod.Name.Name, "a module")
+			ok = false
+		} else if prev, dup := seen[mod.Name.Name]; dup {
+			c.errorf(mod.Name.Off, "module %s is already declared at line %d", mod.Name.Name, c.position(mods[prev].Start).Line)
+			ok = false
+		}
+		seen[mod.Name.Name] = mi
 		for _, d := range mod.Vars {
 			name := d.Name.Name
 			switch {
@@ -165,6 +174,14 @@ func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
 	d, known := draws[call.Text]
 	if !known {
 		c.errorf(call.Pos(), "unknown distribution %s (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))", call.Text)
+		return nil
+	}
+	named := false
+	for _, a := range call.Args {
+		named = named || a.Op == EArg
+	}
+	if !named && len(call.Args) != len(d.params) {
+		c.errorf(call.Pos(), "%s takes %d arguments, %s(%s); found %d", call.Text, len(d.params), call.Text, strings.Join(d.params, ", "), len(call.Args))
 		return nil
 	}
 	args, ok := c.propArgs(call, call.Pos(), call.Text, d.params, len(d.params))

@@ -748,11 +748,12 @@ func (p *parser) reset(m mark) {
 
 // module parses "module NAME … endmodule".
 func (p *parser) module() *ModuleStmt {
+	at := p.tok.off
 	s := &ModuleStmt{Name: p.word("a module name")}
 	for !p.is("endmodule") {
 		start := p.tok.off
-		if p.tok.kind == tEOF {
-			p.unexpected(`"endmodule"`)
+		if p.tok.kind == tEOF || p.tok.kind == tIdent && isStatementWord(p.tok.text) && p.peek.kind != tOp {
+			p.fail(p.tok.off, "unexpected %s: module %s (line %d) has no endmodule before it", describe(p.tok), s.Name.Name, strings.Count(p.f.Src[:at], "\n")+1)
 		}
 		if p.isOp("[") {
 			c := p.command()
@@ -822,6 +823,9 @@ func (p *parser) update() *UpdateDecl {
 	switch {
 	case p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":"):
 	case p.assignmentAhead():
+	case p.unprimedAhead():
+		p.advance()
+		p.fail(p.tok.off, "an update names the next value of a variable with a prime: (%s' = …)", p.tok.text)
 	default:
 		u.Prob = p.expr()
 		p.expect(":")
@@ -840,6 +844,28 @@ func (p *parser) update() *UpdateDecl {
 	}
 	u.End = p.lastEnd
 	return u
+}
+
+// isStatementWord reports whether a word starts a statement outside
+// modules.
+func isStatementWord(w string) bool {
+	switch w {
+	case "const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "neighbors", "check", "query":
+		return true
+	}
+	return false
+}
+
+// unprimedAhead reports whether "(NAME =" comes next: an assignment
+// without its prime.
+func (p *parser) unprimedAhead() bool {
+	if !p.isOp("(") || p.peek.kind != tIdent {
+		return false
+	}
+	m := p.mark()
+	defer p.reset(m)
+	p.advance()
+	return p.peek.kind == tOp && (p.peek.text == "=" || p.peek.text == "~")
 }
 
 // assignmentAhead reports whether "(NAME '" comes next.

@@ -344,11 +344,23 @@ func (x *explorer) initial() error {
 			free = append(free, i)
 		}
 	}
+	filtered := m.InputsWhere != nil || m.Init != nil
 	total := int64(1)
 	for _, i := range free {
-		total *= m.Vars[i].Hi - m.Vars[i].Lo + 1
-		if total > MaxInitValuations {
-			return source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("the initial states would be chosen among more than %s valuations; the limit is %s", exact.Thousands(MaxInitValuations), exact.Thousands(MaxInitValuations)), Limit: string(builder.LimitStates)}}
+		// total <= MaxInitValuations here, so the product cannot overflow
+		// once the range is known to be below the bound.
+		size := uint64(m.Vars[i].Hi-m.Vars[i].Lo) + 1
+		if size > MaxInitValuations {
+			total = MaxInitValuations + 1
+		} else {
+			total *= int64(size)
+		}
+		switch {
+		case !filtered && total > int64(x.limits.MaxStates):
+			// every valuation is an initial state
+			return x.limitError(builder.LimitStates, fmt.Sprintf("the input variables have more than %s valuations, each an initial state; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
+		case total > MaxInitValuations:
+			return source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("the initial states would be chosen among more than %s valuations, the most dpcheck tries: narrow the variables' ranges", exact.Thousands(MaxInitValuations))}}
 		}
 	}
 	v := append([]int64(nil), x.p.init...)
@@ -545,6 +557,7 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 	type draw struct {
 		v    int
 		dist []pv
+		pos  source.Position
 	}
 	var draws []draw
 	for _, a := range x.p.updates[ci][ui].assigns {
@@ -555,7 +568,7 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 			if err != nil {
 				return nil, x.at(ci, cur, err)
 			}
-			draws = append(draws, draw{a.v, d})
+			draws = append(draws, draw{a.v, d, a.pos})
 			continue
 		case a.cond != nil:
 			b, err := a.cond(cur)
@@ -585,7 +598,7 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 		for _, b := range out {
 			for _, o := range d.dist {
 				if o.v < v.Lo || o.v > v.Hi {
-					return nil, x.at(ci, cur, &source.Error{Pos: m.Commands[ci].Pos, Msg: fmt.Sprintf("%s' = %d (a value of its draw) is outside the range [%d..%d] of %s", v.Name, o.v, v.Lo, v.Hi, v.Name)})
+					return nil, x.at(ci, cur, &source.Error{Pos: d.pos, Msg: fmt.Sprintf("the draw can give %s' = %d, outside the range [%d..%d] of %s", v.Name, o.v, v.Lo, v.Hi, v.Name)})
 				}
 				nv := append([]int64(nil), b.v...)
 				nv[d.v] = o.v

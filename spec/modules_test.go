@@ -1,0 +1,65 @@
+package spec_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestModuleErrors: every mistake in a module is reported at its position,
+// all of them at once, before anything is explored where it can be.
+func TestModuleErrors(t *testing.T) {
+	const tail = "neighbours true\nquery eps(delta = 0)\n"
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"no endmodule", "module m\n  x : [0..3] init 0;\n", []string{`3:1: unexpected "neighbours": module m (line 1) has no endmodule before it`}},
+		{"unprimed update", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x = 1);\nendmodule\n", []string{"3:16: an update names the next value of a variable with a prime: (x' = …)"}},
+		{"missing semicolon", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = 1)\nendmodule\n", []string{`4:1: unexpected "endmodule" (expected ";")`}},
+		{"keyword module", "module model\n  x : [0..3] init 0;\nendmodule\n", []string{"1:8: model is a keyword and cannot name a module"}},
+		{"module twice", "module m\n  x : [0..3] init 0;\nendmodule\nmodule m\n  y : [0..3] init 0;\nendmodule\n", []string{"4:8: module m is already declared at line 1"}},
+		{"keyword variable", "module m\n  P : [0..3] init 0;\nendmodule\n", []string{"2:3: P is a keyword and cannot name a variable"}},
+		{"variable twice", "module m\n  x : [0..3] init 0;\n  x : [0..3] init 0;\nendmodule\n", []string{"3:3: variable x is already declared at line 2"}},
+		{"empty range", "module m\n  x : [3..0] init 0;\nendmodule\n", []string{"2:3: the range [3..0] of x is empty", "2:19: the initial value 0 of x is outside its range [3..0]"}},
+		{"init out of range", "module m\n  x : [0..3] init 7;\nendmodule\n", []string{"2:19: the initial value 7 of x is outside its range [0..3]"}},
+		{"input with init", "module m\n  input x : [0..3] init 1;\nendmodule\n", []string{"2:25: an input variable takes every value of its range: it has no init"}},
+		{"action", "module m\n  x : [0..3] init 0;\n  [go] x = 0 -> (x' = 1);\nendmodule\n", []string{"3:4: an action ([go]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write []"}},
+		{"bool as number", "module m\n  b : bool init false;\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = b + 1);\nendmodule\n", []string{"4:21: b is a boolean, not a number"}},
+		{"number as guard", "module m\n  x : [0..3] init 0;\n  [] x + 1 -> (x' = 1);\nendmodule\n", []string{"3:6: expected a condition, found a number"}},
+		{"number to a boolean", "module m\n  b : bool init false;\n  [] !b -> (b' = 2);\nendmodule\n", []string{"3:18: expected a condition, found a number"}},
+		{"unknown names", "module m\n  x : [0..3] init 0;\n  [] z = 0 -> (x' = w);\nendmodule\n", []string{"3:6: unknown name z (variables: x)", "3:21: unknown name w (variables: x)"}},
+		{"unknown variable assigned", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (q' = 1);\nendmodule\n", []string{"3:16: unknown variable q (variables: x)"}},
+		{"another module's variable", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (y' = 1);\nendmodule\nmodule n\n  y : [0..3] init 0;\nendmodule\n", []string{"3:16: y belongs to another module: a command updates only its own module's variables"}},
+		{"assigned twice", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = 1) & (x' = 2);\nendmodule\n", []string{"3:27: x is assigned twice in this update"}},
+		{"primed in an expression", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = x' + 1);\nendmodule\n", []string{"3:21: x' (a primed name) is written only in an update: (x' = …)"}},
+		{"log", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> log(2) : (x' = 1);\nendmodule\n", []string{"3:15: log is not a rational function: a module's numbers are exact rationals"}},
+		{"unknown function", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = sqrt(4));\nendmodule\n", []string{"3:21: unknown function sqrt (min, max, floor, ceil, mod, pow, abs)"}},
+		{"unknown distribution", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\n", []string{"3:21: unknown distribution laplace (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
+		{"draw arity", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(1/2, 0));\nendmodule\n", []string{"3:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2"}},
+		{"formula cycle", "formula f = g + 1\nformula g = f\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f);\nendmodule\n", []string{"2:13: formula f is defined in terms of itself"}},
+		{"label of a number", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x + 1\n", []string{"4:13: expected a condition, found a number"}},
+		{"outputs of an unknown variable", "module m\n  input x : [0..3];\nendmodule\noutputs var q\n", []string{"4:13: unknown variable q (variables: x)"}},
+		// Found while exploring: the state and the command are named.
+		{"overlapping guards", "module m\n  x : [0..3] init 0;\n  [] x < 2 -> (x' = x + 1);\n  [] x >= 1 -> (x' = 3);\nendmodule\n", []string{"4:3: this command and the one at line 3 are both enabled at (x=1): a mechanism must not choose between commands (make the guards exclusive)"}},
+		{"pow with a fraction", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> pow(2, 1/2)/2 : (x' = 1) + 1/2 : (x' = 2);\nendmodule\n", []string{"3:15: pow(2, 1/2): the exponent is not an integer, and dpcheck computes only exact powers (command at line 3, at (x=0))"}},
+		{"mod by zero", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = mod(3, x));\nendmodule\n", []string{"3:21: mod(3, 0) needs a positive divisor (command at line 3, at (x=0))"}},
+		{"draw of an empty range", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ uniform(3, 1));\nendmodule\n", []string{"3:21: the range [3..1] of the draw is empty (command at line 3, at (x=0))"}},
+		{"bernoulli above 1", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ bernoulli(3/2));\nendmodule\n", []string{"3:21: the probability of a bernoulli draw must be in [0, 1], found 3/2 (command at line 3, at (x=0))"}},
+		{"geometric α", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(2, 0, 0, 3));\nendmodule\n", []string{"3:21: the α of a geometric draw must be in (0, 1), found 2 (command at line 3, at (x=0))"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, errorsOf(t, tc.src+tail)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestModulesNeedNeighbours(t *testing.T) {
+	got := errorsOf(t, "module m\n  input x : [0..3];\nendmodule\nquery eps(delta = 0)\n")
+	want := []string{"1:1: no neighbours statement: say which inputs are neighbours (a predicate such as |d - d'| <= 1)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
