@@ -88,6 +88,8 @@ type checker struct {
 	vars      map[string]int
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
+	// expanded counts the expression nodes of the modules (MaxExpandedNodes).
+	expanded int
 	// model is the file's own model, once checked (check equivalent(model, …)).
 	model property.Model
 }

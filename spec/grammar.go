@@ -4,21 +4,30 @@ package spec
 // (the README quotes it; TestGrammarInReadme keeps them equal, and the
 // parser's tests exercise every production).
 const grammar = `File = Stmt* .
-Stmt = Const | Model | Chain | Inputs | Outputs | Observe | Neighbours | Property .
+Stmt = Const | Model | Chain | Module | Formula | Label | Inputs | Outputs | Observe | Neighbours | Property .
 Const = "const" Ident "=" Expr .
 Model = "model" Call .
 Chain = "chain" "{" (StateDecl | Row)* "}" .
 StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)? "]")? .
 Assign = Ident "=" Expr .
 Row = Name "->" Name ":" Expr ("," Name ":" Expr)* ("else" ("sink" | "†"))? .
+Module = "module" Ident (VarDecl | Command)* "endmodule" .
+VarDecl = "input"? Ident ":" ("bool" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
+Command = "[" Ident? "]" Expr "->" (Update ("+" Update)* | "true") ";" .
+Update = (Expr ":")? (Next ("&" Next)* | "true") .
+Next = "(" Ident "'" ("=" Expr | "~" Call) ")" .
+Formula = "formula" Ident "=" Expr .
+Label = "label" Name "=" Expr .
 Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
-Outputs = "outputs" ("state" | "var" Ident | "labels" Name ("," Name)*) .
+Outputs = "outputs" ("state" | "var" Ident ("," Ident)* | "labels" Name ("," Name)*) .
 Observe = "observe" Name ("," Name)* .
 Neighbours = ("neighbours" | "neighbors") (Name "~" Name ("," Name "~" Name)* | Expr) .
 Property = ("check" | "query") Expr ("over" Call)? ("expect" Expectation)? .
 Expectation = "holds" | "violated" | Expr | Name ":" Expr ("," Name ":" Expr)* .
 Name = Ident | String .
-Expr = And ("|" And)* .
+Expr = Implies ("?" Expr ":" Expr)? .
+Implies = Or ("=>" Implies)? .
+Or = And ("|" And)* .
 And = Until ("&" Until)* .
 Until = Not ("U" ("<=" Sum)? Not)? .
 Not = "!" Not | ("X" | "F" | "G") ("^" Unary)? ("<=" Sum)? Not | Cmp .

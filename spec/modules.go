@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/statespace"
 )
@@ -24,6 +25,11 @@ var draws = map[string]struct {
 	"uniform":    {statespace.Uniform, []string{"lo", "hi"}},
 	"bernoulli":  {statespace.Bernoulli, []string{"p"}},
 }
+
+// MaxExpandedNodes bounds the expression nodes of a file's modules, with
+// every formula written out where it is used (formulas that use formulas
+// twice grow exponentially).
+const MaxExpandedNodes = 1_000_000
 
 // modules checks the module blocks, formulas and labels of a file.
 func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Model {
@@ -220,6 +226,13 @@ func clip(s string) string {
 // is a variable, a formula (expanded) or a constant (folded).
 func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	c := t.c
+	if c.expanded++; c.expanded > MaxExpandedNodes {
+		if c.expanded == MaxExpandedNodes+1 {
+			c.errorf(e.Pos(), "the formulas expand to more than %s expression nodes here (a formula is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
+		}
+		t.failed = true
+		return &expr.Expr{Op: expr.Bool}
+	}
 	n := t.node(0, e)
 	switch e.Op {
 	case ENum:

@@ -35,7 +35,7 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 	if errs != nil {
 		return nil, errs
 	}
-	x := &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}}
+	x := &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
 	if err := x.initial(); err != nil {
 		return nil, err
 	}
@@ -263,8 +263,12 @@ type explorer struct {
 	ctx    context.Context
 	trans  int
 	// rats shares equal probabilities; noise caches distributions.
-	rats      map[string]*big.Rat
-	noise     map[string][]pv
+	rats  map[string]*big.Rat
+	noise map[string][]pv
+	// geo holds the geometric tables by α; shared marks the probabilities
+	// already shared (those of the cached distributions).
+	geo       map[string]*geoTable
+	shared    map[*big.Rat]bool
 	deadlocks int
 	scratch   []int64
 }
@@ -504,7 +508,7 @@ func (x *explorer) at(ci int, v []int64, e *source.Error) error {
 
 // share returns one *big.Rat per distinct probability.
 func (x *explorer) share(p *big.Rat) *big.Rat {
-	if p.IsInt() || exact.Bits(p) > 256 {
+	if x.shared[p] || p.IsInt() || exact.Bits(p) > 256 {
 		return p
 	}
 	k := p.RatString()

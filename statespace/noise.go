@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -31,12 +32,13 @@ func (x *explorer) draw(n *cnoise, cur []int64) ([]pv, *source.Error) {
 	if d, ok := x.noise[key]; ok {
 		return d, nil
 	}
-	d, err := distribution(n.kind, args, n.pos)
+	d, err := x.distribution(n.kind, args, n.pos)
 	if err != nil {
 		return nil, err
 	}
 	for i := range d {
 		d[i].p = x.share(d[i].p)
+		x.shared[d[i].p] = true
 	}
 	x.noise[key] = d
 	return d, nil
@@ -54,8 +56,10 @@ func integers(args []*big.Rat, names []string, at source.Position) ([]int64, *so
 	return out, nil
 }
 
-// distribution computes a draw's exact distribution.
-func distribution(kind NoiseKind, args []*big.Rat, at source.Position) ([]pv, *source.Error) {
+// distribution computes a draw's exact distribution; geometric draws
+// take their probabilities from the tables of their α, shared by every
+// draw with that α.
+func (x *explorer) distribution(kind NoiseKind, args []*big.Rat, at source.Position) ([]pv, *source.Error) {
 	switch kind {
 	case Geometric, Geometric1:
 		alpha := args[0]
@@ -70,10 +74,11 @@ func distribution(kind NoiseKind, args []*big.Rat, at source.Position) ([]pv, *s
 		if err := width(lo, hi, at); err != nil {
 			return nil, err
 		}
+		t := x.geoTable(alpha)
 		if kind == Geometric {
-			return geometric(alpha, c, lo, hi), nil
+			return t.twoSided(c, lo, hi), nil
 		}
-		return geometric1(alpha, c, lo, hi), nil
+		return t.oneSided(c, lo, hi), nil
 	case Uniform:
 		iv, err := integers(args, []string{"lower end", "upper end"}, at)
 		if err != nil {
@@ -111,66 +116,91 @@ func width(lo, hi int64, at source.Position) *source.Error {
 	case lo > hi:
 		return &source.Error{Pos: at, Msg: fmt.Sprintf("the range [%d..%d] of the draw is empty", lo, hi)}
 	case hi-lo >= MaxDrawValues:
-		return &source.Error{Pos: at, Msg: fmt.Sprintf("the draw would take %d values; the limit is %d", hi-lo+1, MaxDrawValues)}
+		return &source.Error{Pos: at, Msg: fmt.Sprintf("the draw would take %s values; the limit is %s", exact.Thousands(hi-lo+1), exact.Thousands(MaxDrawValues))}
 	}
 	return nil
 }
 
-// powers returns α^0 … α^n.
-func powers(alpha *big.Rat, n int64) []*big.Rat {
-	out := make([]*big.Rat, n+1)
-	out[0] = big.NewRat(1, 1)
-	for i := int64(1); i <= n; i++ {
-		out[i] = chain.Mul(out[i-1], alpha)
-	}
-	return out
+// geoTable holds the probabilities of the geometric noises of one α,
+// each computed once and grown on demand: pw[k] = α^k, and for the
+// two-sided noise point[k] = P(Z = k) = (1−α)/(1+α)·α^k, above[k] =
+// P(Z ≥ k) = α^k/(1+α) and below[k] = P(Z ≥ −k) = 1 − α^(k+1)/(1+α) (k ≥ 0);
+// for the one-sided noise point1[k] = (1−α)·α^k and atMost1[k] =
+// P(Z ≤ k) = 1 − α^(k+1).
+type geoTable struct {
+	alpha, inv, mid, one                     *big.Rat
+	pw, point, above, below, point1, atMost1 []*big.Rat
 }
 
-// geometric is centre c plus the two-sided geometric noise, clamped to
+func (x *explorer) geoTable(alpha *big.Rat) *geoTable {
+	key := alpha.RatString()
+	if t, ok := x.geo[key]; ok {
+		return t
+	}
+	inv := new(big.Rat).Inv(new(big.Rat).Add(alpha, big.NewRat(1, 1))) // 1/(1+α)
+	one := chain.OneMinus(alpha)
+	t := &geoTable{alpha: alpha, inv: inv, mid: chain.Mul(one, inv), one: one, pw: []*big.Rat{big.NewRat(1, 1)}}
+	x.geo[key] = t
+	return t
+}
+
+// power returns α^k, extending the table.
+func (t *geoTable) power(k int64) *big.Rat {
+	for int64(len(t.pw)) <= k {
+		t.pw = append(t.pw, chain.Mul(t.pw[len(t.pw)-1], t.alpha))
+	}
+	return t.pw[k]
+}
+
+// grow extends table tab to index k with f.
+func grow(tab *[]*big.Rat, k int64, f func(i int64) *big.Rat) *big.Rat {
+	for i := int64(len(*tab)); i <= k; i++ {
+		*tab = append(*tab, f(i))
+	}
+	return (*tab)[k]
+}
+
+// atLeast returns P(Z ≥ k) of the two-sided noise, for any integer k.
+func (t *geoTable) atLeast(k int64) *big.Rat {
+	if k > 0 {
+		return grow(&t.above, k, func(i int64) *big.Rat { return chain.Mul(t.power(i), t.inv) })
+	}
+	return grow(&t.below, -k, func(i int64) *big.Rat { return chain.OneMinus(chain.Mul(t.power(i+1), t.inv)) })
+}
+
+// twoSided is centre c plus the two-sided geometric noise, clamped to
 // [lo, hi]: P(Z = z) = (1−α)/(1+α)·α^|z|, so P(Z ≤ −k) = P(Z ≥ k) =
-// α^k/(1+α) for k ≥ 0.
-func geometric(alpha *big.Rat, c, lo, hi int64) []pv {
+// α^k/(1+α) for k ≥ 1.
+func (t *geoTable) twoSided(c, lo, hi int64) []pv {
 	if lo == hi {
 		return []pv{{lo, big.NewRat(1, 1)}}
 	}
-	onePlus := new(big.Rat).Add(alpha, big.NewRat(1, 1))
-	inv := new(big.Rat).Inv(onePlus)                 // 1/(1+α)
-	mid := chain.Mul(chain.OneMinus(alpha), inv)     // (1−α)/(1+α)
-	pw := powers(alpha, max(abs(c-lo), abs(hi-c))+1) // α^k up to the largest |z| needed
-	tail := func(k int64) *big.Rat {                 // P(Z ≥ k) for any integer k
-		if k <= 0 {
-			return chain.OneMinus(chain.Mul(pw[-k+1], inv)) // 1 − P(Z ≤ k−1) = 1 − α^(1−k)/(1+α)
-		}
-		return chain.Mul(pw[k], inv)
-	}
-	var d []pv
-	d = append(d, pv{lo, tail(c - lo)}) // P(c+Z ≤ lo) = P(Z ≥ c−lo) by symmetry
+	d := make([]pv, 0, hi-lo+1)
+	d = append(d, pv{lo, t.atLeast(c - lo)}) // P(c+Z ≤ lo) = P(Z ≥ c−lo) by symmetry
 	for v := lo + 1; v < hi; v++ {
-		d = append(d, pv{v, chain.Mul(mid, pw[abs(v-c)])})
+		d = append(d, pv{v, grow(&t.point, abs(v-c), func(i int64) *big.Rat { return chain.Mul(t.mid, t.power(i)) })})
 	}
-	d = append(d, pv{hi, tail(hi - c)})
+	d = append(d, pv{hi, t.atLeast(hi - c)})
 	return nonzero(d)
 }
 
-// geometric1 is c plus the one-sided geometric noise Z ≥ 0, P(Z = z) =
+// oneSided is c plus the one-sided geometric noise Z ≥ 0, P(Z = z) =
 // (1−α)·α^z (P(Z ≥ k) = α^k), clamped to [lo, hi].
-func geometric1(alpha *big.Rat, c, lo, hi int64) []pv {
+func (t *geoTable) oneSided(c, lo, hi int64) []pv {
 	if c >= hi || lo == hi {
 		return []pv{{hi, big.NewRat(1, 1)}}
 	}
-	pw := powers(alpha, hi-min(c, lo)+1)
-	one := chain.OneMinus(alpha)
 	var d []pv
 	if c < lo {
-		d = append(d, pv{lo, chain.OneMinus(pw[lo-c+1])}) // P(Z ≤ lo−c)
+		d = append(d, pv{lo, grow(&t.atMost1, lo-c, func(i int64) *big.Rat { return chain.OneMinus(t.power(i + 1)) })}) // P(Z ≤ lo−c)
 	}
 	for v := max(lo, c); v < hi; v++ {
 		if v == lo && c < lo {
 			continue
 		}
-		d = append(d, pv{v, chain.Mul(one, pw[v-c])})
+		d = append(d, pv{v, grow(&t.point1, v-c, func(i int64) *big.Rat { return chain.Mul(t.one, t.power(i)) })})
 	}
-	d = append(d, pv{hi, pw[hi-c]}) // P(Z ≥ hi−c)
+	d = append(d, pv{hi, t.power(hi - c)}) // P(Z ≥ hi−c)
 	return nonzero(d)
 }
 

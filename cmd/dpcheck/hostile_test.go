@@ -11,6 +11,18 @@ import (
 	"testing"
 )
 
+// formulaDoubling defines f1 = f0 + f0, f2 = f1 + f1, … up to fn and uses
+// fn: written out, 2^n nodes.
+func formulaDoubling(n int) string {
+	var b strings.Builder
+	b.WriteString("formula f0 = x\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "formula f%d = f%d + f%d\n", i, i-1, i-1)
+	}
+	fmt.Fprintf(&b, "module m\n  input x : [0..3];\n  y : [0..3] init 0;\n  [] y = 0 -> (y' = min(f%d, 3));\nendmodule\nneighbours true\nquery eps(delta = 0)\n", n)
+	return b.String()
+}
+
 // hostile are inputs a careless or hostile user may give dpcheck. Each
 // gets a result or a precise error, never a crash; TestHostileInputs
 // records the exit status and the first lines of what dpcheck says in
@@ -124,6 +136,19 @@ var hostile = []struct {
 	{name: "expected probability of a non-input", src: "model survey()\nquery P=?[X out_Y] expect Y: 1/2\n"},
 	{name: "query expectation fails", src: "model survey()\nquery P=?[X out_Y] expect \"+\": 1/2\n"},
 	{name: "violated check", src: "model survey()\ncheck dp(eps = ln(2))\n"},
+	// Modules.
+	{name: "module without endmodule", src: "module m\n  x : [0..3] init 0;\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "overlapping guards", src: "module m\n  input d : [0..1];\n  x : [0..3] init 0;\n  [] x < 2 -> (x' = x + 1);\n  [] x >= 1 -> (x' = 3);\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "update out of range", src: "module m\n  input d : [0..2];\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = d + 2);\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "module row not summing to 1", src: "module m\n  input d : [0..1];\n  x : [0..1] init 0;\n  [] x = 0 -> 1/2 : (x' = 1) + d/3 : (x' = 1);\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "bool used as a number", src: "module m\n  input b : bool;\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = b + 1);\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "another module's variable", src: "module m\n  input x : [0..3];\n  [] x = 0 -> (y' = 1);\nendmodule\nmodule n\n  y : [0..3] init 0;\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "log in a probability", src: "module m\n  input x : [0..3];\n  [] x = 0 -> log(2) : (x' = 1);\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "Laplace noise", src: "module m\n  input x : [0..3];\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "input range of 10^12", src: "module m\n  input x : [0..1000000000000];\nendmodule\nneighbours |x - x'| <= 1\nquery eps(delta = 0)\n"},
+	{name: "exploration over the state limit", src: "module m\n  input d : [0..99];\n  x : [0..99] init 0;\n  [] x < 99 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 99);\nendmodule\nneighbours |d - d'| <= 1\nquery eps(delta = 0)\n", args: []string{"--max-states", "1000", "FILE"}},
+	{name: "draw of a million values", src: "module m\n  input x : [0..1];\n  y : [0..3000000] init 0;\n  [] y = 0 -> (y' ~ uniform(1, 3000000));\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
+	{name: "formulas doubling 63 times", src: formulaDoubling(63)},
 	// The command line.
 	{name: "flags after the file", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--format", "json"}},
 	{name: "flags between files", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--timeout", "1m", "FILE"}},

@@ -237,6 +237,16 @@ func checkDP(t *testing.T, b block) {
 		}
 		return
 	}
+	// A block that names a file of models/ in its first line quotes it.
+	if name, ok := strings.CutPrefix(strings.SplitN(b.text, "\n", 2)[0], "// models/"); ok {
+		name, _, _ = strings.Cut(name, " ")
+		file, err := os.ReadFile(filepath.Join("models", name))
+		if err != nil {
+			t.Errorf("README.md:%d: the block quotes models/%s: %v", b.line, name, err)
+		} else if strings.TrimRight(string(file), "\n") != b.text {
+			t.Errorf("README.md:%d: the block differs from models/%s, which it quotes", b.line, name)
+		}
+	}
 	res, err := dpcheck.CheckSource(context.Background(), "README.md", b.text)
 	if err != nil {
 		t.Errorf("README.md:%d: the .dp example does not load: %v", b.line, err)
