@@ -126,6 +126,32 @@ func (k *compiler) cond(e *Expr) Pred {
 			}
 			return false, err
 		}
+	case Implies, Iff:
+		l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
+		iff := e.Op == Iff
+		return func(s, t int) (bool, error) {
+			a, err := l(s, t)
+			if err != nil {
+				return false, err
+			}
+			b, err := r(s, t)
+			if iff {
+				return a == b, err
+			}
+			return !a || b, err
+		}
+	case Ite:
+		c, a, b := k.cond(e.Args[0]), k.cond(e.Args[1]), k.cond(e.Args[2])
+		return func(s, t int) (bool, error) {
+			x, err := c(s, t)
+			if err != nil {
+				return false, err
+			}
+			if x {
+				return a(s, t)
+			}
+			return b(s, t)
+		}
 	}
 	k.errorf(e.Pos, "expected a condition (a comparison or a label), found a number")
 	return never
@@ -238,6 +264,63 @@ func (k *compiler) num(e *Expr) numFn {
 			}
 		}
 		return acc
+	case Min, Max:
+		fs := make([]numFn, len(e.Args))
+		for i, a := range e.Args {
+			fs[i] = k.num(a)
+		}
+		want := 1
+		if e.Op == Min {
+			want = -1
+		}
+		return func(s, t int) (qv, error) {
+			best, err := fs[0](s, t)
+			for _, f := range fs[1:] {
+				if err != nil {
+					return best, err
+				}
+				var x qv
+				if x, err = f(s, t); qcmp(x, best) == want {
+					best = x
+				}
+			}
+			return best, err
+		}
+	case Floor, Ceil:
+		f, ceil := k.num(e.Args[0]), e.Op == Ceil
+		return func(s, t int) (qv, error) {
+			x, err := f(s, t)
+			if err != nil {
+				return x, err
+			}
+			return qround(x, ceil), nil
+		}
+	case Mod, Pow:
+		a, b := k.num(e.Args[0]), k.num(e.Args[1])
+		op := binaryOp(e)
+		return func(s, t int) (qv, error) {
+			x, err := a(s, t)
+			if err != nil {
+				return x, err
+			}
+			y, err := b(s, t)
+			if err != nil {
+				return y, err
+			}
+			return op(x, y)
+		}
+	case Ite:
+		c, a, b := k.cond(e.Args[0]), k.num(e.Args[1]), k.num(e.Args[2])
+		return func(s, t int) (qv, error) {
+			x, err := c(s, t)
+			if err != nil {
+				return qv{}, err
+			}
+			if x {
+				return a(s, t)
+			}
+			return b(s, t)
+		}
 	}
 	k.errorf(e.Pos, "expected a number, found a condition")
 	return func(int, int) (qv, error) { return qv{}, nil }

@@ -273,18 +273,14 @@ func (k *valCompiler) num(e *Expr) ValNum {
 		ceil := e.Op == Ceil
 		return func(v []int64) (Value, error) {
 			x, err := f(v)
-			if err != nil || x.q.r == nil || x.q.r.IsInt() {
+			if err != nil {
 				return x, err
 			}
-			q := new(big.Int).Div(x.q.r.Num(), x.q.r.Denom()) // Euclidean: floor for a positive denominator
-			if ceil {
-				q.Add(q, big.NewInt(1))
-			}
-			return RatValue(new(big.Rat).SetInt(q)), nil
+			return Value{qround(x.q, ceil)}, nil
 		}
-	case Mod:
+	case Mod, Pow:
 		a, b := k.num(e.Args[0]), k.num(e.Args[1])
-		at := e.Pos
+		op := binaryOp(e)
 		return func(v []int64) (Value, error) {
 			x, err := a(v)
 			if err != nil {
@@ -294,42 +290,8 @@ func (k *valCompiler) num(e *Expr) ValNum {
 			if err != nil {
 				return y, err
 			}
-			xi, ok1 := x.Int()
-			yi, ok2 := y.Int()
-			switch {
-			case !ok1 || !ok2:
-				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%s, %s) needs integers", x, y)}
-			case yi <= 0:
-				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%d, %d) needs a positive divisor", xi, yi)}
-			}
-			m := xi % yi
-			if m < 0 {
-				m += yi
-			}
-			return IntValue(m), nil
-		}
-	case Pow:
-		a, b := k.num(e.Args[0]), k.num(e.Args[1])
-		at := e.Pos
-		return func(v []int64) (Value, error) {
-			x, err := a(v)
-			if err != nil {
-				return x, err
-			}
-			y, err := b(v)
-			if err != nil {
-				return y, err
-			}
-			n, ok := y.Int()
-			switch {
-			case !ok:
-				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", x, y)}
-			case n > MaxPowExponent || n < -MaxPowExponent:
-				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is above %d", x, n, MaxPowExponent)}
-			case x.q.r == nil && x.q.i == 0 && n < 0:
-				return Value{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
-			}
-			return RatValue(ratPow(x.Rat(), n)), nil
+			q, err := op(x.q, y.q)
+			return Value{q}, err
 		}
 	case Ite:
 		c, a, b := k.cond(e.Args[0]), k.num(e.Args[1]), k.num(e.Args[2])
@@ -346,6 +308,53 @@ func (k *valCompiler) num(e *Expr) ValNum {
 	}
 	k.errorf(e.Pos, "expected a number, found a condition")
 	return zeroNum
+}
+
+// qround is floor(x), or ceil(x) when ceil is set.
+func qround(x qv, ceil bool) qv {
+	if x.r == nil || x.r.IsInt() {
+		return x
+	}
+	q := new(big.Int).Div(x.r.Num(), x.r.Denom()) // Euclidean: floor for a positive denominator
+	if ceil {
+		q.Add(q, big.NewInt(1))
+	}
+	return small(new(big.Rat).SetInt(q))
+}
+
+// binaryOp is the function of a Mod or Pow node, its errors at e's
+// position.
+func binaryOp(e *Expr) func(x, y qv) (qv, error) {
+	at := e.Pos
+	if e.Op == Mod {
+		return func(x, y qv) (qv, error) {
+			xi, ok1 := Value{x}.Int()
+			yi, ok2 := Value{y}.Int()
+			switch {
+			case !ok1 || !ok2:
+				return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%s, %s) needs integers", Value{x}, Value{y})}
+			case yi <= 0:
+				return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%d, %d) needs a positive divisor", xi, yi)}
+			}
+			m := xi % yi
+			if m < 0 {
+				m += yi
+			}
+			return qv{i: m}, nil
+		}
+	}
+	return func(x, y qv) (qv, error) {
+		n, ok := Value{y}.Int()
+		switch {
+		case !ok:
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", Value{x}, Value{y})}
+		case n > MaxPowExponent || n < -MaxPowExponent:
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is above %d", Value{x}, n, MaxPowExponent)}
+		case x.r == nil && x.i == 0 && n < 0:
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
+		}
+		return small(ratPow(x.rat(), n)), nil
+	}
 }
 
 // MaxPowExponent bounds the exponent of a power computed on a state.

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -306,10 +305,14 @@ func describeOp(e *Expr) string {
 	return "this"
 }
 
-var moduleFuncs = map[string]struct {
+// function is a function of expressions over the state: its operation
+// and number of arguments (-1: two or more).
+type function struct {
 	op    expr.Op
-	arity int // -1: two or more
-}{
+	arity int
+}
+
+var moduleFuncs = map[string]function{
 	"min": {expr.Min, -1}, "max": {expr.Max, -1}, "floor": {expr.Floor, 1}, "ceil": {expr.Ceil, 1},
 	"mod": {expr.Mod, 2}, "pow": {expr.Pow, 2}, "abs": {expr.Abs, 1},
 }
@@ -322,21 +325,7 @@ func (t *translator) moduleCall(e *Expr) *expr.Expr {
 		}
 		return t.fail(e, "unknown function %s (min, max, floor, ceil, mod, pow, abs)", e.Text)
 	}
-	if f.arity > 0 && len(e.Args) != f.arity || f.arity < 0 && len(e.Args) < 2 {
-		want := fmt.Sprint(f.arity)
-		if f.arity < 0 {
-			want = "two or more"
-		}
-		return t.fail(e, "%s takes %s arguments", e.Text, want)
-	}
-	n := t.node(f.op, e)
-	for _, a := range e.Args {
-		if a.Op == EArg {
-			return t.fail(a, "%s takes no named arguments", e.Text)
-		}
-		n.Args = append(n.Args, t.moduleExpr(a, false))
-	}
-	return n
+	return t.call(e, f, func(a *Expr) *expr.Expr { return t.moduleExpr(a, false) })
 }
 
 // moduleName resolves a name in a module's expression.

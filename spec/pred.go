@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"github.com/dpcheck/dpcheck/expr"
 )
 
@@ -64,6 +65,10 @@ func (t *translator) cond(e *Expr) *expr.Expr {
 		return t.cond(e.Args[0])
 	case EName:
 		return t.name(e, true)
+	case EImplies:
+		return t.node(expr.Implies, e, t.cond(e.Args[0]), t.cond(e.Args[1]))
+	case EIte:
+		return t.node(expr.Ite, e, t.cond(e.Args[0]), t.cond(e.Args[1]), t.cond(e.Args[2]))
 	}
 	return t.fail(e, "expected a condition (a comparison or a label), found a number")
 }
@@ -142,8 +147,17 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		return t.node(expr.Abs, e, t.num(e.Args[0]))
 	case EName:
 		return t.name(e, false)
-	case EPow, ENum, ECall:
-		// Only constant powers and calls: evaluate them as constants.
+	case EIte:
+		return t.node(expr.Ite, e, t.cond(e.Args[0]), t.num(e.Args[1]), t.num(e.Args[2]))
+	case EPow:
+		return t.node(expr.Pow, e, t.num(e.Args[0]), t.num(e.Args[1]))
+	case ECall:
+		if f, ok := moduleFuncs[e.Text]; ok {
+			return t.call(e, f, t.num)
+		}
+		fallthrough
+	case ENum:
+		// Other calls (ln) only as constants.
 		v, ok := constEval{t.c}.expr(e)
 		if !ok {
 			t.failed = true
@@ -161,8 +175,30 @@ func (t *translator) num(e *Expr) *expr.Expr {
 
 func isConditionAST(e *Expr) bool {
 	switch e.Op {
-	case EOr, EAnd, ECmp, ENot, EUntil, ETemporal:
+	case EOr, EAnd, ECmp, ENot, EUntil, ETemporal, EImplies:
 		return true
+	case EIte:
+		return isConditionAST(e.Args[1])
 	}
 	return false
+}
+
+// call translates min, max, floor, ceil, mod, pow or abs, its arguments
+// with arg.
+func (t *translator) call(e *Expr, f function, arg func(*Expr) *expr.Expr) *expr.Expr {
+	if f.arity > 0 && len(e.Args) != f.arity || f.arity < 0 && len(e.Args) < 2 {
+		want := fmt.Sprint(f.arity)
+		if f.arity < 0 {
+			want = "two or more"
+		}
+		return t.fail(e, "%s takes %s arguments", e.Text, want)
+	}
+	n := t.node(f.op, e)
+	for _, a := range e.Args {
+		if a.Op == EArg {
+			return t.fail(a, "%s takes no named arguments", e.Text)
+		}
+		n.Args = append(n.Args, arg(a))
+	}
+	return n
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -192,6 +193,35 @@ func TestNeighbourPredicate(t *testing.T) {
 	s := load(t, "model above_threshold(k = 2)\nneighbours d' = d + 1 & t = t'\ncheck dp(eps = ln(4))\n")
 	if diff := cmp.Diff(norm(q.Neighbours), norm(s.Neighbours)); diff != "" {
 		t.Errorf("asymmetric predicate (-builder +predicate):\n%s", diff)
+	}
+}
+
+// The operators of modules work in predicates too: min, max, mod, pow,
+// floor, ceil, c ? a : b and =>, over the variables of two inputs.
+func TestPredicateFunctions(t *testing.T) {
+	pairs := func(nb string) [][2]int64 {
+		p := load(t, "model truncated_geometric(alpha = 1/2, n = 4)\nneighbours "+nb+"\ncheck dp(eps = ln(4))\n")
+		var out [][2]int64
+		for _, x := range p.Neighbours {
+			a, _ := p.Chain.Valuation(x[0]).Get("in")
+			b, _ := p.Chain.Valuation(x[1]).Get("in")
+			out = append(out, [2]int64{min(a, b), max(a, b)})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] || out[i][0] == out[j][0] && out[i][1] < out[j][1] })
+		return out
+	}
+	for _, tc := range []struct {
+		nb   string
+		want [][2]int64
+	}{
+		{"max(in, in') - min(in, in') = 1", [][2]int64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}},
+		{"in' = (in < 2 ? in + 2 : in - 2)", [][2]int64{{0, 2}, {1, 3}, {2, 4}}},
+		{"(in = 0 => in' = 4) & in != in' & mod(in + in', 4) = 0", [][2]int64{{0, 4}, {1, 3}}},
+		{"pow(in - in', 2) = 4 & floor(in/2) != ceil(in'/2)", [][2]int64{{0, 2}, {1, 3}, {2, 4}}},
+	} {
+		if d := cmp.Diff(tc.want, pairs(tc.nb)); d != "" {
+			t.Errorf("neighbours %s (-want +got):\n%s", tc.nb, d)
+		}
 	}
 }
 
