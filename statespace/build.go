@@ -427,7 +427,7 @@ func (x *explorer) explore() error {
 		x.rows[s] = row
 		x.trans += max(1, len(row))
 		if x.trans > x.limits.MaxTransitions {
-			return x.limitError(builder.LimitTransitions, fmt.Sprintf("the model has more than %s transitions; the limit is %s transitions", exact.Thousands(int64(x.limits.MaxTransitions)), exact.Thousands(int64(x.limits.MaxTransitions))))
+			return x.transitionsError()
 		}
 	}
 	return nil
@@ -545,6 +545,9 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.fits(int64(len(out)+len(bs)), ci, cur); err != nil {
+			return nil, err
+		}
 		out = append(out, bs...)
 	}
 	if sum := acc.Rat(nil); sum.Cmp(big.NewRat(1, 1)) != 0 {
@@ -598,6 +601,9 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 	out := []branch{{v: next, p: p}}
 	for _, d := range draws {
 		v := m.Vars[d.v]
+		if err := x.fits(int64(len(out))*int64(len(d.dist)), ci, cur); err != nil {
+			return nil, err
+		}
 		var grown []branch
 		for _, b := range out {
 			for _, o := range d.dist {
@@ -689,6 +695,9 @@ func (x *explorer) synchronise(cmds []int, cur []int64) ([]branch, error) {
 			return nil, err
 		}
 		written := x.writes(ci)
+		if err := x.fits(int64(len(out))*int64(len(bs)), ci, cur); err != nil {
+			return nil, err
+		}
 		var grown []branch
 		for _, a := range out {
 			for _, b := range bs {
@@ -702,6 +711,26 @@ func (x *explorer) synchronise(cmds []int, cur []int64) ([]branch, error) {
 		out = grown
 	}
 	return out, nil
+}
+
+// fits returns a transitions-limit error, at command ci, unless n more
+// successors of the state cur fit within the limit: a single state's row
+// is refused before it is built.
+func (x *explorer) fits(n int64, ci int, cur []int64) error {
+	room := int64(x.limits.MaxTransitions - x.trans)
+	if n <= room {
+		return nil
+	}
+	if n <= int64(x.limits.MaxTransitions) {
+		return x.transitionsError()
+	}
+	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(builder.LimitTransitions),
+		Msg: fmt.Sprintf("this command has %s outcomes at %s, more than the limit of %s transitions", exact.Thousands(n), x.describe(cur), exact.Thousands(int64(x.limits.MaxTransitions)))}}
+}
+
+func (x *explorer) transitionsError() error {
+	max := exact.Thousands(int64(x.limits.MaxTransitions))
+	return x.limitError(builder.LimitTransitions, fmt.Sprintf("the model has more than %s transitions; the limit is %s transitions", max, max))
 }
 
 // writes lists the variables command ci assigns.

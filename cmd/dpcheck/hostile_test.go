@@ -149,6 +149,7 @@ var hostile = []struct {
 	{name: "exploration over the state limit", src: "module m\n  input d : [0..99];\n  x : [0..99] init 0;\n  [] x < 99 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 99);\nendmodule\nneighbours |d - d'| <= 1\nquery eps(delta = 0)\n", args: []string{"--max-states", "1000", "FILE"}},
 	{name: "draw of a million values", src: "module m\n  input x : [0..1];\n  y : [0..3000000] init 0;\n  [] y = 0 -> (y' ~ uniform(1, 3000000));\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
 	{name: "formulas doubling 63 times", src: formulaDoubling(63)},
+	{name: "two draws of a million values", src: "module m\n  input d : [0..1];\n  x : [0..1000000] init 0;\n  y : [0..1000000] init 0;\n  [] x = 0 -> (x' ~ uniform(1, 1000000)) & (y' ~ uniform(1, 1000000));\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
 	// The command line.
 	{name: "flags after the file", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--format", "json"}},
 	{name: "flags between files", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--timeout", "1m", "FILE"}},
