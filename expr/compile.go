@@ -366,7 +366,7 @@ func qdiv(p source.Position) func(a, b qv) (qv, error) {
 		if b.r == nil && b.i == 0 || b.r != nil && b.r.Sign() == 0 {
 			return qv{}, &EvalError{Pos: p, Msg: "division by zero"}
 		}
-		if a.r == nil && b.r == nil && a.i%b.i == 0 {
+		if a.small() && b.small() && a.i%b.i == 0 {
 			return qv{i: a.i / b.i}, nil
 		}
 		return qv{r: new(big.Rat).Quo(a.rat(), b.rat())}, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -38,6 +39,15 @@ func (v Value) Rat() *big.Rat { return v.q.rat() }
 
 // String writes v exactly.
 func (v Value) String() string { return v.q.rat().RatString() }
+
+// brief is v for a message: its first digits when it is long.
+func (v Value) brief() string {
+	s := v.String()
+	if r := []rune(s); len(r) > 24 {
+		return string(r[:20]) + "…"
+	}
+	return s
+}
 
 // IntValue returns the Value of an integer.
 func IntValue(i int64) Value { return Value{qv{i: i}} }
@@ -142,7 +152,7 @@ func (k *valCompiler) cond(e *Expr) ValCond {
 			return !a || b, err
 		}
 	case Cmp:
-		if e.Args[0].IsCondition() && e.Args[1].IsCondition() && (e.CmpOp == "=" || e.CmpOp == "==" || e.CmpOp == "!=") {
+		if k.isCond(e.Args[0]) && k.isCond(e.Args[1]) && (e.CmpOp == "=" || e.CmpOp == "==" || e.CmpOp == "!=") {
 			l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
 			ne := e.CmpOp == "!="
 			return func(v []int64) (bool, error) {
@@ -179,6 +189,21 @@ func (k *valCompiler) cond(e *Expr) ValCond {
 	}
 	k.errorf(e.Pos, "expected a condition, found a number")
 	return falseCond
+}
+
+// isCond reports whether e is a condition, a boolean variable included
+// (so that b = false and b != c compare truth values).
+func (k *valCompiler) isCond(e *Expr) bool {
+	switch e.Op {
+	case Var, Label:
+		if _, isBool, ok := k.s.Slot(e.Name); ok {
+			return isBool
+		}
+		return e.Fallback != nil && k.isCond(e.Fallback)
+	case Ite:
+		return k.isCond(e.Args[1])
+	}
+	return e.IsCondition()
 }
 
 func (k *valCompiler) num(e *Expr) ValNum {
@@ -332,7 +357,7 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 			yi, ok2 := Value{y}.Int()
 			switch {
 			case !ok1 || !ok2:
-				return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%s, %s) needs integers", Value{x}, Value{y})}
+				return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%s, %s) needs integers", Value{x}.brief(), Value{y}.brief())}
 			case yi <= 0:
 				return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("mod(%d, %d) needs a positive divisor", xi, yi)}
 			}
@@ -347,15 +372,22 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 		n, ok := Value{y}.Int()
 		switch {
 		case !ok:
-			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", Value{x}, Value{y})}
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", Value{x}.brief(), Value{y}.brief())}
 		case n > MaxPowExponent || n < -MaxPowExponent:
-			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is above %d", Value{x}, n, MaxPowExponent)}
-		case x.r == nil && x.i == 0 && n < 0:
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is beyond ±%d", Value{x}.brief(), n, MaxPowExponent)}
+		case x.rat().Sign() == 0 && n < 0:
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
 		}
-		return small(ratPow(x.rat(), n)), nil
+		r := x.rat()
+		if bits := int64(r.Num().BitLen()+r.Denom().BitLen()) * max(n, -n); bits > MaxPowBits {
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d) would have about %s bits; the limit is %s", Value{x}.brief(), n, exact.Thousands(bits), exact.Thousands(MaxPowBits))}
+		}
+		return small(ratPow(r, n)), nil
 	}
 }
+
+// MaxPowBits bounds the size of a power computed on a state, in bits.
+const MaxPowBits = 1 << 20
 
 // MaxPowExponent bounds the exponent of a power computed on a state.
 const MaxPowExponent = 1 << 16

@@ -103,8 +103,15 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 			m.Commands = append(m.Commands, cmd)
 		}
 	}
+	labelAt := map[string]int{}
 	for _, st := range c.f.Stmts {
 		if lb, is := st.(*LabelStmt); is {
+			if prev, dup := labelAt[lb.Name.Text]; dup {
+				c.errorf(lb.Name.Off, "label %s is already defined at line %d", lb.Name.Text, c.position(prev).Line)
+				ok = false
+				continue
+			}
+			labelAt[lb.Name.Text] = lb.Start
 			t := &translator{c: c}
 			cond := t.moduleExpr(lb.Value, true)
 			ok = ok && !t.failed

@@ -823,11 +823,14 @@ func (p *parser) update() *UpdateDecl {
 	switch {
 	case p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":"):
 	case p.assignmentAhead():
-	case p.unprimedAhead():
-		p.advance()
-		p.fail(p.tok.off, "an update names the next value of a variable with a prime: (%s' = …)", p.tok.text)
 	default:
+		// (x = 1) is a probability only when ":" follows; otherwise it is an
+		// assignment without its prime.
+		unprimed, name := p.unprimedAhead(), p.peek
 		u.Prob = p.expr()
+		if unprimed && !p.isOp(":") {
+			p.fail(name.off, "an update names the next value of a variable with a prime: (%s' = …)", name.text)
+		}
 		p.expect(":")
 	}
 	if p.is("true") {

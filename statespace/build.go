@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -127,7 +128,10 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 			if v.Bool {
 				var c expr.ValCond
 				if c, ce = expr.CompileCondition(v.Init, noSlots{}); ce == nil {
-					b, _ := c(nil)
+					b, err := c(nil)
+					if err != nil {
+						ce = source.ErrorList{errEval(err, v.Init.Pos)}
+					}
 					x = b2i(b)
 				}
 			} else if f, ce = expr.CompileNumber(v.Init, noSlots{}); ce == nil {
@@ -267,8 +271,10 @@ type explorer struct {
 	noise map[string][]pv
 	// geo holds the geometric tables by α; shared marks the probabilities
 	// already shared (those of the cached distributions).
-	geo       map[string]*geoTable
-	shared    map[*big.Rat]bool
+	geo    map[string]*geoTable
+	shared map[*big.Rat]bool
+	// bits counts the bits of the geometric tables against Limits.MaxBits.
+	bits      int64
 	deadlocks int
 	scratch   []int64
 }
@@ -297,7 +303,7 @@ func (x *explorer) find(v []int64) (int, bool, error) {
 	if x.nv == 0 {
 		n = len(x.rows)
 	}
-	if n >= x.limits.MaxStates {
+	if n >= x.limits.MaxStates || n >= math.MaxInt32 {
 		return 0, false, x.limitError(builder.LimitStates, fmt.Sprintf("the model has more than %s reachable states; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
 	}
 	x.vals = append(x.vals, v...)
@@ -382,7 +388,9 @@ func (x *explorer) initial() error {
 			}
 			b, err := f(v)
 			if err != nil {
-				return source.ErrorList{errEval(err, m.Pos)}
+				e := errEval(err, m.Pos)
+				e.Msg += " (at " + x.describe(v) + ")"
+				return source.ErrorList{e}
 			}
 			ok = b
 		}
@@ -417,7 +425,7 @@ func (x *explorer) initial() error {
 // explore visits every reachable state, breadth-first.
 func (x *explorer) explore() error {
 	for s := 0; s < len(x.rows); s++ {
-		if s%1024 == 0 && x.ctx.Err() != nil {
+		if s%16 == 0 && x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
 		row, err := x.successors(s)
@@ -571,7 +579,7 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 		v := m.Vars[a.v]
 		switch {
 		case a.noise != nil:
-			d, err := x.draw(a.noise, cur)
+			d, err := x.draw(a.noise, cur, &m.Vars[a.v])
 			if err != nil {
 				return nil, x.at(ci, cur, err)
 			}
@@ -589,7 +597,10 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 				return nil, x.at(ci, cur, errEval(err, a.pos))
 			}
 			i, ok := val.Int()
-			if !ok {
+			switch {
+			case !ok && val.Rat().IsInt():
+				return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %s is outside the range [%d..%d] of %s", v.Name, val, v.Lo, v.Hi, v.Name)})
+			case !ok:
 				return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %s is not an integer", v.Name, val)})
 			}
 			next[a.v] = i

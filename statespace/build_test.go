@@ -189,7 +189,7 @@ endmodule`, []string{"4:16: division by zero (command at line 4, at (d=1, x=0))"
 		{"noise range", `module m
   x : [0..5] init 0;
   [] x = 0 -> (x' ~ geometric(1/2, 3, 0, 9));
-endmodule`, []string{"3:15: the draw can give x' = 6, outside the range [0..5] of x (command at line 3, at (x=0))"}},
+endmodule`, []string{"3:21: the draw can give x' = 9, outside the range [0..5] of x (command at line 3, at (x=0))"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if d := cmp.Diff(tc.want, errs(t, model(t, tc.src), property.Limits{})); d != "" {
