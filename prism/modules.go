@@ -215,6 +215,7 @@ func (t *translator) modulesOf() []module {
 // later, by varRange). mi is its module, -1 for a global.
 func (t *translator) declareVar(sc *scope, v *Var, off int, name string, mi int) (pendingVar, bool) {
 	if t.taken(sc.f, Ident{Off: off, Name: name}) {
+		t.refused[name] = true
 		return pendingVar{}, false
 	}
 	if i, dup := t.vars[name]; dup {
@@ -315,6 +316,8 @@ func (t *translator) assign(m module, mi int, c *Command, a *Assign, seen map[st
 	}
 	idx, declared := t.vars[name]
 	switch {
+	case !declared && t.refused[name]:
+		return statespace.Assign{}, false // its declaration is refused, and says why
 	case !declared:
 		t.errorf(f, a.Var.Off, "unknown variable %s%s%s", name, t.suggest(name), sc.where)
 		return statespace.Assign{}, false

@@ -200,6 +200,8 @@ type translator struct {
 	// an unsynchronised command), foreignWrites counts them.
 	foreign       string
 	foreignWrites int
+	// refused are the variables whose declaration is refused.
+	refused map[string]bool
 }
 
 type constInfo struct {
@@ -224,7 +226,7 @@ type labelInfo struct {
 func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
 	return &translator{opt: opt, mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
 		labels: map[string]*labelInfo{}, expanding: map[string]bool{}, vars: map[string]int{}, global: map[string]bool{},
-		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}}
+		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{}}
 }
 
 // errorf reports an error at byte offset off of file f.

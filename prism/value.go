@@ -36,10 +36,16 @@ type Value struct {
 	// Pos is where the value is written, for errors about it; the zero
 	// Position when it is not written in a file.
 	Pos source.Position
+	// Text is the value as written, for messages ("" when it is not
+	// known: String writes the value exactly).
+	Text string
 }
 
-// String writes the value exactly: "5", "1/3", "true".
+// String writes the value as written, else exactly: "5", "1/3", "true".
 func (v Value) String() string {
+	if v.Text != "" {
+		return v.Text
+	}
 	if v.Num == nil {
 		return strconv.FormatBool(v.Bool)
 	}
@@ -53,7 +59,7 @@ func ParseValue(s string) (Value, error) {
 	s = strings.TrimSpace(s)
 	switch s {
 	case "true", "false":
-		return Value{Bool: s == "true"}, nil
+		return Value{Bool: s == "true", Text: s}, nil
 	case "":
 		return Value{}, fmt.Errorf("the value is empty")
 	}
@@ -78,7 +84,7 @@ func ParseValue(s string) (Value, error) {
 		}
 		x.Quo(x, d)
 	}
-	return Value{Num: x}, nil
+	return Value{Num: x, Text: s}, nil
 }
 
 // ParseConsts reads definitions of constants as PRISM's -const option

@@ -38,7 +38,7 @@ func (c *checker) prismModel(call *Expr) property.Model {
 			good = false
 			continue
 		}
-		pv := prism.Value{Pos: c.position(a.Pos())}
+		pv := prism.Value{Pos: c.position(a.Pos()), Text: exprText(val)}
 		switch v.k {
 		case kNum:
 			pv.Num = v.num
