@@ -1,11 +1,13 @@
-// Package dpcheck runs .dp specifications: it loads a file into a checked
-// program (package spec), prepares it — builds its model under the
+// Package dpcheck runs .dp specifications and PRISM models: it loads a
+// file into a checked program (package spec; package prism for a PRISM
+// model and properties file), prepares it — builds its model under the
 // context, within limits, and resolves its names (package property) — and
 // evaluates every statement against its expectation.
 //
-// It is the library face of the dpcheck command: CheckFile and CheckSource
-// return a typed Result per file, with the exact verdicts, values and
-// counterexamples, and whether each statement met its expectation.
+// It is the library face of the dpcheck command: CheckFile, CheckSource
+// and Config.CheckPRISM return a typed Result per file, with the exact
+// verdicts, values and counterexamples, and whether each statement met its
+// expectation.
 package dpcheck
 
 import (

@@ -138,6 +138,10 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 	}
 	if len(t.errs) > 0 {
 		t.errs.Sort()
+		// The model's errors first, then the properties'.
+		sort.SliceStable(t.errs, func(i, j int) bool {
+			return t.errs[i].Pos.Filename == mf.Name && t.errs[j].Pos.Filename != mf.Name
+		})
 		return nil, t.errs
 	}
 	return &property.Program{File: source.NewFile(pf.Name, pf.Src), Model: m, Statements: stmts}, nil
