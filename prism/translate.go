@@ -308,6 +308,7 @@ func shortPos(f *File, p source.Position) string {
 // a value for a name that is not an undefined constant.
 type ConstError struct{ Msg string }
 
+// Error returns the message.
 func (e *ConstError) Error() string { return e.Msg }
 
 // givenUnused reports values given for names that are not undefined
