@@ -364,16 +364,19 @@ func (t *translator) assign(m module, mi int, c *Command, a *Assign, seen map[st
 }
 
 // atomLabel returns the name of the hidden label of a condition a
-// property tests (one per distinct text), adding it to the state space.
-func (t *translator) atomLabel(text string, cond *expr.Expr) string {
-	if name, ok := t.atoms[text]; ok {
+// property tests (one per distinct source text; the name is the text,
+// clipped, made distinct from every other name), adding it to the state
+// space.
+func (t *translator) atomLabel(source string, cond *expr.Expr) string {
+	key := strings.Join(strings.Fields(source), " ")
+	if name, ok := t.atoms[key]; ok {
 		return name
 	}
-	name := text
+	name := clipText(key)
 	for t.labels[name] != nil || hasVar(t.vars, name) || t.isAtomName(name) {
 		name += "'"
 	}
-	t.atoms[text] = name
+	t.atoms[key] = name
 	t.space.Labels = append(t.space.Labels, statespace.Label{Name: name, Cond: cond, Pos: cond.Pos})
 	return name
 }

@@ -351,7 +351,7 @@ func (t *translator) atom(sc *scope, e *Expr) *property.Formula {
 		}
 		return &property.Formula{Op: op, Pos: pos, Text: text}
 	}
-	name := t.atomLabel(text, v.n)
+	name := t.atomLabel(sc.f.Source(e.Span()), v.n)
 	return &property.Formula{Op: verify.OpAtom, Pos: pos, Text: text, Atom: labelTest(name, pos)}
 }
 

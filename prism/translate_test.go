@@ -276,3 +276,26 @@ Pmin=? [ X "yes" ]
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// TestOneInitialState: with one initial state there is no neighbouring
+// pair; P=? is computed and D{ε,δ}[ψ] holds trivially, while standard DP
+// (which compares pairs) is refused for want of one.
+func TestOneInitialState(t *testing.T) {
+	model := "dtmc\nmodule m\n  s : [0..2];\n  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\nendmodule\n"
+	res := mustCheck(t, model, "P=? [ X s=1 ]\nD{0, 0} [ X s=1 ]\n", nil)
+	want := []map[string]*big.Rat{{"s=0": r(1, 2)}, {"holds": new(big.Rat)}}
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if res.Size.Pairs != 0 || res.Size.Inputs != 1 {
+		t.Errorf("size %+v, want 1 input and no pair", res.Size)
+	}
+	dp := files(map[string]string{"m.pm": model})
+	got, err := dp.CheckSource(context.Background(), "x.dp", "model prism(\"m.pm\")\ncheck dp(eps = 0)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := got.Statements[0]; o.Err() == nil || !strings.Contains(o.Err().Error(), "relates no two distinct inputs") {
+		t.Errorf("dp on one input: %v, want the error that no pair is related", o.Err())
+	}
+}
