@@ -119,18 +119,22 @@ type Input struct {
 	Model string
 }
 
-// PRISM file extensions: models and properties files.
-var (
-	PRISMModelExts    = []string{".prism", ".pm", ".nm"}
-	PRISMPropertyExts = []string{".pctl", ".props"}
-)
+// IsPRISMModel reports whether path names a PRISM model file (.prism,
+// .pm, .nm).
+func IsPRISMModel(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".prism", ".pm", ".nm":
+		return true
+	}
+	return false
+}
 
-func hasExt(path string, exts []string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, e := range exts {
-		if ext == e {
-			return true
-		}
+// IsPRISMProperties reports whether path names a PRISM properties file
+// (.pctl, .props).
+func IsPRISMProperties(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".pctl", ".props":
+		return true
 	}
 	return false
 }
@@ -146,9 +150,9 @@ func ExpandInputs(args []string) ([]Input, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case hasExt(a, PRISMModelExts):
+		case IsPRISMModel(a):
 			n := 0
-			for i+1 < len(args) && hasExt(args[i+1], PRISMPropertyExts) {
+			for i+1 < len(args) && IsPRISMProperties(args[i+1]) {
 				i++
 				out = append(out, Input{File: args[i], Model: a})
 				n++
@@ -156,7 +160,7 @@ func ExpandInputs(args []string) ([]Input, error) {
 			if n == 0 {
 				return nil, fmt.Errorf("%s is a PRISM model: nothing to check; give a properties file (.pctl or .props) after it", a)
 			}
-		case hasExt(a, PRISMPropertyExts):
+		case IsPRISMProperties(a):
 			return nil, fmt.Errorf("%s is a PRISM properties file: give the model file (.prism, .pm or .nm) before it", a)
 		default:
 			files, err := Expand([]string{a})

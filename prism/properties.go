@@ -53,7 +53,10 @@ func (t *translator) properties() []property.Statement {
 	return out
 }
 
-var holds = property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
+// holds is the expectation of a check.
+func holds() property.Expectation {
+	return property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
+}
 
 // statement translates one property.
 func (t *translator) statement(p *Property) property.Statement {
@@ -77,7 +80,7 @@ func (t *translator) statement(p *Property) property.Statement {
 	if phi == nil {
 		return nil
 	}
-	h.Expect = holds
+	h.Expect = holds()
 	return &property.FormulaCheck{Header: h, Formula: phi}
 }
 
@@ -180,7 +183,7 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 		}
 		pos := sc.f.Position(int(e.Off))
 		if states != nil && isLabel(states, "init") {
-			h.Expect = holds
+			h.Expect = holds()
 			return &property.FormulaCheck{Header: h, Formula: g}
 		}
 		if states != nil {
@@ -193,7 +196,7 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 		}
 		always := property.Globally(g, -1, pos, "G "+g.Text)
 		check := &property.Formula{Op: verify.OpProb, Pos: pos, Text: h.Text, Cmp: ">=", Bound: big.NewRat(1, 1), Args: []*property.Formula{always}}
-		h.Expect = holds
+		h.Expect = holds()
 		return &property.FormulaCheck{Header: h, Formula: check}
 	case "print", "printall", "first":
 		q := phi.Unparen()
