@@ -60,7 +60,7 @@ func imports(t *testing.T) map[string][]string {
 // when a package imports one it must not.
 func TestImportRules(t *testing.T) {
 	deps := imports(t)
-	for _, p := range []string{"", "source", "exact", "chain", "builder", "verify", "expr", "property", "statespace", "spec", "report", "picture", "cmd/dpcheck"} {
+	for _, p := range []string{"", "source", "exact", "chain", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck"} {
 		if _, ok := deps[p]; !ok {
 			t.Errorf("package %q not found: the rules below would pass vacuously", p)
 		}
@@ -69,15 +69,16 @@ func TestImportRules(t *testing.T) {
 		"source":      {"*"},
 		"exact":       {"*"},
 		"chain":       {"*"},
-		"builder":     {"property", "expr", "spec", "", "report", "picture", "cmd/dpcheck"},
-		"verify":      {"property", "expr", "spec", "", "report", "picture", "cmd/dpcheck", "builder"},
-		"expr":        {"property", "spec", "", "report", "picture", "cmd/dpcheck", "builder", "verify"},
-		"property":    {"spec", "", "report", "picture", "cmd/dpcheck"},
-		"statespace":  {"spec", "", "report", "picture", "cmd/dpcheck", "verify"},
+		"builder":     {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
+		"verify":      {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder"},
+		"expr":        {"property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "verify"},
+		"property":    {"spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
+		"statespace":  {"spec", "prism", "", "report", "picture", "cmd/dpcheck", "verify"},
 		"spec":        {"", "report", "picture", "cmd/dpcheck"},
+		"prism":       {"spec", "", "report", "picture", "cmd/dpcheck"},
 		"":            {"report", "picture", "cmd/dpcheck"},
-		"report":      {"spec", "picture", "cmd/dpcheck", "builder"},
-		"picture":     {"spec", "report", "cmd/dpcheck", "builder"},
+		"report":      {"spec", "prism", "statespace", "picture", "cmd/dpcheck", "builder"},
+		"picture":     {"spec", "prism", "statespace", "report", "cmd/dpcheck", "builder"},
 		"cmd/dpcheck": {"builder"},
 	}
 	for pkg, bad := range never {
@@ -92,7 +93,7 @@ func TestImportRules(t *testing.T) {
 // TestNoFlagsInLibraries: no message of a library package names a command
 // line flag (a Go caller never passed one); only cmd/dpcheck may.
 func TestNoFlagsInLibraries(t *testing.T) {
-	flags := []string{"--format", "--timeout", "--max-states", "--max-transitions", "--max-bits", "--max-file-size", "--dot", "--svg", "--profile", "--help", "--version"}
+	flags := []string{"--const", "--format", "--timeout", "--max-states", "--max-transitions", "--max-bits", "--max-file-size", "--dot", "--svg", "--profile", "--help", "--version"}
 	for pkg := range imports(t) {
 		if pkg == "cmd/dpcheck" {
 			continue

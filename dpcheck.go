@@ -1,11 +1,13 @@
-// Package dpcheck runs .dp specifications: it loads a file into a checked
-// program (package spec), prepares it — builds its model under the
+// Package dpcheck runs .dp specifications and PRISM models: it loads a
+// file into a checked program (package spec; package prism for a PRISM
+// model and properties file), prepares it — builds its model under the
 // context, within limits, and resolves its names (package property) — and
 // evaluates every statement against its expectation.
 //
-// It is the library face of the dpcheck command: CheckFile and CheckSource
-// return a typed Result per file, with the exact verdicts, values and
-// counterexamples, and whether each statement met its expectation.
+// It is the library face of the dpcheck command: CheckFile, CheckSource
+// and Config.CheckPRISM return a typed Result per file, with the exact
+// verdicts, values and counterexamples, and whether each statement met its
+// expectation.
 package dpcheck
 
 import (
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
@@ -66,6 +69,23 @@ type Config struct {
 	// MaxFileSize bounds the bytes of a source file CheckFile reads
 	// (DefaultMaxFileSize when zero).
 	MaxFileSize int64
+	// ReadFile reads the files a check needs besides a source it is given:
+	// the PRISM model a .dp file names (model prism("m.pm")), and the
+	// model and properties files of CheckPRISM. Nil reads them with
+	// ReadSource, within MaxFileSize.
+	ReadFile func(path string) (string, error)
+	// ConstHint says how the caller gives a value to an undefined PRISM
+	// constant, for the error about a constant without one (a command line
+	// names its option there); nil says it neutrally.
+	ConstHint func(name string) string
+}
+
+// readFile reads a file through the ReadFile hook.
+func (c Config) readFile(path string) (string, error) {
+	if c.ReadFile != nil {
+		return c.ReadFile(path)
+	}
+	return ReadSource(path, c.MaxFileSize)
 }
 
 // CheckFile reads, loads, prepares and runs a .dp file with the default
@@ -109,7 +129,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	prog, err := spec.Options{Limits: c.Limits}.Load(ctx, filename, src)
+	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile}.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {
 		return nil, err // cancelled
@@ -128,6 +148,62 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
+	}
+	return prep, nil
+}
+
+// CheckPRISM reads, loads, prepares and runs a PRISM model file and a
+// properties file (see LoadPRISM).
+func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (r *Result, err error) {
+	defer recoverInternal(&err)
+	p, err := c.LoadPRISM(ctx, modelPath, propsPath, consts)
+	if err != nil {
+		return nil, err
+	}
+	return Run(ctx, p)
+}
+
+// LoadPRISM reads a PRISM model file (.prism, .pm) and a properties file
+// (.pctl, .props) through ReadFile, translates them — consts gives the
+// values of their undefined constants — and prepares the program: its
+// statements are the properties, its inputs the model's initial states,
+// and every two initial states are neighbours (the dpCTL plug-in's
+// convention). The errors of both files are reported at once, as a
+// source.ErrorList whose positions name their file; a value given for a
+// name that is no undefined constant is a *prism.ConstError.
+func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (p *property.Prepared, err error) {
+	defer recoverInternal(&err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	msrc, err := c.readFile(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	psrc, err := c.readFile(propsPath)
+	if err != nil {
+		return nil, err
+	}
+	var errs source.ErrorList
+	mf, merr := prism.ParseModel(modelPath, msrc)
+	pf, perr := prism.ParseProperties(propsPath, psrc)
+	for _, e := range []error{merr, perr} {
+		if list, ok := e.(source.ErrorList); ok {
+			errs = append(errs, list...)
+		} else if e != nil {
+			return nil, e
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	prog, err := prism.Program(mf, pf, prism.Options{Consts: consts, ConstHint: c.ConstHint})
+	if err != nil {
+		return nil, err
+	}
+	prep, err := property.Prepare(ctx, prog, c.Limits)
+	if err != nil {
+		return nil, err
 	}
 	return prep, nil
 }

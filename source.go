@@ -109,3 +109,68 @@ func Expand(args []string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// Input is what one entry of a run checks: a .dp file, or a PRISM
+// properties file with the model it is about.
+type Input struct {
+	// File is the .dp file, or the PRISM properties file.
+	File string
+	// Model is the PRISM model file of the properties; "" for a .dp file.
+	Model string
+}
+
+// IsPRISMModel reports whether path names a PRISM model file (.prism,
+// .pm, .nm).
+func IsPRISMModel(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".prism", ".pm", ".nm":
+		return true
+	}
+	return false
+}
+
+// IsPRISMProperties reports whether path names a PRISM properties file
+// (.pctl, .props).
+func IsPRISMProperties(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".pctl", ".props":
+		return true
+	}
+	return false
+}
+
+// ExpandInputs turns paths into what to check: a directory stands for
+// every .dp file below it (as in Expand); a PRISM model file (.prism, .pm,
+// .nm) is checked against each properties file (.pctl, .props) that
+// follows it; any other file is a .dp file. A model without a properties
+// file after it has nothing to check, and a properties file without a
+// model before it nothing to check against: both are errors.
+func ExpandInputs(args []string) ([]Input, error) {
+	var out []Input
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case IsPRISMModel(a):
+			n := 0
+			for i+1 < len(args) && IsPRISMProperties(args[i+1]) {
+				i++
+				out = append(out, Input{File: args[i], Model: a})
+				n++
+			}
+			if n == 0 {
+				return nil, fmt.Errorf("%s is a PRISM model: nothing to check; give a properties file (.pctl or .props) after it", a)
+			}
+		case IsPRISMProperties(a):
+			return nil, fmt.Errorf("%s is a PRISM properties file: give the model file (.prism, .pm or .nm) before it", a)
+		default:
+			files, err := Expand([]string{a})
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range files {
+				out = append(out, Input{File: f})
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,11 +1,23 @@
-// Package prism is the syntax of dpcheck's PRISM front end: a scanner and
-// a recursive-descent parser for the subset of the PRISM modelling
-// language that describes discrete-time models, and for PRISM properties
-// files with the dpCTL operator D{ε,δ}[ψ]. It produces an AST with byte
-// offsets (ast.go) and reports every problem as a source.ErrorList holding
-// one positioned error: parsing stops at the first, saying what was
-// expected. It gives no meaning to the AST — building the state space is a
-// translator's job — and imports only source.
+// Package prism is dpcheck's PRISM front end: a scanner and a
+// recursive-descent parser for the subset of the PRISM modelling language
+// that describes discrete-time models, and for PRISM properties files with
+// the dpCTL operator D{ε,δ}[ψ]; and the translation of what it parses into
+// a checked program.
+//
+// The parser produces an AST with byte offsets (ast.go) and reports every
+// problem as a source.ErrorList holding one positioned error: parsing
+// stops at the first, saying what was expected.
+//
+// The translation (Program, NewModel) gives the AST its meaning: a
+// statespace.Model with PRISM's DTMC semantics (uniform choice among the
+// enabled commands, synchronisation on actions, a self-loop on deadlock
+// states), every constant folded to an exact rational, formulas expanded,
+// renamed modules copied, and every expression type-checked as PRISM does
+// (int, double, bool); and one property statement per property. It
+// reports every error of both files at once, and refuses what dpcheck
+// cannot compute exactly (log, pow with a non-integer exponent) or does
+// not support yet (MDPs, rewards) at its position. docs/semantics.md §6
+// says what a PRISM model and its properties mean to dpcheck.
 //
 // Like the .dp parser, it reads one token at a time (memory proportional
 // to the input), keeps numeric literals as their exact text (never a
@@ -33,8 +45,8 @@
 //
 // Comments are // to the end of the line and /* … */; line ends may be LF
 // or CRLF. Reward structures are parsed and recorded (ModelFile.Rewards):
-// dpcheck computes probabilities only, and the translator decides whether
-// to refuse or ignore them. Refused with a positioned error naming the
+// dpcheck computes probabilities only, and the translator ignores them
+// (the report says so), while an R property is refused. Refused with a positioned error naming the
 // construct: the model types ctmc, stochastic, ctmdp, pta, pomdp, popta,
 // lts, smg, csg and tsg; rate constants; clock variables; unbounded
 // variables (x : int); invariant … endinvariant; system … endsystem;

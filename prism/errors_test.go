@@ -92,8 +92,8 @@ func TestModelErrors(t *testing.T) {
 // TestPropertyErrors: the same for properties files.
 func TestPropertyErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"R=? [ F done ]", "1:1: R (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)"},
-		{"P=? [ F a ] + R{\"r\"}=? [ F b ]", "1:15: R (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)"},
+		{"R=? [ F done ]", "1:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
+		{"P=? [ F a ] + R{\"r\"}=? [ F b ]", "1:15: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
 		{"S=? [ a ]", "1:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
 		{"E [ F a ]", "1:1: E (CTL exists) is not supported: write P>0 [ψ]"},
 		{"A [ G a ]", "1:1: A (CTL for all) is not supported: write P>=1 [ψ]"},
@@ -130,8 +130,8 @@ func TestPropertyErrors(t *testing.T) {
 		{"P>=0.5 [ F a ] U b", "1:16: unexpected \"U\" (expected an expression)"},
 		{"const int k\nP=? [ F a ]", "2:1: unexpected \"P\" (expected \"=\" or \";\")"},
 		{"P=? [ F x' = 1 ]", "1:9: x' (a primed variable) only appears on the left of an update: (x'=…)"},
-		{"C<=5", "1:1: C belongs to reward properties (R), which are not supported: dpcheck computes probabilities exactly"},
-		{"P=? [ F a ];\nR=? [ F b ]", "2:1: R (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)"},
+		{"C<=5", "1:1: C belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly"},
+		{"P=? [ F a ];\nR=? [ F b ]", "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
 		{"P=? [ F a\"b\" ]", "1:10: unexpected quoted name \"b\" (expected \"]\")"},
 	}
 	for _, tc := range tests {

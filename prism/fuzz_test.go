@@ -1,11 +1,16 @@
 package prism_test
 
 import (
+	"context"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/prism"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -51,4 +56,59 @@ func checkError(t *testing.T, src string, err error) {
 		t.Fatalf("error %q at %d:%d (offset %d) is outside the file (%d lines, %d bytes)", e.Msg, e.Pos.Line, e.Pos.Column, e.Pos.Offset, lines, len(src))
 	}
 	_ = list.Pretty(src)
+}
+
+// FuzzTranslate: any model and properties text is parsed, translated,
+// explored (within small limits) and checked without a panic: the result
+// is a program's outcomes or errors positioned inside their file. The
+// undefined constants of the model get the value 2.
+//
+//	go test ./prism -run '^$' -fuzz FuzzTranslate -fuzztime 3m -fuzzminimizetime 0x
+func FuzzTranslate(f *testing.F) {
+	for _, s := range [][2]string{
+		{"dtmc\nconst double p = 0.75;\nmodule m\n  s : [0..3] init 0;\n  [] s=0 -> p : (s'=1) + 1-p : (s'=2);\n  [] s=1 -> (s'=3);\nendmodule\nlabel \"done\" = s>=2;\n", "P=? [ F \"done\" ]\nD{1, 0} [ X s=1 ]\nD{?, 0} [ F s=3 ]\n"},
+		{"dtmc\nconst int N;\nglobal g : [0..N];\nmodule a\n  x : [0..N];\n  [go] x<N -> 1/2 : (x'=x+1) + 1/2 : true;\n  [] g<N -> (g'=g+1);\nendmodule\nmodule b = a [x=y] endmodule\ninit x=0 & y<=1 & g=0 endinit\n", "filter(forall, g<=N)\nP>=1/2 [ F<=3 x=N ]\nfilter(print, P=? [ x=0 U y=1 ], \"init\")\n"},
+		{"dtmc\nformula f = mod(s, 2) = 0 ? floor(s/2) : ceil(s/3);\nmodule m\n  s : [0..9];\n  b : bool;\n  [] s<9 -> (s'=min(9, f+s+1)) & (b'=!b);\nendmodule\n", "P=? [ X X X b ]\n\"q\": P<0.5 [ G<=4 !b ]\n\"q\" | \"deadlock\"\n"},
+		{"dtmc\nconst double e = log(2, 10);\nmodule m\n  s : [0..1];\n  [] s=0 -> pow(2, 0.5) : (s'=1);\nendmodule\n", "R=? [ F s=1 ]\n"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, model, props string) {
+		consts := map[string]prism.Value{}
+		if m, err := prism.ParseModel("m.pm", model); err == nil {
+			for _, c := range m.Consts {
+				if c.Value == nil {
+					consts[c.Name.Name] = prism.Value{Num: big.NewRat(2, 1)}
+					if c.Type == prism.ConstBool {
+						consts[c.Name.Name] = prism.Value{Bool: true}
+					}
+				}
+			}
+		}
+		cfg := files(map[string]string{"m.pm": model, "p.pctl": props})
+		cfg.Limits = property.Limits{MaxStates: 2000, MaxTransitions: 10000, MaxBits: 1 << 20}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		res, err := cfg.CheckPRISM(ctx, "m.pm", "p.pctl", consts)
+		var internal *dpcheck.InternalError
+		var list source.ErrorList
+		var ce *prism.ConstError
+		switch {
+		case errors.As(err, &internal):
+			t.Fatalf("internal error: %v\n%s", internal, internal.Stack)
+		case errors.As(err, &list):
+			for _, e := range list {
+				src := map[string]string{"m.pm": model, "p.pctl": props}[e.Pos.Filename]
+				lines := strings.Count(src, "\n") + 1
+				if e.Pos.Line < 1 || e.Pos.Line > lines || e.Pos.Offset < 0 || e.Pos.Offset > len(src) || e.Msg == "" {
+					t.Fatalf("error %q at %s is outside its file", e.Msg, e.Pos)
+				}
+			}
+		case errors.As(err, &ce), errors.Is(err, context.DeadlineExceeded):
+		case err != nil:
+			t.Fatalf("error of type %T: %v", err, err)
+		case len(res.Statements) == 0:
+			t.Fatal("a program without statements loaded")
+		}
+	})
 }

@@ -11,16 +11,24 @@ import (
 )
 
 // externalModels is where the public PRISM models used as test inputs
-// live. They are read from there and never copied into the repository
-// (their licences do not allow it).
-const externalModels = "/work/shared/external_models"
+// live: $DPCHECK_EXTERNAL_MODELS, or ../shared/external_models beside the
+// repository. They are read from there and never copied into the
+// repository (their licences do not allow it).
+var externalModels = externalDir()
+
+func externalDir() string {
+	if d := os.Getenv("DPCHECK_EXTERNAL_MODELS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "external_models")
+}
 
 // readExternal returns the text of a file under externalModels, skipping
 // the test when the folder is absent.
 func readExternal(t *testing.T, rel string) (string, string) {
 	t.Helper()
 	if _, err := os.Stat(externalModels); err != nil {
-		t.Skipf("the external models are not available (%s is absent): they are third-party files read in place, never copied into the repository", externalModels)
+		t.Skipf("SKIP: the external models are not available (%s is absent; set DPCHECK_EXTERNAL_MODELS): they are third-party files read in place, never copied into the repository", externalModels)
 	}
 	path := filepath.Join(externalModels, rel)
 	src, err := os.ReadFile(path)
@@ -56,8 +64,8 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 // exact error: both ask for expected rewards (R), which dpcheck does not
 // compute.
 var refusedExternal = map[string]string{
-	"prism_dice/dice.pctl":           "13:1: R (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_dice/two_dice_knuth.pctl": "7:1: R (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_dice/dice.pctl":           "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_dice/two_dice_knuth.pctl": "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 }
 
 // TestExternalFilesParse: every PRISM model and properties file of the

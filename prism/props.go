@@ -73,7 +73,7 @@ func (p *parser) property() *Expr {
 	case "filter":
 		return p.filter()
 	case "R", "Rmin", "Rmax":
-		p.fail(start, "%s (reward) properties are not supported: dpcheck computes probabilities exactly (P, D, filter)", w)
+		p.fail(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
 	case "S":
 		p.fail(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "E":
@@ -81,7 +81,7 @@ func (p *parser) property() *Expr {
 	case "A":
 		p.fail(start, "A (CTL for all) is not supported: write P>=1 [ψ]")
 	case "C", "I":
-		p.fail(start, "%s belongs to reward properties (R), which are not supported: dpcheck computes probabilities exactly", w)
+		p.fail(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
 	case "W":
 		p.fail(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
 	}

@@ -45,6 +45,9 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 			return nil, err
 		}
 		pp.Model.Note = mech.Note
+		if p.Neighbours != nil {
+			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
+		}
 		pp.Chain = mech.Chain
 		if p.Inputs != nil && p.Inputs.Where != nil {
 			pp.Chain, errs = inputsWhere(ctx, pp.Chain, p.Inputs.Where)

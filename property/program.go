@@ -65,6 +65,10 @@ type ModelInfo struct {
 	Name, Call string
 	// Note describes the built mechanism in one line (known once built).
 	Note string
+	// Neighbours, when set, says which inputs the model relates by
+	// convention (a PRISM model: every two initial states); Prepare clears
+	// it when the program states its own neighbours.
+	Neighbours string
 }
 
 // Model is a model to build.

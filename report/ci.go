@@ -121,8 +121,12 @@ func GitHub(w io.Writer, entries []Entry) error {
 			var list source.ErrorList
 			if errors.As(e.Err, &list) {
 				for _, x := range list {
+					file := e.File
+					if x.Pos.Filename != "" {
+						file = x.Pos.Filename // the PRISM model of a properties file, say
+					}
 					fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n",
-						ghProp(e.File), x.Pos.Line, x.Pos.Column, ghProp("dpcheck: invalid file"), ghData(x.Msg))
+						ghProp(file), x.Pos.Line, x.Pos.Column, ghProp("dpcheck: invalid file"), ghData(x.Msg))
 				}
 			} else {
 				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp("dpcheck: cannot check"), ghData(errText(e.Err)))

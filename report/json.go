@@ -38,6 +38,9 @@ type FileDoc struct {
 
 // ErrorDoc is a parse or semantic error.
 type ErrorDoc struct {
+	// File is set when the error is in another file than the entry's (the
+	// PRISM model of a properties file or of a .dp file).
+	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Message string `json:"message"`
@@ -45,9 +48,12 @@ type ErrorDoc struct {
 
 // ModelDoc says where the chain came from.
 type ModelDoc struct {
-	Kind string `json:"kind"` // builder or chain
+	Kind string `json:"kind"` // builder, chain, modules or prism
 	Call string `json:"call,omitempty"`
 	Note string `json:"note,omitempty"`
+	// Neighbours says which inputs are neighbours when a convention
+	// decides it (a PRISM model: every two initial states).
+	Neighbours string `json:"neighbours,omitempty"`
 }
 
 // SizeDoc is the size of the checked model.
@@ -260,7 +266,11 @@ func Build(entries []Entry, version string) *Document {
 			var list source.ErrorList
 			if errors.As(e.Err, &list) {
 				for _, x := range list {
-					fd.Errors = append(fd.Errors, ErrorDoc{Line: x.Pos.Line, Column: x.Pos.Column, Message: x.Msg})
+					d := ErrorDoc{Line: x.Pos.Line, Column: x.Pos.Column, Message: x.Msg}
+					if x.Pos.Filename != e.File {
+						d.File = x.Pos.Filename
+					}
+					fd.Errors = append(fd.Errors, d)
 				}
 			} else {
 				fd.Errors = append(fd.Errors, ErrorDoc{Message: errText(e.Err)})
@@ -271,7 +281,7 @@ func Build(entries []Entry, version string) *Document {
 				fd.Statements = append(fd.Statements, statementDoc(o))
 			}
 		} else if r != nil {
-			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note}
+			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note, Neighbours: r.Model.Neighbours}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
 				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs}

@@ -22,8 +22,24 @@ import (
 type Entry struct {
 	File   string
 	Source string
-	Result *dpcheck.Result
-	Err    error
+	// Sources are the texts of the other files the entry read (the PRISM
+	// model of a properties file or of a .dp file), by name, for errors
+	// in them.
+	Sources map[string]string
+	Result  *dpcheck.Result
+	Err     error
+}
+
+// text returns the source of the file name: the entry's own, or one of
+// the others it read.
+func (e Entry) text(name string) (string, bool) {
+	if s, ok := e.Sources[name]; ok {
+		return s, true
+	}
+	if name == e.File || e.Sources == nil {
+		return e.Source, true
+	}
+	return "", false
 }
 
 // Status classifies an entry.

@@ -70,7 +70,7 @@ func writeErr(w io.Writer, e Entry) {
 	var list source.ErrorList
 	if errors.As(e.Err, &list) {
 		fmt.Fprintf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
-		fmt.Fprint(w, indent(list.Pretty(e.Source), "  "))
+		fmt.Fprint(w, indent(list.PrettyIn(e.text), "  "))
 		return
 	}
 	fmt.Fprintf(w, "%s: error: %s\n", e.File, errText(e.Err))
@@ -99,7 +99,7 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 	fmt.Fprintln(w, r.File)
 	m := r.Model
 	switch m.Kind {
-	case "builder", "modules":
+	case "builder", "modules", "prism":
 		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
 	case "chain":
 		fmt.Fprintf(w, "  model  explicit chain\n")
@@ -113,6 +113,13 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
 	}
 	fmt.Fprintln(w)
+	if m.Neighbours != "" {
+		fmt.Fprintf(w, "  pairs  %s", m.Neighbours)
+		if s.Inputs == 1 {
+			fmt.Fprint(w, "; with one initial state there is no pair, and D{ε,δ}[ψ] holds trivially")
+		}
+		fmt.Fprintln(w)
+	}
 	return textStatements(w, r)
 }
 

@@ -57,10 +57,14 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-// Sort orders the errors by position and removes exact duplicates.
+// Sort orders the errors by position (by file first, when they are in
+// several) and removes exact duplicates.
 func (l *ErrorList) Sort() {
 	sort.SliceStable(*l, func(i, j int) bool {
 		a, b := (*l)[i].Pos, (*l)[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
@@ -93,10 +97,21 @@ const MaxQuoted = 120
 // followed by the offending source line (or the part of it around the
 // column, for a long line) and a caret under the column.
 func (l ErrorList) Pretty(src string) string {
+	return l.PrettyIn(func(string) (string, bool) { return src, true })
+}
+
+// PrettyIn is Pretty for errors in several files: text returns the source
+// of the file an error names (false when it is not known: the error is
+// written without its line).
+func (l ErrorList) PrettyIn(text func(filename string) (string, bool)) string {
 	var b strings.Builder
 	for _, e := range l {
 		b.WriteString(e.Error())
 		b.WriteByte('\n')
+		src, known := text(e.Pos.Filename)
+		if !known {
+			continue
+		}
 		line, ok := sourceLine(src, e.Pos)
 		if !ok {
 			continue

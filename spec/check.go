@@ -20,6 +20,10 @@ type Options struct {
 	// means property.Limits' defaults). Builders are checked against them
 	// when the program is prepared.
 	Limits property.Limits
+	// ReadFile reads the PRISM model a file names (model prism("m.pm")),
+	// by its path relative to the directory of the .dp file; nil refuses
+	// such a model.
+	ReadFile func(path string) (string, error)
 }
 
 // Load parses and checks a .dp file with the default options.
@@ -46,7 +50,7 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // also the errors that need the built model (unknown labels, say) in the
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
-	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(),
+	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile,
 		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
@@ -92,6 +96,8 @@ type checker struct {
 	expanded int
 	// model is the file's own model, once checked (check equivalent(model, …)).
 	model property.Model
+	// readFile reads a PRISM model a model statement names.
+	readFile func(path string) (string, error)
 }
 
 // position returns the position of a byte offset of the file.
@@ -281,6 +287,13 @@ func (c *checker) check() (*property.Program, bool) {
 	before := len(c.errs)
 	switch {
 	case s.conflict:
+	case s.model != nil && s.model.Call.Text == "prism":
+		if m := c.prismModel(s.model.Call); m != nil {
+			p.Model = m
+		}
+		if s.inputs != nil {
+			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
+		}
 	case s.model != nil:
 		if m := c.builderCall(s.model.Call); m != nil {
 			p.Model = m

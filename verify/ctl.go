@@ -42,9 +42,10 @@ type memoKey struct {
 }
 
 // NewChecker prepares to check formulas on c. The neighbour relation
-// follows the same rules as Model.Neighbours.
+// follows the same rules as Model.Neighbours, except that it may be empty
+// (a model with one input): D{ε,δ}[ψ] then holds vacuously.
 func NewChecker(c *chain.Chain, neighbours [][2]int) (*Checker, error) {
-	pairs, err := validatePairs(c, neighbours)
+	pairs, err := validatePairs(c, neighbours, true) // no pair: D holds vacuously
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 		return nil, fmt.Errorf("%w: no chain", ErrModel)
 	}
 	c := m.Chain
-	pairs, err := validatePairs(c, m.Neighbours)
+	pairs, err := validatePairs(c, m.Neighbours, false)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,10 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 	return a, nil
 }
 
-func validatePairs(c *chain.Chain, in [][2]int) ([][2]int, error) {
+// validatePairs checks a neighbour relation and drops repeated pairs. An
+// empty relation is refused unless allowEmpty (dpCTL: D then holds
+// vacuously at every state).
+func validatePairs(c *chain.Chain, in [][2]int, allowEmpty bool) ([][2]int, error) {
 	var problems []string
 	seen := map[[2]int]bool{}
 	var pairs [][2]int
@@ -204,7 +207,7 @@ func validatePairs(c *chain.Chain, in [][2]int) ([][2]int, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrModel, strings.Join(problems, "; "))
 	}
-	if len(pairs) == 0 {
+	if len(pairs) == 0 && !allowEmpty {
 		return nil, fmt.Errorf("%w: the neighbour relation relates no two distinct inputs", ErrModel)
 	}
 	return pairs, nil

@@ -30,8 +30,11 @@ func formulaDoubling(n int) string {
 // refers to.
 var hostile = []struct {
 	name string
-	src  string   // the file's contents, written to a .dp file
-	args []string // flags; "FILE" stands for the file, absent: the file last
+	src  string // the file's contents, written to a .dp file (a .pctl file when model is set)
+	// model, when set, is a PRISM model written to a .prism file; the
+	// arguments are then MODEL FILE unless args say otherwise.
+	model string
+	args  []string // flags; "FILE" stands for the file, "MODEL" for the model; absent: the file last
 }{
 	// Not text.
 	{name: "empty file", src: ""},
@@ -169,7 +172,38 @@ var hostile = []struct {
 	{name: "fmt of /dev/zero", args: []string{"fmt", "/dev/zero"}},
 	{name: "fmt of a broken file", src: "model survey(\n", args: []string{"fmt", "FILE"}},
 	{name: "pictures of a file with errors", src: "model survey(\n", args: []string{"--dot", "DOT", "FILE"}},
+	// PRISM models and properties.
+	{name: "PRISM: log", model: "dtmc\nconst double e = log(10, 2);\nmodule m\n  s : [0..1];\n  [] s=0 -> 1/e : (s'=1) + 1-1/e : true;\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: mdp", model: "mdp\nmodule m\n  s : [0..1];\n  [a] s=0 -> (s'=1);\n  [b] s=0 -> true;\nendmodule\n", src: "Pmax=? [ F s=1 ]\n"},
+	{name: "PRISM: no model type", model: "module m\n  s : [0..1];\n  [] s=0 -> (s'=1);\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: rewards property", model: prismDie, src: "P=? [ F s=3 ]\nR=? [ F s=3 ]\n"},
+	{name: "PRISM: reward structure ignored", model: prismDie + "rewards \"steps\"\n  true : 1;\nendrewards\n", src: "P=? [ F s=3 ]\n"},
+	{name: "PRISM: unknown variable", model: "dtmc\nmodule m\n  s : [0..1];\n  [] t=0 -> (s'=1);\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: bool where an int is needed", model: "dtmc\nmodule m\n  s : [0..2];\n  b : bool;\n  [] s=0 -> (s'=b+1);\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: int divided into an int", model: "dtmc\nmodule m\n  s : [0..4];\n  [] s<4 -> (s'=s/2+1);\nendmodule\n", src: "P=? [ F s=4 ]\n"},
+	{name: "PRISM: update out of range", model: "dtmc\nmodule m\n  s : [0..2];\n  [] true -> (s'=s+1);\nendmodule\n", src: "P=? [ F s=2 ]\n"},
+	{name: "PRISM: row not summing to 1", model: "dtmc\nmodule m\n  s : [0..2];\n  [] s=0 -> 0.5 : (s'=1) + 0.4 : (s'=2);\nendmodule\n", src: "P=? [ F s=2 ]\n"},
+	{name: "PRISM: another module's variable", model: "dtmc\nmodule a\n  x : [0..1];\n  [go] x=0 -> true;\nendmodule\nmodule b\n  y : [0..1];\n  [go] y=0 -> (x'=1);\nendmodule\n", src: "P=? [ F x=1 ]\n"},
+	{name: "PRISM: missing constant", model: "dtmc\nconst int N;\nmodule m\n  s : [0..N];\n  [] s<N -> (s'=s+1);\nendmodule\n", src: "P=? [ F s=N ]\n"},
+	{name: "PRISM: constant given", model: "dtmc\nconst int N;\nmodule m\n  s : [0..N];\n  [] s<N -> (s'=s+1);\nendmodule\n", src: "P=? [ F s=N ]\n", args: []string{"MODEL", "FILE", "--const", "N=3"}},
+	{name: "PRISM: constant of the wrong type", model: "dtmc\nconst int N;\nmodule m\n  s : [0..N];\n  [] s<N -> (s'=s+1);\nendmodule\n", src: "P=? [ F s=N ]\n", args: []string{"--const", "N=2.5", "MODEL", "FILE"}},
+	{name: "PRISM: constant of no file", model: prismDie, src: "P=? [ F s=3 ]\n", args: []string{"--const", "K=3", "MODEL", "FILE"}},
+	{name: "PRISM: malformed --const", model: prismDie, src: "P=? [ F s=3 ]\n", args: []string{"--const", "N", "MODEL", "FILE"}},
+	{name: "PRISM: --const value not a number", model: prismDie, src: "P=? [ F s=3 ]\n", args: []string{"--const", "N=three", "MODEL", "FILE"}},
+	{name: "PRISM: --const given twice", model: prismDie, src: "P=? [ F s=3 ]\n", args: []string{"--const", "N=1", "--const", "N=2", "MODEL", "FILE"}},
+	{name: "PRISM: --const without a PRISM model", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--const", "N=1", "FILE"}},
+	{name: "PRISM: binary model file", model: "\x7fELF\x02\x01\x01\x00\x00\x00", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: binary properties file", model: prismDie, src: "\x00\x01P=?"},
+	{name: "PRISM: huge constant", model: "dtmc\nconst int N = 123456789012345678901234567890;\nmodule m\n  s : [0..N];\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: huge power", model: "dtmc\nconst double p = pow(1/3, 1000000);\nmodule m\n  s : [0..1];\n  [] s=0 -> p : (s'=1) + 1-p : true;\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: state space over the limit", model: "dtmc\nmodule m\n  s : [0..100000];\n  [] s<100000 -> (s'=s+1);\nendmodule\n", src: "P=? [ F s=100000 ]\n", args: []string{"--max-states", "1000", "MODEL", "FILE"}},
+	{name: "PRISM: model alone", model: prismDie, args: []string{"MODEL"}},
+	{name: "PRISM: properties alone", src: "P=? [ F s=1 ]\n", model: prismDie, args: []string{"FILE"}},
+	{name: "PRISM: missing model file", src: "P=? [ F s=1 ]\n", model: prismDie, args: []string{"no/such/model.prism", "FILE"}},
 }
+
+// prismDie is a small PRISM model: a three-sided die from fair coins.
+const prismDie = "dtmc\nmodule die\n  s : [0..3];\n  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  [] s=1 -> 1/2 : (s'=0) + 1/2 : (s'=3);\nendmodule\n"
 
 // chainOf is an explicit chain of n states in a line.
 func chainOf(n int) string {
@@ -212,12 +246,22 @@ func TestHostileInputs(t *testing.T) {
 	var table strings.Builder
 	for i, h := range hostile {
 		file := filepath.Join(dir, fmt.Sprintf("h%03d.dp", i))
+		model := filepath.Join(dir, fmt.Sprintf("h%03d.prism", i))
+		if h.model != "" {
+			file = strings.TrimSuffix(file, ".dp") + ".pctl"
+			if err := os.WriteFile(model, []byte(h.model), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if err := os.WriteFile(file, []byte(h.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		args := h.args
+		if h.model != "" && args == nil {
+			args = []string{"MODEL", "FILE"}
+		}
 		if !slicesContains(args, "FILE") && !strings.HasPrefix(strings.Join(args, " "), "no/such") && !slicesContains(args, "DIR") &&
-			!slicesContains(args, "FIFO") && !slicesContains(args, "/dev/zero") && !slicesContains(args, "/dev/urandom") {
+			!slicesContains(args, "FIFO") && !slicesContains(args, "/dev/zero") && !slicesContains(args, "/dev/urandom") && !slicesContains(args, "MODEL") {
 			args = append(slicesClone(args), "FILE")
 		}
 		var argv []string
@@ -225,6 +269,8 @@ func TestHostileInputs(t *testing.T) {
 			switch a {
 			case "FILE":
 				a = file
+			case "MODEL":
+				a = model
 			case "DIR":
 				a = empty
 			case "FIFO":

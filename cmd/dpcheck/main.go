@@ -16,6 +16,7 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/picture"
+	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/source"
@@ -63,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	fl.IntVar(&cfg.Limits.MaxTransitions, "max-transitions", def.MaxTransitions, "")
 	fl.Int64Var(&cfg.Limits.MaxBits, "max-bits", def.MaxBits, "")
 	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
+	var constDefs constFlag
+	fl.Var(&constDefs, "const", "")
 	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
 	version, help := fl.Bool("version", false, ""), fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)
@@ -84,13 +87,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	}
-	files, err := dpcheck.Expand(args)
+	inputs, err := dpcheck.ExpandInputs(args)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	consts, err := prism.ParseConsts(constDefs...)
+	switch {
+	case err != nil:
+		return usageError(stderr, "--const: %v", err)
+	case len(constDefs) > 0 && !anyPRISM(inputs):
+		return usageError(stderr, "--const gives the undefined constants of a PRISM model: give a model and a properties file (dpcheck MODEL.prism PROPS.pctl --const N=5)")
+	}
+	cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
 	pictures := *dot != "" || *svg != "" || *prof != ""
-	if pictures && len(files) != 1 {
-		return usageError(stderr, "--dot, --svg and --profile draw one file; %d given", len(files))
+	if pictures && len(inputs) != 1 {
+		return usageError(stderr, "--dot, --svg and --profile draw one file; %d given", len(inputs))
 	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
@@ -98,12 +109,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		defer cancel()
 	}
 	var entries []report.Entry
-	for _, f := range files {
+	for _, in := range inputs {
+		f := in.File
 		pctx, done := report.Progress(ctx, stderr, f)
-		src, err := dpcheck.ReadSource(f, cfg.MaxFileSize)
-		e := report.Entry{File: f, Source: src, Err: err}
-		if err == nil {
-			e.Result, e.Err = cfg.CheckSource(pctx, f, src)
+		// Other files an entry reads (PRISM models) are kept for its errors.
+		read := map[string]string{}
+		c := cfg
+		c.ReadFile = func(path string) (string, error) {
+			src, err := dpcheck.ReadSource(path, cfg.MaxFileSize)
+			if err == nil {
+				read[path] = src
+			}
+			return src, err
+		}
+		var e report.Entry
+		if in.Model != "" {
+			e = report.Entry{File: f, Sources: read}
+			e.Result, e.Err = c.CheckPRISM(pctx, in.Model, f, consts)
+			e.Source = read[f]
+		} else {
+			src, err := dpcheck.ReadSource(f, cfg.MaxFileSize)
+			e = report.Entry{File: f, Source: src, Sources: read, Err: err}
+			if err == nil {
+				e.Result, e.Err = c.CheckSource(pctx, f, src)
+			}
 		}
 		e.Err = withHint(e.Err)
 		entries = append(entries, e)
@@ -171,6 +200,25 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 		}
 		files, args = append(files, rest[0]), rest[1:]
 	}
+}
+
+// constFlag collects --const NAME=VALUE[,NAME=VALUE…], repeatable.
+type constFlag []string
+
+func (c *constFlag) String() string { return strings.Join(*c, ",") }
+
+func (c *constFlag) Set(v string) error {
+	*c = append(*c, v)
+	return nil
+}
+
+func anyPRISM(inputs []dpcheck.Input) bool {
+	for _, in := range inputs {
+		if in.Model != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // reportInternal tells the user that dpcheck itself failed.

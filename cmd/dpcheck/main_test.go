@@ -47,6 +47,12 @@ func TestGolden(t *testing.T) {
 		{"bad_format", []string{"--format", "xml", "testdata/pass.dp"}},
 		{"bad_flag", []string{"--frobnicate", "testdata/pass.dp"}},
 		{"missing_file", []string{"testdata/nope.dp"}},
+		{"prism_text", []string{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl"}},
+		{"prism_json", []string{"--format", "json", "--const", "p=1/2", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl"}},
+		{"prism_in_dp", []string{"../../models/prism/randomized_response.dp"}},
+		{"prism_errors_text", []string{"testdata/prism_errors.prism", "testdata/prism_errors.pctl"}},
+		{"prism_errors_json", []string{"--format", "json", "testdata/prism_errors.prism", "testdata/prism_errors.pctl"}},
+		{"prism_errors_github", []string{"--format", "github", "testdata/prism_errors.prism", "testdata/prism_errors.pctl"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +89,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"testdata/violated.dp", "testdata/errors.dp"}, 2},
 		{[]string{"../../models"}, 0},
 		{nil, 2},
+		// PRISM: a model with each properties file after it.
+		{[]string{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl", "testdata/pass.dp"}, 0},
+		{[]string{"../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl", "--const", "p=1/2,q=1"}, 2},
+		{[]string{"testdata/prism_errors.prism", "testdata/prism_errors.pctl"}, 2},
+		{[]string{"../../models/prism/randomized_response.prism"}, 2},
 	} {
 		if got := run(context.Background(), tc.args, &bytes.Buffer{}, &bytes.Buffer{}); got != tc.want {
 			t.Errorf("dpcheck %s: exit %d, want %d", strings.Join(tc.args, " "), got, tc.want)

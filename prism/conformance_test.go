@@ -1,0 +1,301 @@
+package prism_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/prism"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Conformance: every model of the external models (third-party files read
+// in place, see externalModels) loads as PRISM reads it, with the state
+// and transition counts and the exact probabilities of each folder's
+// EXPECTED.md; what dpcheck refuses is refused precisely. Properties the
+// folders do not provide are written by the tests.
+
+// external returns the path of an external model, skipping the test when
+// the folder is absent.
+func external(t *testing.T, rel string) string {
+	t.Helper()
+	path, _ := readExternal(t, rel)
+	return path
+}
+
+// checkExternal checks an external model against properties written here
+// (or an external properties file when props names one).
+func checkExternal(t *testing.T, model, props string, consts map[string]prism.Value) (*dpcheck.Result, error) {
+	t.Helper()
+	path := external(t, model)
+	pp := filepath.Join(t.TempDir(), "p.pctl")
+	if strings.HasSuffix(props, ".pctl") {
+		pp = external(t, props)
+	} else if err := os.WriteFile(pp, []byte(props), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dpcheck.Config{}.CheckPRISM(context.Background(), path, pp, consts)
+}
+
+func mustExternal(t *testing.T, model, props string, consts map[string]prism.Value) *dpcheck.Result {
+	t.Helper()
+	res, err := checkExternal(t, model, props, consts)
+	if err != nil {
+		t.Fatalf("%s: %v", model, err)
+	}
+	return res
+}
+
+// size checks the states and transitions of a result.
+func size(t *testing.T, res *dpcheck.Result, states, transitions, inputs int) {
+	t.Helper()
+	if s := res.Size; s.States != states || s.Transitions != transitions || s.Inputs != inputs {
+		t.Errorf("%d states, %d transitions, %d inputs; want %d, %d, %d", s.States, s.Transitions, s.Inputs, states, transitions, inputs)
+	}
+}
+
+func rat(s string) *big.Rat {
+	x, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic(s)
+	}
+	return x
+}
+
+// TestConformanceYN: the dpCTL plug-in's survey, with its own properties
+// file: three initial states, P(F s=2) = 3/4, 1/4, 1/2, and D{3,0}[…] (ε
+// = 3, not ln 3) holds; the two deadlock states get a self-loop.
+func TestConformanceYN(t *testing.T) {
+	res := mustExternal(t, "dpctl_epmc/yn.prism", "dpctl_epmc/yn.pctl", nil)
+	size(t, res, 5, 8, 3)
+	if res.Size.Pairs != 3 || res.Model.Neighbours != prism.Neighbours {
+		t.Errorf("%d pairs, neighbours %q; want every two of the 3 initial states", res.Size.Pairs, res.Model.Neighbours)
+	}
+	if !strings.Contains(res.Model.Note, "2 deadlock states got a self-loop (as PRISM does)") {
+		t.Errorf("note %q does not count the 2 deadlock states", res.Model.Note)
+	}
+	got := probs(t, res)
+	want := []map[string]*big.Rat{
+		{"s=0": rat("3/4"), "s=1": rat("1/4"), "s=4": rat("1/2")},
+		{"holds": new(big.Rat)},
+	}
+	if d := cmp.Diff(want, got, ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestConformanceYNAsDP: the same model named by a .dp file: tight ε ln 3
+// (s=0 vs s=1) and δ = 1/2 at ε = 0 over the final states.
+func TestConformanceYNAsDP(t *testing.T) {
+	model, err := filepath.Abs(external(t, "dpctl_epmc/yn.prism"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("model prism(%q)\nquery eps(delta = 0) expect ln(3)\nquery delta(eps = 0) expect 1/2\ncheck D{3, 0}[F s = 2]\n", model)
+	res, err := dpcheck.CheckSource(context.Background(), "yn.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Statements {
+		if !o.Pass() {
+			t.Errorf("%s: %s", o.Statement().Head().Text, o.Value())
+		}
+	}
+	if len(res.Statements) != 3 {
+		t.Errorf("%d statements, want 3", len(res.Statements))
+	}
+}
+
+// TestConformanceAboveThreshold: the plug-in's above-threshold model, two
+// modules synchronising on [a]: 223 states, 883 transitions, six initial
+// states, and the exact P(X^k (d=-1)) of EXPECTED.md for k = 1..4; every d
+// halts with probability 1, and its own properties file checks.
+func TestConformanceAboveThreshold(t *testing.T) {
+	props := "P=? [ X (d=-1) ]\nP=? [ X X (d=-1) ]\nP=? [ X X X (d=-1) ]\nP=? [ X X X X (d=-1) ]\nP=? [ F d=-1 ]\n"
+	res := mustExternal(t, "dpctl_epmc/Abovethreshold.prism", props, nil)
+	size(t, res, 223, 883, 6)
+	table := map[int][]string{
+		0: {"0", "13/240", "1163/11520", "15941/110592"},
+		1: {"0", "101/960", "137/720", "18217/69120"},
+		2: {"0", "389/1920", "793/2304", "31301/69120"},
+		3: {"0", "289/768", "26573/46080", "77497/110592"},
+		4: {"0", "4901/7680", "154829/184320", "4060061/4423680"},
+		5: {"0", "12581/15360", "707789/737280", "35025821/35389440"},
+	}
+	want := make([]map[string]*big.Rat, 5)
+	for k := range want {
+		want[k] = map[string]*big.Rat{}
+		for d, row := range table {
+			p := "1"
+			if k < 4 {
+				p = row[k]
+			}
+			want[k][fmt.Sprintf("t=4, d=%d", d)] = rat(p)
+		}
+	}
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	own := mustExternal(t, "dpctl_epmc/Abovethreshold.prism", "dpctl_epmc/Abovethreshold.pctl", nil)
+	if len(own.Statements) != 10 || own.Statements[0].Value() != "holds" {
+		t.Errorf("%d statements, the first %s; want 10, D{1,0}[…] holding", len(own.Statements), own.Statements[0].Value())
+	}
+}
+
+// TestConformanceColorRefused: the subsampling model uses log, which has
+// no exact value: refused, naming log, at each use (the constants that
+// depend on them are not reported again).
+func TestConformanceColorRefused(t *testing.T) {
+	_, err := checkExternal(t, "dpctl_epmc/color.prism", "dpctl_epmc/color.pctl", nil)
+	path := external(t, "dpctl_epmc/color.prism")
+	msg := ": log is not supported: a logarithm is irrational for almost every argument, and dpcheck computes with exact rationals only (write the value as a rational constant)"
+	want := []string{path + ":6:24" + msg, path + ":7:18" + msg, path + ":12:21" + msg}
+	if d := cmp.Diff(want, errorsOf(t, err)); d != "" {
+		t.Errorf("errors (-want +got):\n%s", d)
+	}
+}
+
+// TestConformanceMDPsRefused: the MDP survey and the dining
+// cryptographers are MDPs: refused, at their model type.
+func TestConformanceMDPsRefused(t *testing.T) {
+	for _, c := range []struct{ model, props, at string }{
+		{"dpctl_epmc/yn2.prism", "dpctl_epmc/yn2.pctl", ":1:1"},
+		{"prism_dining_crypt/dining_crypt3.nm", "prism_dining_crypt/correctness.pctl", ":4:1"},
+		{"prism_dining_crypt/dining_crypt4.nm", "prism_dining_crypt/correctness.pctl", ":4:1"},
+	} {
+		_, err := checkExternal(t, c.model, c.props, nil)
+		want := []string{external(t, c.model) + c.at + ": MDPs are not supported yet (planned): dpcheck checks discrete-time Markov chains (dtmc)"}
+		if d := cmp.Diff(want, errorsOf(t, err)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", c.model, d)
+		}
+	}
+}
+
+// TestConformanceDice: Knuth and Yao's die, a cyclic chain solved
+// exactly: 13 states, 20 transitions, each face exactly 1/6 (also through
+// the undefined constant x of its properties), and its R property refused.
+func TestConformanceDice(t *testing.T) {
+	var props strings.Builder
+	props.WriteString("const int x;\n")
+	for k := 1; k <= 6; k++ {
+		fmt.Fprintf(&props, "P=? [ F s=7 & d=%d ]\n", k)
+	}
+	props.WriteString("P=? [ F s=7 & d=x ]\nP>0.1 [ F s=7 & d=x ]\n")
+	res := mustExternal(t, "prism_dice/dice.pm", props.String(), map[string]prism.Value{"x": {Num: big.NewRat(3, 1)}})
+	size(t, res, 13, 20, 1)
+	var want []map[string]*big.Rat
+	for range 7 {
+		want = append(want, map[string]*big.Rat{"s=0, d=0": rat("1/6")})
+	}
+	want = append(want, map[string]*big.Rat{"holds": new(big.Rat)})
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	_, err := checkExternal(t, "prism_dice/dice.pm", "prism_dice/dice.pctl", map[string]prism.Value{"x": {Num: big.NewRat(1, 1)}})
+	wantErr := []string{external(t, "prism_dice/dice.pctl") + ":13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"}
+	if d := cmp.Diff(wantErr, errorsOf(t, err)); d != "" {
+		t.Errorf("dice.pctl (-want +got):\n%s", d)
+	}
+}
+
+// TestConformanceTwoDice: the sum of two dice, (6 − |k − 7|)/36 for
+// k = 2..12.
+func TestConformanceTwoDice(t *testing.T) {
+	var props strings.Builder
+	var want []map[string]*big.Rat
+	for k := 2; k <= 12; k++ {
+		fmt.Fprintf(&props, "P=? [ F s=34 & d=%d ]\n", k)
+		want = append(want, map[string]*big.Rat{"s=0, d=0": big.NewRat(int64(6-max(k-7, 7-k)), 36)})
+	}
+	res := mustExternal(t, "prism_dice/two_dice_knuth.pm", props.String(), nil)
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestConformanceCrowds: Storm's crowds-5-5: 8 607 states and 15 113
+// transitions, as Storm's builder test counts them (decimal constants .2,
+// .167, bool variables, labels).
+func TestConformanceCrowds(t *testing.T) {
+	res := mustExternal(t, "storm_crowds/crowds-5-5.pm", "P>=0 [ F \"observeIGreater1\" ]\n", nil)
+	size(t, res, 8607, 15113, 1)
+	if res.Statements[0].Value() != "holds" {
+		t.Errorf("P>=0 […] is %s", res.Statements[0].Value())
+	}
+}
+
+// TestConformanceStoppingTrap: value iteration's trap: P(F s=3) from s=1
+// is exactly 1/2 + γ³ (γ = 10⁻³, and 10⁻¹⁵ where floating point fails),
+// so P<=0.5 […] is false at s=1 and the file's own P=? is exactly 0.
+func TestConformanceStoppingTrap(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		gamma *big.Rat
+	}{
+		{"vi_stopping_trap/wimmer_fail.pm", big.NewRat(1, 1000)},
+		{"vi_stopping_trap/wimmer_fail_15gamma.pm", new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(15), nil))},
+	} {
+		res := mustExternal(t, c.model, "P=? [ F s=3 ]\nP<=0.5 [ s=1 | s=2 | s=5 | s=6 U s=3 ]\n", nil)
+		size(t, res, 6, 10, 1)
+		g3 := new(big.Rat).Mul(c.gamma, new(big.Rat).Mul(c.gamma, c.gamma))
+		want := []map[string]*big.Rat{{"s=1": new(big.Rat).Add(big.NewRat(1, 2), g3)}, {"violated": new(big.Rat)}}
+		if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+			t.Errorf("%s (-want +got):\n%s", c.model, d)
+		}
+		own := mustExternal(t, c.model, "vi_stopping_trap/wimmer_fail.pctl", nil)
+		if d := cmp.Diff([]map[string]*big.Rat{{"s=1": new(big.Rat)}}, probs(t, own), ratCmp); d != "" {
+			t.Errorf("%s with wimmer_fail.pctl (-want +got):\n%s", c.model, d)
+		}
+	}
+}
+
+// TestConformanceParametricDie: Storm's die with the coin parameter p
+// given as an exact rational: the solution functions of EXPECTED.md at
+// p = 1/3, and 1/6 each at p = 1/2; 13 states, 20 transitions.
+func TestConformanceParametricDie(t *testing.T) {
+	props := "P=? [ F \"one\" ]\nP=? [ F \"two\" ]\nP=? [ F \"three\" ]\nP=? [ F \"four\" ]\nP=? [ F \"five\" ]\nP=? [ F \"six\" ]\n"
+	// P(one) = P(two) = p²/(p+1), P(three) = p(1−p)/(p+1), P(four) =
+	// p²(1−p)/(p²−p+1), P(five) = p(1−p)²/(p²−p+1), P(six) = (1−p)³/(p²−p+1).
+	funcs := func(p *big.Rat) []*big.Rat {
+		div := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
+		mul := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+		one := big.NewRat(1, 1)
+		q := new(big.Rat).Sub(one, p)
+		p2 := mul(p, p)
+		d1 := new(big.Rat).Add(p, one)
+		d2 := new(big.Rat).Add(new(big.Rat).Sub(p2, p), one)
+		return []*big.Rat{div(p2, d1), div(p2, d1), div(mul(p, q), d1), div(mul(p2, q), d2), div(mul(p, mul(q, q)), d2), div(mul(q, mul(q, q)), d2)}
+	}
+	for _, p := range []string{"1/3", "1/2"} {
+		consts, err := prism.ParseConsts("p=" + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := mustExternal(t, "storm_parametric_die/parametric_die.pm", props, consts)
+		size(t, res, 13, 20, 1)
+		var want []map[string]*big.Rat
+		for _, x := range funcs(rat(p)) {
+			want = append(want, map[string]*big.Rat{"s=0, d=0": x})
+		}
+		if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+			t.Errorf("p = %s (-want +got):\n%s", p, d)
+		}
+		if p == "1/2" {
+			for i, x := range funcs(rat(p)) {
+				if x.Cmp(big.NewRat(1, 6)) != 0 {
+					t.Errorf("face %d at p = 1/2: %s, want 1/6", i+1, x.RatString())
+				}
+			}
+		}
+	}
+	_, err := checkExternal(t, "storm_parametric_die/parametric_die.pm", props, nil)
+	want := []string{external(t, "storm_parametric_die/parametric_die.pm") + ":4:14: the double constant p has no value: give it a value (p = …) when loading the model"}
+	if d := cmp.Diff(want, errorsOf(t, err)); d != "" {
+		t.Errorf("without p (-want +got):\n%s", d)
+	}
+}

@@ -1,0 +1,789 @@
+package prism
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/property"
+)
+
+// Expressions: PRISM's types (int, double, bool) checked as PRISM checks
+// them, constants folded exactly, formulas expanded, and the result an
+// expr.Expr that statespace evaluates on each state.
+
+// scope is where an expression is translated.
+type scope struct {
+	f *File
+	// rename is a renamed module's substitution of names.
+	rename map[string]string
+	// where is added to messages about a renamed module's text.
+	where string
+	// konst is set in constant expressions (no variables); what says what
+	// the expression is, for messages ("the value of N").
+	konst bool
+	what  string
+}
+
+func (sc *scope) in(f *File) *scope {
+	c := *sc
+	c.f = f
+	return &c
+}
+
+// val is a translated expression: its node, its type and, when it does not
+// depend on the state, its value.
+type val struct {
+	n     *expr.Expr
+	t     typ
+	konst bool
+	num   *big.Rat // a constant number
+	b     bool     // a constant truth value
+}
+
+func (v val) numeric() bool { return v.t == tyInt || v.t == tyDouble }
+
+// describe says what a value is: "an int", "the boolean true".
+func (v val) describe() string {
+	if v.konst && v.t == tyBool {
+		return fmt.Sprintf("the boolean %v", v.b)
+	}
+	return v.t.String()
+}
+
+func (t *translator) errAt(sc *scope, e *Expr, format string, args ...any) {
+	t.errorf(sc.f, int(e.Off), "%s%s", fmt.Sprintf(format, args...), sc.where)
+}
+
+func (t *translator) node(sc *scope, e *Expr, op expr.Op) *expr.Expr {
+	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: clipText(sc.f.Source(e.Span()))}
+}
+
+func (t *translator) numVal(sc *scope, e *Expr, x *big.Rat, ty typ) (val, bool) {
+	if !sized(x) {
+		t.errAt(sc, e, "this value would have about %s bits; the limit is %s", exact.Thousands(int64(exact.Bits(x))), exact.Thousands(MaxValueBits))
+		return val{}, false
+	}
+	n := t.node(sc, e, expr.Num)
+	n.Value = x
+	return val{n: n, t: ty, konst: true, num: x}, true
+}
+
+func (t *translator) boolVal(sc *scope, e *Expr, b bool) val {
+	n := t.node(sc, e, expr.Bool)
+	n.Truth = b
+	return val{n: n, t: tyBool, konst: true, b: b}
+}
+
+// clipText is an expression's source on one line, for messages.
+func clipText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:200]) + "…"
+	}
+	return s
+}
+
+// number translates an expression that must be a number.
+func (t *translator) number(sc *scope, e *Expr, what string) (val, bool) {
+	v, ok := t.expr(sc, e)
+	if ok && !v.numeric() {
+		t.errAt(sc, e, "%s must be a number, found %s", what, v.describe())
+		return v, false
+	}
+	return v, ok
+}
+
+// condition translates an expression that must be a boolean.
+func (t *translator) condition(sc *scope, e *Expr, what string) (val, bool) {
+	v, ok := t.expr(sc, e)
+	if ok && v.t != tyBool {
+		t.errAt(sc, e, "%s must be a boolean (a condition), found %s", what, v.describe())
+		return v, false
+	}
+	return v, ok
+}
+
+// expr translates an expression. It reports every error it finds (once)
+// and returns false when the expression has one.
+func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
+	switch e.Op {
+	case EInt, EDouble:
+		x, err := parseNumber(e.Text)
+		if err != nil {
+			t.errAt(sc, e, "%v", err)
+			return val{}, false
+		}
+		ty := tyInt
+		if e.Op == EDouble {
+			ty = tyDouble
+		}
+		return t.numVal(sc, e, x, ty)
+	case EBool:
+		return t.boolVal(sc, e, e.Text == "true"), true
+	case EName:
+		return t.name(sc, e)
+	case ELabel:
+		return t.labelExpr(sc, e)
+	case EParen:
+		return t.expr(sc, e.Args[0])
+	case ENeg:
+		a, ok := t.number(sc, e.Args[0], "the operand of -")
+		if !ok {
+			return val{}, false
+		}
+		if a.konst {
+			return t.numVal(sc, e, new(big.Rat).Neg(a.num), a.t)
+		}
+		n := t.node(sc, e, expr.Neg)
+		n.Args = []*expr.Expr{a.n}
+		return val{n: n, t: a.t}, true
+	case ENot:
+		a, ok := t.condition(sc, e.Args[0], "the operand of !")
+		if !ok {
+			return val{}, false
+		}
+		if a.konst {
+			return t.boolVal(sc, e, !a.b), true
+		}
+		n := t.node(sc, e, expr.Not)
+		n.Args = []*expr.Expr{a.n}
+		return val{n: n, t: tyBool}, true
+	case ESum, EProd:
+		return t.arith(sc, e)
+	case ECmp:
+		return t.cmp(sc, e)
+	case EAnd, EOr:
+		return t.andOr(sc, e)
+	case EIff, EImplies:
+		a, ok1 := t.condition(sc, e.Args[0], "the left operand of "+map[Op]string{EIff: "<=>", EImplies: "=>"}[e.Op])
+		b, ok2 := t.condition(sc, e.Args[1], "the right operand of "+map[Op]string{EIff: "<=>", EImplies: "=>"}[e.Op])
+		if !ok1 || !ok2 {
+			return val{}, false
+		}
+		if a.konst && b.konst {
+			if e.Op == EIff {
+				return t.boolVal(sc, e, a.b == b.b), true
+			}
+			return t.boolVal(sc, e, !a.b || b.b), true
+		}
+		n := t.node(sc, e, expr.Iff)
+		if e.Op == EImplies {
+			n.Op = expr.Implies
+		}
+		n.Args = []*expr.Expr{a.n, b.n}
+		return val{n: n, t: tyBool}, true
+	case EITE:
+		return t.ite(sc, e)
+	case ECall:
+		return t.call(sc, e)
+	case EUnknown:
+		t.errAt(sc, e, `"?" stands for ε or δ in D{?, δ}[ψ] and D{ε, ?}[ψ] only`)
+	case EProb:
+		t.errAt(sc, e, "P…[…] is a property: it cannot appear in a model, or inside a number")
+	case EDP:
+		t.errAt(sc, e, "D{…}[…] is a property: it cannot appear in a model, or inside a number")
+	case EFilter:
+		t.errAt(sc, e, "filter(…) stands for a whole property only")
+	case ETemporal, EUntil:
+		t.errAt(sc, e, "a path operator (X, F, G, U) can only appear inside P…[…] or D{…}[…]")
+	default:
+		t.errAt(sc, e, "unexpected %s", e.Op)
+	}
+	return val{}, false
+}
+
+// name resolves a name: a formula (expanded before a module's renaming, as
+// PRISM does), a variable, or a constant (folded).
+func (t *translator) name(sc *scope, e *Expr) (val, bool) {
+	name := e.Text
+	if f := t.formulas[name]; f != nil {
+		return t.formulaRef(sc, e, f)
+	}
+	if r, ok := sc.rename[name]; ok {
+		name = r
+		if f := t.formulas[name]; f != nil {
+			return t.formulaRef(sc, e, f)
+		}
+	}
+	if i, ok := t.vars[name]; ok && t.space != nil {
+		v := t.space.Vars[i]
+		if sc.konst {
+			t.errAt(sc, e, "%s cannot depend on the variable %s: it must be constant", sc.what, name)
+			return val{}, false
+		}
+		n := t.node(sc, e, expr.Var)
+		n.Name = name
+		ty := tyInt
+		if v.Bool {
+			ty = tyBool
+		}
+		return val{n: n, t: ty}, true
+	}
+	if c := t.consts[name]; c != nil {
+		v, ok := t.constant(c)
+		if !ok {
+			return val{}, false // reported at the constant
+		}
+		if v.t == tyBool {
+			return t.boolVal(sc, e, v.b), true
+		}
+		return t.numVal(sc, e, v.num, v.t)
+	}
+	t.errAt(sc, e, "unknown name %s%s", name, t.suggest(name))
+	return val{}, false
+}
+
+// suggest lists the names an unknown one may have meant.
+func (t *translator) suggest(name string) string {
+	var names []string
+	for n := range t.vars {
+		names = append(names, n)
+	}
+	for n := range t.consts {
+		names = append(names, n)
+	}
+	for n := range t.formulas {
+		names = append(names, n)
+	}
+	if s := property.Suggest(name, names); s != "" {
+		return s
+	}
+	var vars []string
+	for n := range t.vars {
+		vars = append(vars, n)
+	}
+	if len(vars) == 0 {
+		return ""
+	}
+	sort.Strings(vars)
+	return " (variables: " + expr.JoinLimited(vars, 8) + ")"
+}
+
+// formulaRef expands a formula where it is used.
+func (t *translator) formulaRef(sc *scope, e *Expr, f *formulaInfo) (val, bool) {
+	name := f.decl.Name.Name
+	if t.expanding[name] {
+		t.errAt(sc, e, "formula %s is defined in terms of itself", name)
+		return val{}, false
+	}
+	t.expanding[name] = true
+	defer delete(t.expanding, name)
+	v, ok := t.expr(sc.in(f.f), f.decl.Value)
+	if ok && !v.konst {
+		// The expansion's nodes point into the formula; the whole stands
+		// where the formula is used.
+		v.n = withPos(v.n, t.node(sc, e, 0))
+	}
+	return v, ok
+}
+
+// withPos returns n positioned and described as at.
+func withPos(n, at *expr.Expr) *expr.Expr {
+	c := *n
+	c.Pos, c.Text = at.Pos, at.Text
+	return &c
+}
+
+// constant evaluates a constant, once, detecting cycles.
+func (t *translator) constant(c *constInfo) (val, bool) {
+	name := c.decl.Name.Name
+	switch c.state {
+	case 1:
+		t.errorf(c.f, c.decl.Name.Off, "constant %s is defined in terms of itself", name)
+		c.ok = false
+		return val{}, false
+	case 2:
+		return c.val, c.ok
+	}
+	c.state = 1
+	defer func() { c.state = 2 }()
+	want := constType(c.decl.Type)
+	if c.decl.Value == nil {
+		c.val, c.ok = t.given(c, want)
+		return c.val, c.ok
+	}
+	sc := &scope{f: c.f, konst: true, what: "the value of constant " + name}
+	v, ok := t.expr(sc, c.decl.Value)
+	if !ok {
+		return val{}, false
+	}
+	switch {
+	case want == tyBool && v.t != tyBool, want != tyBool && !v.numeric():
+		t.errorf(c.f, int(c.decl.Value.Off), "%s is a %s constant: its value must be %s, found %s", name, c.decl.Type, want, v.describe())
+		return val{}, false
+	case want == tyInt && v.t == tyDouble && !v.num.IsInt():
+		t.errorf(c.f, int(c.decl.Value.Off), "%s is an int constant: its value %s is not an integer (declare it const double)", name, v.num.RatString())
+		return val{}, false
+	case want == tyInt && v.t == tyDouble:
+		t.errorf(c.f, int(c.decl.Value.Off), "%s is an int constant, and its value is a double (PRISM refuses it): declare it const double, or write an int", name)
+		return val{}, false
+	}
+	v.t = want
+	c.val, c.ok = v, true
+	return v, true
+}
+
+// given is the value given from outside to an undefined constant.
+func (t *translator) given(c *constInfo, want typ) (val, bool) {
+	name := c.decl.Name.Name
+	g, ok := t.opt.Consts[name]
+	if !ok {
+		hint := fmt.Sprintf("give it a value (%s = …) when loading the model", name)
+		if t.opt.ConstHint != nil {
+			hint = t.opt.ConstHint(name)
+		}
+		t.errorf(c.f, c.decl.Name.Off, "the %s constant %s has no value: %s", c.decl.Type, name, hint)
+		return val{}, false
+	}
+	t.consumed[name] = true
+	bad := func(format string, args ...any) (val, bool) {
+		msg := fmt.Sprintf(format, args...)
+		if g.Pos.Line > 0 {
+			t.errs = append(t.errs, errAtPos(g.Pos, msg))
+		} else {
+			t.errorf(c.f, c.decl.Name.Off, "%s", msg)
+		}
+		return val{}, false
+	}
+	switch {
+	case want == tyBool && g.Num != nil:
+		return bad("%s is a bool constant: the value given, %s, is not true or false", name, g)
+	case want != tyBool && g.Num == nil:
+		return bad("%s is a %s constant: the value given, %s, is not a number", name, c.decl.Type, g)
+	case want == tyInt && !g.Num.IsInt():
+		return bad("%s is an int constant: the value given, %s, is not an integer", name, g)
+	case want != tyBool && !sized(g.Num):
+		return bad("the value given for %s has about %s bits; the limit is %s", name, exact.Thousands(int64(exact.Bits(g.Num))), exact.Thousands(MaxValueBits))
+	}
+	sc := &scope{f: c.f}
+	if want == tyBool {
+		return t.boolVal(sc, &Expr{Off: int32(c.decl.Name.Off)}, g.Bool), true
+	}
+	return t.numVal(sc, &Expr{Off: int32(c.decl.Name.Off)}, new(big.Rat).Set(g.Num), want)
+}
+
+// labelExpr is a label used inside an expression: a user label stands for
+// its condition; the built-in ones are not conditions on a valuation.
+func (t *translator) labelExpr(sc *scope, e *Expr) (val, bool) {
+	l := t.labels[e.Text]
+	if l == nil {
+		if e.Text == "init" || e.Text == "deadlock" {
+			t.errAt(sc, e, "the built-in label \"%s\" can be tested by itself or combined with !, & and |, not inside a number", e.Text)
+		} else {
+			t.errAt(sc, e, "unknown label \"%s\"%s", e.Text, t.knownLabels())
+		}
+		return val{}, false
+	}
+	key := "\"" + e.Text + "\""
+	if t.expanding[key] {
+		t.errAt(sc, e, "label \"%s\" is defined in terms of itself", e.Text)
+		return val{}, false
+	}
+	t.expanding[key] = true
+	defer delete(t.expanding, key)
+	return t.condition(sc.in(l.f), l.decl.Value, "the condition of label \""+e.Text+"\"")
+}
+
+func (t *translator) knownLabels() string {
+	names := []string{"init", "deadlock"}
+	for n := range t.labels {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		names[i] = "\"" + n + "\""
+	}
+	return " (labels: " + expr.JoinLimited(names, 8) + ")"
+}
+
+// arith translates + - * /: int when every operand is an int and nothing
+// divides (/ is exact division, a double in PRISM), double otherwise.
+func (t *translator) arith(sc *scope, e *Expr) (val, bool) {
+	sum := e.Op == ESum
+	ty, konst, ok := tyInt, true, true
+	args := make([]val, len(e.Args))
+	for i, a := range e.Args {
+		what := "an operand of +"
+		switch {
+		case sum && a.Minus:
+			what = "an operand of -"
+		case !sum && a.Minus:
+			what, ty = "a divisor", tyDouble
+		case !sum:
+			what = "an operand of *"
+		}
+		v, good := t.number(sc, a, what)
+		if !good {
+			ok = false
+			continue
+		}
+		args[i] = v
+		if v.t == tyDouble {
+			ty = tyDouble
+		}
+		konst = konst && v.konst
+	}
+	if !ok {
+		return val{}, false
+	}
+	if konst {
+		acc := new(big.Rat).Set(args[0].num)
+		for i, a := range e.Args[1:] {
+			x := args[i+1].num
+			switch {
+			case sum && a.Minus:
+				acc.Sub(acc, x)
+			case sum:
+				acc.Add(acc, x)
+			case a.Minus && x.Sign() == 0:
+				t.errAt(sc, a, "division by zero")
+				return val{}, false
+			case a.Minus:
+				acc.Quo(acc, x)
+			default:
+				acc.Mul(acc, x)
+			}
+			if !sized(acc) {
+				return t.numVal(sc, e, acc, ty) // reports the size
+			}
+		}
+		return t.numVal(sc, e, acc, ty)
+	}
+	n := t.node(sc, e, expr.Sum)
+	if !sum {
+		n.Op = expr.Prod
+	}
+	for i, a := range e.Args {
+		x := args[i].n
+		if !sum && a.Minus {
+			x = withPos(x, t.node(sc, a, 0))
+		}
+		n.Args = append(n.Args, x)
+		n.Inv = append(n.Inv, a.Minus)
+	}
+	return val{n: n, t: ty}, true
+}
+
+// cmp translates = != < <= > >=: = and != compare two numbers or two
+// booleans, the others two numbers.
+func (t *translator) cmp(sc *scope, e *Expr) (val, bool) {
+	l, ok1 := t.expr(sc, e.Args[0])
+	r, ok2 := t.expr(sc, e.Args[1])
+	if !ok1 || !ok2 {
+		return val{}, false
+	}
+	op := e.Text
+	eq := op == "=" || op == "!="
+	switch {
+	case eq && l.t == tyBool && r.t == tyBool:
+		if l.konst && r.konst {
+			return t.boolVal(sc, e, (l.b == r.b) == (op == "=")), true
+		}
+		n := t.node(sc, e, expr.Iff)
+		n.Args = []*expr.Expr{l.n, r.n}
+		if op == "!=" {
+			not := t.node(sc, e, expr.Not)
+			not.Args = []*expr.Expr{n}
+			n = not
+		}
+		return val{n: n, t: tyBool}, true
+	case !l.numeric() || !r.numeric():
+		want := "two numbers"
+		if eq {
+			want = "two numbers or two booleans"
+		}
+		t.errorf(sc.f, int(e.OpOff), "%s compares %s, found %s and %s%s", op, want, l.describe(), r.describe(), sc.where)
+		return val{}, false
+	}
+	if l.konst && r.konst {
+		return t.boolVal(sc, e, cmpHolds(op, l.num.Cmp(r.num))), true
+	}
+	n := t.node(sc, e, expr.Cmp)
+	n.CmpOp = op
+	n.Args = []*expr.Expr{l.n, r.n}
+	return val{n: n, t: tyBool}, true
+}
+
+func cmpHolds(op string, c int) bool {
+	switch op {
+	case "=":
+		return c == 0
+	case "!=":
+		return c != 0
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+func (t *translator) andOr(sc *scope, e *Expr) (val, bool) {
+	and := e.Op == EAnd
+	what := map[bool]string{true: "an operand of &", false: "an operand of |"}[and]
+	ok := true
+	var args []val
+	for _, a := range e.Args {
+		v, good := t.condition(sc, a, what)
+		ok = ok && good
+		args = append(args, v)
+	}
+	if !ok {
+		return val{}, false
+	}
+	// Constant operands decide the whole or drop out.
+	var rest []*expr.Expr
+	for _, v := range args {
+		switch {
+		case !v.konst:
+			rest = append(rest, v.n)
+		case v.b != and: // false in a conjunction, true in a disjunction
+			return t.boolVal(sc, e, v.b), true
+		}
+	}
+	switch len(rest) {
+	case 0:
+		return t.boolVal(sc, e, and), true
+	case 1:
+		return val{n: rest[0], t: tyBool}, true
+	}
+	n := t.node(sc, e, expr.And)
+	if !and {
+		n.Op = expr.Or
+	}
+	n.Args = rest
+	return val{n: n, t: tyBool}, true
+}
+
+func (t *translator) ite(sc *scope, e *Expr) (val, bool) {
+	c, ok0 := t.condition(sc, e.Args[0], "the condition of ? :")
+	a, ok1 := t.expr(sc, e.Args[1])
+	b, ok2 := t.expr(sc, e.Args[2])
+	if !ok0 || !ok1 || !ok2 {
+		return val{}, false
+	}
+	var ty typ
+	switch {
+	case a.t == tyBool && b.t == tyBool:
+		ty = tyBool
+	case a.numeric() && b.numeric():
+		ty = tyInt
+		if a.t == tyDouble || b.t == tyDouble {
+			ty = tyDouble
+		}
+	default:
+		t.errAt(sc, e.Args[2], "the two branches of ? : must both be numbers or both be booleans, found %s and %s", a.describe(), b.describe())
+		return val{}, false
+	}
+	if c.konst {
+		v := b
+		if c.b {
+			v = a
+		}
+		v.t = ty
+		return v, true
+	}
+	n := t.node(sc, e, expr.Ite)
+	n.Args = []*expr.Expr{c.n, a.n, b.n}
+	return val{n: n, t: ty}, true
+}
+
+// call translates PRISM's functions. log is refused: its values are
+// irrational; pow needs an integer exponent; round(x) is floor(x + 1/2),
+// as Java's Math.round, which PRISM uses.
+func (t *translator) call(sc *scope, e *Expr) (val, bool) {
+	var args []val
+	ok := true
+	for _, a := range e.Args {
+		v, good := t.expr(sc, a)
+		ok = ok && good
+		args = append(args, v)
+	}
+	name := e.Text
+	if name == "log" {
+		t.errAt(sc, e, "log is not supported: a logarithm is irrational for almost every argument, and dpcheck computes with exact rationals only (write the value as a rational constant)")
+		return val{}, false
+	}
+	if !ok {
+		return val{}, false
+	}
+	for i, a := range args {
+		if !a.numeric() {
+			t.errAt(sc, e.Args[i], "the arguments of %s must be numbers, found %s", name, a.describe())
+			return val{}, false
+		}
+	}
+	allInt, konst := true, true
+	for _, a := range args {
+		allInt = allInt && a.t == tyInt
+		konst = konst && a.konst
+	}
+	switch name {
+	case "min", "max":
+		ty := tyDouble
+		if allInt {
+			ty = tyInt
+		}
+		if konst {
+			best := args[0].num
+			for _, a := range args[1:] {
+				if c := a.num.Cmp(best); name == "min" && c < 0 || name == "max" && c > 0 {
+					best = a.num
+				}
+			}
+			return t.numVal(sc, e, new(big.Rat).Set(best), ty)
+		}
+		n := t.node(sc, e, expr.Min)
+		if name == "max" {
+			n.Op = expr.Max
+		}
+		for _, a := range args {
+			n.Args = append(n.Args, a.n)
+		}
+		return val{n: n, t: ty}, true
+	case "floor", "ceil", "round":
+		x := args[0]
+		if name == "round" { // floor(x + 1/2)
+			if x.konst {
+				x.num = new(big.Rat).Add(x.num, big.NewRat(1, 2))
+			} else {
+				half := t.node(sc, e, expr.Num)
+				half.Value = big.NewRat(1, 2)
+				s := t.node(sc, e, expr.Sum)
+				s.Args, s.Inv = []*expr.Expr{x.n, half}, []bool{false, false}
+				x.n = s
+			}
+		}
+		if x.konst {
+			return t.numVal(sc, e, floorCeil(x.num, name == "ceil"), tyInt)
+		}
+		n := t.node(sc, e, expr.Floor)
+		if name == "ceil" {
+			n.Op = expr.Ceil
+		}
+		n.Args = []*expr.Expr{x.n}
+		return val{n: n, t: tyInt}, true
+	case "mod":
+		for i, a := range args {
+			if a.t != tyInt {
+				t.errAt(sc, e.Args[i], "mod(i, n) takes two ints, found %s", a.describe())
+				return val{}, false
+			}
+		}
+		if konst {
+			n := args[1].num.Num()
+			if n.Sign() <= 0 {
+				t.errAt(sc, e.Args[1], "mod(%s, %s) needs a positive divisor", args[0].num.RatString(), args[1].num.RatString())
+				return val{}, false
+			}
+			m := new(big.Int).Mod(args[0].num.Num(), n) // Euclidean: never negative
+			return t.numVal(sc, e, new(big.Rat).SetInt(m), tyInt)
+		}
+		n := t.node(sc, e, expr.Mod)
+		n.Args = []*expr.Expr{args[0].n, args[1].n}
+		return val{n: n, t: tyInt}, true
+	case "pow":
+		base, ex := args[0], args[1]
+		ty := tyDouble
+		if allInt {
+			ty = tyInt
+		}
+		if ex.konst && !ex.num.IsInt() {
+			t.errAt(sc, e, "pow(x, y) with the exponent y = %s, not an integer: x^y is irrational in general, and dpcheck computes with exact rationals only", ex.num.RatString())
+			return val{}, false
+		}
+		if !ex.konst && ex.t == tyDouble {
+			t.errAt(sc, e.Args[1], "the exponent of pow is a double: dpcheck computes powers with integer exponents only (x^y is irrational in general)")
+			return val{}, false
+		}
+		if ex.konst && (!ex.num.Num().IsInt64() || abs64(ex.num.Num().Int64()) > expr.MaxPowExponent) {
+			t.errAt(sc, e.Args[1], "the exponent %s is too large; the limit is %d", ex.num.RatString(), expr.MaxPowExponent)
+			return val{}, false
+		}
+		if konst {
+			k := ex.num.Num().Int64()
+			bits := int64(max(base.num.Num().BitLen(), base.num.Denom().BitLen())) * abs64(k)
+			switch {
+			case bits > MaxValueBits:
+				t.errAt(sc, e, "pow(%s, %d) would have about %s bits; the limit is %s", shortRat(base.num), k, exact.Thousands(bits), exact.Thousands(MaxValueBits))
+				return val{}, false
+			case base.num.Sign() == 0 && k < 0:
+				t.errAt(sc, e, "division by zero: pow(0, %d)", k)
+				return val{}, false
+			}
+			return t.numVal(sc, e, exact.Pow(base.num, k), ty)
+		}
+		n := t.node(sc, e, expr.Pow)
+		n.Args = []*expr.Expr{base.n, ex.n}
+		return val{n: n, t: ty}, true
+	}
+	t.errAt(sc, e, "unknown function %s", name)
+	return val{}, false
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func floorCeil(x *big.Rat, ceil bool) *big.Rat {
+	if x.IsInt() {
+		return new(big.Rat).Set(x)
+	}
+	q := new(big.Int).Div(x.Num(), x.Denom()) // Euclidean, denominator positive: the floor
+	if ceil {
+		q.Add(q, big.NewInt(1))
+	}
+	return new(big.Rat).SetInt(q)
+}
+
+// shortRat writes x, or its size when it is long.
+func shortRat(x *big.Rat) string {
+	s := x.RatString()
+	if len(s) <= 40 {
+		return s
+	}
+	return fmt.Sprintf("(a number of %d digits)", len(s))
+}
+
+// intConst evaluates a constant int expression within [lo, hi].
+func (t *translator) intConst(sc *scope, e *Expr, what string, lo, hi int64) (int64, bool) {
+	c := *sc
+	c.konst, c.what = true, what
+	v, ok := t.expr(&c, e)
+	if !ok {
+		return 0, false
+	}
+	if v.t != tyInt {
+		t.errAt(sc, e, "%s must be an int, found %s", what, v.describe())
+		return 0, false
+	}
+	if !v.num.IsInt() || !v.num.Num().IsInt64() || v.num.Num().Int64() < lo || v.num.Num().Int64() > hi {
+		t.errAt(sc, e, "%s is %s, outside [%d, %d]", what, shortRat(v.num), lo, hi)
+		return 0, false
+	}
+	return v.num.Num().Int64(), true
+}
+
+// ratConst evaluates a constant number.
+func (t *translator) ratConst(sc *scope, e *Expr, what string) (*big.Rat, bool) {
+	c := *sc
+	c.konst, c.what = true, what
+	v, ok := t.expr(&c, e)
+	if !ok {
+		return nil, false
+	}
+	if !v.numeric() {
+		t.errAt(sc, e, "%s must be a number, found %s", what, v.describe())
+		return nil, false
+	}
+	return v.num, true
+}

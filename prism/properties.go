@@ -1,0 +1,474 @@
+package prism
+
+import (
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Properties: each becomes a statement of the program. A state formula is
+// a check that it holds at every initial state (PRISM's default for a
+// boolean property: filter(forall, φ, "init")); P=? [ψ] a query of Pr(ψ)
+// at every initial state; D{?, δ}[ψ] and D{ε, ?}[ψ] the least ε or δ. The
+// conditions a property tests — maximal sub-expressions without labels,
+// P, D or path operators — become hidden labels of the state space,
+// evaluated with the full expression language while it is explored.
+
+type namedProp struct {
+	p     *Property
+	state int // 0 unvisited, 1 being expanded
+}
+
+// properties translates the properties file.
+func (t *translator) properties() []property.Statement {
+	pf := t.pf
+	f := &pf.File
+	for _, p := range pf.Props {
+		if p.Name == nil {
+			continue
+		}
+		if prev := t.named[p.Name.Name]; prev != nil {
+			t.errorf(f, p.Name.Off, "a property is already named \"%s\" at line %d", p.Name.Name, f.Line(prev.p.Start))
+			continue
+		}
+		t.named[p.Name.Name] = &namedProp{p: p}
+	}
+	for _, l := range pf.Labels {
+		t.addLabel(l.Name.Name)
+	}
+	if len(pf.Props) == 0 {
+		t.errorf(f, 0, "nothing to check: the properties file has no property (such as P=? [ F \"done\" ])")
+		return nil
+	}
+	var out []property.Statement
+	for _, p := range pf.Props {
+		if st := t.statement(p); st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// holds is the expectation of a check.
+func holds() property.Expectation {
+	return property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
+}
+
+// statement translates one property.
+func (t *translator) statement(p *Property) property.Statement {
+	f := &t.pf.File
+	sc := &scope{f: f}
+	h := property.Header{Pos: f.Position(p.Start), Text: clipText(f.Source(p.Span))}
+	e := p.Expr.Unparen()
+	switch {
+	case e.Op == EProb && e.Args[0] == nil:
+		path := t.queryPath(sc, e)
+		if path == nil {
+			return nil
+		}
+		return &property.ProbQuery{Header: h, Path: path}
+	case e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
+		return t.dpQuery(sc, e, h)
+	case e.Op == EFilter:
+		return t.filter(sc, e, h)
+	}
+	phi := t.formula(sc, e, false)
+	if phi == nil {
+		return nil
+	}
+	h.Expect = holds()
+	return &property.FormulaCheck{Header: h, Formula: phi}
+}
+
+func isUnknown(e *Expr) bool { return e != nil && e.Unparen().Op == EUnknown }
+
+// queryPath is the path formula of P=? [ψ] (Pmin=? and Pmax=? too: on a
+// Markov chain they are P=?), with an old-style filter only for {"init"}.
+func (t *translator) queryPath(sc *scope, e *Expr) *property.Formula {
+	if flt := e.Args[2]; flt != nil {
+		if flt.Text != "" || !isLabel(flt.Args[0], "init") {
+			t.errAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, P=? [ψ], "init"), or P=? [ψ], which dpcheck computes at every initial state`)
+			return nil
+		}
+	}
+	return t.pathFormula(sc, e.Args[1])
+}
+
+func isLabel(e *Expr, name string) bool {
+	e = e.Unparen()
+	return e != nil && e.Op == ELabel && e.Text == name
+}
+
+// pathFormula translates the path formula of P or D and refuses, at its
+// position, what dpcheck cannot compute exactly.
+func (t *translator) pathFormula(sc *scope, e *Expr) *property.Formula {
+	f := t.formula(sc, e, true)
+	if f == nil {
+		return nil
+	}
+	if err := property.CheckPath(f); err != nil {
+		t.errs = append(t.errs, err)
+		return nil
+	}
+	return f
+}
+
+// dpQuery is D{?, δ}[ψ] or D{ε, ?}[ψ].
+func (t *translator) dpQuery(sc *scope, e *Expr, h property.Header) property.Statement {
+	if isUnknown(e.Args[0]) && isUnknown(e.Args[1]) {
+		t.errAt(sc, e, "D{?, ?} asks for ε and δ at once: ask for one, D{?, δ}[ψ] or D{ε, ?}[ψ]")
+		return nil
+	}
+	path := t.pathFormula(sc, e.Args[2])
+	if isUnknown(e.Args[0]) {
+		delta, ok := t.delta(sc, e.Args[1])
+		if !ok || path == nil {
+			return nil
+		}
+		return &property.DEpsQuery{Header: h, Path: path, Delta: delta}
+	}
+	eps, ok := t.eps(sc, e.Args[0])
+	if !ok || path == nil {
+		return nil
+	}
+	return &property.DDeltaQuery{Header: h, Path: path, Eps: eps}
+}
+
+// eps reads the ε of D: a plain number (D{3, 0} is ε = 3, not ln 3, as in
+// the dpCTL plug-in).
+func (t *translator) eps(sc *scope, e *Expr) (exact.Eps, bool) {
+	x, ok := t.ratConst(sc, e, "ε")
+	if !ok {
+		return exact.Eps{}, false
+	}
+	if x.Sign() < 0 {
+		t.errAt(sc, e, "ε = %s is negative", shortRat(x))
+		return exact.Eps{}, false
+	}
+	eps, err := exact.Rational(x)
+	if err != nil {
+		t.errAt(sc, e, "%v", err)
+		return exact.Eps{}, false
+	}
+	return eps, true
+}
+
+func (t *translator) delta(sc *scope, e *Expr) (*big.Rat, bool) {
+	x, ok := t.ratConst(sc, e, "δ")
+	if !ok {
+		return nil, false
+	}
+	if x.Sign() < 0 || x.Cmp(big.NewRat(1, 1)) > 0 {
+		t.errAt(sc, e, "δ = %s is outside [0, 1]", shortRat(x))
+		return nil, false
+	}
+	return x, true
+}
+
+// filter translates filter(forall, φ, S) — φ at every state of S, which is
+// P>=1 [G (S => φ)] at every initial state (every state is reachable from
+// one) — and filter(print|printall|first, P=? [ψ], "init"), which is
+// P=? [ψ] at every initial state (the first one first).
+func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Statement {
+	op, phi, states := e.Text, e.Args[0], e.Args[1]
+	switch op {
+	case "forall", "&":
+		g := t.formula(sc, phi.Unparen(), false)
+		if g == nil {
+			return nil
+		}
+		pos := sc.f.Position(int(e.Off))
+		if states != nil && isLabel(states, "init") {
+			h.Expect = holds()
+			return &property.FormulaCheck{Header: h, Formula: g}
+		}
+		if states != nil {
+			s := t.formula(sc, states.Unparen(), false)
+			if s == nil {
+				return nil
+			}
+			not := &property.Formula{Op: verify.OpNot, Pos: s.Pos, Text: "!" + s.Text, Args: []*property.Formula{s}}
+			g = &property.Formula{Op: verify.OpOr, Pos: pos, Text: s.Text + " => " + g.Text, Args: []*property.Formula{not, g}}
+		}
+		always := property.Globally(g, -1, pos, "G "+g.Text)
+		check := &property.Formula{Op: verify.OpProb, Pos: pos, Text: h.Text, Cmp: ">=", Bound: big.NewRat(1, 1), Args: []*property.Formula{always}}
+		h.Expect = holds()
+		return &property.FormulaCheck{Header: h, Formula: check}
+	case "print", "printall", "first":
+		q := phi.Unparen()
+		if q.Op != EProb || q.Args[0] != nil || states == nil || !isLabel(states, "init") {
+			t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is supported for filter(%s, P=? [ψ], "init"): Pr(ψ) at every initial state`, op, op)
+			return nil
+		}
+		path := t.queryPath(sc, q)
+		if path == nil {
+			return nil
+		}
+		return &property.ProbQuery{Header: h, Path: path}
+	}
+	t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is not supported: dpcheck evaluates filter(forall, φ, states) and filter(print|printall|first, P=? [ψ], "init")`, op)
+	return nil
+}
+
+// pure reports whether e is a condition on a state's variables alone: no
+// label, P, D, filter or path operator (formulas looked through).
+func (t *translator) pure(e *Expr) bool {
+	ok := true
+	e.Walk(func(x *Expr) bool {
+		switch x.Op {
+		case ELabel, EProb, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter:
+			ok = false
+		case EName:
+			if f := t.formulas[x.Text]; f != nil && !t.expanding[x.Text] {
+				t.expanding[x.Text] = true
+				ok = ok && t.pure(f.decl.Value)
+				delete(t.expanding, x.Text)
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// formula translates a state formula, or with path set a path formula. It
+// returns nil after reporting an error.
+func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
+	if t.pure(e) {
+		return t.atom(sc, e)
+	}
+	pos := sc.f.Position(int(e.Off))
+	text := clipText(sc.f.Source(e.Span()))
+	f := &property.Formula{Pos: pos, Text: text}
+	sub := func(x *Expr) *property.Formula { return t.formula(sc, x, path) }
+	switch e.Op {
+	case EParen:
+		return sub(e.Args[0])
+	case ENot:
+		a := sub(e.Args[0])
+		if a == nil {
+			return nil
+		}
+		f.Op, f.Args = verify.OpNot, []*property.Formula{a}
+		return f
+	case EAnd, EOr:
+		f.Op = verify.OpAnd
+		if e.Op == EOr {
+			f.Op = verify.OpOr
+		}
+		for _, x := range e.Args {
+			a := sub(x)
+			if a == nil {
+				return nil
+			}
+			f.Args = append(f.Args, a)
+		}
+		return f
+	case EImplies, EIff, EITE:
+		return t.connective(sc, e, f, sub)
+	case ELabel:
+		return t.labelRef(sc, e)
+	case EName:
+		if fm := t.formulas[e.Text]; fm != nil {
+			if t.expanding[e.Text] {
+				t.errAt(sc, e, "formula %s is defined in terms of itself", e.Text)
+				return nil
+			}
+			t.expanding[e.Text] = true
+			defer delete(t.expanding, e.Text)
+			return t.formula(sc.in(fm.f), fm.decl.Value, path)
+		}
+	case EProb:
+		return t.prob(sc, e, f)
+	case EDP:
+		if isUnknown(e.Args[0]) || isUnknown(e.Args[1]) {
+			t.errAt(sc, e, "D{?, …} and D{…, ?} ask for a value: they stand for a whole property, not inside a formula")
+			return nil
+		}
+		eps, ok1 := t.eps(sc, e.Args[0])
+		delta, ok2 := t.delta(sc, e.Args[1])
+		p := t.pathFormula(sc, e.Args[2])
+		if !ok1 || !ok2 || p == nil {
+			return nil
+		}
+		f.Op, f.Eps, f.Delta, f.Args = verify.OpDP, eps, delta, []*property.Formula{p}
+		return f
+	case EFilter:
+		t.errAt(sc, e, "filter(…) stands for a whole property only")
+		return nil
+	case ETemporal, EUntil:
+		if path {
+			return t.temporal(sc, e, f)
+		}
+		t.errAt(sc, e, "a path operator (X, F, G, U) can only appear inside P…[…] or D{…}[…]")
+		return nil
+	}
+	t.errAt(sc, e, "expected a condition here (a label, a comparison, P…[…] or D{…}[…]); a probability can only be asked for by a whole property, P=? [ψ]")
+	return nil
+}
+
+// connective translates =>, <=> and ? : between formulas.
+func (t *translator) connective(sc *scope, e *Expr, f *property.Formula, sub func(*Expr) *property.Formula) *property.Formula {
+	var args []*property.Formula
+	for _, x := range e.Args {
+		a := sub(x)
+		if a == nil {
+			return nil
+		}
+		args = append(args, a)
+	}
+	not := func(a *property.Formula) *property.Formula {
+		return &property.Formula{Op: verify.OpNot, Pos: a.Pos, Text: "!" + a.Text, Args: []*property.Formula{a}}
+	}
+	and := func(a, b *property.Formula) *property.Formula {
+		return &property.Formula{Op: verify.OpAnd, Pos: f.Pos, Text: f.Text, Args: []*property.Formula{a, b}}
+	}
+	f.Op = verify.OpOr
+	switch e.Op {
+	case EImplies:
+		f.Args = []*property.Formula{not(args[0]), args[1]}
+	case EIff:
+		f.Args = []*property.Formula{and(args[0], args[1]), and(not(args[0]), not(args[1]))}
+	default: // c ? a : b
+		f.Args = []*property.Formula{and(args[0], args[1]), and(not(args[0]), args[2])}
+	}
+	return f
+}
+
+// atom is a condition on a state's variables: true, false, or a hidden
+// label of the state space.
+func (t *translator) atom(sc *scope, e *Expr) *property.Formula {
+	v, ok := t.condition(sc, e, "a property's condition")
+	if !ok {
+		return nil
+	}
+	pos := sc.f.Position(int(e.Off))
+	text := clipText(sc.f.Source(e.Span()))
+	if v.konst {
+		op := verify.OpFalse
+		if v.b {
+			op = verify.OpTrue
+		}
+		return &property.Formula{Op: op, Pos: pos, Text: text}
+	}
+	name := t.atomLabel(sc.f.Source(e.Span()), v.n)
+	return &property.Formula{Op: verify.OpAtom, Pos: pos, Text: text, Atom: labelTest(name, pos)}
+}
+
+// labelTest tests a label of the chain; a label no state carries holds
+// nowhere.
+func labelTest(name string, pos source.Position) *expr.Expr {
+	return &expr.Expr{Op: expr.Label, Pos: pos, Name: name, Text: name, Fallback: &expr.Expr{Op: expr.Bool, Pos: pos}}
+}
+
+// labelRef is a quoted name: a label (built-in or defined), or a named
+// property.
+func (t *translator) labelRef(sc *scope, e *Expr) *property.Formula {
+	pos := sc.f.Position(int(e.Off))
+	text := "\"" + e.Text + "\""
+	name := e.Text
+	switch {
+	case name == "init" || name == "deadlock":
+	case t.labels[name] != nil:
+		if t.addLabel(name) < 0 {
+			return nil // its condition has errors, reported at it
+		}
+	case t.named[name] != nil:
+		np := t.named[name]
+		if np.state == 1 {
+			t.errAt(sc, e, "property \"%s\" refers to itself", name)
+			return nil
+		}
+		np.state = 1
+		defer func() { np.state = 0 }()
+		x := np.p.Expr.Unparen()
+		if x.Op == EProb && x.Args[0] == nil || x.Op == EDP && (isUnknown(x.Args[0]) || isUnknown(x.Args[1])) || x.Op == EFilter {
+			t.errAt(sc, e, "property \"%s\" is a query or a filter, not a condition: it cannot stand inside a formula", name)
+			return nil
+		}
+		return t.formula(sc, x, false)
+	default:
+		t.errAt(sc, e, "unknown label \"%s\"%s", name, t.knownLabels())
+		return nil
+	}
+	return &property.Formula{Op: verify.OpAtom, Pos: pos, Text: text, Atom: labelTest(name, pos)}
+}
+
+// prob is P~p [ψ].
+func (t *translator) prob(sc *scope, e *Expr, f *property.Formula) *property.Formula {
+	if e.Args[0] == nil {
+		t.errAt(sc, e, "P=? [ψ] is a value: inside a formula compare it with a bound, P>=p [ψ]")
+		return nil
+	}
+	if e.Args[2] != nil {
+		t.errAt(sc, e.Args[2], "the old-style filter {…} is not supported inside a formula")
+		return nil
+	}
+	b, ok := t.ratConst(sc, e.Args[0], "a probability bound")
+	if ok && (b.Sign() < 0 || b.Cmp(big.NewRat(1, 1)) > 0) {
+		t.errAt(sc, e.Args[0], "the probability bound %s is outside [0, 1]", shortRat(b))
+		ok = false
+	}
+	p := t.pathFormula(sc, e.Args[1])
+	if !ok || p == nil {
+		return nil
+	}
+	f.Op, f.Cmp, f.Bound, f.Args = verify.OpProb, e.Text, b, []*property.Formula{p}
+	return f
+}
+
+// temporal is X ψ (X X … X collapsed into X^k), F ψ, G ψ with their time
+// bounds, and ψ1 U ψ2.
+func (t *translator) temporal(sc *scope, e *Expr, f *property.Formula) *property.Formula {
+	if e.Op == EUntil {
+		l := t.formula(sc, e.Args[0], true)
+		r := t.formula(sc, e.Args[1], true)
+		k, ok := t.timeBound(sc, e.Args[2], e.Strict)
+		if l == nil || r == nil || !ok {
+			return nil
+		}
+		f.Op, f.K, f.Args = verify.OpUntil, k, []*property.Formula{l, r}
+		return f
+	}
+	if e.Text == "X" {
+		k, x := 1, e.Args[0].Unparen()
+		for x.Op == ETemporal && x.Text == "X" && k < MaxSteps {
+			k, x = k+1, x.Args[0].Unparen()
+		}
+		a := t.formula(sc, x, true)
+		if a == nil {
+			return nil
+		}
+		f.Op, f.K, f.Args = verify.OpNext, k, []*property.Formula{a}
+		return f
+	}
+	a := t.formula(sc, e.Args[0], true)
+	k, ok := t.timeBound(sc, e.Args[1], e.Strict)
+	if a == nil || !ok {
+		return nil
+	}
+	if e.Text == "F" {
+		return property.Eventually(a, k, f.Pos, f.Text)
+	}
+	return property.Globally(a, k, f.Pos, f.Text)
+}
+
+// timeBound reads the bound of F<=k, G<=k, U<=k (-1 without one); <k is
+// <=k-1.
+func (t *translator) timeBound(sc *scope, b *Expr, strict bool) (int, bool) {
+	if b == nil {
+		return -1, true
+	}
+	lo := int64(0)
+	if strict {
+		lo = 1
+	}
+	k, ok := t.intConst(sc, b, "a time bound", lo, MaxSteps)
+	if strict {
+		k--
+	}
+	return int(k), ok
+}

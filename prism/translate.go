@@ -1,0 +1,361 @@
+package prism
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/statespace"
+)
+
+// The translation of a parsed model (and properties) file into what
+// dpcheck checks: the model becomes a statespace.Model of guarded commands
+// with PRISM's DTMC semantics, every constant folded to an exact rational,
+// every formula expanded, every expression type-checked as PRISM does (int,
+// double, bool); the properties become property statements. What dpcheck
+// cannot compute exactly (log, powers with a non-integer exponent) and what
+// it does not support yet (MDPs) is refused at its position, every error
+// of a file at once.
+
+// Neighbours describes the neighbour relation of a PRISM model without a
+// neighbours statement: the convention of the dpCTL plug-in of ePMC.
+const Neighbours = "every two initial states are neighbours (the dpCTL plug-in's convention)"
+
+// Options control a translation.
+type Options struct {
+	// Consts are the values of the files' undefined constants
+	// ("const int k;").
+	Consts map[string]Value
+	// ConstHint says how the caller gives a value to the undefined
+	// constant name, for the error about a constant without one; nil
+	// says it neutrally.
+	ConstHint func(name string) string
+	// Call names the model in reports; prism("FILE") when empty.
+	Call string
+	// Pos is where the model is named (a .dp file's prism(…) call), for
+	// errors about the given values; the zero Position otherwise.
+	Pos source.Position
+}
+
+// Model is a translated PRISM model: a property.Model whose Build explores
+// its state space with PRISM's DTMC semantics.
+type Model struct {
+	// Space is the model of guarded commands.
+	Space *statespace.Model
+	// File is the model file's name.
+	File    string
+	call    string
+	rewards int
+	// foreign describes the first write of another module's variable,
+	// which PRISM refuses and dpcheck allows in unsynchronised commands.
+	foreign       string
+	foreignWrites int
+}
+
+// Info describes the model: kind "prism", the file, and the dpCTL
+// neighbour convention.
+func (m *Model) Info() property.ModelInfo {
+	return property.ModelInfo{Kind: "prism", Name: m.File, Call: m.call, Neighbours: Neighbours}
+}
+
+// Build explores the model within the limits. Its initial states are the
+// inputs; every two of them are neighbours; deadlock states get a
+// self-loop and the label "deadlock", as PRISM does.
+func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+	mech, err := m.Space.Build(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	c := mech.Chain
+	deadlocks := 0
+	for s := range c.NumStates() {
+		if c.HasLabel(s, "deadlock") {
+			deadlocks++
+		}
+	}
+	ins := len(c.Inputs())
+	note := fmt.Sprintf("%s explored from %s (the inputs)", plural(c.NumStates(), "state"), plural(ins, "initial state"))
+	if deadlocks > 0 {
+		note += fmt.Sprintf("; %s got a self-loop (as PRISM does)", plural(deadlocks, "deadlock state"))
+	}
+	if m.foreignWrites > 0 {
+		more := ""
+		if m.foreignWrites > 1 {
+			more = fmt.Sprintf(" and %d more such updates", m.foreignWrites-1)
+		}
+		note += fmt.Sprintf("; %s%s, which PRISM refuses (dpcheck allows it in unsynchronised commands, as the dpCTL plug-in's examples need)", m.foreign, more)
+	}
+	if m.rewards > 0 {
+		note += fmt.Sprintf("; %s ignored (rewards are not supported yet)", plural(m.rewards, "reward structure"))
+	}
+	mech.Note = note
+	return mech, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// NewModel translates a parsed model file on its own (the model of a .dp
+// file's prism(…) call). Errors are a source.ErrorList, every one found.
+func NewModel(mf *ModelFile, opt Options) (*Model, error) {
+	t := newTranslator(mf, nil, opt)
+	m := t.model()
+	if err := t.givenUnused(); err != nil {
+		return nil, err
+	}
+	if len(t.errs) > 0 {
+		t.errs.Sort()
+		return nil, t.errs
+	}
+	return m, nil
+}
+
+// Program translates a model file and a properties file into a checked
+// program: the model (with the properties' labels, and one hidden label
+// per condition a property tests), and one statement per property —
+// P=? [ψ] a query of Pr(ψ) at every initial state, a state formula
+// (P~p [ψ], D{ε,δ}[ψ], …) a check that it holds at every initial state,
+// D{?,δ}[ψ] and D{ε,?}[ψ] the least ε or δ. Errors of both files are a
+// source.ErrorList, every one found.
+func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program, error) {
+	t := newTranslator(mf, pf, opt)
+	m := t.model()
+	var stmts []property.Statement
+	if m != nil {
+		stmts = t.properties()
+	}
+	if err := t.givenUnused(); err != nil {
+		return nil, err
+	}
+	if len(t.errs) > 0 {
+		t.errs.Sort()
+		// The model's errors first, then the properties'.
+		sort.SliceStable(t.errs, func(i, j int) bool {
+			return t.errs[i].Pos.Filename == mf.Name && t.errs[j].Pos.Filename != mf.Name
+		})
+		return nil, t.errs
+	}
+	return &property.Program{File: source.NewFile(pf.Name, pf.Src), Model: m, Statements: stmts}, nil
+}
+
+// typ is the type of an expression, as PRISM types it.
+type typ uint8
+
+const (
+	tyInt typ = iota + 1
+	tyDouble
+	tyBool
+)
+
+func (t typ) String() string {
+	switch t {
+	case tyInt:
+		return "an int"
+	case tyDouble:
+		return "a double"
+	case tyBool:
+		return "a boolean"
+	}
+	return "?"
+}
+
+func constType(c ConstType) typ {
+	switch c {
+	case ConstDouble:
+		return tyDouble
+	case ConstBool:
+		return tyBool
+	}
+	return tyInt
+}
+
+// translator holds what a translation knows about the names of both files.
+type translator struct {
+	opt  Options
+	mf   *ModelFile
+	pf   *PropertiesFile
+	errs source.ErrorList
+	// consts, formulas and labels of both files, by name.
+	consts    map[string]*constInfo
+	formulas  map[string]*formulaInfo
+	labels    map[string]*labelInfo
+	expanding map[string]bool
+	// space is the model being built; vars index its variables.
+	space  *statespace.Model
+	vars   map[string]int
+	global map[string]bool
+	// modules are the module names, by name → index.
+	modules map[string]int
+	// atoms name the hidden labels of the conditions properties test.
+	atoms map[string]string
+	// named are the named properties, for references "name".
+	named    map[string]*namedProp
+	consumed map[string]bool // given values used by a constant
+	// foreign describes the first write of another module's variable (by
+	// an unsynchronised command), foreignWrites counts them.
+	foreign       string
+	foreignWrites int
+	// refused are the variables whose declaration is refused.
+	refused map[string]bool
+}
+
+type constInfo struct {
+	decl  *Const
+	f     *File
+	state int // 0 unvisited, 1 in progress, 2 done
+	val   val
+	ok    bool
+}
+
+type formulaInfo struct {
+	decl *Formula
+	f    *File
+}
+
+type labelInfo struct {
+	decl *Label
+	f    *File
+	idx  int // its index in space.Labels, -1 before it is added
+}
+
+func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
+	return &translator{opt: opt, mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
+		labels: map[string]*labelInfo{}, expanding: map[string]bool{}, vars: map[string]int{}, global: map[string]bool{},
+		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{}}
+}
+
+// errorf reports an error at byte offset off of file f.
+func (t *translator) errorf(f *File, off int, format string, args ...any) {
+	t.errs = append(t.errs, &source.Error{Pos: f.Position(off), Msg: fmt.Sprintf(format, args...)})
+}
+
+// declareNames declares the constants, formulas and labels of a file,
+// reporting names declared twice (in either file).
+func (t *translator) declareNames(f *File, consts []*Const, formulas []*Formula, labels []*Label) {
+	for _, c := range consts {
+		if t.taken(f, c.Name) {
+			continue
+		}
+		t.consts[c.Name.Name] = &constInfo{decl: c, f: f}
+	}
+	for _, fm := range formulas {
+		if t.taken(f, fm.Name) {
+			continue
+		}
+		t.formulas[fm.Name.Name] = &formulaInfo{decl: fm, f: f}
+	}
+	for _, l := range labels {
+		switch name := l.Name.Name; {
+		case name == "init" || name == "deadlock":
+			t.errorf(f, l.Name.Off, "\"%s\" is a built-in label (the %s states): it cannot be defined", name, map[string]string{"init": "initial", "deadlock": "deadlock"}[name])
+		case t.labels[name] != nil:
+			prev := t.labels[name]
+			t.errorf(f, l.Name.Off, "label \"%s\" is already defined at %s", name, prev.f.Position(prev.decl.Name.Off))
+		default:
+			t.labels[name] = &labelInfo{decl: l, f: f, idx: -1}
+		}
+	}
+}
+
+// taken reports (and says why) a name already declared as a constant,
+// formula or variable.
+func (t *translator) taken(f *File, id Ident) bool {
+	name := id.Name
+	var at source.Position
+	var what string
+	switch {
+	case t.consts[name] != nil:
+		c := t.consts[name]
+		at, what = c.f.Position(c.decl.Name.Off), "a constant"
+	case t.formulas[name] != nil:
+		fm := t.formulas[name]
+		at, what = fm.f.Position(fm.decl.Name.Off), "a formula"
+	case t.space != nil && hasVar(t.vars, name):
+		at, what = t.space.Vars[t.vars[name]].Pos, "a variable"
+	default:
+		return false
+	}
+	t.errorf(f, id.Off, "%s is already declared as %s at %s", name, what, shortPos(f, at))
+	return true
+}
+
+func errAtPos(p source.Position, msg string) *source.Error { return &source.Error{Pos: p, Msg: msg} }
+
+func hasVar(m map[string]int, name string) bool {
+	_, ok := m[name]
+	return ok
+}
+
+// shortPos writes a position as "line N" in the same file, else file:line.
+func shortPos(f *File, p source.Position) string {
+	if p.Filename == f.Name {
+		return "line " + strconv.Itoa(p.Line)
+	}
+	return fmt.Sprintf("%s:%d", p.Filename, p.Line)
+}
+
+// ConstError is an error about the values given to constants from outside
+// the files, when they are not written in a file (so have no position):
+// a value for a name that is not an undefined constant.
+type ConstError struct{ Msg string }
+
+// Error returns the message.
+func (e *ConstError) Error() string { return e.Msg }
+
+// givenUnused reports values given for names that are not undefined
+// constants of the files: at their position when they have one (added to
+// the errors), otherwise as the returned *ConstError.
+func (t *translator) givenUnused() error {
+	names := make([]string, 0, len(t.opt.Consts))
+	for n := range t.opt.Consts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var undefined []string
+	for n, c := range t.consts {
+		if c.decl.Value == nil {
+			undefined = append(undefined, n)
+		}
+	}
+	sort.Strings(undefined)
+	files := t.mf.Name
+	if t.pf != nil {
+		files += " or " + t.pf.Name
+	}
+	var plain []string
+	for _, n := range names {
+		if t.consumed[n] {
+			continue
+		}
+		v := t.opt.Consts[n]
+		var msg string
+		if c := t.consts[n]; c != nil {
+			msg = fmt.Sprintf("a value is given for %s, which %s defines at line %d: only undefined constants (const … %s;) take a value", n, c.f.Name, c.f.Line(c.decl.Start), n)
+		} else {
+			msg = fmt.Sprintf("a value is given for %s, which is not a constant of %s", n, files)
+			if len(undefined) > 0 {
+				msg += " (undefined constants: " + strings.Join(undefined, ", ") + ")"
+			} else {
+				msg += " (no constant is left undefined)"
+			}
+		}
+		if v.Pos.Line > 0 {
+			t.errs = append(t.errs, &source.Error{Pos: v.Pos, Msg: msg})
+		} else {
+			plain = append(plain, msg)
+		}
+	}
+	if len(plain) > 0 {
+		return &ConstError{Msg: strings.Join(plain, "; ")}
+	}
+	return nil
+}

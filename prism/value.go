@@ -1,0 +1,144 @@
+package prism
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Limits on the numbers a PRISM file may ask dpcheck to compute exactly.
+const (
+	// MaxLiteralLength bounds the characters of a number literal.
+	MaxLiteralLength = 1000
+	// MaxDecimalExponent bounds |e| in a literal like 1e-3.
+	MaxDecimalExponent = 1000
+	// MaxValueBits bounds the bits of every number a constant expression
+	// computes (pow(10, k), products of large constants, …).
+	MaxValueBits = 1 << 20
+	// MaxSteps bounds the steps of time bounds (F<=k, U<=k) and of X X … X.
+	MaxSteps = 100000
+	// MaxVarBound bounds the absolute value of the ends of a variable's range.
+	MaxVarBound = 1 << 62
+)
+
+// Value is a value given to an undefined constant from outside the files
+// ("const int k;" on the command line, or in a .dp file's prism(…) call):
+// an exact number, or a truth value.
+type Value struct {
+	// Num is the number; nil for a truth value.
+	Num *big.Rat
+	// Bool is the truth value when Num is nil.
+	Bool bool
+	// Pos is where the value is written, for errors about it; the zero
+	// Position when it is not written in a file.
+	Pos source.Position
+	// Text is the value as written, for messages ("" when it is not
+	// known: String writes the value exactly).
+	Text string
+}
+
+// String writes the value as written, else exactly: "5", "1/3", "true".
+func (v Value) String() string {
+	if v.Text != "" {
+		return v.Text
+	}
+	if v.Num == nil {
+		return strconv.FormatBool(v.Bool)
+	}
+	return v.Num.RatString()
+}
+
+// ParseValue reads the value of a constant exactly: an integer (5, -2), a
+// decimal (0.25, .2, 1e-3), a fraction (1/3), true or false. No value is
+// ever read as a float.
+func ParseValue(s string) (Value, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "true", "false":
+		return Value{Bool: s == "true", Text: s}, nil
+	case "":
+		return Value{}, fmt.Errorf("the value is empty")
+	}
+	if strings.Contains(s, ":") {
+		return Value{}, fmt.Errorf("%s is a range of values (PRISM's experiments); dpcheck takes one value", s)
+	}
+	num, den, frac := strings.Cut(s, "/")
+	x, err := parseNumber(strings.TrimPrefix(num, "-"))
+	if err != nil {
+		return Value{}, fmt.Errorf("%s is not a number (write an integer, a decimal such as 0.25, a fraction such as 1/3, true or false)", s)
+	}
+	if strings.HasPrefix(num, "-") {
+		x.Neg(x)
+	}
+	if frac {
+		d, err := parseNumber(den)
+		if err != nil {
+			return Value{}, fmt.Errorf("%s is not a number (write an integer, a decimal such as 0.25, a fraction such as 1/3, true or false)", s)
+		}
+		if d.Sign() == 0 {
+			return Value{}, fmt.Errorf("%s divides by zero", s)
+		}
+		x.Quo(x, d)
+	}
+	return Value{Num: x, Text: s}, nil
+}
+
+// ParseConsts reads definitions of constants as PRISM's -const option
+// takes them: each argument is NAME=VALUE or a comma-separated list of
+// them (N=5,M=3). A name defined twice, a missing "=" or a value
+// ParseValue cannot read is an error.
+func ParseConsts(defs ...string) (map[string]Value, error) {
+	out := map[string]Value{}
+	for _, d := range defs {
+		for _, item := range strings.Split(d, ",") {
+			name, val, ok := strings.Cut(item, "=")
+			name = strings.TrimSpace(name)
+			if !ok || !isIdent(name) {
+				return nil, fmt.Errorf("%q is not a definition NAME=VALUE (such as N=5 or p=1/3)", item)
+			}
+			v, err := ParseValue(val)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+			if _, dup := out[name]; dup {
+				return nil, fmt.Errorf("%s is given twice", name)
+			}
+			out[name] = v
+		}
+	}
+	return out, nil
+}
+
+// parseNumber reads a literal exactly: 0.75 is 3/4, .2 is 1/5, 1e-3 is
+// 1/1000. It refuses literals over MaxLiteralLength characters and decimal
+// exponents beyond ±MaxDecimalExponent.
+func parseNumber(text string) (*big.Rat, error) {
+	if len(text) > MaxLiteralLength {
+		return nil, fmt.Errorf("the number literal has %d characters; the limit is %d", len(text), MaxLiteralLength)
+	}
+	if text == "" || text[0] == '+' || text[0] == '-' {
+		return nil, fmt.Errorf("malformed number %q", text)
+	}
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(strings.TrimPrefix(text[i+1:], "+"), 10, 64)
+		if err != nil || e > MaxDecimalExponent || e < -MaxDecimalExponent {
+			return nil, fmt.Errorf("the exponent of %s is outside ±%d", text, MaxDecimalExponent)
+		}
+	}
+	if len(text) <= 18 && strings.Trim(text, "0123456789") == "" {
+		n, _ := strconv.ParseInt(text, 10, 64)
+		return new(big.Rat).SetInt64(n), nil
+	}
+	x, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return nil, fmt.Errorf("malformed number %q", text)
+	}
+	return x, nil
+}
+
+// sized reports whether x is within MaxValueBits.
+func sized(x *big.Rat) bool { return exact.Bits(x) <= MaxValueBits }
