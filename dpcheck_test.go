@@ -17,11 +17,13 @@ import (
 // with "expect", and every statement must meet them.
 func TestModels(t *testing.T) {
 	files, err := filepath.Glob("models/*.dp")
-	if err != nil || len(files) == 0 {
+	more, _ := filepath.Glob("models/*/*.dp")
+	files = append(files, more...)
+	if err != nil || len(files) == 0 || len(more) == 0 {
 		t.Fatalf("no models: %v", err)
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
+		t.Run(strings.TrimPrefix(f, "models/"), func(t *testing.T) {
 			res, err := dpcheck.CheckFile(context.Background(), f)
 			if err != nil {
 				t.Fatal(err)

@@ -161,7 +161,12 @@ func (c *checker) equivalence(call *Expr, h property.Header) property.Statement 
 			ok = false
 			continue
 		}
-		m := c.builderCall(a)
+		var m property.Model
+		if a.Text == "prism" {
+			m = c.prismModel(a)
+		} else if b := c.builderCall(a); b != nil {
+			m = b
+		}
 		if m == nil {
 			ok = false
 			continue
