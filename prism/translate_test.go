@@ -291,11 +291,8 @@ func TestOneInitialState(t *testing.T) {
 		t.Errorf("size %+v, want 1 input and no pair", res.Size)
 	}
 	dp := files(map[string]string{"m.pm": model})
-	got, err := dp.CheckSource(context.Background(), "x.dp", "model prism(\"m.pm\")\ncheck dp(eps = 0)\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o := got.Statements[0]; o.Err() == nil || !strings.Contains(o.Err().Error(), "relates no two distinct inputs") {
-		t.Errorf("dp on one input: %v, want the error that no pair is related", o.Err())
+	_, err := dp.CheckSource(context.Background(), "x.dp", "model prism(\"m.pm\")\ncheck dp(eps = 0)\n")
+	if err == nil || err.Error() != "x.dp:2:1: this statement compares neighbouring inputs, and the model has one input" {
+		t.Errorf("dp on one input: %v, want a load error at the statement", err)
 	}
 }

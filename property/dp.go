@@ -21,10 +21,27 @@ type overOutput struct {
 	out  verify.Output
 }
 
-func (o *overOutput) prepare(p *Prepared) source.ErrorList {
+func (o *overOutput) prepare(p *Prepared, h *Header) source.ErrorList {
 	var errs source.ErrorList
 	o.out, errs = p.outputFor(o.Over)
+	if p.Chain != nil && p.Program.Neighbours == nil && !hasPair(p.Neighbours) { // a neighbours statement says so itself
+		if n := len(p.Chain.Inputs()); n == 1 {
+			errs = append(errs, errorAt(h.Pos, "this statement compares neighbouring inputs, and the model has one input"))
+		} else {
+			errs = append(errs, errorAt(h.Pos, "this statement compares neighbouring inputs, and no two of the model's %d inputs are neighbours", n))
+		}
+	}
 	return errs
+}
+
+// hasPair reports whether some pair relates two distinct inputs.
+func hasPair(pairs [][2]int) bool {
+	for _, pr := range pairs {
+		if pr[0] != pr[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // Output is the output space the statement is checked over (once
@@ -65,7 +82,7 @@ func (s *DPCheck) Head() *Header { return &s.Header }
 func (s *DPCheck) Kind() string { return "check dp" }
 
 func (s *DPCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p)
+	return s.overOutput.prepare(p, &s.Header)
 }
 
 // Evaluate checks standard (ε,δ)-DP over all events.
@@ -107,7 +124,7 @@ func (s *EpsQuery) Head() *Header { return &s.Header }
 func (s *EpsQuery) Kind() string { return "query eps" }
 
 func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p)
+	return s.overOutput.prepare(p, &s.Header)
 }
 
 // Evaluate computes the tight ε at δ.
@@ -155,7 +172,7 @@ func (s *DeltaQuery) Head() *Header { return &s.Header }
 func (s *DeltaQuery) Kind() string { return "query delta" }
 
 func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p)
+	return s.overOutput.prepare(p, &s.Header)
 }
 
 // Evaluate computes the tight δ at ε.
@@ -199,7 +216,7 @@ func (s *ProfileQuery) Head() *Header { return &s.Header }
 func (s *ProfileQuery) Kind() string { return "query profile" }
 
 func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p)
+	return s.overOutput.prepare(p, &s.Header)
 }
 
 // Evaluate computes the profile's exact breakpoints.
