@@ -104,6 +104,16 @@ func (b *Builder) AddTransition(from, to int, p *big.Rat) {
 	b.p[from] = append(b.p[from], p)
 }
 
+// Grow makes room for n more transitions from state from, so that a row
+// whose length is known is not grown step by step (the copies of a large
+// row cost more than the row itself).
+func (b *Builder) Grow(from, n int) {
+	if b.valid(from) && n > 0 {
+		b.to[from] = slices.Grow(b.to[from], n)
+		b.p[from] = slices.Grow(b.p[from], n)
+	}
+}
+
 // AddTransitionTo adds a transition from state from to the state named to,
 // which may be added later. Build reports names that never appear.
 func (b *Builder) AddTransitionTo(from int, to string, p *big.Rat) {

@@ -511,3 +511,24 @@ func TestWithInputs(t *testing.T) {
 		t.Error("the rows differ")
 	}
 }
+
+// TestGrow: a row given room in advance is the same row; Grow of an
+// unknown state or of nothing is ignored.
+func TestGrow(t *testing.T) {
+	b := chain.NewBuilder()
+	s := b.AddState("s", nil)
+	u := b.AddState("u", nil)
+	b.Grow(s, 2)
+	b.Grow(7, 3)
+	b.Grow(u, 0)
+	b.AddTransition(s, u, r("1/3"))
+	b.AddTransition(s, s, r("2/3"))
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, p := c.Row(s)
+	if len(to) != 2 || to[0] != s || to[1] != u || p[0].Cmp(r("2/3")) != 0 || p[1].Cmp(r("1/3")) != 0 {
+		t.Errorf("row of s: %v %v, want s: 2/3, u: 1/3", to, p)
+	}
+}

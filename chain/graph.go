@@ -53,11 +53,35 @@ func nodesOf(ids []int) graph.Nodes {
 	if len(ids) == 0 {
 		return graph.Empty
 	}
-	nodes := make([]graph.Node, len(ids))
-	for i, id := range ids {
-		nodes[i] = simple.Node(id)
+	return &idNodes{ids: ids}
+}
+
+// idNodes iterates over states as graph nodes without copying the row
+// (Tarjan's algorithm asks for every state's successors: copying them
+// allocated more than the chain's own transitions).
+type idNodes struct {
+	ids []int
+	i   int // 1 + the current index; 0 before the first Next
+}
+
+func (n *idNodes) Next() bool {
+	if n.i < len(n.ids) {
+		n.i++
+		return true
 	}
-	return iterator.NewOrderedNodes(nodes)
+	n.i = len(n.ids) + 1
+	return false
+}
+
+func (n *idNodes) Len() int { return max(0, len(n.ids)-n.i) }
+
+func (n *idNodes) Reset() { n.i = 0 }
+
+func (n *idNodes) Node() graph.Node {
+	if n.i < 1 || n.i > len(n.ids) {
+		return nil
+	}
+	return simple.Node(n.ids[n.i-1])
 }
 
 func (g graphView) From(id int64) graph.Nodes {

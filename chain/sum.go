@@ -20,10 +20,16 @@ type Accumulator struct {
 	started  bool
 	terms    int
 	first    *big.Rat // the only term, while terms == 1
+	// odd and zd are den's odd part and its trailing zero bits, valid
+	// while oddOK (den changes rarely: the shift fast path reads them at
+	// every term).
+	odd   big.Int
+	zd    uint
+	oddOK bool
 }
 
 // Reset empties the sum.
-func (a *Accumulator) Reset() { a.started, a.terms, a.first = false, 0, nil }
+func (a *Accumulator) Reset() { a.started, a.terms, a.first, a.oddOK = false, 0, nil, false }
 
 // Add adds x to the sum. x is only read.
 func (a *Accumulator) Add(x *big.Rat) {
@@ -36,7 +42,7 @@ func (a *Accumulator) Add(x *big.Rat) {
 	if !a.started {
 		a.num.Set(p)
 		a.den.Set(d)
-		a.started = true
+		a.started, a.oddOK = true, false
 		a.first = x
 		return
 	}
@@ -48,20 +54,29 @@ func (a *Accumulator) Add(x *big.Rat) {
 	// Fast path: the denominators differ by a power of two (equal odd
 	// parts), as for every geometric mechanism with α = 1/2^k. Then the
 	// scaling is a shift.
-	zd, zq := a.den.TrailingZeroBits(), d.TrailingZeroBits()
-	a.q.Rsh(&a.den, zd)
-	a.r.Rsh(d, zq)
-	if a.q.Cmp(&a.r) == 0 {
-		if zd >= zq {
-			a.t.Lsh(p, zd-zq)
-			a.num.Add(&a.num, &a.t)
-		} else {
-			a.num.Lsh(&a.num, zq-zd)
-			a.num.Add(&a.num, p)
-			a.den.Set(d)
-		}
-		return
+	if !a.oddOK {
+		a.zd = a.den.TrailingZeroBits()
+		a.odd.Rsh(&a.den, a.zd)
+		a.oddOK = true
 	}
+	zd, zq := a.zd, d.TrailingZeroBits()
+	// Equal odd parts have equal lengths: compare the lengths first.
+	if a.den.BitLen()-int(zd) == d.BitLen()-int(zq) {
+		a.r.Rsh(d, zq)
+		if a.odd.Cmp(&a.r) == 0 {
+			if zd >= zq {
+				a.t.Lsh(p, zd-zq)
+				a.num.Add(&a.num, &a.t)
+			} else {
+				a.num.Lsh(&a.num, zq-zd)
+				a.num.Add(&a.num, p)
+				a.den.Set(d)
+				a.zd = zq
+			}
+			return
+		}
+	}
+	a.oddOK = false // den may change below
 	if a.den.Cmp(d) > 0 {
 		a.q.QuoRem(&a.den, d, &a.r)
 		if a.r.Sign() == 0 { // d divides den

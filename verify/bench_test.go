@@ -29,6 +29,17 @@ func BenchmarkGeometric(b *testing.B) {
 	}
 }
 
+// BenchmarkGeometricLarge is the n = 5000 target: 2.5·10^7 transitions,
+// beyond the default limits a file would have (the builder called
+// directly has none).
+//
+//	go test ./verify -run '^$' -bench GeometricLarge -benchmem -benchtime 1x
+func BenchmarkGeometricLarge(b *testing.B) {
+	for b.Loop() {
+		geometricFull(b, 5000)
+	}
+}
+
 func geometricFull(b *testing.B, n int) {
 	ctx := context.Background()
 	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), n)

@@ -93,7 +93,7 @@ func (a *Analysis) DP(ctx context.Context, eps exact.Eps, delta *big.Rat) (*DPRe
 			violated[k] = true
 			return nil
 		}
-		_, A, B, err := a.excess(s, t, &ci, sc)
+		_, A, B, err := a.excess(s, t, &ci, sc, false)
 		if err != nil {
 			return err
 		}
@@ -172,8 +172,8 @@ func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps exact
 	ex := make([]exactH, len(cands))
 	err = parallel(ctx, "", len(cands), func(sc *scratch, i int) error {
 		s, t := a.orderedPair(ks[cands[i]])
-		ev, A, B, err := a.excess(s, t, ci, sc)
-		ex[i] = exactH{ev, A, B, exact.Affine(A, new(big.Rat).Neg(B), eps)}
+		_, A, B, err := a.excess(s, t, ci, sc, false) // the event only for the winner
+		ex[i] = exactH{nil, A, B, exact.Affine(A, new(big.Rat).Neg(B), eps)}
 		return err
 	})
 	if err != nil {
@@ -189,7 +189,9 @@ func (a *Analysis) worstPair(ctx context.Context, ks []int, ci *cinfo, eps exact
 			bi = i
 		}
 	}
-	return ks[cands[bi]], ex[bi].ev, ex[bi].A, ex[bi].B, nil
+	s, t := a.orderedPair(ks[cands[bi]])
+	ev, _, _, err = a.excess(s, t, ci, &scratch{}, true)
+	return ks[cands[bi]], ev, ex[bi].A, ex[bi].B, err
 }
 
 // worstOutput returns the output of the ordered pair (s, t) with the largest
@@ -315,11 +317,9 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 		r    *big.Rat
 		i, j int
 	}
-	em := make([]exactMax, n)
-	err = parallel(ctx, "", n, func(sc *scratch, k int) error {
-		if !pm[k].hasAny || pm[k].r.Cmp(threshold) < 0 {
-			return nil
-		}
+	// pairMaxExact is the exact largest ratio of pair k among its outputs
+	// the filter does not rule out, the first output attaining it.
+	pairMaxExact := func(sc *scratch, k int) exactMax {
 		s, t := a.orderedPair(k)
 		ds, dt := a.dist[s], a.dist[t]
 		var best exactMax
@@ -331,11 +331,73 @@ func (a *Analysis) tightEpsPure(ctx context.Context) (*EpsResult, error) {
 				best = exactMax{new(big.Rat).Quo(ds.p[i], dt.p[j]), i, j}
 			}
 		})
-		em[k] = best
+		return best
+	}
+	// A candidate R: the exact maximum of the first pair with the top
+	// approximate ratio. Every pair is then compared with R alone, so that
+	// the comparisons of equal probabilities (shared by the builders) are
+	// remembered; a pair above R (rare: the filter's top was not the exact
+	// top) sends every pair to its own exact maximum.
+	k0 := -1
+	for k, m := range pm {
+		if m.hasAny && m.r.Cmp(top) == 0 {
+			k0 = k
+			break
+		}
+	}
+	if k0 < 0 {
+		return nil, fmt.Errorf("internal error: no comparable outputs")
+	}
+	cand := pairMaxExact(&scratch{}, k0)
+	type vsR struct {
+		above bool
+		i, j  int // the first output equal to R, i = -1 for none
+	}
+	vs := make([]vsR, n)
+	err = parallel(ctx, "", n, func(sc *scratch, k int) error {
+		vs[k] = vsR{i: -1}
+		if !pm[k].hasAny || pm[k].r.Cmp(threshold) < 0 {
+			return nil
+		}
+		s, t := a.orderedPair(k)
+		ds, dt := a.dist[s], a.dist[t]
+		match(ds, dt, func(i, j int) {
+			if vs[k].above || j < 0 || ds.ap[i].Div(dt.ap[j]).Cmp(threshold) < 0 {
+				return
+			}
+			switch c := sc.cmpRatioMemo(ds.p[i], dt.p[j], cand.r); {
+			case c > 0:
+				vs[k].above = true
+			case c == 0 && vs[k].i < 0:
+				vs[k].i, vs[k].j = i, j
+			}
+		})
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	em := make([]exactMax, n)
+	above := false
+	for _, v := range vs {
+		above = above || v.above
+	}
+	if above {
+		err = parallel(ctx, "", n, func(sc *scratch, k int) error {
+			if pm[k].hasAny && pm[k].r.Cmp(threshold) >= 0 {
+				em[k] = pairMaxExact(sc, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		for k, v := range vs {
+			if v.i >= 0 {
+				em[k] = exactMax{cand.r, v.i, v.j}
+			}
+		}
 	}
 	bk := -1
 	for k, m := range em {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -143,3 +144,37 @@ func TestEquivalentMatchErrors(t *testing.T) {
 }
 
 var ratComparer = cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
+
+// TestTightEpsNearTies: two pairs whose largest ratios differ by 10^-33,
+// below what the float filter separates. The first pair's ratio 3/2 is the
+// candidate; the second pair's is larger, so the exact maximum comes from
+// it, and the witness names it.
+func TestTightEpsNearTies(t *testing.T) {
+	// 10^-33: the float approximations of both ratios are equal.
+	e := r("1/1000000000000000000000000000000000")
+	hi := new(big.Rat).Add(r("3/5"), e)
+	lo := new(big.Rat).Sub(r("2/5"), e)
+	c := valued(t,
+		vstate{"s1", val("i", 1), true, map[string]string{"x": "3/5", "y": "2/5"}},
+		vstate{"s2", val("i", 2), true, map[string]string{"x": "2/5", "y": "3/5"}},
+		vstate{"s3", val("i", 3), true, map[string]string{"x": hi.RatString(), "y": lo.RatString()}},
+		vstate{"s4", val("i", 4), true, map[string]string{"x": lo.RatString(), "y": hi.RatString()}},
+		vstate{"x", val("o", 0), false, nil},
+		vstate{"y", val("o", 1), false, nil},
+	)
+	a, err := verify.Analyze(context.Background(), &verify.Model{Chain: c, Neighbours: [][2]int{{0, 1}, {2, 3}}, Output: verify.FinalState()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.TightEpsilon(context.Background(), new(big.Rat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := new(big.Rat).Quo(hi, lo)
+	if !res.Eps.Equal(exact.LnOf(want)) {
+		t.Errorf("tight ε = %s, want ln(%s)", res.Eps, want.RatString())
+	}
+	if w := res.Witness; w == nil || w.From.Name != "s3" || w.To.Name != "s4" || w.PrFrom.Cmp(hi) != 0 {
+		t.Errorf("witness %+v, want s3 vs s4 on x", w)
+	}
+}

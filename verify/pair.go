@@ -31,6 +31,10 @@ func newCinfo(e exact.Eps) cinfo {
 // scratch is per-worker working space.
 type scratch struct {
 	t1, t2, t3 big.Int
+	// memo remembers cmpRatioMemo's answers against memoR, by the
+	// probabilities' identities.
+	memo       map[[2]*big.Rat]int8
+	memoR      *big.Rat
 	accA, accB chain.Accumulator
 	prof       profScratch
 }
@@ -81,13 +85,35 @@ func (sc *scratch) cmpC(ps, pt *big.Rat, aps, apt exact.Approx, ci *cinfo) (int,
 	return ci.eps.CmpC(x)
 }
 
-// cmpRatio returns sign(ps/pt - r) exactly, for ps, pt > 0.
+// cmpRatio returns sign(ps/pt - r) exactly, for ps, pt, r > 0.
 func (sc *scratch) cmpRatio(ps, pt, r *big.Rat) int {
 	sc.t1.Mul(ps.Num(), pt.Denom())
 	sc.t1.Mul(&sc.t1, r.Denom())
 	sc.t2.Mul(r.Num(), pt.Num())
 	sc.t2.Mul(&sc.t2, ps.Denom())
 	return sc.t1.Cmp(&sc.t2)
+}
+
+// maxMemo bounds the answers a scratch remembers.
+const maxMemo = 1 << 16
+
+// cmpRatioMemo is cmpRatio against a fixed r, remembered by the identities
+// of ps and pt: chains share their probabilities (a builder's table, a
+// chain's interned rationals), so the same pair of pointers recurs across
+// neighbouring pairs, and a *big.Rat is never changed once in a chain.
+func (sc *scratch) cmpRatioMemo(ps, pt, r *big.Rat) int {
+	if sc.memoR != r {
+		sc.memo, sc.memoR = map[[2]*big.Rat]int8{}, r
+	}
+	key := [2]*big.Rat{ps, pt}
+	if c, ok := sc.memo[key]; ok {
+		return int(c)
+	}
+	c := sc.cmpRatio(ps, pt, r)
+	if len(sc.memo) < maxMemo {
+		sc.memo[key] = int8(c)
+	}
+	return c
 }
 
 // anyAbove reports whether some output has Pr_s(o) > c·Pr_t(o): the
@@ -114,7 +140,7 @@ func (a *Analysis) anyAbove(s, t int, ci *cinfo, sc *scratch) (bool, error) {
 // excess returns the worst event E* = {o : Pr_s(o) > c·Pr_t(o)} of the
 // ordered pair (s, t) and its exact probabilities A = Pr_s(E*) and
 // B = Pr_t(E*), so that the hockey-stick divergence is H_c = A - c·B.
-func (a *Analysis) excess(s, t int, ci *cinfo, sc *scratch) (ev []int, A, B *big.Rat, err error) {
+func (a *Analysis) excess(s, t int, ci *cinfo, sc *scratch, wantEvent bool) (ev []int, A, B *big.Rat, err error) {
 	ds, dt := a.dist[s], a.dist[t]
 	sc.accA.Reset()
 	sc.accB.Reset()
@@ -129,7 +155,9 @@ func (a *Analysis) excess(s, t int, ci *cinfo, sc *scratch) (ev []int, A, B *big
 			in = cmp > 0
 		}
 		if in {
-			ev = append(ev, ds.out[i])
+			if wantEvent {
+				ev = append(ev, ds.out[i])
+			}
 			sc.accA.Add(ds.p[i])
 			if j >= 0 {
 				sc.accB.Add(dt.p[j])
