@@ -56,7 +56,8 @@ type Size struct {
 // Lumping is a chain lumped: its quotient and the map between the two.
 type Lumping struct {
 	// Quotient has one state per block, numbered in the order of the
-	// blocks' first states. A block is named after its first state (its
+	// blocks' first states; it is the chain itself when no two states
+	// merge. A block is named after its first state (its
 	// representative); its valuation keeps the variables every member has
 	// with the same value, its labels those every member carries, so a
 	// block alone in its block keeps all of its state's. Its row gives the
@@ -91,6 +92,11 @@ func Lump(ctx context.Context, c *chain.Chain, r Respect) (*Lumping, error) {
 	block, err := Partition(ctx, c, r)
 	if err != nil {
 		return nil, err
+	}
+	n := c.NumStates()
+	if n > 0 && block[n-1] == n-1 { // every state alone: c is its own quotient
+		size := Size{n, c.NumTransitions()}
+		return &Lumping{Quotient: c, Block: block, Rep: slices.Clone(block), Before: size, After: size}, nil
 	}
 	return quotient(c, block)
 }

@@ -358,3 +358,26 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("Lump with a cancelled context: %v, want context.Canceled", err)
 	}
 }
+
+// TestNothingMerges: when every state is alone, the chain is its own
+// quotient.
+func TestNothingMerges(t *testing.T) {
+	c := fork(t)
+	l, err := lump.Lump(context.Background(), c, lump.Respect{Final: true, Key: c.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Quotient != c {
+		t.Errorf("the quotient is a new chain of %d states, want the chain itself", l.Quotient.NumStates())
+	}
+	ids := []int{0, 1, 2, 3, 4, 5, 6}
+	if diff := cmp.Diff(ids, l.Block); diff != "" {
+		t.Errorf("Block (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ids, l.Rep); diff != "" {
+		t.Errorf("Rep (-want +got):\n%s", diff)
+	}
+	if l.Before != l.After || l.After != (lump.Size{States: 7, Transitions: 13}) {
+		t.Errorf("sizes %v → %v, want 7 states and 13 transitions both", l.Before, l.After)
+	}
+}
