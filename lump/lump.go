@@ -105,7 +105,14 @@ func Lump(ctx context.Context, c *chain.Chain, r Respect) (*Lumping, error) {
 // keeps every input alone and respects r, as a block number for every
 // state; blocks are numbered in the order of their first states.
 func Partition(ctx context.Context, c *chain.Chain, r Respect) ([]int, error) {
-	p := newRefiner(c, initial(c, r))
+	class := initial(c, r)
+	if alone(class) { // nothing to refine
+		for s := range class {
+			class[s] = s
+		}
+		return class, ctx.Err()
+	}
+	p := newRefiner(c, class)
 	if err := p.refine(ctx); err != nil {
 		return nil, err
 	}
@@ -151,6 +158,16 @@ func initial(c *chain.Chain, r Respect) []int {
 		}
 	}
 	return class
+}
+
+// alone reports whether every state is alone in its class (classes are
+// numbered densely from 0).
+func alone(class []int) bool {
+	most := -1
+	for _, k := range class {
+		most = max(most, k)
+	}
+	return most == len(class)-1
 }
 
 // neverAbsorbed returns the states from which no absorbing state can be
