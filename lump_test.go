@@ -233,3 +233,43 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 }
+
+// TestLumpingExternalPRISM: third-party PRISM models (read in place from
+// $DPCHECK_EXTERNAL_MODELS or ../shared/external_models, never copied
+// here) give the same results with lumping: Storm's crowds-5-5 (8 607
+// states → 300), Knuth's two dice, the dpCTL plug-in's above threshold.
+func TestLumpingExternalPRISM(t *testing.T) {
+	dir := os.Getenv("DPCHECK_EXTERNAL_MODELS")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "external_models")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("SKIP: the external models are not available (%s is absent; set DPCHECK_EXTERNAL_MODELS)", dir)
+	}
+	for _, c := range []struct {
+		model, props string
+		after        lump.Size
+	}{
+		{"storm_crowds/crowds-5-5.pm", "P=? [ F \"observeIGreater1\" ]\nP=? [ F \"observeOnlyTrueSender\" ]\nP=? [ F<=10 \"observe0Greater1\" ]\n", lumpSize(300, 504)},
+		{"prism_dice/two_dice_knuth.pm", "P=? [ F s=34 & d=7 ]\nP=? [ F s=34 & d=2 ]\n", lumpSize(25, 47)},
+		{"dpctl_epmc/Abovethreshold.prism", "", lumpSize(18, 58)},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			props := filepath.Join(dir, strings.TrimSuffix(c.model, filepath.Ext(c.model))+".pctl")
+			if c.props != "" {
+				props = filepath.Join(t.TempDir(), "p.pctl")
+				if err := os.WriteFile(props, []byte(c.props), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := checkBoth(t, props, filepath.Join(dir, c.model), nil)
+			same(t, r)
+			if r.err[1] != nil {
+				return
+			}
+			if l := r.res[1].Lumped; len(l) != 1 || l[0].After != c.after {
+				t.Errorf("lumpings %v, want one to %v", l, c.after)
+			}
+		})
+	}
+}

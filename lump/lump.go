@@ -60,7 +60,7 @@ type Lumping struct {
 	// merge. A block is named after its first state (its
 	// representative); its valuation keeps the variables every member has
 	// with the same value, its labels those every member carries, so a
-	// block alone in its block keeps all of its state's. Its row gives the
+	// state alone in its block keeps all of its own. Its row gives the
 	// exact probability of moving from any member into each block. Inputs
 	// are the blocks of the chain's inputs.
 	Quotient *chain.Chain
@@ -106,11 +106,14 @@ func Lump(ctx context.Context, c *chain.Chain, r Respect) (*Lumping, error) {
 // state; blocks are numbered in the order of their first states.
 func Partition(ctx context.Context, c *chain.Chain, r Respect) ([]int, error) {
 	class := initial(c, r)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if alone(class) { // nothing to refine
 		for s := range class {
 			class[s] = s
 		}
-		return class, ctx.Err()
+		return class, nil
 	}
 	p := newRefiner(c, class)
 	if err := p.refine(ctx); err != nil {
@@ -123,9 +126,9 @@ func Partition(ctx context.Context, c *chain.Chain, r Respect) ([]int, error) {
 func initial(c *chain.Chain, r Respect) []int {
 	n := c.NumStates()
 	class := make([]int, n)
-	var alone []bool // states kept alone
+	var never []bool // states kept alone
 	if r.Final {
-		alone = neverAbsorbed(c)
+		never = neverAbsorbed(c)
 	}
 	ids := map[string]int{}
 	next := 0
@@ -140,7 +143,7 @@ func initial(c *chain.Chain, r Respect) []int {
 	}
 	for s := range n {
 		switch {
-		case c.IsInput(s) || alone != nil && alone[s]:
+		case c.IsInput(s) || never != nil && never[s]:
 			class[s] = next
 			next++
 		case r.Final && c.IsAbsorbing(s):
