@@ -42,7 +42,10 @@ type Result struct {
 	// OutputSpace says what an observer sees ("final state", ...).
 	OutputSpace string
 	Statements  []property.Outcome
-	env         *property.Env
+	// Lumped lists the lumpings the statements were evaluated on
+	// (Config.Lump), with the chain's size before and after each.
+	Lumped []property.Lumped
+	env    *property.Env
 }
 
 // Pass reports whether every statement met its expectation.
@@ -78,6 +81,12 @@ type Config struct {
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
 	ConstHint func(name string) string
+	// Lump evaluates the statements that observe the chain only through
+	// its outputs or a formula's atoms on the chain lumped exactly for
+	// them (package lump, docs/semantics.md §4.9): verdicts and values are
+	// the same, and large step-by-step models are checked faster.
+	// Result.Lumped says how much each lumping shrank the chain.
+	Lump bool
 }
 
 // readFile reads a file through the ReadFile hook.
@@ -117,7 +126,7 @@ func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Resul
 	if err != nil {
 		return nil, err
 	}
-	return Run(ctx, p)
+	return c.Run(ctx, p)
 }
 
 // Load loads a .dp file and prepares it: it checks the file, builds its
@@ -160,7 +169,7 @@ func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, con
 	if err != nil {
 		return nil, err
 	}
-	return Run(ctx, p)
+	return c.Run(ctx, p)
 }
 
 // LoadPRISM reads a PRISM model file (.prism, .pm) and a properties file
@@ -208,15 +217,23 @@ func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, cons
 	return prep, nil
 }
 
+// Run evaluates every statement of a prepared program with the default
+// configuration (see Config.Run).
+func Run(ctx context.Context, p *property.Prepared) (*Result, error) {
+	return Config{}.Run(ctx, p)
+}
+
 // Run evaluates every statement of a prepared program. It returns an
 // error only when the evaluation as a whole cannot go on (cancellation);
 // statements that fail individually carry their error in their Outcome.
-func Run(ctx context.Context, p *property.Prepared) (r *Result, err error) {
+func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err error) {
 	defer recoverInternal(&err)
-	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: property.NewEnv(p)}
+	env := property.NewEnvWith(p, property.Options{Lump: c.Lump})
+	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
 	if c := p.Chain; c != nil { // nil in a file of equivalence checks only
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(p.Neighbours)}
 	}
+	defer func() { r.Lumped = env.Lumpings() }()
 	for _, st := range p.Program.Statements {
 		r.Statements = append(r.Statements, st.Evaluate(ctx, r.env))
 		if ctx.Err() != nil {

@@ -38,3 +38,38 @@ func TestProfileInputs(t *testing.T) {
 		t.Errorf("points %+v, want one violated dp(ln(16), 0)", points)
 	}
 }
+
+// TestLumpedPictures: with lumping, the chain drawn is the model's own
+// and its highlight, the profile's curves and points are the same.
+func TestLumpedPictures(t *testing.T) {
+	ctx := context.Background()
+	ratCmp := cmp.Comparer(func(x, y *big.Rat) bool { return x.Cmp(y) == 0 })
+	epsCmp := cmp.Comparer(func(x, y exact.Eps) bool { return x.Equal(y) })
+	for _, f := range []string{"../models/above_threshold_k5.dp", "../models/above_threshold_loop.dp", "../models/survey_bug.dp"} {
+		var hl [2]Highlight
+		var curves [2][]Curve
+		var points [2][]Point
+		for i, lump := range []bool{false, true} {
+			r, err := dpcheck.Config{Lump: lump}.CheckFile(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lump && len(r.Lumped) == 0 {
+				t.Errorf("%s: not lumped", f)
+			}
+			hl[i] = HighlightOf(r)
+			if _, curves[i], points[i], err = ProfileOf(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff(hl[0], hl[1]); diff != "" {
+			t.Errorf("%s: highlights differ (-plain +lumped):\n%s", f, diff)
+		}
+		if diff := cmp.Diff(curves[0], curves[1], ratCmp, epsCmp); diff != "" {
+			t.Errorf("%s: profile curves differ (-plain +lumped):\n%s", f, diff)
+		}
+		if diff := cmp.Diff(points[0], points[1], ratCmp, epsCmp); diff != "" {
+			t.Errorf("%s: profile points differ (-plain +lumped):\n%s", f, diff)
+		}
+	}
+}

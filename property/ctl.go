@@ -54,14 +54,15 @@ func (s *FormulaCheck) Describe() string {
 // Evaluate checks the formula at every input.
 func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &FormulaOutcome{base: base{st: s}}
-	m, err := e.Checker()
+	m, err := e.formulaChecker(ctx)
 	if err == nil {
-		o.Result, err = m.Check(ctx, s.f)
+		o.Result, err = m.Check(ctx, e.checkedFormula(s.Formula, s.f))
 	}
 	if err != nil {
 		o.fail(err)
 		return o
 	}
+	e.liftExplanation(o.Result.Counterexample)
 	o.passCheck(&s.Header, o.Result.Holds)
 	return o
 }
@@ -136,13 +137,16 @@ func (s *ProbQuery) Expected(st int) *big.Rat {
 // expected of it.
 func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ProbOutcome{base: base{st: s}}
-	m, err := e.Checker()
+	m, err := e.formulaChecker(ctx)
 	if err == nil {
-		o.Probs, err = m.ProbQuery(ctx, s.f)
+		o.Probs, err = m.ProbQuery(ctx, e.checkedFormula(s.Path, s.f))
 	}
 	if err != nil {
 		o.fail(err)
 		return o
+	}
+	for i := range o.Probs {
+		o.Probs[i].State = e.state(o.Probs[i].State)
 	}
 	o.pass = true
 	for _, p := range o.Probs {
@@ -203,14 +207,15 @@ func (s *DEpsQuery) Resolved() *verify.Formula { return s.f }
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
-	m, err := e.Checker()
+	m, err := e.formulaChecker(ctx)
 	if err == nil {
-		o.Result, err = m.TightEpsilonD(ctx, s.f, s.Delta)
+		o.Result, err = m.TightEpsilonD(ctx, e.checkedFormula(s.Path, s.f), s.Delta)
 	}
 	if err != nil {
 		o.fail(err)
 		return o
 	}
+	e.liftBound(o.Result)
 	o.passEps(&s.Header, o.Result.Eps, s.Expected)
 	return o
 }
@@ -249,14 +254,15 @@ func (s *DDeltaQuery) Resolved() *verify.Formula { return s.f }
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &DBoundOutcome{base: base{st: s}}
-	m, err := e.Checker()
+	m, err := e.formulaChecker(ctx)
 	if err == nil {
-		o.Result, err = m.TightDeltaD(ctx, s.f, s.Eps)
+		o.Result, err = m.TightDeltaD(ctx, e.checkedFormula(s.Path, s.f), s.Eps)
 	}
 	if err != nil {
 		o.fail(err)
 		return o
 	}
+	e.liftBound(o.Result)
 	o.passDelta(&s.Header, o.Result.Delta, s.Expected)
 	return o
 }

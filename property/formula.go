@@ -77,9 +77,16 @@ func CheckPath(f *Formula) *source.Error {
 
 // resolve returns f with its labels and atoms resolved against c.
 func (f *Formula) resolve(c *chain.Chain, errs *source.ErrorList) *verify.Formula {
+	return f.resolveAt(c, nil, errs)
+}
+
+// resolveAt returns f with its labels and atoms resolved against c, for a
+// checker whose state q stands for the state at[q] of c (nil: for c's own
+// checker).
+func (f *Formula) resolveAt(c *chain.Chain, at []int, errs *source.ErrorList) *verify.Formula {
 	args := make([]*verify.Formula, len(f.Args))
 	for i, a := range f.Args {
-		args[i] = a.resolve(c, errs)
+		args[i] = a.resolveAt(c, at, errs)
 	}
 	switch f.Op {
 	case verify.OpLabel:
@@ -97,6 +104,9 @@ func (f *Formula) resolve(c *chain.Chain, errs *source.ErrorList) *verify.Formul
 		if cerrs != nil {
 			*errs = append(*errs, cerrs...)
 			return verify.False()
+		}
+		if at != nil {
+			return verify.Atom(f.Text, func(q int) (bool, error) { return cond.Eval(at[q], at[q]) })
 		}
 		return verify.Atom(f.Text, func(s int) (bool, error) { return cond.Eval(s, s) })
 	}

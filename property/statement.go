@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/lump"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -107,8 +108,17 @@ func (b *base) passDelta(h *Header, got exact.Real, want *big.Rat) {
 // safe for concurrent use.
 type Env struct {
 	p        *Prepared
+	opts     Options
 	analyses map[string]*verify.Analysis
 	checker  *verify.Checker
+	lumped   []Lumped
+	lumps    map[string]*lumping // by initial partition
+	// the checker of the formula statements when lumped, its lumping and
+	// their formulas resolved against it
+	fchecker  *verify.Checker
+	flump     *lump.Lumping
+	fresolved map[*Formula]*verify.Formula
+	fnoLump   bool // the formulas' atoms cannot be evaluated everywhere
 }
 
 // NewEnv returns an environment for evaluating the statements of p.
@@ -120,13 +130,20 @@ func NewEnv(p *Prepared) *Env {
 func (e *Env) Prepared() *Prepared { return e.p }
 
 // Analysis returns the model's distributions over an output space,
-// computed once.
+// computed once (on the chain lumped for the output space, with
+// Options.Lump: the analysis is still of the model's chain).
 func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
 	key := out.String()
 	if a, ok := e.analyses[key]; ok {
 		return a, nil
 	}
-	a, err := verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: e.p.Neighbours, Output: out})
+	var a *verify.Analysis
+	var err error
+	if e.canLump() {
+		a, err = e.lumpedAnalysis(ctx, out)
+	} else {
+		a, err = verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: e.p.Neighbours, Output: out})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +158,9 @@ func (e *Env) Analyzed(out verify.Output) (*verify.Analysis, bool) {
 	return a, ok
 }
 
-// Checker returns the model's dpCTL checker, made once.
+// Checker returns the model's dpCTL checker, made once. It checks the
+// model's own chain, even with Options.Lump (the statements then use a
+// checker of the lumped chain).
 func (e *Env) Checker() (*verify.Checker, error) {
 	if e.checker == nil {
 		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)

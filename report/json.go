@@ -27,13 +27,30 @@ type Document struct {
 
 // FileDoc is one file.
 type FileDoc struct {
-	File        string          `json:"file"`
-	Status      string          `json:"status"` // pass, fail, invalid, aborted
-	Errors      []ErrorDoc      `json:"errors,omitempty"`
-	Model       *ModelDoc       `json:"model,omitempty"`
-	Size        *SizeDoc        `json:"size,omitempty"`
-	OutputSpace string          `json:"output_space,omitempty"`
-	Statements  []*StatementDoc `json:"statements,omitempty"`
+	File        string     `json:"file"`
+	Status      string     `json:"status"` // pass, fail, invalid, aborted
+	Errors      []ErrorDoc `json:"errors,omitempty"`
+	Model       *ModelDoc  `json:"model,omitempty"`
+	Size        *SizeDoc   `json:"size,omitempty"`
+	OutputSpace string     `json:"output_space,omitempty"`
+	// Lumped lists the lumpings the statements were evaluated on (with
+	// lumping on).
+	Lumped     []LumpedDoc     `json:"lumped,omitempty"`
+	Statements []*StatementDoc `json:"statements,omitempty"`
+}
+
+// LumpedDoc is one lumping: the output spaces (and "dpCTL formulas") it
+// served, and the chain's size before and after.
+type LumpedDoc struct {
+	For    []string     `json:"for"`
+	Before ChainSizeDoc `json:"before"`
+	After  ChainSizeDoc `json:"after"`
+}
+
+// ChainSizeDoc is the size of a chain.
+type ChainSizeDoc struct {
+	States      int `json:"states"`
+	Transitions int `json:"transitions"`
 }
 
 // ErrorDoc is a parse or semantic error.
@@ -286,6 +303,11 @@ func Build(entries []Entry, version string) *Document {
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
 				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs}
 			fd.OutputSpace = r.OutputSpace
+			for _, l := range r.Lumped {
+				fd.Lumped = append(fd.Lumped, LumpedDoc{For: l.For,
+					Before: ChainSizeDoc{States: l.Before.States, Transitions: l.Before.Transitions},
+					After:  ChainSizeDoc{States: l.After.States, Transitions: l.After.Transitions}})
+			}
 			for _, o := range r.Statements {
 				fd.Statements = append(fd.Statements, statementDoc(o))
 			}

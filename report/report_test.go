@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/dpcheck/dpcheck/exact"
@@ -136,5 +137,64 @@ func TestTextStopped(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestLumpedLines: with lumping, the text report says how much each
+// lumping shrank the chain, and for what; the JSON report too.
+func TestLumpedLines(t *testing.T) {
+	src := `chain {
+  state a (x = 0)
+  state b (x = 1)
+  state m1 [A]
+  state m2 [A]
+  state o1 (y = 1)
+  state o2 (y = 1)
+  state o3 (y = 2)
+  a -> m1 : 1/2, m2 : 1/2
+  b -> m2 : 1/4, o3 : 3/4
+  m1 -> o1 : 1/3, o3 : 2/3
+  m2 -> o2 : 1/3, o3 : 2/3
+}
+inputs a, b
+neighbours a ~ b
+outputs var y
+observe A
+query eps(delta = 0)
+query eps(delta = 0) over traces(2)
+query P=?[F A]
+`
+	res, err := dpcheck.Config{Lump: true}.CheckSource(context.Background(), "l.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, js bytes.Buffer
+	Text(&text, []Entry{{File: "l.dp", Source: src, Result: res}})
+	wantLines := []string{
+		"  lumped 7 → 5 states, 11 → 7 transitions, for final value of y",
+		"  lumped 7 → 4 states, 11 → 5 transitions, for traces of {A} over 2 steps; dpCTL formulas",
+	}
+	var got []string
+	for _, l := range strings.Split(text.String(), "\n") {
+		if strings.HasPrefix(l, "  lumped") {
+			got = append(got, l)
+		}
+	}
+	if diff := cmp.Diff(wantLines, got); diff != "" {
+		t.Errorf("lumped lines (-want +got):\n%s", diff)
+	}
+	if err := JSON(&js, []Entry{{File: "l.dp", Source: src, Result: res}}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	var doc Document
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []LumpedDoc{
+		{For: []string{"final value of y"}, Before: ChainSizeDoc{7, 11}, After: ChainSizeDoc{5, 7}},
+		{For: []string{"traces of {A} over 2 steps", "dpCTL formulas"}, Before: ChainSizeDoc{7, 11}, After: ChainSizeDoc{4, 5}},
+	}
+	if diff := cmp.Diff(want, doc.Files[0].Lumped); diff != "" {
+		t.Errorf("JSON lumped (-want +got):\n%s", diff)
 	}
 }

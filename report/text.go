@@ -120,6 +120,10 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		}
 		fmt.Fprintln(w)
 	}
+	for _, l := range r.Lumped {
+		fmt.Fprintf(w, "  lumped %d → %s, %d → %s, for %s\n", l.Before.States, count(l.After.States, "state"),
+			l.Before.Transitions, count(l.After.Transitions, "transition"), strings.Join(l.For, "; "))
+	}
 	return textStatements(w, r)
 }
 

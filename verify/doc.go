@@ -28,6 +28,10 @@
 //   - Equivalent compares the final-state distributions of two chains for
 //     every input, matching inputs and outputs by valuation, else by name;
 //     MatchInputs reports whether the inputs correspond (§2.10); MatchError says why not.
+//   - For a chain lumped for an output space (package lump, §4.9),
+//     Output.StateKey says what the space observes of each state, and
+//     Analysis.Lift turns the analysis of the quotient into that of the
+//     original chain.
 //
 // # Outputs
 //

@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
 	var constDefs constFlag
 	fl.Var(&constDefs, "const", "")
+	fl.BoolVar(&cfg.Lump, "lump", false, "")
 	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
 	version, help := fl.Bool("version", false, ""), fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)

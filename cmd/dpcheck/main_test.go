@@ -41,6 +41,8 @@ func TestGolden(t *testing.T) {
 		{"fmt_print", []string{"fmt", "testdata/unformatted.dp"}},
 		{"fmt_error", []string{"fmt", "testdata/broken.dp"}},
 		{"dpctl_json", []string{"--format", "json", "testdata/dpctl.dp"}},
+		{"lump_text", []string{"--lump", "testdata/violated.dp", "testdata/dpctl.dp", "../../models/sparse_vector.dp"}},
+		{"lump_json", []string{"--lump", "--format", "json", "testdata/dpctl.dp"}},
 		{"help", []string{"--help"}},
 		{"version", []string{"--version"}},
 		{"no_files", nil},
