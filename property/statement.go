@@ -106,9 +106,10 @@ func (b *base) passDelta(h *Header, got exact.Real, want *big.Rat) {
 // output space's distributions and the formula checker once. An Env is not
 // safe for concurrent use.
 type Env struct {
-	p        *Prepared
-	analyses map[string]*verify.Analysis
-	checker  *verify.Checker
+	p           *Prepared
+	analyses    map[string]*verify.Analysis
+	checker     *verify.Checker
+	composition *verify.Composition
 }
 
 // NewEnv returns an environment for evaluating the statements of p.

@@ -40,6 +40,9 @@ type LossEvent struct {
 	Loss exact.Eps
 	// Values is the number of distinct finite loss values in the event.
 	Values int
+	// Infinite says whether the event has tuples of infinite loss (with
+	// positive probability under From).
+	Infinite bool
 }
 
 // String writes the event: "privacy loss > ln(2)", "privacy loss = ∞".
@@ -217,12 +220,12 @@ func (c *Composition) checked(composed []*sortedDist) Checked {
 	return ch
 }
 
-// witness describes the first k atoms (and the infinite loss) of pair
-// pk's distribution d as an event.
-func (c *Composition) witness(pk int, op string, loss exact.Eps, k int, A, B *big.Rat) *Witness {
+// witness describes the first k atoms of pair pk's distribution over all
+// runs, and its infinite loss when inf, as an event.
+func (c *Composition) witness(pk int, op string, loss exact.Eps, k int, inf bool, A, B *big.Rat) *Witness {
 	s, t := c.a.orderedPair(pk)
 	return &Witness{From: c.a.stateInfo(s), To: c.a.stateInfo(t),
-		Loss: &LossEvent{Runs: c.runs, Op: op, Loss: loss, Values: k}, PrFrom: A, PrTo: B}
+		Loss: &LossEvent{Runs: c.runs, Op: op, Loss: loss, Values: k, Infinite: inf || op == "∞"}, PrFrom: A, PrTo: B}
 }
 
 // pairH is the hockey-stick divergence of one pair at c.
@@ -321,7 +324,7 @@ func (c *Composition) DP(ctx context.Context, eps exact.Eps, delta *big.Rat) (*D
 	}
 	h := hs[k]
 	cx := &Counterexample{
-		Witness: *c.witness(k, ">", eps, h.k, h.A, h.B),
+		Witness: *c.witness(k, ">", eps, h.k, composed[k].inf.Sign() > 0, h.A, h.B),
 		Bound:   exact.Affine(new(big.Rat).Set(delta), h.B, eps),
 		Excess:  exact.Affine(new(big.Rat).Sub(h.A, delta), new(big.Rat).Neg(h.B), eps),
 	}
@@ -426,12 +429,12 @@ func (c *Composition) TightEpsilon(ctx context.Context, delta *big.Rat) (*EpsRes
 			fin := new(big.Rat).SetFrac(sum(d.s), d.ds)
 			z := new(big.Rat).Sub(ratOne, exact.Pow(fin, n))
 			out.Eps = exact.Inf()
-			out.Witness = c.witness(f.inf, "∞", exact.Eps{}, 0, z, new(big.Rat))
+			out.Witness = c.witness(f.inf, "∞", exact.Eps{}, 0, true, z, new(big.Rat))
 		case f.r != nil:
 			d := c.base[f.k]
 			A, B := new(big.Rat).SetFrac(d.s[0], d.ds), new(big.Rat).SetFrac(d.t[0], d.dt)
 			out.Eps = exact.LnOf(exact.Pow(f.r, n))
-			out.Witness = c.witness(f.k, "≥", out.Eps, 1, exact.Pow(A, n), exact.Pow(B, n))
+			out.Witness = c.witness(f.k, "≥", out.Eps, 1, false, exact.Pow(A, n), exact.Pow(B, n))
 		}
 		return out, nil
 	}
@@ -473,12 +476,12 @@ func (c *Composition) TightEpsilon(ctx context.Context, delta *big.Rat) (*EpsRes
 	switch {
 	case b.c == nil:
 		out.Eps = exact.Inf()
-		out.Witness = c.witness(bk, "∞", exact.Eps{}, 0, b.A, b.B)
+		out.Witness = c.witness(bk, "∞", exact.Eps{}, 0, true, b.A, b.B)
 	case b.c.Cmp(ratOne) <= 0:
 		out.Eps = exact.Eps{}
 	default:
 		out.Eps = exact.LnOf(b.c)
-		out.Witness = c.witness(bk, ">", out.Eps, b.k, b.A, b.B)
+		out.Witness = c.witness(bk, ">", out.Eps, b.k, composed[bk].inf.Sign() > 0, b.A, b.B)
 	}
 	return out, nil
 }
@@ -506,7 +509,7 @@ func (c *Composition) TightDelta(ctx context.Context, eps exact.Eps) (*DeltaResu
 		return nil, err
 	}
 	h := hs[k]
-	return &DeltaResult{Eps: eps, Delta: h.H, Witness: c.witness(k, ">", eps, h.k, h.A, h.B), Checked: c.checked(composed)}, nil
+	return &DeltaResult{Eps: eps, Delta: h.H, Witness: c.witness(k, ">", eps, h.k, composed[k].inf.Sign() > 0, h.A, h.B), Checked: c.checked(composed)}, nil
 }
 
 // lines returns the lines δ = A − c·B of a distribution whose envelope on

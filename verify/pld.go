@@ -62,13 +62,17 @@ const maxExponent = 1 << 60
 type lossDist struct {
 	runs   int
 	d      int // the lattice's rank: the length of a key
+	n      int // the number of atoms
 	exp    []int64
 	s, t   []*big.Int
 	ds, dt *big.Int
 	inf    *big.Int
+	// keysOnly: only the keys are kept (s, t, ds, dt, inf are nil), to
+	// count the atoms of a power cheaply.
+	keysOnly bool
 }
 
-func (p *lossDist) len() int { return len(p.s) }
+func (p *lossDist) len() int { return p.n }
 
 func (p *lossDist) dim() int { return p.d }
 
@@ -118,7 +122,7 @@ func newLossDist(gs []group) (*lossDist, error) {
 		p.t = append(p.t, num(g.B, p.dt))
 	}
 	ech := echelon(rows)
-	p.d = len(ech)
+	p.d, p.n = len(ech), len(rows)
 	for _, r := range rows {
 		c, ok := coordinates(r, ech)
 		if !ok {
@@ -338,12 +342,25 @@ type tooMany struct{ count, runs int }
 
 func (t *tooMany) Error() string { return fmt.Sprintf("%d loss values for %d runs", t.count, t.runs) }
 
-// power returns the distribution of k runs of p (p of one run) by
+// power returns the distribution of k repetitions of p's runs by
 // repeated squaring: the product of p^(2^i) over the binary digits of k.
-// Every intermediate distribution has at most as many atoms as the result
-// (a sum set is at least as large as each summand), so it stops as soon as
-// one has more than limit.
+// It counts the atoms of every step from the keys alone first, so that a
+// power with more than limit atoms is refused before any mass is
+// multiplied (the masses' numerators grow with the runs, and their
+// products are most of the work).
 func (p *lossDist) power(ctx context.Context, k, limit int) (*lossDist, error) {
+	keys := &lossDist{runs: p.runs, d: p.d, n: p.n, exp: p.exp, keysOnly: true}
+	if _, err := keys.powerOf(ctx, k, limit); err != nil {
+		return nil, err
+	}
+	return p.powerOf(ctx, k, limit)
+}
+
+// powerOf is power without the count first. Every intermediate
+// distribution has at most as many atoms as the result (a sum set is at
+// least as large as each summand), so it stops as soon as one has more
+// than limit.
+func (p *lossDist) powerOf(ctx context.Context, k, limit int) (*lossDist, error) {
 	var res *lossDist
 	base := p
 	for e := k; ; {
@@ -397,15 +414,15 @@ func convolve(ctx context.Context, x, y *lossDist, limit int) (*lossDist, error)
 	d := x.dim()
 	square := x == y
 	n, m := x.len(), y.len()
-	z := &lossDist{
-		runs: x.runs + y.runs, d: d,
-		ds: new(big.Int).Mul(x.ds, y.ds), dt: new(big.Int).Mul(x.dt, y.dt),
+	z := &lossDist{runs: x.runs + y.runs, d: d, keysOnly: x.keysOnly}
+	if !z.keysOnly {
+		z.ds, z.dt = new(big.Int).Mul(x.ds, y.ds), new(big.Int).Mul(x.dt, y.dt)
+		// Infinite loss: one run of infinite loss suffices.
+		fx, fy := sum(x.s), sum(y.s)
+		tot := new(big.Int).Add(fy, y.inf)
+		z.inf = new(big.Int).Mul(x.inf, tot)
+		z.inf.Add(z.inf, new(big.Int).Mul(fx, y.inf))
 	}
-	// Infinite loss: one run of infinite loss suffices.
-	fx, fy := sum(x.s), sum(y.s)
-	tot := new(big.Int).Add(fy, y.inf)
-	z.inf = new(big.Int).Mul(x.inf, tot)
-	z.inf.Add(z.inf, new(big.Int).Mul(fx, y.inf))
 	if n == 0 || m == 0 {
 		return z, nil
 	}
@@ -509,12 +526,14 @@ func convolve(ctx context.Context, x, y *lossDist, limit int) (*lossDist, error)
 					for l := range d {
 						z.exp = append(z.exp, kx[l]+ky[l])
 					}
-					z.s = append(z.s, new(big.Int))
-					z.t = append(z.t, new(big.Int))
+					if !z.keysOnly {
+						z.s = append(z.s, new(big.Int))
+						z.t = append(z.t, new(big.Int))
+					}
 				}
 			}
-			if count > limit {
-				continue // only counting now
+			if count > limit || z.keysOnly {
+				continue // only counting
 			}
 			ps.Mul(x.s[i], y.s[j])
 			pt.Mul(x.t[i], y.t[j])
@@ -529,6 +548,7 @@ func convolve(ctx context.Context, x, y *lossDist, limit int) (*lossDist, error)
 	if count > limit {
 		return nil, &tooMany{count, z.runs}
 	}
+	z.n = count
 	return z, nil
 }
 
@@ -584,7 +604,7 @@ func (p *lossDist) sorted(ctx context.Context) (*sortedDist, error) {
 		return nil, stopped
 	}
 	d := p.dim()
-	q := &lossDist{runs: p.runs, d: p.d, ds: p.ds, dt: p.dt, inf: p.inf,
+	q := &lossDist{runs: p.runs, d: p.d, n: n, ds: p.ds, dt: p.dt, inf: p.inf,
 		exp: make([]int64, 0, len(p.exp)), s: make([]*big.Int, n), t: make([]*big.Int, n)}
 	sd := &sortedDist{lossDist: q, ap: make([]exact.Approx, n)}
 	for k, i := range idx {
