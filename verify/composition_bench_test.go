@@ -48,6 +48,47 @@ func BenchmarkComposition(b *testing.B) {
 			}
 		}
 	})
+	// For scale: six runs through their product chain (6^6 outputs, built
+	// and analysed) against privacy-loss distributions.
+	b.Run("geometric-k=6-delta-eps=1-product-chain", func(b *testing.B) {
+		for b.Loop() {
+			m, err := builder.Compose(6, geo)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, err := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := a.TightDelta(ctx, rational(big.NewRat(1, 1))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("geometric-k=6-delta-eps=1", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := composition(b, geo, 6).TightDelta(ctx, rational(big.NewRat(1, 1))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Many loss values: one run of above-threshold (K = 4) has five
+	// unrelated loss values per pair, 16 runs have 4845.
+	at, err := builder.AboveThreshold(big.NewRat(1, 4), big.NewRat(1, 2), 5, 4, builder.AtLeast)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("above-threshold-K=4-k=16-delta-eps=ln2", func(b *testing.B) {
+		for b.Loop() {
+			res, err := composition(b, at, 16).TightDelta(ctx, ln("2"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.LossValues != 4845 {
+				b.Fatalf("%d loss values", res.LossValues)
+			}
+		}
+	})
 	survey, err := builder.Survey(big.NewRat(1, 2), big.NewRat(1, 2))
 	if err != nil {
 		b.Fatal(err)

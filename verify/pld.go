@@ -427,8 +427,9 @@ func convolve(ctx context.Context, x, y *lossDist, limit int) (*lossDist, error)
 		return z, nil
 	}
 	// An atom of the product is found by its key: through its index in
-	// the box of the product's keys (an array when the box is small, a
-	// map when the index fits in an int64), else through the key's bytes.
+	// the box of the product's keys (an array when the box is small and
+	// at most 8 times the number of products, a map when the index fits in
+	// an int64), else through the key's bytes.
 	xlo, xhi := x.box()
 	ylo, yhi := y.box()
 	stride := make([]int64, d)
@@ -466,7 +467,7 @@ func convolve(ctx context.Context, x, y *lossDist, limit int) (*lossDist, error)
 	var ids map[int64]int32
 	var byKey map[string]int32
 	switch {
-	case indexed && volume <= denseVolume:
+	case indexed && volume <= denseVolume && volume <= 8*int64(n)*int64(m):
 		slot = make([]int32, volume)
 		for i := range slot {
 			slot[i] = -1
