@@ -137,7 +137,8 @@ type CheckedDoc struct {
 	Outputs      int `json:"outputs"`
 	// Runs and LossValues are set for a composition: Outputs are one
 	// run's, and LossValues the largest number of distinct loss values of
-	// a pair over all runs (0 when one run's were enough).
+	// a pair over all runs, the infinite one included (0 when one run's
+	// were enough).
 	Runs       int `json:"runs,omitempty"`
 	LossValues int `json:"loss_values,omitempty"`
 }

@@ -221,7 +221,10 @@ func witnessEvent(w *verify.Witness) string {
 	case "≥":
 		return fmt.Sprintf("{the outputs of %d runs with the largest privacy loss, %s}", l.Runs, epsText(l.Loss))
 	}
-	if l.Infinite {
+	switch {
+	case l.Infinite && l.Values == 0:
+		values = "the infinite loss only"
+	case l.Infinite:
 		values += " and the infinite loss"
 	}
 	return fmt.Sprintf("{the outputs of %d runs with privacy loss > %s} (%s)", l.Runs, epsText(l.Loss), values)

@@ -108,7 +108,7 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 		s, t := a.orderedPair(k)
 		gs := a.groups(s, t, sc)
 		prints[k] = fingerprint(gs)
-		d, err := newLossDist(gs)
+		d, err := newLossDist(ctx, gs)
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,11 @@ func (c *Composition) checked(composed []*sortedDist) Checked {
 	ch := c.a.checked()
 	ch.Runs = c.runs
 	for _, d := range composed {
-		ch.LossValues = max(ch.LossValues, d.len())
+		n := d.len()
+		if d.inf.Sign() > 0 {
+			n++ // the infinite loss
+		}
+		ch.LossValues = max(ch.LossValues, n)
 	}
 	return ch
 }
@@ -573,7 +577,7 @@ func (a *Analysis) PairPLD(ctx context.Context, from, to int) (*PLD, error) {
 	if a.dist[from] == nil || a.dist[to] == nil {
 		return nil, fmt.Errorf("%w: %s and %s are not both compared inputs", ErrParam, a.stateInfo(from), a.stateInfo(to))
 	}
-	d, err := newLossDist(a.groups(from, to, &scratch{}))
+	d, err := newLossDist(ctx, a.groups(from, to, &scratch{}))
 	if err != nil {
 		return nil, err
 	}
@@ -692,5 +696,9 @@ func (p *PLD) Profile(ctx context.Context) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Profile{Points: pts, Checked: Checked{OrderedPairs: 1, Runs: p.d.runs, LossValues: p.d.len()}}, nil
+	ch := Checked{OrderedPairs: 1, Runs: p.d.runs, LossValues: p.d.len()}
+	if p.d.inf.Sign() > 0 {
+		ch.LossValues++
+	}
+	return &Profile{Points: pts, Checked: ch}, nil
 }

@@ -19,9 +19,12 @@ package verify
 //
 // Representation. The ratios of one run are factored over a coprime basis
 // b_1 … b_d of their numerators and denominators (pairwise coprime integers
-// > 1, so that a ratio Π b_j^e_j determines its exponent vector e): an atom
-// is keyed by e, and a product of atoms adds their vectors, with no gcd of
-// big numbers. Masses are integer numerators over a common denominator per
+// > 1, so that a ratio Π b_j^e_j determines its exponent vector e), and e
+// is written in a basis of the lattice the ratios' vectors generate (as
+// many coordinates as independent ratios): an atom is keyed by these
+// coordinates, and a product of atoms adds them, with no gcd of big
+// numbers. Ratio comparisons use the certified filter of package exact,
+// with exact integer products when it cannot tell. Masses are integer numerators over a common denominator per
 // side (A = s/ds, B = t/dt): a product multiplies numerators and
 // denominators, and merging adds numerators. Nothing is reduced until a
 // value is reported.
@@ -88,7 +91,7 @@ func (p *lossDist) key(i int) []int64 {
 // in a basis of the lattice they generate (an echelon form): the keys are
 // as short as the number of independent ratios, which keeps the box of
 // the keys of many runs small enough to index directly.
-func newLossDist(gs []group) (*lossDist, error) {
+func newLossDist(ctx context.Context, gs []group) (*lossDist, error) {
 	p := &lossDist{runs: 1, ds: big.NewInt(1), dt: big.NewInt(1), inf: new(big.Int)}
 	var nums []*big.Int
 	for _, g := range gs {
@@ -99,7 +102,7 @@ func newLossDist(gs []group) (*lossDist, error) {
 		lcm(p.dt, g.B.Denom())
 		nums = append(nums, g.ratio.Num(), g.ratio.Denom())
 	}
-	basis, err := coprimeBasis(nums)
+	basis, err := coprimeBasis(ctx, nums)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +234,7 @@ func lcm(x, y *big.Int) {
 // of which every x in xs is a product of powers. It splits two numbers
 // with a common factor g into their cofactors and g until none is left:
 // the product of all the numbers decreases at every split, so it ends.
-func coprimeBasis(xs []*big.Int) ([]*big.Int, error) {
+func coprimeBasis(ctx context.Context, xs []*big.Int) ([]*big.Int, error) {
 	var basis []*big.Int
 	var work []*big.Int
 	for _, x := range xs {
@@ -240,7 +243,10 @@ func coprimeBasis(xs []*big.Int) ([]*big.Int, error) {
 		}
 	}
 	g := new(big.Int)
-	for len(work) > 0 {
+	for steps := 0; len(work) > 0; steps++ {
+		if steps%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
 		split := false
@@ -323,6 +329,7 @@ type LossLimitError struct {
 	Count, Max   int
 }
 
+// Error says which pair, how many runs and values, and the limit.
 func (e *LossLimitError) Error() string {
 	pair := e.From.Name + " vs " + e.To.Name
 	if e.AtRuns == e.Runs {

@@ -297,3 +297,32 @@ func mustCmp(t *testing.T, x, y exact.Real) int {
 	}
 	return c
 }
+
+// TestCompositionStops: every computation of a composition stops with
+// its context's error.
+func TestCompositionStops(t *testing.T) {
+	geo := analyze(t, mustMech(t)(builder.TruncatedGeometric(r("1/2"), 5)), verify.FinalState())
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := verify.NewComposition(cancelled, geo, 1000, verify.CompositionOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("NewComposition: %v, want context.Canceled", err)
+	}
+	c, err := verify.NewComposition(context.Background(), geo, 1000, verify.CompositionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TightDelta(cancelled, ln("2")); !errors.Is(err, context.Canceled) {
+		t.Errorf("TightDelta: %v, want context.Canceled", err)
+	}
+	if _, err := c.Profile(cancelled); !errors.Is(err, context.Canceled) {
+		t.Errorf("Profile: %v, want context.Canceled", err)
+	}
+	// A cancelled computation is not remembered: the next one completes.
+	d, err := c.TightDelta(context.Background(), ln("2"))
+	if err != nil || d.LossValues != 1001 {
+		t.Errorf("TightDelta after a cancelled one: %v, %d loss values", err, d.LossValues)
+	}
+	if _, err := pairPLD(t, geo, "s0", "s1").Compose(cancelled, 1000, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Compose: %v, want context.Canceled", err)
+	}
+}

@@ -35,8 +35,8 @@ type Checked struct {
 	// chain's own outputs); Outputs then counts the outputs of one run.
 	Runs int
 	// LossValues is, for a Composition, the largest number of distinct
-	// finite privacy-loss values of an ordered pair over all Runs runs (0
-	// when the result needed one run's only).
+	// privacy-loss values (the infinite one included) of an ordered pair
+	// over all Runs runs; 0 when the result needed one run's only.
 	LossValues int
 }
 
