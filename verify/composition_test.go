@@ -37,6 +37,7 @@ func compositionCases(t *testing.T) []compositionCase {
 		{"truncated_geometric 1/4 n=2 Δ=2", mm(builder.TruncatedGeometricSensitivity(r("1/4"), 2, 2)), 4},
 		{"above_threshold >= n=3 K=2", mm(builder.AboveThreshold(r("1/4"), r("1/2"), 3, 2, builder.AtLeast)), 3},
 		{"above_threshold > n=3 K=2", mm(builder.AboveThreshold(r("1/4"), r("1/2"), 3, 2, builder.Above)), 2},
+		{"above_threshold_loop > n=3", mm(builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.Above)), 2},
 		{"randomized_response 2/3 k=3", mm(builder.RandomizedResponseK(r("2/3"), 3)), 4},
 		{"yarrow_geometric 1/2 {0..3}", mm(builder.YarrowGeometric(r("1/2"), 0, 3, 0)), 3},
 		{"yarrow_geometric 1/2 {0..3} 2 bits", mm(builder.YarrowGeometric(r("1/2"), 0, 3, 2)), 3},
