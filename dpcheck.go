@@ -31,6 +31,9 @@ type Size struct {
 	// Outputs is the number of distinct outputs (0 when no statement needed
 	// the distributions).
 	Outputs int
+	// Runs is set for a composition whose product chain was not built
+	// (no statement needed it): the sizes are then those of one run.
+	Runs int
 }
 
 // Result is the outcome of one .dp file.
@@ -62,6 +65,13 @@ func (r *Result) Pass() bool {
 // computed once for the whole result (a picture of the result uses it).
 func (r *Result) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
 	return r.env.Analysis(ctx, out)
+}
+
+// Privacy returns what the result's dp statements over an output space
+// were computed with, computed once: the model's distributions, or for a
+// composition over its final outputs the runs' privacy-loss distributions.
+func (r *Result) Privacy(ctx context.Context, out verify.Output) (verify.Privacy, error) {
+	return r.env.Privacy(ctx, out)
 }
 
 // Config controls a check. The zero Config uses the default limits.
@@ -232,6 +242,9 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
 	if c := p.Chain; c != nil { // nil in a file of equivalence checks only
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(p.Neighbours)}
+	} else if comp := p.Composition; comp != nil {
+		c := comp.Run
+		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(comp.Neighbours), Runs: comp.Runs}
 	}
 	defer func() { r.Lumped = env.Lumpings() }()
 	for _, st := range p.Program.Statements {
@@ -242,6 +255,8 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	}
 	if a, ok := r.env.Analyzed(p.Output); ok {
 		r.Size.Outputs = a.NumOutputs()
+	} else if c, ok := r.env.Composed(); ok && r.Size.Runs > 0 {
+		r.Size.Outputs = c.Analysis().NumOutputs()
 	}
 	return r, nil
 }

@@ -100,6 +100,11 @@ type Def struct {
 	// of the distinct probabilities Build would create: an upper bound,
 	// computed in closed form (see bits.go).
 	Bits func(*Args) float64
+	// Composition, when set, says that the builder runs another model
+	// several times (compose): it describes the runs without building
+	// them. CheckSize then checks the parameters only; the product chain's
+	// size is Composition.CheckProduct's, and Build checks it first.
+	Composition func(*Args) Composition
 }
 
 // Param returns the named parameter.
@@ -249,8 +254,9 @@ func Catalog() []*Def {
 				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
 			},
 			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
-				return composeLimited(ctx, a.Int("k"), a.Model("model"), a.Limits())
+				return Composition{Runs: a.Int("k"), Of: a.Model("model")}.Product(ctx, a.Limits())
 			},
+			Composition: func(a *Args) Composition { return Composition{Runs: a.Int("k"), Of: a.Model("model")} },
 		},
 		{
 			Name: "yarrow_geometric",

@@ -38,7 +38,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 	if m == nil {
 		return nil, &ParamError{name, "model", "is missing"}
 	}
-	if err := checkRange(name, "k", k, 1, 64); err != nil {
+	if err := checkRange(name, "k", k, 1, MaxProductRuns); err != nil {
 		return nil, err
 	}
 	c := m.Chain
@@ -148,7 +148,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 	for _, p := range m.Neighbours {
 		pairs = append(pairs, [2]int{in[p[0]], in[p[1]]})
 	}
-	return &Mechanism{Chain: composed, Neighbours: pairs, Note: fmt.Sprintf("%d independent runs of: %s", k, m.Note)}, nil
+	return &Mechanism{Chain: composed, Neighbours: pairs, Note: Composition{Runs: k, Of: m}.Note()}, nil
 }
 
 // idKey identifies a sequence of states by their IDs.

@@ -93,10 +93,15 @@ func thousands(f float64) string {
 // CheckSize estimates the size of the chain d would build from a (states,
 // transitions and the bits of its probabilities) and compares it with l,
 // whose zero fields are DefaultLimits'. It is called before Build, so
-// nothing is allocated for a model that is too big.
+// nothing is allocated for a model that is too big. For a composition it
+// checks the parameters only (the runs need not be built: see
+// Def.Composition), and Build checks the product's size.
 func (d *Def) CheckSize(a *Args, l Limits) error {
 	l = l.WithDefaults()
 	a.limits = l
+	if d.Composition != nil {
+		return d.Composition(a).check()
+	}
 	if d.Size != nil {
 		states, trans := d.Size(a)
 		switch {

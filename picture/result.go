@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -29,6 +30,13 @@ func HighlightOf(r *dpcheck.Result) Highlight {
 			}
 			cx := o.Result.Counterexample
 			hl := Highlight{From: cx.From.ID, To: cx.To.ID, Title: title}
+			if cx.Loss != nil {
+				// A composition's pair is named by one run's states; the
+				// product chain's inputs have the same names. Its event is
+				// a set of loss values, not of states.
+				hl.From, hl.To = lookup(c, cx.From.Name), lookup(c, cx.To.Name)
+				return hl
+			}
 			for _, name := range cx.Event {
 				if s, ok := c.Lookup(name); ok && c.IsAbsorbing(s) {
 					hl.Event = append(hl.Event, s)
@@ -46,6 +54,14 @@ func HighlightOf(r *dpcheck.Result) Highlight {
 		}
 	}
 	return NoHighlight
+}
+
+// lookup returns the state named name, or -1.
+func lookup(c *chain.Chain, name string) int {
+	if s, ok := c.Lookup(name); ok {
+		return s
+	}
+	return -1
 }
 
 func firstDP(e *verify.Explanation) *verify.DPViolation {
@@ -84,7 +100,7 @@ func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []C
 		}
 		out = first.Statement().(*property.DPCheck).Output()
 	}
-	a, err := r.Analysis(ctx, out)
+	a, err := r.Privacy(ctx, out)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -109,14 +125,21 @@ func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []C
 			pairAdded = true
 		}
 	}
-	return fmt.Sprintf("%s — privacy profile over %s", filepath.Base(r.File), out), curves, points, nil
+	over := out.String()
+	if c := r.Prepared.Composition; c != nil && over == verify.FinalState().String() {
+		over = fmt.Sprintf("the final states of %d runs", c.Runs)
+	}
+	return fmt.Sprintf("%s — privacy profile over %s", filepath.Base(r.File), over), curves, points, nil
 }
 
 // Draw writes the pictures of a checked file: its chain in DOT to the file
 // dot, rendered to SVG in svg, and its privacy profile to prof (.png or
 // .svg) — each only when its path is not empty.
 func Draw(ctx context.Context, r *dpcheck.Result, dot, svg, prof string) error {
-	if r.Prepared.Chain == nil {
+	if r.Prepared.Chain == nil && (dot != "" || svg != "" || r.Prepared.Composition == nil) {
+		if c := r.Prepared.Composition; c != nil {
+			return fmt.Errorf("%s: the chain of the %d runs was not built (no statement needed it), so it cannot be drawn", r.File, c.Runs)
+		}
 		return fmt.Errorf("%s has no model of its own to draw", r.File)
 	}
 	if dot != "" || svg != "" {

@@ -2,6 +2,7 @@ package property
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -19,13 +20,19 @@ type overOutput struct {
 	// traces(k)").
 	Over *OutputSpec
 	out  verify.Output
+	// runs is the number of runs of a composition computed by
+	// privacy-loss distributions (0 for the model's own outputs).
+	runs int
 }
 
 func (o *overOutput) prepare(p *Prepared, h *Header) source.ErrorList {
 	var errs source.ErrorList
 	o.out, errs = p.outputFor(o.Over)
-	if p.Chain != nil && p.Program.Neighbours == nil && !hasPair(p.Neighbours) { // a neighbours statement says so itself
-		if n := len(p.Chain.Inputs()); n == 1 {
+	if p.composed(o.out) {
+		o.runs = p.Composition.Runs
+	}
+	if c := p.inputChain(); c != nil && p.Program.Neighbours == nil && !hasPair(p.Neighbours) { // a neighbours statement says so itself
+		if n := len(c.Inputs()); n == 1 {
 			errs = append(errs, errorAt(h.Pos, "this statement compares neighbouring inputs, and the model has one input"))
 		} else {
 			errs = append(errs, errorAt(h.Pos, "this statement compares neighbouring inputs, and no two of the model's %d inputs are neighbours", n))
@@ -50,12 +57,15 @@ func (o *overOutput) Output() verify.Output { return o.out }
 
 // Describe says what a dp statement compares.
 func (o *overOutput) Describe() string {
+	if o.runs > 0 {
+		return fmt.Sprintf("standard (ε,δ)-DP over all events; outputs: final state of each of %d runs", o.runs)
+	}
 	return "standard (ε,δ)-DP over all events; outputs: " + o.out.String()
 }
 
 // analysis evaluates a dp statement's distributions, recording a failure.
-func (o *overOutput) analysis(ctx context.Context, e *Env, b *base) *verify.Analysis {
-	a, err := e.Analysis(ctx, o.out)
+func (o *overOutput) analysis(ctx context.Context, e *Env, b *base) verify.Privacy {
+	a, err := e.Privacy(ctx, o.out)
 	if err != nil {
 		b.fail(err)
 	}

@@ -28,6 +28,10 @@ type Prepared struct {
 	Output     verify.Output
 	Observed   []string
 	Limits     Limits
+	// Composition is set when the model is compose(k, M); Chain is then
+	// the product chain of the runs only when a statement needs it, and
+	// nil otherwise (see Composition).
+	Composition *Composition
 }
 
 // Prepare builds the program's model within the limits and resolves every
@@ -40,7 +44,7 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 	var errs source.ErrorList
 	if p.Model != nil {
 		pp.Model = p.Model.Info()
-		mech, err := p.Model.Build(ctx, l)
+		mech, err := pp.buildModel(ctx, p, l)
 		if err != nil {
 			return nil, err
 		}
@@ -66,6 +70,9 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 			errs = append(errs, oerrs...)
 			errs = append(errs, resolveOutput(p.Output, pp.Chain)...)
 			pp.Output = verifyOutput(p.Output, pp.Observed)
+		}
+		if pp.Composition != nil && len(errs) == 0 {
+			errs = append(errs, pp.prepareRuns(ctx, p)...)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -115,10 +115,11 @@ type Env struct {
 	lumps    map[string]*lumping // by initial partition
 	// the checker of the formula statements when lumped, its lumping and
 	// their formulas resolved against it
-	fchecker  *verify.Checker
-	flump     *lump.Lumping
-	fresolved map[*Formula]*verify.Formula
-	fnoLump   bool // the formulas' atoms cannot be evaluated everywhere
+	fchecker    *verify.Checker
+	flump       *lump.Lumping
+	fresolved   map[*Formula]*verify.Formula
+	fnoLump     bool // the formulas' atoms cannot be evaluated everywhere
+	composition *verify.Composition
 }
 
 // NewEnv returns an environment for evaluating the statements of p.

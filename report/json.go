@@ -81,6 +81,9 @@ type SizeDoc struct {
 	NeighbourPairs int `json:"neighbour_pairs"`
 	OrderedPairs   int `json:"ordered_pairs"`
 	Outputs        int `json:"outputs"`
+	// Runs is set for a composition whose product chain was not built:
+	// the sizes are one run's.
+	Runs int `json:"runs,omitempty"`
 }
 
 // Number is an exact value and its decimal approximation (null for ∞).
@@ -97,11 +100,26 @@ type StateDoc struct {
 
 // WitnessDoc is an ordered pair of inputs and an event.
 type WitnessDoc struct {
-	From   StateDoc `json:"from"`
-	To     StateDoc `json:"to"`
-	Event  []string `json:"event"`
-	PrFrom Number   `json:"pr_from"`
-	PrTo   Number   `json:"pr_to"`
+	From  StateDoc `json:"from"`
+	To    StateDoc `json:"to"`
+	Event []string `json:"event"`
+	// LossEvent describes the event of a composition by privacy loss
+	// (Event is then empty).
+	LossEvent *LossEventDoc `json:"loss_event,omitempty"`
+	PrFrom    Number        `json:"pr_from"`
+	PrTo      Number        `json:"pr_to"`
+}
+
+// LossEventDoc is an event of a composition: the tuples of the runs'
+// outputs whose privacy loss is above (op ">") or at least (">=") loss,
+// or infinite ("inf").
+type LossEventDoc struct {
+	Runs   int     `json:"runs"`
+	Op     string  `json:"op"`
+	Loss   *Number `json:"loss,omitempty"`
+	Values int     `json:"values"`
+	// Infinite says whether the event has tuples of infinite loss.
+	Infinite bool `json:"infinite"`
 }
 
 // CounterexampleDoc explains a violated dp(ε, δ).
@@ -134,6 +152,16 @@ type ProfilePointDoc struct {
 type CheckedDoc struct {
 	OrderedPairs int `json:"ordered_pairs"`
 	Outputs      int `json:"outputs"`
+	// Runs and LossValues are set for a composition: Outputs are one
+	// run's, and LossValues the largest number of distinct loss values of
+	// a pair over all runs, the infinite one included (0 when one run's
+	// were enough).
+	Runs       int `json:"runs,omitempty"`
+	LossValues int `json:"loss_values,omitempty"`
+}
+
+func checkedDoc(c verify.Checked) *CheckedDoc {
+	return &CheckedDoc{OrderedPairs: c.OrderedPairs, Outputs: c.Outputs, Runs: c.Runs, LossValues: c.LossValues}
 }
 
 // StatementDoc is one statement's result.
@@ -267,7 +295,20 @@ func witnessDoc(w *verify.Witness) *WitnessDoc {
 	if ev == nil {
 		ev = []string{}
 	}
-	return &WitnessDoc{From: stateDoc(w.From), To: stateDoc(w.To), Event: ev, PrFrom: ratNum(w.PrFrom), PrTo: ratNum(w.PrTo)}
+	d := &WitnessDoc{From: stateDoc(w.From), To: stateDoc(w.To), Event: ev, PrFrom: ratNum(w.PrFrom), PrTo: ratNum(w.PrTo)}
+	if l := w.Loss; l != nil {
+		d.LossEvent = &LossEventDoc{Runs: l.Runs, Op: l.Op, Values: l.Values, Infinite: l.Infinite}
+		switch l.Op {
+		case "∞":
+			d.LossEvent.Op = "inf"
+		case "≥":
+			d.LossEvent.Op = ">="
+		}
+		if l.Op != "∞" {
+			d.LossEvent.Loss = ptr(epsNum(l.Loss))
+		}
+	}
+	return d
 }
 
 // Build turns entries into the JSON document.
@@ -301,7 +342,7 @@ func Build(entries []Entry, version string) *Document {
 			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note, Neighbours: r.Model.Neighbours}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
-				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs}
+				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs, Runs: s.Runs}
 			fd.OutputSpace = r.OutputSpace
 			for _, l := range r.Lumped {
 				fd.Lumped = append(fd.Lumped, LumpedDoc{For: l.For,

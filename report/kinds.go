@@ -35,22 +35,22 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %d ordered pairs × %d outputs\n",
-					pad, verdictText(o), s.Describe(), epsText(r.Eps), ratText(r.Delta), r.OrderedPairs, r.Outputs)
+				fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %s\n",
+					pad, verdictText(o), s.Describe(), epsText(r.Eps), ratText(r.Delta), checkedText(r.Checked))
 				if cx := r.Counterexample; cx != nil {
 					writeCounterexample(w, cx)
 				}
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result
-				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Checked = checkedDoc(r.Checked)
 				d.Counterexample = counterexampleDoc(r.Counterexample)
 			},
 			failure: func() string {
 				s := fmt.Sprintf("%s, expected %s", o.Value(), s.Expect.Text)
 				if cx := o.Result.Counterexample; cx != nil {
 					s += fmt.Sprintf(": %s vs %s on E* = %s, %s > %s (excess %s)",
-						cx.From, cx.To, eventText(cx.Event), ratText(cx.PrFrom), realText(cx.Bound), realText(cx.Excess))
+						cx.From, cx.To, witnessEvent(&cx.Witness), ratText(cx.PrFrom), realText(cx.Bound), realText(cx.Excess))
 				}
 				return s
 			},
@@ -65,18 +65,19 @@ func view(o property.Outcome) kind {
 				r := o.Result
 				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), ratText(r.Delta), expectNote(o))
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				writeComposition(w, r.Checked)
 				if wt := r.Witness; wt != nil {
 					what := "on"
 					if r.Delta.Sign() > 0 {
 						what = "with excess δ on"
 					}
-					fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, eventText(wt.Event), ratText(wt.PrFrom), ratText(wt.PrTo))
+					fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
 				}
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result
 				d.Outcome, d.Value = "value", ptr(epsNum(r.Eps))
-				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Checked = checkedDoc(r.Checked)
 				d.Witness = witnessDoc(r.Witness)
 			},
 		}
@@ -90,14 +91,15 @@ func view(o property.Outcome) kind {
 				r := o.Result
 				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
-				if wt := r.Witness; wt != nil && len(wt.Event) > 0 {
-					fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, eventText(wt.Event), ratText(wt.PrFrom), ratText(wt.PrTo))
+				writeComposition(w, r.Checked)
+				if wt := r.Witness; wt != nil && hasEvent(wt) {
+					fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
 				}
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result
 				d.Outcome, d.Value = "value", ptr(realNum(r.Delta))
-				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Checked = checkedDoc(r.Checked)
 				d.Witness = witnessDoc(r.Witness)
 			},
 		}
@@ -108,6 +110,7 @@ func view(o property.Outcome) kind {
 			output: out,
 			text: func(w io.Writer) {
 				fmt.Fprintf(w, "%sprivacy profile δ(ε), %s:\n", pad, s.Describe())
+				writeComposition(w, o.Result.Checked)
 				fmt.Fprintf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
 				for _, p := range o.Result.Points {
 					fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), ratText(p.Delta))
@@ -116,7 +119,7 @@ func view(o property.Outcome) kind {
 			json: func(d *StatementDoc) {
 				r := o.Result
 				d.Outcome = "value"
-				d.Checked = &CheckedDoc{r.OrderedPairs, r.Outputs}
+				d.Checked = checkedDoc(r.Checked)
 				for _, p := range r.Points {
 					d.Profile = append(d.Profile, ProfilePointDoc{Eps: epsNum(p.Eps), C: ratNum(p.C), Delta: ratNum(p.Delta)})
 				}

@@ -142,9 +142,14 @@ func ratText(x *big.Rat) string {
 func epsText(e exact.Eps) string {
 	s := e.String()
 	if alt := e.Alternate(); alt != "" && len(alt) <= MaxExactWidth {
-		if len(s) > MaxExactWidth {
+		switch {
+		case len(s) > MaxExactWidth:
 			s = alt
-		} else {
+		case len(s)+len(" = ")+len(alt) > MaxExactWidth: // one form fits: the shorter
+			if len(alt) < len(s) {
+				s = alt
+			}
+		default:
 			s += " = " + alt
 		}
 	}
@@ -200,4 +205,60 @@ func Write(w io.Writer, format string, entries []Entry, version string) error {
 		return fmt.Errorf("unknown format %q (text, json, junit or github)", format)
 	}
 	return f(w, entries, version)
+}
+
+// witnessEvent writes a witness's event: its outputs, or for a
+// composition the privacy loss that describes it.
+func witnessEvent(w *verify.Witness) string {
+	l := w.Loss
+	if l == nil {
+		return eventText(w.Event)
+	}
+	values := count(l.Values, "loss value")
+	switch l.Op {
+	case "∞":
+		return fmt.Sprintf("{the outputs of %d runs impossible under %s} (infinite privacy loss)", l.Runs, w.To.Name)
+	case "≥":
+		return fmt.Sprintf("{the outputs of %d runs with the largest privacy loss, %s}", l.Runs, epsText(l.Loss))
+	}
+	switch {
+	case l.Infinite && l.Values == 0:
+		values = "the infinite loss only"
+	case l.Infinite:
+		values += " and the infinite loss"
+	}
+	return fmt.Sprintf("{the outputs of %d runs with privacy loss > %s} (%s)", l.Runs, epsText(l.Loss), values)
+}
+
+// hasEvent reports whether a witness's event is not empty.
+func hasEvent(w *verify.Witness) bool {
+	if w.Loss != nil {
+		return w.Loss.Values > 0 || w.PrFrom.Sign() > 0
+	}
+	return len(w.Event) > 0
+}
+
+// checkedText says what a dp result covered: "10 ordered pairs × 6
+// outputs", and for a composition how it was computed.
+func checkedText(c verify.Checked) string {
+	if c.Runs == 0 {
+		return fmt.Sprintf("%d ordered pairs × %d outputs", c.OrderedPairs, c.Outputs)
+	}
+	return fmt.Sprintf("%d ordered pairs × %d outputs per run; %s", c.OrderedPairs, c.Outputs, compositionText(c))
+}
+
+// compositionText says how a composition's result was computed.
+func compositionText(c verify.Checked) string {
+	if c.LossValues == 0 {
+		return fmt.Sprintf("%d-fold composition: at δ = 0 the largest loss is %d times one run's, so one run's loss values decide", c.Runs, c.Runs)
+	}
+	return fmt.Sprintf("%d-fold composition by privacy-loss distributions: %s", c.Runs, count(c.LossValues, "distinct loss value"))
+}
+
+// writeComposition writes, for a composition's result, how it was
+// computed.
+func writeComposition(w io.Writer, c verify.Checked) {
+	if c.Runs > 0 {
+		fmt.Fprintf(w, "%s%s\n", pad, compositionText(c))
+	}
 }

@@ -107,10 +107,17 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		return textStatements(w, r)
 	}
 	s := r.Size
-	fmt.Fprintf(w, "  size   %s, %s, %s, %s (%d ordered)",
+	run := ""
+	if s.Runs > 0 {
+		run = "one run: "
+	}
+	fmt.Fprintf(w, "  size   %s%s, %s, %s, %s (%d ordered)", run,
 		count(s.States, "state"), count(s.Transitions, "transition"), count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
 	if s.Outputs > 0 {
 		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
+	}
+	if s.Runs > 0 {
+		fmt.Fprintf(w, "; the product chain of the %d runs is not built", s.Runs)
 	}
 	fmt.Fprintln(w)
 	if m.Neighbours != "" {
@@ -183,7 +190,7 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 	from, to := cx.From.Name, cx.To.Name
 	fmt.Fprintf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
 	rows := [][2]string{
-		{"worst event", "E* = " + eventText(cx.Event)},
+		{"worst event", "E* = " + witnessEvent(&cx.Witness)},
 		{"Pr[E* | " + from + "]", ratText(cx.PrFrom)},
 		{"Pr[E* | " + to + "]", ratText(cx.PrTo)},
 		{"bound", "e^ε·Pr[E* | " + to + "] + δ = " + realText(cx.Bound)},

@@ -88,6 +88,23 @@
 // res.Counterexample names the worst ordered pair, the event E*, both
 // probabilities, the bound, the excess and the least ε that would hold.
 //
+// # Compositions
+//
+// NewComposition answers the same questions (the Privacy interface) for k
+// independent runs of the analysed model, every run's output observed,
+// without the product chain of the runs: from each ordered pair's exact
+// privacy-loss distribution (Analysis.PairPLD), convolved k times
+// (PLD.Compose), §2.11. Its results equal an Analysis of the product chain;
+// their events are described by privacy loss (Witness.Loss), and
+// Checked.Runs and Checked.LossValues say what was computed:
+//
+//	c, err := verify.NewComposition(ctx, a, 1000, verify.CompositionOptions{})
+//	d, err := c.TightDelta(ctx, ln2) // exact δ of 1000 runs at ε = ln 2
+//
+// A pair whose distribution over the runs would have more than
+// CompositionOptions.MaxLossValues distinct loss values is refused with a
+// *LossLimitError that gives the count.
+//
 // # Exactness
 //
 // Probabilities, δ and probability bounds are *big.Rat. An Eps is
@@ -116,7 +133,8 @@
 //
 // Every call that can take long takes a context.Context and returns its
 // error, unchanged, when it ends: Analyze, the Analysis methods except
-// PairProfile, the Checker methods and Equivalent. WithProgress attaches a
+// PairProfile, NewComposition and the Composition and PLD methods that
+// compute, the Checker methods and Equivalent. WithProgress attaches a
 // function that receives Progress reports (a stage, items done, items in
 // all); it may be called from several goroutines at once and should be
 // cheap. The package never prints.
@@ -125,8 +143,9 @@
 //
 // Errors are for what cannot be answered, never for a violated property.
 // ErrModel wraps malformed models (a neighbour pair that names a non-input,
-// a relation relating no two inputs, too many trace prefixes), ErrParam bad
-// parameters (ε < 0 or infinite, δ outside [0, 1]), ErrEps an ε that is
-// malformed or cannot be compared within the precision limits, and
-// ErrFormula a formula the checker cannot compute exactly (§5).
+// a relation relating no two inputs, too many trace prefixes, runs that may
+// never end in a composition), ErrLossValues a composition over its
+// limits, ErrParam bad parameters (ε < 0 or infinite, δ outside [0, 1]),
+// ErrEps an ε that is malformed or cannot be compared within the precision
+// limits, and ErrFormula a formula the checker cannot compute exactly (§5).
 package verify

@@ -31,6 +31,13 @@ func (a *Analysis) stateInfo(s int) StateInfo {
 type Checked struct {
 	OrderedPairs int
 	Outputs      int
+	// Runs is the number of independent runs of a Composition (0 for a
+	// chain's own outputs); Outputs then counts the outputs of one run.
+	Runs int
+	// LossValues is, for a Composition, the largest number of distinct
+	// privacy-loss values (the infinite one included) of an ordered pair
+	// over all Runs runs; 0 when the result needed one run's only.
+	LossValues int
 }
 
 // Witness is an ordered pair of neighbouring inputs and an event (a set of
@@ -38,7 +45,10 @@ type Checked struct {
 type Witness struct {
 	From, To StateInfo
 	// Event lists the outputs of the event, in output order.
-	Event        []string
+	Event []string
+	// Loss, when set, describes the event by privacy loss instead (Event
+	// is then empty): a composition's outputs are tuples, too many to list.
+	Loss         *LossEvent
 	PrFrom, PrTo *big.Rat
 }
 
