@@ -29,10 +29,12 @@ var keywords = []string{
 
 // Parse parses a .dp file. A syntax error is returned as a source.ErrorList with
 // one positioned error. Memory is proportional to the size of src.
-func Parse(filename, src string) (*File, error) { return parse(filename, src, false) }
+func Parse(filename, src string) (*File, error) { return parse(filename, src, false, nil) }
 
-// parse parses src, keeping its comments when keep is set.
-func parse(filename, src string, keep bool) (f *File, err error) {
+// parse parses src, keeping its comments when keep is set. With ld, it
+// loads the file: chain blocks are read into chainData (load.go), and the
+// parse stops with the context's error when the context ends.
+func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	f = &File{Name: filename, Src: src}
 	if len(src) > MaxFileSize {
 		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
@@ -40,9 +42,13 @@ func parse(filename, src string, keep bool) (f *File, err error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
 	}
-	p := &parser{f: f, sc: newScanner(src, keep)}
+	p := &parser{f: f, sc: newScanner(src, keep), ld: ld}
 	defer func() {
 		if r := recover(); r != nil {
+			if c, ok := r.(cancelled); ok {
+				f, err = nil, c.err
+				return
+			}
 			b, ok := r.(bailout)
 			if !ok {
 				panic(r) // a bug: dpcheck.CheckSource reports it as an InternalError
@@ -76,7 +82,8 @@ type parser struct {
 	peekErr  *scanError
 	lastEnd  int // end of the last token consumed
 	depth    int
-	stmtKind string // the statement being parsed, for messages
+	stmtKind string   // the statement being parsed, for messages
+	ld       *loading // set when the file is loaded rather than parsed
 }
 
 // advance moves to the next token. A token the scanner could not read
@@ -327,6 +334,9 @@ func (p *parser) statement() Stmt {
 }
 
 func (p *parser) chain() *ChainStmt {
+	if p.ld != nil {
+		return p.loadChain()
+	}
 	s := &ChainStmt{}
 	p.expect("{")
 	for !p.isOp("}") {
