@@ -515,10 +515,7 @@ func (p *parser) intLiteral() (int64, bool) {
 		p.reset(m)
 		return 0, false
 	}
-	var x int64
-	for i := 0; i < len(t.text); i++ {
-		x = x*10 + int64(t.text[i]-'0')
-	}
+	x := int64(parseSmall(t.text))
 	if neg {
 		x = -x
 	}

@@ -256,3 +256,40 @@ func FuzzLoadParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadNumbers: probabilities written as numbers and fractions — read
+// without an expression, small ones without big.Rat's parser — are the
+// exact rationals they denote.
+func TestLoadNumbers(t *testing.T) {
+	texts := []string{"0", "1", "0.25", ".5", "1.", "0.1", "1e-1", "2.5e-1", "0.333333333333333333", "0.3333333333333333333",
+		"0.000000000000000001", "1/3", "10/20", "000/7", "0/1", "999999999999999999/1000000000000000000",
+		"1/1000000000000000000000", "0.5/2", "1e-3/1", "3/4.0"}
+	var b strings.Builder
+	b.WriteString("chain {\n  state z\n")
+	for i, x := range texts {
+		fmt.Fprintf(&b, "  state a%d\n  a%d -> z : %s else sink\n", i, i, x)
+	}
+	b.WriteString("}\ninputs a0, a1\nneighbours a0 ~ a1\ncheck dp(eps = 1)\n")
+	p, err := spec.Load(context.Background(), "t.dp", b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Model.(*property.ChainModel).Chain
+	z, _ := c.Lookup("z")
+	var got, want []*big.Rat
+	for i, x := range texts {
+		s, _ := c.Lookup(fmt.Sprintf("a%d", i))
+		got = append(got, c.Prob(s, z))
+		w, ok := new(big.Rat).SetString(x)
+		if !ok {
+			num, den, _ := strings.Cut(x, "/")
+			n, _ := new(big.Rat).SetString(num)
+			d, _ := new(big.Rat).SetString(den)
+			w = n.Quo(n, d)
+		}
+		want = append(want, w)
+	}
+	if diff := cmp.Diff(want, got, ratCmp); diff != "" {
+		t.Errorf("probabilities (-want +got):\n%s", diff)
+	}
+}

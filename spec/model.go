@@ -487,9 +487,25 @@ func (c *checker) transitionProb(d *chainData, t targetRec) (*big.Rat, bool) {
 	return l.val, true
 }
 
+// parseSmall reads at most 18 decimal digits.
+func parseSmall(digits string) uint64 {
+	var n uint64
+	for i := 0; i < len(digits); i++ {
+		n = n*10 + uint64(digits[i]-'0')
+	}
+	return n
+}
+
 // evalLiteral computes a literal as constEval computes the expression it
 // is (a number, or a quotient of two), with the same errors.
 func evalLiteral(l *litRec) (*big.Rat, string, int32) {
+	if len(l.num) <= 18 && len(l.den) <= 18 && isDigits(l.num) && isDigits(l.den) { // a fraction of small integers
+		a, b := parseSmall(l.num), parseSmall(l.den)
+		if b == 0 {
+			return nil, "division by zero", l.slashRel
+		}
+		return smallRat(a, b), "", 0
+	}
 	a, err := parseNumber(l.num)
 	if err != nil {
 		return nil, err.Error(), 0
