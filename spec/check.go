@@ -303,6 +303,13 @@ func (c *checker) check() (*property.Program, bool) {
 		if s.inputs != nil {
 			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
 		}
+	case s.model != nil && s.model.Call.Text == "explicit":
+		if m := c.explicitFiles(s.model.Call); m != nil {
+			p.Model = m
+		}
+		if s.inputs != nil {
+			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
+		}
 	case s.model != nil:
 		if m := c.builderCall(s.model.Call); m != nil {
 			p.Model = m
