@@ -11,8 +11,11 @@ import (
 	"strings"
 )
 
-// DefaultMaxFileSize is the largest source file read by default (64 MiB).
-const DefaultMaxFileSize = 64 << 20
+// DefaultMaxFileSize is the largest source file read by default (256 MiB).
+// Loading keeps about a file's size: its text (for error messages) and,
+// for an explicit chain, records and a chain smaller than the text; the
+// expressions a file keeps are bounded apart (spec.MaxNodes).
+const DefaultMaxFileSize = 256 << 20
 
 // FileSizeError says that a file is larger than the limit on source files.
 type FileSizeError struct {

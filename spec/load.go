@@ -27,6 +27,8 @@ import (
 type loading struct {
 	ctx    context.Context
 	limits property.Limits
+	// maxNodes replaces MaxNodes when positive (for tests).
+	maxNodes int
 }
 
 // cancelled carries the context's error out of the recursive descent.
@@ -173,15 +175,15 @@ func (d *chainData) word(name string) int32 {
 }
 
 // prob keeps a probability written as an expression, once per text, and
-// returns its index in probs.
-func (d *chainData) prob(text string, e *Expr) int32 {
+// returns its index in probs, and whether the text was seen before.
+func (d *chainData) prob(text string, e *Expr) (i int32, seen bool) {
 	if i, ok := d.probIndex[text]; ok {
-		return i
+		return i, true
 	}
-	i := int32(len(d.probs))
+	i = int32(len(d.probs))
 	d.probs = append(d.probs, probRec{expr: e})
 	d.probIndex[text] = i
-	return i
+	return i, false
 }
 
 // sym returns the symbol of a state name, adding it when it is new.
@@ -266,8 +268,10 @@ func (p *parser) loadState(d *chainData) {
 			v := valRec{off: int32(w.Off), expr: -1}
 			if x, ok := p.intLiteral(); ok {
 				v.value = x
-			} else if e := p.expr(); keep {
+			} else if n, e := p.nodes, p.expr(); keep {
 				v.expr = d.expr(e)
+			} else {
+				p.nodes = n // not kept
 			}
 			if keep {
 				v.word = d.word(w.Name)
@@ -326,8 +330,14 @@ func (p *parser) loadRow(d *chainData) {
 			t.prob = lit
 		} else if pr, ok := p.probSeen(d, keep); ok {
 			t.prob = -pr - 1
-		} else if e := p.expr(); keep {
-			t.prob = -d.prob(p.f.Src[t.probOff:p.lastEnd], e) - 1
+		} else if n, e := p.nodes, p.expr(); !keep {
+			p.nodes = n // not kept
+		} else {
+			pr, seen := d.prob(p.f.Src[t.probOff:p.lastEnd], e)
+			if seen {
+				p.nodes = n // the text's first expression is kept instead
+			}
+			t.prob = -pr - 1
 		}
 		if keep {
 			t.to = d.sym(to.Text)
@@ -549,7 +559,7 @@ func astChain(cb *ChainStmt, src string, l property.Limits) *chainData {
 	for _, td := range cb.Rows {
 		r := rowRec{from: d.sym(td.From.Text), fromOff: int32(td.From.Off), start: int32(td.Start), tLo: int32(len(d.targets)), sinkOff: -1}
 		for _, tg := range td.Targets {
-			pr := d.prob(src[tg.Prob.Off:tg.Prob.End], tg.Prob)
+			pr, _ := d.prob(src[tg.Prob.Off:tg.Prob.End], tg.Prob)
 			d.targets = append(d.targets, targetRec{to: d.sym(tg.To.Text), off: int32(tg.To.Off), probOff: int32(tg.Prob.Pos()), prob: -pr - 1})
 		}
 		r.tHi = int32(len(d.targets))
