@@ -315,7 +315,7 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 			case int64(m)+int64(n) > int64(r.limits.MaxTransitions): // absorbing states get a self-loop
 				r.limitf(f, l.off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
 			default:
-				d.list = make([]transition, 0, m)
+				d.list = make([]transition, 0, min(m, len(f.Text)/6)) // a line is at least "0 0 1\n"
 				return true
 			}
 			n, r.stop = 0, true
@@ -486,10 +486,15 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 	lines(f.Text, func(l line) bool {
 		if header {
 			header = false
-			for _, fd := range l.fields(fs) {
+			decls := l.fields(fs)
+			for _, fd := range decls {
 				k, name, ok := labelDecl(fd.text)
 				if !ok {
 					r.errorf(f, fd.off, "%q is not a label: the first line of a .lab file lists them as 0=\"init\" 1=\"deadlock\" …", fd.text)
+					continue
+				}
+				if k >= len(decls) {
+					r.errorf(f, fd.off, "label %d: the labels are numbered from 0, one for each on this line (0 to %d)", k, len(decls)-1)
 					continue
 				}
 				for len(names) <= k {

@@ -176,11 +176,12 @@ func TestExplicitErrors(t *testing.T) {
 		{name: "fewer transitions", dp: call, lab: lab, sta: sta, tra: "2 3\n0 1 1\n",
 			want: []string{"m.tra:1:1: the first line says the file has 3 transitions; it has 1 []"}},
 		{name: "labels", dp: call, tra: tra, sta: sta,
-			lab: "0=\"done\" x=\"y\" 0=\"again\"\n0: 0 4\n7: 0\nzero\n",
+			lab: "0=\"done\" x=\"y\" 0=\"again\" 444444444=\"far\"\n0: 0 4\n7: 0\nzero\n",
 			want: []string{
 				`m.lab:1:1: the labels file has no "init" label: PRISM marks the initial states with it []`,
 				`m.lab:1:10: "x=\"y\"" is not a label: the first line of a .lab file lists them as 0="init" 1="deadlock" … []`,
 				"m.lab:1:16: label 0 is declared twice []",
+				"m.lab:1:26: label 444444444: the labels are numbered from 0, one for each on this line (0 to 3) []",
 				`m.lab:2:6: "4" is not a label of the first line []`,
 				`m.lab:3:1: "7" is not a state: the states are 0 to 1 []`,
 				"m.lab:4:1: a line of a .lab file is STATE: LABEL LABEL … []",
