@@ -11,8 +11,11 @@ import (
 	"strings"
 )
 
-// DefaultMaxFileSize is the largest source file read by default (64 MiB).
-const DefaultMaxFileSize = 64 << 20
+// DefaultMaxFileSize is the largest source file read by default (256 MiB).
+// Loading keeps about a file's size: its text (for error messages) and,
+// for an explicit chain, records and a chain smaller than the text; the
+// expressions a file keeps are bounded apart (spec.MaxNodes).
+const DefaultMaxFileSize = 256 << 20
 
 // FileSizeError says that a file is larger than the limit on source files.
 type FileSizeError struct {
@@ -55,14 +58,18 @@ func ReadSource(path string, limit int64) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// Read into a string of the file's size: no buffer to copy from, no
+	// growing, so that a large file costs its size once.
+	var b strings.Builder
+	b.Grow(int(min(info.Size(), limit)) + 1)
+	n, err := io.Copy(&b, io.LimitReader(f, limit+1))
 	if err != nil {
 		return "", err
 	}
-	if int64(len(data)) > limit { // the file grew while it was read
-		return "", &FileSizeError{Path: path, Size: int64(len(data)), Limit: limit}
+	if n > limit { // the file grew while it was read
+		return "", &FileSizeError{Path: path, Size: n, Limit: limit}
 	}
-	return string(data), nil
+	return b.String(), nil
 }
 
 // thousands writes n with thousands separators: 67,108,864.

@@ -96,7 +96,7 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*Mec
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b.Grow(in[k], n+1)
+		b.GrowRow(in[k], n+1)
 		for l := 0; l <= n; l++ {
 			b.AddTransition(in[k], out[l], g.prob(k, l))
 		}

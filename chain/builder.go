@@ -43,6 +43,11 @@ func NewBuilder() *Builder {
 // reported by Build; AddState then still returns a fresh ID so that callers
 // can carry on.
 func (b *Builder) AddState(name string, val Valuation, labels ...string) int {
+	return b.addState(name, slices.Clone(val), slices.Clone(labels))
+}
+
+// addState adds a state whose valuation and labels the Builder owns.
+func (b *Builder) addState(name string, val Valuation, ls []string) int {
 	id := len(b.names)
 	switch {
 	case name == "":
@@ -57,7 +62,6 @@ func (b *Builder) AddState(name string, val Valuation, labels ...string) int {
 			b.index[name] = id
 		}
 	}
-	ls := slices.Clone(labels)
 	sort.Strings(ls)
 	ls = slices.Compact(ls)
 	for _, l := range ls {
@@ -66,7 +70,7 @@ func (b *Builder) AddState(name string, val Valuation, labels ...string) int {
 		}
 	}
 	b.names = append(b.names, name)
-	b.vals = append(b.vals, slices.Clone(val))
+	b.vals = append(b.vals, val)
 	b.labels = append(b.labels, ls)
 	b.to = append(b.to, nil)
 	b.p = append(b.p, nil)
@@ -104,10 +108,10 @@ func (b *Builder) AddTransition(from, to int, p *big.Rat) {
 	b.p[from] = append(b.p[from], p)
 }
 
-// Grow makes room for n more transitions from state from, so that a row
+// GrowRow makes room for n more transitions from state from, so that a row
 // whose length is known is not grown step by step (the copies of a large
 // row cost more than the row itself).
-func (b *Builder) Grow(from, n int) {
+func (b *Builder) GrowRow(from, n int) {
 	if b.valid(from) && n > 0 {
 		b.to[from] = slices.Grow(b.to[from], n)
 		b.p[from] = slices.Grow(b.p[from], n)

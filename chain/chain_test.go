@@ -512,15 +512,15 @@ func TestWithInputs(t *testing.T) {
 	}
 }
 
-// TestGrow: a row given room in advance is the same row; Grow of an
+// TestGrowRow: a row given room in advance is the same row; GrowRow of an
 // unknown state or of nothing is ignored.
-func TestGrow(t *testing.T) {
+func TestGrowRow(t *testing.T) {
 	b := chain.NewBuilder()
 	s := b.AddState("s", nil)
 	u := b.AddState("u", nil)
-	b.Grow(s, 2)
-	b.Grow(7, 3)
-	b.Grow(u, 0)
+	b.GrowRow(s, 2)
+	b.GrowRow(7, 3)
+	b.GrowRow(u, 0)
 	b.AddTransition(s, u, r("1/3"))
 	b.AddTransition(s, s, r("2/3"))
 	c, err := b.Build()

@@ -123,11 +123,11 @@ func (a *Accumulator) Cmp(x *big.Rat) int {
 	if !a.started {
 		return -x.Sign()
 	}
-	// num/den ? p/q  <=>  num·q ? p·den  (den, q > 0)
-	var l, r big.Int
-	l.Mul(&a.num, x.Denom())
-	r.Mul(x.Num(), &a.den)
-	return l.Cmp(&r)
+	// num/den ? p/q  <=>  num·q ? p·den  (den, q > 0); q and r are
+	// scratch space between additions.
+	a.q.Mul(&a.num, x.Denom())
+	a.r.Mul(x.Num(), &a.den)
+	return a.q.Cmp(&a.r)
 }
 
 // Sum returns the exact sum of xs as a new big.Rat.

@@ -81,6 +81,9 @@ type ChainStmt struct {
 	Rows   []*TransDecl
 	// Items are the states and rows in source order (for the formatter).
 	Items []ChainItem
+	// data is the block as loading reads it (States, Rows and Items are
+	// then empty); nil when the file was parsed.
+	data *chainData
 }
 
 // ChainItem is a *StateDecl or a *TransDecl.

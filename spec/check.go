@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -33,7 +34,7 @@ func Load(ctx context.Context, filename, src string) (*property.Program, error) 
 
 // Load parses and checks a .dp file into a program; see Check.
 func (o Options) Load(ctx context.Context, filename, src string) (*property.Program, error) {
-	f, err := Parse(filename, src)
+	f, err := parse(filename, src, false, &loading{ctx: ctx, limits: o.Limits.WithDefaults()})
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +80,16 @@ type checker struct {
 	src    string
 	errs   source.ErrorList
 	consts map[string]*constEntry
-	stack  []string       // constants being evaluated, for cycle messages
-	states map[string]int // an explicit chain's states, and where they are declared
+	stack  []string // constants being evaluated, for cycle messages
+	// block is an explicit chain's block, once checked; declared says
+	// where each of its names is declared as a state (-1: it is not), and
+	// stateNames are the declared names, sorted (for suggestions).
+	block      *chainData
+	declared   []int32
+	stateNames []string
+	// acc sums the rows of an explicit chain; unit is 1.
+	acc    chain.Accumulator
+	unit   *big.Rat
 	limits property.Limits
 	// bits counts the bits of the numbers kept (constants, probabilities).
 	bits         int64
@@ -294,6 +303,13 @@ func (c *checker) check() (*property.Program, bool) {
 		if s.inputs != nil {
 			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
 		}
+	case s.model != nil && s.model.Call.Text == "explicit":
+		if m := c.explicitFiles(s.model.Call); m != nil {
+			p.Model = m
+		}
+		if s.inputs != nil {
+			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
+		}
 	case s.model != nil:
 		if m := c.builderCall(s.model.Call); m != nil {
 			p.Model = m
@@ -400,14 +416,14 @@ func (c *checker) neighbours(n *NeighboursStmt) *property.Neighbours {
 // built, so that these errors are reported in the same run. (A pair is not
 // checked against an inputs list that has errors itself.)
 func (c *checker) neighbourNames(n *NeighboursStmt, inputs *InputsStmt) {
-	if c.states == nil {
+	if c.block == nil {
 		return // the chain was refused before its states were read
 	}
 	listed := map[string]bool{}
 	var list []string
 	if inputs != nil {
 		for _, in := range inputs.Names {
-			if _, known := c.states[in.Text]; !known {
+			if _, known := c.stateSym(in.Text); !known {
 				return
 			}
 			listed[in.Text] = true
@@ -416,7 +432,7 @@ func (c *checker) neighbourNames(n *NeighboursStmt, inputs *InputsStmt) {
 	}
 	for _, pr := range n.Pairs {
 		for _, x := range []Name{pr.A, pr.B} {
-			_, known := c.states[x.Text]
+			_, known := c.stateSym(x.Text)
 			switch {
 			case !known:
 				c.errUnknownState(x)

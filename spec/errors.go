@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
@@ -77,9 +78,14 @@ func (c *checker) errYesNo(off int, name string) {
 
 // suggestState returns " (did you mean X?)" for a close declared state.
 func (c *checker) suggestState(name string) string {
-	names := make([]string, 0, len(c.states))
-	for s := range c.states {
-		names = append(names, s)
+	if c.stateNames == nil && c.block != nil {
+		c.stateNames = []string{}
+		for s, name := range c.block.names {
+			if c.declared[s] >= 0 {
+				c.stateNames = append(c.stateNames, name)
+			}
+		}
+		sort.Strings(c.stateNames)
 	}
-	return property.Suggest(name, names)
+	return property.Suggest(name, c.stateNames)
 }

@@ -14,7 +14,7 @@ import (
 // are kept. Formatting is idempotent, and the result parses to the same
 // program. It fails only when src does not parse.
 func Format(filename, src string) (string, error) {
-	f, err := parse(filename, src, true)
+	f, err := parse(filename, src, true, nil)
 	if err != nil {
 		return "", err
 	}

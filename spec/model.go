@@ -175,153 +175,57 @@ func quoteAll(xs []string) string {
 }
 
 // chainBlock builds an explicit chain, its inputs those named by an
-// inputs statement.
-// chainBlock builds an explicit chain.
+// inputs statement. It reads the block as loading keeps it (chainData,
+// load.go); a parsed block is converted first.
 func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
-	type stateDecl struct {
-		decl *StateDecl
-		val  chain.Valuation
+	d := cb.data
+	if d == nil {
+		d = astChain(cb, c.src, c.limits)
 	}
-	var decls []stateDecl
-	ok := true
-	if n := len(cb.States) + 1; n > c.limits.MaxStates { // the sink may be added
-		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(len(cb.States))), exact.Thousands(int64(c.limits.MaxStates)))
+	if n := d.nStates + 1; n > c.limits.MaxStates { // the sink may be added
+		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
 		return nil
 	}
-	trans := len(cb.States) + 1 // self-loops of absorbing states and the sink, at most
-	for _, r := range cb.Rows {
-		trans += len(r.Targets) + 1
-	}
-	if trans > c.limits.MaxTransitions {
+	if trans := d.nStates + 1 + d.nRowTrans; trans > c.limits.MaxTransitions { // self-loops of absorbing states and the sink, at most
 		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
 		return nil
 	}
-	c.states = map[string]int{}
-	for _, sd := range cb.States {
-		name := sd.Name.String()
-		if prev, dup := c.states[name]; dup {
-			c.errorf(sd.Name.Off, "state %s is already declared at line %d", name, c.position(prev).Line)
-			ok = false
-			continue
-		}
-		if !sd.Name.Quoted && isKeyword(name) {
-			c.errKeyword(sd.Name.Off, name, fmt.Sprintf("a state (quote it: %q)", name))
-			ok = false
-			continue
-		}
-		if name == chain.SinkName || name == "sink" {
-			c.errorf(sd.Name.Off, "the name %s is reserved for the sink state", name)
-			ok = false
-			continue
-		}
-		c.states[name] = sd.Name.Off
-		var val chain.Valuation
-		seen := map[string]bool{}
-		for _, a := range sd.Vals {
-			if seen[a.Var.Name] {
-				c.errorf(a.Var.Off, "variable %s is assigned twice in state %s", a.Var.Name, name)
-				ok = false
-				continue
-			}
-			seen[a.Var.Name] = true
-			x, good := c.integer(a.Value, "the value of "+a.Var.Name, -(1 << 62), 1<<62)
-			if !good {
-				ok = false
-				continue
-			}
-			val = append(val, chain.Var{Name: a.Var.Name, Value: x})
-		}
-		seenLabel := map[string]bool{}
-		for _, l := range sd.Labels {
-			if seenLabel[l.String()] {
-				c.errorf(l.Off, "label %s is listed twice in state %s", l.String(), name)
-				ok = false
-			}
-			seenLabel[l.String()] = true
-		}
-		decls = append(decls, stateDecl{sd, val})
+	c.block = d
+	c.declared = make([]int32, len(d.names)) // where each symbol's state is declared, -1 if not
+	for i := range c.declared {
+		c.declared[i] = -1
 	}
-	type row struct {
-		decl *TransDecl
-		to   []string
-		p    []*big.Rat
-		sink bool
-	}
-	rows := map[string]*row{}
-	var order []string
-	for i, td := range cb.Rows {
-		if i%1024 == 0 && c.ctx.Err() != nil {
-			return nil
-		}
-		from := td.From.String()
-		if _, known := c.states[from]; !known {
-			c.errUnknownState(td.From)
-			ok = false
-			continue
-		}
-		if prev, dup := rows[from]; dup {
-			c.errorf(td.From.Off, "state %s already has transitions at line %d: list all of them in one row", from, c.position(prev.decl.Start).Line)
-			ok = false
-			continue
-		}
-		r := &row{decl: td}
-		rows[from] = r
-		order = append(order, from)
-		rowOK := true
-		seenTo := map[string]int{}
-		for _, tg := range td.Targets {
-			to := tg.To.String()
-			if _, known := c.states[to]; !known {
-				c.errUnknownState(tg.To)
-				ok, rowOK = false, false
-				continue
+	id, kept, vals, ok := c.blockStates(d)
+	// The chain is built as the rows are checked, while everything checks.
+	var b *chain.Builder
+	if ok {
+		b = chain.NewBuilder()
+		b.Grow(len(kept))
+		allLabels := make([]string, 0, len(d.labels))
+		for k, i := range kept {
+			sd := d.states[i]
+			lo := len(allLabels)
+			for _, l := range d.labels[sd.labLo:sd.labHi] {
+				allLabels = append(allLabels, d.words[l.word])
 			}
-			if prev, dup := seenTo[to]; dup {
-				c.errorf(tg.To.Off, "%s appears twice in the row of %s (also at column %d)", to, from, c.position(prev).Column)
-				ok, rowOK = false, false
-				continue
-			}
-			seenTo[to] = tg.To.Off
-			x, good := c.num(tg.Prob, "a probability")
-			if good && !c.retain(tg.Prob.Pos(), x) {
-				return nil
-			}
-			if !good {
-				ok, rowOK = false, false
-				continue
-			}
-			switch {
-			case x.Sign() < 0:
-				c.errorf(tg.Prob.Pos(), "probability %s is negative", x.RatString())
-				ok, rowOK = false, false
-				continue
-			case x.Cmp(big.NewRat(1, 1)) > 0:
-				c.errorf(tg.Prob.Pos(), "probability %s is greater than 1", x.RatString())
-				ok, rowOK = false, false
-				continue
-			}
-			r.to = append(r.to, to)
-			r.p = append(r.p, x)
-		}
-		if td.Sink != nil {
-			if td.Sink.Name != "sink" && td.Sink.Name != chain.SinkName {
-				c.errorf(td.Sink.Off, "else must be followed by sink (or †), found %s", td.Sink.Name)
-				ok = false
-			}
-			r.sink = true
-		}
-		if rowOK && !c.rowSumOK(from, td.Start, r.p, r.sink) {
-			ok = false
+			b.AddStateOwned(d.names[sd.sym], vals[k], allLabels[lo:])
 		}
 	}
+	vals = nil
+	rowAt, rowsOK, stop := c.blockRows(d, b, id)
+	if stop {
+		return nil
+	}
+	ok = ok && rowsOK
 	// Input states by name (predicates need the chain, see below); checked
 	// even when the chain has errors, so that all of them are reported.
-	var inputNames []string
+	var inputIDs []int
 	if inputs != nil && inputs.Where == nil {
 		seen := map[string]bool{}
 		for _, n := range inputs.Names {
 			name := n.String()
-			if _, known := c.states[name]; !known {
+			s, known := c.stateSym(name)
+			if !known {
 				c.errUnknownState(n)
 				ok = false
 				continue
@@ -331,65 +235,310 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 				continue
 			}
 			seen[name] = true
-			inputNames = append(inputNames, name)
+			inputIDs = append(inputIDs, int(id[s]))
 		}
-	}
-	if !ok {
-		return nil
-	}
-	build := func(inputs []string) (*chain.Chain, bool) {
-		b := chain.NewBuilder()
-		for _, d := range decls {
-			var labels []string
-			for _, l := range d.decl.Labels {
-				labels = append(labels, l.String())
-			}
-			b.AddState(d.decl.Name.String(), d.val, labels...)
-		}
-		for _, from := range order {
-			r := rows[from]
-			s, _ := b.Lookup(from)
-			for i, to := range r.to {
-				t, _ := b.Lookup(to)
-				b.AddTransition(s, t, r.p[i])
-			}
-			if r.sink {
-				b.SendRemainderToSink(s)
-			}
-		}
-		for _, n := range inputs {
-			s, _ := b.Lookup(n)
-			b.MarkInput(s)
-		}
-		ch, err := b.Build()
-		if err != nil {
-			list, _ := err.(chain.ErrorList)
-			for _, e := range list {
-				at := c.states[e.State]
-				if r, has := rows[e.State]; has {
-					at = r.decl.Start
-				}
-				c.errorf(at, "%s", e.Error())
-			}
-			return nil, false
-		}
-		return ch, true
 	}
 	if !ok || c.ctx.Err() != nil {
 		return nil
 	}
-	ch, good := build(inputNames)
-	if !good {
+	for _, s := range inputIDs {
+		b.MarkInput(s)
+	}
+	ch, err := b.Build()
+	if err != nil {
+		list, _ := err.(chain.ErrorList)
+		for _, e := range list {
+			s, _ := c.stateSym(e.State)
+			at := c.declared[s]
+			if rowAt[s] >= 0 {
+				at = rowAt[s]
+			}
+			c.errorf(int(at), "%s", e.Error())
+		}
 		return nil
 	}
 	return ch
 }
 
+// blockStates checks the state declarations of a chain block, recording
+// in c.declared where each state is declared. It returns each declared
+// state's number in the chain (by symbol), the declarations that check
+// (whose states the chain has, in order) with their valuations, and
+// whether all of them check.
+func (c *checker) blockStates(d *chainData) (id, kept []int32, vals []chain.Valuation, ok bool) {
+	ok = true
+	id = make([]int32, len(d.names))
+	allVars := make([]chain.Var, 0, len(d.vals)) // the valuations are cut out of one array
+	for i, sd := range d.states {
+		name := d.names[sd.sym]
+		if prev := c.declared[sd.sym]; prev >= 0 {
+			c.errorf(int(sd.off), "state %s is already declared at line %d", name, c.position(int(prev)).Line)
+			ok = false
+			continue
+		}
+		if !sd.quoted && isKeyword(name) {
+			c.errKeyword(int(sd.off), name, fmt.Sprintf("a state (quote it: %q)", name))
+			ok = false
+			continue
+		}
+		if name == chain.SinkName || name == "sink" {
+			c.errorf(int(sd.off), "the name %s is reserved for the sink state", name)
+			ok = false
+			continue
+		}
+		c.declared[sd.sym] = sd.off
+		id[sd.sym] = int32(len(kept))
+		kept = append(kept, int32(i))
+		lo := len(allVars)
+		for j := sd.valLo; j < sd.valHi; j++ {
+			a := d.vals[j]
+			vname := d.words[a.word]
+			if assignedBefore(d.vals[sd.valLo:j], a.word) {
+				c.errorf(int(a.off), "variable %s is assigned twice in state %s", vname, name)
+				ok = false
+				continue
+			}
+			x := a.value
+			if a.expr >= 0 {
+				var good bool
+				if x, good = c.integer(d.exprs[a.expr], "the value of "+vname, -(1 << 62), 1<<62); !good {
+					ok = false
+					continue
+				}
+			}
+			allVars = append(allVars, chain.Var{Name: vname, Value: x})
+		}
+		var val chain.Valuation
+		if len(allVars) > lo {
+			val = allVars[lo:len(allVars):len(allVars)]
+		}
+		vals = append(vals, val)
+		for j := sd.labLo; j < sd.labHi; j++ {
+			if l := d.labels[j]; listedBefore(d.labels[sd.labLo:j], l.word) {
+				c.errorf(int(l.off), "label %s is listed twice in state %s", d.words[l.word], name)
+				ok = false
+			}
+		}
+	}
+	return id, kept, vals, ok
+}
+
+// blockRows checks the rows of a chain block and, while every row checks,
+// hands them to b (nil when the states did not check). It returns where
+// each state's row starts (by symbol, -1 without one), whether all rows
+// check, and stop when the check ends early: the context ended, or the
+// numbers are over the bits limit (reported).
+func (c *checker) blockRows(d *chainData, b *chain.Builder, id []int32) (rowAt []int32, ok, stop bool) {
+	ok = b != nil
+	allOK := true
+	rowAt = make([]int32, len(d.names))
+	for i := range rowAt {
+		rowAt[i] = -1
+	}
+	// seenIn[sym] is 1 + the row where the state was last a target, and
+	// seenAt[sym] the target's offset there.
+	seenIn := make([]int32, len(d.names))
+	seenAt := make([]int32, len(d.names))
+	// The rows that check are cut out of one array each for targets and
+	// probabilities, handed to the builder row by row.
+	var tos []int
+	var ps []*big.Rat
+	if ok {
+		tos, ps = make([]int, 0, len(d.targets)), make([]*big.Rat, 0, len(d.targets))
+	}
+	fail := func() { ok, allOK = false, false }
+	for i, r := range d.rows {
+		if i%1024 == 0 && c.ctx.Err() != nil {
+			return nil, false, true
+		}
+		from := d.names[r.from]
+		if c.declared[r.from] < 0 {
+			c.errUnknownState(Name{Off: int(r.fromOff), Text: from})
+			fail()
+			continue
+		}
+		if prev := rowAt[r.from]; prev >= 0 {
+			c.errorf(int(r.fromOff), "state %s already has transitions at line %d: list all of them in one row", from, c.position(int(prev)).Line)
+			fail()
+			continue
+		}
+		rowAt[r.from] = r.start
+		rowOK := true
+		if !ok { // nothing is built: the arrays only hold the row
+			tos, ps = tos[:0], ps[:0]
+		}
+		lo := len(ps)
+		for _, t := range d.targets[r.tLo:r.tHi] {
+			to := d.names[t.to]
+			if c.declared[t.to] < 0 {
+				c.errUnknownState(Name{Off: int(t.off), Text: to})
+				fail()
+				rowOK = false
+				continue
+			}
+			if seenIn[t.to] == int32(i)+1 {
+				c.errorf(int(t.off), "%s appears twice in the row of %s (also at column %d)", to, from, c.position(int(seenAt[t.to])).Column)
+				fail()
+				rowOK = false
+				continue
+			}
+			seenIn[t.to], seenAt[t.to] = int32(i)+1, t.off
+			x, good := c.transitionProb(d, t)
+			if good && !c.retain(int(t.probOff), x) {
+				return nil, false, true
+			}
+			switch {
+			case !good:
+			case x.Sign() < 0:
+				c.errorf(int(t.probOff), "probability %s is negative", x.RatString())
+			case x.Num().Cmp(x.Denom()) > 0: // x > 1
+				c.errorf(int(t.probOff), "probability %s is greater than 1", x.RatString())
+			default:
+				tos, ps = append(tos, int(id[t.to])), append(ps, x)
+				continue
+			}
+			fail()
+			rowOK = false
+		}
+		sink := r.sinkOff >= 0
+		if sink {
+			if word := c.src[r.sinkOff : r.sinkOff+r.sinkLen]; word != "sink" && word != chain.SinkName {
+				c.errorf(int(r.sinkOff), "else must be followed by sink (or †), found %s", word)
+				fail()
+			}
+		}
+		if rowOK && !c.rowSumOK(from, int(r.start), ps[lo:], sink) {
+			fail()
+		}
+		if ok {
+			b.AddRow(int(id[r.from]), tos[lo:], ps[lo:])
+			if sink {
+				b.SendRemainderToSink(int(id[r.from]))
+			}
+		}
+	}
+	return rowAt, allOK, false
+}
+
+// assignedBefore reports whether a variable is among vals.
+func assignedBefore(vals []valRec, word int32) bool {
+	for _, v := range vals {
+		if v.word == word {
+			return true
+		}
+	}
+	return false
+}
+
+// listedBefore reports whether a label is among labels.
+func listedBefore(labels []labelRec, word int32) bool {
+	for _, l := range labels {
+		if l.word == word {
+			return true
+		}
+	}
+	return false
+}
+
+// stateSym returns the symbol of a state the explicit chain declares.
+func (c *checker) stateSym(name string) (int32, bool) {
+	if c.block == nil {
+		return 0, false
+	}
+	s, ok := c.block.lookup(name)
+	if !ok || c.declared[s] < 0 {
+		return 0, false
+	}
+	return s, true
+}
+
+// transitionProb evaluates the probability of a transition: a literal once
+// for all its occurrences, an expression each time.
+func (c *checker) transitionProb(d *chainData, t targetRec) (*big.Rat, bool) {
+	if t.prob < 0 {
+		pr := &d.probs[-t.prob-1]
+		if !pr.done {
+			// The expression kept is the text's first occurrence, which
+			// need not be this one (its row may have been refused): its
+			// errors are moved here.
+			n := len(c.errs)
+			pr.val, pr.ok = c.num(pr.expr, "a probability")
+			for _, e := range c.errs[n:] {
+				pr.errs = append(pr.errs, relError{rel: int32(e.Pos.Offset) - pr.expr.Off, msg: e.Msg, limit: e.Limit})
+			}
+			c.errs = c.errs[:n]
+			pr.done, pr.expr = true, nil
+		}
+		for _, e := range pr.errs {
+			c.errorf(int(t.probOff+e.rel), "%s", e.msg)
+			c.errs[len(c.errs)-1].Limit = e.limit
+		}
+		return pr.val, pr.ok
+	}
+	l := &d.lits[t.prob]
+	if !l.done {
+		l.val, l.err, l.errRel = evalLiteral(l)
+		l.done = true
+	}
+	if l.err != "" {
+		c.errorf(int(t.probOff+l.errRel), "%s", l.err)
+		return nil, false
+	}
+	return l.val, true
+}
+
+// parseSmall reads at most 18 decimal digits.
+func parseSmall(digits string) uint64 {
+	var n uint64
+	for i := 0; i < len(digits); i++ {
+		n = n*10 + uint64(digits[i]-'0')
+	}
+	return n
+}
+
+// evalLiteral computes a literal as constEval computes the expression it
+// is (a number, or a quotient of two), with the same errors.
+func evalLiteral(l *litRec) (*big.Rat, string, int32) {
+	if len(l.num) <= 18 && len(l.den) <= 18 && isDigits(l.num) && isDigits(l.den) { // a fraction of small integers
+		a, b := parseSmall(l.num), parseSmall(l.den)
+		if b == 0 {
+			return nil, "division by zero", l.slashRel
+		}
+		return smallRat(a, b), "", 0
+	}
+	a, err := parseNumber(l.num)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	if l.den == "" {
+		return a, "", 0
+	}
+	b, err := parseNumber(l.den)
+	if err != nil {
+		return nil, err.Error(), l.denRel
+	}
+	if b.Sign() == 0 {
+		return nil, "division by zero", l.slashRel
+	}
+	x := new(big.Rat).Quo(a, b)
+	if bits := exact.Bits(x); bits > MaxPowerBits {
+		return nil, fmt.Sprintf("this result would have about %d bits; the limit is %d", bits, MaxPowerBits), l.slashRel
+	}
+	return x, "", 0
+}
+
 // rowSumOK checks that a row sums to exactly 1 (at most 1 with a sink).
 func (c *checker) rowSumOK(state string, at int, ps []*big.Rat, sink bool) bool {
-	var acc chain.Accumulator
+	acc := &c.acc
+	acc.Reset()
 	for _, x := range ps {
 		acc.Add(x)
+	}
+	if c.unit == nil {
+		c.unit = big.NewRat(1, 1)
+	}
+	if cmp := acc.Cmp(c.unit); cmp == 0 || cmp < 0 && sink {
+		return true
 	}
 	sum := acc.Rat(nil)
 	diff := new(big.Rat).Sub(big.NewRat(1, 1), sum)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 	"slices"
 	"strings"
@@ -14,6 +15,13 @@ const (
 	// each add a level. Deeper input is refused before the parser recurses
 	// further, so no input can exhaust the stack.
 	MaxNesting = 1000
+	// MaxNodes bounds the operators and operands of the expressions a file
+	// holds — about 100 bytes each, with their evaluation — so that the
+	// memory a file takes is bounded whatever its size: 2^23 is a 16 MB
+	// line of 1+1+…, about 0.8 GB. An explicit chain's probabilities that
+	// are numbers or fractions, or repeat an expression written before,
+	// count none.
+	MaxNodes = 1 << 23
 	// MaxFileSize bounds the source the parser accepts (offsets are kept
 	// in 32 bits).
 	MaxFileSize = 1<<31 - 1
@@ -29,10 +37,12 @@ var keywords = []string{
 
 // Parse parses a .dp file. A syntax error is returned as a source.ErrorList with
 // one positioned error. Memory is proportional to the size of src.
-func Parse(filename, src string) (*File, error) { return parse(filename, src, false) }
+func Parse(filename, src string) (*File, error) { return parse(filename, src, false, nil) }
 
-// parse parses src, keeping its comments when keep is set.
-func parse(filename, src string, keep bool) (f *File, err error) {
+// parse parses src, keeping its comments when keep is set. With ld, it
+// loads the file: chain blocks are read into chainData (load.go), and the
+// parse stops with the context's error when the context ends.
+func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	f = &File{Name: filename, Src: src}
 	if len(src) > MaxFileSize {
 		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
@@ -40,9 +50,16 @@ func parse(filename, src string, keep bool) (f *File, err error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
 	}
-	p := &parser{f: f, sc: newScanner(src, keep)}
+	p := &parser{f: f, sc: newScanner(src, keep), ld: ld, maxNodes: MaxNodes}
+	if ld != nil && ld.maxNodes > 0 {
+		p.maxNodes = ld.maxNodes
+	}
 	defer func() {
 		if r := recover(); r != nil {
+			if c, ok := r.(cancelled); ok {
+				f, err = nil, c.err
+				return
+			}
 			b, ok := r.(bailout)
 			if !ok {
 				panic(r) // a bug: dpcheck.CheckSource reports it as an InternalError
@@ -76,7 +93,10 @@ type parser struct {
 	peekErr  *scanError
 	lastEnd  int // end of the last token consumed
 	depth    int
-	stmtKind string // the statement being parsed, for messages
+	nodes    int      // expression nodes kept
+	maxNodes int      // MaxNodes
+	stmtKind string   // the statement being parsed, for messages
+	ld       *loading // set when the file is loaded rather than parsed
 }
 
 // advance moves to the next token. A token the scanner could not read
@@ -327,6 +347,9 @@ func (p *parser) statement() Stmt {
 }
 
 func (p *parser) chain() *ChainStmt {
+	if p.ld != nil {
+		return p.loadChain()
+	}
 	s := &ChainStmt{}
 	p.expect("{")
 	for !p.isOp("}") {
@@ -413,6 +436,10 @@ func (p *parser) nest() {
 func (p *parser) unnest() { p.depth-- }
 
 func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
+	if p.nodes++; p.nodes > p.maxNodes {
+		p.fail(start, "the expressions of this file have more than %s operators and operands; the limit is %s (an explicit chain's numbers and fractions count none)",
+			exact.Thousands(int64(p.maxNodes)), exact.Thousands(int64(p.maxNodes)))
+	}
 	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
 }
 

@@ -164,6 +164,8 @@ func (c *checker) equivalence(call *Expr, h property.Header) property.Statement 
 		var m property.Model
 		if a.Text == "prism" {
 			m = c.prismModel(a)
+		} else if a.Text == "explicit" {
+			m = c.explicitFiles(a)
 		} else if b := c.builderCall(a); b != nil {
 			m = b
 		}

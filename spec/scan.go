@@ -39,13 +39,6 @@ type comment struct {
 	text string
 }
 
-// operators, longest first so that "->" wins over "-".
-var operators = []string{
-	"->", "<=", ">=", "!=", "==", "=>", "..",
-	"+", "-", "*", "/", "^", "(", ")", "[", "]", "{", "}", ",", ":", "~", "'", "|", "&", "!", "=", "<", ">", "?", ";",
-	"†",
-}
-
 // aliases are characters accepted for the ASCII operator they mean, so
 // that a value copied from a paper or from dpcheck's own output reads back.
 var aliases = map[rune]string{'·': "*", '×': "*"}
@@ -104,10 +97,8 @@ func (s *scanner) next() (token, *scanError) {
 	case c == '"':
 		return s.str(start)
 	case c < utf8.RuneSelf:
-		for _, op := range operators {
-			if strings.HasPrefix(src[start:], op) {
-				return s.tok(tOp, op, start+len(op)), nil
-			}
+		if n := operatorLen(src, start); n > 0 {
+			return s.tok(tOp, src[start:start+n], start+n), nil
 		}
 		if c == '#' {
 			return token{}, &scanError{start, `# does not start a comment in .dp: write // …`}
@@ -253,6 +244,41 @@ func describeRune(src string) string {
 		return fmt.Sprintf("unexpected control character %s", name)
 	}
 	return fmt.Sprintf("unexpected %q (%s)", string(r), name)
+}
+
+// operatorLen returns the length of the ASCII operator or punctuation
+// mark at src[i], the longest that matches ("->" rather than "-"), or 0.
+// The operators are -> <= >= != == => .. and + - * / ^ ( ) [ ] { } , : ~
+// ' | & ! = < > ? ; (and †, which is not ASCII: see next).
+func operatorLen(src string, i int) int {
+	var next byte
+	if i+1 < len(src) {
+		next = src[i+1]
+	}
+	switch src[i] {
+	case '-':
+		if next == '>' {
+			return 2
+		}
+		return 1
+	case '<', '>', '!':
+		if next == '=' {
+			return 2
+		}
+		return 1
+	case '=':
+		if next == '=' || next == '>' {
+			return 2
+		}
+		return 1
+	case '.':
+		if next == '.' {
+			return 2
+		}
+	case '+', '*', '/', '^', '(', ')', '[', ']', '{', '}', ',', ':', '~', '\'', '|', '&', '?', ';':
+		return 1
+	}
+	return 0
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

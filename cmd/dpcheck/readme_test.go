@@ -153,6 +153,9 @@ func flagValue(args []string, name string) string {
 func checkCommand(t *testing.T, at int, line string) {
 	t.Helper()
 	f := shellFields(line)
+	for len(f) > 0 && regexp.MustCompile(`^[A-Z_]+=`).MatchString(f[0]) {
+		f = f[1:] // an environment variable for the command
+	}
 	switch {
 	case len(f) == 0:
 	case len(f) >= 3 && f[0] == "go" && f[1] == "run" && f[2] == "./cmd/dpcheck":
@@ -177,9 +180,16 @@ func checkCommand(t *testing.T, at int, line string) {
 				mustDefine(t, at, pkg, `func Benchmark`+strings.SplitN(alt, "/", 2)[0])
 			}
 		}
-	case f[0] == "/usr/bin/time":
+		if name := flagValue(f, "-run"); regexp.MustCompile(`^[A-Za-z]+$`).MatchString(name) {
+			mustDefine(t, at, pkg, `func Test`+name+`\(`)
+		}
+	case f[0] == "/usr/bin/time" && len(f) > 3 && f[3] == "dpcheck":
+		// measures dpcheck on a file an earlier command generates
+	case f[0] == "/usr/bin/time" && len(f) > 3:
+		// measures a test binary, go test -c -o /tmp/PKG.test ./PKG
+		pkg := "./" + strings.TrimSuffix(filepath.Base(f[3]), ".test")
 		if re := flagValue(f, "-test.bench"); re != "" {
-			mustDefine(t, at, "./verify", `func Benchmark`+strings.SplitN(re, "/", 2)[0])
+			mustDefine(t, at, pkg, `func Benchmark`+strings.SplitN(re, "/", 2)[0])
 		}
 	default:
 		t.Errorf("README.md:%d: a command this test does not know how to check: %s", at, line)
