@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,9 +177,7 @@ func checkCommand(t *testing.T, at int, line string) {
 			mustDefine(t, at, pkg, `func `+name+`\(`)
 		}
 		if re := flagValue(f, "-bench"); re != "" {
-			for _, alt := range strings.Split(re, "|") {
-				mustDefine(t, at, pkg, `func Benchmark`+strings.SplitN(alt, "/", 2)[0])
-			}
+			mustBench(t, at, pkg, re)
 		}
 		if name := flagValue(f, "-run"); regexp.MustCompile(`^[A-Za-z]+$`).MatchString(name) {
 			mustDefine(t, at, pkg, `func Test`+name+`\(`)
@@ -189,7 +188,7 @@ func checkCommand(t *testing.T, at int, line string) {
 		// measures a test binary, go test -c -o /tmp/PKG.test ./PKG
 		pkg := "./" + strings.TrimSuffix(filepath.Base(f[3]), ".test")
 		if re := flagValue(f, "-test.bench"); re != "" {
-			mustDefine(t, at, pkg, `func Benchmark`+strings.SplitN(re, "/", 2)[0])
+			mustBench(t, at, pkg, re)
 		}
 	default:
 		t.Errorf("README.md:%d: a command this test does not know how to check: %s", at, line)
@@ -221,6 +220,33 @@ func mustExist(t *testing.T, at int, pkg string) {
 	t.Helper()
 	if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
 		t.Errorf("README.md:%d: %s does not exist", at, pkg)
+	}
+}
+
+// mustBench checks that every alternative of a -bench pattern selects a
+// benchmark of pkg the way the testing package does: the part before the
+// first "/" matched, unanchored, against the function's name, Benchmark
+// included.
+func mustBench(t *testing.T, at int, pkg, pattern string) {
+	t.Helper()
+	var names []string
+	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
+	for _, f := range files {
+		if src, err := os.ReadFile(f); err == nil {
+			for _, m := range regexp.MustCompile(`(?m)^func (Benchmark\w*)\(`).FindAllSubmatch(src, -1) {
+				names = append(names, string(m[1]))
+			}
+		}
+	}
+	for _, alt := range strings.Split(pattern, "|") {
+		re, err := regexp.Compile(strings.SplitN(alt, "/", 2)[0])
+		if err != nil {
+			t.Errorf("README.md:%d: -bench %s: %v", at, pattern, err)
+			continue
+		}
+		if !slices.ContainsFunc(names, re.MatchString) {
+			t.Errorf("README.md:%d: -bench %s: %q selects no benchmark of %s (it has %v)", at, pattern, alt, pkg, names)
+		}
 	}
 }
 
