@@ -60,7 +60,7 @@ func imports(t *testing.T) map[string][]string {
 // when a package imports one it must not.
 func TestImportRules(t *testing.T) {
 	deps := imports(t)
-	for _, p := range []string{"", "source", "exact", "chain", "lump", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck"} {
+	for _, p := range []string{"", "source", "exact", "chain", "lump", "mdp", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck"} {
 		if _, ok := deps[p]; !ok {
 			t.Errorf("package %q not found: the rules below would pass vacuously", p)
 		}
@@ -70,6 +70,7 @@ func TestImportRules(t *testing.T) {
 		"exact":       {"*"},
 		"chain":       {"*"},
 		"lump":        {"source", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
+		"mdp":         {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "lump"},
 		"builder":     {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
 		"verify":      {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder"},
 		"expr":        {"property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "verify"},

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/mdp"
 )
 
 // Mechanism is a chain together with its natural neighbour relation.
@@ -16,6 +17,10 @@ type Mechanism struct {
 	Neighbours [][2]int
 	// Note explains in one line what the chain models, for display.
 	Note string
+	// MDP is set when the mechanism is a Markov decision process (an
+	// analyst chooses the queries); Chain is then its frame (the states,
+	// their valuations, labels and inputs; not how it moves).
+	MDP *mdp.MDP
 }
 
 // buildChain builds b unless ctx has ended, and reports ctx's error

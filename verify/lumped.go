@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,15 @@ import (
 // Final reports whether o observes where runs end (every output space but
 // traces).
 func (o Output) Final() bool { return o.kind != outTraces }
+
+// Traces returns the observed labels and the horizon of a trace output
+// space; ok is false for a final one.
+func (o Output) Traces() (labels []string, horizon int, ok bool) {
+	if o.kind != outTraces {
+		return nil, 0, false
+	}
+	return slices.Clone(o.labels), o.horizon, true
+}
 
 // StateKey returns what o observes of state s of c, as a key that is equal
 // for two states exactly when an observer cannot tell them apart: for a
