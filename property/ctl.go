@@ -74,6 +74,9 @@ func (o *FormulaOutcome) Value() string { return verdict(&o.base, o.Result != ni
 type ProbQuery struct {
 	Header
 	Path *Formula
+	// Extreme is "min" or "max" for Pmin=? and Pmax=? (over the schedulers
+	// of an MDP), "" for P=?.
+	Extreme string
 	// ExpectAll, when set, is the probability expected of every input;
 	// ExpectInputs those expected of named inputs.
 	ExpectAll    *big.Rat
