@@ -188,6 +188,10 @@ const (
 	ExpectViolated
 	// ExpectValue: "expect VALUE" on a query.
 	ExpectValue
+	// ExpectUnknown: "expect unknown", a check on an MDP that can be
+	// neither proved nor refuted (no violation found, the sufficient
+	// condition fails).
+	ExpectUnknown
 )
 
 // Header is what every statement has.
