@@ -570,6 +570,9 @@ func (sr *search) exact() (bool, error) {
 
 // run searches every sequence of the horizon.
 func (sr *search) run(horizon int) error {
+	if err := sr.p.ctx.Err(); err != nil {
+		return err
+	}
 	sr.horizon = horizon
 	sr.cut, sr.cutC, sr.cutInf = false, nil, false
 	p := sr.p
