@@ -206,3 +206,58 @@ func BenchmarkAboveThresholdTraces(b *testing.B) {
 		})
 	}
 }
+
+// randomWalk has states 0..n−1; 0 and n−1 ("goal") are absorbing. At the
+// others, a moves ±1 with 1/2 each, and b stays w.p. 1/2 and moves ±1
+// with 1/4 each: both are fair, so every scheduler reaches goal from i
+// with probability i/(n−1).
+func randomWalk(t testing.TB, n int) *MDP {
+	x := newMDPBuilder("a", "b")
+	for i := range n {
+		var ls []string
+		if i == n-1 {
+			ls = []string{"goal"}
+		}
+		x.state(fmt.Sprintf("w%d", i), ls)
+	}
+	h, q := big.NewRat(1, 2), big.NewRat(1, 4)
+	for i := 1; i < n-1; i++ {
+		x.choices[i] = []Choice{
+			{Action: 0, To: []int{i - 1, i + 1}, P: []*big.Rat{h, h}},
+			{Action: 1, To: []int{i - 1, i, i + 1}, P: []*big.Rat{q, h, q}},
+		}
+	}
+	return x.build(t)
+}
+
+func TestRandomWalk(t *testing.T) {
+	const n = 101
+	m := randomWalk(t, n)
+	for _, max := range []bool{false, true} {
+		v, err := m.Prob(context.Background(), fGoal, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			wantRat(t, fmt.Sprintf("P(F goal) at %d (max %v)", i, max), v[i], fmt.Sprintf("%d/%d", i, n-1))
+		}
+	}
+}
+
+func BenchmarkRandomWalkProb(b *testing.B) {
+	const n = 100_000
+	m := randomWalk(b, n)
+	for _, max := range []bool{false, true} {
+		b.Run(fmt.Sprintf("max=%v", max), func(b *testing.B) {
+			for b.Loop() {
+				v, err := m.Prob(context.Background(), fGoal, max)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if v[n/2].Cmp(big.NewRat(int64(n/2), n-1)) != 0 {
+					b.Fatalf("P at %d = %v", n/2, v[n/2])
+				}
+			}
+		})
+	}
+}
