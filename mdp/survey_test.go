@@ -124,3 +124,45 @@ func TestSurveyTwoQuestions(t *testing.T) {
 		t.Errorf("got %+v", d2)
 	}
 }
+
+// TestSurveyD: D{0, ?}[X ans=1] with one question: H gives 4/5 against
+// 1/5; Proposition 2 gives the same bound, 3/5.
+func TestSurveyD(t *testing.T) {
+	m, pairs := survey1(t)
+	yes := verify.Atom("ans=1", func(s int) (bool, error) {
+		v, ok := m.Frame.Value(s, "ans")
+		return ok && v == 1, nil
+	})
+	r, err := TightDeltaD(context.Background(), m, pairs, verify.Next(1, yes), exact.Eps{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReal(t, "δ", r.Delta, "3/5")
+	wantRat(t, "Pr_From", r.ProbFrom, "4/5")
+	wantRat(t, "Pr_To", r.ProbTo, "1/5")
+	if r.Upper == nil {
+		t.Fatal("no upper bound")
+	}
+	wantReal(t, "upper", *r.Upper, "3/5")
+	if !r.Exact || r.Verdict != Holds || !slices.Equal(r.Sequence, []string{"H"}) || r.From != pairs[0][0] || r.Horizon != 1 {
+		t.Errorf("got %+v", r)
+	}
+	c, err := CheckD(context.Background(), m, pairs, verify.Next(1, yes), lnRat(t, "3"), rat("1/10"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At ε = ln 3: H gives 4/5 − 3/5 = 1/5 > 1/10; L gives 3/4 − 3/4 = 0.
+	wantReal(t, "δ at ln 3", c.Delta, "1/5")
+	if c.Verdict != Violated || !c.Exact || !slices.Equal(c.Sequence, []string{"H"}) {
+		t.Errorf("got %+v", c)
+	}
+	e, err := TightEpsilonD(context.Background(), m, pairs, verify.Next(1, yes), rat("0"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEps(t, "ε", e.Eps, lnRat(t, "4"))
+	if !e.Exact || !slices.Equal(e.Sequence, []string{"H"}) || e.Upper == nil {
+		t.Errorf("got %+v", e)
+	}
+	wantEps(t, "ε upper", *e.Upper, lnRat(t, "4"))
+}
