@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -625,10 +627,13 @@ func (sr *search) run(horizon int) error {
 		active[i] = i
 	}
 	sr.reached = horizon
-	return sr.node(0, ds, active)
+	return sr.node(0, ds, active, nil)
 }
 
-func (sr *search) node(depth int, ds []*dist, active []int) error {
+// node evaluates the prefix sr.seq, whose distributions are ds, for the
+// directions still active, and explores its extensions. ups holds the
+// upper bounds of the directions when the parent computed them (δ mode).
+func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) error {
 	p := sr.p
 	terminal := true
 	for _, di := range active {
@@ -649,8 +654,16 @@ func (sr *search) node(depth int, ds []*dist, active []int) error {
 		return nil
 	}
 	var act []int
-	for _, di := range active {
-		ok, err := sr.promising(di, ds)
+	for k, di := range active {
+		var ok bool
+		var err error
+		if ups != nil && !sr.noPrune && sr.have {
+			var c int
+			c, err = ups[k].Cmp(sr.best)
+			ok = c > 0
+		} else {
+			ok, err = sr.promising(di, ds)
+		}
 		if err != nil {
 			return err
 		}
@@ -692,6 +705,13 @@ func (sr *search) node(depth int, ds []*dist, active []int) error {
 		}
 		states = append(states, ss)
 	}
+	type child struct {
+		a   int
+		ds  []*dist
+		ups []exact.Real
+		est float64
+	}
+	var children []child
 	effects := map[string]bool{}
 	var eb []byte
 	for a := range p.m.Actions {
@@ -715,15 +735,37 @@ func (sr *search) node(depth int, ds []*dist, active []int) error {
 				return err
 			}
 		}
-		child := make([]*dist, len(ds))
+		c := child{a: a, ds: make([]*dist, len(ds))}
 		for i, d := range ds {
 			if need[i] {
-				child[i] = p.step(d, a, depth+1)
+				c.ds[i] = p.step(d, a, depth+1)
 			}
 		}
-		sr.seq = append(sr.seq, a)
-		err := sr.node(depth+1, child, act)
+		// In δ mode the children are explored from the largest upper
+		// bound down (a float estimate orders them; the bounds themselves
+		// are exact and decide), so that a large gap is found early.
+		if sr.deltaMode && !sr.noPrune {
+			c.ups = make([]exact.Real, len(act))
+			c.est = math.Inf(-1)
+			for k, di := range act {
+				dir := p.dirs[di]
+				A, B, err := p.upperParts(sr.cv, c.ds[dir[0]], c.ds[dir[1]])
+				if err != nil {
+					return err
+				}
+				c.ups[k] = sr.cv.real(A, B)
+				c.est = math.Max(c.est, c.ups[k].Float())
+			}
+		}
+		children = append(children, c)
+	}
+	sort.SliceStable(children, func(i, j int) bool { return children[i].est > children[j].est })
+	for k := range children {
+		c := &children[k]
+		sr.seq = append(sr.seq, c.a)
+		err := sr.node(depth+1, c.ds, act, c.ups)
 		sr.seq = sr.seq[:len(sr.seq)-1]
+		children[k] = child{}
 		if err != nil {
 			return err
 		}
