@@ -75,7 +75,9 @@ func solve(ctx context.Context, p *problem, path *verify.Formula, q query, o Opt
 	}
 	// (a) Bisimilar inputs: every query scheduler gives them equal
 	// distributions.
-	if p.bisimilar() {
+	if bis, err := p.bisimilar(); err != nil {
+		return nil, err
+	} else if bis {
 		ans.exact, ans.bisim = true, true
 		ans.reason = "the inputs are bisimilar"
 		return ans, nil
@@ -398,7 +400,7 @@ func (p *problem) acyclicDepth() (int, bool) {
 // which equivalent states move, for every action, with the same
 // probability into every block (a state that does not enable the action
 // stays in its own block).
-func (p *problem) bisimilar() bool {
+func (p *problem) bisimilar() (bool, error) {
 	reach := p.reachable()
 	var states []int
 	for s, r := range reach {
@@ -445,6 +447,9 @@ func (p *problem) bisimilar() bool {
 	}
 	count := len(ids)
 	for {
+		if err := p.ctx.Err(); err != nil {
+			return false, err
+		}
 		ids = map[string]int{}
 		next := make([]int, len(block))
 		for _, s := range states {
@@ -489,10 +494,10 @@ func (p *problem) bisimilar() bool {
 	}
 	for _, d := range p.dirs {
 		if block[p.inputs[d[0]]] != block[p.inputs[d[1]]] {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 func sortInts(s []int) {
