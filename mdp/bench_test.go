@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
@@ -161,10 +162,11 @@ func psiAt(h int) *verify.Formula {
 func benchSearch(b *testing.B, run func() (explored, pruned int64, err error)) {
 	var ex, pr int64
 	for b.Loop() {
+		start := time.Now()
 		e, p, err := run()
 		var le *LimitError
 		if errors.As(err, &le) {
-			b.Skipf("%v", err)
+			b.Skipf("after %v: %v", time.Since(start).Round(time.Millisecond), err)
 		}
 		if err != nil {
 			b.Fatal(err)
