@@ -712,14 +712,22 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		est float64
 	}
 	var children []child
+	// An input's distribution after a depends only on how a moves its
+	// live states: computed once per distinct move (in the above-threshold
+	// MDP, role 0 reads only m of "m n", role 1 only n).
 	effects := map[string]bool{}
-	var eb []byte
+	stepped := make([]map[string]*dist, len(ds))
+	keys := make([]string, len(ds))
+	var eb, kb []byte
 	for a := range p.m.Actions {
 		eb = eb[:0]
-		for _, ss := range states {
+		for i, ss := range states {
+			kb = kb[:0]
 			for _, s := range ss {
-				eb = binary.AppendUvarint(eb, uint64(p.rowID(s, a)))
+				kb = binary.AppendUvarint(kb, uint64(p.rowID(s, a)))
 			}
+			keys[i] = string(kb)
+			eb = append(eb, kb...)
 			eb = append(eb, 0xff)
 		}
 		if effects[string(eb)] {
@@ -737,9 +745,18 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		}
 		c := child{a: a, ds: make([]*dist, len(ds))}
 		for i, d := range ds {
-			if need[i] {
-				c.ds[i] = p.step(d, a, depth+1)
+			if !need[i] {
+				continue
 			}
+			if stepped[i] == nil {
+				stepped[i] = map[string]*dist{}
+			}
+			nd, ok := stepped[i][keys[i]]
+			if !ok {
+				nd = p.step(d, a, depth+1)
+				stepped[i][keys[i]] = nd
+			}
+			c.ds[i] = nd
 		}
 		// In δ mode the children are explored from the largest upper
 		// bound down (a float estimate orders them; the bounds themselves
