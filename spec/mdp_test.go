@@ -79,8 +79,6 @@ func TestMDPErrors(t *testing.T) {
 			[]string{"5:7: Pmin=?[…] is the minimum over the schedulers of an MDP, and this model is a Markov chain: write P=?[…]"}},
 		{"Pmax on a builder", "model survey(theta1 = 1/2)\nquery Pmax=?[F \"Y\"]\n",
 			[]string{"2:7: Pmax=?[…] is the maximum over the schedulers of an MDP, and this model is a Markov chain: write P=?[…]"}},
-		{"P=? on an MDP", mdpModule + "query P=?[F \"one\"]\n",
-			[]string{"9:7: on an MDP, Pr(ψ) depends on the scheduler: write Pmin=?[…] or Pmax=?[…]"}},
 		{"Pmin with a bound", mdpModule + "query Pmin=1/2[F \"one\"]\n", []string{"9:12: Pmin= asks for a probability: write Pmin=?[ψ] (bounds such as P>=p[ψ] hold for every scheduler)"}},
 		{"Pmin checked", mdpModule + "check Pmin=?[F \"one\"]\n", []string{"9:7: Pmin=?[…] is a query: write query Pmin=?[…]"}},
 		{"Pmax nested", mdpModule + "check P>=1[F Pmax=?[X \"one\"]]\n", []string{"9:14: Pmax=?[…] is a query of its own: write query Pmax=?[…]"}},

@@ -209,12 +209,8 @@ func (c *checker) formulaProperty(pr *PropStmt, h property.Header, isCheck bool)
 			return nil
 		}
 		extreme := strings.TrimSuffix(body.Text, "=")
-		switch {
-		case extreme != "" && c.kind == kindChain:
+		if extreme != "" && c.kind == kindChain {
 			c.errorf(body.Pos(), "P%s=?[…] is the %simum over the schedulers of an MDP, and this model is a Markov chain: write P=?[…]", extreme, extreme)
-			return nil
-		case extreme == "" && c.kind == kindMDP:
-			c.errorf(body.Pos(), "on an MDP, Pr(ψ) depends on the scheduler: write Pmin=?[…] or Pmax=?[…]")
 			return nil
 		}
 		path := c.pathFormula(body.Args[1])
