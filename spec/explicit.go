@@ -302,7 +302,7 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 				n, ok1 = index(fs[0].text, 1<<31-1)
 				m, ok2 = index(fs[1].text, 1<<31-1)
 			case 3:
-				r.errorf(f, l.off, "this is an MDP's transitions file (its first line gives states, choices and transitions): MDPs are not supported yet (planned)")
+				r.errorf(f, l.off, "this is an MDP's transitions file (its first line gives states, choices and transitions): dpcheck reads explicit files of Markov chains only; give the MDP in PRISM's language (model prism(\"m.nm\")) or as mdp modules")
 				return false
 			}
 			switch {

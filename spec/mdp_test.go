@@ -72,6 +72,8 @@ func TestMDPErrors(t *testing.T) {
 	}{
 		{"unlabelled command", "mdp module m\n  x : [0..1] init 0;\n  [] x = 0 -> (x' = 1);\nendmodule\nneighbours true\nquery Pmax=?[F x = 1]\n",
 			[]string{"3:3: a command of an mdp module names its action, the choice it is: write [a] guard -> …"}},
+		{"one action in two modules", "mdp module a\n  x : [0..1] init 0;\n  [go] x = 0 -> (x' = 1);\nendmodule\nmdp module b\n  y : [0..1] init 0;\n  [go] y = 0 -> (y' = 1);\nendmodule\nneighbours true\nquery Pmax=?[F y = 1]\n",
+			[]string{"7:3: this command and the one at line 3 are both enabled at (x=0, y=0) with action [go]: a state of an MDP has at most one choice per action (make the guards exclusive, or name different actions)"}},
 		{"mixed modules", "module a\n  x : [0..1] init 0;\nendmodule\nmdp module b\n  y : [0..1] init 0;\n  [go] y = 0 -> (y' = 1);\nendmodule\nneighbours true\nquery Pmax=?[F y = 1]\n",
 			[]string{"1:1: module a is a Markov chain's, and mdp module b (line 4) makes the model an MDP: write mdp module a"}},
 		{"mdp without module", "mdp m\n", []string{`1:5: unexpected "m" (expected "module": an MDP's module is written mdp module NAME … endmodule)`}},
