@@ -28,6 +28,7 @@
 // (an error on a Markov chain, whose checks are decided exactly). Pmin,
 // Pmax and unknown are reserved words; mdp is one only before module.
 //
-// spec imports property, expr, exact, source, builder (the catalog), chain
-// and verify (formula operators); none of them imports spec.
+// spec imports property, expr, exact, source, builder (the catalog), chain,
+// verify (formula operators), statespace and prism (the models of modules
+// and PRISM files) and mdp (an explicit MDP); none of them imports spec.
 package spec
