@@ -463,7 +463,9 @@ type mdpEval struct {
 	e     *Env
 	probs map[*mdpNode][]*big.Rat
 	dAll  map[*mdpNode]*mdp.Result
-	dAt   map[*mdpNode]map[int]*mdp.Result
+	// dPair are D's results pair by pair (by index in the neighbours),
+	// when it does not hold for all of them at once.
+	dPair map[*mdpNode]map[int]*mdp.Result
 }
 
 func (v *mdpEval) prob(n *mdpNode) ([]*big.Rat, error) {
@@ -516,36 +518,53 @@ func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
 }
 
 // dAtInput returns D's result at input s: over every pair when D holds
-// for all of them, else over the pairs of s (nil when s has none).
+// for all of them (or there is one pair), else the deciding result among
+// the pairs of s, each pair checked once: a violated one, else an unknown
+// one, else one that holds (nil when s has no pair).
 func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 	all, err := v.all(n)
 	if err != nil {
 		return nil, err
 	}
-	if all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient {
+	pairs := v.e.p.Neighbours
+	if all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient || len(pairs) == 1 && (pairs[0][0] == s || pairs[0][1] == s) {
 		return all, nil
 	}
-	if r, ok := v.dAt[n][s]; ok {
-		return r, nil
-	}
-	var pairs [][2]int
-	for _, p := range v.e.p.Neighbours {
-		if p[0] == s || p[1] == s {
-			pairs = append(pairs, p)
+	var worst *mdp.Result
+	for i, p := range pairs {
+		if p[0] != s && p[1] != s {
+			continue
+		}
+		r, ok := v.dPair[n][i]
+		if !ok {
+			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+			if err != nil {
+				return nil, err
+			}
+			if v.dPair[n] == nil {
+				v.dPair[n] = map[int]*mdp.Result{}
+			}
+			v.dPair[n][i] = r
+		}
+		if worst == nil || rank(r.Verdict) > rank(worst.Verdict) {
+			worst = r
 		}
 	}
-	var r *mdp.Result
-	if len(pairs) > 0 {
-		r, err = mdp.CheckD(v.ctx, v.e.p.MDP, pairs, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
-		if err != nil {
-			return nil, err
-		}
+	return worst, nil
+}
+
+// rank orders verdicts by how much they decide a D at an input: one
+// violated pair violates it, one unknown pair leaves it unknown.
+func rank(v mdp.Verdict) int {
+	switch v {
+	case mdp.Violated:
+		return 3
+	case mdp.Unknown:
+		return 2
+	case mdp.HoldsSufficient:
+		return 1
 	}
-	if v.dAt[n] == nil {
-		v.dAt[n] = map[int]*mdp.Result{}
-	}
-	v.dAt[n][s] = r
-	return r, nil
+	return 0
 }
 
 // at evaluates n at state s.
@@ -629,7 +648,7 @@ func atoms(n *mdpNode, out []*mdpNode) []*mdpNode {
 // formulaOnMDP evaluates check φ on an MDP.
 func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPFormulaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	v := &mdpEval{ctx: ctx, e: e, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dAt: map[*mdpNode]map[int]*mdp.Result{}}
+	v := &mdpEval{ctx: ctx, e: e, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
 	c := e.p.Chain
 	ins := c.Inputs()
 	o.Inputs = len(ins)
@@ -717,8 +736,8 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 			a.State = nil // decided over every pair
 		}
 	default:
-		r, ok := v.dAt[n][s]
-		if !ok {
+		r, err := v.dAtInput(n, s) // computed already: cached
+		if err != nil {
 			return a, false
 		}
 		a.Result = r

@@ -3,6 +3,7 @@ package property_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -232,5 +233,241 @@ func TestMDPPrepare(t *testing.T) {
 	p.Statements[0].Evaluate(context.Background(), e)
 	if l := e.Lumpings(); len(l) != 0 {
 		t.Errorf("lumpings on an MDP: %v, want none", l)
+	}
+}
+
+// surveyProgram is the statements of TestMDPSurvey over the survey MDP.
+func surveyProgram(t *testing.T) *property.Program {
+	m := surveyMDP(t)
+	x := func(l string, n int) *property.Formula { return next(label(l, n), n) }
+	f := func(l string, n int) *property.Formula {
+		return property.Eventually(label(l, n), -1, at(n), "F "+l)
+	}
+	l3, l4 := ln(t, r(3, 1)), ln(t, r(4, 1))
+	return &property.Program{Model: m, Statements: []property.Statement{
+		&property.DPCheck{Header: head(1, "check dp(eps = ln(4))", property.ExpectHolds, "holds"), Eps: l4, Delta: r(0, 1)},
+		&property.DPCheck{Header: head(2, "check dp(eps = ln(3))", property.ExpectViolated, "violated"), Eps: l3, Delta: r(0, 1)},
+		&property.EpsQuery{Header: head(3, "query eps(delta = 0)", property.ExpectValue, "ln(4)"), Delta: r(0, 1), Expected: l4},
+		&property.DeltaQuery{Header: head(4, "query delta(eps = ln(3))", property.ExpectValue, "1/5"), Eps: l3, Expected: r(1, 5)},
+		&property.FormulaCheck{Header: head(5, "check D{ln(3), 0}[X out_Y]", property.ExpectViolated, "violated"), Formula: dOf(l3, r(0, 1), x("out_Y", 5), 5)},
+		&property.FormulaCheck{Header: head(6, "check D{ln(4), 0}[F out_Y] & P>=1/5[X out_Y]", property.ExpectHolds, "holds"),
+			Formula: &property.Formula{Op: verify.OpAnd, Pos: at(6), Text: "D{ln(4), 0}[F out_Y] & P>=1/5[X out_Y]",
+				Args: []*property.Formula{dOf(l4, r(0, 1), f("out_Y", 6), 6), pOf(">=", r(1, 5), x("out_Y", 6), 6)}}},
+		&property.ProbQuery{Header: head(7, "query P=?[X out_Y]", property.ExpectNone, ""), Path: x("out_Y", 7)},
+		&property.ProbQuery{Header: head(8, "query Pmax=?[X out_Y]", property.ExpectNone, ""), Path: x("out_Y", 8), Extreme: "max"},
+		&property.ProbQuery{Header: head(9, "query P=?[F (out_Y | out_N)]", property.ExpectValue, "1"), ExpectAll: r(1, 1),
+			Path: property.Eventually(&property.Formula{Op: verify.OpOr, Pos: at(9), Text: "out_Y | out_N",
+				Args: []*property.Formula{label("out_Y", 9), label("out_N", 9)}}, -1, at(9), "F (out_Y | out_N)")},
+		&property.DEpsQuery{Header: head(10, "query D{?, 0}[X out_Y]", property.ExpectValue, "ln(4)"), Path: x("out_Y", 10), Delta: r(0, 1), Expected: l4},
+		&property.DDeltaQuery{Header: head(11, "query D{ln(3), ?}[X out_Y]", property.ExpectValue, "1/5"), Path: x("out_Y", 11), Eps: l3, Expected: r(1, 5)},
+		&property.FormulaCheck{Header: head(12, "check P<=3/4[X out_Y]", property.ExpectViolated, "violated"), Formula: pOf("<=", r(3, 4), x("out_Y", 12), 12)},
+	}}
+}
+
+// loopMDP has inputs s and t and actions A, B: from s, A answers yes and
+// B no at once; from t, A moves to m, which answers yes with probability
+// 1/2 at every step whatever is asked, and B answers no. Pr_s(F yes) =
+// Pr_t(F yes) under every query scheduler (A first: 1; B first: 0), but
+// t reaches yes only in the limit, and the best scheduler for s (A) is
+// not the worst for t (B): Proposition 2 fails at ε = 0 and no bounded
+// horizon decides the question. u and v reach yes with probability 1
+// under every scheduler, at different speeds.
+func loopMDP(t *testing.T) *mdpModel {
+	t.Helper()
+	b := chain.NewBuilder()
+	s := b.AddState("s", nil)
+	tt := b.AddState("t", nil)
+	m := b.AddState("m", nil)
+	u := b.AddState("u", nil)
+	v := b.AddState("v", nil)
+	yes := b.AddState("yes", nil, "yes")
+	no := b.AddState("no", nil, "no")
+	for _, in := range []int{s, tt, u, v} {
+		b.MarkInput(in)
+	}
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := func(a int, states []int, ps ...*big.Rat) mdp.Choice { return mdp.Choice{Action: a, To: states, P: ps} }
+	ch := make([][]mdp.Choice, c.NumStates())
+	ch[s] = []mdp.Choice{to(0, []int{yes}, r(1, 1)), to(1, []int{no}, r(1, 1))}
+	ch[tt] = []mdp.Choice{to(0, []int{m}, r(1, 1)), to(1, []int{no}, r(1, 1))}
+	ch[m] = []mdp.Choice{to(0, []int{yes, m}, r(1, 2), r(1, 2)), to(1, []int{yes, m}, r(1, 2), r(1, 2))}
+	ch[u] = []mdp.Choice{to(0, []int{yes, u}, r(1, 2), r(1, 2)), to(1, []int{yes, u}, r(1, 3), r(2, 3))}
+	ch[v] = []mdp.Choice{to(0, []int{yes, v}, r(1, 4), r(3, 4)), to(1, []int{yes, v}, r(1, 5), r(4, 5))}
+	mm, err := mdp.New(c, []string{"A", "B"}, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &mdpModel{m: mm, pairs: [][2]int{{s, tt}, {u, v}}}
+}
+
+// evaluate prepares p and evaluates its statements.
+func evaluate(t *testing.T, p *property.Program, o property.Options) []property.Outcome {
+	t.Helper()
+	pp, err := property.Prepare(context.Background(), p, property.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := property.NewEnvWith(pp, o)
+	var out []property.Outcome
+	for _, st := range p.Statements {
+		out = append(out, st.Evaluate(context.Background(), e))
+	}
+	return out
+}
+
+// ratCmp and epsCmp compare exact values exactly.
+var (
+	ratCmp  = cmp.Comparer(func(x, y *big.Rat) bool { return x == nil && y == nil || x != nil && y != nil && x.Cmp(y) == 0 })
+	epsCmp  = cmp.Comparer(func(x, y exact.Eps) bool { return x.Equal(y) })
+	realCmp = cmp.Comparer(func(x, y exact.Real) bool {
+		s, err := x.Sub(y).Sign()
+		return err == nil && s == 0
+	})
+)
+
+// TestMDPSurvey: the one-question interactive survey, end to end, every
+// value computed by hand. From + the answer is yes with probability 3/4
+// (L) or 4/5 (H); from − with 1/4 or 1/5. H is the worst query: ε = ln 4
+// (4/5 vs 1/5); at ε = ln 3 the gap is 4/5 − 3·1/5 = 1/5.
+func TestMDPSurvey(t *testing.T) {
+	out := evaluate(t, surveyProgram(t), property.Options{})
+	const every = "every sequence of 1 action explored"
+	const reactive = every + " (the reachable part is reactive and acyclic)"
+	type row struct {
+		Pass  bool
+		Value string
+		Err   string
+	}
+	var got []row
+	for _, o := range out {
+		rw := row{Pass: o.Pass(), Value: o.Value()}
+		if o.Err() != nil {
+			rw.Err = o.Err().Error()
+		}
+		got = append(got, rw)
+	}
+	want := []row{
+		{true, "holds", ""}, {true, "violated", ""}, {true, "ln(4)", ""}, {true, "1/5", ""},
+		{true, "violated", ""}, {true, "holds", ""},
+		{false, "error", "Pr(ψ) depends on the scheduler: from + (x=1) it is between Pmin = 3/4 and Pmax = 4/5; ask Pmin=?[…] or Pmax=?[…]"},
+		{true, "", ""}, {true, "", ""}, {true, "ln(4)", ""}, {true, "1/5", ""}, {true, "violated", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	opts := cmp.Options{ratCmp, epsCmp, realCmp}
+	zero := exact.RatReal(r(0, 1))
+	fifth := exact.RatReal(r(1, 5))
+	wantResults := []any{
+		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"L"}, Delta: zero, Explored: 2},
+		&mdp.Result{Verdict: mdp.Violated, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2},
+		&mdp.EpsResult{Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Eps: ln(t, r(4, 1)), Explored: 2},
+		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2},
+	}
+	for i, w := range wantResults {
+		var g any
+		switch o := out[i].(type) {
+		case *property.MDPCheckOutcome:
+			g = o.Result
+		case *property.MDPEpsOutcome:
+			g = o.Result
+		case *property.MDPDeltaOutcome:
+			g = o.Result
+		}
+		if diff := cmp.Diff(w, g, opts); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", out[i].Statement().Head().Text, diff)
+		}
+	}
+	plus := verify.StateInfo{ID: 0, Name: "+", Valuation: chain.Valuation{{Name: "x", Value: 1}}}
+	minus := verify.StateInfo{ID: 1, Name: "-", Valuation: chain.Valuation{{Name: "x", Value: 0}}}
+	d := out[4].(*property.MDPFormulaOutcome)
+	wantD := &mdp.Result{Verdict: mdp.Violated, Exact: true, Reason: every, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"},
+		ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: fifth, Upper: &fifth, Explored: 2}
+	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Violated, Inputs: 2, State: &plus,
+		Atoms: []property.MDPAtom{{Formula: "D{ln(3), 0}[X out_Y]", State: &plus, Verdict: mdp.Violated, Result: wantD}}},
+		d, opts, cmpopts()); diff != "" {
+		t.Errorf("check D{ln(3), 0}[X out_Y] (-want +got):\n%s", diff)
+	}
+	both := out[5].(*property.MDPFormulaOutcome)
+	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Holds, Inputs: 2,
+		Atoms: []property.MDPAtom{
+			{Formula: "D{ln(4), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
+				Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: zero, Explored: 2}},
+			{Formula: "P>=1/5[X out_Y]", Verdict: mdp.Holds, Extreme: "min", Pr: r(1, 5), WorstState: &minus},
+		}}, both, opts, cmpopts()); diff != "" {
+		t.Errorf("check D & P (-want +got):\n%s", diff)
+	}
+	probs := func(o property.Outcome) []property.MDPInputProb { return o.(*property.MDPProbOutcome).Probs }
+	if diff := cmp.Diff([]property.MDPInputProb{{State: plus, Pr: r(4, 5), Max: r(4, 5)}, {State: minus, Pr: r(1, 4), Max: r(1, 4)}}, probs(out[7]), opts); diff != "" {
+		t.Errorf("Pmax=?[X out_Y] (-want +got):\n%s", diff)
+	}
+	one := r(1, 1)
+	if diff := cmp.Diff([]property.MDPInputProb{{State: plus, Pr: one, Min: one, Max: one}, {State: minus, Pr: one, Min: one, Max: one}}, probs(out[8]), opts); diff != "" {
+		t.Errorf("P=?[F (out_Y | out_N)] (-want +got):\n%s", diff)
+	}
+	if r := out[9].(*property.MDPEpsOutcome).Result; !r.Exact || !r.Eps.Equal(ln(t, r4())) || !cmp.Equal(r.Sequence, []string{"H"}) {
+		t.Errorf("D{?, 0}[X out_Y]: %+v, want ln(4) exactly with [H]", r)
+	}
+	if res := out[10].(*property.MDPDeltaOutcome).Result; !res.Exact || !cmp.Equal(res.Delta, fifth, realCmp) || !cmp.Equal(res.ProbFrom, big.NewRat(4, 5), ratCmp) {
+		t.Errorf("D{ln(3), ?}[X out_Y]: %+v, want 1/5 exactly, 4/5 vs 1/5", res)
+	}
+	if a := out[11].(*property.MDPFormulaOutcome).Atoms; len(a) != 1 || a[0].Extreme != "max" || a[0].Pr.Cmp(r(4, 5)) != 0 || a[0].State.Name != "+" {
+		t.Errorf("P<=3/4[X out_Y] atoms %+v, want Pmax = 4/5 at +", a)
+	}
+}
+
+func r4() *big.Rat { return big.NewRat(4, 1) }
+
+// cmpopts compares outcomes on their exported fields.
+func cmpopts() cmp.Option {
+	return cmp.FilterPath(func(p cmp.Path) bool {
+		sf, ok := p.Last().(cmp.StructField)
+		return ok && (sf.Name() == "base" || sf.Name() == "OnFrame")
+	}, cmp.Ignore())
+}
+
+// TestMDPUnknownAndSufficient: on loopMDP, D{0,0}[F yes] at s and t can
+// be neither proved (Proposition 2: max Pr_s − min Pr_t = 1 − 0) nor
+// refuted (every sequence gives both the same probability): unknown, δ in
+// [0, 1], and only "expect unknown" passes; at u and v it holds by
+// Proposition 2 (both reach yes with probability 1 under every
+// scheduler).
+func TestMDPUnknownAndSufficient(t *testing.T) {
+	m := loopMDP(t)
+	fy := func(n int) *property.Formula { return property.Eventually(label("yes", n), -1, at(n), "F yes") }
+	d := func(n int) *property.Formula { return dOf(exact.Eps{}, r(0, 1), fy(n), n) }
+	uOnly := &mdpModel{m: m.m, pairs: m.pairs[1:]}
+	unknown := &property.Program{Model: m, Statements: []property.Statement{
+		&property.FormulaCheck{Header: head(1, "check D{0, 0}[F yes] expect unknown", property.ExpectUnknown, "unknown"), Formula: d(1)},
+		&property.FormulaCheck{Header: head(2, "check D{0, 0}[F yes]", property.ExpectHolds, "holds"), Formula: d(2)},
+		&property.DDeltaQuery{Header: head(3, "query D{0, ?}[F yes] expect 0", property.ExpectValue, "0"), Path: fy(3), Expected: r(0, 1)},
+	}}
+	opts := property.Options{MDP: mdp.Options{MaxHorizon: 4}}
+	out := evaluate(t, unknown, opts)
+	var got []string
+	for _, o := range out {
+		got = append(got, fmt.Sprintf("%s %v", o.Value(), o.Pass()))
+	}
+	if diff := cmp.Diff([]string{"unknown true", "unknown false", "[0, 1] false"}, got); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	f := out[0].(*property.MDPFormulaOutcome)
+	if f.Verdict != mdp.Unknown || f.State == nil || f.State.Name != "s" || len(f.Atoms) != 1 {
+		t.Fatalf("check D at s: %+v, want unknown at s", f)
+	}
+	res := f.Atoms[0].Result
+	if res.Verdict != mdp.Unknown || res.Horizon != 4 || res.Upper == nil || !cmp.Equal(*res.Upper, exact.RatReal(r(1, 1)), realCmp) ||
+		!cmp.Equal(res.Delta, exact.RatReal(r(0, 1)), realCmp) {
+		t.Errorf("D at s: %+v, want unknown with δ in [0, 1] at horizon 4", res)
+	}
+	out = evaluate(t, &property.Program{Model: uOnly, Statements: []property.Statement{
+		&property.FormulaCheck{Header: head(1, "check D{0, 0}[F yes]", property.ExpectHolds, "holds"), Formula: d(1)},
+	}}, opts)
+	if f := out[0].(*property.MDPFormulaOutcome); f.Verdict != mdp.HoldsSufficient || !f.Pass() || f.State != nil ||
+		len(f.Atoms) != 1 || f.Atoms[0].Result.Verdict != mdp.HoldsSufficient {
+		t.Errorf("check D at u, v: %+v, want holds by the sufficient condition", f)
 	}
 }
