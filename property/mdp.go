@@ -315,6 +315,7 @@ type MDPInputProb struct {
 // MDPProbOutcome is the answer of query P=?, Pmin=? or Pmax=? on an MDP.
 type MDPProbOutcome struct {
 	base
+	OnFrame
 	// Extreme is the query's: "" for P=?, "min" or "max".
 	Extreme string
 	Probs   []MDPInputProb
@@ -342,7 +343,7 @@ func (e *ScheduleError) Error() string {
 
 // probOnMDP evaluates query P=?, Pmin=? or Pmax=? on an MDP.
 func (s *ProbQuery) probOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPProbOutcome{base: base{st: s}, Extreme: s.Extreme}
+	o := &MDPProbOutcome{base: base{st: s}, OnFrame: e.onFrame(), Extreme: s.Extreme}
 	m := e.p.MDP
 	var lo, hi []*big.Rat
 	var err error

@@ -113,26 +113,28 @@ func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
 	return rs
 }
 
-// epsValueText is a least ε: exact, or the interval it lies in.
+// epsValueText is a least ε, after "ε": "= X", or the interval it lies
+// in.
 func epsValueText(r *mdp.EpsResult) string {
 	switch {
 	case r.Exact:
-		return epsText(r.Eps)
+		return "= " + epsText(r.Eps)
 	case r.Upper != nil:
-		return fmt.Sprintf("between %s and %s (not decided exactly)", epsText(r.Eps), epsText(*r.Upper))
+		return fmt.Sprintf("not decided exactly: between %s and %s", epsText(r.Eps), epsText(*r.Upper))
 	}
-	return fmt.Sprintf("at least %s (not decided exactly)", epsText(r.Eps))
+	return fmt.Sprintf("not decided exactly: at least %s", epsText(r.Eps))
 }
 
-// deltaValueText is a least δ: exact, or the interval it lies in.
+// deltaValueText is a least δ, after "δ": "= X", or the interval it lies
+// in.
 func deltaValueText(r *mdp.Result) string {
 	switch {
 	case r.Exact:
-		return realText(r.Delta)
+		return "= " + realText(r.Delta)
 	case r.Upper != nil:
-		return fmt.Sprintf("between %s and %s (not decided exactly)", realText(r.Delta), realText(*r.Upper))
+		return fmt.Sprintf("not decided exactly: between %s and %s", realText(r.Delta), realText(*r.Upper))
 	}
-	return fmt.Sprintf("at least %s (not decided exactly)", realText(r.Delta))
+	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
 }
 
 // framed is an outcome on an MDP: it names the states of its results.
@@ -158,7 +160,8 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %s\n", pad, mdpCheckText(o, r.Verdict, r), s.Describe(),
+				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, r.Verdict, r))
+				fmt.Fprintf(w, "%schecked: %s; ε = %s, δ = %s; %s\n", pad, s.Describe(),
 					epsText(s.Eps), ratText(s.Delta), count(2*o.Pairs(), "ordered pair"))
 				rows(w, pad+"  ", resultRows(r, names, false))
 			},
@@ -188,7 +191,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: params,
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
+				fmt.Fprintf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
 				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
 				rows(w, pad+"  ", epsRows(r, names))
 			},
@@ -223,7 +226,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: params,
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
+				fmt.Fprintf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
 				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
 				rows(w, pad+"  ", resultRows(r, names, d))
 			},
@@ -278,14 +281,22 @@ func mdpView(o property.Outcome) (kind, bool) {
 					d.Probabilities = append(d.Probabilities, ip)
 				}
 			},
+			failure: func() string {
+				for _, p := range o.Probs {
+					if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+						return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
+					}
+				}
+				return queryFailure(o)
+			},
 		}, true
 	case *property.MDPFormulaOutcome:
 		s := o.Statement().(*property.FormulaCheck)
 		return kind{
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, mdpCheckText(o, o.Verdict, formulaDelta(o)), s.Describe(),
-					count(o.Inputs, "input"), count(o.Pairs(), "neighbouring pair"))
+				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, o.Verdict, formulaDelta(o)))
+				fmt.Fprintf(w, "%schecked: %s; %s, %s\n", pad, s.Describe(), count(o.Inputs, "input"), count(o.Pairs(), "neighbouring pair"))
 				switch {
 				case o.State == nil:
 					fmt.Fprintf(w, "%sat every input:\n", pad)
@@ -318,6 +329,14 @@ func mdpView(o property.Outcome) (kind, bool) {
 		}, true
 	}
 	return kind{}, false
+}
+
+// probName names what a probability query on an MDP computes.
+func probName(extreme string) string {
+	if extreme == "" {
+		return "Pr(ψ)"
+	}
+	return "P" + extreme + "(ψ)"
 }
 
 // formulaDelta is the result of the D that makes a formula check unknown,
@@ -418,9 +437,9 @@ type MDPDoc struct {
 	// it lies between lower and upper).
 	Exact    *bool     `json:"exact,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
-	Horizon  int       `json:"horizon"`
-	Explored int64     `json:"explored"`
-	Pruned   int64     `json:"pruned"`
+	Horizon  int       `json:"horizon,omitempty"`
+	Explored int64     `json:"explored,omitempty"`
+	Pruned   int64     `json:"pruned,omitempty"`
 	Sequence []string  `json:"sequence,omitempty"`
 	From     *StateDoc `json:"from,omitempty"`
 	To       *StateDoc `json:"to,omitempty"`
