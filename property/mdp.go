@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
@@ -276,9 +277,17 @@ func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 	return o
 }
 
+// noPair is the reason of a D query without neighbouring pairs.
+const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input for every ε and δ"
+
 // epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
 func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	if len(e.p.Neighbours) == 0 {
+		o.Result = &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}
+		o.passEpsMDP(&s.Header, o.Result, s.Expected)
+		return o
+	}
 	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Delta, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
@@ -292,6 +301,11 @@ func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 // deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
 func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	if len(e.p.Neighbours) == 0 {
+		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
+		o.passDeltaMDP(&s.Header, o.Result, s.Expected)
+		return o
+	}
 	r, err := mdp.TightDeltaD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Eps, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
@@ -523,11 +537,14 @@ func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
 // the pairs of s, each pair checked once: a violated one, else an unknown
 // one, else one that holds (nil when s has no pair).
 func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
+	pairs := v.e.p.Neighbours
+	if !v.hasPair(s) {
+		return nil, nil // no neighbour: D holds
+	}
 	all, err := v.all(n)
 	if err != nil {
 		return nil, err
 	}
-	pairs := v.e.p.Neighbours
 	if all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient || len(pairs) == 1 && (pairs[0][0] == s || pairs[0][1] == s) {
 		return all, nil
 	}
@@ -552,6 +569,11 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 		}
 	}
 	return worst, nil
+}
+
+// hasPair reports whether input s has a neighbour.
+func (v *mdpEval) hasPair(s int) bool {
+	return slices.ContainsFunc(v.e.p.Neighbours, func(p [2]int) bool { return p[0] == s || p[1] == s })
 }
 
 // rank orders verdicts by how much they decide a D at an input: one
@@ -726,11 +748,14 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 		}
 		return a, true
 	}
-	all, ok := v.dAll[n]
-	if !ok {
-		return a, false
+	if s >= 0 && !v.hasPair(s) {
+		a.Verdict = mdp.Holds // no neighbour: D holds at s
+		return a, true
 	}
+	all, ok := v.dAll[n]
 	switch {
+	case !ok:
+		return a, false
 	case s < 0 || all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient:
 		a.Result = all
 		if s >= 0 {
