@@ -442,7 +442,7 @@ type MDPAtom struct {
 	Pr         *big.Rat
 	WorstState *verify.StateInfo
 	// Result is a D's, as mdp.CheckD returned it (nil for a D at an input
-	// without neighbours, which holds).
+	// without neighbours, or when no input has one: it holds).
 	Result *mdp.Result
 }
 
@@ -748,8 +748,8 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 		}
 		return a, true
 	}
-	if s >= 0 && !v.hasPair(s) {
-		a.Verdict = mdp.Holds // no neighbour: D holds at s
+	if s >= 0 && !v.hasPair(s) || s < 0 && len(v.e.p.Neighbours) == 0 {
+		a.Verdict = mdp.Holds // no neighbour: D holds (Result nil)
 		return a, true
 	}
 	all, ok := v.dAll[n]

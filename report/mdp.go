@@ -357,7 +357,11 @@ func formulaDelta(o *property.MDPFormulaOutcome) *mdp.Result {
 func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 	in := pad + "  "
 	if a.Extreme == "" && a.Result == nil {
-		fmt.Fprintf(w, "%s%s: holds (the input has no neighbour)\n", in, a.Formula)
+		if a.State == nil {
+			fmt.Fprintf(w, "%s%s: holds: no input has a neighbour\n", in, a.Formula)
+		} else {
+			fmt.Fprintf(w, "%s%s: holds at %s: it has no neighbour\n", in, a.Formula, a.State)
+		}
 		return
 	}
 	if a.Extreme != "" {
