@@ -101,4 +101,3 @@ type EpsResult struct {
 	Upper            *exact.Eps
 	Explored, Pruned int64
 }
-

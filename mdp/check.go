@@ -155,6 +155,9 @@ func (ans *answer) settled(q query) (bool, error) {
 			return false, nil
 		}
 		c, err := sr.best.Cmp(*ans.upper)
+		if err == nil && c < 0 { // the tight δ is at least 0
+			c, err = exact.RatReal(new(big.Rat)).Cmp(*ans.upper)
+		}
 		if err != nil {
 			return false, err
 		}
@@ -168,7 +171,11 @@ func (ans *answer) settled(q query) (bool, error) {
 	if !ans.hasUpper {
 		return false, nil
 	}
-	if sr.bestInf || (!ans.upperInf && sr.bestC != nil && sr.bestC.Cmp(ans.upperC) >= 0) {
+	best := ratOne
+	if sr.bestC != nil {
+		best = sr.bestC
+	}
+	if sr.bestInf || (!ans.upperInf && best.Cmp(ans.upperC) >= 0) {
 		ans.exact = true
 		ans.reason = "the violation found reaches Proposition 2's bound"
 		return true, nil

@@ -196,6 +196,9 @@ func (sc *sched) backward(from, cand []bool) []bool {
 	return in
 }
 
+// maxProb1Rounds bounds the rounds of prob1E.
+const maxProb1Rounds = 16
+
 // reach returns the extreme probability of reaching yes through cand
 // states: graph precomputation of the states with probability 0 and 1,
 // then policy iteration with exact linear solves on the rest.
@@ -210,9 +213,14 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			zero[s] = !pos[s]
 		}
 		// prob1E: the greatest U such that yes is reached within U by rows
-		// that stay in U.
+		// that stay in U. The nested fixed point may take as many rounds
+		// as there are states (a long chain loses one state a round): after
+		// maxProb1Rounds it is abandoned, and the states of probability 1
+		// are left to the linear solve, which the attractor policy below
+		// keeps non-singular.
 		u := pos
-		for {
+		one = yes
+		for round := 0; round < maxProb1Rounds; round++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -254,10 +262,10 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			}
 			u = r
 			if same {
+				one = u
 				break
 			}
 		}
-		one = u
 	} else {
 		// prob0E: Pmin = 0 except where every row keeps reaching yes.
 		forced := make([]bool, n)

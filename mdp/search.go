@@ -2,6 +2,7 @@ package mdp
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/big"
 	"strings"
@@ -63,6 +64,45 @@ type problem struct {
 
 	inputs []int
 	dirs   [][2]int // indices into inputs
+
+	rows   map[string]int32 // distinct moves, by content
+	rowIDs [][]int32        // per state and action, once computed
+}
+
+// rowID identifies how state s moves under action a: equal for equal
+// distributions (staying is the self-loop).
+func (p *problem) rowID(s, a int) int32 {
+	if p.rowIDs == nil {
+		p.rowIDs = make([][]int32, p.m.NumStates())
+		p.rows = map[string]int32{}
+	}
+	if p.rowIDs[s] == nil {
+		ids := make([]int32, len(p.m.Actions))
+		for b := range ids {
+			var sb strings.Builder
+			c := p.m.choice(s, b)
+			if p.absorb[s] || c == nil {
+				fmt.Fprintf(&sb, "%d:1", s)
+			} else {
+				for i, t := range c.To {
+					fmt.Fprintf(&sb, "%d:%s,", t, c.P[i].RatString())
+				}
+				if len(c.To) == 1 && c.To[0] == s {
+					sb.Reset()
+					fmt.Fprintf(&sb, "%d:1", s)
+				}
+			}
+			k := sb.String()
+			id, ok := p.rows[k]
+			if !ok {
+				id = int32(len(p.rows))
+				p.rows[k] = id
+			}
+			ids[b] = id
+		}
+		p.rowIDs[s] = ids
+	}
+	return p.rowIDs[s][a]
 }
 
 func newProblem(ctx context.Context, m *MDP, pairs [][2]int) (*problem, error) {
@@ -570,6 +610,9 @@ func (sr *search) exact() (bool, error) {
 
 // run searches every sequence of the horizon.
 func (sr *search) run(horizon int) error {
+	if err := sr.p.ctx.Err(); err != nil {
+		return err
+	}
 	sr.horizon = horizon
 	sr.cut, sr.cutC, sr.cutInf = false, nil, false
 	p := sr.p
@@ -631,7 +674,38 @@ func (sr *search) node(depth int, ds []*dist, active []int) error {
 	for _, di := range act {
 		need[p.dirs[di][0]], need[p.dirs[di][1]] = true, true
 	}
+	// Actions that move every needed input the same way lead to the same
+	// distributions: only the first of them is explored.
+	var states [][]int
+	for i, d := range ds {
+		if !need[i] {
+			states = append(states, nil)
+			continue
+		}
+		seen := map[int32]bool{}
+		var ss []int
+		for k := range d.live {
+			if !seen[k.s] {
+				seen[k.s] = true
+				ss = append(ss, int(k.s))
+			}
+		}
+		states = append(states, ss)
+	}
+	effects := map[string]bool{}
+	var eb []byte
 	for a := range p.m.Actions {
+		eb = eb[:0]
+		for _, ss := range states {
+			for _, s := range ss {
+				eb = binary.AppendUvarint(eb, uint64(p.rowID(s, a)))
+			}
+			eb = append(eb, 0xff)
+		}
+		if effects[string(eb)] {
+			continue
+		}
+		effects[string(eb)] = true
 		sr.explored++
 		if sr.explored > sr.limit {
 			return &LimitError{Msg: fmt.Sprintf("mdp: more than %s action sequences to explore (the limit MaxSequences) at horizon %d", exact.Thousands(sr.limit), sr.horizon)}
