@@ -198,6 +198,8 @@ func mdpEntries(t *testing.T) []Entry {
 	q.add(&property.FormulaCheck{Header: q.head("check D{0, 0}[F yes] expect unknown", property.ExpectUnknown, "unknown"), Formula: q.d(zero, "0", q.f("yes"))})
 	q.add(&property.FormulaCheck{Header: q.head("check D{0, 0}[F yes]", property.ExpectHolds, "holds"), Formula: q.d(zero, "0", q.f("yes"))})
 	q.add(&property.DDeltaQuery{Header: q.head("query D{0, ?}[F yes] expect 0", property.ExpectValue, "0"), Path: q.f("yes"), Eps: zero, Expected: rat(0, 1)})
+	q.add(&property.DPCheck{Header: q.head("check dp(eps = 0) expect unknown", property.ExpectUnknown, "unknown"), Eps: zero, Delta: rat(0, 1)})
+	q.add(&property.EpsQuery{Header: q.head("query eps(delta = 0)", property.ExpectNone, ""), Delta: rat(0, 1)})
 	uv := &mdpModel{call: "loop_uv", m: loop.m, pairs: loop.pairs[1:]}
 	r := &program{t: t}
 	r.add(&property.FormulaCheck{Header: r.head("check D{0, 0}[F yes]", property.ExpectHolds, "holds"), Formula: r.d(zero, "0", r.f("yes"))})
