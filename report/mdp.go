@@ -383,6 +383,7 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 	rows(w, in+"  ", resultRows(a.Result, names, true))
 }
 
+// allSchedulersText says how a P of a check on an MDP is decided.
 const allSchedulersText = "under every scheduler"
 
 // mdpExpectNote is the note after a query's value on an MDP: as
