@@ -175,13 +175,22 @@ func benchSearch(b *testing.B, run func() (explored, pruned int64, err error)) {
 	b.ReportMetric(float64(pr), "pruned")
 }
 
+// benchOptions stops horizons 8 and 12 after a million prefixes: the
+// search grows about tenfold per step there (see the report).
+func benchOptions(h int) Options {
+	if h >= 8 {
+		return Options{MaxSequences: 1_000_000}
+	}
+	return Options{}
+}
+
 func BenchmarkAboveThresholdD(b *testing.B) {
 	m, pairs := aboveThreshold(b)
 	eps, _ := exact.Ln(big.NewRat(2, 1))
-	for _, h := range []int{4, 8, 12} {
+	for _, h := range []int{4, 6, 8, 12} {
 		b.Run(fmt.Sprintf("h=%d", h), func(b *testing.B) {
 			benchSearch(b, func() (int64, int64, error) {
-				r, err := TightDeltaD(context.Background(), m, pairs, psiAt(h), eps, Options{})
+				r, err := TightDeltaD(context.Background(), m, pairs, psiAt(h), eps, benchOptions(h))
 				if err != nil {
 					return 0, 0, err
 				}
@@ -194,10 +203,10 @@ func BenchmarkAboveThresholdD(b *testing.B) {
 func BenchmarkAboveThresholdTraces(b *testing.B) {
 	m, pairs := aboveThreshold(b)
 	eps, _ := exact.Ln(big.NewRat(2, 1))
-	for _, h := range []int{4, 8, 12} {
+	for _, h := range []int{4, 6, 8, 12} {
 		b.Run(fmt.Sprintf("h=%d", h), func(b *testing.B) {
 			benchSearch(b, func() (int64, int64, error) {
-				r, err := TightDelta(context.Background(), m, pairs, verify.Traces(h, "top", "bot"), eps, Options{})
+				r, err := TightDelta(context.Background(), m, pairs, verify.Traces(h, "top", "bot"), eps, benchOptions(h))
 				if err != nil {
 					return 0, 0, err
 				}

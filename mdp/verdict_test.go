@@ -88,6 +88,18 @@ func TestViolatedBySearch(t *testing.T) {
 	if !r.Exact {
 		t.Errorf("not exact: %s", r.Reason)
 	}
+	// dp over the final state: [a] puts s in g and t in f. Proposition 2
+	// adds g (max_S Pr_s = 1, min_S Pr_t = 0) and ⊥∞ (s may wait forever
+	// with b: 1; t may leave with a: 0): 2.
+	d, err := CheckDP(context.Background(), m, [][2]int{{s, u}}, verify.FinalState(), exact.Eps{}, rat("1/2"), Options{MaxHorizon: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Verdict != Violated || !slices.Equal(d.Sequence, []string{"a"}) || !slices.Equal(d.Event, []string{"g"}) {
+		t.Fatalf("got %+v", d)
+	}
+	wantReal(t, "dp δ", d.Delta, "1")
+	wantReal(t, "dp upper", *d.Upper, "2")
 }
 
 // TestUnknown: s reaches goal w.p. 1/2 per step; t moves between t and
