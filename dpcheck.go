@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -34,6 +35,11 @@ type Size struct {
 	// Runs is set for a composition whose product chain was not built
 	// (no statement needed it): the sizes are then those of one run.
 	Runs int
+	// MDP is set when the model is a Markov decision process: States are
+	// its states, Choices its enabled (state, action) choices,
+	// Transitions the successors of all choices, Actions its action names.
+	MDP              bool
+	Choices, Actions int
 }
 
 // Result is the outcome of one .dp file.
@@ -97,6 +103,22 @@ type Config struct {
 	// the same, and large step-by-step models are checked faster.
 	// Result.Lumped says how much each lumping shrank the chain.
 	Lump bool
+	// MDP bounds the search over query schedulers of the statements on an
+	// MDP (the zero value: package mdp's defaults). Lump does not apply to
+	// an MDP.
+	MDP mdp.Options
+}
+
+// mdpSize counts an MDP's states, choices, transitions and actions.
+func mdpSize(m *mdp.MDP) Size {
+	s := Size{MDP: true, States: m.NumStates(), Actions: len(m.Actions)}
+	for _, cs := range m.Choices {
+		s.Choices += len(cs)
+		for _, ch := range cs {
+			s.Transitions += len(ch.To)
+		}
+	}
+	return s
 }
 
 // readFile reads a file through the ReadFile hook.
@@ -238,9 +260,12 @@ func Run(ctx context.Context, p *property.Prepared) (*Result, error) {
 // statements that fail individually carry their error in their Outcome.
 func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err error) {
 	defer recoverInternal(&err)
-	env := property.NewEnvWith(p, property.Options{Lump: c.Lump})
+	env := property.NewEnvWith(p, property.Options{Lump: c.Lump, MDP: c.MDP})
 	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
-	if c := p.Chain; c != nil { // nil in a file of equivalence checks only
+	if m := p.MDP; m != nil {
+		r.Size = mdpSize(m)
+		r.Size.Inputs, r.Size.Pairs = len(p.Chain.Inputs()), len(p.Neighbours)
+	} else if c := p.Chain; c != nil { // nil in a file of equivalence checks only
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(p.Neighbours)}
 	} else if comp := p.Composition; comp != nil {
 		c := comp.Run

@@ -160,22 +160,6 @@ func TestConformanceColorRefused(t *testing.T) {
 	}
 }
 
-// TestConformanceMDPsRefused: the MDP survey and the dining
-// cryptographers are MDPs: refused, at their model type.
-func TestConformanceMDPsRefused(t *testing.T) {
-	for _, c := range []struct{ model, props, at string }{
-		{"dpctl_epmc/yn2.prism", "dpctl_epmc/yn2.pctl", ":1:1"},
-		{"prism_dining_crypt/dining_crypt3.nm", "prism_dining_crypt/correctness.pctl", ":4:1"},
-		{"prism_dining_crypt/dining_crypt4.nm", "prism_dining_crypt/correctness.pctl", ":4:1"},
-	} {
-		_, err := checkExternal(t, c.model, c.props, nil)
-		want := []string{external(t, c.model) + c.at + ": MDPs are not supported yet (planned): dpcheck checks discrete-time Markov chains (dtmc)"}
-		if d := cmp.Diff(want, errorsOf(t, err)); d != "" {
-			t.Errorf("%s (-want +got):\n%s", c.model, d)
-		}
-	}
-}
-
 // TestConformanceDice: Knuth and Yao's die, a cyclic chain solved
 // exactly: 13 states, 20 transitions, each face exactly 1/6 (also through
 // the undefined constant x of its properties), and its R property refused.

@@ -9,14 +9,22 @@
 // stops at the first, saying what was expected.
 //
 // The translation (Program, NewModel) gives the AST its meaning: a
-// statespace.Model with PRISM's DTMC semantics (uniform choice among the
-// enabled commands, synchronisation on actions, a self-loop on deadlock
-// states), every constant folded to an exact rational, formulas expanded,
-// renamed modules copied, and every expression type-checked as PRISM does
-// (int, double, bool); and one property statement per property. It
-// reports every error of both files at once, and refuses what dpcheck
-// cannot compute exactly (log, pow with a non-integer exponent) or does
-// not support yet (MDPs, rewards) at its position. docs/semantics.md §6
+// statespace.Model with PRISM's semantics — for a dtmc, a uniform choice
+// among the enabled commands; for an mdp (nondeterministic, or no type at
+// all, as PRISM reads it), an MDP whose choices are kept apart (each
+// enabled unlabelled command, and per action each combination of one
+// enabled command per module having it, named as package statespace
+// says); synchronisation on actions, a self-loop on deadlock states —
+// every constant folded to an exact rational, formulas expanded, renamed
+// modules copied, and every expression type-checked as PRISM does (int,
+// double, bool); and one property statement per property. It reports
+// every error of both files at once, and refuses what dpcheck cannot
+// compute exactly (log, pow with a non-integer exponent) or does not
+// support yet (rewards, old-style filters other than {"init"}) at its
+// position. Pmin=? [ψ] and Pmax=? [ψ] set property.ProbQuery.Extreme on an
+// MDP (on a DTMC they are P=?); P=? [ψ], P~p [ψ] and D{ε,δ}[ψ] are
+// translated as written, and the statements decide what they mean on an
+// MDP. docs/semantics.md §6
 // says what a PRISM model and its properties mean to dpcheck.
 //
 // Like the .dp parser, it reads one token at a time (memory proportional

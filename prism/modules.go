@@ -29,29 +29,24 @@ type pendingVar struct {
 	idx int
 }
 
-// model translates the model file into t.space. It returns nil when the
-// model cannot be translated at all (an MDP); otherwise the model, whose
-// errors (if any) are in t.errs.
+// model translates the model file into t.space and returns the model,
+// whose errors (if any) are in t.errs.
 func (t *translator) model() *Model {
 	mf := t.mf
 	f := &mf.File
-	switch mf.Type {
-	case MDP:
-		t.errorf(f, mf.TypeOff, "MDPs are not supported yet (planned): dpcheck checks discrete-time Markov chains (dtmc)")
-		return nil
-	case TypeNone:
-		off := 0
-		if len(mf.Modules) > 0 {
-			off = mf.Modules[0].Start
-		}
-		t.errorf(f, off, "the model declares no type, and PRISM reads such a model as an MDP; MDPs are not supported yet (planned): write dtmc at the top if it is a Markov chain")
-		return nil
-	}
 	call := t.opt.Call
 	if call == "" {
 		call = fmt.Sprintf("prism(%q)", mf.Name)
 	}
-	t.space = &statespace.Model{Name: call, Semantics: statespace.PRISM, Pos: f.Position(mf.TypeOff)}
+	// A model without a type is an MDP, as PRISM reads it.
+	at := mf.TypeOff
+	if mf.Type == TypeNone {
+		at = 0
+		if len(mf.Modules) > 0 {
+			at = mf.Modules[0].Start
+		}
+	}
+	t.space = &statespace.Model{Name: call, Semantics: statespace.PRISM, MDP: mf.Type != DTMC, Pos: f.Position(at)}
 	t.declareNames(f, mf.Consts, mf.Formulas, mf.Labels)
 	if t.pf != nil {
 		t.declareNames(&t.pf.File, t.pf.Consts, t.pf.Formulas, t.pf.Labels)
@@ -109,7 +104,7 @@ func (t *translator) model() *Model {
 			t.space.Init, t.space.InitPos = v.n, f.Position(in.Start)
 		}
 	}
-	return &Model{Space: t.space, File: mf.Name, call: call, rewards: len(mf.Rewards), foreign: t.foreign, foreignWrites: t.foreignWrites}
+	return &Model{Space: t.space, File: mf.Name, call: call, rewards: len(mf.Rewards), foreign: t.foreign, foreignWrites: t.foreignWrites, untyped: mf.Type == TypeNone}
 }
 
 // addLabel adds a user label to the state space (once) and returns its

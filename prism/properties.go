@@ -2,6 +2,7 @@ package prism
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
@@ -66,11 +67,7 @@ func (t *translator) statement(p *Property) property.Statement {
 	e := p.Expr.Unparen()
 	switch {
 	case e.Op == EProb && e.Args[0] == nil:
-		path := t.queryPath(sc, e)
-		if path == nil {
-			return nil
-		}
-		return &property.ProbQuery{Header: h, Path: path}
+		return t.probQuery(sc, e, h)
 	case e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
 		return t.dpQuery(sc, e, h)
 	case e.Op == EFilter:
@@ -86,16 +83,29 @@ func (t *translator) statement(p *Property) property.Statement {
 
 func isUnknown(e *Expr) bool { return e != nil && e.Unparen().Op == EUnknown }
 
-// queryPath is the path formula of P=? [ψ] (Pmin=? and Pmax=? too: on a
-// Markov chain they are P=?), with an old-style filter only for {"init"}.
-func (t *translator) queryPath(sc *scope, e *Expr) *property.Formula {
+// probQuery translates P=? [ψ], Pmin=? [ψ] and Pmax=? [ψ], with an
+// old-style filter only for {"init"}. On an MDP, Pmin=? and Pmax=? are the
+// extremes over the schedulers (ProbQuery.Extreme), and P=? is left to the
+// statements to judge (it means something only when every scheduler gives
+// the same probability); on a Markov chain all three are P=?.
+func (t *translator) probQuery(sc *scope, e *Expr, h property.Header) property.Statement {
+	op := "P" + e.Text + "?" // P=?, Pmin=?, Pmax=?
+	extreme := strings.TrimSuffix(e.Text, "=")
+	isMDP := t.space != nil && t.space.MDP
 	if flt := e.Args[2]; flt != nil {
 		if flt.Text != "" || !isLabel(flt.Args[0], "init") {
-			t.errAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, P=? [ψ], "init"), or P=? [ψ], which dpcheck computes at every initial state`)
+			t.errAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, %s [ψ], "init"), or %s [ψ], which dpcheck computes at every initial state`, op, op)
 			return nil
 		}
 	}
-	return t.pathFormula(sc, e.Args[1])
+	path := t.pathFormula(sc, e.Args[1])
+	if path == nil {
+		return nil
+	}
+	if !isMDP {
+		extreme = ""
+	}
+	return &property.ProbQuery{Header: h, Path: path, Extreme: extreme}
 }
 
 func isLabel(e *Expr, name string) bool {
@@ -204,11 +214,7 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 			t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is supported for filter(%s, P=? [ψ], "init"): Pr(ψ) at every initial state`, op, op)
 			return nil
 		}
-		path := t.queryPath(sc, q)
-		if path == nil {
-			return nil
-		}
-		return &property.ProbQuery{Header: h, Path: path}
+		return t.probQuery(sc, q, h)
 	}
 	t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is not supported: dpcheck evaluates filter(forall, φ, states) and filter(print|printall|first, P=? [ψ], "init")`, op)
 	return nil

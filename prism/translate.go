@@ -15,12 +15,13 @@ import (
 
 // The translation of a parsed model (and properties) file into what
 // dpcheck checks: the model becomes a statespace.Model of guarded commands
-// with PRISM's DTMC semantics, every constant folded to an exact rational,
-// every formula expanded, every expression type-checked as PRISM does (int,
-// double, bool); the properties become property statements. What dpcheck
-// cannot compute exactly (log, powers with a non-integer exponent) and what
-// it does not support yet (MDPs) is refused at its position, every error
-// of a file at once.
+// with PRISM's semantics (a DTMC's; an MDP's for mdp, nondeterministic and
+// untyped models, its choices kept apart), every constant folded to an
+// exact rational, every formula expanded, every expression type-checked as
+// PRISM does (int, double, bool); the properties become property
+// statements. What dpcheck cannot compute exactly (log, powers with a
+// non-integer exponent) and what it does not support yet (rewards) is
+// refused at its position, every error of a file at once.
 
 // Neighbours describes the neighbour relation of a PRISM model without a
 // neighbours statement: the convention of the dpCTL plug-in of ePMC.
@@ -43,7 +44,7 @@ type Options struct {
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores
-// its state space with PRISM's DTMC semantics.
+// its state space with PRISM's semantics (a DTMC's, or an MDP's).
 type Model struct {
 	// Space is the model of guarded commands.
 	Space *statespace.Model
@@ -55,7 +56,13 @@ type Model struct {
 	// which PRISM refuses and dpcheck allows in unsynchronised commands.
 	foreign       string
 	foreignWrites int
+	// untyped marks a model that declares no type (read as an MDP).
+	untyped bool
 }
+
+// IsMDP reports whether the model is an MDP (mdp, nondeterministic, or no
+// type at all, as PRISM reads it).
+func (m *Model) IsMDP() bool { return m.Space.MDP }
 
 // Info describes the model: kind "prism", the file, and the dpCTL
 // neighbour convention.
@@ -65,7 +72,9 @@ func (m *Model) Info() property.ModelInfo {
 
 // Build explores the model within the limits. Its initial states are the
 // inputs; every two of them are neighbours; deadlock states get a
-// self-loop and the label "deadlock", as PRISM does.
+// self-loop and the label "deadlock", as PRISM does. An MDP's mechanism
+// has the MDP (Mechanism.MDP) and its frame (Mechanism.Chain, every state
+// absorbing).
 func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
 	mech, err := m.Space.Build(ctx, l)
 	if err != nil {
@@ -80,6 +89,13 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 	}
 	ins := len(c.Inputs())
 	note := fmt.Sprintf("%s explored from %s (the inputs)", plural(c.NumStates(), "state"), plural(ins, "initial state"))
+	if mech.MDP != nil {
+		nc, nt := statespace.MDPSize(mech.MDP)
+		note = fmt.Sprintf("an MDP: %s, %s, %s, explored from %s (the inputs)", plural(c.NumStates(), "state"), plural(nc, "choice"), plural(nt, "transition"), plural(ins, "initial state"))
+		if m.untyped {
+			note += "; the model declares no type, and is read as an MDP, as PRISM does"
+		}
+	}
 	if deadlocks > 0 {
 		note += fmt.Sprintf("; %s got a self-loop (as PRISM does)", plural(deadlocks, "deadlock state"))
 	}

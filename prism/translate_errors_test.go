@@ -20,12 +20,6 @@ func TestTranslationErrors(t *testing.T) {
 		consts             map[string]prism.Value
 		want               []string
 	}{
-		{name: "mdp", model: "mdp\nmodule m\n  s : [0..1];\nendmodule\n", props: "P=? [ F s=1 ]",
-			want: []string{"m.pm:1:1: MDPs are not supported yet (planned): dpcheck checks discrete-time Markov chains (dtmc)"}},
-		{name: "nondeterministic", model: "\nnondeterministic\nmodule m\n  s : [0..1];\nendmodule\n", props: "P=? [ F s=1 ]",
-			want: []string{"m.pm:2:1: MDPs are not supported yet (planned): dpcheck checks discrete-time Markov chains (dtmc)"}},
-		{name: "no type", model: "module m\n  s : [0..1];\nendmodule\n", props: "P=? [ F s=1 ]",
-			want: []string{"m.pm:1:1: the model declares no type, and PRISM reads such a model as an MDP; MDPs are not supported yet (planned): write dtmc at the top if it is a Markov chain"}},
 		{name: "log", model: "dtmc\nconst double q = log(2, 10);\n" + base[5:], props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:2:18: log is not supported: a logarithm is irrational for almost every argument, and dpcheck computes with exact rationals only (write the value as a rational constant)"}},
 		{name: "non-integer power", model: "dtmc\nconst double q = pow(2, 0.5);\n" + base[5:], props: "P=? [ F s=1 ]",

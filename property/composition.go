@@ -86,6 +86,9 @@ func (pp *Prepared) buildModel(ctx context.Context, p *Program, l Limits) (*buil
 	if !ok {
 		return p.Model.Build(ctx, l)
 	}
+	if comp.Of != nil && comp.Of.MDP != nil {
+		return nil, source.ErrorList{errNotOnMDP(bm.Pos, "compose", fmt.Sprintf("%s runs an MDP, and runs of an MDP would need a scheduler across them", bm.Call))}
+	}
 	pp.Composition = &Composition{Runs: comp.Runs, Run: comp.Of.Chain, Neighbours: comp.Of.Neighbours}
 	need := productNeed(p)
 	if need == "" {

@@ -19,6 +19,7 @@ type FormulaCheck struct {
 	Header
 	Formula *Formula
 	f       *verify.Formula
+	node    *mdpNode // on an MDP
 }
 
 // FormulaOutcome is the verdict of a FormulaCheck and, when it is
@@ -34,7 +35,18 @@ func (s *FormulaCheck) Head() *Header { return &s.Header }
 func (s *FormulaCheck) Kind() string { return "check formula" }
 
 func (s *FormulaCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	var errs source.ErrorList
+	errs := p.checkExpectUnknown(&s.Header, true)
+	s.node = nil
+	if p.MDP != nil {
+		if g := nestedOnMDP(s.Formula, false); g != nil {
+			return append(errs, errNested(g))
+		}
+		var cerrs source.ErrorList
+		s.node = compileMDP(s.Formula, p.Chain, &cerrs)
+		if len(cerrs) > 0 {
+			return append(errs, cerrs...)
+		}
+	}
 	s.f = s.Formula.resolve(p.Chain, &errs)
 	return errs
 }
@@ -45,6 +57,9 @@ func (s *FormulaCheck) Resolved() *verify.Formula { return s.f }
 // Describe says what the check checks: a state formula at every input, and
 // which property D is when the formula uses it.
 func (s *FormulaCheck) Describe() string {
+	if s.node != nil {
+		return "dpCTL state formula at every input of the MDP: P~p[ψ] " + allSchedulers + " (Pmin for ≥ and >, Pmax for ≤ and <), D{ε,δ}[ψ] " + querySchedulers
+	}
 	if s.f != nil && s.f.Uses(verify.OpDP) {
 		return "dpCTL state formula at every input; D{ε,δ}[ψ] is the paper's single-event property (weaker than dp for δ > 0)"
 	}
@@ -53,6 +68,9 @@ func (s *FormulaCheck) Describe() string {
 
 // Evaluate checks the formula at every input.
 func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	if s.node != nil {
+		return s.formulaOnMDP(ctx, e)
+	}
 	o := &FormulaOutcome{base: base{st: s}}
 	m, err := e.formulaChecker(ctx)
 	if err == nil {
@@ -83,6 +101,7 @@ type ProbQuery struct {
 	ExpectInputs []ExpectedProb
 	f            *verify.Formula
 	want         map[int]*big.Rat
+	onMDP        bool
 }
 
 // ExpectedProb is the probability a ProbQuery expects of one input.
@@ -103,10 +122,27 @@ func (s *ProbQuery) Head() *Header { return &s.Header }
 func (s *ProbQuery) Kind() string { return "query P" }
 
 // Describe says what the statement computes.
-func (s *ProbQuery) Describe() string { return "Pr(ψ) from every input" }
+func (s *ProbQuery) Describe() string {
+	switch {
+	case !s.onMDP:
+		return "Pr(ψ) from every input"
+	case s.Extreme == "min":
+		return "Pmin(ψ) from every input: the least probability over all schedulers"
+	case s.Extreme == "max":
+		return "Pmax(ψ) from every input: the greatest probability over all schedulers"
+	}
+	return "Pr(ψ) from every input, the same " + allSchedulers + " (Pmin = Pmax)"
+}
 
 func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	var errs source.ErrorList
+	errs := p.checkExpectUnknown(&s.Header, false)
+	s.onMDP = p.MDP != nil
+	switch {
+	case s.onMDP:
+		errs = append(errs, p.preparePathOnMDP(s.Path)...)
+	case s.Extreme != "":
+		errs = append(errs, errorAt(s.Pos, "P%s=? is for MDPs: the model is a Markov chain, where Pr(ψ) is one number; ask P=?", s.Extreme))
+	}
 	s.f = s.Path.resolve(p.Chain, &errs)
 	s.want = map[int]*big.Rat{}
 	for _, x := range s.ExpectInputs {
@@ -139,6 +175,9 @@ func (s *ProbQuery) Expected(st int) *big.Rat {
 // Evaluate computes Pr(ψ) from every input and compares each with what is
 // expected of it.
 func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	if s.onMDP {
+		return s.probOnMDP(ctx, e)
+	}
 	o := &ProbOutcome{base: base{st: s}}
 	m, err := e.formulaChecker(ctx)
 	if err == nil {
@@ -177,6 +216,7 @@ type DEpsQuery struct {
 	// Expected is the ε the statement expects (Expect.Kind ExpectValue).
 	Expected exact.Eps
 	f        *verify.Formula
+	onMDP    bool
 }
 
 // DBoundOutcome is the least ε (DEpsQuery) or δ (DDeltaQuery) of D, with
@@ -193,12 +233,20 @@ func (s *DEpsQuery) Head() *Header { return &s.Header }
 func (s *DEpsQuery) Kind() string { return "query D eps" }
 
 // Describe says what the statement computes.
-func (s *DEpsQuery) Describe() string {
+func (s *DEpsQuery) Describe() string { return describeD(s.onMDP) }
+
+// describeD says what a D query computes.
+func describeD(onMDP bool) string {
+	if onMDP {
+		return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair, " + querySchedulers
+	}
 	return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
 }
 
 func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	var errs source.ErrorList
+	errs := p.checkExpectUnknown(&s.Header, false)
+	s.onMDP = p.MDP != nil
+	errs = append(errs, p.preparePathOnMDP(s.Path)...)
 	s.f = s.Path.resolve(p.Chain, &errs)
 	return errs
 }
@@ -209,6 +257,9 @@ func (s *DEpsQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	if s.onMDP {
+		return s.epsOnMDP(ctx, e)
+	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
 	m, err := e.formulaChecker(ctx)
 	if err == nil {
@@ -232,6 +283,7 @@ type DDeltaQuery struct {
 	// Expected is the δ the statement expects (Expect.Kind ExpectValue).
 	Expected *big.Rat
 	f        *verify.Formula
+	onMDP    bool
 }
 
 func (s *DDeltaQuery) Head() *Header { return &s.Header }
@@ -240,12 +292,12 @@ func (s *DDeltaQuery) Head() *Header { return &s.Header }
 func (s *DDeltaQuery) Kind() string { return "query D delta" }
 
 // Describe says what the statement computes.
-func (s *DDeltaQuery) Describe() string {
-	return "the paper's D{ε,δ}[ψ]: the single event ψ, both directions, every neighbouring pair (weaker than dp for δ > 0)"
-}
+func (s *DDeltaQuery) Describe() string { return describeD(s.onMDP) }
 
 func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	var errs source.ErrorList
+	errs := p.checkExpectUnknown(&s.Header, false)
+	s.onMDP = p.MDP != nil
+	errs = append(errs, p.preparePathOnMDP(s.Path)...)
 	s.f = s.Path.resolve(p.Chain, &errs)
 	return errs
 }
@@ -256,6 +308,9 @@ func (s *DDeltaQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	if s.onMDP {
+		return s.deltaOnMDP(ctx, e)
+	}
 	o := &DBoundOutcome{base: base{st: s}}
 	m, err := e.formulaChecker(ctx)
 	if err == nil {

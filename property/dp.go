@@ -23,11 +23,17 @@ type overOutput struct {
 	// runs is the number of runs of a composition computed by
 	// privacy-loss distributions (0 for the model's own outputs).
 	runs int
+	// onMDP is set when the model is an MDP.
+	onMDP bool
+	// isCheck is set for check dp (which may expect unknown).
+	isCheck bool
 }
 
 func (o *overOutput) prepare(p *Prepared, h *Header) source.ErrorList {
 	var errs source.ErrorList
 	o.out, errs = p.outputFor(o.Over)
+	o.onMDP = p.MDP != nil
+	errs = append(errs, p.checkExpectUnknown(h, o.isCheck)...)
 	if p.composed(o.out) {
 		o.runs = p.Composition.Runs
 	}
@@ -59,6 +65,9 @@ func (o *overOutput) Output() verify.Output { return o.out }
 func (o *overOutput) Describe() string {
 	if o.runs > 0 {
 		return fmt.Sprintf("standard (ε,δ)-DP over all events; outputs: final state of each of %d runs", o.runs)
+	}
+	if o.onMDP {
+		return "standard (ε,δ)-DP over all events, " + querySchedulers + "; outputs: " + o.out.String()
 	}
 	return "standard (ε,δ)-DP over all events; outputs: " + o.out.String()
 }
@@ -92,11 +101,15 @@ func (s *DPCheck) Head() *Header { return &s.Header }
 func (s *DPCheck) Kind() string { return "check dp" }
 
 func (s *DPCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	s.isCheck = true
 	return s.overOutput.prepare(p, &s.Header)
 }
 
 // Evaluate checks standard (ε,δ)-DP over all events.
 func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	if e.p.MDP != nil {
+		return s.dpOnMDP(ctx, e)
+	}
 	o := &DPOutcome{base: base{st: s}}
 	if a := s.analysis(ctx, e, &o.base); a != nil {
 		r, err := a.DP(ctx, s.Eps, s.Delta)
@@ -139,6 +152,9 @@ func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 
 // Evaluate computes the tight ε at δ.
 func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	if e.p.MDP != nil {
+		return s.epsOnMDP(ctx, e)
+	}
 	o := &EpsOutcome{base: base{st: s}}
 	if a := s.analysis(ctx, e, &o.base); a != nil {
 		r, err := a.TightEpsilon(ctx, s.Delta)
@@ -187,6 +203,9 @@ func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 
 // Evaluate computes the tight δ at ε.
 func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	if e.p.MDP != nil {
+		return s.deltaOnMDP(ctx, e)
+	}
 	o := &DeltaOutcome{base: base{st: s}}
 	if a := s.analysis(ctx, e, &o.base); a != nil {
 		r, err := a.TightDelta(ctx, s.Eps)
@@ -226,6 +245,9 @@ func (s *ProfileQuery) Head() *Header { return &s.Header }
 func (s *ProfileQuery) Kind() string { return "query profile" }
 
 func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
+	if p.MDP != nil {
+		return source.ErrorList{errNotOnMDP(s.Pos, "query profile", "the privacy profile over query schedulers is not computed; ask query delta(eps = …) at each ε you need")}
+	}
 	return s.overOutput.prepare(p, &s.Header)
 }
 

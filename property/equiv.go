@@ -44,7 +44,7 @@ func (s *EquivalenceCheck) Describe() string {
 func (s *EquivalenceCheck) Infos() [2]ModelInfo { return s.infos }
 
 func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.ErrorList {
-	var errs source.ErrorList
+	errs := p.checkExpectUnknown(&s.Header, true)
 	for i, m := range s.Models {
 		s.infos[i] = m.Info()
 		mech, err := m.Build(ctx, p.Limits)
@@ -57,8 +57,15 @@ func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.Erro
 		}
 		s.chains[i] = mech.Chain
 		s.infos[i].Note = mech.Note
+		if mech.MDP != nil {
+			name := s.infos[i].Call
+			if name == "" {
+				name = "the file's model"
+			}
+			errs = append(errs, errNotOnMDP(s.CallPos, "check equivalent", name+" is an MDP, whose distributions depend on the scheduler"))
+		}
 	}
-	if errs == nil {
+	if len(errs) == 0 {
 		var un *verify.MatchError
 		if err := verify.MatchInputs(s.chains[0], s.chains[1]); errors.As(err, &un) {
 			errs = append(errs, errorAt(s.CallPos, "%s cannot be compared: %s", s.CallText, un.Reason()))

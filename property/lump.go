@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/lump"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -35,8 +36,12 @@ import (
 type Options struct {
 	// Lump evaluates statements on lumped quotients of the chain where that
 	// is exact (see docs/semantics.md §4.9); verdicts, values and the
-	// states results name are the same as without.
+	// states results name are the same as without. It does not apply to
+	// an MDP, whose statements are evaluated without lumping.
 	Lump bool
+	// MDP bounds the query-scheduler search of statements on an MDP (the
+	// zero value: mdp's defaults).
+	MDP mdp.Options
 }
 
 // Lumped is one lumping an Env made.
@@ -74,7 +79,7 @@ func (e *Env) Lumpings() []Lumped {
 // error about it is the original chain's).
 func (e *Env) canLump() bool {
 	c := e.p.Chain
-	if !e.opts.Lump || c == nil {
+	if !e.opts.Lump || c == nil || e.p.MDP != nil {
 		return false
 	}
 	for _, p := range e.p.Neighbours {

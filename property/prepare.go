@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -28,6 +29,11 @@ type Prepared struct {
 	Output     verify.Output
 	Observed   []string
 	Limits     Limits
+	// MDP is set when the model is a Markov decision process: Chain is
+	// then its frame (states, names, valuations, labels, inputs — every
+	// state absorbing, not the MDP's dynamics), and the statements are
+	// evaluated by package mdp.
+	MDP *mdp.MDP
 	// Composition is set when the model is compose(k, M); Chain is then
 	// the product chain of the runs only when a statement needs it, and
 	// nil otherwise (see Composition).
@@ -52,9 +58,15 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 		if p.Neighbours != nil {
 			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
 		}
-		pp.Chain = mech.Chain
+		pp.Chain, pp.MDP = mech.Chain, mech.MDP
 		if p.Inputs != nil && p.Inputs.Where != nil {
 			pp.Chain, errs = inputsWhere(ctx, pp.Chain, p.Inputs.Where)
+			if pp.MDP != nil && pp.Chain != nil {
+				var err error
+				if pp.MDP, err = mdp.New(pp.Chain, pp.MDP.Actions, pp.MDP.Choices); err != nil {
+					errs = append(errs, errorAt(p.Inputs.Pos, "%v", err))
+				}
+			}
 		}
 		if pp.Chain != nil {
 			switch {

@@ -2,6 +2,7 @@ package property
 
 import (
 	"context"
+	"errors"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -122,6 +123,9 @@ type Env struct {
 	composition *verify.Composition
 }
 
+// errMDPFrame refuses to treat an MDP's frame as a Markov chain.
+var errMDPFrame = errors.New("the model is an MDP: its chain is only the frame of its states, and has no distributions of its own")
+
 // NewEnv returns an environment for evaluating the statements of p.
 func NewEnv(p *Prepared) *Env {
 	return &Env{p: p, analyses: map[string]*verify.Analysis{}}
@@ -134,6 +138,9 @@ func (e *Env) Prepared() *Prepared { return e.p }
 // computed once (on the chain lumped for the output space, with
 // Options.Lump: the analysis is still of the model's chain).
 func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
+	if e.p.MDP != nil {
+		return nil, errMDPFrame
+	}
 	key := out.String()
 	if a, ok := e.analyses[key]; ok {
 		return a, nil
@@ -163,6 +170,9 @@ func (e *Env) Analyzed(out verify.Output) (*verify.Analysis, bool) {
 // model's own chain, even with Options.Lump (the statements then use a
 // checker of the lumped chain).
 func (e *Env) Checker() (*verify.Checker, error) {
+	if e.p.MDP != nil {
+		return nil, errMDPFrame
+	}
 	if e.checker == nil {
 		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)
 		if err != nil {

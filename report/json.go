@@ -84,6 +84,12 @@ type SizeDoc struct {
 	// Runs is set for a composition whose product chain was not built:
 	// the sizes are one run's.
 	Runs int `json:"runs,omitempty"`
+	// MDP is set when the model is a Markov decision process, with its
+	// enabled choices and its actions (transitions: the successors of all
+	// choices).
+	MDP     bool `json:"mdp,omitempty"`
+	Choices int  `json:"choices,omitempty"`
+	Actions int  `json:"actions,omitempty"`
 }
 
 // Number is an exact value and its decimal approximation (null for ∞).
@@ -173,8 +179,10 @@ type StatementDoc struct {
 	Semantics string  `json:"semantics"`
 	Eps       *Number `json:"eps,omitempty"`
 	Delta     *Number `json:"delta,omitempty"`
-	// Outcome is holds or violated for checks, value for queries, error,
-	// or stopped (timeout or interrupt).
+	// Outcome is holds or violated for checks (or unknown, for a check
+	// on an MDP that could be neither proved nor refuted), value for
+	// queries (interval for a query on an MDP not decided exactly: see
+	// MDP.Lower and MDP.Upper), error, or stopped (timeout or interrupt).
 	Outcome        string             `json:"outcome"`
 	Value          *Number            `json:"value,omitempty"`
 	Expect         *string            `json:"expect"`
@@ -199,6 +207,9 @@ type StatementDoc struct {
 	Models     []string       `json:"models,omitempty"`
 	Matched    *MatchedDoc    `json:"matched,omitempty"`
 	Difference *DifferenceDoc `json:"difference,omitempty"`
+	// MDP says how a statement on an MDP was decided (over which
+	// schedulers, the verdict's kind, the search, the worst sequence).
+	MDP *MDPDoc `json:"mdp,omitempty"`
 }
 
 // MatchedDoc says which variables check equivalent matched inputs and
@@ -244,6 +255,10 @@ type InputProbDoc struct {
 	Pr    Number   `json:"pr"`
 	// Expected is the probability the statement expects of this input.
 	Expected *Number `json:"expected,omitempty"`
+	// Min and Max are Pmin and Pmax over the schedulers of an MDP (those
+	// the query computed).
+	Min *Number `json:"min,omitempty"`
+	Max *Number `json:"max,omitempty"`
 }
 
 func explanationDoc(e *verify.Explanation) *ExplanationDoc {
@@ -342,7 +357,8 @@ func Build(entries []Entry, version string) *Document {
 			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note, Neighbours: r.Model.Neighbours}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
-				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs, Runs: s.Runs}
+				NeighbourPairs: s.Pairs, OrderedPairs: 2 * s.Pairs, Outputs: s.Outputs, Runs: s.Runs,
+				MDP: s.MDP, Choices: s.Choices, Actions: s.Actions}
 			fd.OutputSpace = r.OutputSpace
 			for _, l := range r.Lumped {
 				fd.Lumped = append(fd.Lumped, LumpedDoc{For: l.For,

@@ -26,6 +26,9 @@ type kind struct {
 }
 
 func view(o property.Outcome) kind {
+	if k, ok := mdpView(o); ok {
+		return k
+	}
 	switch o := o.(type) {
 	case *property.DPOutcome:
 		s := o.Statement().(*property.DPCheck)
@@ -268,7 +271,8 @@ func ignoredText(vars []string) string {
 // isCheck reports whether the statement is a yes/no check.
 func isCheck(o property.Outcome) bool {
 	switch o.(type) {
-	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome:
+	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome,
+		*property.MDPCheckOutcome, *property.MDPFormulaOutcome:
 		return true
 	}
 	return false

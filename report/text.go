@@ -111,8 +111,14 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 	if s.Runs > 0 {
 		run = "one run: "
 	}
-	fmt.Fprintf(w, "  size   %s%s, %s, %s, %s (%d ordered)", run,
-		count(s.States, "state"), count(s.Transitions, "transition"), count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
+	if s.MDP {
+		fmt.Fprintf(w, "  size   MDP: %s, %s, %s, %s; %s, %s (%d ordered)",
+			count(s.States, "state"), count(s.Choices, "choice"), count(s.Transitions, "transition"), count(s.Actions, "action"),
+			count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
+	} else {
+		fmt.Fprintf(w, "  size   %s%s, %s, %s, %s (%d ordered)", run,
+			count(s.States, "state"), count(s.Transitions, "transition"), count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
+	}
 	if s.Outputs > 0 {
 		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
 	}

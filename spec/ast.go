@@ -137,10 +137,12 @@ type OutputsStmt struct {
 	Labels []Name
 }
 
-// ModuleStmt is "module NAME … endmodule": variables and guarded
-// commands.
+// ModuleStmt is "module NAME … endmodule" or "mdp module NAME …
+// endmodule": variables and guarded commands.
 type ModuleStmt struct {
 	Span
+	// MDP marks an MDP's module (mdp module): its commands name actions.
+	MDP      bool
 	Name     Word
 	Vars     []*VarDecl
 	Commands []*CommandDecl
@@ -233,7 +235,7 @@ type PropStmt struct {
 // ("a: 1/3, b: 2/3", for query P=?[…]).
 type Expect struct {
 	Span
-	Outcome string // "holds" or "violated"; "" for a value
+	Outcome string // "holds", "violated" or "unknown"; "" for a value
 	Value   *Expr
 	Values  []NamedValue
 }
@@ -280,7 +282,7 @@ const (
 	EOr                         // Args[0] | Args[1] | …
 	ETemporal                   // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the power (X^k) or nil, Args[2] the bound (F<=k) or nil
 	EUntil                      // Args[0] U Args[1], Args[2] the bound or nil
-	EProb                       // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?
+	EProb                       // P Text Args[0] [Args[1]]; Args[0] is EUnknown for P=?; Text is "min=" or "max=" for Pmin=? and Pmax=?
 	EDP                         // D{Args[0], Args[1]}[Args[2]]
 	EIte                        // Args[0] ? Args[1] : Args[2]
 	EImplies                    // Args[0] => Args[1]

@@ -107,6 +107,32 @@ type checker struct {
 	model property.Model
 	// readFile reads a PRISM model a model statement names.
 	readFile func(path string) (string, error)
+	// kind says whether the file's model is an MDP, once known.
+	kind modelKind
+}
+
+// modelKind is what kind of model a file has, for the statements that
+// apply to one kind only.
+type modelKind int
+
+const (
+	kindUnknown modelKind = iota // no model, or one with errors
+	kindChain                    // a Markov chain
+	kindMDP                      // a Markov decision process
+)
+
+// mdpModel is a model that may be an MDP (modules, a PRISM model).
+type mdpModel interface{ IsMDP() bool }
+
+// kindOf says what kind of model m is (nil: unknown).
+func kindOf(m property.Model) modelKind {
+	if m == nil {
+		return kindUnknown
+	}
+	if x, ok := m.(mdpModel); ok && x.IsMDP() {
+		return kindMDP
+	}
+	return kindChain
 }
 
 // position returns the position of a byte offset of the file.
@@ -355,6 +381,16 @@ func (c *checker) check() (*property.Program, bool) {
 	if s.observe != nil {
 		c.observe = s.observe
 		p.Observe = refs(c, s.observe.Labels)
+	}
+	c.kind = kindOf(p.Model)
+	if len(s.modules) > 0 && !s.conflict {
+		// Known from the syntax even when the modules have errors.
+		c.kind = kindChain
+		for _, mod := range s.modules {
+			if mod.MDP {
+				c.kind = kindMDP
+			}
+		}
 	}
 	modelOK := len(c.errs) == before && p.Model != nil
 	if modelOK {

@@ -17,6 +17,18 @@
 // under a context — but it builds an explicit chain, which is the file's
 // own data.
 //
-// spec imports property, expr, exact, source, builder (the catalog), chain
-// and verify (formula operators); none of them imports spec.
+// MDPs: "mdp module NAME … endmodule" declares a module of a Markov
+// decision process (every module of the file is then one); each of its
+// commands names its action, the choice it is ([low] x = 0 -> …), and a
+// state enables at most one command per action (statespace checks it
+// while exploring). The model is a statespace.Model with MDP set.
+// "query Pmin=?[ψ]" and "query Pmax=?[ψ]" set property.ProbQuery.Extreme
+// ("min", "max"; only on an MDP: on a Markov chain they are an error at
+// the statement); "check … expect unknown" sets property.ExpectUnknown
+// (an error on a Markov chain, whose checks are decided exactly). Pmin,
+// Pmax and unknown are reserved words; mdp is one only before module.
+//
+// spec imports property, expr, exact, source, builder (the catalog), chain,
+// verify (formula operators), statespace and prism (the models of modules
+// and PRISM files) and mdp (an explicit MDP); none of them imports spec.
 package spec

@@ -30,6 +30,10 @@ func TestErrors(t *testing.T) {
 		{"malformed number", "model survey()\ncheck dp(eps = 1.2.3)", []string{`2:19: unexpected ".3" (expected "," or ")")`}},
 		{"stray character", "model survey()\ncheck dp(eps = 1) $", []string{`2:19: unexpected character "$"`}},
 		{"unquoted odd state name", "model survey()\nneighbours + ~ -", []string{`2:12: unexpected "+" (expected pairs A ~ B (quote names such as "+") or a predicate)`}},
+		// Found by FuzzLoad: a ? : whose condition is a number was dropped
+		// without an error, leaving a file without a model.
+		{"ite condition not a condition", "chain{state s[]state A0(A=0)state A1(A=0)state s3[]s->s:0?0:0}inputs s  neighbors|0|=0query D{?,0}[A]", []string{"1:57: the condition of ? : must be a condition, found a number"}},
+		{"ite in a constant", "const a = 1 > 2 ? 1 : 1/0\nmodel survey(theta1 = a, theta2 = 1/2)\ncheck dp(eps = 1)", []string{"1:24: division by zero"}},
 		// Models and their parameters.
 		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},

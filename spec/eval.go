@@ -334,6 +334,35 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		return value{k: kString, s: e.Text}, true
 	case EArg:
 		ev.c.errorf(e.Pos(), "a named argument (%s = …) cannot appear here", e.Text)
+	case EIte:
+		cond, ok := ev.expr(e.Args[0])
+		if !ok {
+			return value{}, false
+		}
+		if cond.k != kBool {
+			ev.c.errorf(e.Args[0].Pos(), "the condition of ? : must be a condition, found %s", cond.k)
+			return value{}, false
+		}
+		if cond.b {
+			return ev.expr(e.Args[1])
+		}
+		return ev.expr(e.Args[2])
+	case EImplies:
+		l, ok := ev.expr(e.Args[0])
+		if !ok {
+			return value{}, false
+		}
+		r, ok := ev.expr(e.Args[1])
+		if !ok {
+			return value{}, false
+		}
+		if l.k != kBool || r.k != kBool {
+			ev.c.errorf(e.Pos(), "=> needs conditions on both sides, found %s and %s", l.k, r.k)
+			return value{}, false
+		}
+		return value{k: kBool, b: !l.b || r.b}, true
+	default:
+		ev.c.errorf(e.Pos(), "this expression cannot be evaluated here")
 	}
 	return value{}, false
 }

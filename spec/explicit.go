@@ -12,13 +12,16 @@ import (
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/statespace"
 )
 
 // PRISM's explicit model files, read exactly: model explicit("m.tra",
-// "m.lab", "m.sta"). PRISM writes them with -exportmodel (-exporttrans,
+// "m.lab", "m.sta"); an MDP's .tra file (its first line "N C M") is read
+// as explicit_mdp.go says. PRISM writes them with -exportmodel (-exporttrans,
 // -exportlabels, -exportstates):
 //
 //	m.tra   "N M", then "i j p" (and an action) for each of the M transitions
@@ -38,8 +41,13 @@ import (
 type explicitModel struct {
 	call, file string
 	chain      *chain.Chain
-	note       string
+	// mdp is set when the files are an MDP's (chain is then its frame).
+	mdp  *mdp.MDP
+	note string
 }
+
+// IsMDP reports whether the files are an MDP's.
+func (m *explicitModel) IsMDP() bool { return m.mdp != nil }
 
 // Info describes the model as a PRISM model, with PRISM's neighbour
 // convention.
@@ -59,7 +67,7 @@ func (m *explicitModel) Build(ctx context.Context, _ property.Limits) (*builder.
 			pairs = append(pairs, [2]int{s, t})
 		}
 	}
-	return &builder.Mechanism{Chain: m.chain, Neighbours: pairs, Note: m.note}, nil
+	return &builder.Mechanism{Chain: m.chain, MDP: m.mdp, Neighbours: pairs, Note: m.note}, nil
 }
 
 // explicitFiles checks explicit("m.tra", "m.lab", "m.sta"), reads the
@@ -118,6 +126,17 @@ func (c *checker) explicitFiles(call *Expr) property.Model {
 		files[ext] = source.NewFile(full, src)
 	}
 	r := &explicitReader{ctx: c.ctx, limits: c.limits, retain: c.retainIn}
+	if isMDPHeader(files[".tra"]) {
+		frame, m := r.readMDP(files[".tra"], files[".lab"], files[".sta"])
+		c.errs = append(c.errs, r.errs...)
+		if m == nil {
+			return nil
+		}
+		nc, nt := statespace.MDPSize(m)
+		note := fmt.Sprintf("an MDP: %s, %s, %s read from PRISM's explicit files, %s (the inputs)",
+			plural(frame.NumStates(), "state"), plural(nc, "choice"), plural(nt, "transition"), plural(len(frame.Inputs()), "initial state"))
+		return &explicitModel{call: exprText(call), file: files[".tra"].Name, chain: frame, mdp: m, note: note}
+	}
 	ch := r.read(files[".tra"], files[".lab"], files[".sta"])
 	c.errs = append(c.errs, r.errs...)
 	if ch == nil {
@@ -301,9 +320,6 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 			case 2:
 				n, ok1 = index(fs[0].text, 1<<31-1)
 				m, ok2 = index(fs[1].text, 1<<31-1)
-			case 3:
-				r.errorf(f, l.off, "this is an MDP's transitions file (its first line gives states, choices and transitions): MDPs are not supported yet (planned)")
-				return false
 			}
 			switch {
 			case !ok1 || !ok2:

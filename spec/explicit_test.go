@@ -148,8 +148,6 @@ func TestExplicitErrors(t *testing.T) {
 			want: []string{"m.tra:1:1: the .tra file is empty: its first line gives the number of states and of transitions []"}},
 		{name: "header", dp: call, tra: "2\n0 0 1\n", lab: lab, sta: sta,
 			want: []string{"m.tra:1:1: the first line of a .tra file gives the number of states and of transitions: N M []"}},
-		{name: "MDP", dp: call, tra: "2 2 3\n0 0 0 1\n", lab: lab, sta: sta,
-			want: []string{"m.tra:1:1: this is an MDP's transitions file (its first line gives states, choices and transitions): MDPs are not supported yet (planned) []"}},
 		{name: "states limit", dp: call, tra: tra, lab: lab, sta: sta, limits: property.Limits{MaxStates: 1},
 			want: []string{"m.tra:1:1: the model has 2 states; the limit is 1 states [states]"}},
 		{name: "transitions limit", dp: call, tra: tra, lab: lab, sta: sta, limits: property.Limits{MaxTransitions: 4},

@@ -190,6 +190,9 @@ func (p *printer) stmt(st Stmt) {
 		p.indent = outer
 		p.w(p.indent, "}")
 	case *ModuleStmt:
+		if st.MDP {
+			p.w("mdp ")
+		}
 		p.w("module ", st.Name.Name)
 		p.lastLine, _ = p.lines(st.Span)
 		p.headComments(p.lastLine)

@@ -157,7 +157,7 @@ func (c *checker) label(e *Expr) *property.Formula {
 func (c *checker) prob(p *Expr) *property.Formula {
 	bound := p.Args[0]
 	if bound.Op == EUnknown {
-		c.errorf(p.Pos(), "P=?[…] is a query of its own: write query P=?[…]")
+		c.errorf(p.Pos(), "P%s?[…] is a query of its own: write query P%s?[…]", p.Text, p.Text)
 		return nil
 	}
 	if p.Text == "=" {

@@ -11,7 +11,7 @@ Chain = "chain" "{" (StateDecl | Row)* "}" .
 StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)? "]")? .
 Assign = Ident "=" Expr .
 Row = Name "->" Name ":" Expr ("," Name ":" Expr)* ("else" ("sink" | "†"))? .
-Module = "module" Ident (VarDecl | Command)* "endmodule" .
+Module = "mdp"? "module" Ident (VarDecl | Command)* "endmodule" .
 VarDecl = "input"? Ident ":" ("bool" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
 Command = "[" Ident? "]" Expr "->" (Update ("+" Update)* | "true") ";" .
 Update = (Expr ":")? (Next ("&" Next)* | "true") .
@@ -23,7 +23,7 @@ Outputs = "outputs" ("state" | "var" Ident ("," Ident)* | "labels" Name ("," Nam
 Observe = "observe" Name ("," Name)* .
 Neighbours = ("neighbours" | "neighbors") (Name "~" Name ("," Name "~" Name)* | Expr) .
 Property = ("check" | "query") Expr ("over" Call)? ("expect" Expectation)? .
-Expectation = "holds" | "violated" | Expr | Name ":" Expr ("," Name ":" Expr)* .
+Expectation = "holds" | "violated" | "unknown" | Expr | Name ":" Expr ("," Name ":" Expr)* .
 Name = Ident | String .
 Expr = Implies ("?" Expr ":" Expr)? .
 Implies = Or ("=>" Implies)? .
@@ -36,7 +36,7 @@ Sum = Term (("+" | "-") Term)* .
 Term = Unary (("*" | "/") Unary)* .
 Unary = "-" Unary | Primary ("^" Unary)? .
 Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Call | Ident "'"? .
-Prob = "P" ("<=" | ">=" | "<" | ">" | "=") ("?" | Sum) "[" Expr "]" .
+Prob = ("P" ("<=" | ">=" | "<" | ">" | "=") ("?" | Sum) | ("Pmin" | "Pmax") "=" "?") "[" Expr "]" .
 DP = "D" "{" Expr "," Expr "}" "[" Expr "]" .
 Call = Ident "(" (Arg ("," Arg)*)? ")" .
 Arg = (Ident "=")? Expr .`

@@ -34,8 +34,20 @@ const MaxExpandedNodes = 1_000_000
 func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Model {
 	m := &statespace.Model{Semantics: statespace.DP, Pos: c.position(mods[0].Start)}
 	var names []string
+	var mdpAt *ModuleStmt // the first mdp module
 	for _, mod := range mods {
 		names = append(names, mod.Name.Name)
+		if mod.MDP && mdpAt == nil {
+			mdpAt = mod
+		}
+	}
+	m.MDP = mdpAt != nil
+	mdpOK := true
+	for _, mod := range mods {
+		if m.MDP && !mod.MDP {
+			c.errorf(mod.Start, "module %s is a Markov chain's, and mdp module %s (line %d) makes the model an MDP: write mdp module %s", mod.Name.Name, mdpAt.Name.Name, c.position(mdpAt.Start).Line, mod.Name.Name)
+			mdpOK = false
+		}
 	}
 	m.Name = "module " + strings.Join(names, ", ")
 	if len(mods) > 1 {
@@ -43,7 +55,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	}
 	c.vars = map[string]int{}
 	owner := map[string]int{}
-	ok := true
+	ok := mdpOK
 	seen := map[string]int{}
 	for mi, mod := range mods {
 		m.Modules = append(m.Modules, mod.Name.Name)
@@ -98,7 +110,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	}
 	for mi, mod := range mods {
 		for _, cd := range mod.Commands {
-			cmd, good := c.command(cd, mi, owner)
+			cmd, good := c.command(cd, mi, owner, mod.MDP)
 			ok = ok && good
 			m.Commands = append(m.Commands, cmd)
 		}
@@ -130,11 +142,17 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 }
 
 // command checks a command of module mi.
-func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int) (statespace.Command, bool) {
+func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP bool) (statespace.Command, bool) {
 	cmd := statespace.Command{Module: mi, Pos: c.position(cd.Start), Text: clip(c.src[cd.Start:cd.End])}
 	ok := true
-	if cd.Action != nil {
-		c.errorf(cd.Action.Off, "an action ([%s]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write []", cd.Action.Name)
+	switch {
+	case cd.Action != nil && isMDP:
+		cmd.Action = cd.Action.Name
+	case cd.Action != nil:
+		c.errorf(cd.Action.Off, "an action ([%s]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write [], or declare an MDP: mdp module", cd.Action.Name)
+		ok = false
+	case isMDP:
+		c.errorf(cd.Start, "a command of an mdp module names its action, the choice it is: write [a] guard -> …")
 		ok = false
 	}
 	t := &translator{c: c}

@@ -24,7 +24,7 @@ func TestModuleErrors(t *testing.T) {
 		{"empty range", "module m\n  x : [3..0] init 0;\nendmodule\n", []string{"2:3: the range [3..0] of x is empty", "2:19: the initial value 0 of x is outside its range [3..0]"}},
 		{"init out of range", "module m\n  x : [0..3] init 7;\nendmodule\n", []string{"2:19: the initial value 7 of x is outside its range [0..3]"}},
 		{"input with init", "module m\n  input x : [0..3] init 1;\nendmodule\n", []string{"2:25: an input variable takes every value of its range: it has no init"}},
-		{"action", "module m\n  x : [0..3] init 0;\n  [go] x = 0 -> (x' = 1);\nendmodule\n", []string{"3:4: an action ([go]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write []"}},
+		{"action", "module m\n  x : [0..3] init 0;\n  [go] x = 0 -> (x' = 1);\nendmodule\n", []string{"3:4: an action ([go]) names a choice of an MDP; the commands of a .dp module form a Markov chain: write [], or declare an MDP: mdp module"}},
 		{"bool as number", "module m\n  b : bool init false;\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = b + 1);\nendmodule\n", []string{"4:21: b is a boolean, not a number"}},
 		{"number as guard", "module m\n  x : [0..3] init 0;\n  [] x + 1 -> (x' = 1);\nendmodule\n", []string{"3:6: expected a condition, found a number"}},
 		{"number to a boolean", "module m\n  b : bool init false;\n  [] !b -> (b' = 2);\nendmodule\n", []string{"3:18: expected a condition, found a number"}},

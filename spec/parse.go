@@ -31,8 +31,8 @@ const (
 var keywords = []string{
 	"const", "model", "chain", "state", "else", "inputs", "where", "outputs", "var", "labels",
 	"module", "endmodule", "formula", "label", "input", "init", "bool",
-	"observe", "neighbours", "neighbors", "check", "query", "over", "expect", "holds", "violated",
-	"X", "F", "G", "U", "P", "D",
+	"observe", "neighbours", "neighbors", "check", "query", "over", "expect", "holds", "violated", "unknown",
+	"X", "F", "G", "U", "P", "D", "Pmin", "Pmax",
 }
 
 // Parse parses a .dp file. A syntax error is returned as a source.ErrorList with
@@ -200,7 +200,7 @@ func (p *parser) names(expected string) []Name {
 	return ns
 }
 
-const statementWords = "a statement: const, model, chain, module, formula, label, inputs, outputs, observe, neighbours, check or query"
+const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, check or query"
 
 func (p *parser) statement() Stmt {
 	start := p.tok.off
@@ -229,6 +229,17 @@ func (p *parser) statement() Stmt {
 	case "module":
 		p.advance()
 		s := p.module()
+		s.Span = span()
+		return s
+	case "mdp":
+		if p.peek.kind != tIdent || p.peek.text != "module" {
+			p.advance()
+			p.unexpected(`"module": an MDP's module is written mdp module NAME … endmodule`)
+		}
+		p.advance()
+		p.advance()
+		s := p.module()
+		s.MDP = true
 		s.Span = span()
 		return s
 	case "formula":
@@ -319,7 +330,7 @@ func (p *parser) statement() Stmt {
 			p.advance()
 			ex.Start = p.tok.off
 			switch {
-			case p.is("holds") || p.is("violated"):
+			case p.is("holds") || p.is("violated") || p.is("unknown"):
 				ex.Outcome = p.tok.text
 				p.advance()
 			case (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek.kind == tOp && p.peek.text == ":":
@@ -652,6 +663,8 @@ func (p *parser) primary() *Expr {
 		switch {
 		case t.text == "P" && p.peek.kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.peek.text):
 			return p.prob()
+		case (t.text == "Pmin" || t.text == "Pmax") && p.peek.kind == tOp && p.peek.text == "=":
+			return p.prob()
 		case t.text == "D" && p.peek.kind == tOp && p.peek.text == "{":
 			return p.dp()
 		case p.peek.kind == tOp && p.peek.text == "(":
@@ -719,12 +732,16 @@ func (p *parser) startsExpr() bool {
 
 func (p *parser) prob() *Expr {
 	start := p.tok.off
+	extreme := strings.TrimPrefix(p.tok.text, "P") // "min", "max" or ""
 	p.advance()
-	op := p.tok.text
+	op := extreme + p.tok.text
 	p.advance()
 	p.nest()
 	defer p.unnest()
 	var bound *Expr
+	if extreme != "" && !p.isOp("?") {
+		p.fail(p.tok.off, "P%s= asks for a probability: write P%s=?[ψ] (bounds such as P>=p[ψ] hold for every scheduler)", extreme, extreme)
+	}
 	if p.isOp("?") {
 		bound = p.node(EUnknown, p.tok.off, "")
 		p.advance()
@@ -779,7 +796,7 @@ func (p *parser) module() *ModuleStmt {
 	s := &ModuleStmt{Name: p.word("a module name")}
 	for !p.is("endmodule") {
 		start := p.tok.off
-		if p.tok.kind == tEOF || p.tok.kind == tIdent && isStatementWord(p.tok.text) && p.peek.kind != tOp {
+		if p.tok.kind == tEOF || p.tok.kind == tIdent && (isStatementWord(p.tok.text) || p.tok.text == "mdp" && p.peek.kind == tIdent && p.peek.text == "module") && p.peek.kind != tOp {
 			p.fail(p.tok.off, "unexpected %s: module %s (line %d) has no endmodule before it", describe(p.tok), s.Name.Name, strings.Count(p.f.Src[:at], "\n")+1)
 		}
 		if p.isOp("[") {

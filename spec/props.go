@@ -205,14 +205,19 @@ func (c *checker) formulaProperty(pr *PropStmt, h property.Header, isCheck bool)
 	switch {
 	case body.Op == EProb && isUnknown(body.Args[0]):
 		if isCheck {
-			c.errorf(body.Pos(), "P=?[…] is a query: write query P=?[…]")
+			c.errorf(body.Pos(), "P%s?[…] is a query: write query P%s?[…]", body.Text, body.Text)
+			return nil
+		}
+		extreme := strings.TrimSuffix(body.Text, "=")
+		if extreme != "" && c.kind == kindChain {
+			c.errorf(body.Pos(), "P%s=?[…] is the %simum over the schedulers of an MDP, and this model is a Markov chain: write P=?[…]", extreme, extreme)
 			return nil
 		}
 		path := c.pathFormula(body.Args[1])
 		if path == nil {
 			return nil
 		}
-		return &property.ProbQuery{Header: h, Path: path}
+		return &property.ProbQuery{Header: h, Path: path, Extreme: extreme}
 	case body.Op == EDP && (isUnknown(body.Args[0]) || isUnknown(body.Args[1])):
 		epsArg, deltaArg := body.Args[0], body.Args[1]
 		if isCheck {
@@ -336,8 +341,16 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 			return false
 		}
 		h.Expect.Kind, h.Expect.Text = property.ExpectHolds, ex.Outcome
-		if ex.Outcome == "violated" {
+		switch ex.Outcome {
+		case "violated":
 			h.Expect.Kind = property.ExpectViolated
+		case "unknown":
+			_, equiv := st.(*property.EquivalenceCheck)
+			if c.kind == kindChain || equiv {
+				c.errorf(ex.Start, "expect unknown is for a check on an MDP that may be neither proved nor refuted; %s is decided exactly: expect holds or violated", map[bool]string{true: "an equivalence", false: "a check on a Markov chain"}[equiv])
+				return false
+			}
+			h.Expect.Kind = property.ExpectUnknown
 		}
 		return true
 	}

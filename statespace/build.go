@@ -14,6 +14,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -48,10 +49,18 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 		return nil, err
 	}
 	note := fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))
+	var md *mdp.MDP
+	if m.MDP {
+		if md, err = x.buildMDP(c); err != nil {
+			return nil, err
+		}
+		nc, nt := MDPSize(md)
+		note = fmt.Sprintf("an MDP: %d states, %d choices, %d transitions, explored from %d inputs", c.NumStates(), nc, nt, len(c.Inputs()))
+	}
 	if x.deadlocks > 0 {
 		note += fmt.Sprintf("; %d deadlock states got a self-loop, as PRISM does", x.deadlocks)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: allPairs(c.Inputs()), Note: note}, nil
+	return &builder.Mechanism{Chain: c, MDP: md, Neighbours: allPairs(c.Inputs()), Note: note}, nil
 }
 
 // allPairs relates every two inputs: PRISM's dpCTL convention, and a
@@ -94,6 +103,8 @@ type compiled struct {
 	initCond expr.ValCond
 	// actions lists, for each action, the modules that have it.
 	actions map[string][]int
+	// index is each command's 1-based index within its module.
+	index []int
 }
 
 type cupdate struct {
@@ -120,6 +131,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 	add := func(e source.ErrorList) { errs = append(errs, e...) }
 	sl := slots{m}
 	p := &compiled{m: m, actions: map[string][]int{}}
+	perModule := map[int]int{}
 	for _, v := range m.Vars {
 		x := v.Lo
 		if v.Init != nil {
@@ -196,7 +208,15 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		if c.Action != "" && !contains(p.actions[c.Action], c.Module) {
 			p.actions[c.Action] = append(p.actions[c.Action], c.Module)
 		}
+		perModule[c.Module]++
+		p.index = append(p.index, perModule[c.Module])
+		if m.MDP && m.Semantics == DP && c.Action == "" {
+			errs = append(errs, &source.Error{Pos: c.Pos, Msg: "a command of an mdp module names its action, the choice it is: write [a] guard -> …"})
+		}
 		_ = ci
+	}
+	for _, mods := range p.actions {
+		sort.Ints(mods) // synchronised commands combine module by module
 	}
 	for _, lb := range m.Labels {
 		f, ce := expr.CompileCondition(lb.Cond, sl)
@@ -277,6 +297,8 @@ type explorer struct {
 	bits      int64
 	deadlocks int
 	scratch   []int64
+	// mdp holds the choices of every state explored (an MDP's).
+	mdp [][]mchoice
 }
 
 func (x *explorer) state(i int) []int64 { return x.vals[i*x.nv : (i+1)*x.nv] }
@@ -428,12 +450,29 @@ func (x *explorer) explore() error {
 		if s%16 == 0 && x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
-		row, err := x.successors(s)
+		cs, err := x.choices(s)
 		if err != nil {
 			return err
 		}
-		x.rows[s] = row
-		x.trans += max(1, len(row))
+		if x.p.m.MDP {
+			mc, err := x.mdpChoices(cs)
+			if err != nil {
+				return err
+			}
+			x.mdp = append(x.mdp, mc)
+			n := 0
+			for _, c := range mc {
+				n += len(c.to)
+			}
+			x.trans += max(1, n)
+		} else {
+			row, err := x.successors(cs)
+			if err != nil {
+				return err
+			}
+			x.rows[s] = row
+			x.trans += max(1, len(row))
+		}
 		if x.trans > x.limits.MaxTransitions {
 			return x.transitionsError()
 		}
@@ -448,7 +487,19 @@ type branch struct {
 	p *big.Rat
 }
 
-func (x *explorer) successors(s int) ([]succ, error) {
+// choice is one way a state may move: the commands that make it (one
+// unlabelled command, or one command per module that synchronises on
+// action) and its branches.
+type choice struct {
+	action string
+	cmds   []int
+	bs     []branch
+}
+
+// choices returns the choices of state s under the model's semantics,
+// every enabled command's updates expanded. A state with no choice is
+// absorbing (under PRISM's semantics, a deadlock, counted).
+func (x *explorer) choices(s int) ([]choice, error) {
 	m := x.p.m
 	cur := append([]int64(nil), x.state(s)...)
 	var enabled []int
@@ -461,9 +512,23 @@ func (x *explorer) successors(s int) ([]succ, error) {
 			enabled = append(enabled, ci)
 		}
 	}
-	var choices [][]branch
-	switch m.Semantics {
-	case DP:
+	var choices []choice
+	switch {
+	case m.Semantics == DP && m.MDP:
+		first := map[string]int{}
+		for _, ci := range enabled {
+			c := m.Commands[ci]
+			if prev, dup := first[c.Action]; dup {
+				return nil, source.ErrorList{{Pos: c.Pos, Msg: fmt.Sprintf("this command and the one at line %d are both enabled at %s with action [%s]: a state of an MDP has at most one choice per action (make the guards exclusive, or name different actions)", m.Commands[prev].Pos.Line, x.describe(cur), c.Action)}}
+			}
+			first[c.Action] = ci
+			bs, err := x.command(ci, cur)
+			if err != nil {
+				return nil, err
+			}
+			choices = append(choices, choice{action: c.Action, cmds: []int{ci}, bs: bs})
+		}
+	case m.Semantics == DP:
 		if len(enabled) > 1 {
 			a, b := m.Commands[enabled[0]], m.Commands[enabled[1]]
 			return nil, source.ErrorList{{Pos: b.Pos, Msg: fmt.Sprintf("this command and the one at line %d are both enabled at %s: a mechanism must not choose between commands (make the guards exclusive)", a.Pos.Line, x.describe(cur))}}
@@ -473,27 +538,33 @@ func (x *explorer) successors(s int) ([]succ, error) {
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, bs)
+			choices = append(choices, choice{cmds: enabled, bs: bs})
 		}
-	case PRISM:
+	case m.Semantics == PRISM:
 		var err error
 		if choices, err = x.prismChoices(enabled, cur); err != nil {
 			return nil, err
 		}
 	}
+	if len(choices) == 0 && m.Semantics == PRISM {
+		x.deadlocks++
+	}
+	return choices, nil
+}
+
+// successors is the row of a state of a Markov chain: a uniform choice
+// among its choices (nil: absorbing, the chain gives it a self-loop).
+func (x *explorer) successors(choices []choice) ([]succ, error) {
 	if len(choices) == 0 {
-		if m.Semantics == PRISM {
-			x.deadlocks++
-		}
-		return nil, nil // absorbing: the chain gives it a self-loop
+		return nil, nil
 	}
 	var share *big.Rat
 	if len(choices) > 1 {
 		share = big.NewRat(1, int64(len(choices)))
 	}
 	var row []succ
-	for _, bs := range choices {
-		for _, b := range bs {
+	for _, c := range choices {
+		for _, b := range c.bs {
 			t, _, err := x.find(b.v)
 			if err != nil {
 				return nil, err
@@ -638,9 +709,9 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
 
 // prismChoices are the choices of PRISM's DTMC semantics at cur.
-func (x *explorer) prismChoices(enabled []int, cur []int64) ([][]branch, error) {
+func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 	m := x.p.m
-	var choices [][]branch
+	var choices []choice
 	byAction := map[string]map[int][]int{} // action → module → enabled commands
 	for _, ci := range enabled {
 		c := m.Commands[ci]
@@ -649,7 +720,7 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([][]branch, error) 
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, bs)
+			choices = append(choices, choice{cmds: []int{ci}, bs: bs})
 			continue
 		}
 		if byAction[c.Action] == nil {
@@ -689,7 +760,7 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([][]branch, error) 
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, bs)
+			choices = append(choices, choice{action: a, cmds: cmb, bs: bs})
 		}
 	}
 	return choices, nil
@@ -785,7 +856,7 @@ func (x *explorer) chain() (*chain.Chain, error) {
 			if s < x.inputs {
 				labels = append(labels, "init")
 			}
-			if x.rows[s] == nil {
+			if !m.MDP && x.rows[s] == nil || m.MDP && len(x.mdp[s]) == 0 {
 				labels = append(labels, "deadlock")
 			}
 		}

@@ -34,6 +34,17 @@
 //     picks uniformly among the choices. A state with no choice is a
 //     deadlock and gets a self-loop, as PRISM does by default; Build counts
 //     them.
+//   - MDPs (Model.MDP): the same choices are kept apart, each a choice of
+//     the MDP, instead of a uniform mix. Under the DP semantics every
+//     command names its action ([a] guard -> …) and a state enables at
+//     most one command per action (two are an error naming the state and
+//     both commands); under PRISM's, a state's choices are its enabled
+//     unlabelled commands (each its own) and, per action, every
+//     combination of one enabled command per module having the action. A
+//     state with no choice is absorbing (under PRISM's semantics, a
+//     deadlock, labelled and counted). Build returns the MDP (package mdp)
+//     over a frame chain of the same states, every one absorbing; mdp.go
+//     says how choices are named.
 package statespace
 
 import (
@@ -69,6 +80,9 @@ type Model struct {
 	Init      *expr.Expr
 	InitPos   source.Position
 	Semantics Semantics
+	// MDP makes the model a Markov decision process: a state's choices
+	// are kept apart (see the package doc) rather than mixed uniformly.
+	MDP bool
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
 }
@@ -149,3 +163,6 @@ type Label struct {
 	Cond *expr.Expr
 	Pos  source.Position
 }
+
+// IsMDP reports whether the model is a Markov decision process.
+func (m *Model) IsMDP() bool { return m.MDP }

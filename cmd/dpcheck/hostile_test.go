@@ -174,8 +174,8 @@ var hostile = []struct {
 	{name: "pictures of a file with errors", src: "model survey(\n", args: []string{"--dot", "DOT", "FILE"}},
 	// PRISM models and properties.
 	{name: "PRISM: log", model: "dtmc\nconst double e = log(10, 2);\nmodule m\n  s : [0..1];\n  [] s=0 -> 1/e : (s'=1) + 1-1/e : true;\nendmodule\n", src: "P=? [ F s=1 ]\n"},
-	{name: "PRISM: mdp", model: "mdp\nmodule m\n  s : [0..1];\n  [a] s=0 -> (s'=1);\n  [b] s=0 -> true;\nendmodule\n", src: "Pmax=? [ F s=1 ]\n"},
-	{name: "PRISM: no model type", model: "module m\n  s : [0..1];\n  [] s=0 -> (s'=1);\nendmodule\n", src: "P=? [ F s=1 ]\n"},
+	{name: "PRISM: mdp with an old-style filter", model: "mdp\nmodule m\n  s : [0..1];\n  [a] s=0 -> (s'=1);\n  [b] s=0 -> true;\nendmodule\n", src: "Pmax=? [ F s=1 {s=0}{max} ]\n"},
+	{name: "PRISM: no model type (an MDP) with an old-style filter", model: "module m\n  s : [0..1];\n  [] s=0 -> (s'=1);\nendmodule\n", src: "Pmin=? [ F s=1 {\"init\"&s=0}{min} ]\n"},
 	{name: "PRISM: rewards property", model: prismDie, src: "P=? [ F s=3 ]\nR=? [ F s=3 ]\n"},
 	{name: "PRISM: reward structure ignored", model: prismDie + "rewards \"steps\"\n  true : 1;\nendrewards\n", src: "P=? [ F s=3 ]\n"},
 	{name: "PRISM: unknown variable", model: "dtmc\nmodule m\n  s : [0..1];\n  [] t=0 -> (s'=1);\nendmodule\n", src: "P=? [ F s=1 ]\n"},

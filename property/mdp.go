@@ -1,0 +1,776 @@
+package property
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// Statements on MDPs (docs/semantics.md §7). When the model is a Markov
+// decision process (Prepared.MDP), its chain is only the frame — names,
+// valuations, labels, inputs — and every statement is evaluated by package
+// mdp:
+//
+//   - check dp, query eps, query delta: over query schedulers (a fixed
+//     sequence of actions applied from both inputs of a pair), over the
+//     program's output space (mdp.CheckDP, TightEpsilon, TightDelta).
+//   - check φ, for φ a boolean combination of P~p[ψ], D{ε,δ}[ψ], labels
+//     and comparisons at every input: P~p[ψ] holds when it holds under
+//     every scheduler (Pmin for ≥ and >, Pmax for ≤ and <, exact);
+//     D{ε,δ}[ψ] by mdp.CheckD over query schedulers. The verdict is
+//     three-valued: a D whose verdict is unknown makes φ unknown where it
+//     decides φ.
+//   - query P=?[ψ]: the probability when it is the same under every
+//     scheduler (an error naming both extremes otherwise); Pmin=? and
+//     Pmax=? the extremes.
+//   - query D{?,δ}[ψ], D{ε,?}[ψ]: mdp.TightEpsilonD, TightDeltaD; a value
+//     not decided exactly is an interval.
+//
+// Refused when the file is prepared, at the statement: query profile,
+// check equivalent of an MDP, compose(k, M) of an MDP, and P or D inside a
+// path formula. Options.Lump does not apply to an MDP (it is skipped).
+
+// errNotOnMDP is the refusal of a statement that is not defined on MDPs.
+func errNotOnMDP(at source.Position, what, why string) *source.Error {
+	return errorAt(at, "%s is not defined on MDPs yet: %s", what, why)
+}
+
+// checkExpectUnknown refuses "expect unknown" where it cannot be met: on
+// a Markov chain (every check is decided), and on a query.
+func (p *Prepared) checkExpectUnknown(h *Header, check bool) source.ErrorList {
+	if h.Expect.Kind != ExpectUnknown {
+		return nil
+	}
+	switch {
+	case !check:
+		return source.ErrorList{errorAt(h.Expect.Pos, "expect unknown is for checks on MDPs: a query whose value is not decided exactly gives an interval")}
+	case p.MDP == nil:
+		return source.ErrorList{errorAt(h.Expect.Pos, "expect unknown is for checks on MDPs: on a Markov chain every check is decided exactly")}
+	}
+	return nil
+}
+
+// nestedOnMDP returns the first P or D inside a path formula of f (f a
+// path formula when inPath), or nil.
+func nestedOnMDP(f *Formula, inPath bool) *Formula {
+	if inPath && (f.Op == verify.OpProb || f.Op == verify.OpDP) {
+		return f
+	}
+	in := inPath || f.Op == verify.OpProb || f.Op == verify.OpDP
+	for _, a := range f.Args {
+		if g := nestedOnMDP(a, in); g != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// errNested refuses a P or D inside a path formula on an MDP.
+func errNested(g *Formula) *source.Error {
+	return errorAt(g.Pos, "%s: P and D inside a path formula are not defined on MDPs yet: on an MDP the state formulas of a path formula must be propositional (labels, comparisons, true, false, !, &, |)", g.Text)
+}
+
+// preparePathOnMDP refuses a path formula with a P or D inside on an MDP.
+func (p *Prepared) preparePathOnMDP(path *Formula) source.ErrorList {
+	if p.MDP == nil {
+		return nil
+	}
+	if g := nestedOnMDP(path, true); g != nil {
+		return source.ErrorList{errNested(g)}
+	}
+	return nil
+}
+
+// IsMDP reports whether the model is a Markov decision process.
+func (p *Prepared) IsMDP() bool { return p.MDP != nil }
+
+// stateInfo names a state of the frame.
+func stateInfo(c *chain.Chain, s int) verify.StateInfo {
+	return verify.StateInfo{ID: s, Name: c.Name(s), Valuation: c.Valuation(s)}
+}
+
+// schedulers says, in a description, over which schedulers a statement on
+// an MDP is checked.
+const (
+	querySchedulers = "over query schedulers (fixed action sequences)"
+	allSchedulers   = "under every scheduler"
+)
+
+// passVerdict sets whether an MDP verdict meets the statement's
+// expectation: holds (decided, or by the sufficient condition), violated,
+// or unknown.
+func (b *base) passVerdict(h *Header, v mdp.Verdict) {
+	switch h.Expect.Kind {
+	case ExpectViolated:
+		b.pass = v == mdp.Violated
+	case ExpectUnknown:
+		b.pass = v == mdp.Unknown
+	default:
+		b.pass = v == mdp.Holds || v == mdp.HoldsSufficient
+	}
+}
+
+// mdpVerdict is the value of a check on an MDP: "holds", "violated" or
+// "unknown" (how it holds is in the result).
+func mdpVerdict(b *base, v mdp.Verdict) string {
+	switch {
+	case b.err != nil:
+		return "error"
+	case v == mdp.Holds || v == mdp.HoldsSufficient:
+		return "holds"
+	case v == mdp.Violated:
+		return "violated"
+	}
+	return "unknown"
+}
+
+// OnFrame names the states an outcome on an MDP refers to, and counts
+// the pairs it compared.
+type OnFrame struct {
+	frame *chain.Chain
+	pairs int
+}
+
+// onFrame is what an outcome on e's MDP knows of it.
+func (e *Env) onFrame() OnFrame { return OnFrame{frame: e.p.Chain, pairs: len(e.p.Neighbours)} }
+
+// StateInfo names state s of the MDP (the From and To of a result).
+func (f OnFrame) StateInfo(s int) verify.StateInfo {
+	if f.frame == nil || s < 0 || s >= f.frame.NumStates() {
+		return verify.StateInfo{ID: s, Name: fmt.Sprint(s)}
+	}
+	return stateInfo(f.frame, s)
+}
+
+// Pairs is the number of unordered neighbouring pairs compared.
+func (f OnFrame) Pairs() int { return f.pairs }
+
+// MDPCheckOutcome is the verdict of check dp on an MDP, over query
+// schedulers, with how it was decided and the worst action sequence.
+type MDPCheckOutcome struct {
+	base
+	OnFrame
+	Result *mdp.Result
+}
+
+// Value is "holds", "violated" or "unknown".
+func (o *MDPCheckOutcome) Value() string {
+	if o.Result == nil {
+		return mdpVerdict(&o.base, mdp.Unknown)
+	}
+	return mdpVerdict(&o.base, o.Result.Verdict)
+}
+
+// MDPEpsOutcome is the least ε of query eps or query D{?,δ}[ψ] on an MDP,
+// over query schedulers: exact, or an interval.
+type MDPEpsOutcome struct {
+	base
+	OnFrame
+	Result *mdp.EpsResult
+}
+
+// Value is the least ε, or "[lower, upper]" when it is not decided
+// exactly ("≥ lower" without an upper bound).
+func (o *MDPEpsOutcome) Value() string {
+	switch r := o.Result; {
+	case o.err != nil || r == nil:
+		return "error"
+	case r.Exact:
+		return r.Eps.String()
+	case r.Upper == nil:
+		return "≥ " + r.Eps.String()
+	default:
+		return "[" + r.Eps.String() + ", " + r.Upper.String() + "]"
+	}
+}
+
+// passEpsMDP sets whether a least ε meets its expectation: exact and
+// equal.
+func (b *base) passEpsMDP(h *Header, r *mdp.EpsResult, want exact.Eps) {
+	if h.Expect.Kind == ExpectValue && !r.Exact {
+		b.pass = false
+		return
+	}
+	b.passEps(h, r.Eps, want)
+}
+
+// MDPDeltaOutcome is the least δ of query delta or query D{ε,?}[ψ] on an
+// MDP, over query schedulers: exact, or an interval.
+type MDPDeltaOutcome struct {
+	base
+	OnFrame
+	Result *mdp.Result
+}
+
+// Value is the least δ, or "[lower, upper]" when it is not decided
+// exactly ("≥ lower" without an upper bound).
+func (o *MDPDeltaOutcome) Value() string {
+	switch r := o.Result; {
+	case o.err != nil || r == nil:
+		return "error"
+	case r.Exact:
+		return r.Delta.String()
+	case r.Upper == nil:
+		return "≥ " + r.Delta.String()
+	default:
+		return "[" + r.Delta.String() + ", " + r.Upper.String() + "]"
+	}
+}
+
+// passDeltaMDP sets whether a least δ meets its expectation: exact and
+// equal.
+func (b *base) passDeltaMDP(h *Header, r *mdp.Result, want *big.Rat) {
+	if h.Expect.Kind == ExpectValue && !r.Exact {
+		b.pass = false
+		return
+	}
+	b.passDelta(h, r.Delta, want)
+}
+
+// mdpOptions are the bounds of the query-scheduler search.
+func (e *Env) mdpOptions() mdp.Options { return e.opts.MDP }
+
+// dpOnMDP evaluates check dp on an MDP.
+func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	r, err := mdp.CheckDP(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Eps, s.Delta, e.mdpOptions())
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passVerdict(&s.Header, r.Verdict)
+	return o
+}
+
+// epsOnMDP evaluates query eps on an MDP.
+func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	r, err := mdp.TightEpsilon(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Delta, e.mdpOptions())
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passEpsMDP(&s.Header, r, s.Expected)
+	return o
+}
+
+// deltaOnMDP evaluates query delta on an MDP.
+func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	r, err := mdp.TightDelta(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Eps, e.mdpOptions())
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passDeltaMDP(&s.Header, r, s.Expected)
+	return o
+}
+
+// noPair is the reason of a D query without neighbouring pairs.
+const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input for every ε and δ"
+
+// epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
+func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	if len(e.p.Neighbours) == 0 {
+		o.Result = &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}
+		o.passEpsMDP(&s.Header, o.Result, s.Expected)
+		return o
+	}
+	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Delta, e.mdpOptions())
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passEpsMDP(&s.Header, r, s.Expected)
+	return o
+}
+
+// deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
+func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	if len(e.p.Neighbours) == 0 {
+		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
+		o.passDeltaMDP(&s.Header, o.Result, s.Expected)
+		return o
+	}
+	r, err := mdp.TightDeltaD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Eps, e.mdpOptions())
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	o.passDeltaMDP(&s.Header, r, s.Expected)
+	return o
+}
+
+// MDPInputProb is the probability of a path formula from one input of an
+// MDP: Min and Max over all schedulers (Min nil for Pmax=?, Max nil for
+// Pmin=?), and Pr the answer (for P=?, the probability the same under
+// every scheduler).
+type MDPInputProb struct {
+	State    verify.StateInfo
+	Pr       *big.Rat
+	Min, Max *big.Rat
+}
+
+// MDPProbOutcome is the answer of query P=?, Pmin=? or Pmax=? on an MDP.
+type MDPProbOutcome struct {
+	base
+	OnFrame
+	// Extreme is the query's: "" for P=?, "min" or "max".
+	Extreme string
+	Probs   []MDPInputProb
+}
+
+// Value is "" (one probability per input).
+func (o *MDPProbOutcome) Value() string {
+	if o.err != nil {
+		return "error"
+	}
+	return ""
+}
+
+// ScheduleError is the error of query P=? on an MDP whose probability
+// depends on the scheduler: the first input where the extremes differ.
+type ScheduleError struct {
+	State    verify.StateInfo
+	Min, Max *big.Rat
+}
+
+func (e *ScheduleError) Error() string {
+	return fmt.Sprintf("Pr(ψ) depends on the scheduler: from %s it is between Pmin = %s and Pmax = %s; ask Pmin=?[…] or Pmax=?[…]",
+		e.State, e.Min.RatString(), e.Max.RatString())
+}
+
+// probOnMDP evaluates query P=?, Pmin=? or Pmax=? on an MDP.
+func (s *ProbQuery) probOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPProbOutcome{base: base{st: s}, OnFrame: e.onFrame(), Extreme: s.Extreme}
+	m := e.p.MDP
+	var lo, hi []*big.Rat
+	var err error
+	if s.Extreme != "max" {
+		lo, err = m.Prob(ctx, s.f, false)
+	}
+	if err == nil && s.Extreme != "min" {
+		hi, err = m.Prob(ctx, s.f, true)
+	}
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	c := e.p.Chain
+	for _, st := range c.Inputs() {
+		ip := MDPInputProb{State: stateInfo(c, st)}
+		if lo != nil {
+			ip.Min, ip.Pr = lo[st], lo[st]
+		}
+		if hi != nil {
+			ip.Max, ip.Pr = hi[st], hi[st]
+		}
+		if s.Extreme == "" && ip.Min.Cmp(ip.Max) != 0 {
+			o.fail(&ScheduleError{State: ip.State, Min: ip.Min, Max: ip.Max})
+			o.Probs = nil
+			return o
+		}
+		o.Probs = append(o.Probs, ip)
+	}
+	o.pass = true
+	for _, p := range o.Probs {
+		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+			o.pass = false
+		}
+	}
+	return o
+}
+
+// mdpNode is a state formula of a check on an MDP, compiled against the
+// frame: its P and D carry their path formulas resolved.
+type mdpNode struct {
+	f    *Formula
+	cond *expr.Compiled
+	args []*mdpNode
+	path *verify.Formula
+}
+
+// compileMDP compiles the state formula f against the frame c.
+func compileMDP(f *Formula, c *chain.Chain, errs *source.ErrorList) *mdpNode {
+	n := &mdpNode{f: f}
+	switch f.Op {
+	case verify.OpLabel:
+		f.resolve(c, errs) // reports an unknown label, or a variable
+	case verify.OpAtom:
+		cond, cerrs := expr.Compile(f.Atom, c, false)
+		*errs = append(*errs, cerrs...)
+		n.cond = cond
+	case verify.OpProb, verify.OpDP:
+		n.path = f.Args[0].resolve(c, errs)
+	case verify.OpNot, verify.OpAnd, verify.OpOr:
+		for _, a := range f.Args {
+			n.args = append(n.args, compileMDP(a, c, errs))
+		}
+	}
+	return n
+}
+
+// MDPAtom is how one P~p[ψ] or D{ε,δ}[ψ] of a check on an MDP was
+// decided: at one input, or at every input.
+type MDPAtom struct {
+	// Formula is the P or D as written.
+	Formula string
+	// State is the input it was decided at; nil: at every input.
+	State *verify.StateInfo
+	// Verdict is its truth there: Holds or Violated for a P; for a D
+	// mdp.CheckD's verdict.
+	Verdict mdp.Verdict
+	// Extreme ("min" or "max") and Pr are a P's: Pmin(ψ) for ≥ and >,
+	// Pmax(ψ) for ≤ and <, at State (over every input: the extreme
+	// closest to the bound, at WorstState).
+	Extreme    string
+	Pr         *big.Rat
+	WorstState *verify.StateInfo
+	// Result is a D's, as mdp.CheckD returned it (nil for a D at an input
+	// without neighbours, or when no input has one: it holds).
+	Result *mdp.Result
+}
+
+// MDPFormulaOutcome is the verdict of check φ on an MDP: φ holds (every
+// input), is violated (at State), or is unknown (at State: some D there
+// can be neither proved nor refuted). Atoms say how each P and D was
+// decided: at State, or at every input when φ holds.
+type MDPFormulaOutcome struct {
+	base
+	OnFrame
+	Verdict mdp.Verdict
+	Inputs  int
+	State   *verify.StateInfo
+	Atoms   []MDPAtom
+}
+
+// Value is "holds", "violated" or "unknown".
+func (o *MDPFormulaOutcome) Value() string { return mdpVerdict(&o.base, o.Verdict) }
+
+// tri is a three-valued truth: a D may be unknown.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triUnknown
+	triTrue
+)
+
+// mdpEval evaluates the state formula of a check at the inputs of an MDP,
+// computing each extreme probability and each D once.
+type mdpEval struct {
+	ctx   context.Context
+	e     *Env
+	probs map[*mdpNode][]*big.Rat
+	dAll  map[*mdpNode]*mdp.Result
+	// dPair are D's results pair by pair (by index in the neighbours),
+	// when it does not hold for all of them at once.
+	dPair map[*mdpNode]map[int]*mdp.Result
+}
+
+func (v *mdpEval) prob(n *mdpNode) ([]*big.Rat, error) {
+	if p, ok := v.probs[n]; ok {
+		return p, nil
+	}
+	p, err := v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp))
+	if err != nil {
+		return nil, err
+	}
+	v.probs[n] = p
+	return p, nil
+}
+
+// maxFor says which extreme decides P~p: Pmax for ≤ and <.
+func maxFor(cmp string) bool { return cmp == "<=" || cmp == "<" }
+
+func extremeFor(cmp string) string {
+	if maxFor(cmp) {
+		return "max"
+	}
+	return "min"
+}
+
+// compare reports whether x ~ bound.
+func compare(x *big.Rat, cmp string, bound *big.Rat) bool {
+	c := x.Cmp(bound)
+	switch cmp {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// all returns D's verdict over every pair, computed once.
+func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
+	if r, ok := v.dAll[n]; ok {
+		return r, nil
+	}
+	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.e.p.Neighbours, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+	if err != nil {
+		return nil, err
+	}
+	v.dAll[n] = r
+	return r, nil
+}
+
+// dAtInput returns D's result at input s: over every pair when D holds
+// for all of them (or there is one pair), else the deciding result among
+// the pairs of s, each pair checked once: a violated one, else an unknown
+// one, else one that holds (nil when s has no pair).
+func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
+	pairs := v.e.p.Neighbours
+	if !v.hasPair(s) {
+		return nil, nil // no neighbour: D holds
+	}
+	all, err := v.all(n)
+	if err != nil {
+		return nil, err
+	}
+	if all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient || len(pairs) == 1 && (pairs[0][0] == s || pairs[0][1] == s) {
+		return all, nil
+	}
+	var worst *mdp.Result
+	for i, p := range pairs {
+		if p[0] != s && p[1] != s {
+			continue
+		}
+		r, ok := v.dPair[n][i]
+		if !ok {
+			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+			if err != nil {
+				return nil, err
+			}
+			if v.dPair[n] == nil {
+				v.dPair[n] = map[int]*mdp.Result{}
+			}
+			v.dPair[n][i] = r
+		}
+		if worst == nil || rank(r.Verdict) > rank(worst.Verdict) {
+			worst = r
+		}
+	}
+	return worst, nil
+}
+
+// hasPair reports whether input s has a neighbour.
+func (v *mdpEval) hasPair(s int) bool {
+	return slices.ContainsFunc(v.e.p.Neighbours, func(p [2]int) bool { return p[0] == s || p[1] == s })
+}
+
+// rank orders verdicts by how much they decide a D at an input: one
+// violated pair violates it, one unknown pair leaves it unknown.
+func rank(v mdp.Verdict) int {
+	switch v {
+	case mdp.Violated:
+		return 3
+	case mdp.Unknown:
+		return 2
+	case mdp.HoldsSufficient:
+		return 1
+	}
+	return 0
+}
+
+// at evaluates n at state s.
+func (v *mdpEval) at(n *mdpNode, s int) (tri, error) {
+	c := v.e.p.Chain
+	f := n.f
+	switch f.Op {
+	case verify.OpTrue:
+		return triTrue, nil
+	case verify.OpFalse:
+		return triFalse, nil
+	case verify.OpLabel:
+		return triOf(c.HasLabel(s, f.Label)), nil
+	case verify.OpAtom:
+		b, err := n.cond.Eval(s, s)
+		if err != nil {
+			return triFalse, evalError(err, f.Pos)
+		}
+		return triOf(b), nil
+	case verify.OpNot:
+		t, err := v.at(n.args[0], s)
+		return triTrue - t, err
+	case verify.OpAnd, verify.OpOr:
+		stop := triFalse // the value that decides an And
+		if f.Op == verify.OpOr {
+			stop = triTrue
+		}
+		res := triTrue - stop
+		for _, a := range n.args {
+			t, err := v.at(a, s)
+			if err != nil {
+				return triFalse, err
+			}
+			if t == stop {
+				return stop, nil
+			}
+			if t == triUnknown {
+				res = triUnknown
+			}
+		}
+		return res, nil
+	case verify.OpProb:
+		p, err := v.prob(n)
+		if err != nil {
+			return triFalse, err
+		}
+		return triOf(compare(p[s], f.Cmp, f.Bound)), nil
+	case verify.OpDP:
+		r, err := v.dAtInput(n, s)
+		switch {
+		case err != nil:
+			return triFalse, err
+		case r == nil || r.Verdict == mdp.Holds || r.Verdict == mdp.HoldsSufficient:
+			return triTrue, nil
+		case r.Verdict == mdp.Violated:
+			return triFalse, nil
+		}
+		return triUnknown, nil
+	}
+	return triFalse, fmt.Errorf("%s: not a state formula", f.Text)
+}
+
+func triOf(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
+}
+
+// atoms lists the P and D nodes of n, in the order of the formula.
+func atoms(n *mdpNode, out []*mdpNode) []*mdpNode {
+	if n.f.Op == verify.OpProb || n.f.Op == verify.OpDP {
+		return append(out, n)
+	}
+	for _, a := range n.args {
+		out = atoms(a, out)
+	}
+	return out
+}
+
+// formulaOnMDP evaluates check φ on an MDP.
+func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
+	o := &MDPFormulaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+	v := &mdpEval{ctx: ctx, e: e, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
+	c := e.p.Chain
+	ins := c.Inputs()
+	o.Inputs = len(ins)
+	at, verdict := -1, mdp.Holds
+	for _, st := range ins {
+		t, err := v.at(s.node, st)
+		if err != nil {
+			o.fail(err)
+			return o
+		}
+		if t == triFalse {
+			at, verdict = st, mdp.Violated
+			break
+		}
+		if t == triUnknown && at < 0 {
+			at, verdict = st, mdp.Unknown
+		}
+	}
+	if at >= 0 {
+		si := stateInfo(c, at)
+		o.State = &si
+	}
+	for _, n := range atoms(s.node, nil) {
+		a, ok := v.describe(n, at)
+		if !ok {
+			continue // not evaluated: the verdict did not need it
+		}
+		if verdict == mdp.Holds && a.Verdict == mdp.HoldsSufficient {
+			verdict = mdp.HoldsSufficient
+		}
+		o.Atoms = append(o.Atoms, a)
+	}
+	o.Verdict = verdict
+	o.passVerdict(&s.Header, verdict)
+	return o
+}
+
+// describe says how node n was decided at input s (-1: at every input),
+// from what was computed; false when n was not evaluated.
+func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
+	c := v.e.p.Chain
+	a := MDPAtom{Formula: n.f.Text}
+	if s >= 0 {
+		si := stateInfo(c, s)
+		a.State = &si
+	}
+	if n.f.Op == verify.OpProb {
+		p, ok := v.probs[n]
+		if !ok {
+			return a, false
+		}
+		a.Extreme = extremeFor(n.f.Cmp)
+		if s < 0 { // the input closest to violating the bound
+			for _, in := range c.Inputs() {
+				worse := a.Pr == nil
+				if !worse {
+					d := p[in].Cmp(a.Pr)
+					worse = d < 0 && !maxFor(n.f.Cmp) || d > 0 && maxFor(n.f.Cmp)
+				}
+				if worse {
+					si := stateInfo(c, in)
+					a.Pr, a.WorstState = p[in], &si
+				}
+			}
+			if a.Pr == nil {
+				return a, false
+			}
+		} else {
+			a.Pr = p[s]
+		}
+		a.Verdict = mdp.Violated
+		if compare(a.Pr, n.f.Cmp, n.f.Bound) {
+			a.Verdict = mdp.Holds
+		}
+		return a, true
+	}
+	if s >= 0 && !v.hasPair(s) || s < 0 && len(v.e.p.Neighbours) == 0 {
+		a.Verdict = mdp.Holds // no neighbour: D holds (Result nil)
+		return a, true
+	}
+	all, ok := v.dAll[n]
+	switch {
+	case !ok:
+		return a, false
+	case s < 0 || all.Verdict == mdp.Holds || all.Verdict == mdp.HoldsSufficient:
+		a.Result = all
+		if s >= 0 {
+			a.State = nil // decided over every pair
+		}
+	default:
+		r, err := v.dAtInput(n, s) // computed already: cached
+		if err != nil {
+			return a, false
+		}
+		a.Result = r
+	}
+	a.Verdict = mdp.Holds
+	if a.Result != nil {
+		a.Verdict = a.Result.Verdict
+	}
+	return a, true
+}

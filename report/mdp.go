@@ -1,0 +1,528 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// The renderings of statements on MDPs: each says what was checked (over
+// which schedulers) and how it was decided — the verdict's kind, the
+// engine's reason, the horizon, the sequences explored and pruned, and
+// the worst action sequence with its pair, event and probabilities.
+
+// mdpVerdictText is a verdict with its kind: "holds (sufficient
+// condition, Proposition 2)", "unknown: δ between X and Y".
+func mdpVerdictText(v mdp.Verdict, r *mdp.Result) string {
+	switch v {
+	case mdp.Holds:
+		return "holds"
+	case mdp.HoldsSufficient:
+		return "holds (sufficient condition, Proposition 2)"
+	case mdp.Violated:
+		return "violated"
+	}
+	switch {
+	case r == nil:
+		return "unknown"
+	case r.Upper != nil:
+		return fmt.Sprintf("unknown: δ between %s and %s", realText(r.Delta), realText(*r.Upper))
+	}
+	return fmt.Sprintf("unknown: δ at least %s", realText(r.Delta))
+}
+
+// mdpCheckText is the verdict of a check on an MDP, with the expectation
+// when it was not met.
+func mdpCheckText(o property.Outcome, v mdp.Verdict, r *mdp.Result) string {
+	s := mdpVerdictText(v, r)
+	if !o.Pass() {
+		s += ", expected " + o.Statement().Head().Expect.Text
+	}
+	return s
+}
+
+// sequenceText writes an action sequence: "[H, L]".
+func sequenceText(seq []string) string {
+	if len(seq) > 12 {
+		return fmt.Sprintf("[%s, …, %s] (%d actions)", strings.Join(seq[:10], ", "), seq[len(seq)-1], len(seq))
+	}
+	return "[" + strings.Join(seq, ", ") + "]"
+}
+
+// rows writes aligned name/value rows under a statement.
+func rows(w io.Writer, indent string, rs [][2]string) {
+	width := 0
+	for _, r := range rs {
+		width = max(width, len([]rune(r[0])))
+	}
+	for _, r := range rs {
+		fmt.Fprintf(w, "%s%s%s  %s\n", indent, r[0], strings.Repeat(" ", width-len([]rune(r[0]))), r[1])
+	}
+}
+
+// searchText says how far the search over query schedulers went.
+func searchText(horizon int, explored, pruned int64) string {
+	return fmt.Sprintf("%d (%s explored, %d pruned)", horizon, count(int(explored), "sequence"), pruned)
+}
+
+// resultRows are the rows of an mdp.Result: how it was decided, the
+// search, and the worst sequence. d says whether it is a D's (ψ's
+// probabilities) rather than dp's (an event's).
+func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
+	rs := [][2]string{{"decided", r.Reason}, {"horizon", searchText(r.Horizon, r.Explored, r.Pruned)}}
+	if r.From >= 0 {
+		from, to := names(r.From), names(r.To)
+		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), from, to)})
+		if !d && len(r.Event) > 0 {
+			rs = append(rs, [2]string{"event", "E* = " + eventText(r.Event)})
+		}
+		if r.ProbFrom != nil && r.ProbTo != nil {
+			what := "Pr[E*"
+			if d {
+				what = "Pr[ψ"
+			}
+			rs = append(rs, [2]string{"probabilities", fmt.Sprintf("%s | %s] = %s, %s | %s] = %s", what, from, ratText(r.ProbFrom), what, to, ratText(r.ProbTo))})
+		}
+	}
+	gap := realText(r.Delta)
+	if r.Exact {
+		gap += " (exact: the tight δ)"
+	} else {
+		gap += " (the largest gap found: a lower bound on the tight δ)"
+	}
+	rs = append(rs, [2]string{"δ found", gap})
+	if r.Upper != nil {
+		rs = append(rs, [2]string{"upper bound", "δ ≤ " + realText(*r.Upper) + " (Proposition 2)"})
+	}
+	return rs
+}
+
+// epsRows are the rows of an mdp.EpsResult.
+func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
+	rs := [][2]string{{"decided", r.Reason}, {"horizon", searchText(r.Horizon, r.Explored, r.Pruned)}}
+	if r.From >= 0 {
+		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), names(r.From), names(r.To))})
+	}
+	if r.Upper != nil && !r.Exact {
+		rs = append(rs, [2]string{"upper bound", "ε ≤ " + epsText(*r.Upper) + " (Proposition 2)"})
+	}
+	return rs
+}
+
+// epsValueText is a least ε, after "ε": "= X", or the interval it lies
+// in.
+func epsValueText(r *mdp.EpsResult) string {
+	switch {
+	case r.Exact:
+		return "= " + epsText(r.Eps)
+	case r.Upper != nil:
+		return fmt.Sprintf("not decided exactly: between %s and %s", epsText(r.Eps), epsText(*r.Upper))
+	}
+	return fmt.Sprintf("not decided exactly: at least %s", epsText(r.Eps))
+}
+
+// deltaValueText is a least δ, after "δ": "= X", or the interval it lies
+// in.
+func deltaValueText(r *mdp.Result) string {
+	switch {
+	case r.Exact:
+		return "= " + realText(r.Delta)
+	case r.Upper != nil:
+		return fmt.Sprintf("not decided exactly: between %s and %s", realText(r.Delta), realText(*r.Upper))
+	}
+	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
+}
+
+// framed is an outcome on an MDP: it names the states of its results.
+type framed interface {
+	StateInfo(s int) verify.StateInfo
+	Pairs() int
+}
+
+// mdpView renders the outcomes of statements on MDPs; ok is false for
+// other outcomes.
+func mdpView(o property.Outcome) (kind, bool) {
+	f, ok := o.(framed)
+	if !ok {
+		return kind{}, false
+	}
+	info := f.StateInfo
+	names := func(s int) string { return info(s).String() }
+	switch o := o.(type) {
+	case *property.MDPCheckOutcome:
+		s := o.Statement().(*property.DPCheck)
+		return kind{
+			output: s.Output().String(),
+			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, r.Verdict, r))
+				fmt.Fprintf(w, "%schecked: %s; ε = %s, δ = %s; %s\n", pad, s.Describe(),
+					epsText(s.Eps), ratText(s.Delta), count(2*o.Pairs(), "ordered pair"))
+				rows(w, pad+"  ", resultRows(r, names, false))
+			},
+			json: func(d *StatementDoc) {
+				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
+				d.MDP = resultDoc(o.Result, info, true)
+			},
+			failure: func() string {
+				return checkFailure(o, o.Result.Verdict, o.Result, names)
+			},
+		}, true
+	case *property.MDPEpsOutcome:
+		var params func(d *StatementDoc)
+		var at string
+		switch s := o.Statement().(type) {
+		case *property.EpsQuery:
+			params = func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) }
+			at = ratText(s.Delta)
+		case *property.DEpsQuery:
+			params = func(d *StatementDoc) {
+				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
+			}
+			at = ratText(s.Delta)
+		}
+		return kind{
+			output: outputOf(o.Statement()),
+			params: params,
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
+				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
+				rows(w, pad+"  ", epsRows(r, names))
+			},
+			json: func(doc *StatementDoc) {
+				r := o.Result
+				doc.Outcome = "value"
+				if r.Exact {
+					doc.Value = ptr(epsNum(r.Eps))
+				} else {
+					doc.Outcome = "interval"
+				}
+				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
+				doc.MDP = epsDoc(r, info)
+			},
+			failure: func() string { return queryFailure(o) },
+		}, true
+	case *property.MDPDeltaOutcome:
+		var params func(d *StatementDoc)
+		d := false
+		var at string
+		switch s := o.Statement().(type) {
+		case *property.DeltaQuery:
+			params = func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) }
+			at = epsText(s.Eps)
+		case *property.DDeltaQuery:
+			d = true
+			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
+			at = epsText(s.Eps)
+		}
+		return kind{
+			output: outputOf(o.Statement()),
+			params: params,
+			text: func(w io.Writer) {
+				r := o.Result
+				fmt.Fprintf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
+				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
+				rows(w, pad+"  ", resultRows(r, names, d))
+			},
+			json: func(doc *StatementDoc) {
+				r := o.Result
+				doc.Outcome = "value"
+				if r.Exact {
+					doc.Value = ptr(realNum(r.Delta))
+				} else {
+					doc.Outcome = "interval"
+				}
+				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
+				doc.MDP = resultDoc(r, info, false)
+			},
+			failure: func() string { return queryFailure(o) },
+		}, true
+	case *property.MDPProbOutcome:
+		s := o.Statement().(*property.ProbQuery)
+		return kind{
+			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%s%s:\n", pad, s.Describe())
+				width := 0
+				for _, p := range o.Probs {
+					width = max(width, len([]rune(p.State.String())))
+				}
+				for _, p := range o.Probs {
+					name := p.State.String()
+					note := ""
+					if want := s.Expected(p.State.ID); want != nil {
+						note = " (as expected)"
+						if want.Cmp(p.Pr) != 0 {
+							note = ", expected " + ratText(want)
+						}
+					}
+					fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(p.Pr), note)
+				}
+			},
+			json: func(d *StatementDoc) {
+				d.Outcome = "value"
+				for _, p := range o.Probs {
+					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
+					if p.Min != nil {
+						ip.Min = ptr(ratNum(p.Min))
+					}
+					if p.Max != nil {
+						ip.Max = ptr(ratNum(p.Max))
+					}
+					if want := s.Expected(p.State.ID); want != nil {
+						ip.Expected = ptr(ratNum(want))
+					}
+					d.Probabilities = append(d.Probabilities, ip)
+				}
+			},
+			failure: func() string {
+				for _, p := range o.Probs {
+					if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+						return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
+					}
+				}
+				return queryFailure(o)
+			},
+		}, true
+	case *property.MDPFormulaOutcome:
+		s := o.Statement().(*property.FormulaCheck)
+		return kind{
+			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, o.Verdict, formulaDelta(o)))
+				fmt.Fprintf(w, "%schecked: %s; %s, %s\n", pad, s.Describe(), count(o.Inputs, "input"), count(o.Pairs(), "neighbouring pair"))
+				switch {
+				case o.State == nil:
+					fmt.Fprintf(w, "%sat every input:\n", pad)
+				case o.Verdict == mdp.Violated:
+					fmt.Fprintf(w, "%sfails at %s:\n", pad, o.State)
+				default:
+					fmt.Fprintf(w, "%sundecided at %s:\n", pad, o.State)
+				}
+				for _, a := range o.Atoms {
+					writeAtom(w, a, names)
+				}
+			},
+			json: func(d *StatementDoc) {
+				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
+				d.MDP = &MDPDoc{Verdict: o.Verdict.String()}
+				if o.State != nil {
+					d.MDP.At = ptr(stateDoc(*o.State))
+				}
+				for _, a := range o.Atoms {
+					d.MDP.Atoms = append(d.MDP.Atoms, atomDoc(a, info))
+				}
+			},
+			failure: func() string {
+				s := fmt.Sprintf("%s, expected %s", mdpVerdictText(o.Verdict, formulaDelta(o)), o.Statement().Head().Expect.Text)
+				if o.State != nil {
+					s += " at " + o.State.String()
+				}
+				return s
+			},
+		}, true
+	}
+	return kind{}, false
+}
+
+// probName names what a probability query on an MDP computes.
+func probName(extreme string) string {
+	if extreme == "" {
+		return "Pr(ψ)"
+	}
+	return "P" + extreme + "(ψ)"
+}
+
+// formulaDelta is the result of the D that makes a formula check unknown,
+// for its verdict's bounds.
+func formulaDelta(o *property.MDPFormulaOutcome) *mdp.Result {
+	if o.Verdict != mdp.Unknown {
+		return nil
+	}
+	for _, a := range o.Atoms {
+		if a.Result != nil && a.Verdict == mdp.Unknown {
+			return a.Result
+		}
+	}
+	return nil
+}
+
+// writeAtom writes how a P or D of a check on an MDP was decided.
+func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
+	in := pad + "  "
+	if a.Extreme == "" && a.Result == nil {
+		if a.State == nil {
+			fmt.Fprintf(w, "%s%s: holds: no input has a neighbour\n", in, a.Formula)
+		} else {
+			fmt.Fprintf(w, "%s%s: holds at %s: it has no neighbour\n", in, a.Formula, a.State)
+		}
+		return
+	}
+	if a.Extreme != "" {
+		where := ""
+		switch {
+		case a.State != nil:
+			where = " at " + a.State.String()
+		case a.WorstState != nil:
+			where = " (the extreme over the inputs, at " + a.WorstState.String() + ")"
+		}
+		fmt.Fprintf(w, "%s%s: %s %s: P%s(ψ) = %s%s\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), allSchedulersText, a.Extreme, ratText(a.Pr), where)
+		return
+	}
+	where := " over every neighbouring pair"
+	if a.State != nil {
+		where = " at " + a.State.String()
+	}
+	fmt.Fprintf(w, "%s%s: %s%s, over query schedulers\n", in, a.Formula, mdpVerdictText(a.Verdict, a.Result), where)
+	rows(w, in+"  ", resultRows(a.Result, names, true))
+}
+
+// allSchedulersText says how a P of a check on an MDP is decided.
+const allSchedulersText = "under every scheduler"
+
+// mdpExpectNote is the note after a query's value on an MDP: as
+// expected, or what was expected (a value not decided exactly never
+// meets one).
+func mdpExpectNote(o property.Outcome, isExact bool) string {
+	ex := o.Statement().Head().Expect
+	switch {
+	case ex.Kind != property.ExpectValue:
+		return ""
+	case o.Pass():
+		return " (as expected)"
+	case !isExact:
+		return ", expected " + ex.Text + " (a value not decided exactly cannot be compared)"
+	}
+	return ", expected " + ex.Text
+}
+
+// checkFailure says in one line how a check on an MDP failed.
+func checkFailure(o property.Outcome, v mdp.Verdict, r *mdp.Result, names func(int) string) string {
+	s := fmt.Sprintf("%s, expected %s", mdpVerdictText(v, r), o.Statement().Head().Expect.Text)
+	if r != nil && r.From >= 0 && v == mdp.Violated {
+		s += fmt.Sprintf(": action sequence %s, %s vs %s", sequenceText(r.Sequence), names(r.From), names(r.To))
+		if len(r.Event) > 0 {
+			s += " on E* = " + eventText(r.Event)
+		}
+		s += ", δ needed ≥ " + realText(r.Delta)
+	}
+	return s
+}
+
+// queryFailure says in one line how a query on an MDP failed.
+func queryFailure(o property.Outcome) string {
+	return fmt.Sprintf("got %s, expected %s", o.Value(), o.Statement().Head().Expect.Text)
+}
+
+// outputOf is the output space of a dp statement, "" for the others.
+func outputOf(st property.Statement) string {
+	switch s := st.(type) {
+	case *property.EpsQuery:
+		return s.Output().String()
+	case *property.DeltaQuery:
+		return s.Output().String()
+	case *property.DPCheck:
+		return s.Output().String()
+	}
+	return ""
+}
+
+// MDPDoc says how a statement on an MDP was decided.
+type MDPDoc struct {
+	// Verdict is a check's: "holds", "holds (sufficient condition)",
+	// "violated" or "unknown".
+	Verdict string `json:"verdict,omitempty"`
+	// Exact is a query's: whether the value is decided exactly (otherwise
+	// it lies between lower and upper).
+	Exact    *bool     `json:"exact,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Horizon  int       `json:"horizon,omitempty"`
+	Explored int64     `json:"explored,omitempty"`
+	Pruned   int64     `json:"pruned,omitempty"`
+	Sequence []string  `json:"sequence,omitempty"`
+	From     *StateDoc `json:"from,omitempty"`
+	To       *StateDoc `json:"to,omitempty"`
+	Event    []string  `json:"event,omitempty"`
+	PrFrom   *Number   `json:"pr_from,omitempty"`
+	PrTo     *Number   `json:"pr_to,omitempty"`
+	// Lower is the largest δ (or ε) found to be needed, Upper
+	// Proposition 2's bound.
+	Lower *Number `json:"lower,omitempty"`
+	Upper *Number `json:"upper,omitempty"`
+	// At and Atoms are a formula check's: the input where it fails or is
+	// unknown, and how each P and D was decided.
+	At    *StateDoc    `json:"at,omitempty"`
+	Atoms []MDPAtomDoc `json:"atoms,omitempty"`
+}
+
+// MDPAtomDoc is how one P or D of a formula check on an MDP was decided.
+type MDPAtomDoc struct {
+	Formula string `json:"formula"`
+	// State is the input it was decided at (absent: at every input).
+	State   *StateDoc `json:"state,omitempty"`
+	Verdict string    `json:"verdict"`
+	// Extreme ("min" or "max") and Pr are a P's, at State or at Worst.
+	Extreme string    `json:"extreme,omitempty"`
+	Pr      *Number   `json:"pr,omitempty"`
+	Worst   *StateDoc `json:"worst_state,omitempty"`
+	// Result is a D's.
+	Result *MDPDoc `json:"result,omitempty"`
+}
+
+func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
+	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme}
+	if a.State != nil {
+		d.State = ptr(stateDoc(*a.State))
+	}
+	if a.WorstState != nil {
+		d.Worst = ptr(stateDoc(*a.WorstState))
+	}
+	if a.Pr != nil {
+		d.Pr = ptr(ratNum(a.Pr))
+	}
+	if a.Result != nil {
+		d.Result = resultDoc(a.Result, info, true)
+	}
+	return d
+}
+
+func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check bool) *MDPDoc {
+	d := &MDPDoc{Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Sequence: r.Sequence,
+		Event: r.Event, Lower: ptr(realNum(r.Delta))}
+	if check {
+		d.Verdict = r.Verdict.String()
+	} else {
+		d.Exact = ptr(r.Exact)
+	}
+	if r.From >= 0 {
+		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
+	}
+	if r.ProbFrom != nil {
+		d.PrFrom = ptr(ratNum(r.ProbFrom))
+	}
+	if r.ProbTo != nil {
+		d.PrTo = ptr(ratNum(r.ProbTo))
+	}
+	if r.Upper != nil {
+		d.Upper = ptr(realNum(*r.Upper))
+	}
+	return d
+}
+
+func epsDoc(r *mdp.EpsResult, info func(int) verify.StateInfo) *MDPDoc {
+	d := &MDPDoc{Exact: ptr(r.Exact), Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned,
+		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps))}
+	if r.From >= 0 {
+		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
+	}
+	if r.Upper != nil {
+		d.Upper = ptr(epsNum(*r.Upper))
+	}
+	return d
+}

@@ -1,0 +1,309 @@
+package spec
+
+import (
+	"cmp"
+	"math/big"
+	"slices"
+	"strconv"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// An MDP's explicit files, as PRISM exports them: the .tra file's first
+// line is "N C M" (states, choices, transitions), then "i k j p" and an
+// optional action for each transition: from state i, its choice k (0, 1,
+// … at each state) goes to j with probability p. The .lab and .sta files
+// are a DTMC's. Each choice's probabilities must sum to exactly 1, and its
+// lines must name one action (or none). The frame is the chain of the
+// states, every one absorbing; the MDP's choices are named by their
+// actions, a choice without one "c<k>", and when two choices of a state
+// would have the same name each gets "#k".
+
+// mdpTransition is a line of an MDP's .tra file; action indexes the
+// distinct action texts (0: none).
+type mdpTransition struct {
+	from, choice, to, p, off, action int32
+}
+
+// mdpTra is what an MDP's .tra file gives.
+type mdpTra struct {
+	list    []mdpTransition
+	probs   []explicitProb
+	actions []string // "" first
+	choices int
+}
+
+// isMDPHeader reports whether the first line of a .tra file has three
+// fields (an MDP's).
+func isMDPHeader(f *source.File) bool {
+	three := false
+	lines(f.Text, func(l line) bool {
+		three = len(l.fields(nil)) == 3
+		return false
+	})
+	return three
+}
+
+// readMDP reads an MDP's files into its frame and the MDP, or returns nil
+// with the errors in r.errs.
+func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp.MDP) {
+	n, d := r.mdpTransitions(tra)
+	if r.stop || n == 0 {
+		return nil, nil
+	}
+	labels, inputs := r.labels(lab, n)
+	vals := r.states(sta, n)
+	if len(r.errs) > 0 || r.stop {
+		return nil, nil
+	}
+	b := chain.NewBuilder()
+	b.Grow(n)
+	for s := range n {
+		var val chain.Valuation
+		if vals != nil {
+			val = vals[s]
+		}
+		var ls []string
+		if labels != nil {
+			ls = labels[s]
+		}
+		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
+	}
+	for _, s := range inputs {
+		b.MarkInput(s)
+	}
+	frame, err := b.Build()
+	if err != nil { // the states were checked: it does not happen
+		r.errorf(tra, 0, "%v", err)
+		return nil, nil
+	}
+	// Name the choices, state by state.
+	type named struct {
+		name       string
+		lo, hi, st int // its lines, and its state
+	}
+	var all []named
+	for lo := 0; lo < len(d.list); {
+		st := d.list[lo].from
+		var cs []named
+		for lo < len(d.list) && d.list[lo].from == st {
+			hi := lo + 1
+			for hi < len(d.list) && d.list[hi].from == st && d.list[hi].choice == d.list[lo].choice {
+				hi++
+			}
+			name := d.actions[d.list[lo].action]
+			if name == "" {
+				name = "c" + strconv.Itoa(int(d.list[lo].choice))
+			}
+			cs = append(cs, named{name, lo, hi, int(st)})
+			lo = hi
+		}
+		count := map[string]int{}
+		for _, c := range cs {
+			count[c.name]++
+		}
+		for i := range cs {
+			if count[cs[i].name] > 1 {
+				cs[i].name += "#" + strconv.Itoa(int(d.list[cs[i].lo].choice))
+			}
+		}
+		all = append(all, cs...)
+	}
+	set := map[string]int{}
+	for _, c := range all {
+		set[c.name] = 0
+	}
+	actions := make([]string, 0, len(set))
+	for a := range set {
+		actions = append(actions, a)
+	}
+	slices.Sort(actions)
+	for i, a := range actions {
+		set[a] = i
+	}
+	choices := make([][]mdp.Choice, n)
+	for _, c := range all {
+		ch := mdp.Choice{Action: set[c.name], To: make([]int, 0, c.hi-c.lo), P: make([]*big.Rat, 0, c.hi-c.lo)}
+		for _, t := range d.list[c.lo:c.hi] {
+			ch.To = append(ch.To, int(t.to))
+			ch.P = append(ch.P, d.probs[t.p].val)
+		}
+		choices[c.st] = append(choices[c.st], ch)
+	}
+	m, err := mdp.New(frame, actions, choices)
+	if err != nil {
+		r.errorf(tra, 0, "%v", err)
+		return nil, nil
+	}
+	return frame, m
+}
+
+// mdpTransitions reads an MDP's .tra file: the number of states and the
+// transitions, checked (0 states after an error in the first line).
+func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
+	d := mdpTra{actions: []string{""}}
+	var n, c, m int
+	header := true
+	var fs []line
+	seenProb := map[string]int32{}
+	actionIndex := map[string]int32{"": 0}
+	count := 0
+	lines(f.Text, func(l line) bool {
+		if header {
+			header = false
+			fs = l.fields(fs)
+			var ok1, ok2, ok3 bool
+			n, ok1 = index(fs[0].text, 1<<31-1)
+			c, ok2 = index(fs[1].text, 1<<31-1)
+			m, ok3 = index(fs[2].text, 1<<31-1)
+			switch {
+			case !ok1 || !ok2 || !ok3:
+				r.errorf(f, l.off, "the first line of an MDP's .tra file gives the numbers of states, choices and transitions: N C M")
+			case n == 0:
+				r.errorf(f, l.off, "the model has no states")
+			case n > r.limits.MaxStates:
+				r.limitf(f, l.off, builder.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
+			case int64(m)+int64(n) > int64(r.limits.MaxTransitions):
+				r.limitf(f, l.off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
+			default:
+				d.list = make([]mdpTransition, 0, min(m, len(f.Text)/8)) // a line is at least "0 0 0 1\n"
+				d.choices = c
+				return true
+			}
+			n, r.stop = 0, true
+			return false
+		}
+		if count%1024 == 0 && r.ctx.Err() != nil {
+			r.stop = true
+			return false
+		}
+		fs = l.fields(fs)
+		if len(fs) == 0 {
+			return true
+		}
+		if count++; count == m+1 {
+			r.errorf(f, l.off, "the first line says the file has %s transitions; this is one more", exact.Thousands(int64(m)))
+		}
+		if len(fs) < 4 || len(fs) > 5 {
+			r.errorf(f, l.off, "a transition of an MDP is SOURCE CHOICE TARGET PROBABILITY (and an action): found %d fields", len(fs))
+			return true
+		}
+		from, ok := index(fs[0].text, n)
+		if !ok {
+			r.errorf(f, fs[0].off, "%q is not a state: the states are 0 to %d", fs[0].text, n-1)
+		}
+		choice, okc := index(fs[1].text, 1<<31-1)
+		if !okc {
+			r.errorf(f, fs[1].off, "%q is not a choice: a state's choices are numbered 0, 1, …", fs[1].text)
+		}
+		to, ok2 := index(fs[2].text, n)
+		if !ok2 {
+			r.errorf(f, fs[2].off, "%q is not a state: the states are 0 to %d", fs[2].text, n-1)
+		}
+		p, seen := seenProb[fs[3].text]
+		if !seen {
+			p = int32(len(d.probs))
+			d.probs = append(d.probs, probability(fs[3].text))
+			seenProb[fs[3].text] = p
+		}
+		pr := d.probs[p]
+		switch {
+		case pr.err != "":
+			r.errorf(f, fs[3].off, "%s", pr.err)
+			return true
+		case pr.val.Sign() == 0:
+			r.errorf(f, fs[3].off, "a transition has probability 0: leave it out")
+			return true
+		case pr.val.Num().Cmp(pr.val.Denom()) > 0:
+			r.errorf(f, fs[3].off, "probability %s is greater than 1", pr.val.RatString())
+			return true
+		}
+		if e := r.retain(f, fs[3].off, pr.val); e != nil {
+			r.errs = append(r.errs, e)
+			r.stop = true
+			return false
+		}
+		var act int32
+		if len(fs) == 5 {
+			a, known := actionIndex[fs[4].text]
+			if !known {
+				a = int32(len(d.actions))
+				d.actions = append(d.actions, fs[4].text)
+				actionIndex[fs[4].text] = a
+			}
+			act = a
+		}
+		if ok && okc && ok2 && count <= m {
+			d.list = append(d.list, mdpTransition{int32(from), int32(choice), int32(to), p, int32(l.off), act})
+		}
+		return true
+	})
+	switch {
+	case header:
+		r.errorf(f, 0, "the .tra file is empty: its first line gives the number of states and of transitions")
+		return 0, d
+	case r.stop:
+		return 0, d
+	case count < m:
+		r.errorf(f, 0, "the first line says the file has %s transitions; it has %s", exact.Thousands(int64(m)), exact.Thousands(int64(count)))
+	}
+	if count <= m && len(r.errs) == 0 {
+		r.mdpChoices(f, &d)
+	}
+	return n, d
+}
+
+// mdpChoices sorts the transitions by source, choice and target, and
+// checks the choices: numbered 0, 1, … at each state, one action each,
+// no target twice, probabilities summing to exactly 1, as many as the
+// first line says.
+func (r *explicitReader) mdpChoices(f *source.File, d *mdpTra) {
+	slices.SortFunc(d.list, func(a, b mdpTransition) int {
+		return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.choice, b.choice), cmp.Compare(a.to, b.to), cmp.Compare(a.off, b.off))
+	})
+	var acc chain.Accumulator
+	one := big.NewRat(1, 1)
+	line := func(t mdpTransition) int { return f.Position(int(t.off)).Line }
+	choices := 0
+	for lo := 0; lo < len(d.list); {
+		hi := lo + 1
+		for hi < len(d.list) && d.list[hi].from == d.list[lo].from && d.list[hi].choice == d.list[lo].choice {
+			hi++
+		}
+		first := slices.MinFunc(d.list[lo:hi], func(a, b mdpTransition) int { return cmp.Compare(a.off, b.off) })
+		want := int32(0)
+		if lo > 0 && d.list[lo-1].from == first.from {
+			want = d.list[lo-1].choice + 1
+		}
+		if first.choice != want {
+			r.errorf(f, int(first.off), "state %d has choice %d but no choice %d: a state's choices are numbered 0, 1, …", first.from, first.choice, want)
+		}
+		choices++
+		acc.Reset()
+		dup := false
+		for k := lo; k < hi; k++ {
+			t := d.list[k]
+			if k > lo && t.to == d.list[k-1].to {
+				r.errorf(f, int(t.off), "the transition of choice %d of state %d to %d is listed twice (also at line %d)", t.choice, t.from, t.to, line(d.list[k-1]))
+				dup = true
+			}
+			if t.action != first.action {
+				r.errorf(f, int(t.off), "choice %d of state %d has two actions, %q and %q (line %d)", t.choice, t.from, d.actions[t.action], d.actions[first.action], line(first))
+				dup = true
+			}
+			acc.Add(d.probs[t.p].val)
+		}
+		if c := acc.Cmp(one); c != 0 && !dup {
+			sum := acc.Rat(nil)
+			r.errorf(f, int(first.off), "the probabilities of choice %d of state %d sum to %s, not 1 (PRISM writes rounded decimals unless it exports with -exact)", first.choice, first.from, sum.RatString())
+		}
+		lo = hi
+	}
+	if choices != d.choices {
+		r.errorf(f, 0, "the first line says the file has %s choices; it has %s", exact.Thousands(int64(d.choices)), exact.Thousands(int64(choices)))
+	}
+}
