@@ -26,7 +26,8 @@ func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, e
 }
 
 // TightDeltaD returns the least δ for which D{ε,δ}[ψ] holds for every
-// pair, exactly when it can (see Result.Exact).
+// pair, exactly when it can (see Result.Exact). Its verdict is Holds when
+// Delta is exact, Unknown when the tight δ lies in [Delta, Upper].
 func TightDeltaD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, o Options) (*Result, error) {
 	p, err := newProblem(ctx, m, pairs)
 	if err != nil {
@@ -70,7 +71,8 @@ func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps
 	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
 }
 
-// TightDelta returns the least δ for which (ε,δ)-DP holds over out.
+// TightDelta returns the least δ for which (ε,δ)-DP holds over out; its
+// verdict is Holds when Delta is exact, Unknown otherwise.
 func TightDelta(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, o Options) (*Result, error) {
 	p, err := newProblem(ctx, m, pairs)
 	if err != nil {
