@@ -33,7 +33,8 @@ type Options struct {
 	// *LimitError.
 	MaxSequences int64
 
-	noPrune bool // tests: explore every sequence, to check the pruning
+	noPrune     bool // tests: explore every sequence, to check the pruning
+	noTranspose bool // tests: no transposition table, to check it
 }
 
 // The defaults of Options.
@@ -83,6 +84,10 @@ type Result struct {
 	// Explored and Pruned count the prefixes explored and those cut by the
 	// bound.
 	Explored, Pruned int64
+	// Transposed counts the prefixes explored (counted in Explored) whose
+	// extensions were skipped because an earlier prefix of the same length
+	// had reached exactly the same distributions (docs/semantics.md §7.2).
+	Transposed int64
 }
 
 // EpsResult is the answer of a tight ε over query schedulers.
@@ -100,4 +105,6 @@ type EpsResult struct {
 	// Upper is Proposition 2's upper bound, nil when not computed.
 	Upper            *exact.Eps
 	Explored, Pruned int64
+	// Transposed is as in Result.
+	Transposed int64
 }

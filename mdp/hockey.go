@@ -82,7 +82,13 @@ type term struct{ a, b *big.Rat }
 // the terms, exactly; inf when no finite c will do (the terms with b = 0
 // alone exceed δ and L = 0).
 func solveC(terms []term, L, delta *big.Rat) (c *big.Rat, inf bool) {
-	ainf := new(big.Rat) // terms with b = 0
+	return solveCBase(terms, ratZero, L, delta)
+}
+
+// solveCBase returns the least c ≥ 1 with A0 − c·B0 + Σ max(0, a − c·b) ≤
+// δ over the terms (B0 ≥ 0), exactly; inf when no finite c will do.
+func solveCBase(terms []term, A0, B0, delta *big.Rat) (c *big.Rat, inf bool) {
+	ainf := new(big.Rat).Set(A0) // A0 and the terms with b = 0
 	type rt struct {
 		r    *big.Rat
 		a, b *big.Rat
@@ -102,7 +108,7 @@ func solveC(terms []term, L, delta *big.Rat) (c *big.Rat, inf bool) {
 		}
 	}
 	sort.Slice(rs, func(i, j int) bool { return rs[i].r.Cmp(rs[j].r) > 0 })
-	sa, sb := new(big.Rat).Set(ainf), new(big.Rat).Set(L)
+	sa, sb := new(big.Rat).Set(ainf), new(big.Rat).Set(B0)
 	t := new(big.Rat)
 	for j := 0; j <= len(rs); j++ {
 		low := ratOne

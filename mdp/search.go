@@ -33,6 +33,7 @@ type key struct{ r, s int32 }
 type dist struct {
 	live map[key]*big.Rat
 	done map[int]*big.Rat
+	enc  []byte // canonical encoding, once computed (see encode)
 }
 
 func (d *dist) liveMass() *big.Rat {
@@ -41,6 +42,54 @@ func (d *dist) liveMass() *big.Rat {
 		x.Add(x, v)
 	}
 	return x
+}
+
+// encode returns the canonical encoding of d: its live keys and decided
+// outcomes in order, with their exact masses. Equal encodings are equal
+// distributions.
+func (d *dist) encode() []byte {
+	if d.enc != nil {
+		return d.enc
+	}
+	ks := make([]key, 0, len(d.live))
+	for k := range d.live {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].r != ks[j].r {
+			return ks[i].r < ks[j].r
+		}
+		return ks[i].s < ks[j].s
+	})
+	b := binary.AppendUvarint(nil, uint64(len(ks)))
+	for _, k := range ks {
+		b = binary.AppendUvarint(b, uint64(k.r))
+		b = binary.AppendUvarint(b, uint64(k.s))
+		b = appendRat(b, d.live[k])
+	}
+	os := make([]int, 0, len(d.done))
+	for o := range d.done {
+		os = append(os, o)
+	}
+	sort.Ints(os)
+	b = binary.AppendUvarint(b, uint64(len(os)))
+	for _, o := range os {
+		b = binary.AppendUvarint(b, uint64(o))
+		b = appendRat(b, d.done[o])
+	}
+	d.enc = b
+	return b
+}
+
+// appendRat appends the non-negative x: its numerator and denominator,
+// each preceded by its length.
+func appendRat(b []byte, x *big.Rat) []byte {
+	for _, n := range []*big.Int{x.Num(), x.Denom()} {
+		w := n.Bytes()
+		b = binary.AppendUvarint(b, uint64(len(w)))
+		b = append(b, w...)
+	}
+	return b
 }
 
 // problem is a query-scheduler question: the MDP, what is observed, the
@@ -69,6 +118,8 @@ type problem struct {
 
 	rows   map[string]int32 // distinct moves, by content
 	rowIDs [][]int32        // per state and action, once computed
+
+	vals map[key][2]*big.Rat // kindD: Vmax and Vmin of a live key, once computed
 }
 
 // rowID identifies how state s moves under action a: equal for equal
@@ -387,29 +438,155 @@ func (p *problem) lowerParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 // upperParts returns (A, B) with A − c·B an upper bound of the gap of
 // direction (ds → dt) under every extension: the hockey-stick of the
 // decided and the live parts (the same kernel continues both).
+//
+// For D the live keys are weighed by their extreme values (see values):
+// a key contributes (a − c·b)·Vmax when a > c·b, (a − c·b)·Vmin otherwise,
+// which is at most both max(0, a − c·b) (the hockey-stick of the live
+// keys) and a·Vmax − c·b·Vmin.
 func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) {
 	A, B = new(big.Rat), new(big.Rat)
-	if p.kind == kindD {
-		A.Set(get(ds.done, 0))
-		B.Set(get(dt.done, 0))
-	} else if err = hockey(cv, ds.done, dt.done, A, B); err != nil {
-		return nil, nil, err
+	if p.kind != kindD {
+		if err = hockey(cv, ds.done, dt.done, A, B); err != nil {
+			return nil, nil, err
+		}
+		err = hockey(cv, ds.live, dt.live, A, B)
+		return A, B, err
 	}
-	err = hockey(cv, ds.live, dt.live, A, B)
-	return A, B, err
+	A.Set(get(ds.done, 0))
+	B.Set(get(dt.done, 0))
+	t := new(big.Rat)
+	for k, a := range ds.live {
+		b := get(dt.live, k)
+		hi, lo := p.values(k)
+		v := lo
+		if ok, err := cv.above(a, b); err != nil {
+			return nil, nil, err
+		} else if ok {
+			v = hi
+		}
+		if v.Sign() == 0 {
+			continue
+		}
+		A.Add(A, t.Mul(a, v))
+		B.Add(B, t.Mul(b, v))
+	}
+	for k, b := range dt.live {
+		if _, ok := ds.live[k]; ok {
+			continue
+		}
+		if _, lo := p.values(k); lo.Sign() != 0 {
+			B.Add(B, t.Mul(b, lo))
+		}
+	}
+	return A, B, nil
 }
 
-// lowerTerms and upperTerms give the same bounds as terms for solveC.
+// lowerTerms and upperTerms give the same bounds as terms for solveC:
+// Σ max(0, a − c·b) over the terms plus A0 − c·B0.
 func (p *problem) lowerTerms(ds, dt *dist) ([]term, *big.Rat) {
 	return doneTerms(ds, dt), dt.liveMass()
 }
 
-func (p *problem) upperTerms(ds, dt *dist) []term {
-	ts := doneTerms(ds, dt)
-	for k, a := range ds.live {
-		ts = append(ts, term{a, get(dt.live, k)})
+func (p *problem) upperTerms(ds, dt *dist) (ts []term, A0, B0 *big.Rat) {
+	A0, B0 = new(big.Rat), new(big.Rat)
+	if p.kind != kindD {
+		ts = doneTerms(ds, dt)
+		for k, a := range ds.live {
+			ts = append(ts, term{a, get(dt.live, k)})
+		}
+		return ts, A0, B0
 	}
-	return ts
+	// (a − c·b)·(Vmax if positive, else Vmin) = Vmin·(a − c·b) +
+	// max(0, (Vmax − Vmin)·(a − c·b)).
+	A0.Set(get(ds.done, 0))
+	B0.Set(get(dt.done, 0))
+	t := new(big.Rat)
+	for k, a := range ds.live {
+		b := get(dt.live, k)
+		hi, lo := p.values(k)
+		A0.Add(A0, t.Mul(a, lo))
+		B0.Add(B0, t.Mul(b, lo))
+		w := new(big.Rat).Sub(hi, lo)
+		if w.Sign() > 0 {
+			ts = append(ts, term{new(big.Rat).Mul(a, w), new(big.Rat).Mul(b, w)})
+		}
+	}
+	for k, b := range dt.live {
+		if _, ok := ds.live[k]; ok {
+			continue
+		}
+		_, lo := p.values(k)
+		B0.Add(B0, t.Mul(b, lo))
+	}
+	return ts, A0, B0
+}
+
+// values returns Vmax and Vmin of live key k (kindD): the largest and the
+// least probability, over every scheduler that picks an enabled choice or
+// stays where an action is disabled, that the residual k.r holds from the
+// state k.s on (k.r is checked from the next state). They are exact, by
+// backward induction over (residual, state), the residual's horizon
+// dropping by one at every step; an unbounded residual gets the trivial 1
+// and 0. They do not depend on the prefix and are computed once per key.
+func (p *problem) values(k key) (hi, lo *big.Rat) {
+	if v, ok := p.vals[k]; ok {
+		return v[0], v[1]
+	}
+	if p.vals == nil {
+		p.vals = map[key][2]*big.Rat{}
+	}
+	r, s := int(k.r), int(k.s)
+	if p.f.horizon(r) < 0 {
+		hi, lo = ratOne, ratZero
+		p.vals[k] = [2]*big.Rat{hi, lo}
+		return hi, lo
+	}
+	// w returns the values of arriving at u with residual r.
+	w := func(u int) (*big.Rat, *big.Rat) {
+		var v int
+		if p.absorb[u] {
+			v = idFalse
+			if p.f.constant(r, u) {
+				v = idTrue
+			}
+		} else {
+			v = p.f.decide(r, u)
+		}
+		switch v {
+		case idFalse:
+			return ratZero, ratZero
+		case idTrue:
+			return ratOne, ratOne
+		}
+		return p.values(key{int32(v), int32(u)})
+	}
+	opt := func(h, l *big.Rat) {
+		if hi == nil || h.Cmp(hi) > 0 {
+			hi = h
+		}
+		if lo == nil || l.Cmp(lo) < 0 {
+			lo = l
+		}
+	}
+	var cs []Choice
+	if !p.absorb[s] {
+		cs = p.m.Choices[s]
+	}
+	t := new(big.Rat)
+	for _, c := range cs {
+		h, l := new(big.Rat), new(big.Rat)
+		for i, u := range c.To {
+			wh, wl := w(u)
+			h.Add(h, t.Mul(c.P[i], wh))
+			l.Add(l, t.Mul(c.P[i], wl))
+		}
+		opt(h, l)
+	}
+	if len(cs) < len(p.m.Actions) { // some action is disabled: waiting
+		opt(w(s))
+	}
+	p.vals[k] = [2]*big.Rat{hi, lo}
+	return hi, lo
 }
 
 func doneTerms(ds, dt *dist) []term {
@@ -422,17 +599,24 @@ func doneTerms(ds, dt *dist) []term {
 
 // search explores action sequences depth first.
 type search struct {
-	p        *problem
-	horizon  int
-	limit    int64
-	noPrune  bool
-	everyGap bool // a proven lower bound at every prefix (ψ unbounded, final outputs)
+	p           *problem
+	horizon     int
+	limit       int64
+	noPrune     bool
+	noTranspose bool
+	everyGap    bool // a proven lower bound at every prefix (ψ unbounded, final outputs)
 
 	deltaMode bool
 	cv        *cval    // δ mode: c = e^ε
 	delta     *big.Rat // ε mode
 
-	explored, pruned int64
+	explored, pruned, transposed int64
+
+	// The transposition table of the current horizon: the contents of
+	// the nodes explored (depth and every input's distribution, encoded)
+	// with the directions explored from them (a bit per direction).
+	table      map[string]uint64
+	tableBytes int
 
 	have     bool
 	best     exact.Real // δ mode
@@ -458,7 +642,58 @@ func newSearch(p *problem, o Options) *search {
 	if lim <= 0 {
 		lim = DefaultMaxSequences
 	}
-	return &search{p: p, limit: lim, noPrune: o.noPrune}
+	return &search{p: p, limit: lim, noPrune: o.noPrune, noTranspose: o.noTranspose}
+}
+
+// The bounds of the transposition table: beyond them no node is added
+// (those already in it are still found).
+const (
+	maxTableEntries = 1 << 20
+	maxTableBytes   = 64 << 20
+)
+
+// transpose looks the node up in the transposition table. Two nodes of the
+// same depth whose distributions are equal have the same extensions with
+// the same gaps, so a direction already explored from an equal node need
+// not be explored again: it returns the directions of act still to
+// explore, and records them.
+func (sr *search) transpose(depth int, ds []*dist, act []int) []int {
+	if sr.noTranspose || len(sr.p.dirs) > 64 {
+		return act
+	}
+	b := binary.AppendUvarint(nil, uint64(depth))
+	for _, d := range ds {
+		if d == nil {
+			b = append(b, 0)
+			continue
+		}
+		e := d.encode()
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, uint64(len(e)))
+		b = append(b, e...)
+	}
+	k := string(b)
+	done, ok := sr.table[k]
+	var rest []int
+	for _, di := range act {
+		if done&(1<<di) == 0 {
+			rest = append(rest, di)
+		}
+	}
+	switch {
+	case len(rest) == 0:
+		return nil
+	case ok:
+	case len(sr.table) >= maxTableEntries || sr.tableBytes+len(k) > maxTableBytes:
+		return rest
+	default:
+		sr.tableBytes += len(k)
+	}
+	for _, di := range rest {
+		done |= 1 << di
+	}
+	sr.table[k] = done
+	return rest
 }
 
 // consider records direction di's proven gap at the current prefix.
@@ -576,7 +811,8 @@ func (sr *search) cutAt(di int, ds []*dist) error {
 		sr.cut, sr.cutMax = true, v
 		return nil
 	}
-	c, inf := solveC(p.upperTerms(d1, d2), new(big.Rat), sr.delta)
+	ts, A0, B0 := p.upperTerms(d1, d2)
+	c, inf := solveCBase(ts, A0, B0, sr.delta)
 	if sr.cut && (sr.cutInf || !inf && c.Cmp(sr.cutC) <= 0) {
 		return nil
 	}
@@ -617,6 +853,7 @@ func (sr *search) run(horizon int) error {
 	}
 	sr.horizon = horizon
 	sr.cut, sr.cutC, sr.cutInf = false, nil, false
+	sr.table, sr.tableBytes = map[string]uint64{}, 0
 	p := sr.p
 	ds := make([]*dist, len(p.inputs))
 	for i, s := range p.inputs {
@@ -682,6 +919,12 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			}
 		}
 		return nil
+	}
+	if rest := sr.transpose(depth, ds, act); len(rest) == 0 {
+		sr.transposed++
+		return nil
+	} else if len(rest) < len(act) {
+		act = rest
 	}
 	need := make([]bool, len(p.inputs))
 	for _, di := range act {
