@@ -79,7 +79,7 @@ func solve(ctx context.Context, p *problem, path *verify.Formula, q query, o Opt
 		return nil, err
 	} else if bis {
 		ans.exact, ans.bisim = true, true
-		ans.reason = "the inputs are bisimilar"
+		ans.reason = "the inputs are bisimilar: every query scheduler gives them the same distributions (no sequence explored, horizon 0)"
 		return ans, nil
 	}
 	// (b) A reactive acyclic reachable part: the search ends.
@@ -147,28 +147,36 @@ func (ans *answer) settled(q query) (bool, error) {
 		return false, nil
 	}
 	if q.deltaMode {
+		violated := false
 		if q.check {
 			c, err := sr.best.Cmp(exact.RatReal(q.delta))
-			if err != nil || c > 0 {
-				return true, err
+			if err != nil {
+				return false, err
 			}
+			violated = c > 0
 		}
-		if ans.upper == nil {
-			return false, nil
+		reached := false
+		if ans.upper != nil {
+			c, err := sr.best.Cmp(*ans.upper)
+			if err == nil && c < 0 { // the tight δ is at least 0
+				c, err = exact.RatReal(new(big.Rat)).Cmp(*ans.upper)
+			}
+			if err != nil {
+				return false, err
+			}
+			reached = c >= 0
 		}
-		c, err := sr.best.Cmp(*ans.upper)
-		if err == nil && c < 0 { // the tight δ is at least 0
-			c, err = exact.RatReal(new(big.Rat)).Cmp(*ans.upper)
-		}
-		if err != nil {
-			return false, err
-		}
-		if c >= 0 {
+		switch {
+		case violated && reached:
+			ans.exact = true
+			ans.reason = fmt.Sprintf("a violation proven at horizon %d, reaching Proposition 2's bound", sr.reached)
+		case violated:
+			ans.reason = fmt.Sprintf("a violation proven at horizon %d: the gap exceeds δ whatever follows", sr.reached)
+		case reached:
 			ans.exact = true
 			ans.reason = "the violation found reaches Proposition 2's bound"
-			return true, nil
 		}
-		return false, nil
+		return violated || reached, nil
 	}
 	if !ans.hasUpper {
 		return false, nil
@@ -220,6 +228,13 @@ func (ans *answer) prop2(ctx context.Context, p *problem, path *verify.Formula, 
 			} else if c > 0 {
 				u = v
 			}
+		}
+		// A tight δ never exceeds 1: the bound is capped there (for dp
+		// the sum over the outputs and ⊥∞ may reach 2).
+		if c, err := u.Cmp(exact.RatReal(ratOne)); err != nil {
+			return err
+		} else if c > 0 {
+			u = exact.RatReal(big.NewRat(1, 1))
 		}
 		ans.upper = &u
 		return nil

@@ -87,74 +87,134 @@ func TestPruningNeverChangesResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pruned, positive := int64(0), 0
+	// Every query runs with the pruning and the transposition table (the
+	// default), with each alone, and with neither (plain).
+	modes := []struct {
+		name string
+		o    Options
+	}{
+		{"default", Options{}},
+		{"pruning only", Options{noTranspose: true}},
+		{"transpositions only", Options{noPrune: true}},
+	}
+	plain := Options{noPrune: true, noTranspose: true}
+	var pruned, transposed int64
+	positive := 0
+	delta := func(what string, q func(o Options) (*Result, error)) *Result {
+		t.Helper()
+		b, err := q(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Exact || b.Pruned != 0 || b.Transposed != 0 || b.Reason == "" {
+			t.Errorf("%s plain: exact %v, pruned %d, transposed %d, reason %q", what, b.Exact, b.Pruned, b.Transposed, b.Reason)
+		}
+		var a *Result
+		for _, md := range modes {
+			a, err = q(md.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameReal(t, what+" ("+md.name+")", a.Delta, b.Delta)
+			if !a.Exact || a.Reason == "" {
+				t.Errorf("%s (%s): exact %v, reason %q", what, md.name, a.Exact, a.Reason)
+			}
+			pruned += a.Pruned
+			transposed += a.Transposed
+		}
+		return a
+	}
+	epsilon := func(what string, q func(o Options) (*EpsResult, error)) *EpsResult {
+		t.Helper()
+		b, err := q(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Reason == "" {
+			t.Errorf("%s: no reason", what)
+		}
+		var a *EpsResult
+		for _, md := range modes {
+			a, err = q(md.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameEps(t, what+" ("+md.name+")", a.Eps, b.Eps)
+			if a.Exact != b.Exact || a.Reason == "" {
+				t.Errorf("%s (%s): exact %v, plain %v, reason %q", what, md.name, a.Exact, b.Exact, a.Reason)
+			}
+			pruned += a.Pruned
+			transposed += a.Transposed
+		}
+		return a
+	}
+	unbounded := func(what string, q func(o Options) (*Result, error)) {
+		t.Helper()
+		b, err := q(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, md := range modes {
+			a, err := q(md.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameReal(t, what+" ("+md.name+")", a.Delta, b.Delta)
+			if a.Exact != b.Exact || a.Horizon != b.Horizon || a.Reason != b.Reason || a.Reason == "" {
+				t.Errorf("%s (%s): exact %v horizon %d %q, plain %v %d %q", what, md.name, a.Exact, a.Horizon, a.Reason, b.Exact, b.Horizon, b.Reason)
+			}
+			pruned += a.Pruned
+			transposed += a.Transposed
+		}
+	}
 	for iter := range 60 {
 		m := randomMDP(t, rng, 4+rng.IntN(3))
 		n := m.NumStates()
 		pairs := [][2]int{{0, 1}, {1 + rng.IntN(n-1), 0}}
+		f := forms[iter%len(forms)]
 		for _, eps := range []exact.Eps{{}, ln2, half} {
-			f := forms[iter%len(forms)]
-			a, err := TightDeltaD(ctx, m, pairs, f, eps, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := TightDeltaD(ctx, m, pairs, f, eps, Options{noPrune: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameReal(t, fmt.Sprintf("iter %d D %s at ε=%s", iter, f, eps), a.Delta, b.Delta)
+			a := delta(fmt.Sprintf("iter %d D %s at ε=%s", iter, f, eps), func(o Options) (*Result, error) {
+				return TightDeltaD(ctx, m, pairs, f, eps, o)
+			})
 			if sg, _ := a.Delta.Sign(); sg > 0 {
 				positive++
 			}
-			if !a.Exact || !b.Exact || b.Pruned != 0 {
-				t.Errorf("iter %d: exact %v %v, pruned %d", iter, a.Exact, b.Exact, b.Pruned)
-			}
-			pruned += a.Pruned
 			out := verify.Traces(3, "a", "b")
-			a, err = TightDelta(ctx, m, pairs, out, eps, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err = TightDelta(ctx, m, pairs, out, eps, Options{noPrune: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameReal(t, fmt.Sprintf("iter %d traces at ε=%s", iter, eps), a.Delta, b.Delta)
-			pruned += a.Pruned
+			delta(fmt.Sprintf("iter %d traces at ε=%s", iter, eps), func(o Options) (*Result, error) {
+				return TightDelta(ctx, m, pairs, out, eps, o)
+			})
 		}
-		for _, delta := range []*big.Rat{new(big.Rat), big.NewRat(1, 10)} {
-			f := forms[iter%len(forms)]
-			a, err := TightEpsilonD(ctx, m, pairs, f, delta, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := TightEpsilonD(ctx, m, pairs, f, delta, Options{noPrune: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameEps(t, fmt.Sprintf("iter %d ε of D %s at δ=%s", iter, f, delta.RatString()), a.Eps, b.Eps)
+		// Unbounded ψ and final outputs: horizons 1…4 searched at every
+		// prefix, exact or not.
+		for _, eps := range []exact.Eps{{}, ln2} {
+			o4 := func(o Options) Options { o.MaxHorizon = 4; return o }
+			ub := verify.Until(la, lb, -1)
+			unbounded(fmt.Sprintf("iter %d D %s at ε=%s", iter, ub, eps), func(o Options) (*Result, error) {
+				return TightDeltaD(ctx, m, pairs, ub, eps, o4(o))
+			})
+			unbounded(fmt.Sprintf("iter %d final states at ε=%s", iter, eps), func(o Options) (*Result, error) {
+				return TightDelta(ctx, m, pairs, verify.FinalState(), eps, o4(o))
+			})
+		}
+		for _, d := range []*big.Rat{new(big.Rat), big.NewRat(1, 10)} {
+			epsilon(fmt.Sprintf("iter %d ε of D %s at δ=%s", iter, f, d.RatString()), func(o Options) (*EpsResult, error) {
+				return TightEpsilonD(ctx, m, pairs, f, d, o)
+			})
 			out := verify.Traces(3, "b")
-			a, err = TightEpsilon(ctx, m, pairs, out, delta, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err = TightEpsilon(ctx, m, pairs, out, delta, Options{noPrune: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameEps(t, fmt.Sprintf("iter %d ε of traces at δ=%s", iter, delta.RatString()), a.Eps, b.Eps)
+			a := epsilon(fmt.Sprintf("iter %d ε of traces at δ=%s", iter, d.RatString()), func(o Options) (*EpsResult, error) {
+				return TightEpsilon(ctx, m, pairs, out, d, o)
+			})
 			if a.Eps.Sign() > 0 {
 				positive++
 			}
-			pruned += a.Pruned
 		}
 	}
-	t.Logf("%d prefixes pruned, %d positive answers", pruned, positive)
+	t.Logf("%d prefixes pruned, %d transposed, %d positive answers", pruned, transposed, positive)
 	if positive < 50 {
 		t.Errorf("only %d positive answers: the random MDPs are too easy", positive)
 	}
-	if pruned == 0 {
-		t.Error("the pruning never cut a prefix: the test compares nothing")
+	if pruned == 0 || transposed == 0 {
+		t.Errorf("%d prefixes pruned, %d transposed: the test compares nothing", pruned, transposed)
 	}
 }
 

@@ -88,9 +88,13 @@ func TestViolatedBySearch(t *testing.T) {
 	if !r.Exact {
 		t.Errorf("not exact: %s", r.Reason)
 	}
+	if want := "every sequence explored up to 1 action (the rest decided or bounded)"; r.Reason != want {
+		t.Errorf("reason %q, want %q", r.Reason, want)
+	}
 	// dp over the final state: [a] puts s in g and t in f. Proposition 2
 	// adds g (max_S Pr_s = 1, min_S Pr_t = 0) and ⊥∞ (s may wait forever
-	// with b: 1; t may leave with a: 0): 2.
+	// with b: 1; t may leave with a: 0): 2, capped at 1 (a tight δ never
+	// exceeds 1).
 	d, err := CheckDP(context.Background(), m, [][2]int{{s, u}}, verify.FinalState(), exact.Eps{}, rat("1/2"), Options{MaxHorizon: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +103,70 @@ func TestViolatedBySearch(t *testing.T) {
 		t.Fatalf("got %+v", d)
 	}
 	wantReal(t, "dp δ", d.Delta, "1")
-	wantReal(t, "dp upper", *d.Upper, "2")
+	wantReal(t, "dp upper", *d.Upper, "1")
+	if d.Reason != "every sequence explored up to 1 action (the rest decided or bounded)" {
+		t.Errorf("dp reason %q", d.Reason)
+	}
+}
+
+// TestViolationReason: a sends s to goal w.p. 1/2 and to s2 otherwise,
+// where b may still reach goal; it sends t to f. After [a] the gap at
+// ε = 0 is at least 1/2 whatever follows, a violation of δ = 1/4, but
+// the prefix may still reach 1 (Proposition 2's bound): the search stops
+// at the violation, not exact, and says so.
+func TestViolationReason(t *testing.T) {
+	x := newMDPBuilder("a", "b")
+	s := x.state("s", nil)
+	u := x.state("t", nil)
+	s2 := x.state("s2", nil)
+	g := x.state("g", []string{"goal"})
+	f := x.state("f", nil)
+	x.choose(s, "a", g, "1/2", s2, "1/2")
+	x.choose(s2, "a", s2, "1")
+	x.choose(s2, "b", g, "1")
+	x.choose(u, "a", f, "1")
+	m := x.build(t)
+	r, err := CheckD(context.Background(), m, [][2]int{{s, u}}, fGoal, exact.Eps{}, rat("1/4"), Options{MaxHorizon: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Violated || r.Exact || r.Horizon != 1 || !slices.Equal(r.Sequence, []string{"a"}) {
+		t.Fatalf("got %+v", r)
+	}
+	wantReal(t, "δ", r.Delta, "1/2")
+	wantReal(t, "upper", *r.Upper, "1")
+	if want := "a violation proven at horizon 1: the gap exceeds δ whatever follows"; r.Reason != want {
+		t.Errorf("reason %q, want %q", r.Reason, want)
+	}
+	// Without b, s2 cycles with s3 and never reaches goal: Proposition 2
+	// says 1/2, which the violation reaches, so it is exact.
+	y := newMDPBuilder("a")
+	s = y.state("s", nil)
+	u = y.state("t", nil)
+	s2 = y.state("s2", nil)
+	s3 := y.state("s3", nil)
+	g = y.state("g", []string{"goal"})
+	f = y.state("f", nil)
+	y.choose(s, "a", g, "1/2", s2, "1/2")
+	y.choose(s2, "a", s3, "1")
+	y.choose(s3, "a", s2, "1")
+	y.choose(u, "a", f, "1")
+	m = y.build(t)
+	r, err = CheckD(context.Background(), m, [][2]int{{s, u}}, fGoal, exact.Eps{}, rat("1/4"), Options{MaxHorizon: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Violated || r.Upper == nil {
+		t.Fatalf("got %+v", r)
+	}
+	wantReal(t, "δ", r.Delta, "1/2")
+	wantReal(t, "upper", *r.Upper, "1/2")
+	if want := "a violation proven at horizon 1, reaching Proposition 2's bound"; r.Reason != want {
+		t.Errorf("reason %q, want %q", r.Reason, want)
+	}
+	if !r.Exact {
+		t.Errorf("not exact: %s", r.Reason)
+	}
 }
 
 // TestUnknown: s reaches goal w.p. 1/2 per step; t moves between t and
@@ -154,7 +221,8 @@ func TestBisimilar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != Holds || !r.Exact || r.Reason != "the inputs are bisimilar" {
+	const bisim = "the inputs are bisimilar: every query scheduler gives them the same distributions (no sequence explored, horizon 0)"
+	if r.Verdict != Holds || !r.Exact || r.Reason != bisim || r.Horizon != 0 {
 		t.Fatalf("got %+v", r)
 	}
 	wantReal(t, "δ", r.Delta, "0")
@@ -162,7 +230,7 @@ func TestBisimilar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Exact || !e.Eps.IsZero() || e.Reason != "the inputs are bisimilar" {
+	if !e.Exact || !e.Eps.IsZero() || e.Reason != bisim || e.Horizon != 0 {
 		t.Errorf("got %+v", e)
 	}
 }
