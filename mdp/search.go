@@ -34,6 +34,10 @@ type dist struct {
 	live map[key]*big.Rat
 	done map[int]*big.Rat
 	enc  []byte // canonical encoding, once computed (see encode)
+
+	openEnc []byte // split, once computed
+	closed  map[[2]int32]*big.Rat
+	openR   map[int32]bool
 }
 
 func (d *dist) liveMass() *big.Rat {
@@ -120,6 +124,10 @@ type problem struct {
 	rowIDs [][]int32        // per state and action, once computed
 
 	vals map[key][2]*big.Rat // kindD: Vmax and Vmin of a live key, once computed
+
+	tdepth []int                             // kindTraces: the length of a trie node's trace
+	conts  map[[2]int]map[string][2]*big.Rat // kindTraces: contVals, once computed
+	contsN int                               // their entries in all
 }
 
 // rowID identifies how state s moves under action a: equal for equal
@@ -210,7 +218,7 @@ func (p *problem) setOutput(out verify.Output) error {
 		}
 		p.kind, p.k = kindTraces, k
 		p.child = map[[2]int]int{}
-		p.parent, p.label = []int{-1}, []int{-1}
+		p.parent, p.label, p.tdepth = []int{-1}, []int{-1}, []int{0}
 		ids := map[string]int{}
 		p.obs = make([]int, fr.NumStates())
 		for s := range p.obs {
@@ -304,6 +312,7 @@ func (p *problem) extend(node, o int) int {
 	p.child[e] = n
 	p.parent = append(p.parent, node)
 	p.label = append(p.label, o)
+	p.tdepth = append(p.tdepth, p.tdepth[node]+1)
 	return n
 }
 
@@ -449,8 +458,25 @@ func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 		if err = hockey(cv, ds.done, dt.done, A, B); err != nil {
 			return nil, nil, err
 		}
-		err = hockey(cv, ds.live, dt.live, A, B)
-		return A, B, err
+		if err = hockey(cv, ds.live, dt.live, A, B); err != nil {
+			return nil, nil, err
+		}
+		if p.kind == kindTraces && len(ds.live) > 0 {
+			A2, B2, ok, err := p.traceParts(cv, ds, dt)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				c, err := cv.real(A2, B2).Cmp(cv.real(A, B))
+				if err != nil {
+					return nil, nil, err
+				}
+				if c < 0 {
+					A, B = A2, B2
+				}
+			}
+		}
+		return A, B, nil
 	}
 	A.Set(get(ds.done, 0))
 	B.Set(get(dt.done, 0))
@@ -479,6 +505,163 @@ func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 		}
 	}
 	return A, B, nil
+}
+
+// The bounds of the continuations kept for the traces' second bound:
+// beyond them (many observations, long traces) only the hockey-stick of
+// the live keys bounds the gap.
+const (
+	maxConts      = 1 << 10 // of one state
+	maxContsTotal = 1 << 18 // in all
+)
+
+// contVals returns, for state s and L steps to go, every continuation w
+// (the observations of the next L states, encoded) that some scheduler
+// may produce from s, with the largest and the least probability of
+// producing it, over the schedulers that pick an enabled choice or stay
+// where an action is disabled (backward induction, exact); nil when
+// there are too many.
+func (p *problem) contVals(s, L int) map[string][2]*big.Rat {
+	mk := [2]int{s, L}
+	if v, ok := p.conts[mk]; ok {
+		return v
+	}
+	if p.conts == nil {
+		p.conts = map[[2]int]map[string][2]*big.Rat{}
+	}
+	if L == 0 {
+		v := map[string][2]*big.Rat{"": {ratOne, ratOne}}
+		p.conts[mk] = v
+		return v
+	}
+	var opts []Choice
+	if !p.absorb[s] {
+		opts = p.m.Choices[s]
+	}
+	if len(opts) < len(p.m.Actions) {
+		opts = append(opts[:len(opts):len(opts)], Choice{To: []int{s}, P: []*big.Rat{ratOne}})
+	}
+	var out map[string][2]*big.Rat
+	t := new(big.Rat)
+	for n, c := range opts {
+		dist := map[string]*big.Rat{}
+		for i, u := range c.To {
+			sub := p.contVals(u, L-1)
+			if sub == nil {
+				p.conts[mk] = nil
+				return nil
+			}
+			pre := string(binary.AppendUvarint(nil, uint64(p.obs[u])))
+			for w, v := range sub {
+				x := t.Mul(c.P[i], v[0])
+				if old, ok := dist[pre+w]; ok {
+					old.Add(old, x)
+				} else {
+					dist[pre+w] = new(big.Rat).Set(x)
+				}
+			}
+		}
+		// hi: the max over the options; lo: the min of the least values
+		// (0 where an option cannot produce w).
+		lo := map[string]*big.Rat{}
+		for i, u := range c.To {
+			pre := string(binary.AppendUvarint(nil, uint64(p.obs[u])))
+			for w, v := range p.contVals(u, L-1) {
+				x := t.Mul(c.P[i], v[1])
+				if old, ok := lo[pre+w]; ok {
+					old.Add(old, x)
+				} else {
+					lo[pre+w] = new(big.Rat).Set(x)
+				}
+			}
+		}
+		if n == 0 {
+			out = map[string][2]*big.Rat{}
+			for w, h := range dist {
+				out[w] = [2]*big.Rat{h, lo[w]}
+			}
+			continue
+		}
+		for w, v := range out {
+			h, l := v[0], v[1]
+			if x, ok := dist[w]; ok && x.Cmp(h) > 0 {
+				h = x
+			}
+			if x, ok := lo[w]; !ok {
+				l = ratZero
+			} else if x.Cmp(l) < 0 {
+				l = x
+			}
+			out[w] = [2]*big.Rat{h, l}
+		}
+		for w, h := range dist {
+			if _, ok := out[w]; !ok {
+				out[w] = [2]*big.Rat{h, ratZero}
+			}
+		}
+	}
+	if len(out) > maxConts || p.contsN+len(out) > maxContsTotal {
+		out = nil
+	} else {
+		p.contsN += len(out)
+	}
+	p.conts[mk] = out
+	return out
+}
+
+// traceParts returns (A, B) with A − c·B an upper bound of the gap of
+// direction (ds → dt) for traces, outcome by outcome: the outcome r·w of
+// a trace r so far and a continuation w has at most Σ a(r, u)·max_w(u) of
+// ds's mass and at least Σ b(r, v)·min_w(v) of dt's (contVals), so its
+// term max(0, ·) of the hockey-stick is at most max(0, A_w − c·B_w).
+// ok is false when the continuations are too many.
+func (p *problem) traceParts(cv *cval, ds, dt *dist) (A, B *big.Rat, ok bool, err error) {
+	A, B = new(big.Rat), new(big.Rat)
+	if err := hockey(cv, ds.done, dt.done, A, B); err != nil {
+		return nil, nil, false, err
+	}
+	type out struct {
+		r int32
+		w string
+	}
+	as, bs := map[out]*big.Rat{}, map[out]*big.Rat{}
+	t := new(big.Rat)
+	for _, side := range []struct {
+		d  *dist
+		m  map[out]*big.Rat
+		hi bool
+	}{{ds, as, true}, {dt, bs, false}} {
+		for k, x := range side.d.live {
+			cs := p.contVals(int(k.s), p.k-p.tdepth[k.r])
+			if cs == nil {
+				return nil, nil, false, nil
+			}
+			for w, v := range cs {
+				f := v[1]
+				if side.hi {
+					f = v[0]
+				}
+				if f.Sign() == 0 {
+					continue
+				}
+				o := out{k.r, w}
+				if !side.hi {
+					if _, ok := as[o]; !ok {
+						continue
+					}
+				}
+				if old, ok := side.m[o]; ok {
+					old.Add(old, t.Mul(x, f))
+				} else {
+					side.m[o] = new(big.Rat).Mul(x, f)
+				}
+			}
+		}
+	}
+	if err := hockey(cv, as, bs, A, B); err != nil {
+		return nil, nil, false, err
+	}
+	return A, B, true, nil
 }
 
 // lowerTerms and upperTerms give the same bounds as terms for solveC:
@@ -615,7 +798,7 @@ type search struct {
 	// The transposition table of the current horizon: the contents of
 	// the nodes explored (depth and every input's distribution, encoded)
 	// with the directions explored from them (a bit per direction).
-	table      map[string]uint64
+	table      map[string]*ttEntry
 	tableBytes int
 
 	have     bool
@@ -652,48 +835,202 @@ const (
 	maxTableBytes   = 64 << 20
 )
 
-// transpose looks the node up in the transposition table. Two nodes of the
-// same depth whose distributions are equal have the same extensions with
-// the same gaps, so a direction already explored from an equal node need
-// not be explored again: it returns the directions of act still to
-// explore, and records them.
-func (sr *search) transpose(depth int, ds []*dist, act []int) []int {
-	if sr.noTranspose || len(sr.p.dirs) > 64 {
-		return act
+// ttEntry is what the transposition table keeps of a node: the directions
+// explored from it (a bit per direction) and, when the closed part is left
+// out of the key (see tkey), for each such direction an upper bound on
+// the open part of the gap of every extension.
+type ttEntry struct {
+	done uint64
+	u    []exact.Real
+}
+
+// split returns d's open part, encoded, and its closed part: for D the
+// open part is the live mass and the closed part the mass where ψ is
+// decided; for traces the closed part is the mass at absorbing states
+// whose trace no live non-absorbing state of d shares (its whole trace is
+// known: the trace so far, then the state's observation until the end),
+// by (trace so far, observation), and the open part is the rest.
+func (p *problem) split(d *dist) (open []byte, closed map[[2]int32]*big.Rat, openR map[int32]bool) {
+	if d.openEnc != nil {
+		return d.openEnc, d.closed, d.openR
 	}
-	b := binary.AppendUvarint(nil, uint64(depth))
-	for _, d := range ds {
+	live := d.live
+	closed = map[[2]int32]*big.Rat{}
+	if p.kind == kindTraces {
+		openR = map[int32]bool{}
+		for k := range d.live {
+			if !p.absorb[k.s] {
+				openR[k.r] = true
+			}
+		}
+		live = map[key]*big.Rat{}
+		for k, x := range d.live {
+			if !p.absorb[k.s] || openR[k.r] {
+				live[k] = x
+				continue
+			}
+			g := [2]int32{k.r, int32(p.obs[k.s])}
+			if old, ok := closed[g]; ok {
+				closed[g] = new(big.Rat).Add(old, x)
+			} else {
+				closed[g] = x
+			}
+		}
+	}
+	open = (&dist{live: live}).encode()
+	d.openEnc, d.closed, d.openR = open, closed, openR
+	return open, closed, openR
+}
+
+// tkey returns the key of the node in the transposition table. When
+// dominance holds (δ mode, a bounded search, D or traces), the key holds
+// the depth and every input's open part, and the gap of every extension
+// is the closed value of the node (closedValue) plus an open part that
+// depends on the key alone; otherwise it holds the depth and every
+// input's whole distribution. ok is false when the node is not to be
+// looked up (traces whose closed part another input may still reach).
+func (sr *search) tkey(depth int, ds []*dist) (k string, dom, ok bool) {
+	p := sr.p
+	dom = sr.deltaMode && !sr.everyGap && (p.kind == kindD || p.kind == kindTraces)
+	b := []byte{0}
+	if dom {
+		b[0] = 1
+	}
+	b = binary.AppendUvarint(b, uint64(depth))
+	for i, d := range ds {
 		if d == nil {
 			b = append(b, 0)
 			continue
 		}
 		e := d.encode()
+		if dom {
+			var closed map[[2]int32]*big.Rat
+			e, closed, _ = p.split(d)
+			for g := range closed {
+				for j, d2 := range ds {
+					if j == i || d2 == nil {
+						continue
+					}
+					if _, _, openR := p.split(d2); openR[g[0]] {
+						return "", false, false
+					}
+				}
+			}
+		}
 		b = append(b, 1)
 		b = binary.AppendUvarint(b, uint64(len(e)))
 		b = append(b, e...)
 	}
-	k := string(b)
-	done, ok := sr.table[k]
+	return string(b), dom, true
+}
+
+// closedValue returns the closed part of the gap of direction di at the
+// node (dominance mode): for D, sat_s − c·sat_t; for traces, the
+// hockey-stick of the closed outcomes.
+func (sr *search) closedValue(di int, ds []*dist) (exact.Real, error) {
+	p := sr.p
+	d1, d2 := ds[p.dirs[di][0]], ds[p.dirs[di][1]]
+	if p.kind == kindD {
+		return sr.cv.real(get(d1.done, 0), get(d2.done, 0)), nil
+	}
+	_, c1, _ := p.split(d1)
+	_, c2, _ := p.split(d2)
+	A, B := new(big.Rat), new(big.Rat)
+	if err := hockey(sr.cv, c1, c2, A, B); err != nil {
+		return exact.Real{}, err
+	}
+	return sr.cv.real(A, B), nil
+}
+
+// transposition is the lookup of one node.
+type transposition struct {
+	key  string
+	dom  bool
+	fs   []exact.Real // dominance: the closed values of the directions
+	acts []int
+}
+
+// transpose looks the node up in the transposition table and returns the
+// directions of act still to explore. Two nodes of the same depth with
+// equal distributions have the same extensions with the same gaps: a
+// direction already explored from an equal node is not explored again.
+// With dominance, the open parts alone are compared: a direction is not
+// explored again when its closed value plus the bound kept for the open
+// part cannot beat the best gap found. The lookup is recorded by record.
+func (sr *search) transpose(depth int, ds []*dist, act []int) ([]int, *transposition, error) {
+	if sr.noTranspose || len(sr.p.dirs) > 64 {
+		return act, nil, nil
+	}
+	k, dom, ok := sr.tkey(depth, ds)
+	if !ok {
+		return act, nil, nil
+	}
+	e := sr.table[k]
+	tr := &transposition{key: k, dom: dom}
 	var rest []int
 	for _, di := range act {
-		if done&(1<<di) == 0 {
-			rest = append(rest, di)
+		var f exact.Real
+		if dom {
+			var err error
+			if f, err = sr.closedValue(di, ds); err != nil {
+				return nil, nil, err
+			}
 		}
+		if e != nil && e.done&(1<<di) != 0 {
+			if !dom {
+				continue
+			}
+			if sr.have {
+				c, err := f.Cmp(sr.best.Sub(e.u[di]))
+				if err != nil {
+					return nil, nil, err
+				}
+				if c <= 0 {
+					continue
+				}
+			}
+		}
+		rest = append(rest, di)
+		tr.fs = append(tr.fs, f)
 	}
-	switch {
-	case len(rest) == 0:
-		return nil
-	case ok:
-	case len(sr.table) >= maxTableEntries || sr.tableBytes+len(k) > maxTableBytes:
-		return rest
-	default:
-		sr.tableBytes += len(k)
+	tr.acts = rest
+	if !dom && len(rest) > 0 {
+		sr.record(tr)
 	}
-	for _, di := range rest {
-		done |= 1 << di
+	return rest, tr, nil
+}
+
+// record adds what the exploration of a node taught to the table (after
+// it, with dominance: every extension's gap is then at most the best gap
+// found, unless a prefix was cut at the horizon).
+func (sr *search) record(tr *transposition) {
+	if tr.dom && (!sr.have || sr.cut) {
+		return
 	}
-	sr.table[k] = done
-	return rest
+	e := sr.table[tr.key]
+	if e == nil {
+		if len(sr.table) >= maxTableEntries || sr.tableBytes+len(tr.key) > maxTableBytes {
+			return
+		}
+		sr.tableBytes += len(tr.key)
+		e = &ttEntry{}
+		if tr.dom {
+			e.u = make([]exact.Real, len(sr.p.dirs))
+		}
+		sr.table[tr.key] = e
+	}
+	for i, di := range tr.acts {
+		if tr.dom {
+			u := sr.best.Sub(tr.fs[i])
+			if e.done&(1<<di) != 0 {
+				if c, err := u.Cmp(e.u[di]); err != nil || c >= 0 {
+					continue
+				}
+			}
+			e.u[di] = u
+		}
+		e.done |= 1 << di
+	}
 }
 
 // consider records direction di's proven gap at the current prefix.
@@ -853,7 +1190,7 @@ func (sr *search) run(horizon int) error {
 	}
 	sr.horizon = horizon
 	sr.cut, sr.cutC, sr.cutInf = false, nil, false
-	sr.table, sr.tableBytes = map[string]uint64{}, 0
+	sr.table, sr.tableBytes = map[string]*ttEntry{}, 0
 	p := sr.p
 	ds := make([]*dist, len(p.inputs))
 	for i, s := range p.inputs {
@@ -920,11 +1257,13 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		}
 		return nil
 	}
-	if rest := sr.transpose(depth, ds, act); len(rest) == 0 {
+	act, tr, err := sr.transpose(depth, ds, act)
+	if err != nil {
+		return err
+	}
+	if len(act) == 0 {
 		sr.transposed++
 		return nil
-	} else if len(rest) < len(act) {
-		act = rest
 	}
 	need := make([]bool, len(p.inputs))
 	for _, di := range act {
@@ -1029,6 +1368,9 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		if err != nil {
 			return err
 		}
+	}
+	if tr != nil && tr.dom {
+		sr.record(tr)
 	}
 	return nil
 }
