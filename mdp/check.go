@@ -260,6 +260,18 @@ func (ans *answer) prop2(ctx context.Context, p *problem, path *verify.Formula, 
 func (p *problem) prop2Terms(ctx context.Context, path *verify.Formula) ([][]term, error) {
 	sc := newSched(p.m, true)
 	terms := make([][]term, len(p.dirs))
+	if p.kind == kindD && p.f != nil && p.f.horizon(p.psi) >= 0 {
+		// A bounded ψ: the extremes by backward induction over (residual,
+		// state), which takes every formula the search takes.
+		hi, lo := map[int]*big.Rat{}, map[int]*big.Rat{}
+		for _, s := range p.inputs {
+			hi[s], lo[s] = p.startValues(s)
+		}
+		for i, d := range p.dirs {
+			terms[i] = []term{{hi[p.inputs[d[0]]], lo[p.inputs[d[1]]]}}
+		}
+		return terms, nil
+	}
 	if p.kind == kindD {
 		hi, err := p.m.extreme(ctx, sc, path, true)
 		if err != nil {
@@ -330,6 +342,21 @@ func (p *problem) prop2Terms(ctx context.Context, path *verify.Formula) ([][]ter
 	}
 	add(hi, lo)
 	return terms, nil
+}
+
+// startValues returns max_S Pr_s(ψ) and min_S Pr_s(ψ) over the schedulers
+// that pick an enabled choice or stay where an action is disabled, for a
+// bounded ψ (values).
+func (p *problem) startValues(s int) (hi, lo *big.Rat) {
+	d := p.start(s)
+	hi, lo = new(big.Rat).Set(get(d.done, 0)), new(big.Rat).Set(get(d.done, 0))
+	t := new(big.Rat)
+	for k, x := range d.live {
+		h, l := p.values(k)
+		hi.Add(hi, t.Mul(x, h))
+		lo.Add(lo, t.Mul(x, l))
+	}
+	return hi, lo
 }
 
 // reachable returns the states reachable from the inputs by any choice.

@@ -104,11 +104,18 @@ func TightEpsilon(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output
 // e^ε·min_S Pr_t(ψ)) over the pairs in both directions, the extremes over
 // the schedulers that may pick any enabled choice or stay where an action
 // is disabled (backward induction for a bounded ψ, policy iteration for an
-// unbounded one). ψ is a path formula that Prob accepts.
+// unbounded one). ψ is a bounded path formula that the search accepts
+// (propositional operands, X, U<=k, F<=k, G<=k, !, &, |), or a path
+// formula that Prob accepts.
 func SufficientD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps) (exact.Real, error) {
 	p, err := newProblem(ctx, m, pairs)
 	if err != nil {
 		return exact.Real{}, err
+	}
+	// A formula the search takes gets the residuals' backward induction
+	// when it is bounded; any other goes to Prob's.
+	if err := p.setFormula(path); err != nil {
+		p.f = nil
 	}
 	ans := &answer{}
 	if err := ans.prop2(ctx, p, path, query{deltaMode: true, eps: eps}); err != nil {

@@ -358,3 +358,41 @@ func TestSearchAgainstPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSufficientResiduals compares Proposition 2's bound of bounded
+// formulas computed over the residuals (what SufficientD does for them)
+// with the one from Prob's backward induction.
+func TestSufficientResiduals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	ctx := context.Background()
+	la, lb := verify.Label("a"), verify.Label("b")
+	forms := []*verify.Formula{
+		verify.Eventually(lb, 3), verify.Next(2, la), verify.Until(la, lb, 3), verify.Globally(la, 2),
+		verify.Not(verify.Eventually(lb, 2)),
+	}
+	ln2, err := exact.Ln(big.NewRat(2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for iter := range 40 {
+		m := randomMDP(t, rng, 4+rng.IntN(3))
+		pairs := [][2]int{{0, 1}, {2, 3}}
+		f := forms[iter%len(forms)]
+		for _, eps := range []exact.Eps{{}, ln2} {
+			got, err := SufficientD(ctx, m, pairs, f, eps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := newProblem(ctx, m, pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.kind = kindD
+			ans := &answer{}
+			if err := ans.prop2(ctx, p, f, query{deltaMode: true, eps: eps}); err != nil {
+				t.Fatal(err)
+			}
+			sameReal(t, fmt.Sprintf("iter %d: %s at ε = %s", iter, f, eps), got, *ans.upper)
+		}
+	}
+}
