@@ -42,6 +42,7 @@ func solve(ctx context.Context, p *problem, path *verify.Formula, q query, o Opt
 	sr.deltaMode = q.deltaMode
 	if q.deltaMode {
 		sr.cv = newCval(q.eps)
+		p.pairCV = sr.cv
 	} else {
 		sr.delta = q.delta
 	}

@@ -35,6 +35,8 @@ type dist struct {
 	done map[int]*big.Rat
 	enc  []byte // canonical encoding, once computed (see encode)
 
+	pairSums map[key][2]*big.Rat // pairParts, for this dist as dt
+
 	openEnc []byte // split, once computed
 	closed  map[[2]int32]*big.Rat
 	openR   map[int32]bool
@@ -124,6 +126,9 @@ type problem struct {
 	rowIDs [][]int32        // per state and action, once computed
 
 	vals map[key][2]*big.Rat // kindD: Vmax and Vmin of a live key, once computed
+
+	pairCV *cval                  // kindD in δ mode: the c of pairG
+	pairs  map[[2]key][2]*big.Rat // pairG, once computed
 
 	tdepth []int                             // kindTraces: the length of a trie node's trace
 	conts  map[[2]int]map[string][2]*big.Rat // kindTraces: contVals, once computed
@@ -664,6 +669,169 @@ func (p *problem) traceParts(cv *cval, ds, dt *dist) (A, B *big.Rat, ok bool, er
 	return A, B, true, nil
 }
 
+// pairG returns (A, B) with A − c·B = G(k1, k2), the largest V(k1) −
+// c·V(k2) over the schedulers that pick one action for both keys at every
+// step (each state taking its choice for it, or staying where it is
+// disabled), the action depending on the whole history: exact, by
+// backward induction over pairs of keys, c = p.pairCV. A query scheduler
+// is such a scheduler, so under every continuation of a prefix V(k1) −
+// c·V(k2) ≤ G(k1, k2). Where a key is decided or unbounded its side is
+// bounded alone (Vmax, Vmin).
+func (p *problem) pairG(k1, k2 key) (A, B *big.Rat, err error) {
+	mk := [2]key{k1, k2}
+	if v, ok := p.pairs[mk]; ok {
+		return v[0], v[1], nil
+	}
+	if p.pairs == nil {
+		p.pairs = map[[2]key][2]*big.Rat{}
+	}
+	if p.f.horizon(int(k1.r)) < 0 || p.f.horizon(int(k2.r)) < 0 {
+		hi, _ := p.values(k1)
+		_, lo := p.values(k2)
+		p.pairs[mk] = [2]*big.Rat{hi, lo}
+		return hi, lo, nil
+	}
+	// after returns the residual at u of residual r: idTrue, idFalse or
+	// live.
+	after := func(r, u int) int {
+		if p.absorb[u] {
+			if p.f.constant(r, u) {
+				return idTrue
+			}
+			return idFalse
+		}
+		return p.f.decide(r, u)
+	}
+	move := func(s, a int) ([]int, []*big.Rat) {
+		if !p.absorb[s] {
+			if c := p.m.choice(s, a); c != nil {
+				return c.To, c.P
+			}
+		}
+		return []int{s}, []*big.Rat{ratOne}
+	}
+	seen := map[[2]int32]bool{}
+	t := new(big.Rat)
+	for a := range p.m.Actions {
+		e := [2]int32{p.rowID(int(k1.s), a), p.rowID(int(k2.s), a)}
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		to1, p1 := move(int(k1.s), a)
+		to2, p2 := move(int(k2.s), a)
+		a1, b1 := new(big.Rat), new(big.Rat)
+		for i, u1 := range to1 {
+			v1 := after(int(k1.r), u1)
+			for j, u2 := range to2 {
+				v2 := after(int(k2.r), u2)
+				var x, y *big.Rat // x − c·y
+				switch {
+				case v1 <= idTrue && v2 <= idTrue:
+					x, y = ratZero, ratZero
+					if v1 == idTrue {
+						x = ratOne
+					}
+					if v2 == idTrue {
+						y = ratOne
+					}
+				case v1 <= idTrue:
+					x = ratZero
+					if v1 == idTrue {
+						x = ratOne
+					}
+					_, y = p.values(key{int32(v2), int32(u2)})
+				case v2 <= idTrue:
+					x, _ = p.values(key{int32(v1), int32(u1)})
+					y = ratZero
+					if v2 == idTrue {
+						y = ratOne
+					}
+				default:
+					if x, y, err = p.pairG(key{int32(v1), int32(u1)}, key{int32(v2), int32(u2)}); err != nil {
+						return nil, nil, err
+					}
+				}
+				w := new(big.Rat).Mul(p1[i], p2[j])
+				a1.Add(a1, t.Mul(w, x))
+				b1.Add(b1, t.Mul(w, y))
+			}
+		}
+		if A != nil {
+			c, err := p.pairCV.real(a1, b1).Cmp(p.pairCV.real(A, B))
+			if err != nil {
+				return nil, nil, err
+			}
+			if c <= 0 {
+				continue
+			}
+		}
+		A, B = a1, b1
+	}
+	p.pairs[mk] = [2]*big.Rat{A, B}
+	return A, B, nil
+}
+
+// pairParts returns (A, B) with A − c·B an upper bound of the gap of
+// direction (ds → dt) for D (c = p.pairCV): with a = ds's live masses, b =
+// dt's, a coupling π of a and b (the product, scaled to the smaller
+// mass) and the rest of the larger one,
+// Σ a·V − c·Σ b·V = Σ π(k1, k2)·(V(k1) − c·V(k2)) + the rest's terms
+// ≤ Σ π·G(k1, k2) + Σ rest_s·Vmax − c·Σ rest_t·Vmin.
+func (p *problem) pairParts(ds, dt *dist) (A, B *big.Rat, err error) {
+	A, B = new(big.Rat).Set(get(ds.done, 0)), new(big.Rat).Set(get(dt.done, 0))
+	ma, mb := ds.liveMass(), dt.liveMass()
+	M := mb
+	if ma.Cmp(mb) > 0 {
+		M = ma
+	}
+	t := new(big.Rat)
+	if M.Sign() > 0 {
+		sa, sb := new(big.Rat), new(big.Rat)
+		if dt.pairSums == nil {
+			dt.pairSums = map[key][2]*big.Rat{}
+		}
+		for k1, a := range ds.live {
+			// Σ_k2 b(k2)·G(k1, k2), once per dt and k1.
+			in, ok := dt.pairSums[k1]
+			if !ok {
+				ia, ib := new(big.Rat), new(big.Rat)
+				for k2, b := range dt.live {
+					x, y, err := p.pairG(k1, k2)
+					if err != nil {
+						return nil, nil, err
+					}
+					ia.Add(ia, t.Mul(b, x))
+					ib.Add(ib, t.Mul(b, y))
+				}
+				in = [2]*big.Rat{ia, ib}
+				dt.pairSums[k1] = in
+			}
+			sa.Add(sa, t.Mul(a, in[0]))
+			sb.Add(sb, t.Mul(a, in[1]))
+		}
+		A.Add(A, sa.Quo(sa, M))
+		B.Add(B, sb.Quo(sb, M))
+	}
+	switch c := ma.Cmp(mb); {
+	case c > 0: // a's rest: a·(1 − mb/ma)
+		f := new(big.Rat).Quo(mb, ma)
+		f.Sub(ratOne, f)
+		for k1, a := range ds.live {
+			hi, _ := p.values(k1)
+			A.Add(A, t.Mul(t.Mul(a, f), hi))
+		}
+	case c < 0:
+		f := new(big.Rat).Quo(ma, mb)
+		f.Sub(ratOne, f)
+		for k2, b := range dt.live {
+			_, lo := p.values(k2)
+			B.Add(B, t.Mul(t.Mul(b, f), lo))
+		}
+	}
+	return A, B, nil
+}
+
 // lowerTerms and upperTerms give the same bounds as terms for solveC:
 // Σ max(0, a − c·b) over the terms plus A0 − c·B0.
 func (p *problem) lowerTerms(ds, dt *dist) ([]term, *big.Rat) {
@@ -1112,7 +1280,10 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 			return false, err
 		}
 		c, err := sr.cv.real(A, B).Cmp(sr.best)
-		return c > 0, err
+		if err != nil || c <= 0 {
+			return false, err
+		}
+		return sr.pairPromising(di, ds)
 	}
 	if sr.bestInf {
 		return false, nil
@@ -1127,6 +1298,25 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 	}
 	v := new(big.Rat).Sub(A, new(big.Rat).Mul(cv.c, B))
 	return v.Cmp(sr.delta) > 0, nil
+}
+
+// pairPromising reports whether direction di may still beat the best by
+// the bound of pairParts (D in δ mode with live mass on both sides; true
+// otherwise). It is tried only where the bound of upperParts does not
+// settle it, being costlier.
+func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
+	p := sr.p
+	dir := p.dirs[di]
+	d1, d2 := ds[dir[0]], ds[dir[1]]
+	if p.kind != kindD || p.pairCV != sr.cv || len(d1.live) == 0 || len(d2.live) == 0 {
+		return true, nil
+	}
+	A, B, err := p.pairParts(d1, d2)
+	if err != nil {
+		return false, err
+	}
+	c, err := sr.cv.real(A, B).Cmp(sr.best)
+	return c > 0, err
 }
 
 // cutAt records a prefix cut at the horizon that may still matter.
@@ -1235,6 +1425,9 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			var c int
 			c, err = ups[k].Cmp(sr.best)
 			ok = c > 0
+			if err == nil && ok {
+				ok, err = sr.pairPromising(di, ds)
+			}
 		} else {
 			ok, err = sr.promising(di, ds)
 		}
