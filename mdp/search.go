@@ -463,25 +463,8 @@ func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 		if err = hockey(cv, ds.done, dt.done, A, B); err != nil {
 			return nil, nil, err
 		}
-		if err = hockey(cv, ds.live, dt.live, A, B); err != nil {
-			return nil, nil, err
-		}
-		if p.kind == kindTraces && len(ds.live) > 0 {
-			A2, B2, ok, err := p.traceParts(cv, ds, dt)
-			if err != nil {
-				return nil, nil, err
-			}
-			if ok {
-				c, err := cv.real(A2, B2).Cmp(cv.real(A, B))
-				if err != nil {
-					return nil, nil, err
-				}
-				if c < 0 {
-					A, B = A2, B2
-				}
-			}
-		}
-		return A, B, nil
+		err = hockey(cv, ds.live, dt.live, A, B)
+		return A, B, err
 	}
 	A.Set(get(ds.done, 0))
 	B.Set(get(dt.done, 0))
@@ -1297,18 +1280,42 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 		return false, err
 	}
 	v := new(big.Rat).Sub(A, new(big.Rat).Mul(cv.c, B))
-	return v.Cmp(sr.delta) > 0, nil
+	if v.Cmp(sr.delta) <= 0 {
+		return false, nil
+	}
+	return sr.pairPromising(di, ds)
 }
 
 // pairPromising reports whether direction di may still beat the best by
-// the bound of pairParts (D in δ mode with live mass on both sides; true
-// otherwise). It is tried only where the bound of upperParts does not
-// settle it, being costlier.
+// the second bound: pairParts for D in δ mode with live mass on both
+// sides, traceParts for traces; true otherwise. It is tried only where
+// the bound of upperParts does not settle it, being costlier.
 func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 	p := sr.p
 	dir := p.dirs[di]
 	d1, d2 := ds[dir[0]], ds[dir[1]]
-	if p.kind != kindD || p.pairCV != sr.cv || len(d1.live) == 0 || len(d2.live) == 0 {
+	if p.kind == kindTraces && len(d1.live) > 0 {
+		cv, bound := sr.cv, exact.Real{}
+		if sr.deltaMode {
+			bound = sr.best
+		} else {
+			if sr.bestInf {
+				return false, nil
+			}
+			cv = ratC(ratOne)
+			if sr.bestC != nil {
+				cv = ratC(sr.bestC)
+			}
+			bound = exact.RatReal(sr.delta)
+		}
+		A, B, ok, err := p.traceParts(cv, d1, d2)
+		if err != nil || !ok {
+			return true, err
+		}
+		c, err := cv.real(A, B).Cmp(bound)
+		return c > 0, err
+	}
+	if p.kind != kindD || !sr.deltaMode || p.pairCV != sr.cv || len(d1.live) == 0 || len(d2.live) == 0 {
 		return true, nil
 	}
 	A, B, err := p.pairParts(d1, d2)
