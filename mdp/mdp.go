@@ -37,8 +37,11 @@
 //     is explored, depth first, the pair of distributions after a prefix
 //     computed once and shared by its extensions, and a prefix pruned when
 //     an exact upper bound on what it can still reach cannot beat the
-//     worst sequence found. The verdict is exact and the worst sequence is
-//     the counterexample or witness.
+//     worst sequence found (for D, each undecided key weighed by the
+//     extreme probabilities of its residual, and pairs of keys under one
+//     action), or skipped when a prefix of the same length reached the
+//     same distributions (a transposition). The verdict is exact and the
+//     worst sequence is the counterexample or witness.
 //  2. Unbounded ψ and final outputs: Proposition 2's sufficient condition,
 //     max_S Pr_s(ψ) − e^ε·min_S Pr_t(ψ) ≤ δ and the converse, with the
 //     extremes exact over the schedulers that may also wait where an
