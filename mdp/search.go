@@ -952,6 +952,14 @@ type search struct {
 	table      map[string]*ttEntry
 	tableBytes int
 
+	// With dominance, track[di] is the largest bound (a gap, or a bound
+	// at most the best that cut a prefix) met for direction di in the
+	// extensions of the node being explored, nil when none: every gap of
+	// those extensions is at most it.
+	track     []*exact.Real
+	lastBound exact.Real // the bound that cut the last direction (δ mode)
+	terminal  bool       // the node being considered is terminal
+
 	have     bool
 	best     exact.Real // δ mode
 	bestC    *big.Rat   // ε mode (nil: c = 1)
@@ -1093,12 +1101,24 @@ func (sr *search) closedValue(di int, ds []*dist) (exact.Real, error) {
 	return sr.cv.real(A, B), nil
 }
 
+// note raises track[di] to v.
+func (sr *search) note(di int, v exact.Real) error {
+	if t := sr.track[di]; t != nil {
+		if c, err := v.Cmp(*t); err != nil || c <= 0 {
+			return err
+		}
+	}
+	sr.track[di] = &v
+	return nil
+}
+
 // transposition is the lookup of one node.
 type transposition struct {
-	key  string
-	dom  bool
-	fs   []exact.Real // dominance: the closed values of the directions
-	acts []int
+	key   string
+	dom   bool
+	fs    []exact.Real // dominance: the closed values of the directions
+	acts  []int
+	outer []*exact.Real // dominance: track before the node
 }
 
 // transpose looks the node up in the transposition table and returns the
@@ -1137,6 +1157,13 @@ func (sr *search) transpose(depth int, ds []*dist, act []int) ([]int, *transposi
 					return nil, nil, err
 				}
 				if c <= 0 {
+					// Every extension's gap is at most f + u.
+					if sr.track != nil {
+						neg := exact.RatReal(new(big.Rat)).Sub(e.u[di])
+						if err := sr.note(di, f.Sub(neg)); err != nil {
+							return nil, nil, err
+						}
+					}
 					continue
 				}
 			}
@@ -1148,6 +1175,15 @@ func (sr *search) transpose(depth int, ds []*dist, act []int) ([]int, *transposi
 	if !dom && len(rest) > 0 {
 		sr.record(tr)
 	}
+	if dom && len(rest) > 0 {
+		if sr.track == nil {
+			sr.track = make([]*exact.Real, len(sr.p.dirs))
+		}
+		tr.outer = append([]*exact.Real(nil), sr.track...)
+		for _, di := range rest {
+			sr.track[di] = nil
+		}
+	}
 	return rest, tr, nil
 }
 
@@ -1155,6 +1191,18 @@ func (sr *search) transpose(depth int, ds []*dist, act []int) ([]int, *transposi
 // it, with dominance: every extension's gap is then at most the best gap
 // found, unless a prefix was cut at the horizon).
 func (sr *search) record(tr *transposition) {
+	if tr.dom {
+		// Merge the node's bounds into the enclosing node's.
+		inner := sr.track
+		defer func() {
+			sr.track = tr.outer
+			for _, di := range tr.acts {
+				if inner[di] != nil {
+					_ = sr.note(di, *inner[di])
+				}
+			}
+		}()
+	}
 	if tr.dom && (!sr.have || sr.cut) {
 		return
 	}
@@ -1173,6 +1221,9 @@ func (sr *search) record(tr *transposition) {
 	for i, di := range tr.acts {
 		if tr.dom {
 			u := sr.best.Sub(tr.fs[i])
+			if t := sr.track[di]; t != nil {
+				u = t.Sub(tr.fs[i]) // at most best − f
+			}
 			if e.done&(1<<di) != 0 {
 				if c, err := u.Cmp(e.u[di]); err != nil || c >= 0 {
 					continue
@@ -1196,6 +1247,11 @@ func (sr *search) consider(di int, ds []*dist) error {
 			return err
 		}
 		v := sr.cv.real(A, B)
+		if sr.track != nil && sr.terminal {
+			if err := sr.note(di, v); err != nil {
+				return err
+			}
+		}
 		if sr.have {
 			c, err := v.Cmp(sr.best)
 			if err != nil {
@@ -1262,8 +1318,10 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		c, err := sr.cv.real(A, B).Cmp(sr.best)
+		v := sr.cv.real(A, B)
+		c, err := v.Cmp(sr.best)
 		if err != nil || c <= 0 {
+			sr.lastBound = v
 			return false, err
 		}
 		return sr.pairPromising(di, ds)
@@ -1312,7 +1370,9 @@ func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 		if err != nil || !ok {
 			return true, err
 		}
-		c, err := cv.real(A, B).Cmp(bound)
+		v := cv.real(A, B)
+		c, err := v.Cmp(bound)
+		sr.lastBound = v
 		return c > 0, err
 	}
 	if p.kind != kindD || !sr.deltaMode || p.pairCV != sr.cv || len(d1.live) == 0 || len(d2.live) == 0 {
@@ -1322,7 +1382,9 @@ func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	c, err := sr.cv.real(A, B).Cmp(sr.best)
+	v := sr.cv.real(A, B)
+	c, err := v.Cmp(sr.best)
+	sr.lastBound = v
 	return c > 0, err
 }
 
@@ -1387,7 +1449,7 @@ func (sr *search) run(horizon int) error {
 	}
 	sr.horizon = horizon
 	sr.cut, sr.cutC, sr.cutInf = false, nil, false
-	sr.table, sr.tableBytes = map[string]*ttEntry{}, 0
+	sr.table, sr.tableBytes, sr.track = map[string]*ttEntry{}, 0, nil
 	p := sr.p
 	ds := make([]*dist, len(p.inputs))
 	for i, s := range p.inputs {
@@ -1414,6 +1476,7 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			}
 		}
 	}
+	sr.terminal = terminal
 	if terminal || sr.everyGap {
 		for _, di := range active {
 			if err := sr.consider(di, ds); err != nil {
@@ -1432,6 +1495,7 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			var c int
 			c, err = ups[k].Cmp(sr.best)
 			ok = c > 0
+			sr.lastBound = ups[k]
 			if err == nil && ok {
 				ok, err = sr.pairPromising(di, ds)
 			}
@@ -1440,6 +1504,13 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		}
 		if err != nil {
 			return err
+		}
+		if !ok && sr.track != nil {
+			// In δ mode a direction is cut only by a bound at most the
+			// best, kept in lastBound.
+			if err := sr.note(di, sr.lastBound); err != nil {
+				return err
+			}
 		}
 		if ok {
 			act = append(act, di)
