@@ -649,3 +649,11 @@ func Halted(k int) []string {
 	ls[k] = "top"
 	return ls
 }
+
+// Name returns state s's name, "-" for -1 (no state).
+func (m *MDP) Name(s int) string {
+	if s < 0 {
+		return "-"
+	}
+	return m.Names[s]
+}

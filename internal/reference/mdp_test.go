@@ -301,6 +301,44 @@ func TestThresholdTightDelta(t *testing.T) {
 	}
 }
 
+// TestThresholdTraces: (ε, δ)-DP over the traces of ⊥ and ⊤ of n steps
+// (the answers 1..n), every query scheduler: the tight δ at ε = 0 and 1,
+// for t = 3 and answers 5 vs 4, and over every pair.
+func TestThresholdTraces(t *testing.T) {
+	m, pairs := ThresholdMDP(r("1/4"), r("1/2"), 5, false)
+	pair := [][2]int{{m.Lookup("(0,3,5)"), m.Lookup("(1,3,4)")}}
+	obs := []string{"bot", "top"}
+	var got []string
+	for _, tt := range []struct {
+		name string
+		p    [][2]int
+		nmax int
+	}{{"pair", pair, 3}, {"every pair", pairs, 2}} {
+		for n := 1; n <= tt.nmax; n++ {
+			for _, f := range []Factor{EPow(0), EPow(1)} {
+				w := m.TightDeltaTraces(tt.p, n, obs, f)
+				got = append(got, fmt.Sprintf("%s traces(%d) %s: %s = %.6f %s>%s %v on %v", tt.name, n, f, w.Delta, w.Delta.Float(),
+					m.Name(w.From), m.Name(w.To), strings.Join(w.Seq, " "), strings.Join(w.Event, " ")))
+			}
+		}
+	}
+	want := []string{
+		"pair traces(1) ε = 0: 379/3840 = 0.098698 (0,3,5)>(1,3,4) * on {top}",
+		"pair traces(1) ε = 1: 0 = 0.000000 ->-  on ",
+		"pair traces(2) ε = 0: 379/3840 = 0.098698 (0,3,5)>(1,3,4) * m0n0 on {top}{top}",
+		"pair traces(2) ε = 1: 2321/23040 - 623/23040·e = 0.027236 (1,3,4)>(0,3,5) * m2n3 on {bot}{top}",
+		"pair traces(3) ε = 0: 30907/276480 = 0.111787 (0,3,5)>(1,3,4) * m2n3 m3n2 on {bot}{bot}{top} {top}{top}{top}",
+		"pair traces(3) ε = 1: 26981/276480 - 11009/552960·e = 0.043469 (1,3,4)>(0,3,5) * m3n2 m3n4 on {bot}{bot}{top}",
+		"every pair traces(1) ε = 0: 18139/61440 = 0.295231 (0,5,4)>(1,5,5) * on {bot}",
+		"every pair traces(1) ε = 1: 0 = 0.000000 ->-  on ",
+		"every pair traces(2) ε = 0: 9947/30720 = 0.323796 (0,5,4)>(1,5,3) * m4n5 on {bot}{bot} {top}{top}",
+		"every pair traces(2) ε = 1: 275251/737280 - 275251/2949120·e = 0.119627 (0,5,4)>(1,5,5) * m4n5 on {bot}{bot}",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestThresholdTightDeltaLong runs the longer horizons (set
 // DPCHECK_REFERENCE_LONG=1; about ... on one core).
 func TestThresholdTightDeltaLong(t *testing.T) {
