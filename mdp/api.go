@@ -1,24 +1,22 @@
 package mdp
 
 import (
-	"context"
-	"errors"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
-	"github.com/dpcheck/dpcheck/verify"
 )
-
-// errTODO marks what is not written yet.
-var errTODO = errors.New("mdp: not implemented yet")
 
 // New checks and returns an MDP: every target a state of the frame, every
 // probability positive, every choice summing to exactly 1, every action
 // index valid, at most one choice per action at a state. The MDP keeps the
 // slices it is given.
 func New(frame *chain.Chain, actions []string, choices [][]Choice) (*MDP, error) {
-	return &MDP{Frame: frame, Actions: actions, Choices: choices}, nil
+	m := &MDP{Frame: frame, Actions: actions, Choices: choices}
+	if err := validate(m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // NumStates returns the number of states.
@@ -34,6 +32,8 @@ type Options struct {
 	// (default DefaultMaxSequences); beyond it the search fails with a
 	// *LimitError.
 	MaxSequences int64
+
+	noPrune bool // tests: explore every sequence, to check the pruning
 }
 
 // The defaults of Options.
@@ -47,14 +47,6 @@ const (
 type LimitError struct{ Msg string }
 
 func (e *LimitError) Error() string { return e.Msg }
-
-// Prob returns, for every state, the minimum (max false) or maximum (max
-// true) probability of the path formula over all schedulers, exactly.
-// The formula's state formulas must be propositional (labels, atoms, !,
-// &, |): a P or D inside a path formula is an error.
-func (m *MDP) Prob(ctx context.Context, path *verify.Formula, max bool) ([]*big.Rat, error) {
-	return nil, errTODO
-}
 
 // Result is the answer of a check or a tight δ over query schedulers.
 type Result struct {
@@ -108,38 +100,4 @@ type EpsResult struct {
 	// Upper is Proposition 2's upper bound, nil when not computed.
 	Upper            *exact.Eps
 	Explored, Pruned int64
-}
-
-// CheckD decides D{ε,δ}[ψ] for every pair of pairs (both directions) over
-// query schedulers.
-func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
-	return nil, errTODO
-}
-
-// TightDeltaD returns the least δ for which D{ε,δ}[ψ] holds for every
-// pair, exactly when it can (see Result.Exact).
-func TightDeltaD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, o Options) (*Result, error) {
-	return nil, errTODO
-}
-
-// TightEpsilonD returns the least ε for which D{ε,δ}[ψ] holds for every
-// pair, exactly when it can.
-func TightEpsilonD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, delta *big.Rat, o Options) (*EpsResult, error) {
-	return nil, errTODO
-}
-
-// CheckDP decides (ε,δ)-DP over the output space out (final outputs, or
-// traces of observed labels) for every pair and every query scheduler.
-func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
-	return nil, errTODO
-}
-
-// TightDelta returns the least δ for which (ε,δ)-DP holds over out.
-func TightDelta(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, o Options) (*Result, error) {
-	return nil, errTODO
-}
-
-// TightEpsilon returns the least ε for which (ε,δ)-DP holds over out.
-func TightEpsilon(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, delta *big.Rat, o Options) (*EpsResult, error) {
-	return nil, errTODO
 }

@@ -1,0 +1,516 @@
+package mdp
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// row is a distribution a scheduler may pick at a state.
+type row struct {
+	to []int
+	p  []*big.Rat
+}
+
+// sched is the MDP seen by the schedulers of Prob: at every state the rows
+// a scheduler may pick. With stay, a state that does not enable every
+// action may also stay where it is (the rule of query schedulers), so the
+// extremes bound every query scheduler. An absorbing state only stays.
+type sched struct {
+	m    *MDP
+	rows [][]row
+	pred [][][2]int // pred[t]: (s, row index) with t a successor
+}
+
+func newSched(m *MDP, stay bool) *sched {
+	n := m.NumStates()
+	sc := &sched{m: m, rows: make([][]row, n), pred: make([][][2]int, n)}
+	for s := range n {
+		if m.IsAbsorbing(s) {
+			sc.rows[s] = []row{{to: []int{s}, p: []*big.Rat{ratOne}}}
+		} else {
+			rs := make([]row, 0, len(m.Choices[s])+1)
+			for _, c := range m.Choices[s] {
+				rs = append(rs, row{to: c.To, p: c.P})
+			}
+			if stay && !m.enablesAll(s) {
+				rs = append(rs, row{to: []int{s}, p: []*big.Rat{ratOne}})
+			}
+			sc.rows[s] = rs
+		}
+		for ri, r := range sc.rows[s] {
+			for _, t := range r.to {
+				sc.pred[t] = append(sc.pred[t], [2]int{s, ri})
+			}
+		}
+	}
+	return sc
+}
+
+// Prob returns, for every state, the minimum (max false) or maximum (max
+// true) probability of the path formula over all schedulers, exactly.
+// The formula's state formulas must be propositional (labels, atoms, !,
+// &, |): a P or D inside a path formula is an error.
+func (m *MDP) Prob(ctx context.Context, path *verify.Formula, max bool) ([]*big.Rat, error) {
+	return m.extreme(ctx, newSched(m, false), path, max)
+}
+
+// extreme computes the extreme probability of path over sc's schedulers.
+func (m *MDP) extreme(ctx context.Context, sc *sched, path *verify.Formula, max bool) ([]*big.Rat, error) {
+	sat := func(g *verify.Formula) ([]bool, error) {
+		if !isPropositional(g) {
+			return nil, errUnsupported(g, "the operands of X and U must be propositional state formulas (labels, atoms, !, &, |) in Pmin, Pmax and P~p on MDPs")
+		}
+		ch, err := verify.NewChecker(m.Frame, nil)
+		if err != nil {
+			return nil, err
+		}
+		return ch.Sat(ctx, g)
+	}
+	switch path.Op {
+	case verify.OpNot:
+		v, err := m.extreme(ctx, sc, path.Args[0], !max)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*big.Rat, len(v))
+		for s, x := range v {
+			out[s] = new(big.Rat).Sub(ratOne, x)
+		}
+		return out, nil
+	case verify.OpNext:
+		phi, err := sat(path.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		v := indicator(phi)
+		for range path.K {
+			if v, err = sc.induct(ctx, v, max, nil, nil); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	case verify.OpUntil:
+		l, err := sat(path.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		r, err := sat(path.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		cand := make([]bool, len(l))
+		for s := range cand {
+			cand[s] = l[s] && !r[s]
+		}
+		if path.K < 0 {
+			return sc.reach(ctx, r, cand, max)
+		}
+		v := indicator(r)
+		for range path.K {
+			if v, err = sc.induct(ctx, v, max, r, cand); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
+	if path.IsState() {
+		return nil, fmt.Errorf("mdp: %s is a state formula, not a path formula", path.Text(verify.MaxFormulaText))
+	}
+	return nil, fmt.Errorf("mdp: the path formula %s is not supported on MDPs: Pmin, Pmax and P~p take X^k φ, φ U ψ, φ U<=k ψ, F, G and their negations, with propositional operands", path.Text(verify.MaxFormulaText))
+}
+
+func indicator(b []bool) []*big.Rat {
+	zero, one := new(big.Rat), big.NewRat(1, 1)
+	v := make([]*big.Rat, len(b))
+	for s, x := range b {
+		v[s] = zero
+		if x {
+			v[s] = one
+		}
+	}
+	return v
+}
+
+// induct is one step of backward induction: the best expectation of v
+// over the rows of each state; with yes and cand given, yes states keep 1
+// and states neither in yes nor cand keep 0.
+func (sc *sched) induct(ctx context.Context, v []*big.Rat, max bool, yes, cand []bool) ([]*big.Rat, error) {
+	out := make([]*big.Rat, len(v))
+	for s := range v {
+		if s&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if yes != nil && (yes[s] || !cand[s]) {
+			out[s] = v[s]
+			continue
+		}
+		var best *big.Rat
+		for _, r := range sc.rows[s] {
+			x := expect(r, v)
+			if best == nil || (max && x.Cmp(best) > 0) || (!max && x.Cmp(best) < 0) {
+				best = x
+			}
+		}
+		out[s] = best
+	}
+	return out, nil
+}
+
+func expect(r row, v []*big.Rat) *big.Rat {
+	x, t := new(big.Rat), new(big.Rat)
+	for i, s := range r.to {
+		if v[s].Sign() != 0 {
+			x.Add(x, t.Mul(r.p[i], v[s]))
+		}
+	}
+	return x
+}
+
+// backward returns the states of from plus the cand states that reach them
+// by some row (through cand states).
+func (sc *sched) backward(from, cand []bool) []bool {
+	in := make([]bool, len(from))
+	var queue []int
+	for s, b := range from {
+		if b {
+			in[s] = true
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		t := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, pr := range sc.pred[t] {
+			if s := pr[0]; cand[s] && !in[s] {
+				in[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	return in
+}
+
+// reach returns the extreme probability of reaching yes through cand
+// states: graph precomputation of the states with probability 0 and 1,
+// then policy iteration with exact linear solves on the rest.
+func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.Rat, error) {
+	n := len(yes)
+	var zero, one []bool // probability 0, probability 1 (yes included)
+	if max {
+		// prob0A: Pmax = 0 where yes cannot be reached at all.
+		pos := sc.backward(yes, cand)
+		zero = make([]bool, n)
+		for s := range zero {
+			zero[s] = !pos[s]
+		}
+		// prob1E: the greatest U such that yes is reached within U by rows
+		// that stay in U.
+		u := pos
+		for {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			r := make([]bool, n)
+			var queue []int
+			for s := range yes {
+				if yes[s] {
+					r[s] = true
+					queue = append(queue, s)
+				}
+			}
+			for len(queue) > 0 {
+				t := queue[len(queue)-1]
+				queue = queue[:len(queue)-1]
+				for _, pr := range sc.pred[t] {
+					s := pr[0]
+					if !cand[s] || !u[s] || r[s] {
+						continue
+					}
+					ok := true
+					for _, x := range sc.rows[s][pr[1]].to {
+						if !u[x] {
+							ok = false
+							break
+						}
+					}
+					if ok {
+						r[s] = true
+						queue = append(queue, s)
+					}
+				}
+			}
+			same := true
+			for s := range r {
+				if r[s] != u[s] {
+					same = false
+					break
+				}
+			}
+			u = r
+			if same {
+				break
+			}
+		}
+		one = u
+	} else {
+		// prob0E: Pmin = 0 except where every row keeps reaching yes.
+		forced := make([]bool, n)
+		hit := make([][]bool, n)
+		cnt := make([]int, n)
+		var queue []int
+		for s := range yes {
+			if yes[s] {
+				forced[s] = true
+				queue = append(queue, s)
+			}
+		}
+		for len(queue) > 0 {
+			t := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, pr := range sc.pred[t] {
+				s, ri := pr[0], pr[1]
+				if !cand[s] || forced[s] {
+					continue
+				}
+				if hit[s] == nil {
+					hit[s] = make([]bool, len(sc.rows[s]))
+				}
+				if !hit[s][ri] {
+					hit[s][ri] = true
+					cnt[s]++
+					if cnt[s] == len(sc.rows[s]) {
+						forced[s] = true
+						queue = append(queue, s)
+					}
+				}
+			}
+		}
+		zero = make([]bool, n)
+		for s := range zero {
+			zero[s] = !forced[s]
+		}
+		// prob1A: Pmin = 1 where no scheduler can reach a state of Pmin 0.
+		lt1 := sc.backward(zero, cand)
+		one = make([]bool, n)
+		for s := range one {
+			one[s] = yes[s] || (cand[s] && !lt1[s])
+		}
+	}
+	// The rest: 0 < P < 1.
+	idx := make([]int, n)
+	var maybe []int
+	for s := range n {
+		idx[s] = -1
+		if cand[s] && !zero[s] && !one[s] {
+			idx[s] = len(maybe)
+			maybe = append(maybe, s)
+		}
+	}
+	val := make([]*big.Rat, n)
+	z, o := new(big.Rat), big.NewRat(1, 1)
+	for s := range n {
+		val[s] = z
+		if one[s] {
+			val[s] = o
+		}
+	}
+	if len(maybe) == 0 {
+		return val, nil
+	}
+	// The initial policy: for Pmax, a row that moves towards probability 1
+	// (an attractor), so that no end component traps the policy; for Pmin
+	// every policy leaves the maybe states surely (their end components
+	// are in prob0E).
+	pol := make([]int, n)
+	if max {
+		done := make([]bool, n)
+		var queue []int
+		for s := range n {
+			if one[s] {
+				done[s] = true
+				queue = append(queue, s)
+			}
+		}
+		for len(queue) > 0 {
+			t := queue[0]
+			queue = queue[1:]
+			for _, pr := range sc.pred[t] {
+				if s := pr[0]; idx[s] >= 0 && !done[s] {
+					done[s] = true
+					pol[s] = pr[1]
+					queue = append(queue, s)
+				}
+			}
+		}
+	}
+	for iter := 0; ; iter++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a := make([][]entry, len(maybe))
+		b := make([]*big.Rat, len(maybe))
+		for i, s := range maybe {
+			r := sc.rows[s][pol[s]]
+			m := map[int]*big.Rat{i: big.NewRat(1, 1)}
+			rhs := new(big.Rat)
+			for k, t := range r.to {
+				switch {
+				case idx[t] >= 0:
+					x, ok := m[idx[t]]
+					if !ok {
+						x = new(big.Rat)
+						m[idx[t]] = x
+					}
+					x.Sub(x, r.p[k])
+				case one[t]:
+					rhs.Add(rhs, r.p[k])
+				}
+			}
+			a[i] = sortedEntries(m)
+			b[i] = rhs
+		}
+		x, err := solveExact(ctx, a, b)
+		if err != nil {
+			return nil, err
+		}
+		for i, s := range maybe {
+			val[s] = x[i]
+		}
+		changed := false
+		for _, s := range maybe {
+			cur := expect(sc.rows[s][pol[s]], val)
+			for ri, r := range sc.rows[s] {
+				if ri == pol[s] {
+					continue
+				}
+				y := expect(r, val)
+				if c := y.Cmp(cur); (max && c > 0) || (!max && c < 0) {
+					cur, pol[s], changed = y, ri, true
+				}
+			}
+		}
+		if !changed {
+			return val, nil
+		}
+	}
+}
+
+// entry is one coefficient of a sparse row.
+type entry struct {
+	col int
+	v   *big.Rat
+}
+
+func sortedEntries(m map[int]*big.Rat) []entry {
+	out := make([]entry, 0, len(m))
+	for c, v := range m {
+		if v.Sign() != 0 {
+			out = append(out, entry{c, v})
+		}
+	}
+	sortEntries(out)
+	return out
+}
+
+func sortEntries(es []entry) {
+	for i := 1; i < len(es); i++ { // rows are short: insertion sort
+		for j := i; j > 0 && es[j].col < es[j-1].col; j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// solveExact solves A·x = b exactly by Gaussian elimination over big.Rat,
+// eliminating rows in their order (no pivoting: A = I − Q of a policy that
+// leaves the unknowns surely is a non-singular M-matrix, whose Schur
+// complements keep positive pivots). Rows are sparse; the fill-in of
+// banded systems stays in the band.
+func solveExact(ctx context.Context, a [][]entry, b []*big.Rat) ([]*big.Rat, error) {
+	n := len(a)
+	upper := make([][]entry, n) // normalised rows: unit pivot, columns > i
+	rhs := make([]*big.Rat, n)
+	t := new(big.Rat)
+	for i := range n {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		w := make(map[int]*big.Rat, len(a[i]))
+		var h intHeap
+		for _, e := range a[i] {
+			w[e.col] = new(big.Rat).Set(e.v)
+			if e.col < i {
+				h = append(h, e.col)
+			}
+		}
+		heap.Init(&h)
+		r := new(big.Rat).Set(b[i])
+		for h.Len() > 0 {
+			j := heap.Pop(&h).(int)
+			f, ok := w[j]
+			if !ok {
+				continue
+			}
+			delete(w, j)
+			if f.Sign() == 0 {
+				continue
+			}
+			for _, e := range upper[j] {
+				x, ok := w[e.col]
+				if !ok {
+					x = new(big.Rat)
+					w[e.col] = x
+					if e.col < i {
+						heap.Push(&h, e.col)
+					}
+				}
+				x.Sub(x, t.Mul(f, e.v))
+			}
+			r.Sub(r, t.Mul(f, rhs[j]))
+		}
+		piv, ok := w[i]
+		if !ok || piv.Sign() == 0 {
+			return nil, fmt.Errorf("mdp: singular linear system at unknown %d (internal error)", i)
+		}
+		delete(w, i)
+		inv := new(big.Rat).Inv(piv)
+		row := make([]entry, 0, len(w))
+		for c, v := range w {
+			if v.Sign() != 0 {
+				row = append(row, entry{c, v.Mul(v, inv)})
+			}
+		}
+		sortEntries(row)
+		upper[i] = row
+		rhs[i] = r.Mul(r, inv)
+	}
+	x := make([]*big.Rat, n)
+	for i := n - 1; i >= 0; i-- {
+		v := new(big.Rat).Set(rhs[i])
+		for _, e := range upper[i] {
+			v.Sub(v, t.Mul(e.v, x[e.col]))
+		}
+		x[i] = v
+	}
+	return x, nil
+}

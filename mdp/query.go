@@ -1,0 +1,216 @@
+package mdp
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// CheckD decides D{ε,δ}[ψ] for every pair of pairs (both directions) over
+// query schedulers.
+func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
+	if err := checkDelta(delta); err != nil {
+		return nil, err
+	}
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setFormula(path); err != nil {
+		return nil, err
+	}
+	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
+}
+
+// TightDeltaD returns the least δ for which D{ε,δ}[ψ] holds for every
+// pair, exactly when it can (see Result.Exact).
+func TightDeltaD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, o Options) (*Result, error) {
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setFormula(path); err != nil {
+		return nil, err
+	}
+	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps}, o)
+}
+
+// TightEpsilonD returns the least ε for which D{ε,δ}[ψ] holds for every
+// pair, exactly when it can.
+func TightEpsilonD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, delta *big.Rat, o Options) (*EpsResult, error) {
+	if err := checkDelta(delta); err != nil {
+		return nil, err
+	}
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setFormula(path); err != nil {
+		return nil, err
+	}
+	return epsQuery(ctx, p, path, delta, o)
+}
+
+// CheckDP decides (ε,δ)-DP over the output space out (final outputs, or
+// traces of observed labels) for every pair and every query scheduler.
+func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
+	if err := checkDelta(delta); err != nil {
+		return nil, err
+	}
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setOutput(out); err != nil {
+		return nil, err
+	}
+	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
+}
+
+// TightDelta returns the least δ for which (ε,δ)-DP holds over out.
+func TightDelta(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, o Options) (*Result, error) {
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setOutput(out); err != nil {
+		return nil, err
+	}
+	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps}, o)
+}
+
+// TightEpsilon returns the least ε for which (ε,δ)-DP holds over out.
+func TightEpsilon(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, delta *big.Rat, o Options) (*EpsResult, error) {
+	if err := checkDelta(delta); err != nil {
+		return nil, err
+	}
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setOutput(out); err != nil {
+		return nil, err
+	}
+	return epsQuery(ctx, p, nil, delta, o)
+}
+
+// SufficientD returns Proposition 2's bound on the tight δ of D{ε,δ}[ψ]
+// over query schedulers: the largest max(0, max_S Pr_s(ψ) −
+// e^ε·min_S Pr_t(ψ)) over the pairs in both directions, the extremes over
+// the schedulers that may pick any enabled choice or stay where an action
+// is disabled (backward induction for a bounded ψ, policy iteration for an
+// unbounded one). ψ is a path formula that Prob accepts.
+func SufficientD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps) (exact.Real, error) {
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return exact.Real{}, err
+	}
+	ans := &answer{}
+	if err := ans.prop2(ctx, p, path, query{deltaMode: true, eps: eps}); err != nil {
+		if u, ok := err.(*unsupportedError); ok {
+			return exact.Real{}, u.error
+		}
+		return exact.Real{}, err
+	}
+	return *ans.upper, nil
+}
+
+func checkDelta(d *big.Rat) error {
+	if d == nil || d.Sign() < 0 || d.Cmp(ratOne) > 0 {
+		return fmt.Errorf("mdp: δ must be a rational in [0, 1]")
+	}
+	return nil
+}
+
+func deltaQuery(ctx context.Context, p *problem, path *verify.Formula, q query, o Options) (*Result, error) {
+	ans, err := solve(ctx, p, path, q, o)
+	if err != nil {
+		return nil, err
+	}
+	sr := ans.sr
+	r := &Result{
+		Exact: ans.exact, Reason: ans.reason, Horizon: sr.reached, From: -1, To: -1,
+		Delta: exact.RatReal(new(big.Rat)), Upper: ans.upper,
+		Explored: sr.explored, Pruned: sr.pruned,
+	}
+	if ans.bisim {
+		r.Upper = nil
+	}
+	if sr.have {
+		r.From, r.To = sr.bestDir[0], sr.bestDir[1]
+		r.Sequence = sr.names(sr.bestSeq)
+		if p.kind == kindD {
+			r.ProbFrom, r.ProbTo = sr.bestFrom, sr.bestTo
+		} else {
+			r.Event = sr.bestEv
+		}
+		if c, err := sr.best.Sign(); err != nil {
+			return nil, err
+		} else if c > 0 {
+			r.Delta = sr.best
+		}
+	}
+	switch {
+	case !q.check:
+		r.Verdict = Unknown
+		if r.Exact {
+			r.Verdict = Holds
+		}
+	case ans.sufOnly:
+		r.Verdict = HoldsSufficient
+	default:
+		over, err := r.Delta.Cmp(exact.RatReal(q.delta))
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case over > 0:
+			r.Verdict = Violated // a proven lower bound
+		case r.Exact:
+			r.Verdict = Holds
+		default:
+			r.Verdict = Unknown
+			if r.Upper != nil {
+				if c, err := r.Upper.Cmp(exact.RatReal(q.delta)); err != nil {
+					return nil, err
+				} else if c <= 0 {
+					r.Verdict = HoldsSufficient
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+func epsQuery(ctx context.Context, p *problem, path *verify.Formula, delta *big.Rat, o Options) (*EpsResult, error) {
+	ans, err := solve(ctx, p, path, query{delta: delta}, o)
+	if err != nil {
+		return nil, err
+	}
+	sr := ans.sr
+	r := &EpsResult{Exact: ans.exact, Reason: ans.reason, Horizon: sr.reached, From: -1, To: -1,
+		Explored: sr.explored, Pruned: sr.pruned}
+	if sr.have {
+		r.From, r.To = sr.bestDir[0], sr.bestDir[1]
+		r.Sequence = sr.names(sr.bestSeq)
+	}
+	switch {
+	case sr.bestInf:
+		r.Eps = exact.Inf()
+	case sr.bestC != nil:
+		r.Eps = exact.LnOf(sr.bestC)
+	}
+	if ans.hasUpper && !ans.bisim {
+		var u exact.Eps
+		if ans.upperInf {
+			u = exact.Inf()
+		} else {
+			u = exact.LnOf(ans.upperC)
+		}
+		r.Upper = &u
+	}
+	return r, nil
+}
