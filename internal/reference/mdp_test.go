@@ -339,10 +339,44 @@ func TestThresholdTraces(t *testing.T) {
 	}
 }
 
-// TestThresholdTightDeltaLong runs the longer horizons (set
-// DPCHECK_REFERENCE_LONG=1; about ... on one core).
+// TestThresholdTightDeltaLong runs the longer horizons: set
+// DPCHECK_REFERENCE_LONG=1. Measured on one core of the shared machine
+// (go test -run TestThresholdTightDeltaLong): for the pair, k = 5 takes
+// 10 s at ε = 0 and 19 s at ε = 1 (16^5 sequences), k = 6 3.5 min at ε = 0
+// and 8.8 min at ε = 1 (16^6, with other jobs on the machine); for every
+// pair, k = 3 takes 2.4 s at ε = 0 and 7.8 s at ε = 1, k = 4 42 s at ε = 0 and 2.1 min at ε = 1.
 func TestThresholdTightDeltaLong(t *testing.T) {
 	if os.Getenv("DPCHECK_REFERENCE_LONG") == "" {
 		t.Skip("set DPCHECK_REFERENCE_LONG=1 to run the horizons that take minutes")
+	}
+	m, pairs := ThresholdMDP(r("1/4"), r("1/2"), 5, false)
+	pair := [][2]int{{m.Lookup("(0,3,5)"), m.Lookup("(1,3,4)")}}
+	for _, tt := range []struct {
+		name       string
+		pairs      [][2]int
+		f          Factor
+		kmin, kmax int
+		want       []string
+	}{
+		{"(0,3,5) ~ (1,3,4) at ε = 0", pair, EPow(0), 5, 6, []string{
+			"k=5 2353891/26542080 = 0.088685 (1,3,4)>(0,3,5) * m1n0 m1n0 m1n0 m1n0 m4n5 30187999/238878720 vs 450149/11943936 (1048576 sequences)",
+			"k=6 977451163/11466178560 = 0.085246 (1,3,4)>(0,3,5) * m1n0 m1n0 m1n0 m1n0 m1n0 m4n5 270663031/2293235712 vs 46982999/1433272320 (16777216 sequences)",
+		}},
+		{"(0,3,5) ~ (1,3,4) at ε = 1", pair, EPow(1), 5, 6, []string{
+			"k=5 237845/2985984 - 1559141/119439360·e = 0.044170 (1,3,4)>(0,3,5) * m1n0 m1n0 m3n2 m3n2 m4n5 237845/2985984 vs 1559141/119439360 (1048576 sequences)",
+			"k=6 53862683/716636160 - 4238081/358318080·e = 0.043009 (1,3,4)>(0,3,5) * m1n0 m1n0 m1n0 m3n2 m3n2 m4n5 53862683/716636160 vs 4238081/358318080 (16777216 sequences)",
+		}},
+		{"every pair at ε = 0", pairs, EPow(0), 3, 4, []string{
+			"k=3 234587/737280 = 0.318179 (0,5,3)>(1,5,4) * m0n1 m0n1 m5n4 425839/829440 vs 1295429/6635520 (4096 sequences)",
+			"k=4 315269/995328 = 0.316749 (0,5,2)>(1,5,3) * m0n1 m0n1 m0n1 m5n4 5674807/9953280 vs 2522117/9953280 (65536 sequences)",
+		}},
+		{"every pair at ε = 1", pairs, EPow(1), 3, 4, []string{
+			"k=3 13076693/53084160 - 1322113/42467328·e = 0.161712 (0,5,4)>(1,5,5) * m0n1 m4n5 m5n4 13076693/53084160 vs 1322113/42467328 (4096 sequences)",
+			"k=4 19179287/79626240 - 18921413/637009920·e = 0.160124 (0,5,4)>(1,5,5) * m0n1 m0n1 m4n5 m5n4 19179287/79626240 vs 18921413/637009920 (65536 sequences)",
+		}},
+	} {
+		if diff := cmp.Diff(tt.want, tightTable(m, tt.pairs, tt.kmin, tt.kmax, tt.f)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
