@@ -156,3 +156,40 @@ func TestDiningCryptPRISM(t *testing.T) {
 		checkDining(t, c.path, src, c.heads)
 	}
 }
+
+// TestYN2PRISM: the dpCTL plug-in's yn2 MDP (read in place): P(F s=2) is
+// 1/2 under every scheduler, P(F (s=2 | s=4)) ranges over [1/2, 3/4]
+// (EXPECTED.md of that folder, computed by hand), and with one initial
+// state D{3,0}[…] holds for want of a neighbour.
+func TestYN2PRISM(t *testing.T) {
+	dir := os.Getenv("DPCHECK_EXTERNAL_MODELS")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "external_models")
+	}
+	path, err := filepath.Abs(filepath.Join(dir, "dpctl_epmc", "yn2.prism"))
+	if err == nil {
+		_, err = os.Stat(path)
+	}
+	if err != nil {
+		t.Skipf("SKIP: the external models are not available (%v; set DPCHECK_EXTERNAL_MODELS)", err)
+	}
+	src := "model prism(\"" + filepath.ToSlash(path) + "\")\n" +
+		"query P=?[F s = 2] expect 1/2\n" +
+		"query Pmin=?[F (s = 2 | s = 4)] expect 1/2\n" +
+		"query Pmax=?[F (s = 2 | s = 4)] expect 3/4\n" +
+		"check D{3, 0}[F (s = 2 | s = 4)]\n" +
+		"check P>=1/2[F (s = 2 | s = 4)]\n" +
+		"check P>=3/4[F (s = 2 | s = 4)] expect violated\n"
+	res, err := dpcheck.CheckSource(context.Background(), "yn2.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Statements) != 6 {
+		t.Fatalf("%d statements, want 6", len(res.Statements))
+	}
+	for _, o := range res.Statements {
+		if h := o.Statement().Head(); !o.Pass() {
+			t.Errorf("line %d: %s: got %s (error: %v)", h.Pos.Line, h.Text, o.Value(), o.Err())
+		}
+	}
+}

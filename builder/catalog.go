@@ -105,6 +105,9 @@ type Def struct {
 	// them. CheckSize then checks the parameters only; the product chain's
 	// size is Composition.CheckProduct's, and Build checks it first.
 	Composition func(*Args) Composition
+	// MDP says that Build returns a Markov decision process (an analyst
+	// chooses the actions), whose Mechanism.MDP is set.
+	MDP bool
 }
 
 // Param returns the named parameter.
@@ -233,6 +236,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "above_threshold_mdp",
+			MDP:  true,
 			Bits: aboveThresholdMDPBits,
 			Size: func(a *Args) (float64, float64) {
 				n1 := f(a.Int("n")) + 1
@@ -257,6 +261,7 @@ func Catalog() []*Def {
 		},
 		{
 			Name: "interactive_survey",
+			MDP:  true,
 			Bits: func(*Args) float64 { return 24 },
 			Size: func(a *Args) (float64, float64) {
 				w := math.Pow(2, f(a.Int("questions")))

@@ -136,7 +136,7 @@ func interactiveSurvey(ctx context.Context, q int) (*Mechanism, error) {
 		Chain:      frame,
 		MDP:        m,
 		Neighbours: [][2]int{{inputs[1], inputs[0]}},
-		Note:       fmt.Sprintf("interactive survey: %d questions, each low accuracy (L: yes 3/4 vs 1/4) or high (H: 4/5 vs 1/5) as the analyst chooses", q),
+		Note:       fmt.Sprintf("interactive survey: %s, each low accuracy (L: yes 3/4 vs 1/4) or high (H: 4/5 vs 1/5) as the analyst chooses", plural(q, "question")),
 	}, nil
 }
 
@@ -151,4 +151,12 @@ func words(n int) []string {
 		ws = next
 	}
 	return ws
+}
+
+// plural returns "1 question", "2 questions".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
