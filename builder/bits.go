@@ -165,3 +165,18 @@ func streamingSumBits(a *Args) float64 {
 	l := logsOf(a.Rat("p"))
 	return l.pow() + 2*l.den + 6
 }
+
+// aboveThresholdMDPBits: the odds up[c][T] and stay[c][T]; the products
+// Pr[T | t]·stay[r][T] of the inputs' choices (as in the loop); and for
+// every (t, r) the probability of ⊤ at once, a sum whose denominator
+// divides (a_t+b_t)·b_t^n·(a_q+b_q)·b_q^(n+1) for α_t = a_t/b_t and
+// α_q = a_q/b_q.
+func aboveThresholdMDPBits(a *Args) float64 {
+	n := max(f(a.Int("n")), 0)
+	lt, lq := logsOf(a.Rat("alpha_t")), logsOf(a.Rat("alpha_q"))
+	powers, pairs := thresholdSums(n)
+	thr := lt.pow()*(powers-pairs) + pairs*(2*lt.den+3)
+	odds := answerOddsBits(a.Rat("alpha_q"), n)
+	d := n*lt.den + lt.pow() + 1 + (n+1)*lq.den + lq.pow() + 1
+	return (n+2)*odds + (n+1)*thr + (n+1)*(n+1)*(2*d+2) + 2
+}

@@ -105,6 +105,9 @@ type Def struct {
 	// them. CheckSize then checks the parameters only; the product chain's
 	// size is Composition.CheckProduct's, and Build checks it first.
 	Composition func(*Args) Composition
+	// MDP says that Build returns a Markov decision process (an analyst
+	// chooses the actions), whose Mechanism.MDP is set.
+	MDP bool
 }
 
 // Param returns the named parameter.
@@ -229,6 +232,47 @@ func Catalog() []*Def {
 					cmp = Above
 				}
 				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+			},
+		},
+		{
+			Name: "above_threshold_mdp",
+			MDP:  true,
+			Bits: aboveThresholdMDPBits,
+			Size: func(a *Args) (float64, float64) {
+				n1 := f(a.Int("n")) + 1
+				acts := 3*n1 - 2
+				states := 1 + 2*n1 + 2*n1*n1
+				return states, states + 4*n1*acts + 2*n1*n1*acts*(n1+1)
+			},
+			Doc: "the paper's above threshold as an MDP: the analyst picks each query's answers on the dataset (role 0) and its neighbour (role 1); observe ⊥ (bot) and ⊤ (top)",
+			Params: []Param{
+				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
+				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				{Name: "n", Kind: Integer, Default: "5", Doc: "thresholds and answers range over {0..n}"},
+				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
+			},
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				cmp := AtLeast
+				if a.Choice("cmp") == ">" {
+					cmp = Above
+				}
+				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+			},
+		},
+		{
+			Name: "interactive_survey",
+			MDP:  true,
+			Bits: func(*Args) float64 { return 24 },
+			Size: func(a *Args) (float64, float64) {
+				w := math.Pow(2, f(a.Int("questions")))
+				return 3*w - 2, 3*w - 2 + 8*(w-1)
+			},
+			Doc: "the paper's interactive survey as an MDP: questions answers, each low (L: 3/4 vs 1/4) or high accuracy (H: 4/5 vs 1/5) as the analyst chooses",
+			Params: []Param{
+				{Name: "questions", Kind: Integer, Default: "1", Doc: "number of questions the analyst asks"},
+			},
+			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+				return interactiveSurvey(ctx, a.Int("questions"))
 			},
 		},
 		{

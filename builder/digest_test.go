@@ -10,7 +10,8 @@ import (
 
 // dump writes m in full and in a canonical form: every state in ID order
 // with its valuation, labels and row (targets by name, exact
-// probabilities), then the neighbours and the note.
+// probabilities), the MDP's choices when there is one, then the
+// neighbours and the note.
 func dump(m *builder.Mechanism) string {
 	c := m.Chain
 	var sb strings.Builder
@@ -22,6 +23,18 @@ func dump(m *builder.Mechanism) string {
 			fmt.Fprintf(&sb, " %s=%s", c.Name(t), p[i].RatString())
 		}
 		sb.WriteByte('\n')
+	}
+	if m.MDP != nil {
+		fmt.Fprintf(&sb, "MDP actions %v\n", m.MDP.Actions)
+		for s, chs := range m.MDP.Choices {
+			for _, ch := range chs {
+				fmt.Fprintf(&sb, "%s [%s]:", c.Name(s), m.MDP.Actions[ch.Action])
+				for i, t := range ch.To {
+					fmt.Fprintf(&sb, " %s=%s", c.Name(t), ch.P[i].RatString())
+				}
+				sb.WriteByte('\n')
+			}
+		}
 	}
 	for _, p := range m.Neighbours {
 		fmt.Fprintf(&sb, "%s~%s ", c.Name(p[0]), c.Name(p[1]))
@@ -86,6 +99,14 @@ var pinned = []struct {
 	{"generalized_decision(alpha = 1/2, delta = 1/10, m = 3, hi = 6)",
 		func() (*builder.Mechanism, error) { return builder.GeneralizedDecision(r("1/2"), r("1/10"), 3, 0, 6) },
 		"52432d92a7430d4a"},
+	{"interactive_survey(questions = 2)",
+		func() (*builder.Mechanism, error) { return builder.InteractiveSurvey(2) },
+		"df82f816ca7849dd"},
+	{`above_threshold_mdp(alpha_t = 1/3, n = 2, cmp = ">")`,
+		func() (*builder.Mechanism, error) {
+			return builder.AboveThresholdMDP(r("1/3"), r("1/2"), 2, builder.Above)
+		},
+		"6d0d9f763d44f29f"},
 	{"streaming_sum(rows = 5, p = 1/3)",
 		func() (*builder.Mechanism, error) { return builder.StreamingSum(5, r("1/3")) },
 		"7bc00cb238c5b993"},

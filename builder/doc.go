@@ -15,5 +15,10 @@
 // unwrapped, soon after it ends; the exported functions build under
 // context.Background().
 //
-// This package imports only the chain package.
+// Mechanisms an analyst drives (interactive_survey, above_threshold_mdp)
+// are Markov decision processes: Mechanism.MDP holds the moves, one
+// choice per action, and Mechanism.Chain is its frame (every state, its
+// name, valuation, labels and the inputs; every state absorbing there).
+//
+// This package imports only the chain and mdp packages.
 package builder

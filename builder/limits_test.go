@@ -122,6 +122,27 @@ func chainBits(c *chain.Chain) (bits float64, n int) {
 	return bits, len(seen)
 }
 
+// mechanismBits is chainBits of m's chain and, for an MDP, of its
+// choices too.
+func mechanismBits(m *builder.Mechanism) (bits float64, n int) {
+	bits, n = chainBits(m.Chain)
+	if m.MDP == nil {
+		return bits, n
+	}
+	seen := map[*big.Rat]bool{}
+	for _, chs := range m.MDP.Choices {
+		for _, ch := range chs {
+			for _, x := range ch.P {
+				if !seen[x] {
+					seen[x] = true
+					bits += float64(x.Num().BitLen() + x.Denom().BitLen())
+				}
+			}
+		}
+	}
+	return bits, n + len(seen)
+}
+
 // TestLimitMessages: the oversized models are refused by the
 // estimate, before anything is built, with messages that name the limit
 // and not a command-line flag; laplace_decision at k = 10^6 is small
@@ -285,7 +306,7 @@ func TestModelsWithinLimits(t *testing.T) {
 			t.Errorf("%s: %v", c, err)
 			continue
 		}
-		if got, _ := chainBits(m.Chain); d.Name != "compose" && got > d.Bits(a) {
+		if got, _ := mechanismBits(m); d.Name != "compose" && got > d.Bits(a) {
 			t.Errorf("%s: %g bits, estimate %g", c, got, d.Bits(a))
 		}
 	}
@@ -360,6 +381,9 @@ func TestBitsEstimate(t *testing.T) {
 		{"generalized_decision(alpha = 1/2, delta = 0, m = 30, lo = 10, hi = 50)", 4},
 		{"generalized_decision(alpha = 2/3, delta = 1/7, m = 3, hi = 6)", 4},
 		{"streaming_sum(rows = 10, p = 3/5)", 3},
+		{"interactive_survey(questions = 3)", 3},
+		{"above_threshold_mdp()", 3},
+		{"above_threshold_mdp(alpha_t = 99/100, alpha_q = 2/3, n = 12, cmp = \">\")", 3},
 		{"compose(k = 3, model = truncated_geometric(alpha = 1/2, n = 3))", 0},
 		{"compose(k = 2, model = laplace_decision(alpha = 999/1000, k = 30, hi = 40))", 0},
 	}
@@ -371,7 +395,7 @@ func TestBitsEstimate(t *testing.T) {
 			continue
 		}
 		covered[d.Name] = true
-		got, n := chainBits(m.Chain)
+		got, n := mechanismBits(m)
 		est := d.Bits(a)
 		if d.Name == "compose" {
 			// No probability of the composition is new.

@@ -95,6 +95,9 @@ func (m *BuilderModel) Info() ModelInfo {
 	return ModelInfo{Kind: "builder", Name: m.Def.Name, Call: m.Call}
 }
 
+// IsMDP reports whether the builder makes a Markov decision process.
+func (m *BuilderModel) IsMDP() bool { return m.Def.MDP }
+
 // Build checks the model's size against the limits, then builds it.
 func (m *BuilderModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
 	if err := m.Def.CheckSize(m.Args, l); err != nil {

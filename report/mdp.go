@@ -64,16 +64,22 @@ func rows(w io.Writer, indent string, rs [][2]string) {
 	}
 }
 
-// searchText says how far the search over query schedulers went.
-func searchText(horizon int, explored, pruned int64) string {
-	return fmt.Sprintf("%d (%s explored, %d pruned)", horizon, count(int(explored), "sequence"), pruned)
+// searchRows say how it was decided and how far the search over query
+// schedulers went; no horizon row when nothing was searched (bisimilar
+// inputs, no pair).
+func searchRows(reason string, horizon int, explored, pruned int64) [][2]string {
+	rs := [][2]string{{"decided", reason}}
+	if explored > 0 {
+		rs = append(rs, [2]string{"horizon", fmt.Sprintf("%d (%s explored, %d pruned)", horizon, count(int(explored), "sequence"), pruned)})
+	}
+	return rs
 }
 
 // resultRows are the rows of an mdp.Result: how it was decided, the
 // search, and the worst sequence. d says whether it is a D's (ψ's
 // probabilities) rather than dp's (an event's).
 func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
-	rs := [][2]string{{"decided", r.Reason}, {"horizon", searchText(r.Horizon, r.Explored, r.Pruned)}}
+	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned)
 	if r.From >= 0 {
 		from, to := names(r.From), names(r.To)
 		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), from, to)})
@@ -103,7 +109,7 @@ func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
 
 // epsRows are the rows of an mdp.EpsResult.
 func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
-	rs := [][2]string{{"decided", r.Reason}, {"horizon", searchText(r.Horizon, r.Explored, r.Pruned)}}
+	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned)
 	if r.From >= 0 {
 		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), names(r.From), names(r.To))})
 	}

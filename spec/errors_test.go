@@ -35,7 +35,7 @@ func TestErrors(t *testing.T) {
 		{"ite condition not a condition", "chain{state s[]state A0(A=0)state A1(A=0)state s3[]s->s:0?0:0}inputs s  neighbors|0|=0query D{?,0}[A]", []string{"1:57: the condition of ? : must be a condition, found a number"}},
 		{"ite in a constant", "const a = 1 > 2 ? 1 : 1/0\nmodel survey(theta1 = a, theta2 = 1/2)\ncheck dp(eps = 1)", []string{"1:24: division by zero"}},
 		// Models and their parameters.
-		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
+		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, above_threshold_mdp, compose, cutoff_decision, generalized_decision, interactive_survey, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},
 		{"parameter out of range", "model truncated_geometric(alpha = 2, n = 5)", []string{"1:27: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
 		{"unknown parameter", "model truncated_geometric(alpha = 1/2, n = 5, beta = 3)", []string{"1:47: truncated_geometric has no parameter beta (parameters: alpha, n, sensitivity)"}},
@@ -151,7 +151,7 @@ func TestErrors(t *testing.T) {
 		{"primed label in a formula", "model survey()\ncheck D{ln(3),0}[X out_Y']", []string{"2:20: out_Y' (a primed name) only makes sense in a neighbour predicate"}},
 		// Composition and equivalence.
 		{"model parameter not a model", "model compose(k = 2, model = 3)", []string{"1:30: parameter model must be a model, such as survey()"}},
-		{"unknown inner model", "model compose(k = 2, model = foo())", []string{"1:30: unknown model foo (models: above_threshold, above_threshold_loop, compose, cutoff_decision, generalized_decision, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
+		{"unknown inner model", "model compose(k = 2, model = foo())", []string{"1:30: unknown model foo (models: above_threshold, above_threshold_loop, above_threshold_mdp, compose, cutoff_decision, generalized_decision, interactive_survey, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
 		{"bad inner parameter", "model compose(k = 2, model = survey(theta1 = 2))", []string{"1:37: survey: parameter theta1 must be in [0, 1], got 2"}},
 		{"equivalent with one model", "check equivalent(survey())", []string{"1:1: equivalent takes two models: check equivalent(yarrow_geometric(…), truncated_geometric(…))"}},
 		{"equivalent of numbers", "check equivalent(1, 2)", []string{"1:18: the arguments of equivalent must be models, such as survey(), or model for the file's own", "1:21: the arguments of equivalent must be models, such as survey(), or model for the file's own"}},

@@ -6,6 +6,11 @@
 // nothing of dpcheck, so models written in dpcheck's languages (and its
 // builders) can be cross-checked against it.
 //
+// MDP (mdp.go) adds small Markov decision processes against query
+// schedulers: every action sequence enumerated, Proposition 2's bound by
+// backward induction over all schedulers, and values A + B·e^E compared
+// exactly from series bounds of e.
+//
 // Every noise distribution is a PMF over a finite integer range. PMFs are
 // memoised and shared: callers must not modify the rationals they hold.
 package reference
