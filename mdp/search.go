@@ -35,8 +35,6 @@ type dist struct {
 	done map[int]*big.Rat
 	enc  []byte // canonical encoding, once computed (see encode)
 
-	pairSums map[key][2]*big.Rat // pairParts, for this dist as dt
-
 	openEnc []byte // split, once computed
 	closed  map[[2]int32]*big.Rat
 	openR   map[int32]bool
@@ -755,61 +753,76 @@ func (p *problem) pairG(k1, k2 key) (A, B *big.Rat, err error) {
 	return A, B, nil
 }
 
-// pairParts returns (A, B) with A − c·B an upper bound of the gap of
-// direction (ds → dt) for D (c = p.pairCV): with a = ds's live masses, b =
-// dt's, a coupling π of a and b (the product, scaled to the smaller
-// mass) and the rest of the larger one,
+// pairGreedy returns (A, B) with A − c·B an upper bound of the gap of
+// direction (ds → dt) for D (c = p.pairCV): with a = ds's live masses and
+// b = dt's, for a coupling π (masses at most a and b, as much in all as
+// the smaller side) and the rest of a and b,
 // Σ a·V − c·Σ b·V = Σ π(k1, k2)·(V(k1) − c·V(k2)) + the rest's terms
-// ≤ Σ π·G(k1, k2) + Σ rest_s·Vmax − c·Σ rest_t·Vmin.
-func (p *problem) pairParts(ds, dt *dist) (A, B *big.Rat, err error) {
+// ≤ Σ π·G(k1, k2) + Σ rest_a·Vmax − c·Σ rest_b·Vmin.
+// The coupling is built greedily: the pairs of keys in increasing order of
+// G (a float estimate orders them; every coupling gives a valid bound,
+// computed exactly), each taking as much of both keys' remaining masses
+// as it can.
+func (p *problem) pairGreedy(ds, dt *dist) (A, B *big.Rat, err error) {
 	A, B = new(big.Rat).Set(get(ds.done, 0)), new(big.Rat).Set(get(dt.done, 0))
-	ma, mb := ds.liveMass(), dt.liveMass()
-	M := mb
-	if ma.Cmp(mb) > 0 {
-		M = ma
+	type pr struct {
+		k1, k2 key
+		x, y   *big.Rat
+		est    float64
+	}
+	c := math.Exp(p.pairCV.e.Float())
+	var prs []pr
+	for k1 := range ds.live {
+		for k2 := range dt.live {
+			x, y, err := p.pairG(k1, k2)
+			if err != nil {
+				return nil, nil, err
+			}
+			prs = append(prs, pr{k1, k2, x, y, exact.RatFloat(x) - c*exact.RatFloat(y)})
+		}
+	}
+	sort.Slice(prs, func(i, j int) bool {
+		if prs[i].est != prs[j].est {
+			return prs[i].est < prs[j].est
+		}
+		if prs[i].k1 != prs[j].k1 {
+			return prs[i].k1.r < prs[j].k1.r || prs[i].k1.r == prs[j].k1.r && prs[i].k1.s < prs[j].k1.s
+		}
+		return prs[i].k2.r < prs[j].k2.r || prs[i].k2.r == prs[j].k2.r && prs[i].k2.s < prs[j].k2.s
+	})
+	ra, rb := map[key]*big.Rat{}, map[key]*big.Rat{}
+	for k, x := range ds.live {
+		ra[k] = new(big.Rat).Set(x)
+	}
+	for k, x := range dt.live {
+		rb[k] = new(big.Rat).Set(x)
 	}
 	t := new(big.Rat)
-	if M.Sign() > 0 {
-		sa, sb := new(big.Rat), new(big.Rat)
-		if dt.pairSums == nil {
-			dt.pairSums = map[key][2]*big.Rat{}
+	for _, q := range prs {
+		a, b := ra[q.k1], rb[q.k2]
+		if a.Sign() == 0 || b.Sign() == 0 {
+			continue
 		}
-		for k1, a := range ds.live {
-			// Σ_k2 b(k2)·G(k1, k2), once per dt and k1.
-			in, ok := dt.pairSums[k1]
-			if !ok {
-				ia, ib := new(big.Rat), new(big.Rat)
-				for k2, b := range dt.live {
-					x, y, err := p.pairG(k1, k2)
-					if err != nil {
-						return nil, nil, err
-					}
-					ia.Add(ia, t.Mul(b, x))
-					ib.Add(ib, t.Mul(b, y))
-				}
-				in = [2]*big.Rat{ia, ib}
-				dt.pairSums[k1] = in
-			}
-			sa.Add(sa, t.Mul(a, in[0]))
-			sb.Add(sb, t.Mul(a, in[1]))
+		m := a
+		if b.Cmp(a) < 0 {
+			m = b
 		}
-		A.Add(A, sa.Quo(sa, M))
-		B.Add(B, sb.Quo(sb, M))
+		m = new(big.Rat).Set(m)
+		A.Add(A, t.Mul(m, q.x))
+		B.Add(B, t.Mul(m, q.y))
+		a.Sub(a, m)
+		b.Sub(b, m)
 	}
-	switch c := ma.Cmp(mb); {
-	case c > 0: // a's rest: a·(1 − mb/ma)
-		f := new(big.Rat).Quo(mb, ma)
-		f.Sub(ratOne, f)
-		for k1, a := range ds.live {
+	for k1, a := range ra {
+		if a.Sign() > 0 {
 			hi, _ := p.values(k1)
-			A.Add(A, t.Mul(t.Mul(a, f), hi))
+			A.Add(A, t.Mul(a, hi))
 		}
-	case c < 0:
-		f := new(big.Rat).Quo(ma, mb)
-		f.Sub(ratOne, f)
-		for k2, b := range dt.live {
+	}
+	for k2, b := range rb {
+		if b.Sign() > 0 {
 			_, lo := p.values(k2)
-			B.Add(B, t.Mul(t.Mul(b, f), lo))
+			B.Add(B, t.Mul(b, lo))
 		}
 	}
 	return A, B, nil
@@ -1345,7 +1358,7 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 }
 
 // pairPromising reports whether direction di may still beat the best by
-// the second bound: pairParts for D in δ mode with live mass on both
+// the second bound: pairGreedy for D in δ mode with live mass on both
 // sides, traceParts for traces; true otherwise. It is tried only where
 // the bound of upperParts does not settle it, being costlier.
 func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
@@ -1378,7 +1391,7 @@ func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 	if p.kind != kindD || !sr.deltaMode || p.pairCV != sr.cv || len(d1.live) == 0 || len(d2.live) == 0 {
 		return true, nil
 	}
-	A, B, err := p.pairParts(d1, d2)
+	A, B, err := p.pairGreedy(d1, d2)
 	if err != nil {
 		return false, err
 	}
