@@ -125,8 +125,9 @@ type problem struct {
 
 	vals map[key][2]*big.Rat // kindD: Vmax and Vmin of a live key, once computed
 
-	pairCV *cval                  // kindD in δ mode: the c of pairG
-	pairs  map[[2]key][2]*big.Rat // pairG, once computed
+	pairCV  *cval                  // kindD in δ mode: the c of pairG
+	pairs   map[[2]key][2]*big.Rat // pairG, once computed
+	pairEst map[[2]key]float64     // pairG in floats (ordering only)
 
 	tdepth []int                             // kindTraces: the length of a trie node's trace
 	conts  map[[2]int]map[string][2]*big.Rat // kindTraces: contVals, once computed
@@ -778,7 +779,16 @@ func (p *problem) pairGreedy(ds, dt *dist) (A, B *big.Rat, err error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			prs = append(prs, pr{k1, k2, x, y, exact.RatFloat(x) - c*exact.RatFloat(y)})
+			mk := [2]key{k1, k2}
+			est, ok := p.pairEst[mk]
+			if !ok {
+				if p.pairEst == nil {
+					p.pairEst = map[[2]key]float64{}
+				}
+				est = exact.RatFloat(x) - c*exact.RatFloat(y)
+				p.pairEst[mk] = est
+			}
+			prs = append(prs, pr{k1, k2, x, y, est})
 		}
 	}
 	sort.Slice(prs, func(i, j int) bool {

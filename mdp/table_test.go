@@ -141,9 +141,17 @@ func bruteTightDelta(m *MDP, pairs [][2]int, f *verify.Formula, h int, eps exact
 	var gen func(i int) error
 	gen = func(i int) error {
 		if i == h {
-			for _, pr := range pairs {
-				for _, d := range [][2]int{pr, {pr[1], pr[0]}} {
-					g := exact.Affine(brutePr(m, d[0], seq, f), new(big.Rat).Neg(brutePr(m, d[1], seq, f)), eps)
+			pr := map[int]*big.Rat{}
+			for _, p := range pairs {
+				for _, s := range p {
+					if pr[s] == nil {
+						pr[s] = brutePr(m, s, seq, f)
+					}
+				}
+			}
+			for _, p := range pairs {
+				for _, d := range [][2]int{p, {p[1], p[0]}} {
+					g := exact.Affine(pr[d[0]], new(big.Rat).Neg(pr[d[1]]), eps)
 					c, err := g.Cmp(best)
 					if err != nil {
 						return err
