@@ -179,7 +179,7 @@ func benchSearch(b *testing.B, run func() (explored, pruned, transposed int64, e
 }
 
 // benchOptions stops the trace searches from horizon 12 after a million
-// prefixes (at horizon 8 they explore 0.66 million; D explores 24
+// prefixes (at horizon 8 they explore 0.27 million; D explores 19
 // thousand at horizon 12).
 func benchOptions(traces bool, h int) Options {
 	if traces && h >= 12 {
