@@ -29,8 +29,10 @@ type Options struct {
 	// unbounded or the outputs are final (default DefaultMaxHorizon).
 	MaxHorizon int
 	// MaxSequences bounds the prefixes the search may explore in all
-	// (default DefaultMaxSequences); beyond it the search fails with a
-	// *LimitError.
+	// (default DefaultMaxSequences). Beyond it an exhaustive search
+	// (bounded ψ, traces) fails with a *LimitError; the search for a
+	// violation of an unbounded ψ or over final outputs stops, and the
+	// answer says so and keeps what it proved.
 	MaxSequences int64
 
 	noPrune     bool // tests: explore every sequence, to check the pruning
@@ -40,7 +42,7 @@ type Options struct {
 // The defaults of Options.
 const (
 	DefaultMaxHorizon   = 16
-	DefaultMaxSequences = 10_000_000
+	DefaultMaxSequences = 1_000_000
 )
 
 // LimitError reports a search that would exceed a limit; Msg names it and

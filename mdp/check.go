@@ -2,6 +2,7 @@ package mdp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -118,7 +119,18 @@ func solve(ctx context.Context, p *problem, path *verify.Formula, q query, o Opt
 	sr.everyGap = true
 	for h := 1; h <= maxH; h++ {
 		if err := sr.run(h); err != nil {
-			return nil, err
+			var lim *LimitError
+			if !errors.As(err, &lim) {
+				return nil, err
+			}
+			// The search for a violation is optional: at the limit the
+			// answer keeps what it proved (the gaps found are real) and
+			// says where it stopped.
+			ans.reason = fmt.Sprintf("sequences of up to %s searched; the search stopped at horizon %d, at the limit of %s sequences", plural(h-1, "action"), h, exact.Thousands(sr.limit))
+			if ans.hasUpper {
+				ans.reason = "Proposition 2; " + ans.reason
+			}
+			return ans, nil
 		}
 		ex, err := sr.exact()
 		if err != nil {

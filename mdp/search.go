@@ -1612,7 +1612,7 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		effects[string(eb)] = true
 		sr.explored++
 		if sr.explored > sr.limit {
-			return &LimitError{Msg: fmt.Sprintf("mdp: more than %s action sequences to explore (the limit MaxSequences) at horizon %d", exact.Thousands(sr.limit), sr.horizon)}
+			return &LimitError{Msg: fmt.Sprintf("mdp: more than %s action sequences to explore (the limit on the sequences a search explores) at horizon %d", exact.Thousands(sr.limit), sr.horizon)}
 		}
 		if sr.explored&63 == 0 {
 			if err := p.ctx.Err(); err != nil {

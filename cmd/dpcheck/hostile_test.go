@@ -154,6 +154,9 @@ var hostile = []struct {
 	{name: "formulas doubling 63 times", src: formulaDoubling(63)},
 	{name: "two draws of a million values", src: "module m\n  input d : [0..1];\n  x : [0..1000000] init 0;\n  y : [0..1000000] init 0;\n  [] x = 0 -> (x' ~ uniform(1, 1000000)) & (y' ~ uniform(1, 1000000));\nendmodule\nneighbours true\nquery eps(delta = 0)\n"},
 	// The command line.
+	{name: "MDP search over the sequence limit", src: "mdp module m\n  input d : [0..1];\n  x : [0..100] init 0;\n  [a] x < 100 -> 1/2 : (x' = x + 1) + 1/2 : (x' = x);\n  [b] x < 100 -> 1/3 : (x' = x + d) + 2/3 : (x' = x);\n  [c] x < 100 -> (x' = x);\nendmodule\nneighbours d != d'\ncheck D{0, 0}[X^60 x = 50]\ncheck dp(eps = 0) expect unknown\n", args: []string{"--max-sequences", "500", "FILE"}},
+	{name: "MDP search horizon of 1", src: "mdp module m\n  input d : [0..1];\n  x : [0..100] init 0;\n  [a] x < 100 -> 1/2 : (x' = x + 1) + 1/2 : (x' = x);\n  [b] x < 100 -> 1/3 : (x' = x + d) + 2/3 : (x' = x);\n  [c] x < 100 -> (x' = x);\nendmodule\nneighbours d != d'\ncheck dp(eps = 0) expect unknown\n", args: []string{"--max-horizon", "1", "FILE"}},
+	{name: "zero sequence limit", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--max-sequences", "0", "FILE"}},
 	{name: "flags after the file", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--format", "json"}},
 	{name: "flags between files", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"FILE", "--timeout", "1m", "FILE"}},
 	{name: "double dash", src: "model survey()\ncheck dp(eps = ln(3))\n", args: []string{"--", "FILE"}},

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/picture"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	var constDefs constFlag
 	fl.Var(&constDefs, "const", "")
 	fl.BoolVar(&cfg.Lump, "lump", false, "")
+	fl.Int64Var(&cfg.MDP.MaxSequences, "max-sequences", mdp.DefaultMaxSequences, "")
+	fl.IntVar(&cfg.MDP.MaxHorizon, "max-horizon", mdp.DefaultMaxHorizon, "")
 	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
 	version, help := fl.Bool("version", false, ""), fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)
@@ -83,8 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "unknown format %q (text, json, junit or github)", *format)
 	case *timeout < 0:
 		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
-	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.MaxFileSize < 1:
-		return usageError(stderr, "--max-states, --max-transitions, --max-bits and --max-file-size must be positive")
+	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1:
+		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-file-size, --max-sequences and --max-horizon must be positive")
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	}
