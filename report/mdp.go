@@ -67,10 +67,14 @@ func rows(w io.Writer, indent string, rs [][2]string) {
 // searchRows say how it was decided and how far the search over query
 // schedulers went; no horizon row when nothing was searched (bisimilar
 // inputs, no pair).
-func searchRows(reason string, horizon int, explored, pruned int64) [][2]string {
+func searchRows(reason string, horizon int, explored, pruned, transposed int64) [][2]string {
 	rs := [][2]string{{"decided", reason}}
 	if explored > 0 {
-		rs = append(rs, [2]string{"horizon", fmt.Sprintf("%d (%s explored, %d pruned)", horizon, count(int(explored), "sequence"), pruned)})
+		t := ""
+		if transposed > 0 {
+			t = fmt.Sprintf(", %d merged with an earlier prefix", transposed)
+		}
+		rs = append(rs, [2]string{"horizon", fmt.Sprintf("%d (%s explored, %d pruned%s)", horizon, count(int(explored), "sequence"), pruned, t)})
 	}
 	return rs
 }
@@ -79,7 +83,7 @@ func searchRows(reason string, horizon int, explored, pruned int64) [][2]string 
 // search, and the worst sequence. d says whether it is a D's (ψ's
 // probabilities) rather than dp's (an event's).
 func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
-	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned)
+	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned, r.Transposed)
 	if r.From >= 0 {
 		from, to := names(r.From), names(r.To)
 		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), from, to)})
@@ -109,7 +113,7 @@ func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
 
 // epsRows are the rows of an mdp.EpsResult.
 func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
-	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned)
+	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned, r.Transposed)
 	if r.From >= 0 {
 		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), names(r.From), names(r.To))})
 	}
@@ -446,17 +450,20 @@ type MDPDoc struct {
 	Verdict string `json:"verdict,omitempty"`
 	// Exact is a query's: whether the value is decided exactly (otherwise
 	// it lies between lower and upper).
-	Exact    *bool     `json:"exact,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-	Horizon  int       `json:"horizon,omitempty"`
-	Explored int64     `json:"explored,omitempty"`
-	Pruned   int64     `json:"pruned,omitempty"`
-	Sequence []string  `json:"sequence,omitempty"`
-	From     *StateDoc `json:"from,omitempty"`
-	To       *StateDoc `json:"to,omitempty"`
-	Event    []string  `json:"event,omitempty"`
-	PrFrom   *Number   `json:"pr_from,omitempty"`
-	PrTo     *Number   `json:"pr_to,omitempty"`
+	Exact    *bool  `json:"exact,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Horizon  int    `json:"horizon,omitempty"`
+	Explored int64  `json:"explored,omitempty"`
+	Pruned   int64  `json:"pruned,omitempty"`
+	// Transposed counts the explored prefixes merged with an earlier one
+	// that reached the same distributions.
+	Transposed int64     `json:"transposed,omitempty"`
+	Sequence   []string  `json:"sequence,omitempty"`
+	From       *StateDoc `json:"from,omitempty"`
+	To         *StateDoc `json:"to,omitempty"`
+	Event      []string  `json:"event,omitempty"`
+	PrFrom     *Number   `json:"pr_from,omitempty"`
+	PrTo       *Number   `json:"pr_to,omitempty"`
 	// Lower is the largest δ (or ε) found to be needed, Upper
 	// Proposition 2's bound.
 	Lower *Number `json:"lower,omitempty"`
@@ -499,7 +506,7 @@ func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
 }
 
 func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check bool) *MDPDoc {
-	d := &MDPDoc{Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Sequence: r.Sequence,
+	d := &MDPDoc{Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Transposed: r.Transposed, Sequence: r.Sequence,
 		Event: r.Event, Lower: ptr(realNum(r.Delta))}
 	if check {
 		d.Verdict = r.Verdict.String()
@@ -522,7 +529,7 @@ func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check bool) *MDPD
 }
 
 func epsDoc(r *mdp.EpsResult, info func(int) verify.StateInfo) *MDPDoc {
-	d := &MDPDoc{Exact: ptr(r.Exact), Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned,
+	d := &MDPDoc{Exact: ptr(r.Exact), Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Transposed: r.Transposed,
 		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps))}
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
