@@ -223,10 +223,10 @@ func mustExist(t *testing.T, at int, pkg string) {
 	}
 }
 
-// mustBench checks that every alternative of a -bench pattern selects a
-// benchmark of pkg the way the testing package does: the part before the
-// first "/" matched, unanchored, against the function's name, Benchmark
-// included.
+// mustBench checks that a -bench pattern selects a benchmark of pkg the
+// way the testing package does: the pattern is split at each "/" outside
+// parentheses and brackets, and the first part is matched, unanchored,
+// against the function's name, Benchmark included.
 func mustBench(t *testing.T, at int, pkg, pattern string) {
 	t.Helper()
 	var names []string
@@ -238,16 +238,38 @@ func mustBench(t *testing.T, at int, pkg, pattern string) {
 			}
 		}
 	}
-	for _, alt := range strings.Split(pattern, "|") {
-		re, err := regexp.Compile(strings.SplitN(alt, "/", 2)[0])
-		if err != nil {
+	parts := splitBench(pattern)
+	for _, p := range parts {
+		if _, err := regexp.Compile(p); err != nil {
 			t.Errorf("README.md:%d: -bench %s: %v", at, pattern, err)
-			continue
-		}
-		if !slices.ContainsFunc(names, re.MatchString) {
-			t.Errorf("README.md:%d: -bench %s: %q selects no benchmark of %s (it has %v)", at, pattern, alt, pkg, names)
+			return
 		}
 	}
+	re := regexp.MustCompile(parts[0])
+	if !slices.ContainsFunc(names, re.MatchString) {
+		t.Errorf("README.md:%d: -bench %s: %q selects no benchmark of %s (it has %v)", at, pattern, parts[0], pkg, names)
+	}
+}
+
+// splitBench splits a -bench pattern as the testing package does: at each
+// "/" outside parentheses and brackets.
+func splitBench(pattern string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '/':
+			if depth == 0 {
+				parts = append(parts, pattern[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, pattern[start:])
 }
 
 // mustDefine checks that a test file of pkg matches the pattern.
