@@ -180,16 +180,27 @@ type MDPEpsOutcome struct {
 // Value is the least ε, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPEpsOutcome) Value() string {
-	switch r := o.Result; {
-	case o.err != nil || r == nil:
+	r := o.Result
+	if o.err != nil || r == nil {
 		return "error"
-	case r.Exact:
-		return r.Eps.String()
-	case r.Upper == nil:
-		return "≥ " + r.Eps.String()
-	default:
-		return "[" + r.Eps.String() + ", " + r.Upper.String() + "]"
 	}
+	var hi fmt.Stringer
+	if r.Upper != nil {
+		hi = *r.Upper
+	}
+	return intervalValue(r.Exact, r.Eps, hi)
+}
+
+// intervalValue is a least ε or δ: the value when exact, otherwise the
+// interval it lies in ("≥ lo" without an upper bound hi).
+func intervalValue(ex bool, lo, hi fmt.Stringer) string {
+	switch {
+	case ex:
+		return lo.String()
+	case hi == nil:
+		return "≥ " + lo.String()
+	}
+	return "[" + lo.String() + ", " + hi.String() + "]"
 }
 
 // passEpsMDP sets whether a least ε meets its expectation: exact and
@@ -213,16 +224,15 @@ type MDPDeltaOutcome struct {
 // Value is the least δ, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPDeltaOutcome) Value() string {
-	switch r := o.Result; {
-	case o.err != nil || r == nil:
+	r := o.Result
+	if o.err != nil || r == nil {
 		return "error"
-	case r.Exact:
-		return r.Delta.String()
-	case r.Upper == nil:
-		return "≥ " + r.Delta.String()
-	default:
-		return "[" + r.Delta.String() + ", " + r.Upper.String() + "]"
 	}
+	var hi fmt.Stringer
+	if r.Upper != nil {
+		hi = *r.Upper
+	}
+	return intervalValue(r.Exact, r.Delta, hi)
 }
 
 // passDeltaMDP sets whether a least δ meets its expectation: exact and
