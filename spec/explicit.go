@@ -354,18 +354,13 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 		}
 		from, ok := index(fs[0].text, n)
 		if !ok {
-			r.errorf(f, fs[0].off, "%q is not a state: the states are 0 to %d", fs[0].text, n-1)
+			r.errNotState(f, fs[0].off, fs[0].text, n)
 		}
 		to, ok2 := index(fs[1].text, n)
 		if !ok2 {
-			r.errorf(f, fs[1].off, "%q is not a state: the states are 0 to %d", fs[1].text, n-1)
+			r.errNotState(f, fs[1].off, fs[1].text, n)
 		}
-		p, seen := seenProb[fs[2].text]
-		if !seen {
-			p = int32(len(d.probs))
-			d.probs = append(d.probs, probability(fs[2].text))
-			seenProb[fs[2].text] = p
-		}
+		p := internProb(&d.probs, seenProb, fs[2].text)
 		pr := d.probs[p]
 		switch {
 		case pr.err != "":
@@ -448,6 +443,23 @@ func (r *explicitReader) rows(f *source.File, d *traData) {
 
 // probability reads a probability of a .tra file: a decimal literal, or
 // a fraction of two.
+// errNotState reports a field that is not one of the n states.
+func (r *explicitReader) errNotState(f *source.File, off int, text string, n int) {
+	r.errorf(f, off, "%q is not a state: the states are 0 to %d", text, n-1)
+}
+
+// internProb returns the index in probs of the probability written text,
+// reading a text only the first time it is seen.
+func internProb(probs *[]explicitProb, seen map[string]int32, text string) int32 {
+	p, ok := seen[text]
+	if !ok {
+		p = int32(len(*probs))
+		*probs = append(*probs, probability(text))
+		seen[text] = p
+	}
+	return p
+}
+
 func probability(text string) explicitProb {
 	bad := explicitProb{err: fmt.Sprintf("%q is not a probability: write a decimal (0.25, 1.0E-4) or a fraction (1/4)", text)}
 	num, den, frac := strings.Cut(text, "/")
@@ -544,7 +556,7 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 			r.errorf(f, l.off, "a line of a .lab file is STATE: LABEL LABEL …")
 			return true
 		case !sok:
-			r.errorf(f, l.off, "%q is not a state: the states are 0 to %d", strings.TrimSpace(head), n-1)
+			r.errNotState(f, l.off, strings.TrimSpace(head), n)
 			return true
 		}
 		for _, fd := range (line{rest, l.off + len(head) + 1}).fields(fs) {
@@ -626,7 +638,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 			r.errorf(f, l.off, "a line of a .sta file is STATE:(VALUE,…)")
 			return true
 		case !sok:
-			r.errorf(f, l.off, "%q is not a state: the states are 0 to %d", head, n-1)
+			r.errNotState(f, l.off, head, n)
 			return true
 		}
 		if at[s] > 0 {

@@ -194,7 +194,7 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 		}
 		from, ok := index(fs[0].text, n)
 		if !ok {
-			r.errorf(f, fs[0].off, "%q is not a state: the states are 0 to %d", fs[0].text, n-1)
+			r.errNotState(f, fs[0].off, fs[0].text, n)
 		}
 		choice, okc := index(fs[1].text, 1<<31-1)
 		if !okc {
@@ -202,14 +202,9 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 		}
 		to, ok2 := index(fs[2].text, n)
 		if !ok2 {
-			r.errorf(f, fs[2].off, "%q is not a state: the states are 0 to %d", fs[2].text, n-1)
+			r.errNotState(f, fs[2].off, fs[2].text, n)
 		}
-		p, seen := seenProb[fs[3].text]
-		if !seen {
-			p = int32(len(d.probs))
-			d.probs = append(d.probs, probability(fs[3].text))
-			seenProb[fs[3].text] = p
-		}
+		p := internProb(&d.probs, seenProb, fs[3].text)
 		pr := d.probs[p]
 		switch {
 		case pr.err != "":
