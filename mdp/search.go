@@ -124,6 +124,10 @@ type problem struct {
 	rowIDs [][]int32        // per state and action, once computed
 
 	vals map[key][2]*big.Rat // kindD: Vmax and Vmin of a live key, once computed
+	// valCalls counts the calls of values; valStop is set once the
+	// context has ended during them.
+	valCalls int
+	valStop  bool
 
 	pairCV  *cval                  // kindD in δ mode: the c of pairG
 	pairs   map[[2]key][2]*big.Rat // pairG, once computed
@@ -892,6 +896,15 @@ func (p *problem) values(k key) (hi, lo *big.Rat) {
 	if p.vals == nil {
 		p.vals = map[key][2]*big.Rat{}
 	}
+	// The recursion is as deep as ψ's horizon and may take long: when the
+	// context ends, 1 and 0 are returned (bounds that always hold, not
+	// remembered) and the search, which checks the context, stops.
+	if p.valCalls++; p.valCalls%1024 == 0 && p.ctx != nil && p.ctx.Err() != nil {
+		p.valStop = true
+	}
+	if p.valStop {
+		return ratOne, ratZero
+	}
 	r, s := int(k.r), int(k.s)
 	if p.f.horizon(r) < 0 {
 		hi, lo = ratOne, ratZero
@@ -934,6 +947,9 @@ func (p *problem) values(k key) (hi, lo *big.Rat) {
 		h, l := new(big.Rat), new(big.Rat)
 		for i, u := range c.To {
 			wh, wl := w(u)
+			if p.valStop {
+				return ratOne, ratZero
+			}
 			h.Add(h, t.Mul(c.P[i], wh))
 			l.Add(l, t.Mul(c.P[i], wl))
 		}
@@ -941,6 +957,9 @@ func (p *problem) values(k key) (hi, lo *big.Rat) {
 	}
 	if len(cs) < len(p.m.Actions) { // some action is disabled: waiting
 		opt(w(s))
+	}
+	if p.valStop {
+		return ratOne, ratZero
 	}
 	p.vals[k] = [2]*big.Rat{hi, lo}
 	return hi, lo
