@@ -236,11 +236,7 @@ func (x Algebraic) SignOf(ctx context.Context, q Poly) (int, error) {
 	if len(g) >= 2 && signAtZ(g, x.lo)*signAtZ(g, x.hi) < 0 {
 		return 0, nil
 	}
-	sf, err := x.lim.squareFreeZ(ctx, op, qz)
-	if err != nil {
-		return 0, err
-	}
-	s, err := x.lim.sturmZ(ctx, op, sf)
+	s, err := x.lim.sturmSF(ctx, op, qz)
 	if err != nil {
 		return 0, err
 	}

@@ -60,8 +60,9 @@
 // arithmetic of Poly (Add, Mul, DivMod, …) is unbounded and cheap. Root
 // isolation and rational-root recognition take about as many bisections as
 // the bits separating the roots plus the bits of the leading coefficient,
-// each costing one evaluation of the Sturm sequence; expect degree 100 with
-// small coefficients in well under a second.
+// each costing one evaluation of the Sturm sequence; building the Sturm
+// sequence dominates (bench_test.go measures GCD, isolation and regions at
+// degrees 20, 50 and 100).
 //
 // Values (Poly, RatFunc, Algebraic, Region) are immutable and safe to share
 // between goroutines. The package has no state and prints nothing.

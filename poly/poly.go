@@ -348,6 +348,7 @@ type LimitError struct {
 	Got, Max int
 }
 
+// Error names the operation, the quantity, its size and the limit.
 func (e *LimitError) Error() string {
 	field := "MaxDegree"
 	if e.Quantity != "degree" {

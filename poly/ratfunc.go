@@ -10,8 +10,7 @@ import (
 // coefficients, kept in canonical form: gcd(P, Q) = 1 and Q monic (leading
 // coefficient 1); zero is 0/1. So two rational functions are equal as
 // functions exactly when their canonical forms are equal, and Equal compares
-// those. Values are immutable. The zero value is not canonical; use
-// FromPoly(Poly{}) for zero.
+// those. Values are immutable. The zero value is the zero function 0/1.
 type RatFunc struct {
 	num, den Poly
 }

@@ -21,6 +21,7 @@ const (
 	LE            // f ≤ 0
 )
 
+// String returns the relation's symbol: ">", "≥", "=", "≠", "<" or "≤".
 func (r Rel) String() string { return [...]string{">", "≥", "=", "≠", "<", "≤"}[r] }
 
 func (r Rel) holds(sign int) bool {
@@ -133,17 +134,15 @@ func (l Limits) cells(ctx context.Context, op string, num, den Poly, in Interval
 // between returns a simple rational strictly between a < b.
 func between(ctx context.Context, a, b Algebraic) (*big.Rat, error) {
 	for {
-		lb, lIncl := a.q, false
+		// A rational end is excluded; an end of an isolating interval is
+		// not the root, so it may be taken.
+		lb, lIncl := a.Rat(), false
 		if !a.IsRational() {
 			lb, lIncl = a.hi, true
-		} else {
-			lb = a.Rat()
 		}
-		rb, rIncl := b.q, false
+		rb, rIncl := b.Rat(), false
 		if !b.IsRational() {
 			rb, rIncl = b.lo, true
-		} else {
-			rb = b.Rat()
 		}
 		c := lb.Cmp(rb)
 		if c < 0 || c == 0 && lIncl && rIncl {
@@ -475,8 +474,12 @@ func floor(r *big.Rat) *big.Int {
 
 // String formats the region exactly, as "[0, the root of α^2 + 2·α − 1 in
 // (0, 1/2)) ∪ {1}"; "∅" when empty.
-func (r Region) String() string {
-	s, _ := r.format(func(x Algebraic) (string, error) { return x.String(), nil })
+func (r Region) String() string { return r.Format("α") }
+
+// Format formats the region exactly, with the variable named v in the
+// defining polynomials of irrational ends.
+func (r Region) Format(v string) string {
+	s, _ := r.format(func(x Algebraic) (string, error) { return x.Format(v), nil })
 	return s
 }
 

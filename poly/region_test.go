@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"errors"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -48,6 +49,9 @@ func TestWhereHand(t *testing.T) {
 		}
 	}
 	r := where(t, FromInts(-1, 2, 1), GE, unit)
+	if got := r.Format("x"); got != "[the root of x^2 + 2·x − 1 in (0, 1/2), 1]" {
+		t.Errorf("Format(x) = %q", got)
+	}
 	if d, err := r.Decimal(ctx, 5); err != nil || d != "[0.41421, 1.00000]" {
 		t.Errorf("Decimal = %q, %v", d, err)
 	}
@@ -97,10 +101,20 @@ func TestWhereRatFunc(t *testing.T) {
 			t.Errorf("{%s %s 0} = %s (%v), want %s", f, c.rel, r, err, c.want)
 		}
 	}
+	// 1/(α − 1/2) > 0: the pole 1/2 is outside every region.
+	g, _ := l.RatFunc(ctx, FromInts(1), lin(q(1, 2)))
+	r, _ := l.WhereRat(ctx, g, GT, unit)
+	if r.String() != "(1/2, 1]" {
+		t.Errorf("region %s", r)
+	}
+	r, _ = l.WhereRat(ctx, g, LE, unit)
+	if r.String() != "[0, 1/2)" {
+		t.Errorf("region %s", r)
+	}
 	// (1 − α)/(1 + α) ≥ 1/3 ⇔ α ≤ 1/2 on [0, 1].
 	h, _ := l.RatFunc(ctx, FromInts(1, -1), FromInts(1, 1))
 	d, _ := l.RatSub(ctx, h, FromPoly(Const(q(1, 3))))
-	r, _ := l.WhereRat(ctx, d, GE, unit)
+	r, _ = l.WhereRat(ctx, d, GE, unit)
 	if r.String() != "[0, 1/2]" {
 		t.Errorf("region %s", r)
 	}
@@ -141,7 +155,7 @@ func TestRegionAlgebra(t *testing.T) {
 			t.Errorf("got %s (%v), want %s", r, err, c.want)
 		}
 	}
-	if _, err := l.Union(ctx, a, where(t, FromInts(1), GT, Open(q(0, 1), q(1, 1)))); err == nil {
+	if _, err := l.Union(ctx, a, where(t, FromInts(1), GT, Open(q(0, 1), q(1, 1)))); !errors.Is(err, ErrDomain) {
 		t.Errorf("union across domains")
 	}
 }
@@ -192,5 +206,72 @@ func TestSimplest(t *testing.T) {
 		if got, want := Simplest(in), bruteSimplest(in); got.Cmp(want) != 0 {
 			t.Fatalf("Simplest%s = %s, brute force %s", in, got.RatString(), want.RatString())
 		}
+	}
+}
+
+// Random polynomials with known roots: {p ≥ 0} and {p < 0} partition the
+// domain, and a witness outside {p ≥ 0} has p < 0 there.
+func TestRegionRandom(t *testing.T) {
+	l := Limits{}
+	r := rand.New(rand.NewPCG(9, 10))
+	witnesses := 0
+	for it := 0; it < 150; it++ {
+		var roots []*big.Rat
+		var mult []int
+		for range r.IntN(5) {
+			roots, mult = append(roots, randRat(r, 6, 1)), append(mult, 1+r.IntN(2))
+		}
+		p := fromRoots(roots, mult).Scale(randRat(r, 4, 2))
+		if p.IsZero() {
+			continue
+		}
+		if r.IntN(2) == 0 {
+			p = p.Mul(FromInts(-1, 2, 1)) // root √2 − 1 ∈ (0, 1)
+		}
+		a, b := randRat(r, 6, 1), randRat(r, 6, 1)
+		if a.Cmp(b) >= 0 {
+			continue
+		}
+		in := Interval{Lo: a, Hi: b, LoOpen: r.IntN(2) == 0, HiOpen: r.IntN(2) == 0}
+		ge, lt := where(t, p, GE, in), where(t, p, LT, in)
+		u, err := l.Union(ctx, ge, lt)
+		if err != nil || u.String() != Whole(in).String() {
+			t.Fatalf("%s on %s: %s ∪ %s = %s (%v)", p, in, ge, lt, u, err)
+		}
+		x, err := l.Intersect(ctx, ge, lt)
+		if err != nil || !x.IsEmpty() {
+			t.Fatalf("%s on %s: %s ∩ %s = %s (%v)", p, in, ge, lt, x, err)
+		}
+		w, ok, err := l.Witness(ctx, ge)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, _, _ := l.SignOn(ctx, p, in)
+		if !ok {
+			if kind != Positive && kind != NonNegative {
+				t.Fatalf("%s on %s: no witness outside %s but sign %s", p, in, ge, kind)
+			}
+			continue
+		}
+		witnesses++
+		if !w.IsRational() || !in.Contains(w.Rat()) || p.Eval(w.Rat()).Sign() >= 0 {
+			t.Fatalf("%s on %s: witness %s outside %s", p, in, w, ge)
+		}
+		if c, _ := lt.Contains(ctx, w); !c {
+			t.Fatalf("%s: witness %s not in %s", p, w, lt)
+		}
+		// The witness is the simplest rational of {p < 0}: no rational with a
+		// smaller denominator lies there.
+		for d := int64(1); d < w.Rat().Denom().Int64(); d++ {
+			for n := a.Num().Int64()*d/a.Denom().Int64() - 1; n <= b.Num().Int64()*d/b.Denom().Int64()+1; n++ {
+				y := q(n, d)
+				if in.Contains(y) && p.Eval(y).Sign() < 0 {
+					t.Fatalf("%s on %s: witness %s but %s is simpler", p, in, w, y.RatString())
+				}
+			}
+		}
+	}
+	if witnesses < 30 {
+		t.Fatalf("only %d witnesses checked", witnesses)
 	}
 }

@@ -161,11 +161,23 @@ func (l Limits) prepare(ctx context.Context, op string, p Poly) (sturmSeq, error
 	if err := l.Check(op, p); err != nil {
 		return nil, err
 	}
-	sf, err := l.squareFreeZ(ctx, op, toZ(p))
+	return l.sturmSF(ctx, op, toZ(p))
+}
+
+// sturmSF returns the Sturm sequence of the square-free part of the
+// primitive p. The Sturm sequence of p itself ends with gcd(p, p′), so it is
+// computed first: when that ends in a constant, p is square-free and the
+// sequence is the answer (one remainder sequence instead of two); otherwise
+// the sequence of p / gcd(p, p′) is computed.
+func (l Limits) sturmSF(ctx context.Context, op string, p zpoly) (sturmSeq, error) {
+	s, err := l.sturmZ(ctx, op, p)
 	if err != nil {
 		return nil, err
 	}
-	return l.sturmZ(ctx, op, sf)
+	if g := s[len(s)-1]; len(s) > 1 && len(g) > 1 {
+		return l.sturmZ(ctx, op, exactQuoZ(p, g))
+	}
+	return s, nil
 }
 
 // CountRoots returns the number of distinct real roots of p in the
@@ -293,6 +305,7 @@ const (
 	Mixed
 )
 
+// String returns "0", "+", "−", "≥ 0", "≤ 0" or "mixed".
 func (k SignKind) String() string {
 	return [...]string{"0", "+", "−", "≥ 0", "≤ 0", "mixed"}[k]
 }

@@ -192,6 +192,10 @@ func TestCountRootsEnds(t *testing.T) {
 	if err != nil || len(seq) != 3 || !seq[1].Equal(FromInts(0, 1)) || !seq[2].Equal(FromInts(1)) {
 		t.Errorf("Sturm sequence of α^2 − 2: %v (%v)", seq, err)
 	}
+	seq, err = l.SturmSequence(ctx, FromInts(1, -2, 1).Mul(FromInts(1, 1)).Scale(q(2, 3))) // 2/3 (α − 1)^2 (α + 1)
+	if err != nil || len(seq) != 3 || !seq[0].Equal(FromInts(-1, 0, 1)) || !seq[1].Equal(FromInts(0, 1)) || !seq[2].Equal(FromInts(1)) {
+		t.Errorf("Sturm sequence of the square-free part α^2 − 1: %v (%v)", seq, err)
+	}
 	// α^3 − 3α + 1: p′ = 3α^2 − 3 → α^2 − 1; −rem = 2α − 1; −rem(α^2 − 1, 2α − 1) = 3/4 → 1.
 	seq, _ = l.SturmSequence(ctx, FromInts(1, -3, 0, 1))
 	want := []Poly{FromInts(1, -3, 0, 1), FromInts(-1, 0, 1), FromInts(-1, 2), FromInts(1)}
