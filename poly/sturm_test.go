@@ -273,6 +273,20 @@ func TestLimitsAndCancel(t *testing.T) {
 	if _, err := (Limits{}).GCD(cctx, a, b); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled GCD: %v", err)
 	}
+	if _, err := (Limits{}).Where(cctx, FromInts(-2, 0, 1), GE, Closed(q(0, 1), q(2, 1))); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Where: %v", err)
+	}
+	r, _ := Limits{}.Where(ctx, FromInts(-2, 0, 1), GE, Closed(q(0, 1), q(2, 1)))
+	if _, _, err := (Limits{}).Witness(cctx, r); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Witness: %v", err)
+	}
+	if _, err := (Limits{MaxDegree: 5}).RatAdd(ctx, FromPoly(FromInts(1, 0, 0, 1)), FromPoly(X())); err != nil {
+		t.Errorf("RatAdd within the limit: %v", err)
+	}
+	f, _ := Limits{}.RatFunc(ctx, FromInts(1), FromInts(1, 0, 0, 1))
+	if _, err := (Limits{MaxDegree: 5}).RatMul(ctx, f, f); !errors.As(err, &le) || le.Op != "RatFunc" || le.Got != 6 {
+		t.Errorf("RatMul beyond the limit: %v", err)
+	}
 	x, _ := Limits{}.Roots(ctx, FromInts(-2, 0, 1), Closed(q(0, 1), q(2, 1)))
 	if _, err := x[0].Decimal(cctx, 50); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled Decimal: %v", err)
