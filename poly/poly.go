@@ -1,0 +1,607 @@
+package poly
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Poly is a univariate polynomial in the parameter with rational
+// coefficients. It is an immutable value: no method modifies its receiver or
+// its arguments, and no method returns a coefficient the caller could use to
+// modify it. The representation is canonical (no trailing zero
+// coefficients), so two polynomials are equal exactly when Equal says so. The
+// zero value is the zero polynomial.
+type Poly struct {
+	c []*big.Rat // c[i] is the coefficient of α^i; c[len-1] != 0
+}
+
+// New returns the polynomial coeffs[0] + coeffs[1]·α + coeffs[2]·α^2 + …
+// (the coefficients are copied; nil counts as 0).
+func New(coeffs ...*big.Rat) Poly {
+	c := make([]*big.Rat, len(coeffs))
+	for i, x := range coeffs {
+		c[i] = new(big.Rat)
+		if x != nil {
+			c[i].Set(x)
+		}
+	}
+	return mk(c)
+}
+
+// FromInts returns the polynomial coeffs[0] + coeffs[1]·α + … with integer
+// coefficients.
+func FromInts(coeffs ...int64) Poly {
+	c := make([]*big.Rat, len(coeffs))
+	for i, x := range coeffs {
+		c[i] = big.NewRat(x, 1)
+	}
+	return mk(c)
+}
+
+// Const returns the constant polynomial r.
+func Const(r *big.Rat) Poly { return New(r) }
+
+// X returns the polynomial α.
+func X() Poly { return FromInts(0, 1) }
+
+// mk trims trailing zeros; it takes ownership of c.
+func mk(c []*big.Rat) Poly {
+	n := len(c)
+	for n > 0 && c[n-1].Sign() == 0 {
+		n--
+	}
+	if n == 0 {
+		return Poly{}
+	}
+	return Poly{c: c[:n]}
+}
+
+// Degree returns the degree of p, and −1 for the zero polynomial.
+func (p Poly) Degree() int { return len(p.c) - 1 }
+
+// IsZero reports whether p is the zero polynomial.
+func (p Poly) IsZero() bool { return len(p.c) == 0 }
+
+// Coeff returns a copy of the coefficient of α^i (0 beyond the degree).
+func (p Poly) Coeff(i int) *big.Rat {
+	if i < 0 || i >= len(p.c) {
+		return new(big.Rat)
+	}
+	return new(big.Rat).Set(p.c[i])
+}
+
+// Lead returns a copy of the leading coefficient (0 for the zero polynomial).
+func (p Poly) Lead() *big.Rat { return p.Coeff(p.Degree()) }
+
+// Equal reports whether p and q are the same polynomial.
+func (p Poly) Equal(q Poly) bool {
+	if len(p.c) != len(q.c) {
+		return false
+	}
+	for i := range p.c {
+		if p.c[i].Cmp(q.c[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Add returns p + q.
+func (p Poly) Add(q Poly) Poly {
+	n := max(len(p.c), len(q.c))
+	c := make([]*big.Rat, n)
+	for i := range c {
+		c[i] = new(big.Rat)
+		if i < len(p.c) {
+			c[i].Add(c[i], p.c[i])
+		}
+		if i < len(q.c) {
+			c[i].Add(c[i], q.c[i])
+		}
+	}
+	return mk(c)
+}
+
+// Neg returns −p.
+func (p Poly) Neg() Poly {
+	c := make([]*big.Rat, len(p.c))
+	for i, x := range p.c {
+		c[i] = new(big.Rat).Neg(x)
+	}
+	return Poly{c: c}
+}
+
+// Sub returns p − q.
+func (p Poly) Sub(q Poly) Poly { return p.Add(q.Neg()) }
+
+// Scale returns r·p.
+func (p Poly) Scale(r *big.Rat) Poly {
+	c := make([]*big.Rat, len(p.c))
+	for i, x := range p.c {
+		c[i] = new(big.Rat).Mul(x, r)
+	}
+	return mk(c)
+}
+
+// Mul returns p·q.
+func (p Poly) Mul(q Poly) Poly {
+	if p.IsZero() || q.IsZero() {
+		return Poly{}
+	}
+	c := make([]*big.Rat, len(p.c)+len(q.c)-1)
+	for i := range c {
+		c[i] = new(big.Rat)
+	}
+	t := new(big.Rat)
+	for i, x := range p.c {
+		if x.Sign() == 0 {
+			continue
+		}
+		for j, y := range q.c {
+			c[i+j].Add(c[i+j], t.Mul(x, y))
+		}
+	}
+	return mk(c)
+}
+
+// ErrDivisionByZero is returned when dividing by the zero polynomial or
+// evaluating a rational function at a pole.
+var ErrDivisionByZero = errors.New("poly: division by zero")
+
+// DivMod returns the quotient and remainder of p by d over the rationals:
+// p = q·d + r with deg r < deg d. It fails only when d is zero.
+func (p Poly) DivMod(d Poly) (q, r Poly, err error) {
+	if d.IsZero() {
+		return Poly{}, Poly{}, fmt.Errorf("%w: DivMod by the zero polynomial", ErrDivisionByZero)
+	}
+	rem := make([]*big.Rat, len(p.c))
+	for i, x := range p.c {
+		rem[i] = new(big.Rat).Set(x)
+	}
+	dd := d.Degree()
+	if len(rem)-1 < dd {
+		return Poly{}, mk(rem), nil
+	}
+	quo := make([]*big.Rat, len(rem)-dd)
+	for i := range quo {
+		quo[i] = new(big.Rat)
+	}
+	inv := new(big.Rat).Inv(d.c[dd])
+	t := new(big.Rat)
+	for k := len(rem) - 1; k >= dd; k-- {
+		if rem[k].Sign() == 0 {
+			continue
+		}
+		f := new(big.Rat).Mul(rem[k], inv)
+		quo[k-dd] = f
+		for j := 0; j <= dd; j++ {
+			rem[k-dd+j].Sub(rem[k-dd+j], t.Mul(f, d.c[j]))
+		}
+	}
+	return mk(quo), mk(rem[:dd]), nil
+}
+
+// Deriv returns the derivative of p.
+func (p Poly) Deriv() Poly {
+	if len(p.c) <= 1 {
+		return Poly{}
+	}
+	c := make([]*big.Rat, len(p.c)-1)
+	for i := range c {
+		c[i] = new(big.Rat).Mul(p.c[i+1], big.NewRat(int64(i+1), 1))
+	}
+	return mk(c)
+}
+
+// Eval returns p(r), exactly (Horner's scheme).
+func (p Poly) Eval(r *big.Rat) *big.Rat {
+	acc := new(big.Rat)
+	for i := len(p.c) - 1; i >= 0; i-- {
+		acc.Mul(acc, r)
+		acc.Add(acc, p.c[i])
+	}
+	return acc
+}
+
+// Compose returns p(q), the polynomial p with q substituted for α.
+func (p Poly) Compose(q Poly) Poly {
+	var acc Poly
+	for i := len(p.c) - 1; i >= 0; i-- {
+		acc = acc.Mul(q).Add(Const(p.c[i]))
+	}
+	return acc
+}
+
+// Content returns the positive rational c such that p = c·q with q having
+// coprime integer coefficients and the same signs as p (the content over Z);
+// 0 for the zero polynomial.
+func (p Poly) Content() *big.Rat {
+	if p.IsZero() {
+		return new(big.Rat)
+	}
+	num := new(big.Int)
+	den := big.NewInt(1)
+	for _, x := range p.c {
+		num.GCD(nil, nil, num, new(big.Int).Abs(x.Num()))
+		g := new(big.Int).GCD(nil, nil, den, x.Denom())
+		den.Mul(den, x.Denom())
+		den.Quo(den, g)
+	}
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// Primitive returns p divided by its content: the polynomial with coprime
+// integer coefficients that is a positive rational multiple of p (so it has
+// the same roots and the same sign everywhere).
+func (p Poly) Primitive() Poly {
+	if p.IsZero() {
+		return p
+	}
+	return fromZ(toZ(p))
+}
+
+// Monic returns p divided by its leading coefficient (zero stays zero).
+func (p Poly) Monic() Poly {
+	if p.IsZero() {
+		return p
+	}
+	return p.Scale(new(big.Rat).Inv(p.c[len(p.c)-1]))
+}
+
+// Bits returns the largest bit size of a coefficient of p, counting the
+// numerator's and the denominator's bits.
+func (p Poly) Bits() int {
+	b := 0
+	for _, x := range p.c {
+		b = max(b, x.Num().BitLen()+x.Denom().BitLen())
+	}
+	return b
+}
+
+// String formats p in α, as Format("α") does.
+func (p Poly) String() string { return p.Format("α") }
+
+// Format writes p with the variable named v, highest degree first, for
+// example "3/4·α^2 − α + 1"; the zero polynomial is "0".
+func (p Poly) Format(v string) string {
+	if p.IsZero() {
+		return "0"
+	}
+	var b strings.Builder
+	first := true
+	for i := len(p.c) - 1; i >= 0; i-- {
+		x := p.c[i]
+		if x.Sign() == 0 {
+			continue
+		}
+		a := new(big.Rat).Abs(x)
+		switch {
+		case first && x.Sign() < 0:
+			b.WriteString("−")
+		case !first && x.Sign() < 0:
+			b.WriteString(" − ")
+		case !first:
+			b.WriteString(" + ")
+		}
+		first = false
+		one := a.Cmp(big.NewRat(1, 1)) == 0
+		if i == 0 || !one {
+			b.WriteString(a.RatString())
+			if i > 0 {
+				b.WriteString("·")
+			}
+		}
+		if i >= 1 {
+			b.WriteString(v)
+		}
+		if i >= 2 {
+			fmt.Fprintf(&b, "^%d", i)
+		}
+	}
+	return b.String()
+}
+
+// Limits bounds the work of the operations that can run long (GCD, square-free
+// parts, Sturm sequences, root isolation, rational-function arithmetic,
+// regions). A zero field means its default.
+type Limits struct {
+	// MaxDegree is the largest degree of a polynomial an operation accepts
+	// or builds (default DefaultMaxDegree).
+	MaxDegree int
+	// MaxBits is the largest bit size of a coefficient (numerator bits plus
+	// denominator bits) of a polynomial an operation accepts or builds,
+	// intermediate remainders included (default DefaultMaxBits).
+	MaxBits int
+}
+
+// The defaults of Limits.
+const (
+	DefaultMaxDegree = 1000
+	DefaultMaxBits   = 1 << 16
+)
+
+func (l Limits) maxDegree() int {
+	if l.MaxDegree <= 0 {
+		return DefaultMaxDegree
+	}
+	return l.MaxDegree
+}
+
+func (l Limits) maxBits() int {
+	if l.MaxBits <= 0 {
+		return DefaultMaxBits
+	}
+	return l.MaxBits
+}
+
+// ErrLimit is wrapped by every *LimitError.
+var ErrLimit = errors.New("poly: limit exceeded")
+
+// LimitError reports a polynomial beyond Limits: Quantity is "degree" or
+// "coefficient bits", Got the size met, Max the limit, Op the operation.
+type LimitError struct {
+	Op       string
+	Quantity string
+	Got, Max int
+}
+
+// Error names the operation, the quantity, its size and the limit.
+func (e *LimitError) Error() string {
+	field := "MaxDegree"
+	if e.Quantity != "degree" {
+		field = "MaxBits"
+	}
+	return fmt.Sprintf("poly: %s: %s %d exceeds the limit %d (Limits.%s)", e.Op, e.Quantity, e.Got, e.Max, field)
+}
+
+// Unwrap returns ErrLimit.
+func (e *LimitError) Unwrap() error { return ErrLimit }
+
+// Check returns a *LimitError when p exceeds the limits, naming op.
+func (l Limits) Check(op string, p Poly) error {
+	if d := p.Degree(); d > l.maxDegree() {
+		return &LimitError{Op: op, Quantity: "degree", Got: d, Max: l.maxDegree()}
+	}
+	if b := p.Bits(); b > l.maxBits() {
+		return &LimitError{Op: op, Quantity: "coefficient bits", Got: b, Max: l.maxBits()}
+	}
+	return nil
+}
+
+func (l Limits) checkZ(op string, a zpoly) error {
+	if d := len(a) - 1; d > l.maxDegree() {
+		return &LimitError{Op: op, Quantity: "degree", Got: d, Max: l.maxDegree()}
+	}
+	b := 0
+	for _, x := range a {
+		b = max(b, x.BitLen()+1)
+	}
+	if b > l.maxBits() {
+		return &LimitError{Op: op, Quantity: "coefficient bits", Got: b, Max: l.maxBits()}
+	}
+	return nil
+}
+
+func cancelled(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("poly: %s: %w", op, err)
+	}
+	return nil
+}
+
+// GCD returns the monic greatest common divisor of p and q (zero when both
+// are zero). It runs the primitive polynomial remainder sequence over the
+// integers: both arguments are made primitive integer polynomials, and every
+// pseudo-remainder is divided by its content, so coefficients stay as small
+// as the factors allow (Euclid's algorithm over Q lets them explode).
+func (l Limits) GCD(ctx context.Context, p, q Poly) (Poly, error) {
+	const op = "GCD"
+	for _, x := range []Poly{p, q} {
+		if err := l.Check(op, x); err != nil {
+			return Poly{}, err
+		}
+	}
+	g, err := l.gcdZ(ctx, op, toZ(p), toZ(q))
+	if err != nil {
+		return Poly{}, err
+	}
+	return fromZ(g).Monic(), nil
+}
+
+// SquareFree returns the square-free part of p: p divided by gcd(p, p′),
+// made primitive (integer coefficients, positive multiple of p/gcd). Its
+// roots are the distinct roots of p, each simple. Zero stays zero.
+func (l Limits) SquareFree(ctx context.Context, p Poly) (Poly, error) {
+	if err := l.Check("SquareFree", p); err != nil {
+		return Poly{}, err
+	}
+	s, err := l.squareFreeZ(ctx, "SquareFree", toZ(p))
+	if err != nil {
+		return Poly{}, err
+	}
+	return fromZ(s), nil
+}
+
+// ---------------------------------------------------------------------------
+// Integer polynomials: the working representation of the long algorithms.
+
+// zpoly is a polynomial with integer coefficients, a[i] of α^i, canonical
+// (no trailing zeros; nil is zero).
+type zpoly []*big.Int
+
+func trimZ(a zpoly) zpoly {
+	n := len(a)
+	for n > 0 && a[n-1].Sign() == 0 {
+		n--
+	}
+	if n == 0 {
+		return nil
+	}
+	return a[:n]
+}
+
+// toZ returns the primitive integer polynomial that is a positive multiple
+// of p.
+func toZ(p Poly) zpoly {
+	if p.IsZero() {
+		return nil
+	}
+	c := p.Content()
+	a := make(zpoly, len(p.c))
+	t := new(big.Rat)
+	for i, x := range p.c {
+		t.Quo(x, c)
+		a[i] = new(big.Int).Set(t.Num()) // t is an integer
+	}
+	return a
+}
+
+func fromZ(a zpoly) Poly {
+	c := make([]*big.Rat, len(a))
+	for i, x := range a {
+		c[i] = new(big.Rat).SetInt(x)
+	}
+	return mk(c)
+}
+
+// primZ divides a by the gcd of its coefficients (a positive number), in
+// place, and returns it.
+func primZ(a zpoly) zpoly {
+	a = trimZ(a)
+	if len(a) == 0 {
+		return nil
+	}
+	g := new(big.Int)
+	for _, x := range a {
+		g.GCD(nil, nil, g, new(big.Int).Abs(x))
+		if g.IsInt64() && g.Int64() == 1 {
+			return a
+		}
+	}
+	for _, x := range a {
+		x.Quo(x, g)
+	}
+	return a
+}
+
+func cloneZ(a zpoly) zpoly {
+	c := make(zpoly, len(a))
+	for i, x := range a {
+		c[i] = new(big.Int).Set(x)
+	}
+	return c
+}
+
+func derivZ(a zpoly) zpoly {
+	if len(a) <= 1 {
+		return nil
+	}
+	d := make(zpoly, len(a)-1)
+	for i := range d {
+		d[i] = new(big.Int).Mul(a[i+1], big.NewInt(int64(i+1)))
+	}
+	return trimZ(d)
+}
+
+// premZ returns r with lc(b)^k·a = q·b + r, deg r < deg b, and k, the number
+// of multiplications by lc(b) made (k ≤ deg a − deg b + 1). a and b are not
+// modified.
+func premZ(a, b zpoly) (zpoly, int) {
+	r := make(zpoly, len(a))
+	for i, x := range a {
+		r[i] = new(big.Int).Set(x)
+	}
+	db := len(b) - 1
+	lc := b[db]
+	k := 0
+	t := new(big.Int)
+	for len(r)-1 >= db {
+		dr := len(r) - 1
+		f := new(big.Int).Set(r[dr])
+		// r = lc·r − f·α^(dr−db)·b
+		for i := range r {
+			r[i].Mul(r[i], lc)
+		}
+		k++
+		for j := 0; j <= db; j++ {
+			r[dr-db+j].Sub(r[dr-db+j], t.Mul(f, b[j]))
+		}
+		r = trimZ(r)
+	}
+	return r, k
+}
+
+func (l Limits) gcdZ(ctx context.Context, op string, a, b zpoly) (zpoly, error) {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(b) == 0 {
+		if len(a) == 0 {
+			return nil, nil
+		}
+		return primZ(cloneZ(a)), nil
+	}
+	for len(b) > 0 {
+		if err := cancelled(ctx, op); err != nil {
+			return nil, err
+		}
+		if len(b) == 1 {
+			return zpoly{big.NewInt(1)}, nil
+		}
+		r, _ := premZ(a, b)
+		if err := l.checkZ(op, r); err != nil {
+			return nil, err
+		}
+		a, b = b, primZ(r)
+	}
+	a = primZ(cloneZ(a)) // a may be an argument, and not primitive
+	if a[len(a)-1].Sign() < 0 {
+		for _, x := range a {
+			x.Neg(x)
+		}
+	}
+	return a, nil
+}
+
+// exactQuoZ returns a/b when b divides a over Q, as a primitive integer
+// polynomial with the sign of a/b.
+func exactQuoZ(a, b zpoly) zpoly {
+	q, _, _ := fromZ(a).DivMod(fromZ(b))
+	return toZ(q)
+}
+
+func (l Limits) squareFreeZ(ctx context.Context, op string, a zpoly) (zpoly, error) {
+	if len(a) <= 1 {
+		return a, nil
+	}
+	g, err := l.gcdZ(ctx, op, a, derivZ(a))
+	if err != nil {
+		return nil, err
+	}
+	if len(g) == 1 {
+		return a, nil
+	}
+	return exactQuoZ(a, g), nil
+}
+
+// signAtZ returns the sign of a at r, exactly, without rational arithmetic:
+// it evaluates the homogenized form Σ a_i n^i d^(deg−i), which has the sign
+// of a(n/d) because d > 0.
+func signAtZ(a zpoly, r *big.Rat) int {
+	if len(a) == 0 {
+		return 0
+	}
+	n, d := r.Num(), r.Denom()
+	acc := new(big.Int).Set(a[len(a)-1])
+	dp := big.NewInt(1)
+	t := new(big.Int)
+	for i := len(a) - 2; i >= 0; i-- {
+		acc.Mul(acc, n)
+		dp.Mul(dp, d)
+		acc.Add(acc, t.Mul(a[i], dp))
+	}
+	return acc.Sign()
+}

@@ -1,0 +1,107 @@
+package poly
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+)
+
+// RatFunc is a rational function P/Q of the parameter with rational
+// coefficients, kept in canonical form: gcd(P, Q) = 1 and Q monic (leading
+// coefficient 1); zero is 0/1. So two rational functions are equal as
+// functions exactly when their canonical forms are equal, and Equal compares
+// those. Values are immutable. The zero value is the zero function 0/1.
+type RatFunc struct {
+	num, den Poly
+}
+
+// FromPoly returns the rational function p/1.
+func FromPoly(p Poly) RatFunc { return RatFunc{num: p, den: FromInts(1)} }
+
+// Num returns the numerator P of the canonical form.
+func (f RatFunc) Num() Poly { return f.num }
+
+// Den returns the denominator Q of the canonical form (monic).
+func (f RatFunc) Den() Poly {
+	if f.den.IsZero() {
+		return FromInts(1)
+	}
+	return f.den
+}
+
+// RatFunc returns num/den in canonical form: the monic GCD divided out of
+// both, then both divided by den's leading coefficient. den must not be zero.
+func (l Limits) RatFunc(ctx context.Context, num, den Poly) (RatFunc, error) {
+	if den.IsZero() {
+		return RatFunc{}, fmt.Errorf("%w: a rational function with denominator 0", ErrDivisionByZero)
+	}
+	if num.IsZero() {
+		return FromPoly(Poly{}), nil
+	}
+	for _, x := range []Poly{num, den} {
+		if err := l.Check("RatFunc", x); err != nil {
+			return RatFunc{}, err
+		}
+	}
+	g, err := l.GCD(ctx, num, den)
+	if err != nil {
+		return RatFunc{}, err
+	}
+	if g.Degree() > 0 {
+		num, _, _ = num.DivMod(g)
+		den, _, _ = den.DivMod(g)
+	}
+	inv := new(big.Rat).Inv(den.c[len(den.c)-1])
+	return RatFunc{num: num.Scale(inv), den: den.Scale(inv)}, nil
+}
+
+// RatAdd returns f + g.
+func (l Limits) RatAdd(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	return l.RatFunc(ctx, f.Num().Mul(g.Den()).Add(g.Num().Mul(f.Den())), f.Den().Mul(g.Den()))
+}
+
+// RatSub returns f − g.
+func (l Limits) RatSub(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	return l.RatFunc(ctx, f.Num().Mul(g.Den()).Sub(g.Num().Mul(f.Den())), f.Den().Mul(g.Den()))
+}
+
+// RatMul returns f·g.
+func (l Limits) RatMul(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	return l.RatFunc(ctx, f.Num().Mul(g.Num()), f.Den().Mul(g.Den()))
+}
+
+// RatDiv returns f/g; g must not be zero.
+func (l Limits) RatDiv(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	if g.Num().IsZero() {
+		return RatFunc{}, fmt.Errorf("%w: RatDiv by the zero function", ErrDivisionByZero)
+	}
+	return l.RatFunc(ctx, f.Num().Mul(g.Den()), f.Den().Mul(g.Num()))
+}
+
+// Eval returns f(r) exactly; it fails, wrapping ErrDivisionByZero, when the
+// denominator vanishes at r (a pole of f: the form is reduced).
+func (f RatFunc) Eval(r *big.Rat) (*big.Rat, error) {
+	d := f.Den().Eval(r)
+	if d.Sign() == 0 {
+		return nil, fmt.Errorf("%w: the denominator %s vanishes at α = %s", ErrDivisionByZero, f.Den(), r.RatString())
+	}
+	return d.Quo(f.num.Eval(r), d), nil
+}
+
+// Equal reports whether f and g are the same rational function.
+func (f RatFunc) Equal(g RatFunc) bool { return f.Num().Equal(g.Num()) && f.Den().Equal(g.Den()) }
+
+// IsConst reports whether f is a constant function.
+func (f RatFunc) IsConst() bool { return f.Num().Degree() <= 0 && f.Den().Degree() == 0 }
+
+// String formats f in α, as Format("α") does.
+func (f RatFunc) String() string { return f.Format("α") }
+
+// Format formats f with the variable named v: "(α + 1)/(α^2 − 2)", or just
+// the numerator when the denominator is 1.
+func (f RatFunc) Format(v string) string {
+	if f.Den().Degree() == 0 {
+		return f.Num().Format(v)
+	}
+	return "(" + f.Num().Format(v) + ")/(" + f.Den().Format(v) + ")"
+}
