@@ -1,0 +1,273 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/dpcheck/dpcheck/poly"
+)
+
+// MaxEliminationStates bounds the states reachable from one input of a
+// cyclic chain: state elimination over rational functions multiplies
+// degrees at every step, so its cost grows much faster than the chain.
+// Acyclic chains are propagated in topological order and are not bounded
+// by it.
+const MaxEliminationStates = 200
+
+// Dist is the distribution over final outputs of one input: the absorbing
+// states reached (ascending state IDs, as verify.FinalState observes them)
+// and their probabilities as rational functions of the parameter.
+type Dist struct {
+	Out []int
+	P   []poly.RatFunc
+}
+
+// Prob returns the probability of absorbing state o (zero when o is not
+// reached).
+func (d Dist) Prob(o int) poly.RatFunc {
+	if i, ok := slices.BinarySearch(d.Out, o); ok {
+		return d.P[i]
+	}
+	return poly.RatFunc{}
+}
+
+// Analysis holds the exact output distribution of every input of a
+// neighbouring pair, for every parameter value at once. Made by Analyze.
+type Analysis struct {
+	c    *Chain
+	dist map[int]Dist
+}
+
+// Chain returns the analysed chain.
+func (a *Analysis) Chain() *Chain { return a.c }
+
+// Distribution returns the output distribution of input s (ok false when s
+// is in no neighbouring pair).
+func (a *Analysis) Distribution(s int) (Dist, bool) {
+	d, ok := a.dist[s]
+	return d, ok
+}
+
+// Analyze computes the output distribution of every input that appears in a
+// neighbouring pair: by propagation in topological order when the states
+// reachable from the input form an acyclic graph, and otherwise by state
+// elimination over rational functions (at most MaxEliminationStates
+// reachable states). Every reachable state must reach an absorbing state
+// (mass that is never absorbed is not supported here).
+func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
+	a := &Analysis{c: c, dist: map[int]Dist{}}
+	for _, p := range c.Neighbours {
+		for _, s := range p {
+			if _, ok := a.dist[s]; ok {
+				continue
+			}
+			d, err := c.distribution(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			a.dist[s] = d
+		}
+	}
+	return a, nil
+}
+
+// reach returns the states reachable from s in DFS post-order and whether
+// the reachable graph is acyclic.
+func (c *Chain) reach(s int) (post []int, acyclic bool) {
+	const (
+		white = iota
+		grey
+		black
+	)
+	colour := map[int]int{}
+	acyclic = true
+	type frame struct{ s, i int }
+	stack := []frame{{s, 0}}
+	colour[s] = grey
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		row := c.Rows[top.s]
+		if top.i < len(row) {
+			t := row[top.i].To
+			top.i++
+			switch colour[t] {
+			case white:
+				colour[t] = grey
+				stack = append(stack, frame{t, 0})
+			case grey:
+				acyclic = false
+			}
+			continue
+		}
+		colour[top.s] = black
+		post = append(post, top.s)
+		stack = stack[:len(stack)-1]
+	}
+	return post, acyclic
+}
+
+func (c *Chain) distribution(ctx context.Context, s int) (Dist, error) {
+	lim := c.Limits
+	post, acyclic := c.reach(s)
+	if acyclic {
+		mass := map[int]poly.RatFunc{s: poly.FromPoly(poly.FromInts(1))}
+		var d Dist
+		for i := len(post) - 1; i >= 0; i-- { // reverse post-order: topological
+			u := post[i]
+			if err := ctx.Err(); err != nil {
+				return Dist{}, err
+			}
+			m := mass[u]
+			if c.IsAbsorbing(u) {
+				d.Out = append(d.Out, u)
+				d.P = append(d.P, m)
+				continue
+			}
+			for _, t := range c.Rows[u] {
+				x, err := lim.RatMul(ctx, m, t.P)
+				if err != nil {
+					return Dist{}, err
+				}
+				if y, ok := mass[t.To]; ok {
+					if x, err = lim.RatAdd(ctx, y, x); err != nil {
+						return Dist{}, err
+					}
+				}
+				mass[t.To] = x
+			}
+		}
+		sortDist(&d)
+		return d, nil
+	}
+	if len(post) > MaxEliminationStates {
+		return Dist{}, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
+			poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
+	}
+	return c.eliminate(ctx, s, post)
+}
+
+func sortDist(d *Dist) {
+	idx := make([]int, len(d.Out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int { return d.Out[i] - d.Out[j] })
+	out := make([]int, len(idx))
+	p := make([]poly.RatFunc, len(idx))
+	for k, i := range idx {
+		out[k], p[k] = d.Out[i], d.P[i]
+	}
+	d.Out, d.P = out, p
+}
+
+// eliminate computes the absorption probabilities from s by state
+// elimination: every transient state u ≠ s is removed, its predecessors v
+// getting p(v,w) += p(v,u)·p(u,w)/(1 − p(u,u)); at the end s's edges to
+// absorbing states divided by 1 − p(s,s) are the distribution.
+func (c *Chain) eliminate(ctx context.Context, s int, states []int) (Dist, error) {
+	lim := c.Limits
+	// Absorbing states reachable: every transient state must reach one.
+	out := map[int]map[int]poly.RatFunc{}
+	in := map[int]map[int]bool{}
+	for _, u := range states {
+		out[u] = map[int]poly.RatFunc{}
+		in[u] = map[int]bool{}
+	}
+	for _, u := range states {
+		for _, t := range c.Rows[u] {
+			out[u][t.To] = t.P
+			in[t.To][u] = true
+		}
+	}
+	// Check absorption: backward search from absorbing states.
+	good := map[int]bool{}
+	var queue []int
+	for _, u := range states {
+		if c.IsAbsorbing(u) {
+			good[u] = true
+			queue = append(queue, u)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for v := range in[u] {
+			if !good[v] {
+				good[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	for _, u := range states {
+		if !good[u] {
+			return Dist{}, fmt.Errorf("%w: from input %s the state %s is reachable but never reaches an absorbing state (mass never absorbed is not supported)",
+				ErrParam, c.Frame.Name(s), c.Frame.Name(u))
+		}
+	}
+	one := poly.FromPoly(poly.FromInts(1))
+	for _, u := range states {
+		if u == s || c.IsAbsorbing(u) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return Dist{}, err
+		}
+		stay := one
+		if loop, ok := out[u][u]; ok {
+			var err error
+			if stay, err = lim.RatSub(ctx, one, loop); err != nil {
+				return Dist{}, err
+			}
+			delete(out[u], u)
+			delete(in[u], u)
+		}
+		for v := range in[u] {
+			pvu := out[v][u]
+			f, err := lim.RatDiv(ctx, pvu, stay)
+			if err != nil {
+				return Dist{}, err
+			}
+			for w, puw := range out[u] {
+				x, err := lim.RatMul(ctx, f, puw)
+				if err != nil {
+					return Dist{}, err
+				}
+				if y, ok := out[v][w]; ok {
+					if x, err = lim.RatAdd(ctx, y, x); err != nil {
+						return Dist{}, err
+					}
+				}
+				out[v][w] = x
+				in[w][v] = true
+			}
+			delete(out[v], u)
+		}
+		for w := range out[u] {
+			delete(in[w], u)
+		}
+		delete(out, u)
+		delete(in, u)
+	}
+	stay := one
+	if loop, ok := out[s][s]; ok {
+		var err error
+		if stay, err = lim.RatSub(ctx, one, loop); err != nil {
+			return Dist{}, err
+		}
+	}
+	var d Dist
+	for w, p := range out[s] {
+		if w == s {
+			continue
+		}
+		x, err := lim.RatDiv(ctx, p, stay)
+		if err != nil {
+			return Dist{}, err
+		}
+		d.Out = append(d.Out, w)
+		d.P = append(d.P, x)
+	}
+	sortDist(&d)
+	return d, nil
+}

@@ -1,0 +1,62 @@
+// Package param verifies differential privacy for every value of one
+// parameter: a Markov chain whose transition probabilities are rational
+// functions of α (poly.RatFunc) over an interval I with rational ends, and a
+// claim dp(ε(α), δ(α)) decided exactly for all α ∈ I at once — holds
+// everywhere, or the exact region where it holds with a rational α where it
+// fails and verify's counterexample on the chain instantiated there.
+//
+// The model. A Chain is a frame (a *chain.Chain holding the states: names,
+// valuations, labels, inputs) with parametric sparse rows and unordered
+// neighbour pairs of inputs. New checks that every row sums to the constant
+// 1 as a rational function and that every probability is positive on the
+// whole of I (poly.WhereRat and poly.Limits.Witness: the error names the
+// state, the target and an exact α where the probability is ≤ 0). So the
+// graph of the chain is the same for every α ∈ I, and Instantiate(α) is an
+// ordinary chain for verify.
+//
+// Output distributions (Analyze). Outputs are the absorbing states (as
+// verify.FinalState observes them). From each input of a pair: when the
+// reachable states are acyclic, the mass is propagated in topological order
+// (one product and sum of rational functions per transition); otherwise
+// state elimination over rational functions removes every transient state
+// u, p(v,w) += p(v,u)·p(u,w)/(1 − p(u,u)), for at most
+// MaxEliminationStates reachable states. Every reachable state must reach
+// an absorbing state.
+//
+// DP for every α. With c(α) = e^ε > 0 on I (−ln α is c = 1/α, ln 3 is
+// c = 3) and δ(α) ≥ 0, the claim is Σ_o max(0, g_o) ≤ δ for every ordered
+// pair (s, t), g_o = Pr_s(o) − c·Pr_t(o). I is cut at the real roots of the
+// numerators of the g_o (Sturm sequences and root isolation in poly); on
+// each open gap between cuts the set E = {o : g_o > 0} is constant, found at
+// one rational point of the gap, and the hockey-stick is the rational
+// function Σ_{o∈E} g_o. Since the hockey-stick is continuous and every such
+// sum is below it, it equals the largest of the gap sums at every α of I,
+// cut points included; so the claim holds exactly on the intersection over
+// pairs and distinct gap sets E of {α : Σ_{o∈E} g_o − δ ≤ 0}, a poly.Region
+// with algebraic ends (printed exactly or in decimals). Its witness is the
+// simplest rational outside (poly.Limits.Witness), checked by verify at
+// ε = ln c(α_w) (exact.Ln) when c(α_w) ≥ 1.
+//
+// Tight ε and δ. At δ = 0 the tight e^ε is the largest ratio
+// Pr_s(o)/Pr_t(o); the distinct ratios' upper envelope is computed by
+// cutting I at the roots of every pairwise difference's numerator and
+// taking the largest at a rational point of each gap; neighbouring gaps
+// with the same function merge, so one ratio that dominates everywhere is
+// one piece (ε = ln(1/α) for the geometric mechanism). An output reached
+// from s but not t gives ε = +∞ on all of I (supports do not depend on α).
+// The tight δ at a given c is the envelope of all gap sums (and 0).
+//
+// Limits and cost. Every long loop takes a context.Context. The polynomial
+// algebra is bounded by the chain's poly.Limits (degree and coefficient
+// bits, *poly.LimitError); MaxEliminationStates bounds cyclic chains and
+// MaxCandidates (256) the functions of an envelope, whose cost is quadratic
+// in them. For the truncated geometric mechanism over {0..n} the
+// probabilities have degree n + 1 and the cost is dominated by root
+// isolation of the differences' numerators (bench_test.go).
+//
+// Builders mirror package builder exactly for every parameter value:
+// TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,
+// seed 001) in θ1 for a fixed θ2 and SurveyTheta2 in θ2 for a fixed θ1.
+//
+// The package has no state and prints nothing.
+package param
