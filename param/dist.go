@@ -124,10 +124,13 @@ func (c *Chain) distribution(ctx context.Context, s int) (Dist, error) {
 				d.P = append(d.P, m)
 				continue
 			}
+			unit := m.Equal(poly.FromPoly(poly.FromInts(1)))
 			for _, t := range c.Rows[u] {
-				x, err := lim.RatMul(ctx, m, t.P)
-				if err != nil {
-					return Dist{}, err
+				x, err := t.P, error(nil)
+				if !unit {
+					if x, err = lim.RatMul(ctx, m, t.P); err != nil {
+						return Dist{}, err
+					}
 				}
 				if y, ok := mass[t.To]; ok {
 					if x, err = lim.RatAdd(ctx, y, x); err != nil {

@@ -160,46 +160,152 @@ func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel p
 	return nil
 }
 
-// gaps returns the hockey-stick candidates of the functions gs on the
-// interval: cut at every real root of their numerators, each open gap
-// between consecutive cuts has a fixed set E = {i : gs[i] > 0}, and the sums
-// Σ_{i∈E} gs[i] of the distinct sets are returned (the empty set's sum 0
-// included when it occurs). Because the hockey-stick Σ max(0, gs[i]) is
-// continuous, it is the largest of these sums at every point of the interval,
-// cut points included (gs must have no poles in the interval).
-func (a *Analysis) gaps(ctx context.Context, gs []poly.RatFunc) ([]poly.RatFunc, error) {
-	lim := a.c.Limits
-	var nums []poly.Poly
-	for _, g := range gs {
-		nums = append(nums, g.Num())
+// gaps returns the hockey-stick candidates of the ordered pair (s, t) at
+// e^ε = c: with g_o = Pr_s(o) − c·Pr_t(o), the interval is cut at every real
+// root of every g_o, each open gap between consecutive cuts has a fixed set
+// E = {o : g_o > 0}, and the sums Σ_{o∈E} g_o of the distinct sets are
+// returned (the empty set's 0 included when it occurs). Because the
+// hockey-stick Σ max(0, g_o) is continuous (no function has a pole in the
+// interval), it is the largest of these sums at every point of the
+// interval, cut points included.
+//
+// The cuts are the roots of the polynomial Ns·Dt·Dc − Nc·Nt·Ds (g_o over
+// denominators of constant sign), with its factor α^k taken out, so that
+// outputs whose g_o differ by a power of α (the geometric mechanism's)
+// share one root isolation, cached in roots across calls.
+func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map[string][]poly.Algebraic) ([]poly.RatFunc, error) {
+	ds, dt := a.dist[s], a.dist[t]
+	outs := slices.Clone(ds.Out)
+	outs = append(outs, dt.Out...)
+	slices.Sort(outs)
+	outs = slices.Compact(outs)
+	var cut []poly.Algebraic
+	in := a.c.Interval
+	zero := new(big.Rat)
+	for _, o := range outs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ps, pt := ds.Prob(o), dt.Prob(o)
+		p := ps.Num().Mul(pt.Den()).Mul(c.Den()).Sub(c.Num().Mul(pt.Num()).Mul(ps.Den()))
+		if p.IsZero() {
+			continue
+		}
+		k := 0
+		for p.Coeff(k).Sign() == 0 {
+			k++
+		}
+		if k > 0 {
+			cs := make([]*big.Rat, 0, p.Degree()+1-k)
+			for i := k; i <= p.Degree(); i++ {
+				cs = append(cs, p.Coeff(i))
+			}
+			p = poly.New(cs...)
+			if in.Contains(zero) {
+				cut = append(cut, poly.Rational(zero))
+			}
+		}
+		key := p.Monic().String()
+		rs, ok := roots[key]
+		if !ok && p.Degree() > 0 {
+			var err error
+			if rs, err = a.c.Limits.Roots(ctx, p, in); err != nil {
+				return nil, err
+			}
+			roots[key] = rs
+		}
+		cut = append(cut, rs...)
 	}
-	samples, err := a.samples(ctx, nums)
+	cut, err := sortRoots(ctx, cut)
 	if err != nil {
 		return nil, err
 	}
+	ends := a.bounds(cut)
 	seen := map[string]bool{}
 	var sums []poly.RatFunc
-	for _, q := range samples {
+	for i := 0; i+1 < len(ends); i++ {
+		q, err := between(ctx, ends[i], ends[i+1])
+		if err != nil {
+			return nil, err
+		}
+		cq, err := c.Eval(q)
+		if err != nil {
+			return nil, err
+		}
 		var key []byte
-		sum := poly.RatFunc{}
-		for i, g := range gs {
-			v, err := g.Eval(q)
+		var es, et []poly.RatFunc
+		for _, o := range outs {
+			ps, pt := ds.Prob(o), dt.Prob(o)
+			x, err := ps.Eval(q)
 			if err != nil {
 				return nil, err
 			}
-			if v.Sign() > 0 {
-				key = fmt.Appendf(key, "%d,", i)
-				if sum, err = lim.RatAdd(ctx, sum, g); err != nil {
-					return nil, err
-				}
+			y, err := pt.Eval(q)
+			if err != nil {
+				return nil, err
+			}
+			if x.Cmp(y.Mul(y, cq)) > 0 {
+				key = fmt.Appendf(key, "%d,", o)
+				es, et = append(es, ps), append(et, pt)
 			}
 		}
-		if !seen[string(key)] {
-			seen[string(key)] = true
-			sums = append(sums, sum)
+		if seen[string(key)] {
+			continue
 		}
+		seen[string(key)] = true
+		sum, err := a.excess(ctx, es, et, c)
+		if err != nil {
+			return nil, err
+		}
+		sums = append(sums, sum)
 	}
 	return sums, nil
+}
+
+// excess returns Σ es − c·Σ et.
+func (a *Analysis) excess(ctx context.Context, es, et []poly.RatFunc, c poly.RatFunc) (poly.RatFunc, error) {
+	lim := a.c.Limits
+	ss, err := sumRat(ctx, lim, es)
+	if err != nil {
+		return poly.RatFunc{}, err
+	}
+	st, err := sumRat(ctx, lim, et)
+	if err != nil {
+		return poly.RatFunc{}, err
+	}
+	if st, err = lim.RatMul(ctx, c, st); err != nil {
+		return poly.RatFunc{}, err
+	}
+	return lim.RatSub(ctx, ss, st)
+}
+
+// sumRat adds rational functions, the numerators of those with the same
+// denominator first (polynomial additions, no GCD).
+func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFunc, error) {
+	var dens []poly.Poly
+	nums := map[string]poly.Poly{}
+	var keys []string
+	for _, f := range fs {
+		k := f.Den().String()
+		if n, ok := nums[k]; ok {
+			nums[k] = n.Add(f.Num())
+			continue
+		}
+		nums[k] = f.Num()
+		keys = append(keys, k)
+		dens = append(dens, f.Den())
+	}
+	sum := poly.RatFunc{}
+	for i, k := range keys {
+		g, err := lim.RatFunc(ctx, nums[k], dens[i])
+		if err != nil {
+			return poly.RatFunc{}, err
+		}
+		if sum, err = lim.RatAdd(ctx, sum, g); err != nil {
+			return poly.RatFunc{}, err
+		}
+	}
+	return sum, nil
 }
 
 // cuts returns the distinct real roots in the interval of the nonzero
@@ -217,6 +323,11 @@ func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, 
 		}
 		roots = append(roots, rs...)
 	}
+	return sortRoots(ctx, roots)
+}
+
+// sortRoots sorts algebraic numbers ascending and removes duplicates.
+func sortRoots(ctx context.Context, roots []poly.Algebraic) ([]poly.Algebraic, error) {
 	var cmpErr error
 	slices.SortFunc(roots, func(x, y poly.Algebraic) int {
 		c, err := x.Cmp(ctx, y)
@@ -313,15 +424,12 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 		return nil, err
 	}
 	region := poly.Whole(a.c.Interval)
+	roots := map[string][]poly.Algebraic{}
 	for _, p := range a.ordered() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		gs, err := a.differences(ctx, p[0], p[1], c)
-		if err != nil {
-			return nil, err
-		}
-		sums, err := a.gaps(ctx, gs)
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots)
 		if err != nil {
 			return nil, err
 		}
@@ -355,32 +463,6 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 		}
 	}
 	return res, nil
-}
-
-// differences returns the nonzero functions Pr_s(o) − c·Pr_t(o) over the
-// outputs of s and t.
-func (a *Analysis) differences(ctx context.Context, s, t int, c poly.RatFunc) ([]poly.RatFunc, error) {
-	lim := a.c.Limits
-	ds, dt := a.dist[s], a.dist[t]
-	outs := slices.Clone(ds.Out)
-	outs = append(outs, dt.Out...)
-	slices.Sort(outs)
-	outs = slices.Compact(outs)
-	var gs []poly.RatFunc
-	for _, o := range outs {
-		ct, err := lim.RatMul(ctx, c, dt.Prob(o))
-		if err != nil {
-			return nil, err
-		}
-		g, err := lim.RatSub(ctx, ds.Prob(o), ct)
-		if err != nil {
-			return nil, err
-		}
-		if !g.Num().IsZero() {
-			gs = append(gs, g)
-		}
-	}
-	return gs, nil
 }
 
 // instance checks the chain instantiated at a with verify.
@@ -469,13 +551,10 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 		return nil, err
 	}
 	cands := []poly.RatFunc{{}}
+	roots := map[string][]poly.Algebraic{}
 	seen := map[string]bool{poly.RatFunc{}.String(): true}
 	for _, p := range a.ordered() {
-		gs, err := a.differences(ctx, p[0], p[1], c)
-		if err != nil {
-			return nil, err
-		}
-		sums, err := a.gaps(ctx, gs)
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots)
 		if err != nil {
 			return nil, err
 		}
