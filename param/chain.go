@@ -70,7 +70,6 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 		}
 		r := append([]Trans(nil), row...)
 		sortTrans(r)
-		sum := poly.RatFunc{}
 		for i, t := range r {
 			if t.To < 0 || t.To >= n {
 				return nil, fmt.Errorf("%w: state %s: transition to unknown state %d", ErrParam, frame.Name(s), t.To)
@@ -94,10 +93,14 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 				return nil, fmt.Errorf("%w: state %s: the probability %s of going to %s is not positive at %s = %s (nor everywhere in %s)",
 					ErrParam, frame.Name(s), t.P.Format(name), frame.Name(t.To), name, w.Format(name), in)
 			}
-			var err error
-			if sum, err = lim.RatAdd(ctx, sum, t.P); err != nil {
-				return nil, err
-			}
+		}
+		ps := make([]poly.RatFunc, len(r))
+		for i, t := range r {
+			ps[i] = t.P
+		}
+		sum, err := sumRat(ctx, lim, ps)
+		if err != nil {
+			return nil, err
 		}
 		if len(r) > 0 && !sum.Equal(one) {
 			return nil, fmt.Errorf("%w: state %s: the probabilities sum to %s, not 1", ErrParam, frame.Name(s), sum.Format(name))

@@ -173,7 +173,7 @@ func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel p
 // denominators of constant sign), with its factor α^k taken out, so that
 // outputs whose g_o differ by a power of α (the geometric mechanism's)
 // share one root isolation, cached in roots across calls.
-func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map[string][]poly.Algebraic) ([]poly.RatFunc, error) {
+func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map[string][]poly.Algebraic, vals map[string]*big.Rat) ([]poly.RatFunc, error) {
 	ds, dt := a.dist[s], a.dist[t]
 	outs := slices.Clone(ds.Out)
 	outs = append(outs, dt.Out...)
@@ -234,16 +234,18 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map
 		}
 		var key []byte
 		var es, et []poly.RatFunc
+		qk := q.RatString()
 		for _, o := range outs {
 			ps, pt := ds.Prob(o), dt.Prob(o)
-			x, err := ps.Eval(q)
+			x, err := a.eval(s, o, q, qk, vals)
 			if err != nil {
 				return nil, err
 			}
-			y, err := pt.Eval(q)
+			y, err := a.eval(t, o, q, qk, vals)
 			if err != nil {
 				return nil, err
 			}
+			y = new(big.Rat).Set(y)
 			if x.Cmp(y.Mul(y, cq)) > 0 {
 				key = fmt.Appendf(key, "%d,", o)
 				es, et = append(es, ps), append(et, pt)
@@ -260,6 +262,21 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map
 		sums = append(sums, sum)
 	}
 	return sums, nil
+}
+
+// eval returns Pr_s(o) at q (qk its string), remembered in vals: the
+// same points recur for every pair.
+func (a *Analysis) eval(s, o int, q *big.Rat, qk string, vals map[string]*big.Rat) (*big.Rat, error) {
+	k := fmt.Sprintf("%d,%d,%s", s, o, qk)
+	if v, ok := vals[k]; ok {
+		return v, nil
+	}
+	v, err := a.dist[s].Prob(o).Eval(q)
+	if err != nil {
+		return nil, err
+	}
+	vals[k] = v
+	return v, nil
 }
 
 // excess returns Σ es − c·Σ et.
@@ -425,11 +442,12 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 	}
 	region := poly.Whole(a.c.Interval)
 	roots := map[string][]poly.Algebraic{}
+	vals := map[string]*big.Rat{}
 	for _, p := range a.ordered() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots)
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
 		if err != nil {
 			return nil, err
 		}
@@ -552,9 +570,10 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 	}
 	cands := []poly.RatFunc{{}}
 	roots := map[string][]poly.Algebraic{}
+	vals := map[string]*big.Rat{}
 	seen := map[string]bool{poly.RatFunc{}.String(): true}
 	for _, p := range a.ordered() {
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots)
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
 		if err != nil {
 			return nil, err
 		}
