@@ -191,16 +191,8 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map
 		if p.IsZero() {
 			continue
 		}
-		k := 0
-		for p.Coeff(k).Sign() == 0 {
-			k++
-		}
-		if k > 0 {
-			cs := make([]*big.Rat, 0, p.Degree()+1-k)
-			for i := k; i <= p.Degree(); i++ {
-				cs = append(cs, p.Coeff(i))
-			}
-			p = poly.New(cs...)
+		if k := trailing(p); k > 0 {
+			p = shift(p, k)
 			if in.Contains(zero) {
 				cut = append(cut, poly.Rational(zero))
 			}
@@ -538,7 +530,7 @@ func (a *Analysis) TightEpsilon(ctx context.Context) (*EpsResult, error) {
 				inf = true
 				continue
 			}
-			r, err := lim.RatDiv(ctx, ds.P[i], pt)
+			r, err := ratio(ctx, lim, ds.P[i], pt)
 			if err != nil {
 				return nil, err
 			}
@@ -647,4 +639,34 @@ func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewis
 	pw.Pieces[0].LoOpen = in.LoOpen
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
 	return pw, nil
+}
+
+// ratio returns f/g, the common power of α of the cross products taken out
+// before the GCD of the canonical form (the geometric mechanism's ratios
+// differ from their terms by such powers).
+func ratio(ctx context.Context, lim poly.Limits, f, g poly.RatFunc) (poly.RatFunc, error) {
+	num, den := f.Num().Mul(g.Den()), f.Den().Mul(g.Num())
+	k := min(trailing(num), trailing(den))
+	return lim.RatFunc(ctx, shift(num, k), shift(den, k))
+}
+
+// trailing returns the multiplicity of the root 0 of a nonzero p.
+func trailing(p poly.Poly) int {
+	k := 0
+	for k < p.Degree() && p.Coeff(k).Sign() == 0 {
+		k++
+	}
+	return k
+}
+
+// shift returns p/α^k for k ≤ trailing(p).
+func shift(p poly.Poly, k int) poly.Poly {
+	if k == 0 {
+		return p
+	}
+	cs := make([]*big.Rat, 0, p.Degree()+1-k)
+	for i := k; i <= p.Degree(); i++ {
+		cs = append(cs, p.Coeff(i))
+	}
+	return poly.New(cs...)
 }
