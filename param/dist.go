@@ -69,6 +69,30 @@ func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
 			a.dist[s] = d
 		}
 	}
+	// The probabilities are positive on the interval by construction; their
+	// denominators must then have no root there (the cuts of DP rely on
+	// their constant sign). Checked once per distinct denominator.
+	seen := map[string]bool{}
+	for _, p := range c.Neighbours {
+		for _, s := range p {
+			for i, f := range a.dist[s].P {
+				den := f.Den()
+				k := den.String()
+				if seen[k] || den.Degree() == 0 {
+					continue
+				}
+				seen[k] = true
+				n, err := c.Limits.CountRoots(ctx, den, c.Interval)
+				if err != nil {
+					return nil, err
+				}
+				if n > 0 {
+					return nil, fmt.Errorf("%w: the probability %s of reaching %s from %s has a pole in %s",
+						ErrParam, f.Format(c.Param), c.Frame.Name(a.dist[s].Out[i]), c.Frame.Name(s), c.Interval)
+				}
+			}
+		}
+	}
 	return a, nil
 }
 

@@ -486,3 +486,33 @@ func TestLimitsAndCancel(t *testing.T) {
 		t.Fatalf("cancelled elimination: %v", err)
 	}
 }
+
+func TestIrrationalRegion(t *testing.T) {
+	pc, err := SurveyTheta1(ctx, poly.Limits{}, r(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := analyze(t, pc)
+	// dp(ln 2, θ1²/2): the excess (3θ1 − 1)/2 ≤ θ1²/2 ⟺ θ1² − 3θ1 + 1 ≥ 0
+	// ⟺ θ1 ≤ (3 − √5)/2 ≈ 0.381966 on (0, 1).
+	res, err := a.DP(ctx, konst(t, 2), rf(t, []int64{0, 0, 1}, []int64{2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := res.Region.Parts()
+	if res.Holds || len(parts) != 1 || parts[0].Hi.IsRational() || !parts[0].Hi.Defining().Equal(poly.FromInts(-1, 3, -1)) || parts[0].HiOpen ||
+		res.Region.Format("θ1") != "(0, the root of −θ1^2 + 3·θ1 − 1 in (0, 1/2)]" {
+		t.Fatalf("region %s", res.Region)
+	}
+	dec, err := res.Region.Decimal(ctx, 5)
+	if err != nil || dec != "(0.00000, 0.38197]" {
+		t.Fatalf("decimal %q %v", dec, err)
+	}
+	if res.Witness.Rat().Cmp(r(1, 2)) != 0 || res.Instance == nil || res.Instance.Holds {
+		t.Fatalf("witness %s", res.Witness)
+	}
+	// At θ1 = 1/2, c = 2, δ = 1/8: Pr(Y|+) − 2·Pr(Y|−) = 3/4 − 1/2 = 1/4.
+	if ex, ok := res.Instance.Counterexample.Excess.Rat(); !ok || ex.Cmp(r(1, 8)) != 0 {
+		t.Fatalf("excess %v", res.Instance.Counterexample.Excess)
+	}
+}
