@@ -122,3 +122,48 @@ func survey(ctx context.Context, lim poly.Limits, name string, truth, yesIfLie, 
 	}
 	return New(ctx, lim, frame, name, poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, [][2]int{{0, 1}})
 }
+
+// CutoffDecision returns seed 000 §5's cutoff decision for every α in
+// (0, 1), exactly as builder.CutoffDecision defines it at one α: outputs
+// "yes" (q=1, label yes) and "no" (q=0, label no), inputs "n<N>" (N, label
+// in) for counts N in {lo..hi}, neighbours N and N+1, and Pr[yes | N] =
+// α^(m−N) for N < m, 1 for N ≥ m (no transition to "no" then). The
+// exponents m − lo are at most MaxRange. The parameter is named "alpha".
+func CutoffDecision(ctx context.Context, lim poly.Limits, m, lo, hi int) (*Chain, error) {
+	if hi <= lo || hi-lo > MaxRange || m-lo > MaxRange {
+		return nil, fmt.Errorf("%w: cutoff decision: counts %d..%d with m = %d: need lo < hi, hi − lo ≤ %d and m − lo ≤ %d", ErrParam, lo, hi, m, MaxRange, MaxRange)
+	}
+	names := []string{"yes", "no"}
+	vals := []chain.Valuation{{{Name: "q", Value: 1}}, {{Name: "q", Value: 0}}}
+	labels := [][]string{{"yes"}, {"no"}}
+	var inputs []int
+	for N := lo; N <= hi; N++ {
+		inputs = append(inputs, len(names))
+		names = append(names, fmt.Sprintf("n%d", N))
+		vals = append(vals, chain.Valuation{{Name: "N", Value: int64(N)}})
+		labels = append(labels, []string{"in"})
+	}
+	frame, err := Frame(names, vals, labels, inputs)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]Trans, len(names))
+	for i, N := range inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if lo+i >= m {
+			rows[N] = []Trans{{To: 0, P: poly.FromPoly(poly.FromInts(1))}}
+			continue
+		}
+		cs := make([]int64, m-lo-i+1)
+		cs[m-lo-i] = 1 // α^(m−N)
+		pw := poly.FromInts(cs...)
+		rows[N] = []Trans{{To: 0, P: poly.FromPoly(pw)}, {To: 1, P: poly.FromPoly(poly.FromInts(1).Sub(pw))}}
+	}
+	var pairs [][2]int
+	for i := 1; i < len(inputs); i++ {
+		pairs = append(pairs, [2]int{inputs[i-1], inputs[i]})
+	}
+	return New(ctx, lim, frame, "alpha", poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, pairs)
+}

@@ -353,7 +353,8 @@ func TestCyclic(t *testing.T) {
 	if res.Holds || res.Region.String() != "[1/7, 3/5]" || res.Witness.Rat().Cmp(r(2, 3)) != 0 || res.Instance == nil || res.Instance.Holds {
 		t.Fatalf("dp(ln 2, 0): %s, witness %s", res.Region, res.Witness)
 	}
-	propertyCheck(t, a, konst(t, 2), 30)
+	propertyCheck(t, a, konst(t, 2), poly.RatFunc{}, 30)
+	propertyCheck(t, a, konst(t, 3), rf(t, []int64{0, 1}, []int64{5}), 30)
 	// The same chain with the loop through 3 more states: same distribution.
 	d3, _ := analyze(t, retry(t, 3)).Distribution(0)
 	if !d3.P[0].Equal(d.P[0]) {
@@ -367,9 +368,9 @@ func TestCyclic(t *testing.T) {
 
 // propertyCheck compares the parametric verdict of dp(ln c, 0) and the tight
 // ε with verify's on instances at random rational points.
-func propertyCheck(t *testing.T, a *Analysis, c poly.RatFunc, n int) {
+func propertyCheck(t *testing.T, a *Analysis, c, delta poly.RatFunc, n int) {
 	t.Helper()
-	res, err := a.DP(ctx, c, poly.RatFunc{})
+	res, err := a.DP(ctx, c, delta)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,6 +378,11 @@ func propertyCheck(t *testing.T, a *Analysis, c poly.RatFunc, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dl, err := a.TightDelta(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[bool]int{}
 	rng := rand.New(rand.NewSource(1))
 	for range n {
 		den := int64(2 + rng.Intn(60))
@@ -388,7 +394,8 @@ func propertyCheck(t *testing.T, a *Analysis, c poly.RatFunc, n int) {
 		cv, _ := c.Eval(x)
 		if cv.Cmp(r(1, 1)) >= 0 {
 			e, _ := exact.Ln(cv)
-			v, err := an.DP(ctx, e, new(big.Rat))
+			dv, _ := delta.Eval(x)
+			v, err := an.DP(ctx, e, dv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,6 +406,19 @@ func propertyCheck(t *testing.T, a *Analysis, c poly.RatFunc, n int) {
 			if in != v.Holds {
 				t.Fatalf("at %s: parametric %v, verify %v", x.RatString(), in, v.Holds)
 			}
+			verdicts[v.Holds]++
+			vd, err := an.TightDelta(ctx, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, ok := dl.Delta.At(x)
+			if !ok {
+				t.Fatalf("at %s: no piece of δ", x.RatString())
+			}
+			pv, _ := p.F.Eval(x)
+			if want, ok := vd.Delta.Rat(); !ok || want.Cmp(pv) != 0 {
+				t.Fatalf("at %s: tight δ %s, verify %s", x.RatString(), pv.RatString(), vd.Delta)
+			}
 		}
 		te, err := an.TightEpsilon(ctx, new(big.Rat))
 		if err != nil {
@@ -408,23 +428,34 @@ func propertyCheck(t *testing.T, a *Analysis, c poly.RatFunc, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if te.Eps.IsInf() || pe.IsInf() {
+			if te.Eps.IsInf() != pe.IsInf() {
+				t.Fatalf("at %s: tight ε %s, verify %s", x.RatString(), pe, te.Eps)
+			}
+			continue
+		}
 		c1, ok1 := te.Eps.C()
 		c2, ok2 := pe.C()
 		if !ok1 || !ok2 || c1.Cmp(c2) != 0 {
 			t.Fatalf("at %s: tight ε %s, verify %s", x.RatString(), pe, te.Eps)
 		}
 	}
+	// Where the region is neither empty nor everything, both verdicts must
+	// have been met, or the comparison proved little.
+	if !res.Holds && !res.Region.IsEmpty() && (verdicts[true] == 0 || verdicts[false] == 0) {
+		t.Fatalf("region %s: verdicts met %v", res.Region, verdicts)
+	}
 }
 
 func TestPropertyGeometric(t *testing.T) {
 	a := geometric(t, 5)
-	propertyCheck(t, a, konst(t, 3), 40)
-	propertyCheck(t, a, rf(t, []int64{1}, []int64{0, 1}), 20)
+	propertyCheck(t, a, konst(t, 3), poly.RatFunc{}, 40)
+	propertyCheck(t, a, rf(t, []int64{1}, []int64{0, 1}), poly.RatFunc{}, 20)
 	pc, err := SurveyTheta2(ctx, poly.Limits{}, r(1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	propertyCheck(t, analyze(t, pc), konst(t, 5), 40)
+	propertyCheck(t, analyze(t, pc), konst(t, 5), poly.RatFunc{}, 40)
 }
 
 func TestValidation(t *testing.T) {
@@ -515,4 +546,60 @@ func TestIrrationalRegion(t *testing.T) {
 	if ex, ok := res.Instance.Counterexample.Excess.Rat(); !ok || ex.Cmp(r(1, 8)) != 0 {
 		t.Fatalf("excess %v", res.Instance.Counterexample.Excess)
 	}
+}
+
+func TestCutoffDecision(t *testing.T) {
+	pc, err := CutoffDecision(ctx, poly.Limits{}, 3, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*big.Rat{r(1, 2), r(1, 3), r(9, 10)} {
+		ch, err := pc.Instantiate(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := builder.CutoffDecision(x, 3, 0, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameChain(t, ch, m.Chain)
+		samePairs(t, pc.Neighbours, m.Neighbours)
+	}
+	a := analyze(t, pc)
+	inv := rf(t, []int64{1}, []int64{0, 1})
+	oneMinus := rf(t, []int64{1, -1}, []int64{1})
+	// The seed's claim: (ε, 1 − e^−ε)-DP with α = e^−ε, for every α.
+	res, err := a.DP(ctx, inv, oneMinus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Holds {
+		t.Fatalf("(−ln α, 1 − α)-DP holds only on %s", res.Region)
+	}
+	// And 1 − α is the least δ: from n2 "no" has 1 − α, from n3 none.
+	d, err := a.TightDelta(ctx, inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := d.Delta.Pieces; len(ps) != 1 || !ps[0].F.Equal(oneMinus) {
+		t.Fatalf("tight δ %s", d)
+	}
+	// At δ = 0 it fails everywhere, and no finite ε works.
+	res, err = a.DP(ctx, inv, poly.RatFunc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Holds || !res.Region.IsEmpty() || res.Witness.Rat().Cmp(r(1, 2)) != 0 || res.Instance == nil || res.Instance.Holds {
+		t.Fatalf("δ = 0: region %s, witness %s", res.Region, res.Witness)
+	}
+	eps, err := a.TightEpsilon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := eps.R.Pieces; len(ps) != 1 || !ps[0].Inf || eps.String() != "∞ for alpha in (0, 1)" {
+		t.Fatalf("tight ε %s", eps)
+	}
+	propertyCheck(t, a, konst(t, 4), poly.RatFunc{}, 20)
+	propertyCheck(t, a, konst(t, 2), rf(t, []int64{1}, []int64{2}), 30)
+	propertyCheck(t, a, inv, rf(t, []int64{0, 1}, []int64{2}), 30)
 }
