@@ -15,9 +15,9 @@ import (
 // by it.
 const MaxEliminationStates = 200
 
-// Dist is the distribution over final outputs of one input: the absorbing
-// states reached (ascending state IDs, as verify.FinalState observes them)
-// and their probabilities as rational functions of the parameter.
+// Dist is the distribution over final outputs of one input: the outputs
+// reached (ascending output IDs, named by Analysis.OutputName) and their
+// probabilities as rational functions of the parameter.
 type Dist struct {
 	Out []int
 	P   []poly.RatFunc
@@ -37,7 +37,20 @@ func (d Dist) Prob(o int) poly.RatFunc {
 type Analysis struct {
 	c    *Chain
 	dist map[int]Dist
+	// varName is the observed variable ("" for final states); outputs
+	// names the outputs by ID.
+	varName string
+	outputs []string
 }
+
+// OutputName returns the name of output o: the absorbing state's name, or
+// "name=value" when a variable is observed (the state's name for an
+// absorbing state without the variable).
+func (a *Analysis) OutputName(o int) string { return a.outputs[o] }
+
+// NumOutputs returns the number of outputs reached from the compared
+// inputs.
+func (a *Analysis) NumOutputs() int { return len(a.outputs) }
 
 // Chain returns the analysed chain.
 func (a *Analysis) Chain() *Chain { return a.c }
@@ -55,8 +68,27 @@ func (a *Analysis) Distribution(s int) (Dist, bool) {
 // elimination over rational functions (at most MaxEliminationStates
 // reachable states). Every reachable state must reach an absorbing state
 // (mass that is never absorbed is not supported here).
+//
+// The outputs are the absorbing states themselves, as verify.FinalState
+// observes them; AnalyzeVar observes a variable's final value instead.
 func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
-	a := &Analysis{c: c, dist: map[int]Dist{}}
+	return analyze(ctx, c, "")
+}
+
+// AnalyzeVar is Analyze observing the final value of variable name, as
+// verify.FinalVar does: absorbing states with the same value are one
+// output (their probabilities added), and absorbing states without the
+// variable are observed as themselves.
+func AnalyzeVar(ctx context.Context, c *Chain, name string) (*Analysis, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%w: no variable to observe", ErrParam)
+	}
+	return analyze(ctx, c, name)
+}
+
+func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
+	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName}
+	ids := map[string]int{}
 	for _, p := range c.Neighbours {
 		for _, s := range p {
 			if _, ok := a.dist[s]; ok {
@@ -64,6 +96,9 @@ func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
 			}
 			d, err := c.distribution(ctx, s)
 			if err != nil {
+				return nil, err
+			}
+			if d, err = a.observe(ctx, d, ids); err != nil {
 				return nil, err
 			}
 			a.dist[s] = d
@@ -88,7 +123,7 @@ func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
 				}
 				if n > 0 {
 					return nil, fmt.Errorf("%w: the probability %s of reaching %s from %s has a pole in %s",
-						ErrParam, f.Format(c.Param), c.Frame.Name(a.dist[s].Out[i]), c.Frame.Name(s), c.Interval)
+						ErrParam, f.Format(c.Param), a.OutputName(a.dist[s].Out[i]), c.Frame.Name(s), c.Interval)
 				}
 			}
 		}
@@ -297,4 +332,41 @@ func (c *Chain) eliminate(ctx context.Context, s int, states []int) (Dist, error
 	}
 	sortDist(&d)
 	return d, nil
+}
+
+// observe maps a distribution over absorbing states to one over outputs,
+// adding the probabilities of states observed alike.
+func (a *Analysis) observe(ctx context.Context, d Dist, ids map[string]int) (Dist, error) {
+	f := a.c.Frame
+	group := map[int][]poly.RatFunc{}
+	var outs []int
+	for i, s := range d.Out {
+		name := f.Name(s)
+		key := "state " + name
+		if a.varName != "" {
+			if v, ok := f.Value(s, a.varName); ok {
+				name = fmt.Sprintf("%s=%d", a.varName, v)
+				key = name
+			}
+		}
+		id, ok := ids[key]
+		if !ok {
+			id = len(a.outputs)
+			ids[key] = id
+			a.outputs = append(a.outputs, name)
+		}
+		if _, ok := group[id]; !ok {
+			outs = append(outs, id)
+		}
+		group[id] = append(group[id], d.P[i])
+	}
+	slices.Sort(outs)
+	out := Dist{Out: outs, P: make([]poly.RatFunc, len(outs))}
+	for i, o := range outs {
+		var err error
+		if out.P[i], err = sumRat(ctx, a.c.Limits, group[o]); err != nil {
+			return Dist{}, err
+		}
+	}
+	return out, nil
 }

@@ -15,7 +15,9 @@
 // ordinary chain for verify.
 //
 // Output distributions (Analyze). Outputs are the absorbing states (as
-// verify.FinalState observes them). From each input of a pair: when the
+// verify.FinalState observes them), or with AnalyzeVar a variable's final
+// value (as verify.FinalVar: states with the same value are one output).
+// From each input of a pair: when the
 // reachable states are acyclic, the mass is propagated in topological order
 // (one product and sum of rational functions per transition); otherwise
 // state elimination over rational functions removes every transient state

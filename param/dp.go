@@ -500,13 +500,18 @@ func (a *Analysis) instance(ctx context.Context, x *big.Rat, c, delta poly.RatFu
 }
 
 // Instance returns verify's analysis of the chain instantiated at x, with
-// the same neighbours and final-state outputs.
+// the same neighbours and outputs (final states, or the final value of the
+// observed variable).
 func (a *Analysis) Instance(ctx context.Context, x *big.Rat) (*verify.Analysis, error) {
 	ch, err := a.c.Instantiate(x)
 	if err != nil {
 		return nil, err
 	}
-	return verify.Analyze(ctx, &verify.Model{Chain: ch, Neighbours: a.c.Neighbours, Output: verify.FinalState()})
+	out := verify.FinalState()
+	if a.varName != "" {
+		out = verify.FinalVar(a.varName)
+	}
+	return verify.Analyze(ctx, &verify.Model{Chain: ch, Neighbours: a.c.Neighbours, Output: out})
 }
 
 // TightEpsilon returns the least ε with dp(ε, 0) for every parameter value:

@@ -119,7 +119,7 @@ func TestSurveyInstances(t *testing.T) {
 	}
 }
 
-func analyze(t *testing.T, pc *Chain) *Analysis {
+func mustAnalyze(t *testing.T, pc *Chain) *Analysis {
 	t.Helper()
 	a, err := Analyze(ctx, pc)
 	if err != nil {
@@ -134,7 +134,7 @@ func geometric(t *testing.T, n int) *Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analyze(t, pc)
+	return mustAnalyze(t, pc)
 }
 
 func TestGeometricEveryAlpha(t *testing.T) {
@@ -143,7 +143,7 @@ func TestGeometricEveryAlpha(t *testing.T) {
 		a := geometric(t, n)
 		// The output distribution of s0 is its row: t0 gets 1/(1+α).
 		d, _ := a.Distribution(0)
-		if len(d.Out) != n+1 || !d.P[0].Equal(rf(t, []int64{1}, []int64{1, 1})) {
+		if len(d.Out) != n+1 || a.OutputName(d.Out[0]) != "t0" || !d.P[0].Equal(rf(t, []int64{1}, []int64{1, 1})) {
 			t.Fatalf("n=%d: distribution of s0 %v", n, d.P)
 		}
 		res, err := a.DP(ctx, invAlpha, poly.RatFunc{})
@@ -195,7 +195,7 @@ func TestSurveyTightEps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	eps, err := a.TightEpsilon(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestSurveyTightEps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps, err = analyze(t, pc).TightEpsilon(ctx)
+	eps, err = mustAnalyze(t, pc).TightEpsilon(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestSurveyTheta2Pieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	eps, err := a.TightEpsilon(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +248,7 @@ func TestSurveyTightDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	// c = 1: δ = Pr(Y|+) − Pr(Y|−) = θ1.
 	d, err := a.TightDelta(ctx, konst(t, 1))
 	if err != nil {
@@ -318,9 +318,9 @@ func retry(t *testing.T, extra int) *Chain {
 
 func TestCyclic(t *testing.T) {
 	pc := retry(t, 0)
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	d, _ := a.Distribution(0)
-	if len(d.Out) != 2 || d.Out[0] != 2 || !d.P[0].Equal(rf(t, []int64{0, 2}, []int64{1, 1})) || !d.P[1].Equal(rf(t, []int64{1, -1}, []int64{1, 1})) {
+	if len(d.Out) != 2 || a.OutputName(d.Out[0]) != "Y" || a.OutputName(d.Out[1]) != "N" || !d.P[0].Equal(rf(t, []int64{0, 2}, []int64{1, 1})) || !d.P[1].Equal(rf(t, []int64{1, -1}, []int64{1, 1})) {
 		t.Fatalf("distribution of i: %v %v", d.Out, d.P)
 	}
 	// Ratios: 4α/(1+α) (Y, i over j) and its inverse (1+α)/(4α),
@@ -356,7 +356,7 @@ func TestCyclic(t *testing.T) {
 	propertyCheck(t, a, konst(t, 2), poly.RatFunc{}, 30)
 	propertyCheck(t, a, konst(t, 3), rf(t, []int64{0, 1}, []int64{5}), 30)
 	// The same chain with the loop through 3 more states: same distribution.
-	d3, _ := analyze(t, retry(t, 3)).Distribution(0)
+	d3, _ := mustAnalyze(t, retry(t, 3)).Distribution(0)
 	if !d3.P[0].Equal(d.P[0]) {
 		t.Fatalf("longer loop: %v", d3.P)
 	}
@@ -455,7 +455,7 @@ func TestPropertyGeometric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	propertyCheck(t, analyze(t, pc), konst(t, 5), poly.RatFunc{}, 40)
+	propertyCheck(t, mustAnalyze(t, pc), konst(t, 5), poly.RatFunc{}, 40)
 }
 
 func TestValidation(t *testing.T) {
@@ -523,7 +523,7 @@ func TestIrrationalRegion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	// dp(ln 2, θ1²/2): the excess (3θ1 − 1)/2 ≤ θ1²/2 ⟺ θ1² − 3θ1 + 1 ≥ 0
 	// ⟺ θ1 ≤ (3 − √5)/2 ≈ 0.381966 on (0, 1).
 	res, err := a.DP(ctx, konst(t, 2), rf(t, []int64{0, 0, 1}, []int64{2}))
@@ -565,7 +565,7 @@ func TestCutoffDecision(t *testing.T) {
 		sameChain(t, ch, m.Chain)
 		samePairs(t, pc.Neighbours, m.Neighbours)
 	}
-	a := analyze(t, pc)
+	a := mustAnalyze(t, pc)
 	inv := rf(t, []int64{1}, []int64{0, 1})
 	oneMinus := rf(t, []int64{1, -1}, []int64{1})
 	// The seed's claim: (ε, 1 − e^−ε)-DP with α = e^−ε, for every α.
@@ -602,4 +602,54 @@ func TestCutoffDecision(t *testing.T) {
 	propertyCheck(t, a, konst(t, 4), poly.RatFunc{}, 20)
 	propertyCheck(t, a, konst(t, 2), rf(t, []int64{1}, []int64{2}), 30)
 	propertyCheck(t, a, inv, rf(t, []int64{0, 1}, []int64{2}), 30)
+}
+
+func TestFinalVar(t *testing.T) {
+	// y1 and y2 both have out=1, n has out=0. Input a: y1 α/2, y2 (1−α)/2,
+	// n 1/2; input b: y1 1/4, y2 1/4, n 1/2. Observing out, both inputs give
+	// out=1 and out=0 with 1/2 each: ε = 0 for every α. Observing states,
+	// the largest ratio is max(2α, 1/(2α), 2(1−α), 1/(2(1−α))): 1/(2α) up to
+	// 1/2 (1/(2α) ≥ 2(1−α) ⟺ 1 ≥ 4α(1−α)) and 1/(2(1−α)) above.
+	frame, err := Frame([]string{"a", "b", "y1", "y2", "n"},
+		[]chain.Valuation{nil, nil, {{Name: "out", Value: 1}}, {{Name: "out", Value: 1}}, {{Name: "out", Value: 0}}}, nil, []int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	half, quarter := rf(t, []int64{1}, []int64{2}), rf(t, []int64{1}, []int64{4})
+	rows := [][]Trans{
+		{{To: 2, P: rf(t, []int64{0, 1}, []int64{2})}, {To: 3, P: rf(t, []int64{1, -1}, []int64{2})}, {To: 4, P: half}},
+		{{To: 2, P: quarter}, {To: 3, P: quarter}, {To: 4, P: half}},
+		nil, nil, nil,
+	}
+	pc, err := New(ctx, poly.Limits{}, frame, "α", poly.Open(new(big.Rat), r(1, 1)), rows, [][2]int{{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	av, err := AnalyzeVar(ctx, pc, "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := av.Distribution(0)
+	if len(d.Out) != 2 || av.OutputName(d.Out[0]) != "out=1" || !d.P[0].Equal(half) || !d.P[1].Equal(half) {
+		t.Fatalf("observing out: %v %v", d.Out, d.P)
+	}
+	eps, err := av.TightEpsilon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := eps.R.Pieces; len(ps) != 1 || !ps[0].F.Equal(konst(t, 1)) {
+		t.Fatalf("observing out: tight ε %s, want ln 1", eps)
+	}
+	propertyCheck(t, av, konst(t, 1), poly.RatFunc{}, 20)
+	as := mustAnalyze(t, pc)
+	eps, err = as.TightEpsilon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := eps.R.Pieces
+	if len(ps) != 2 || !ps[0].F.Equal(rf(t, []int64{1}, []int64{0, 2})) || !ps[1].F.Equal(rf(t, []int64{1}, []int64{2, -2})) ||
+		ps[0].Format("α") != "(0, 1/2]" || ps[1].Format("α") != "(1/2, 1)" {
+		t.Fatalf("observing states: tight ε %s", eps)
+	}
+	propertyCheck(t, as, konst(t, 3), poly.RatFunc{}, 30)
 }
