@@ -28,7 +28,11 @@
 // DP for every α. With c(α) = e^ε > 0 on I (−ln α is c = 1/α, ln 3 is
 // c = 3) and δ(α) ≥ 0, the claim is Σ_o max(0, g_o) ≤ δ for every ordered
 // pair (s, t), g_o = Pr_s(o) − c·Pr_t(o). I is cut at the real roots of the
-// numerators of the g_o (Sturm sequences and root isolation in poly); on
+// g_o: of the polynomials Ns·Dt·Dc − Nc·Nt·Ds (numerators N, denominators
+// D; the denominators have no root in I, which Analyze and DP check, so g_o
+// has that polynomial's sign up to a constant one), with their factor α^k
+// taken out and equal ones isolated once (Sturm sequences and root
+// isolation in poly); on
 // each open gap between cuts the set E = {o : g_o > 0} is constant, found at
 // one rational point of the gap, and the hockey-stick is the rational
 // function Σ_{o∈E} g_o. Since the hockey-stick is continuous and every such
@@ -52,9 +56,14 @@
 // algebra is bounded by the chain's poly.Limits (degree and coefficient
 // bits, *poly.LimitError); MaxEliminationStates bounds cyclic chains and
 // MaxCandidates (256) the functions of an envelope, whose cost is quadratic
-// in them. For the truncated geometric mechanism over {0..n} the
-// probabilities have degree n + 1 and the cost is dominated by root
-// isolation of the differences' numerators (bench_test.go).
+// in them. For the truncated geometric mechanism over {0..n} (degree n + 1,
+// 2n ordered pairs of n + 1 outputs) everything grows about as n³: at
+// n = 20, 50, 100 dp(ln 3, 0) for every α takes about 0.03 s, 0.4 s and
+// 2.8 s, the tight ε 0.02 s, 0.15 s and 0.8 s (bench_test.go). The cost is
+// the big.Rat polynomial arithmetic of degree ~n (forming the sign
+// polynomials and gap sums, evaluating at sample points, the GCDs of
+// canonical forms), not root isolation, which the α^k factoring shares
+// between outputs.
 //
 // Builders mirror package builder exactly for every parameter value:
 // TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,

@@ -653,3 +653,30 @@ func TestFinalVar(t *testing.T) {
 	}
 	propertyCheck(t, as, konst(t, 3), poly.RatFunc{}, 30)
 }
+
+func TestEnvelopeLimit(t *testing.T) {
+	// Input a spreads 1/300 over 300 outputs, b gives output k
+	// (1 + (2k − 299)α/2000)/300: 600 distinct ratios over both directions.
+	const m = 300
+	names := []string{"a", "b"}
+	for k := range m {
+		names = append(names, "o"+strings.Repeat("x", k))
+	}
+	frame, err := Frame(names, nil, nil, []int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([][]Trans, len(names))
+	for k := range m {
+		rows[0] = append(rows[0], Trans{To: 2 + k, P: rf(t, []int64{1}, []int64{m})})
+		rows[1] = append(rows[1], Trans{To: 2 + k, P: rf(t, []int64{2000, int64(2*k - 299)}, []int64{2000 * m})})
+	}
+	pc, err := New(ctx, poly.Limits{}, frame, "α", poly.Open(new(big.Rat), r(1, 1)), rows, [][2]int{{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = mustAnalyze(t, pc).TightEpsilon(ctx)
+	if !errors.Is(err, poly.ErrLimit) || !strings.Contains(err.Error(), "600 distinct candidate functions") {
+		t.Fatalf("envelope limit: %v", err)
+	}
+}
