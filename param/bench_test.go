@@ -62,3 +62,18 @@ func BenchmarkGeometric(b *testing.B) {
 		})
 	}
 }
+
+// Gambler's ruin on {0..n} (cyclic): state elimination over rational
+// functions, then dp(ln 4, 0) for every α.
+func BenchmarkRuin(b *testing.B) {
+	for _, n := range []int{10, 30, 60} {
+		pc := ruin(b, n)
+		b.Run(fmt.Sprintf("n=%d/distributions", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Analyze(ctx, pc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

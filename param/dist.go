@@ -10,9 +10,11 @@ import (
 
 // MaxEliminationStates bounds the states reachable from one input of a
 // cyclic chain: state elimination over rational functions multiplies
-// degrees at every step, so its cost grows much faster than the chain.
-// Acyclic chains are propagated in topological order and are not bounded
-// by it.
+// degrees at every step, so its cost grows much faster than the chain
+// (gambler's ruin on {0..n}, two inputs: 3 ms at n = 10, 33 ms at 30,
+// 0.32 s at 60, about n^3.3, so some 20 s at the limit; the context stops
+// it). Elimination is repeated for every compared input. Acyclic chains are
+// propagated in topological order and are not bounded by it.
 const MaxEliminationStates = 200
 
 // Dist is the distribution over final outputs of one input: the outputs

@@ -680,3 +680,60 @@ func TestEnvelopeLimit(t *testing.T) {
 		t.Fatalf("envelope limit: %v", err)
 	}
 }
+
+// ruin is gambler's ruin on {0..n}: from k, up with α and down with 1 − α,
+// absorbed at 0 ("lose") and n ("win"); inputs 1 and 2 are neighbours.
+func ruin(tb testing.TB, n int) *Chain {
+	tb.Helper()
+	names := []string{"lose", "win"}
+	for k := 1; k < n; k++ {
+		names = append(names, "k"+strings.Repeat("|", k))
+	}
+	id := func(k int) int {
+		switch k {
+		case 0:
+			return 0
+		case n:
+			return 1
+		}
+		return k + 1
+	}
+	frame, err := Frame(names, nil, nil, []int{id(1), id(2)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	up := poly.FromPoly(poly.X())
+	down := poly.FromPoly(poly.FromInts(1, -1))
+	rows := make([][]Trans, len(names))
+	for k := 1; k < n; k++ {
+		rows[id(k)] = []Trans{{To: id(k - 1), P: down}, {To: id(k + 1), P: up}}
+	}
+	pc, err := New(ctx, poly.Limits{}, frame, "α", poly.Open(new(big.Rat), r(1, 1)), rows, [][2]int{{id(1), id(2)}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pc
+}
+
+func TestRuin(t *testing.T) {
+	// n = 4, r = (1−α)/α: Pr(win | 1) = 1/(1 + r + r² + r³) =
+	// α³/(α³ + α²(1−α) + α(1−α)² + (1−α)³) = α³/(2α² − 2α + 1), and
+	// Pr(win | 2) = 1/(1 + r²) = α²/(2α² − 2α + 1) (1/4 and 1/2 at α = 1/2).
+	a := mustAnalyze(t, ruin(t, 4))
+	for _, c := range []struct {
+		state int
+		num   []int64
+	}{{2, []int64{0, 0, 0, 1}}, {3, []int64{0, 0, 1}}} {
+		d, _ := a.Distribution(c.state)
+		win := -1
+		for i, o := range d.Out {
+			if a.OutputName(o) == "win" {
+				win = i
+			}
+		}
+		if win < 0 || !d.P[win].Equal(rf(t, c.num, []int64{1, -2, 2})) {
+			t.Fatalf("Pr(win | %s) = %v", a.c.Frame.Name(c.state), d.P)
+		}
+	}
+	propertyCheck(t, a, konst(t, 4), poly.RatFunc{}, 20)
+}
