@@ -291,25 +291,39 @@ func (a *Analysis) excess(ctx context.Context, es, et []poly.RatFunc, c poly.Rat
 // sumRat adds rational functions, the numerators of those with the same
 // denominator first (polynomial additions, no GCD).
 func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFunc, error) {
+	if len(fs) == 1 {
+		return fs[0], nil
+	}
 	var dens []poly.Poly
 	nums := map[string]poly.Poly{}
+	count := map[string]int{}
+	first := map[string]poly.RatFunc{}
 	var keys []string
 	for _, f := range fs {
 		k := f.Den().String()
+		count[k]++
 		if n, ok := nums[k]; ok {
 			nums[k] = n.Add(f.Num())
 			continue
 		}
-		nums[k] = f.Num()
+		nums[k], first[k] = f.Num(), f
 		keys = append(keys, k)
 		dens = append(dens, f.Den())
 	}
-	sum := poly.RatFunc{}
+	var sum poly.RatFunc
 	for i, k := range keys {
-		g, err := lim.RatFunc(ctx, nums[k], dens[i])
-		if err != nil {
-			return poly.RatFunc{}, err
+		g := first[k] // canonical already when alone
+		if count[k] > 1 {
+			var err error
+			if g, err = lim.RatFunc(ctx, nums[k], dens[i]); err != nil {
+				return poly.RatFunc{}, err
+			}
 		}
+		if i == 0 {
+			sum = g
+			continue
+		}
+		var err error
 		if sum, err = lim.RatAdd(ctx, sum, g); err != nil {
 			return poly.RatFunc{}, err
 		}
