@@ -62,7 +62,7 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 		return nil, fmt.Errorf("%w: %d rows for %d states", ErrParam, len(rows), n)
 	}
 	one := poly.FromPoly(poly.FromInts(1))
-	positive := map[string]bool{} // probabilities known positive on in
+	known := newIndex() // probabilities known positive on in
 	c := &Chain{Frame: frame, Param: name, Interval: in, Rows: make([][]Trans, n), Limits: lim}
 	for s, row := range rows {
 		if err := ctx.Err(); err != nil {
@@ -77,9 +77,9 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 			if i > 0 && r[i-1].To == t.To {
 				return nil, fmt.Errorf("%w: state %s: two transitions to %s", ErrParam, frame.Name(s), frame.Name(t.To))
 			}
-			key := t.P.String()
+			_, fresh := known.add(t.P)
 			w, bad := poly.Algebraic{}, false
-			if !positive[key] {
+			if fresh {
 				reg, err := lim.WhereRat(ctx, t.P, poly.GT, in)
 				if err != nil {
 					return nil, err
@@ -87,7 +87,6 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 				if w, bad, err = lim.Witness(ctx, reg); err != nil {
 					return nil, err
 				}
-				positive[key] = !bad
 			}
 			if bad {
 				return nil, fmt.Errorf("%w: state %s: the probability %s of going to %s is not positive at %s = %s (nor everywhere in %s)",

@@ -43,6 +43,7 @@ type Analysis struct {
 	// names the outputs by ID.
 	varName string
 	outputs []string
+	cyclic  map[int]bool // inputs whose distribution came from elimination
 }
 
 // OutputName returns the name of output o: the absorbing state's name, or
@@ -89,36 +90,44 @@ func AnalyzeVar(ctx context.Context, c *Chain, name string) (*Analysis, error) {
 }
 
 func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
-	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName}
+	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName, cyclic: map[int]bool{}}
 	ids := map[string]int{}
 	for _, p := range c.Neighbours {
 		for _, s := range p {
 			if _, ok := a.dist[s]; ok {
 				continue
 			}
-			d, err := c.distribution(ctx, s)
+			d, cyclic, err := c.distribution(ctx, s)
 			if err != nil {
 				return nil, err
 			}
+			a.cyclic[s] = cyclic
 			if d, err = a.observe(ctx, d, ids); err != nil {
 				return nil, err
 			}
 			a.dist[s] = d
 		}
 	}
-	// The probabilities are positive on the interval by construction; their
-	// denominators must then have no root there (the cuts of DP rely on
-	// their constant sign). Checked once per distinct denominator.
-	seen := map[string]bool{}
+	// The cuts of DP rely on denominators of constant sign on the interval.
+	// Sums and products of functions without a pole in the interval (the
+	// transition probabilities, validated positive on it) have none, so
+	// acyclic propagation needs no check; state elimination also divides by
+	// 1 − p(u,u), positive on the interval when absorption is certain, and
+	// that is checked here, once per distinct denominator.
+	seen := newIndex()
 	for _, p := range c.Neighbours {
 		for _, s := range p {
+			if !a.cyclic[s] {
+				continue
+			}
 			for i, f := range a.dist[s].P {
 				den := f.Den()
-				k := den.String()
-				if seen[k] || den.Degree() == 0 {
+				if den.Degree() == 0 {
 					continue
 				}
-				seen[k] = true
+				if _, fresh := seen.add(poly.FromPoly(den)); !fresh {
+					continue
+				}
 				n, err := c.Limits.CountRoots(ctx, den, c.Interval)
 				if err != nil {
 					return nil, err
@@ -168,7 +177,7 @@ func (c *Chain) reach(s int) (post []int, acyclic bool) {
 	return post, acyclic
 }
 
-func (c *Chain) distribution(ctx context.Context, s int) (Dist, error) {
+func (c *Chain) distribution(ctx context.Context, s int) (Dist, bool, error) {
 	lim := c.Limits
 	post, acyclic := c.reach(s)
 	if acyclic {
@@ -177,7 +186,7 @@ func (c *Chain) distribution(ctx context.Context, s int) (Dist, error) {
 		for i := len(post) - 1; i >= 0; i-- { // reverse post-order: topological
 			u := post[i]
 			if err := ctx.Err(); err != nil {
-				return Dist{}, err
+				return Dist{}, false, err
 			}
 			m := mass[u]
 			if c.IsAbsorbing(u) {
@@ -190,25 +199,26 @@ func (c *Chain) distribution(ctx context.Context, s int) (Dist, error) {
 				x, err := t.P, error(nil)
 				if !unit {
 					if x, err = lim.RatMul(ctx, m, t.P); err != nil {
-						return Dist{}, err
+						return Dist{}, false, err
 					}
 				}
 				if y, ok := mass[t.To]; ok {
 					if x, err = lim.RatAdd(ctx, y, x); err != nil {
-						return Dist{}, err
+						return Dist{}, false, err
 					}
 				}
 				mass[t.To] = x
 			}
 		}
 		sortDist(&d)
-		return d, nil
+		return d, false, nil
 	}
 	if len(post) > MaxEliminationStates {
-		return Dist{}, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
+		return Dist{}, true, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
 			poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
 	}
-	return c.eliminate(ctx, s, post)
+	d, err := c.eliminate(ctx, s, post)
+	return d, true, err
 }
 
 func sortDist(d *Dist) {

@@ -173,7 +173,7 @@ func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel p
 // denominators of constant sign), with its factor α^k taken out, so that
 // outputs whose g_o differ by a power of α (the geometric mechanism's)
 // share one root isolation, cached in roots across calls.
-func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map[string][]poly.Algebraic, vals map[string]*big.Rat) ([]poly.RatFunc, error) {
+func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *rootCache, vals map[string]*big.Rat) ([]poly.RatFunc, error) {
 	ds, dt := a.dist[s], a.dist[t]
 	outs := slices.Clone(ds.Out)
 	outs = append(outs, dt.Out...)
@@ -197,15 +197,18 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map
 				cut = append(cut, poly.Rational(zero))
 			}
 		}
-		key := p.Monic().String()
-		rs, ok := roots[key]
-		if !ok && p.Degree() > 0 {
-			var err error
-			if rs, err = a.c.Limits.Roots(ctx, p, in); err != nil {
-				return nil, err
+		id, fresh := roots.polys.add(poly.FromPoly(p.Monic()))
+		if fresh {
+			var rs []poly.Algebraic
+			if p.Degree() > 0 {
+				var err error
+				if rs, err = a.c.Limits.Roots(ctx, p, in); err != nil {
+					return nil, err
+				}
 			}
-			roots[key] = rs
+			roots.roots = append(roots.roots, rs)
 		}
+		rs := roots.roots[id]
 		cut = append(cut, rs...)
 	}
 	cut, err := sortRoots(ctx, cut)
@@ -256,6 +259,13 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots map
 	return sums, nil
 }
 
+// rootCache holds the roots in the interval of the polynomials numbered by
+// polys.
+type rootCache struct {
+	polys *index
+	roots [][]poly.Algebraic
+}
+
 // eval returns Pr_s(o) at q (qk its string), remembered in vals: the
 // same points recur for every pair.
 func (a *Analysis) eval(s, o int, q *big.Rat, qk string, vals map[string]*big.Rat) (*big.Rat, error) {
@@ -294,28 +304,25 @@ func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFu
 	if len(fs) == 1 {
 		return fs[0], nil
 	}
-	var dens []poly.Poly
-	nums := map[string]poly.Poly{}
-	count := map[string]int{}
-	first := map[string]poly.RatFunc{}
-	var keys []string
+	dens := newIndex()
+	var nums []poly.Poly
+	var count []int
+	var first []poly.RatFunc
 	for _, f := range fs {
-		k := f.Den().String()
-		count[k]++
-		if n, ok := nums[k]; ok {
-			nums[k] = n.Add(f.Num())
+		k, fresh := dens.add(poly.FromPoly(f.Den()))
+		if fresh {
+			nums, count, first = append(nums, f.Num()), append(count, 1), append(first, f)
 			continue
 		}
-		nums[k], first[k] = f.Num(), f
-		keys = append(keys, k)
-		dens = append(dens, f.Den())
+		nums[k] = nums[k].Add(f.Num())
+		count[k]++
 	}
 	var sum poly.RatFunc
-	for i, k := range keys {
-		g := first[k] // canonical already when alone
-		if count[k] > 1 {
+	for i := range nums {
+		g := first[i] // canonical already when alone
+		if count[i] > 1 {
 			var err error
-			if g, err = lim.RatFunc(ctx, nums[k], dens[i]); err != nil {
+			if g, err = lim.RatFunc(ctx, nums[i], first[i].Den()); err != nil {
 				return poly.RatFunc{}, err
 			}
 		}
@@ -447,7 +454,7 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 		return nil, err
 	}
 	region := poly.Whole(a.c.Interval)
-	roots := map[string][]poly.Algebraic{}
+	roots := &rootCache{polys: newIndex()}
 	vals := map[string]*big.Rat{}
 	for _, p := range a.ordered() {
 		if err := ctx.Err(); err != nil {
@@ -536,7 +543,7 @@ func (a *Analysis) Instance(ctx context.Context, x *big.Rat) (*verify.Analysis, 
 func (a *Analysis) TightEpsilon(ctx context.Context) (*EpsResult, error) {
 	lim := a.c.Limits
 	var cands []poly.RatFunc
-	seen := map[string]bool{}
+	seen := newIndex()
 	inf := false
 	for _, p := range a.ordered() {
 		ds, dt := a.dist[p[0]], a.dist[p[1]]
@@ -553,8 +560,7 @@ func (a *Analysis) TightEpsilon(ctx context.Context) (*EpsResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			if k := r.String(); !seen[k] {
-				seen[k] = true
+			if _, fresh := seen.add(r); fresh {
 				cands = append(cands, r)
 			}
 		}
@@ -580,17 +586,17 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 		return nil, err
 	}
 	cands := []poly.RatFunc{{}}
-	roots := map[string][]poly.Algebraic{}
+	roots := &rootCache{polys: newIndex()}
 	vals := map[string]*big.Rat{}
-	seen := map[string]bool{poly.RatFunc{}.String(): true}
+	seen := newIndex()
+	seen.add(poly.RatFunc{})
 	for _, p := range a.ordered() {
 		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range sums {
-			if k := s.String(); !seen[k] {
-				seen[k] = true
+			if _, fresh := seen.add(s); fresh {
 				cands = append(cands, s)
 			}
 		}
