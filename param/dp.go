@@ -187,7 +187,14 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 			return nil, err
 		}
 		ps, pt := ds.Prob(o), dt.Prob(o)
-		p := ps.Num().Mul(pt.Den()).Mul(c.Den()).Sub(c.Num().Mul(pt.Num()).Mul(ps.Den()))
+		// Up to the factor Ds·Dt·Dc, of constant sign: Ns·Dt·Dc − Nc·Nt·Ds,
+		// or Ns·Dc − Nc·Nt when Ds = Dt (the common case).
+		var p poly.Poly
+		if ps.Den().Equal(pt.Den()) || ps.Num().IsZero() || pt.Num().IsZero() {
+			p = ps.Num().Mul(c.Den()).Sub(c.Num().Mul(pt.Num()))
+		} else {
+			p = ps.Num().Mul(pt.Den()).Mul(c.Den()).Sub(c.Num().Mul(pt.Num()).Mul(ps.Den()))
+		}
 		if p.IsZero() {
 			continue
 		}
