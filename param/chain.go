@@ -1,0 +1,185 @@
+package param
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/poly"
+)
+
+// ErrParam is wrapped by every error about a malformed parametric chain or
+// claim (as opposed to a limit or a cancelled context).
+var ErrParam = errors.New("invalid parametric model")
+
+// Trans is one transition of a parametric row: the target state and its
+// probability, a rational function of the parameter.
+type Trans struct {
+	To int
+	P  poly.RatFunc
+}
+
+// Chain is a parametric Markov chain: the states of Frame (names,
+// valuations, labels and inputs; its own rows are ignored) with rows whose
+// probabilities are rational functions of one parameter, valid for every
+// parameter value in Interval. It is made by New, immutable afterwards and
+// safe for concurrent use.
+type Chain struct {
+	// Frame holds the states. Its rows are not the parametric chain's.
+	Frame *chain.Chain
+	// Param is the parameter's name, used when printing ("α").
+	Param string
+	// Interval is the parameter's range, with rational ends.
+	Interval poly.Interval
+	// Rows lists the transitions of every state (indexed like the frame's
+	// states), ascending by target; an empty row is an absorbing state.
+	Rows [][]Trans
+	// Neighbours lists unordered pairs of input states.
+	Neighbours [][2]int
+	// Limits bounds the polynomial algebra (zero value: poly's defaults).
+	Limits poly.Limits
+}
+
+// New validates and returns a parametric chain. Every row must sum to the
+// constant 1 exactly as a rational function, and every probability must be
+// positive on the whole interval: the error for one that is not names the
+// state, the target and an exact parameter value where it is ≤ 0 (or has a
+// pole). Duplicate targets in a row are rejected; rows are sorted by target.
+func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, in poly.Interval, rows [][]Trans, neighbours [][2]int) (*Chain, error) {
+	if frame == nil {
+		return nil, fmt.Errorf("%w: no frame", ErrParam)
+	}
+	if err := in.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: parameter %s: %v", ErrParam, name, err)
+	}
+	if in.Lo.Cmp(in.Hi) >= 0 {
+		return nil, fmt.Errorf("%w: the interval %s of %s is a single point", ErrParam, in, name)
+	}
+	n := frame.NumStates()
+	if len(rows) != n {
+		return nil, fmt.Errorf("%w: %d rows for %d states", ErrParam, len(rows), n)
+	}
+	one := poly.FromPoly(poly.FromInts(1))
+	known := newIndex() // probabilities known positive on in
+	c := &Chain{Frame: frame, Param: name, Interval: in, Rows: make([][]Trans, n), Limits: lim}
+	for s, row := range rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r := append([]Trans(nil), row...)
+		sortTrans(r)
+		for i, t := range r {
+			if t.To < 0 || t.To >= n {
+				return nil, fmt.Errorf("%w: state %s: transition to unknown state %d", ErrParam, frame.Name(s), t.To)
+			}
+			if i > 0 && r[i-1].To == t.To {
+				return nil, fmt.Errorf("%w: state %s: two transitions to %s", ErrParam, frame.Name(s), frame.Name(t.To))
+			}
+			_, fresh := known.add(t.P)
+			w, bad := poly.Algebraic{}, false
+			if fresh {
+				reg, err := lim.WhereRat(ctx, t.P, poly.GT, in)
+				if err != nil {
+					return nil, err
+				}
+				if w, bad, err = lim.Witness(ctx, reg); err != nil {
+					return nil, err
+				}
+			}
+			if bad {
+				return nil, fmt.Errorf("%w: state %s: the probability %s of going to %s is not positive at %s = %s (nor everywhere in %s)",
+					ErrParam, frame.Name(s), t.P.Format(name), frame.Name(t.To), name, w.Format(name), in)
+			}
+		}
+		ps := make([]poly.RatFunc, len(r))
+		for i, t := range r {
+			ps[i] = t.P
+		}
+		sum, err := sumRat(ctx, lim, ps)
+		if err != nil {
+			return nil, err
+		}
+		if len(r) > 0 && !sum.Equal(one) {
+			return nil, fmt.Errorf("%w: state %s: the probabilities sum to %s, not 1", ErrParam, frame.Name(s), sum.Format(name))
+		}
+		c.Rows[s] = r
+	}
+	for _, p := range neighbours {
+		for _, s := range p {
+			if s < 0 || s >= n || !frame.IsInput(s) {
+				return nil, fmt.Errorf("%w: neighbour %d is not an input state", ErrParam, s)
+			}
+		}
+		if p[0] != p[1] {
+			c.Neighbours = append(c.Neighbours, p)
+		}
+	}
+	return c, nil
+}
+
+func sortTrans(r []Trans) {
+	for i := 1; i < len(r); i++ {
+		for j := i; j > 0 && r[j].To < r[j-1].To; j-- {
+			r[j], r[j-1] = r[j-1], r[j]
+		}
+	}
+}
+
+// IsAbsorbing reports whether state s has no transitions.
+func (c *Chain) IsAbsorbing(s int) bool { return len(c.Rows[s]) == 0 }
+
+// Instantiate returns the chain at parameter value a (which must lie in the
+// interval): every probability evaluated exactly, states, valuations,
+// labels and inputs as in the frame, absorbing states with their implicit
+// self-loop.
+func (c *Chain) Instantiate(a *big.Rat) (*chain.Chain, error) {
+	if !c.Interval.Contains(a) {
+		return nil, fmt.Errorf("%w: %s = %s is outside %s", ErrParam, c.Param, a.RatString(), c.Interval)
+	}
+	b := chain.NewBuilder()
+	f := c.Frame
+	for s := range f.NumStates() {
+		b.AddState(f.Name(s), f.Valuation(s), f.Labels(s)...)
+		if f.IsInput(s) {
+			b.MarkInput(s)
+		}
+	}
+	for s, row := range c.Rows {
+		to := make([]int, len(row))
+		p := make([]*big.Rat, len(row))
+		for i, t := range row {
+			v, err := t.P.Eval(a)
+			if err != nil {
+				return nil, err
+			}
+			to[i], p[i] = t.To, v
+		}
+		if len(row) > 0 {
+			b.AddRow(s, to, p)
+		}
+	}
+	return b.Build()
+}
+
+// Frame returns a chain holding states only (every state absorbing), for
+// New: names, valuations and labels, and the given inputs.
+func Frame(names []string, vals []chain.Valuation, labels [][]string, inputs []int) (*chain.Chain, error) {
+	b := chain.NewBuilder()
+	for i, n := range names {
+		var v chain.Valuation
+		if vals != nil {
+			v = vals[i]
+		}
+		var l []string
+		if labels != nil {
+			l = labels[i]
+		}
+		b.AddState(n, v, l...)
+	}
+	for _, s := range inputs {
+		b.MarkInput(s)
+	}
+	return b.Build()
+}

@@ -1,0 +1,704 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/verify"
+)
+
+// MaxCandidates bounds the distinct candidate functions of TightEpsilon and
+// TightDelta: their upper envelope isolates the roots of every pairwise
+// difference, so the cost is quadratic in them.
+const MaxCandidates = 256
+
+// DPResult is the verdict of dp(ε(α), δ(α)) for every α in the interval.
+type DPResult struct {
+	// C is e^ε as a function of the parameter, Delta is δ.
+	C, Delta poly.RatFunc
+	// Holds reports that the claim holds for every parameter value.
+	Holds bool
+	// Region is the set of parameter values where the claim holds, exact.
+	Region poly.Region
+	// Witness is a parameter value where the claim fails (when !Holds):
+	// the simplest rational outside Region when there is one.
+	Witness poly.Algebraic
+	// Instance is verify's counterexample on the chain instantiated at a
+	// rational Witness, at ε = ln(C(Witness)) and δ = Delta(Witness); nil
+	// when the claim holds, the witness is irrational or C(Witness) < 1
+	// (a negative ε, which verify does not check).
+	Instance *verify.DPResult
+}
+
+// Piece is one piece of a piecewise function of the parameter: F on the
+// interval from Lo to Hi (ends open or closed), or +∞ when Inf.
+type Piece struct {
+	Lo, Hi         poly.Algebraic
+	LoOpen, HiOpen bool
+	F              poly.RatFunc
+	Inf            bool
+}
+
+// Contains reports whether the rational a lies in the piece.
+func (p Piece) Contains(a *big.Rat) bool {
+	l, h := p.Lo.CmpRat(a), p.Hi.CmpRat(a)
+	return (l < 0 || l == 0 && !p.LoOpen) && (h > 0 || h == 0 && !p.HiOpen)
+}
+
+// Format prints the piece's interval with the parameter named v.
+func (p Piece) Format(v string) string {
+	l, r := "[", "]"
+	if p.LoOpen {
+		l = "("
+	}
+	if p.HiOpen {
+		r = ")"
+	}
+	return l + p.Lo.Format(v) + ", " + p.Hi.Format(v) + r
+}
+
+// Piecewise is a function of the parameter given piece by piece over the
+// interval, ascending; consecutive pieces have different functions.
+type Piecewise struct {
+	Param  string
+	Pieces []Piece
+}
+
+// At returns the piece holding the rational a, and false when a is outside
+// the interval.
+func (f Piecewise) At(a *big.Rat) (Piece, bool) {
+	for _, p := range f.Pieces {
+		if p.Contains(a) {
+			return p, true
+		}
+	}
+	return Piece{}, false
+}
+
+// Format prints the function as "ln(1/α) for α in (0, 1)" pieces joined by
+// "; ", with wrap around each function (as "ln(%s)"; "%s" for none) and
+// "∞" for infinite pieces.
+func (f Piecewise) Format(wrap string) string {
+	var b []string
+	for _, p := range f.Pieces {
+		s := "∞"
+		if !p.Inf {
+			s = fmt.Sprintf(wrap, p.F.Format(f.Param))
+		}
+		b = append(b, s+" for "+f.Param+" in "+p.Format(f.Param))
+	}
+	return strings.Join(b, "; ")
+}
+
+// EpsResult is the tight ε at δ = 0 for every parameter value: ε(α) =
+// ln(R(α)) with R the piecewise largest ratio Pr_s(o)/Pr_t(o) over ordered
+// neighbour pairs and outputs.
+type EpsResult struct {
+	// R gives e^ε piece by piece (+∞ pieces where some Pr_t(o) = 0 <
+	// Pr_s(o)).
+	R Piecewise
+}
+
+// String prints ε as "ln(1/α) for α in (0, 1)".
+func (r *EpsResult) String() string { return r.R.Format("ln(%s)") }
+
+// Eps returns the tight ε at the rational a exactly.
+func (r *EpsResult) Eps(a *big.Rat) (exact.Eps, error) {
+	p, ok := r.R.At(a)
+	if !ok {
+		return exact.Eps{}, fmt.Errorf("%w: %s = %s is outside the interval", ErrParam, r.R.Param, a.RatString())
+	}
+	if p.Inf {
+		return exact.Inf(), nil
+	}
+	v, err := p.F.Eval(a)
+	if err != nil {
+		return exact.Eps{}, err
+	}
+	if v.Cmp(big.NewRat(1, 1)) < 0 { // unreachable: some ratio is ≥ 1
+		return exact.Eps{}, fmt.Errorf("%w: the largest ratio %s is below 1", ErrParam, v.RatString())
+	}
+	return exact.LnOf(v), nil
+}
+
+// DeltaResult is the tight δ for a given e^ε = c(α), piece by piece: the
+// largest hockey-stick divergence over ordered neighbour pairs.
+type DeltaResult struct {
+	C     poly.RatFunc
+	Delta Piecewise
+}
+
+// String prints δ as "1/2·α for α in (0, 1)".
+func (r *DeltaResult) String() string { return r.Delta.Format("%s") }
+
+func (a *Analysis) ordered() [][2]int {
+	var ps [][2]int
+	for _, p := range a.c.Neighbours {
+		ps = append(ps, p, [2]int{p[1], p[0]})
+	}
+	return ps
+}
+
+func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel poly.Rel) error {
+	lim := a.c.Limits
+	reg, err := lim.WhereRat(ctx, f, rel, a.c.Interval)
+	if err != nil {
+		return err
+	}
+	w, bad, err := lim.Witness(ctx, reg)
+	if err != nil {
+		return err
+	}
+	if bad {
+		return fmt.Errorf("%w: %s = %s is not %s 0 at %s = %s", ErrParam, what, f.Format(a.c.Param), rel, a.c.Param, w.Format(a.c.Param))
+	}
+	return nil
+}
+
+// gaps returns the hockey-stick candidates of the ordered pair (s, t) at
+// e^ε = c: with g_o = Pr_s(o) − c·Pr_t(o), the interval is cut at every real
+// root of every g_o, each open gap between consecutive cuts has a fixed set
+// E = {o : g_o > 0}, and the sums Σ_{o∈E} g_o of the distinct sets are
+// returned (the empty set's 0 included when it occurs). Because the
+// hockey-stick Σ max(0, g_o) is continuous (no function has a pole in the
+// interval), it is the largest of these sums at every point of the
+// interval, cut points included.
+//
+// The cuts are the roots of the polynomial Ns·Dt·Dc − Nc·Nt·Ds (g_o over
+// denominators of constant sign), with its factor α^k taken out, so that
+// outputs whose g_o differ by a power of α (the geometric mechanism's)
+// share one root isolation, cached in roots across calls.
+func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *rootCache, vals map[string]*big.Rat) ([]poly.RatFunc, error) {
+	ds, dt := a.dist[s], a.dist[t]
+	outs := slices.Clone(ds.Out)
+	outs = append(outs, dt.Out...)
+	slices.Sort(outs)
+	outs = slices.Compact(outs)
+	var cut []poly.Algebraic
+	in := a.c.Interval
+	zero := new(big.Rat)
+	for _, o := range outs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ps, pt := ds.Prob(o), dt.Prob(o)
+		// Up to the factor Ds·Dt·Dc, of constant sign: Ns·Dt·Dc − Nc·Nt·Ds,
+		// or Ns·Dc − Nc·Nt when Ds = Dt (the common case).
+		var p poly.Poly
+		if ps.Den().Equal(pt.Den()) || ps.Num().IsZero() || pt.Num().IsZero() {
+			p = ps.Num().Mul(c.Den()).Sub(c.Num().Mul(pt.Num()))
+		} else {
+			p = ps.Num().Mul(pt.Den()).Mul(c.Den()).Sub(c.Num().Mul(pt.Num()).Mul(ps.Den()))
+		}
+		if p.IsZero() {
+			continue
+		}
+		if k := trailing(p); k > 0 {
+			p = shift(p, k)
+			if in.Contains(zero) {
+				cut = append(cut, poly.Rational(zero))
+			}
+		}
+		id, fresh := roots.polys.add(poly.FromPoly(p.Monic()))
+		if fresh {
+			var rs []poly.Algebraic
+			if p.Degree() > 0 {
+				var err error
+				if rs, err = a.c.Limits.Roots(ctx, p, in); err != nil {
+					return nil, err
+				}
+			}
+			roots.roots = append(roots.roots, rs)
+		}
+		rs := roots.roots[id]
+		cut = append(cut, rs...)
+	}
+	cut, err := sortRoots(ctx, cut)
+	if err != nil {
+		return nil, err
+	}
+	ends := a.bounds(cut)
+	seen := map[string]bool{}
+	var sums []poly.RatFunc
+	for i := 0; i+1 < len(ends); i++ {
+		q, err := between(ctx, ends[i], ends[i+1])
+		if err != nil {
+			return nil, err
+		}
+		cq, err := c.Eval(q)
+		if err != nil {
+			return nil, err
+		}
+		var key []byte
+		var es, et []poly.RatFunc
+		qk := q.RatString()
+		for _, o := range outs {
+			ps, pt := ds.Prob(o), dt.Prob(o)
+			x, err := a.eval(s, o, q, qk, vals)
+			if err != nil {
+				return nil, err
+			}
+			y, err := a.eval(t, o, q, qk, vals)
+			if err != nil {
+				return nil, err
+			}
+			y = new(big.Rat).Set(y)
+			if x.Cmp(y.Mul(y, cq)) > 0 {
+				key = fmt.Appendf(key, "%d,", o)
+				es, et = append(es, ps), append(et, pt)
+			}
+		}
+		if seen[string(key)] {
+			continue
+		}
+		seen[string(key)] = true
+		sum, err := a.excess(ctx, es, et, c)
+		if err != nil {
+			return nil, err
+		}
+		sums = append(sums, sum)
+	}
+	return sums, nil
+}
+
+// rootCache holds the roots in the interval of the polynomials numbered by
+// polys.
+type rootCache struct {
+	polys *index
+	roots [][]poly.Algebraic
+}
+
+// eval returns Pr_s(o) at q (qk its string), remembered in vals: the
+// same points recur for every pair.
+func (a *Analysis) eval(s, o int, q *big.Rat, qk string, vals map[string]*big.Rat) (*big.Rat, error) {
+	k := fmt.Sprintf("%d,%d,%s", s, o, qk)
+	if v, ok := vals[k]; ok {
+		return v, nil
+	}
+	v, err := a.dist[s].Prob(o).Eval(q)
+	if err != nil {
+		return nil, err
+	}
+	vals[k] = v
+	return v, nil
+}
+
+// excess returns Σ es − c·Σ et.
+func (a *Analysis) excess(ctx context.Context, es, et []poly.RatFunc, c poly.RatFunc) (poly.RatFunc, error) {
+	lim := a.c.Limits
+	ss, err := sumRat(ctx, lim, es)
+	if err != nil {
+		return poly.RatFunc{}, err
+	}
+	st, err := sumRat(ctx, lim, et)
+	if err != nil {
+		return poly.RatFunc{}, err
+	}
+	if st, err = lim.RatMul(ctx, c, st); err != nil {
+		return poly.RatFunc{}, err
+	}
+	return lim.RatSub(ctx, ss, st)
+}
+
+// sumRat adds rational functions, the numerators of those with the same
+// denominator first (polynomial additions, no GCD).
+func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFunc, error) {
+	if len(fs) == 1 {
+		return fs[0], nil
+	}
+	dens := newIndex()
+	var nums []poly.Poly
+	var count []int
+	var first []poly.RatFunc
+	for _, f := range fs {
+		k, fresh := dens.add(poly.FromPoly(f.Den()))
+		if fresh {
+			nums, count, first = append(nums, f.Num()), append(count, 1), append(first, f)
+			continue
+		}
+		nums[k] = nums[k].Add(f.Num())
+		count[k]++
+	}
+	var sum poly.RatFunc
+	for i := range nums {
+		g := first[i] // canonical already when alone
+		if count[i] > 1 {
+			var err error
+			if g, err = lim.RatFunc(ctx, nums[i], first[i].Den()); err != nil {
+				return poly.RatFunc{}, err
+			}
+		}
+		if i == 0 {
+			sum = g
+			continue
+		}
+		var err error
+		if sum, err = lim.RatAdd(ctx, sum, g); err != nil {
+			return poly.RatFunc{}, err
+		}
+	}
+	return sum, nil
+}
+
+// cuts returns the distinct real roots in the interval of the nonzero
+// polynomials ps, ascending.
+func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, error) {
+	lim := a.c.Limits
+	var roots []poly.Algebraic
+	for _, p := range ps {
+		if p.Degree() <= 0 {
+			continue
+		}
+		rs, err := lim.Roots(ctx, p, a.c.Interval)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, rs...)
+	}
+	return sortRoots(ctx, roots)
+}
+
+// sortRoots sorts algebraic numbers ascending and removes duplicates.
+func sortRoots(ctx context.Context, roots []poly.Algebraic) ([]poly.Algebraic, error) {
+	var cmpErr error
+	slices.SortFunc(roots, func(x, y poly.Algebraic) int {
+		c, err := x.Cmp(ctx, y)
+		if err != nil && cmpErr == nil {
+			cmpErr = err
+		}
+		return c
+	})
+	if cmpErr != nil {
+		return nil, cmpErr
+	}
+	var out []poly.Algebraic
+	for _, r := range roots {
+		if len(out) > 0 {
+			c, err := out[len(out)-1].Cmp(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			if c == 0 {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// bounds returns the ends of the open gaps of the interval cut at roots.
+func (a *Analysis) bounds(roots []poly.Algebraic) []poly.Algebraic {
+	in := a.c.Interval
+	ends := []poly.Algebraic{poly.Rational(in.Lo)}
+	for _, r := range roots {
+		if r.CmpRat(in.Lo) == 0 || r.CmpRat(in.Hi) == 0 {
+			continue
+		}
+		ends = append(ends, r)
+	}
+	return append(ends, poly.Rational(in.Hi))
+}
+
+// samples returns one rational point inside every open gap of the interval
+// cut at the roots of ps.
+func (a *Analysis) samples(ctx context.Context, ps []poly.Poly) ([]*big.Rat, error) {
+	roots, err := a.cuts(ctx, ps)
+	if err != nil {
+		return nil, err
+	}
+	ends := a.bounds(roots)
+	var out []*big.Rat
+	for i := 0; i+1 < len(ends); i++ {
+		q, err := between(ctx, ends[i], ends[i+1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// between returns the simplest rational strictly between x < y.
+func between(ctx context.Context, x, y poly.Algebraic) (*big.Rat, error) {
+	for {
+		_, xh := x.Bounds()
+		yl, yh := y.Bounds()
+		if xh.Cmp(yl) < 0 {
+			return poly.Simplest(poly.Open(xh, yl)), nil
+		}
+		xl, _ := x.Bounds()
+		w := new(big.Rat).Sub(yh, xl)
+		w.Quo(w, big.NewRat(4, 1))
+		var err error
+		if x, err = x.Refine(ctx, w); err != nil {
+			return nil, err
+		}
+		if y, err = y.Refine(ctx, w); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// DP decides dp(ε, δ) for every parameter value of the interval, with
+// e^ε = c(α) (positive on the interval: c = 1/α is ε = −ln α) and δ(α) ≥ 0.
+// For every ordered neighbour pair (s, t) the hockey-stick
+// Σ_o max(0, Pr_s(o) − c·Pr_t(o)) must be ≤ δ; it is decided exactly by
+// cutting the interval at the real roots of every Pr_s(o) − c·Pr_t(o) (see
+// the package doc). When the claim fails somewhere, the result gives the
+// exact region where it holds, a witness and verify's counterexample there.
+func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, error) {
+	lim := a.c.Limits
+	if err := a.whole(ctx, "e^ε", c, poly.GT); err != nil {
+		return nil, err
+	}
+	if err := a.whole(ctx, "δ", delta, poly.GE); err != nil {
+		return nil, err
+	}
+	region := poly.Whole(a.c.Interval)
+	roots := &rootCache{polys: newIndex()}
+	vals := map[string]*big.Rat{}
+	for _, p := range a.ordered() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+		if err != nil {
+			return nil, err
+		}
+		for _, sum := range sums {
+			h, err := lim.RatSub(ctx, sum, delta)
+			if err != nil {
+				return nil, err
+			}
+			r, err := lim.WhereRat(ctx, h, poly.LE, a.c.Interval)
+			if err != nil {
+				return nil, err
+			}
+			if region, err = lim.Intersect(ctx, region, r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res := &DPResult{C: c, Delta: delta, Region: region}
+	w, bad, err := lim.Witness(ctx, region)
+	if err != nil {
+		return nil, err
+	}
+	res.Holds = !bad
+	if !bad {
+		return res, nil
+	}
+	res.Witness = w
+	if w.IsRational() {
+		if res.Instance, err = a.instance(ctx, w.Rat(), c, delta); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// instance checks the chain instantiated at a with verify.
+func (a *Analysis) instance(ctx context.Context, x *big.Rat, c, delta poly.RatFunc) (*verify.DPResult, error) {
+	cv, err := c.Eval(x)
+	if err != nil {
+		return nil, err
+	}
+	dv, err := delta.Eval(x)
+	if err != nil {
+		return nil, err
+	}
+	if cv.Cmp(big.NewRat(1, 1)) < 0 || dv.Cmp(big.NewRat(1, 1)) > 0 {
+		return nil, nil
+	}
+	an, err := a.Instance(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	eps, err := exact.Ln(cv)
+	if err != nil {
+		return nil, err
+	}
+	return an.DP(ctx, eps, dv)
+}
+
+// Instance returns verify's analysis of the chain instantiated at x, with
+// the same neighbours and outputs (final states, or the final value of the
+// observed variable).
+func (a *Analysis) Instance(ctx context.Context, x *big.Rat) (*verify.Analysis, error) {
+	ch, err := a.c.Instantiate(x)
+	if err != nil {
+		return nil, err
+	}
+	out := verify.FinalState()
+	if a.varName != "" {
+		out = verify.FinalVar(a.varName)
+	}
+	return verify.Analyze(ctx, &verify.Model{Chain: ch, Neighbours: a.c.Neighbours, Output: out})
+}
+
+// TightEpsilon returns the least ε with dp(ε, 0) for every parameter value:
+// ln of the largest ratio Pr_s(o)/Pr_t(o) over ordered neighbour pairs and
+// outputs, piecewise over the interval (cut where two candidate ratios
+// cross), +∞ when some output has Pr_t(o) = 0 < Pr_s(o) (probabilities
+// are positive on the whole interval, so that is all of it or nowhere).
+func (a *Analysis) TightEpsilon(ctx context.Context) (*EpsResult, error) {
+	lim := a.c.Limits
+	var cands []poly.RatFunc
+	seen := newIndex()
+	inf := false
+	for _, p := range a.ordered() {
+		ds, dt := a.dist[p[0]], a.dist[p[1]]
+		for i, o := range ds.Out {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			pt := dt.Prob(o)
+			if pt.Num().IsZero() {
+				inf = true
+				continue
+			}
+			r, err := ratio(ctx, lim, ds.P[i], pt)
+			if err != nil {
+				return nil, err
+			}
+			if _, fresh := seen.add(r); fresh {
+				cands = append(cands, r)
+			}
+		}
+	}
+	in := a.c.Interval
+	if inf || len(cands) == 0 {
+		// No pair with outputs cannot happen for a valid chain (every
+		// distribution has mass 1); +∞ covers the whole interval.
+		return &EpsResult{R: Piecewise{Param: a.c.Param, Pieces: []Piece{{Lo: poly.Rational(in.Lo), Hi: poly.Rational(in.Hi), LoOpen: in.LoOpen, HiOpen: in.HiOpen, Inf: true}}}}, nil
+	}
+	pw, err := a.envelope(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	return &EpsResult{R: pw}, nil
+}
+
+// TightDelta returns the least δ with dp(ε, δ) for every parameter value,
+// e^ε = c(α) > 0: the largest hockey-stick divergence over ordered
+// neighbour pairs, piecewise over the interval.
+func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult, error) {
+	if err := a.whole(ctx, "e^ε", c, poly.GT); err != nil {
+		return nil, err
+	}
+	cands := []poly.RatFunc{{}}
+	roots := &rootCache{polys: newIndex()}
+	vals := map[string]*big.Rat{}
+	seen := newIndex()
+	seen.add(poly.RatFunc{})
+	for _, p := range a.ordered() {
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sums {
+			if _, fresh := seen.add(s); fresh {
+				cands = append(cands, s)
+			}
+		}
+	}
+	pw, err := a.envelope(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	return &DeltaResult{C: c, Delta: pw}, nil
+}
+
+// envelope returns the pointwise maximum of distinct continuous functions
+// on the interval, piecewise: the interval is cut at every root of every
+// pairwise difference's numerator, the largest function on each gap is
+// found at a rational point of it, and neighbouring gaps with the same
+// largest function are merged. A cut point belongs to the piece on its left
+// (both functions agree there).
+func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewise, error) {
+	lim := a.c.Limits
+	in := a.c.Interval
+	pw := Piecewise{Param: a.c.Param}
+	if len(cands) > MaxCandidates {
+		return pw, fmt.Errorf("%w: %d distinct candidate functions; the envelope handles at most %d", poly.ErrLimit, len(cands), MaxCandidates)
+	}
+	if len(cands) == 1 {
+		pw.Pieces = []Piece{{Lo: poly.Rational(in.Lo), Hi: poly.Rational(in.Hi), LoOpen: in.LoOpen, HiOpen: in.HiOpen, F: cands[0]}}
+		return pw, nil
+	}
+	var diffs []poly.Poly
+	for i := range cands {
+		for j := i + 1; j < len(cands); j++ {
+			d, err := lim.RatSub(ctx, cands[i], cands[j])
+			if err != nil {
+				return pw, err
+			}
+			diffs = append(diffs, d.Num())
+		}
+	}
+	roots, err := a.cuts(ctx, diffs)
+	if err != nil {
+		return pw, err
+	}
+	ends := a.bounds(roots)
+	for i := 0; i+1 < len(ends); i++ {
+		q, err := between(ctx, ends[i], ends[i+1])
+		if err != nil {
+			return pw, err
+		}
+		best, bv := -1, (*big.Rat)(nil)
+		for k, f := range cands {
+			v, err := f.Eval(q)
+			if err != nil {
+				return pw, err
+			}
+			if best < 0 || v.Cmp(bv) > 0 {
+				best, bv = k, v
+			}
+		}
+		if n := len(pw.Pieces); n > 0 && pw.Pieces[n-1].F.Equal(cands[best]) {
+			pw.Pieces[n-1].Hi = ends[i+1]
+			continue
+		}
+		pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: true, F: cands[best]})
+	}
+	pw.Pieces[0].LoOpen = in.LoOpen
+	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
+	return pw, nil
+}
+
+// ratio returns f/g, the common power of α of the cross products taken out
+// before the GCD of the canonical form (the geometric mechanism's ratios
+// differ from their terms by such powers).
+func ratio(ctx context.Context, lim poly.Limits, f, g poly.RatFunc) (poly.RatFunc, error) {
+	num, den := f.Num().Mul(g.Den()), f.Den().Mul(g.Num())
+	k := min(trailing(num), trailing(den))
+	return lim.RatFunc(ctx, shift(num, k), shift(den, k))
+}
+
+// trailing returns the multiplicity of the root 0 of a nonzero p.
+func trailing(p poly.Poly) int {
+	k := 0
+	for k < p.Degree() && p.Coeff(k).Sign() == 0 {
+		k++
+	}
+	return k
+}
+
+// shift returns p/α^k for k ≤ trailing(p).
+func shift(p poly.Poly, k int) poly.Poly {
+	if k == 0 {
+		return p
+	}
+	cs := make([]*big.Rat, 0, p.Degree()+1-k)
+	for i := k; i <= p.Degree(); i++ {
+		cs = append(cs, p.Coeff(i))
+	}
+	return poly.New(cs...)
+}
