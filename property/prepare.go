@@ -8,6 +8,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -38,6 +39,10 @@ type Prepared struct {
 	// the product chain of the runs only when a statement needs it, and
 	// nil otherwise (see Composition).
 	Composition *Composition
+	// Param is set when the model has a parameter (ParamModel): Chain is
+	// then its frame (states, names, valuations, labels, inputs), and the
+	// statements are decided for every parameter value by package param.
+	Param *param.Chain
 }
 
 // Prepare builds the program's model within the limits and resolves every
@@ -48,7 +53,14 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 	l = l.WithDefaults()
 	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState()}
 	var errs source.ErrorList
-	if p.Model != nil {
+	if pm, ok := p.Model.(*ParamModel); ok {
+		pp.Model = pm.Info()
+		perrs, err := pp.prepareParam(ctx, pm)
+		if err != nil {
+			return nil, err
+		}
+		errs = perrs
+	} else if p.Model != nil {
 		pp.Model = p.Model.Info()
 		mech, err := pp.buildModel(ctx, p, l)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/lump"
+	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -121,6 +122,8 @@ type Env struct {
 	fresolved   map[*Formula]*verify.Formula
 	fnoLump     bool // the formulas' atoms cannot be evaluated everywhere
 	composition *verify.Composition
+	// pa is the parametric chain's analysis (a model with a parameter).
+	pa *param.Analysis
 }
 
 // errMDPFrame refuses to treat an MDP's frame as a Markov chain.

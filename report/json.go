@@ -210,6 +210,9 @@ type StatementDoc struct {
 	// MDP says how a statement on an MDP was decided (over which
 	// schedulers, the verdict's kind, the search, the worst sequence).
 	MDP *MDPDoc `json:"mdp,omitempty"`
+	// Param is set for a statement decided for every value of the
+	// file's parameter (check dp(…) for alpha).
+	Param *ParamDoc `json:"param,omitempty"`
 }
 
 // MatchedDoc says which variables check equivalent matched inputs and

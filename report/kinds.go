@@ -29,6 +29,9 @@ func view(o property.Outcome) kind {
 	if k, ok := mdpView(o); ok {
 		return k
 	}
+	if k, ok := paramView(o); ok {
+		return k
+	}
 	switch o := o.(type) {
 	case *property.DPOutcome:
 		s := o.Statement().(*property.DPCheck)
@@ -272,7 +275,7 @@ func ignoredText(vars []string) string {
 func isCheck(o property.Outcome) bool {
 	switch o.(type) {
 	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome,
-		*property.MDPCheckOutcome, *property.MDPFormulaOutcome:
+		*property.MDPCheckOutcome, *property.MDPFormulaOutcome, *property.ParamDPOutcome:
 		return true
 	}
 	return false

@@ -41,7 +41,7 @@ func (s Span) Bounds() Span { return s }
 
 // Stmt is a top-level statement: *ConstStmt, *ModelStmt, *ChainStmt,
 // *ModuleStmt, *FormulaStmt, *LabelStmt, *InputsStmt, *OutputsStmt,
-// *ObserveStmt, *NeighboursStmt or *PropStmt.
+// *ObserveStmt, *NeighboursStmt, *ParamStmt or *PropStmt.
 type Stmt interface {
 	Bounds() Span
 	stmt()
@@ -220,6 +220,15 @@ type Pair struct {
 	A, B Name
 }
 
+// ParamStmt is "param NAME in (LO, HI)": the file's one parameter and
+// its interval, each end open (a parenthesis) or closed (a bracket).
+type ParamStmt struct {
+	Span
+	Name           Word
+	LoOpen, HiOpen bool
+	Lo, Hi         *Expr
+}
+
 // PropStmt is "check EXPR [over traces(K)] [expect ...]" or the same with
 // "query".
 type PropStmt struct {
@@ -227,7 +236,9 @@ type PropStmt struct {
 	Query bool
 	Body  *Expr
 	// Over is the call after over (an ECall), or nil.
-	Over   *Expr
+	Over *Expr
+	// For is the parameter after for ("check dp(…) for alpha"), or nil.
+	For    *Word
 	Expect *Expect
 }
 
@@ -254,6 +265,7 @@ func (*OutputsStmt) stmt()    {}
 func (*ObserveStmt) stmt()    {}
 func (*NeighboursStmt) stmt() {}
 func (*PropStmt) stmt()       {}
+func (*ParamStmt) stmt()      {}
 func (*ModuleStmt) stmt()     {}
 func (*FormulaStmt) stmt()    {}
 func (*LabelStmt) stmt()      {}

@@ -109,6 +109,8 @@ type checker struct {
 	readFile func(path string) (string, error)
 	// kind says whether the file's model is an MDP, once known.
 	kind modelKind
+	// param is the file's parameter, if any.
+	param *paramInfo
 }
 
 // modelKind is what kind of model a file has, for the statements that
@@ -159,6 +161,10 @@ func isKeyword(name string) bool { return slices.Contains(keywords, name) }
 // cycles.
 func (c *checker) constant(off int, name string) (value, bool) {
 	e, ok := c.consts[name]
+	if !ok && c.param != nil && name == c.param.name {
+		c.errParamUse(off)
+		return value{}, false
+	}
 	if !ok {
 		c.errorf(off, "unknown name %s", name)
 		return value{}, false
@@ -192,6 +198,7 @@ type statements struct {
 	observe    *ObserveStmt
 	neighbours *NeighboursStmt
 	props      []*PropStmt
+	param      *ParamStmt
 	modules    []*ModuleStmt
 	labels     []*LabelStmt
 	conflict   bool // two kinds of model: what needs the model would only cascade
@@ -272,6 +279,13 @@ func (c *checker) collect() *statements {
 			}
 		case *PropStmt:
 			s.props = append(s.props, st)
+		case *ParamStmt:
+			if off, dup := seen["param"]; dup {
+				c.errorf(st.Start, "a file has one parameter for now (the first is at line %d)", c.position(off).Line)
+				continue
+			}
+			seen["param"] = st.Start
+			s.param = st
 		}
 	}
 	return &s
@@ -310,6 +324,9 @@ func (c *checker) check() (*property.Program, bool) {
 	if len(s.props) == 0 {
 		c.errorf(0, "nothing to check: add a check or query statement (check dp(eps = ln(2)), query eps(delta = 0), …)")
 	}
+	if s.param != nil {
+		c.declareParam(s.param)
+	}
 	// Evaluate every constant, so that errors in unused ones are reported.
 	names := make([]string, 0, len(c.consts))
 	for n := range c.consts {
@@ -322,6 +339,25 @@ func (c *checker) check() (*property.Program, bool) {
 	before := len(c.errs)
 	switch {
 	case s.conflict:
+	case c.param != nil && (s.model == nil || s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
+		at := 0
+		switch {
+		case s.model != nil:
+			at = s.model.Start
+		case s.chain != nil:
+			at = s.chain.Start
+		case len(s.modules) > 0:
+			at = s.modules[0].Start
+		}
+		c.errorf(at, "with a parameter the model must be a builder: %s (chains, modules and PRISM models with a parameter are not supported yet)", property.ParamBuilders)
+	case c.param != nil:
+		if m := c.builderCall(s.model.Call); m != nil {
+			if c.param.arg == "" {
+				c.errorf(s.model.Call.Pos(), "the model does not use the parameter %s: write it as the argument, such as %s", c.param.name, "truncated_geometric(alpha = "+c.param.name+", n = 5)")
+			} else {
+				p.Model = &property.ParamModel{Builder: m, Param: c.param.name, Arg: c.param.arg, Interval: c.param.in, IntervalText: c.param.text, Pos: c.position(s.model.Call.Pos())}
+			}
+		}
 	case s.model != nil && s.model.Call.Text == "prism":
 		if m := c.prismModel(s.model.Call); m != nil {
 			p.Model = m
@@ -400,7 +436,13 @@ func (c *checker) check() (*property.Program, bool) {
 		if c.ctx.Err() != nil {
 			return p, false
 		}
-		if x := c.property(st); x != nil {
+		var x property.Statement
+		if c.param != nil || st.For != nil {
+			x = c.paramProperty(st, property.Header{Pos: c.position(st.Start), Text: text(st)}, propName(st), propCallOf(st))
+		} else {
+			x = c.property(st)
+		}
+		if x != nil {
 			p.Statements = append(p.Statements, x)
 		}
 	}
@@ -478,3 +520,9 @@ func (c *checker) neighbourNames(n *NeighboursStmt, inputs *InputsStmt) {
 		}
 	}
 }
+
+// propName is the name of a property's call ("dp", "eps").
+func propName(pr *PropStmt) string { _, n := propertyCall(pr.Body); return n }
+
+// propCallOf is a property's call, or nil.
+func propCallOf(pr *PropStmt) *Expr { c, _ := propertyCall(pr.Body); return c }

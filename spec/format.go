@@ -260,6 +260,21 @@ func (p *printer) stmt(st Stmt) {
 			p.w(" ~ ")
 			p.name(pr.B)
 		}
+	case *ParamStmt:
+		p.w("param " + st.Name.Name + " in ")
+		if st.LoOpen {
+			p.w("(")
+		} else {
+			p.w("[")
+		}
+		p.expr(st.Lo)
+		p.w(", ")
+		p.expr(st.Hi)
+		if st.HiOpen {
+			p.w(")")
+		} else {
+			p.w("]")
+		}
 	case *PropStmt:
 		if st.Query {
 			p.w("query ")
@@ -267,6 +282,9 @@ func (p *printer) stmt(st Stmt) {
 			p.w("check ")
 		}
 		p.expr(st.Body)
+		if st.For != nil {
+			p.w(" for " + st.For.Name)
+		}
 		if st.Over != nil {
 			p.w(" over ")
 			p.expr(st.Over)

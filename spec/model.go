@@ -58,6 +58,17 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 			continue
 		}
 		argPos[name] = a.Pos()
+		if c.isParam(val) {
+			if param.Kind != builder.Rational || !property.ParamArgSupported(def.Name, name) || c.param.arg != "" {
+				c.errParamUse(val.Pos())
+				good = false
+				continue
+			}
+			c.param.arg = name
+			args.SetRat(name, big.NewRat(1, 2)) // a value inside (0, 1), so that the other arguments are checked
+			written = append(written, name+" = "+c.param.name)
+			continue
+		}
 		switch param.Kind {
 		case builder.Rational:
 			x, ok := c.num(val, "parameter "+name)

@@ -31,7 +31,7 @@ const (
 var keywords = []string{
 	"const", "model", "chain", "state", "else", "inputs", "where", "outputs", "var", "labels",
 	"module", "endmodule", "formula", "label", "input", "init", "bool",
-	"observe", "neighbours", "neighbors", "check", "query", "over", "expect", "holds", "violated", "unknown",
+	"observe", "neighbours", "neighbors", "param", "check", "query", "over", "for", "expect", "holds", "violated", "unknown",
 	"X", "F", "G", "U", "P", "D", "Pmin", "Pmax",
 }
 
@@ -200,7 +200,7 @@ func (p *parser) names(expected string) []Name {
 	return ns
 }
 
-const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, check or query"
+const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, param, check or query"
 
 func (p *parser) statement() Stmt {
 	start := p.tok.off
@@ -317,10 +317,40 @@ func (p *parser) statement() Stmt {
 		}
 		s.Span = span()
 		return s
+	case "param":
+		p.advance()
+		s := &ParamStmt{Name: p.word("the parameter's name")}
+		p.expectWord("in", `in, as in param alpha in (0, 1)`)
+		switch {
+		case p.isOp("("):
+			s.LoOpen = true
+		case p.isOp("["):
+		default:
+			p.unexpected(`an interval such as (0, 1), [0, 1], (0, 1] or [0, 1)`)
+		}
+		p.advance()
+		s.Lo = p.sum()
+		p.expect(",")
+		s.Hi = p.sum()
+		switch {
+		case p.isOp(")"):
+			s.HiOpen = true
+		case p.isOp("]"):
+		default:
+			p.unexpected(`) or ] closing the interval`)
+		}
+		p.advance()
+		s.Span = span()
+		return s
 	case "check", "query":
 		s := &PropStmt{Query: p.tok.text == "query"}
 		p.advance()
 		s.Body = p.expr()
+		if p.is("for") {
+			p.advance()
+			w := p.word("the parameter's name")
+			s.For = &w
+		}
 		if p.is("over") {
 			p.advance()
 			s.Over = p.call("traces(k)")
@@ -897,7 +927,7 @@ func (p *parser) update() *UpdateDecl {
 // modules.
 func isStatementWord(w string) bool {
 	switch w {
-	case "const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "neighbors", "check", "query":
+	case "const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "neighbors", "param", "check", "query":
 		return true
 	}
 	return false

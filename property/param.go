@@ -1,0 +1,387 @@
+package property
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/param"
+	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Statements for every parameter value (docs/semantics.md, "For every
+// parameter value"). A program with a parameter ("param alpha in (0, 1)")
+// has a ParamModel: a builder call one of whose arguments is the
+// parameter. Prepare builds it with package param as a parametric chain
+// (probabilities rational functions of the parameter) over the program's
+// interval, and its statements — ParamDPCheck, ParamEpsQuery and
+// ParamDeltaQuery — are decided for every value of the interval at once by
+// param.Analysis (DP, TightEpsilon, TightDelta), exactly.
+
+// ParamModel is a builder call whose argument Arg is the program's
+// parameter, valid for every value in Interval. It is built by
+// BuildParam; Build refuses (a parametric model has no single chain).
+type ParamModel struct {
+	Builder *BuilderModel
+	// Param is the parameter's name, Arg the builder argument it stands
+	// for.
+	Param, Arg string
+	Interval   poly.Interval
+	// IntervalText is the interval as written canonically ("(0, 1)").
+	IntervalText string
+	Pos          source.Position
+}
+
+// ParamBuilders says which builder arguments may be the parameter.
+const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …)"
+
+// ParamArgSupported reports whether the argument arg of builder name may
+// be the parameter.
+func ParamArgSupported(name, arg string) bool {
+	switch name {
+	case "truncated_geometric", "cutoff_decision":
+		return arg == "alpha"
+	case "survey":
+		return arg == "theta1" || arg == "theta2"
+	}
+	return false
+}
+
+// Info describes the call, with the parameter in place of its argument.
+func (m *ParamModel) Info() ModelInfo {
+	i := m.Builder.Info()
+	i.Note = fmt.Sprintf("for every %s in %s", m.Param, m.IntervalText)
+	return i
+}
+
+// errParamBuild refuses to build one chain of a parametric model.
+var errParamBuild = errors.New("a model with a parameter is a parametric chain: it has no single chain to build")
+
+// Build refuses: a parametric model is built by BuildParam.
+func (m *ParamModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
+	return nil, errParamBuild
+}
+
+// BuildParam builds the parametric chain over the model's interval, with
+// the parameter named as in the program.
+func (m *ParamModel) BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error) {
+	a := m.Builder.Args
+	var pc *param.Chain
+	var err error
+	switch {
+	case m.Builder.Def.Name == "truncated_geometric" && m.Arg == "alpha":
+		if s := a.Int("sensitivity"); s != 1 {
+			return nil, source.ErrorList{errorAt(m.Builder.ArgPos["sensitivity"], "truncated_geometric with a parameter supports sensitivity 1 only for now (got %d)", s)}
+		}
+		pc, err = param.TruncatedGeometric(ctx, lim, a.Int("n"))
+	case m.Builder.Def.Name == "survey" && m.Arg == "theta1":
+		pc, err = param.SurveyTheta1(ctx, lim, a.Rat("theta2"))
+	case m.Builder.Def.Name == "survey" && m.Arg == "theta2":
+		pc, err = param.SurveyTheta2(ctx, lim, a.Rat("theta1"))
+	case m.Builder.Def.Name == "cutoff_decision" && m.Arg == "alpha":
+		pc, err = param.CutoffDecision(ctx, lim, a.Int("m"), a.Int("lo"), a.Int("hi"))
+	default:
+		return nil, source.ErrorList{errorAt(m.Pos, "%s: the parameter can be only an argument of %s for now", m.Builder.Def.Name, ParamBuilders)}
+	}
+	if err == nil {
+		pc, err = param.New(ctx, lim, pc.Frame, m.Param, m.Interval, pc.Rows, pc.Neighbours)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, source.ErrorList{errorAt(m.Pos, "%s for every %s in %s: %v", m.Builder.Call, m.Param, m.IntervalText, err)}
+	}
+	return pc, nil
+}
+
+// prepareParam builds a parametric model and resolves the program's
+// output space against its states.
+func (pp *Prepared) prepareParam(ctx context.Context, m *ParamModel) (source.ErrorList, error) {
+	pc, err := m.BuildParam(ctx, poly.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	p := pp.Program
+	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
+	var errs source.ErrorList
+	if p.Neighbours != nil {
+		errs = append(errs, errorAt(p.Neighbours.Pos, "a neighbours statement with a parameter is not supported yet: the builder's own neighbours are used"))
+	}
+	if p.Inputs != nil {
+		errs = append(errs, errorAt(p.Inputs.Pos, "inputs with a parameter are not supported yet: the builder's own inputs are used"))
+	}
+	o := p.Output
+	switch {
+	case o.Steps > 0 || o.Labels != nil:
+		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
+	case len(o.Vars) > 1:
+		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
+	default:
+		errs = append(errs, resolveOutput(o, pp.Chain)...)
+		pp.Output = verifyOutput(o, nil)
+	}
+	return errs, nil
+}
+
+// paramAnalysis returns the parametric chain's output distributions,
+// computed once.
+func (e *Env) paramAnalysis(ctx context.Context) (*param.Analysis, error) {
+	if e.pa != nil {
+		return e.pa, nil
+	}
+	var a *param.Analysis
+	var err error
+	if vs := e.p.Program.Output.Vars; len(vs) == 1 {
+		a, err = param.AnalyzeVar(ctx, e.p.Param, vs[0].Name)
+	} else {
+		a, err = param.Analyze(ctx, e.p.Param)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.pa = a
+	return a, nil
+}
+
+// paramHead is what the statements for every parameter value have.
+type paramHead struct {
+	Header
+	// Param is the parameter's name (the statement's "for alpha").
+	Param string
+	out   string
+	in    string
+}
+
+func (s *paramHead) Head() *Header { return &s.Header }
+
+func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
+	if p.Param == nil {
+		return source.ErrorList{errorAt(s.Pos, "for %s needs a model with the parameter (param %s in (0, 1))", s.Param, s.Param)}
+	}
+	if s.Expect.Kind == ExpectValue || s.Expect.Kind == ExpectUnknown {
+		return source.ErrorList{errorAt(s.Expect.Pos, "for every %s a query's value is piecewise: write the query without expect (checks expect holds or violated)", s.Param)}
+	}
+	s.out = p.Output.String()
+	s.in = p.Program.Model.(*ParamModel).IntervalText
+	return nil
+}
+
+// Out is the output space compared (once prepared).
+func (s *paramHead) Out() string { return s.out }
+
+// Interval is the parameter's interval as written ("(0, 1)").
+func (s *paramHead) Interval() string { return s.in }
+
+// ParamDPCheck is "check dp(eps = E, delta = D) for alpha": dp(ε(α), δ(α))
+// for every α of the interval, with e^ε = C and δ = Delta rational
+// functions of α.
+type ParamDPCheck struct {
+	paramHead
+	C, Delta poly.RatFunc
+	// EpsText and DeltaText are ε and δ as written canonically.
+	EpsText, DeltaText string
+}
+
+// NewParamDPCheck returns the check for every value of the parameter.
+func NewParamDPCheck(h Header, name string, c, delta poly.RatFunc, epsText, deltaText string) *ParamDPCheck {
+	return &ParamDPCheck{paramHead: paramHead{Header: h, Param: name}, C: c, Delta: delta, EpsText: epsText, DeltaText: deltaText}
+}
+
+// Kind is "check dp".
+func (s *ParamDPCheck) Kind() string { return "check dp" }
+
+// Describe says what is decided.
+func (s *ParamDPCheck) Describe() string {
+	return fmt.Sprintf("standard (ε,δ)-DP over all events for every %s in %s; outputs: %s", s.Param, s.in, s.out)
+}
+
+// ParamDPOutcome is the verdict for every parameter value: the exact
+// region where the claim holds, and when it fails somewhere a rational
+// witness with the counterexample of the chain instantiated there.
+type ParamDPOutcome struct {
+	base
+	Result *param.DPResult
+	// Region and RegionDecimal are the region where the claim holds,
+	// exactly and in decimals ("[1/3, 1)", "[0.3333, 1.0000)"; "∅" when
+	// empty).
+	Region, RegionDecimal string
+}
+
+// Value is "holds" (for every value) or "violated".
+func (o *ParamDPOutcome) Value() string { return verdict(&o.base, o.Result != nil && o.Result.Holds) }
+
+// Evaluate decides the claim with param.Analysis.DP.
+func (s *ParamDPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &ParamDPOutcome{base: base{st: s}}
+	a, err := e.paramAnalysis(ctx)
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	r, err := a.DP(ctx, s.C, s.Delta)
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	o.Result = r
+	if !r.Holds {
+		o.Region = regionText(r.Region, s.Param)
+		if o.RegionDecimal, err = regionDecimal(ctx, r.Region); err != nil {
+			o.fail(err)
+			return o
+		}
+	}
+	o.passCheck(&s.Header, r.Holds)
+	return o
+}
+
+// regionText is a region exactly, "∅" when empty.
+func regionText(r poly.Region, v string) string {
+	if r.IsEmpty() {
+		return "∅"
+	}
+	return r.Format(v)
+}
+
+// regionDecimal is a region in decimals, "∅" when empty.
+func regionDecimal(ctx context.Context, r poly.Region) (string, error) {
+	if r.IsEmpty() {
+		return "∅", nil
+	}
+	return r.Decimal(ctx, 4)
+}
+
+// ParamEpsQuery is "query eps(delta = 0) for alpha": the tight ε at δ = 0
+// for every parameter value, piecewise.
+type ParamEpsQuery struct{ paramHead }
+
+// NewParamEpsQuery returns the query for every value of the parameter.
+func NewParamEpsQuery(h Header, name string) *ParamEpsQuery {
+	return &ParamEpsQuery{paramHead{Header: h, Param: name}}
+}
+
+// Kind is "query eps".
+func (s *ParamEpsQuery) Kind() string { return "query eps" }
+
+// Describe says what is computed.
+func (s *ParamEpsQuery) Describe() string {
+	return fmt.Sprintf("least ε with standard (ε,0)-DP for every %s in %s, piecewise; outputs: %s", s.Param, s.in, s.out)
+}
+
+// ParamEpsOutcome is the tight ε piece by piece.
+type ParamEpsOutcome struct {
+	base
+	Result *param.EpsResult
+	// Pieces are the pieces in text: "ln(1/alpha) for alpha in (0, 1)
+	// ((0.0000, 1.0000))".
+	Pieces []string
+}
+
+// Value is the pieces joined by "; ".
+func (o *ParamEpsOutcome) Value() string {
+	if o.err != nil || o.Result == nil {
+		return "error"
+	}
+	return o.Result.String()
+}
+
+// Evaluate computes the tight ε with param.Analysis.TightEpsilon.
+func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &ParamEpsOutcome{base: base{st: s, pass: true}}
+	a, err := e.paramAnalysis(ctx)
+	if err == nil {
+		o.Result, err = a.TightEpsilon(ctx)
+	}
+	if err == nil {
+		o.Pieces, err = pieces(ctx, o.Result.R, "ln(%s)")
+	}
+	if err != nil {
+		o.fail(err)
+	}
+	return o
+}
+
+// pieces renders a piecewise function, each piece with its interval
+// exactly and in decimals.
+func pieces(ctx context.Context, f param.Piecewise, wrap string) ([]string, error) {
+	var out []string
+	for _, p := range f.Pieces {
+		v := "∞"
+		if !p.Inf {
+			v = fmt.Sprintf(wrap, p.F.Format(f.Param))
+		}
+		lo, err := p.Lo.Decimal(ctx, 4)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := p.Hi.Decimal(ctx, 4)
+		if err != nil {
+			return nil, err
+		}
+		dec := p.Format(f.Param)
+		dec = dec[:1] + lo + ", " + hi + dec[len(dec)-1:]
+		s := v + " for " + f.Param + " in " + p.Format(f.Param)
+		if !strings.Contains(s, dec) {
+			s += " (" + dec + ")"
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// ParamDeltaQuery is "query delta(eps = E) for alpha": the tight δ at
+// e^ε = C for every parameter value, piecewise.
+type ParamDeltaQuery struct {
+	paramHead
+	C       poly.RatFunc
+	EpsText string
+}
+
+// NewParamDeltaQuery returns the query for every value of the parameter.
+func NewParamDeltaQuery(h Header, name string, c poly.RatFunc, epsText string) *ParamDeltaQuery {
+	return &ParamDeltaQuery{paramHead: paramHead{Header: h, Param: name}, C: c, EpsText: epsText}
+}
+
+// Kind is "query delta".
+func (s *ParamDeltaQuery) Kind() string { return "query delta" }
+
+// Describe says what is computed.
+func (s *ParamDeltaQuery) Describe() string {
+	return fmt.Sprintf("least δ with standard (ε,δ)-DP for every %s in %s, piecewise; outputs: %s", s.Param, s.in, s.out)
+}
+
+// ParamDeltaOutcome is the tight δ piece by piece.
+type ParamDeltaOutcome struct {
+	base
+	Result *param.DeltaResult
+	// Pieces are the pieces in text, as ParamEpsOutcome's.
+	Pieces []string
+}
+
+// Value is the pieces joined by "; ".
+func (o *ParamDeltaOutcome) Value() string {
+	if o.err != nil || o.Result == nil {
+		return "error"
+	}
+	return o.Result.String()
+}
+
+// Evaluate computes the tight δ with param.Analysis.TightDelta.
+func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
+	o := &ParamDeltaOutcome{base: base{st: s, pass: true}}
+	a, err := e.paramAnalysis(ctx)
+	if err == nil {
+		o.Result, err = a.TightDelta(ctx, s.C)
+	}
+	if err == nil {
+		o.Pieces, err = pieces(ctx, o.Result.Delta, "%s")
+	}
+	if err != nil {
+		o.fail(err)
+	}
+	return o
+}

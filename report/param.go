@@ -1,0 +1,105 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/dpcheck/dpcheck/property"
+)
+
+// ParamDoc is the JSON of a statement decided for every parameter value:
+// the parameter and its interval; for check dp the region where the claim
+// holds and the witness where it fails; for the queries the pieces of the
+// tight ε or δ.
+type ParamDoc struct {
+	Name     string `json:"name"`
+	Interval string `json:"interval"`
+	// Holds is set for check dp: the claim holds for every value.
+	Holds *bool `json:"holds,omitempty"`
+	// Region and RegionDecimal are where the claim holds (when it does
+	// not hold everywhere), exactly and in decimals.
+	Region        string `json:"region,omitempty"`
+	RegionDecimal string `json:"region_decimal,omitempty"`
+	// Witness is a parameter value where the claim fails.
+	Witness string `json:"witness,omitempty"`
+	// Pieces are the pieces of the tight ε or δ, in text.
+	Pieces []string `json:"pieces,omitempty"`
+}
+
+// paramView renders the outcomes of statements for every parameter value;
+// ok is false for other outcomes.
+func paramView(o property.Outcome) (kind, bool) {
+	switch o := o.(type) {
+	case *property.ParamDPOutcome:
+		s := o.Statement().(*property.ParamDPCheck)
+		doc := func() *ParamDoc {
+			h := o.Result.Holds
+			d := &ParamDoc{Name: s.Param, Interval: s.Interval(), Holds: &h, Region: o.Region, RegionDecimal: o.RegionDecimal}
+			if !h {
+				d.Witness = o.Result.Witness.Format(s.Param)
+			}
+			return d
+		}
+		return kind{
+			output: s.Out(),
+			text: func(w io.Writer) {
+				r := o.Result
+				if r.Holds {
+					fmt.Fprintf(w, "%s%s for every %s in %s: ε = %s, δ = %s\n", pad, verdictText(o), s.Param, s.Interval(), s.EpsText, s.DeltaText)
+				} else {
+					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s holds only for %s in %s (%s); at %s = %s:\n", pad, verdictText(o),
+						s.EpsText, s.DeltaText, s.Param, o.Region, o.RegionDecimal, s.Param, r.Witness.Format(s.Param))
+					if r.Instance != nil && r.Instance.Counterexample != nil {
+						writeCounterexample(w, r.Instance.Counterexample)
+					} else {
+						fmt.Fprintf(w, "%s  (no counterexample of the instance: e^ε < 1 there, or the witness is irrational)\n", pad)
+					}
+				}
+				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+			},
+			json: func(d *StatementDoc) {
+				d.Param = doc()
+				if r := o.Result; r.Instance != nil {
+					d.Counterexample = counterexampleDoc(r.Instance.Counterexample)
+				}
+			},
+			failure: func() string {
+				if o.Result.Holds {
+					return fmt.Sprintf("holds for every %s in %s, expected violated", s.Param, s.Interval())
+				}
+				return fmt.Sprintf("violated: holds only for %s in %s, expected holds", s.Param, o.Region)
+			},
+		}, true
+	case *property.ParamEpsOutcome:
+		s := o.Statement().(*property.ParamEpsQuery)
+		return kind{
+			output: s.Out(),
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%sε at δ = 0 for every %s in %s:\n", pad, s.Param, s.Interval())
+				for _, p := range o.Pieces {
+					fmt.Fprintf(w, "%s  ε = %s\n", pad, p)
+				}
+				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+			},
+			json: func(d *StatementDoc) {
+				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
+			},
+		}, true
+	case *property.ParamDeltaOutcome:
+		s := o.Statement().(*property.ParamDeltaQuery)
+		return kind{
+			output: s.Out(),
+			text: func(w io.Writer) {
+				fmt.Fprintf(w, "%sδ at ε = %s for every %s in %s:\n", pad, s.EpsText, s.Param, s.Interval())
+				for _, p := range o.Pieces {
+					fmt.Fprintf(w, "%s  δ = %s\n", pad, p)
+				}
+				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+			},
+			json: func(d *StatementDoc) {
+				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
+			},
+		}, true
+	}
+	return kind{}, false
+}

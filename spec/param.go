@@ -1,0 +1,325 @@
+package spec
+
+import (
+	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/property"
+)
+
+// A file's parameter ("param alpha in (0, 1)"): the builder argument it
+// stands for, and ε and δ of its statements as rational functions of it
+// (docs/semantics.md, "For every parameter value").
+
+// paramInfo is the file's parameter, once its statement checked.
+type paramInfo struct {
+	stmt *ParamStmt
+	name string
+	in   poly.Interval
+	text string // the interval, canonically: "(0, 1)"
+	// arg is the builder argument the parameter stands for ("" until the
+	// model is checked).
+	arg string
+}
+
+// paramUses says where a parameter may appear now.
+const paramUses = "as an argument of " + property.ParamBuilders + ", and in ε and δ of check dp, query eps and query delta … for it"
+
+// declareParam checks the parameter statement.
+func (c *checker) declareParam(ps *ParamStmt) {
+	name := ps.Name.Name
+	switch {
+	case isKeyword(name):
+		c.errKeyword(ps.Name.Off, name, "a parameter")
+		return
+	case c.consts[name] != nil:
+		c.errorf(ps.Name.Off, "%s is already a constant (line %d); the parameter needs its own name", name, c.position(c.consts[name].decl.Start).Line)
+		return
+	}
+	lo, ok1 := c.num(ps.Lo, "the interval's lower end")
+	hi, ok2 := c.num(ps.Hi, "the interval's upper end")
+	if !ok1 || !ok2 {
+		return
+	}
+	if lo.Cmp(hi) >= 0 {
+		c.errorf(ps.Lo.Pos(), "the interval of %s is empty: %s is not below %s", name, lo.RatString(), hi.RatString())
+		return
+	}
+	in := poly.Interval{Lo: lo, Hi: hi, LoOpen: ps.LoOpen, HiOpen: ps.HiOpen}
+	l, r := "[", "]"
+	if ps.LoOpen {
+		l = "("
+	}
+	if ps.HiOpen {
+		r = ")"
+	}
+	c.param = &paramInfo{stmt: ps, name: name, in: in, text: l + lo.RatString() + ", " + hi.RatString() + r}
+}
+
+// isParam reports whether e is the parameter's name.
+func (c *checker) isParam(e *Expr) bool {
+	e = e.unparen()
+	return c.param != nil && e.Op == EName && !e.Primed && e.Text == c.param.name
+}
+
+// errParamUse reports a use of the parameter where it is not supported.
+func (c *checker) errParamUse(off int) {
+	c.errorf(off, "the parameter %s can be used only %s for now", c.param.name, paramUses)
+}
+
+// mentionsParam reports whether e mentions the parameter.
+func (c *checker) mentionsParam(e *Expr) bool {
+	if e == nil || c.param == nil {
+		return false
+	}
+	if e.Op == EName && !e.Primed && e.Text == c.param.name {
+		return true
+	}
+	for _, a := range e.Args {
+		if c.mentionsParam(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxParamPower bounds the exponents of the parameter in ε and δ.
+const maxParamPower = 64
+
+// ratFunc evaluates e as a rational function of the parameter: numbers
+// and constants, the parameter, + − * / and ^ with an integer exponent.
+func (c *checker) ratFunc(e *Expr, what string) (poly.RatFunc, bool) {
+	if !c.mentionsParam(e) {
+		x, ok := c.num(e, what)
+		if !ok {
+			return poly.RatFunc{}, false
+		}
+		return poly.FromPoly(poly.Const(x)), true
+	}
+	var lim poly.Limits
+	fail := func(err error) (poly.RatFunc, bool) {
+		c.errorf(e.Pos(), "%s: %v", what, err)
+		return poly.RatFunc{}, false
+	}
+	switch e.Op {
+	case EName:
+		return poly.FromPoly(poly.X()), true
+	case EParen:
+		return c.ratFunc(e.Args[0], what)
+	case ENeg:
+		f, ok := c.ratFunc(e.Args[0], what)
+		if !ok {
+			return f, false
+		}
+		g, err := lim.RatSub(c.ctx, poly.RatFunc{}, f)
+		if err != nil {
+			return fail(err)
+		}
+		return g, true
+	case ESum, EProd:
+		var acc poly.RatFunc
+		for i, a := range e.Args {
+			f, ok := c.ratFunc(a, what)
+			if !ok {
+				return f, false
+			}
+			var err error
+			switch {
+			case i == 0 && e.Op == ESum && !a.Minus, i == 0 && e.Op == EProd && !a.Minus:
+				acc = f
+				continue
+			case i == 0 && e.Op == ESum:
+				acc, err = lim.RatSub(c.ctx, poly.RatFunc{}, f)
+			case i == 0:
+				acc, err = lim.RatDiv(c.ctx, poly.FromPoly(poly.FromInts(1)), f)
+			case e.Op == ESum && a.Minus:
+				acc, err = lim.RatSub(c.ctx, acc, f)
+			case e.Op == ESum:
+				acc, err = lim.RatAdd(c.ctx, acc, f)
+			case a.Minus:
+				acc, err = lim.RatDiv(c.ctx, acc, f)
+			default:
+				acc, err = lim.RatMul(c.ctx, acc, f)
+			}
+			if err != nil {
+				c.errorf(a.Pos(), "%s: %v", what, err)
+				return poly.RatFunc{}, false
+			}
+		}
+		return acc, true
+	case EPow:
+		if c.mentionsParam(e.Args[1]) {
+			c.errorf(e.Args[1].Pos(), "%s: the exponent must be an integer, not a function of %s", what, c.param.name)
+			return poly.RatFunc{}, false
+		}
+		k, ok := c.integer(e.Args[1], "the exponent", -maxParamPower, maxParamPower)
+		if !ok {
+			return poly.RatFunc{}, false
+		}
+		f, ok := c.ratFunc(e.Args[0], what)
+		if !ok {
+			return f, false
+		}
+		return c.ratPow(e, f, k, what)
+	}
+	c.errorf(e.Pos(), "%s must be a rational function of %s (numbers, %s, + - * / and ^ with an integer exponent)", what, c.param.name, c.param.name)
+	return poly.RatFunc{}, false
+}
+
+// ratPow raises f to the integer power k.
+func (c *checker) ratPow(at *Expr, f poly.RatFunc, k int64, what string) (poly.RatFunc, bool) {
+	var lim poly.Limits
+	acc := poly.FromPoly(poly.FromInts(1))
+	n := k
+	if n < 0 {
+		n = -n
+	}
+	var err error
+	for range n {
+		if acc, err = lim.RatMul(c.ctx, acc, f); err != nil {
+			c.errorf(at.Pos(), "%s: %v", what, err)
+			return poly.RatFunc{}, false
+		}
+	}
+	if k < 0 {
+		if acc, err = lim.RatDiv(c.ctx, poly.FromPoly(poly.FromInts(1)), acc); err != nil {
+			c.errorf(at.Pos(), "%s: %v", what, err)
+			return poly.RatFunc{}, false
+		}
+	}
+	return acc, true
+}
+
+// expOfEps evaluates ε as e^ε, a rational function of the parameter:
+// ε = k·ln(R) (or ln(R)·k, −ln(R), ln(R)/k is refused) with R a rational
+// function and k an integer, or 0.
+func (c *checker) expOfEps(e *Expr) (poly.RatFunc, bool) {
+	const form = "ε for every %s must be k·ln(R) with R a rational function of %s (or a number) and k an integer, such as -ln(%s) or ln(3)"
+	e = e.unparen()
+	bad := func() (poly.RatFunc, bool) {
+		c.errorf(e.Pos(), form, c.param.name, c.param.name, c.param.name)
+		return poly.RatFunc{}, false
+	}
+	switch {
+	case e.Op == ENum && !c.mentionsParam(e):
+		x, ok := c.num(e, "ε")
+		if !ok {
+			return poly.RatFunc{}, false
+		}
+		if x.Sign() != 0 {
+			return bad()
+		}
+		return poly.FromPoly(poly.FromInts(1)), true
+	case e.Op == ECall && e.Text == "ln" && len(e.Args) == 1 && e.Args[0].Op != EArg:
+		return c.ratFunc(e.Args[0], "the argument of ln")
+	case e.Op == ENeg:
+		f, ok := c.expOfEps(e.Args[0])
+		if !ok {
+			return f, false
+		}
+		return c.ratPow(e, f, -1, "ε")
+	case e.Op == EProd && len(e.Args) == 2:
+		k, l := e.Args[0], e.Args[1]
+		if k.Minus || l.Minus {
+			return bad()
+		}
+		if c.mentionsParam(k) || k.unparen().Op == ECall {
+			k, l = l, k
+		}
+		if c.mentionsParam(k) {
+			return bad()
+		}
+		n, ok := c.integer(k, "the factor of ln", -maxParamPower, maxParamPower)
+		if !ok {
+			return poly.RatFunc{}, false
+		}
+		f, ok := c.expOfEps(l)
+		if !ok {
+			return f, false
+		}
+		return c.ratPow(e, f, n, "ε")
+	}
+	return bad()
+}
+
+// paramProperty checks a statement of a file with a parameter, or one
+// with "for NAME".
+func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, call *Expr) property.Statement {
+	switch {
+	case c.param == nil && pr.For != nil:
+		c.errorf(pr.For.Off, "for %s needs a parameter: declare it with param %s in (0, 1) and use it as a builder argument", pr.For.Name, pr.For.Name)
+		return nil
+	case c.param != nil && pr.For == nil:
+		c.errorf(pr.Start, "the file has a parameter: add for %s to decide this statement for every %s in %s", c.param.name, c.param.name, c.param.text)
+		return nil
+	case pr.For.Name != c.param.name:
+		c.errorf(pr.For.Off, "unknown parameter %s: the file's parameter is %s", pr.For.Name, c.param.name)
+		return nil
+	case pr.Over != nil:
+		c.errorf(pr.Over.Pos(), "over traces(k) is not supported with a parameter yet")
+		return nil
+	}
+	body := pr.Body.Pos()
+	isCheck := !pr.Query
+	var st property.Statement
+	switch {
+	case name == "dp" && isCheck:
+		args, ok := c.propArgs(call, body, "dp", []string{"eps", "delta"}, 1)
+		if !ok {
+			return nil
+		}
+		cf, ok1 := c.expOfEps(args["eps"])
+		d, ok2 := poly.RatFunc{}, true
+		dText := "0"
+		if x := args["delta"]; x != nil {
+			d, ok2 = c.ratFunc(x, "δ")
+			dText = exprText(x)
+		}
+		if !ok1 || !ok2 {
+			return nil
+		}
+		st = property.NewParamDPCheck(h, c.param.name, cf, d, exprText(args["eps"]), dText)
+	case name == "eps" && !isCheck:
+		args, ok := c.propArgs(call, body, "eps", []string{"delta"}, 0)
+		if !ok {
+			return nil
+		}
+		if d := args["delta"]; d != nil {
+			x, ok := c.num(d, "δ")
+			if !ok {
+				return nil
+			}
+			if x.Sign() != 0 {
+				c.errorf(d.Pos(), "for every %s the tight ε is computed at δ = 0 only for now", c.param.name)
+				return nil
+			}
+		}
+		st = property.NewParamEpsQuery(h, c.param.name)
+	case name == "delta" && !isCheck:
+		args, ok := c.propArgs(call, body, "delta", []string{"eps"}, 1)
+		if !ok {
+			return nil
+		}
+		cf, ok := c.expOfEps(args["eps"])
+		if !ok {
+			return nil
+		}
+		st = property.NewParamDeltaQuery(h, c.param.name, cf, exprText(args["eps"]))
+	default:
+		c.errorf(body, "for every %s only check dp(…), query eps(delta = 0) and query delta(eps = …) are supported for now", c.param.name)
+		return nil
+	}
+	if ex := pr.Expect; ex != nil {
+		hd := st.Head()
+		hd.Expect.Pos = c.position(ex.Start)
+		if !isCheck || (ex.Outcome != "holds" && ex.Outcome != "violated") {
+			c.errorf(ex.Start, "for every %s a check expects holds or violated, and a query's piecewise value takes no expect yet", c.param.name)
+			return nil
+		}
+		hd.Expect.Kind, hd.Expect.Text = property.ExpectHolds, ex.Outcome
+		if ex.Outcome == "violated" {
+			hd.Expect.Kind = property.ExpectViolated
+		}
+	} else if isCheck {
+		st.Head().Expect = property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
+	}
+	return st
+}
