@@ -267,6 +267,12 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 		r.Size.Inputs, r.Size.Pairs = len(p.Chain.Inputs()), len(p.Neighbours)
 	} else if c := p.Chain; c != nil { // nil in a file of equivalence checks only
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(p.Neighbours)}
+		if pc := p.Param; pc != nil { // the frame's rows are not the parametric chain's
+			r.Size.Transitions = 0
+			for _, row := range pc.Rows {
+				r.Size.Transitions += len(row)
+			}
+		}
 	} else if comp := p.Composition; comp != nil {
 		c := comp.Run
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(comp.Neighbours), Runs: comp.Runs}

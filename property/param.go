@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/param"
@@ -286,7 +287,7 @@ func (o *ParamEpsOutcome) Value() string {
 	if o.err != nil || o.Result == nil {
 		return "error"
 	}
-	return o.Result.String()
+	return strings.Join(o.Pieces, "; ")
 }
 
 // Evaluate computes the tight ε with param.Analysis.TightEpsilon.
@@ -312,7 +313,11 @@ func pieces(ctx context.Context, f param.Piecewise, wrap string) ([]string, erro
 	for _, p := range f.Pieces {
 		v := "∞"
 		if !p.Inf {
-			v = fmt.Sprintf(wrap, p.F.Format(f.Param))
+			v = fmt.Sprintf(wrap, FormatRatFunc(p.F, f.Param))
+		}
+		if isInt(p.Lo) && isInt(p.Hi) {
+			out = append(out, v+" for "+f.Param+" in "+p.Format(f.Param))
+			continue
 		}
 		lo, err := p.Lo.Decimal(ctx, 4)
 		if err != nil {
@@ -324,11 +329,7 @@ func pieces(ctx context.Context, f param.Piecewise, wrap string) ([]string, erro
 		}
 		dec := p.Format(f.Param)
 		dec = dec[:1] + lo + ", " + hi + dec[len(dec)-1:]
-		s := v + " for " + f.Param + " in " + p.Format(f.Param)
-		if !strings.Contains(s, dec) {
-			s += " (" + dec + ")"
-		}
-		out = append(out, s)
+		out = append(out, v+" for "+f.Param+" in "+p.Format(f.Param)+" ("+dec+")")
 	}
 	return out, nil
 }
@@ -367,7 +368,7 @@ func (o *ParamDeltaOutcome) Value() string {
 	if o.err != nil || o.Result == nil {
 		return "error"
 	}
-	return o.Result.String()
+	return strings.Join(o.Pieces, "; ")
 }
 
 // Evaluate computes the tight δ with param.Analysis.TightDelta.
@@ -384,4 +385,30 @@ func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		o.fail(err)
 	}
 	return o
+}
+
+// isInt reports whether an algebraic number is an integer.
+func isInt(a poly.Algebraic) bool {
+	r := a.Rat()
+	return r != nil && r.IsInt()
+}
+
+// FormatRatFunc prints a rational function of the parameter v with the
+// fewest parentheses: "1/alpha", "(1 + alpha)/(1 − alpha)", "2·alpha".
+func FormatRatFunc(f poly.RatFunc, v string) string {
+	num := f.Num().Format(v)
+	if f.Den().Degree() == 0 && f.Den().Format(v) == "1" {
+		return num
+	}
+	return wrapTerm(num) + "/" + wrapTerm(f.Den().Format(v))
+}
+
+// wrapTerm parenthesizes a polynomial unless it is a number or a name.
+func wrapTerm(s string) string {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return "(" + s + ")"
+		}
+	}
+	return s
 }

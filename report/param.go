@@ -47,8 +47,12 @@ func paramView(o property.Outcome) (kind, bool) {
 				if r.Holds {
 					fmt.Fprintf(w, "%s%s for every %s in %s: ε = %s, δ = %s\n", pad, verdictText(o), s.Param, s.Interval(), s.EpsText, s.DeltaText)
 				} else {
-					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s holds only for %s in %s (%s); at %s = %s:\n", pad, verdictText(o),
-						s.EpsText, s.DeltaText, s.Param, o.Region, o.RegionDecimal, s.Param, r.Witness.Format(s.Param))
+					where := fmt.Sprintf("only for %s in %s (%s)", s.Param, o.Region, o.RegionDecimal)
+					if r.Region.IsEmpty() {
+						where = fmt.Sprintf("for no %s in %s", s.Param, s.Interval())
+					}
+					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s holds %s; at %s = %s:\n", pad, verdictText(o),
+						s.EpsText, s.DeltaText, where, s.Param, r.Witness.Format(s.Param))
 					if r.Instance != nil && r.Instance.Counterexample != nil {
 						writeCounterexample(w, r.Instance.Counterexample)
 					} else {
