@@ -271,6 +271,9 @@ func TestModelsWithinLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if regexp.MustCompile(`(?m)^param `).Match(src) {
+			continue // a builder call for every parameter value (package param builds it)
+		}
 		for _, line := range strings.Split(string(src), "\n") {
 			line, _, _ = strings.Cut(line, "//")
 			for _, loc := range start.FindAllStringIndex(line, -1) {

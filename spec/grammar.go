@@ -4,7 +4,7 @@ package spec
 // (the README quotes it; TestGrammarInReadme keeps them equal, and the
 // parser's tests exercise every production).
 const grammar = `File = Stmt* .
-Stmt = Const | Model | Chain | Module | Formula | Label | Inputs | Outputs | Observe | Neighbours | Property .
+Stmt = Const | Model | Chain | Module | Formula | Label | Inputs | Outputs | Observe | Neighbours | Param | Property .
 Const = "const" Ident "=" Expr .
 Model = "model" Call .
 Chain = "chain" "{" (StateDecl | Row)* "}" .
@@ -22,7 +22,8 @@ Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
 Outputs = "outputs" ("state" | "var" Ident ("," Ident)* | "labels" Name ("," Name)*) .
 Observe = "observe" Name ("," Name)* .
 Neighbours = ("neighbours" | "neighbors") (Name "~" Name ("," Name "~" Name)* | Expr) .
-Property = ("check" | "query") Expr ("over" Call)? ("expect" Expectation)? .
+Param = "param" Ident "in" ("(" | "[") Sum "," Sum (")" | "]") .
+Property = ("check" | "query") Expr ("for" Ident)? ("over" Call)? ("expect" Expectation)? .
 Expectation = "holds" | "violated" | "unknown" | Expr | Name ":" Expr ("," Name ":" Expr)* .
 Name = Ident | String .
 Expr = Implies ("?" Expr ":" Expr)? .
