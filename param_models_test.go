@@ -1,0 +1,127 @@
+package dpcheck_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"testing"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/google/go-cmp/cmp"
+)
+
+// check runs a file and returns its outcomes, failing on errors.
+func checkParamFile(t *testing.T, path string) []property.Outcome {
+	t.Helper()
+	res, err := dpcheck.CheckFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Statements {
+		if o.Err() != nil || !o.Pass() {
+			t.Fatalf("%s: %s: %s (%v)", path, o.Statement().Head().Text, o.Value(), o.Err())
+		}
+	}
+	return res.Statements
+}
+
+// TestGeometricParam: the outcomes of models/geometric_param.dp, exactly
+// (hand-computed: Pr[t0 | s0] = 1/(1+α) and Pr[t0 | s1] = α/(1+α), so the
+// ratio is 1/α everywhere; ln 3 suffices iff α ≥ 1/3; at α = 1/4 the
+// counterexample is t0 with 4/5 vs 1/5).
+func TestGeometricParam(t *testing.T) {
+	out := checkParamFile(t, "models/geometric_param.dp")
+	if len(out) != 4 {
+		t.Fatalf("%d outcomes, want 4", len(out))
+	}
+	if o := out[0].(*property.ParamDPOutcome); !o.Result.Holds {
+		t.Errorf("dp(-ln alpha) does not hold: %s", o.Region)
+	}
+	o := out[1].(*property.ParamDPOutcome)
+	if o.Result.Holds || o.Region != "[1/3, 1)" || o.RegionDecimal != "[0.3333, 1.0000)" {
+		t.Errorf("dp(ln 3): holds %v on %s = %s, want violated, [1/3, 1)", o.Result.Holds, o.Region, o.RegionDecimal)
+	}
+	if w := o.Result.Witness.Rat(); w == nil || w.Cmp(big.NewRat(1, 4)) != 0 {
+		t.Errorf("witness %v, want 1/4", o.Result.Witness)
+	}
+	cx := o.Result.Instance.Counterexample
+	if cx.From.Name != "s0" || cx.To.Name != "s1" || cx.WorstOutput != "t0" ||
+		cx.WorstFrom.Cmp(big.NewRat(4, 5)) != 0 || cx.WorstTo.Cmp(big.NewRat(1, 5)) != 0 {
+		t.Errorf("counterexample %s → %s on %s: %s vs %s, want s0 → s1 on t0: 4/5 vs 1/5",
+			cx.From.Name, cx.To.Name, cx.WorstOutput, cx.WorstFrom.RatString(), cx.WorstTo.RatString())
+	}
+	if diff := cmp.Diff([]string{"ln(1/alpha) for alpha in (0, 1)"}, out[2].(*property.ParamEpsOutcome).Pieces); diff != "" {
+		t.Errorf("tight ε (-want +got):\n%s", diff)
+	}
+	// δ at ε = ln 2: Pr[t0 | s0] − 2·Pr[t0 | s1] = (1 − 2α)/(1 + α) for α ≤ 1/2.
+	want := []string{"(−2·alpha + 1)/(alpha + 1) for alpha in (0, 1/2] ((0.0000, 0.5000])", "0 for alpha in (1/2, 1) ((0.5000, 1.0000))"}
+	if diff := cmp.Diff(want, out[3].(*property.ParamDeltaOutcome).Pieces); diff != "" {
+		t.Errorf("tight δ (-want +got):\n%s", diff)
+	}
+}
+
+// TestParamModelsAgreeWithBuilders: the tight ε and δ for every parameter
+// value of the parametric models equal the non-parametric builders' at
+// rational points.
+func TestParamModelsAgreeWithBuilders(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		file, call string
+		points     []*big.Rat
+		eps        int // the index of query eps(delta = 0), -1: none
+		delta      int // the index of query delta(eps = …)
+		deltaEps   string
+	}{
+		{"models/geometric_param.dp", "truncated_geometric(alpha = %s, n = 5)", []*big.Rat{big.NewRat(1, 4), big.NewRat(1, 2), big.NewRat(2, 3)}, 2, 3, "ln(2)"},
+		{"models/geometric_param_20.dp", "truncated_geometric(alpha = %s, n = 20)", []*big.Rat{big.NewRat(1, 3), big.NewRat(3, 4)}, 2, 3, "ln(2)"},
+		{"models/survey_param.dp", "survey(theta1 = %s, theta2 = 1/2)", []*big.Rat{big.NewRat(1, 5), big.NewRat(1, 2), big.NewRat(4, 5)}, 2, 3, "ln(2)"},
+		{"models/survey_theta2_param.dp", "survey(theta1 = 1/2, theta2 = %s)", []*big.Rat{big.NewRat(1, 5), big.NewRat(1, 2), big.NewRat(4, 5)}, 0, -1, ""},
+		{"models/cutoff_param.dp", "cutoff_decision(alpha = %s, m = 3, hi = 5)", []*big.Rat{big.NewRat(1, 3), big.NewRat(9, 10)}, -1, 2, "-ln(alpha)"},
+	}
+	for _, c := range cases {
+		out := checkParamFile(t, c.file)
+		for _, a := range c.points {
+			src := fmt.Sprintf("model %s\nquery eps(delta = 0)\n", fmt.Sprintf(c.call, a.RatString()))
+			deltaEps := ""
+			if c.delta >= 0 {
+				deltaEps = c.deltaEps
+				if deltaEps == "-ln(alpha)" {
+					deltaEps = "ln(" + new(big.Rat).Inv(a).RatString() + ")"
+				}
+				src += "query delta(eps = " + deltaEps + ")\n"
+			}
+			res, err := dpcheck.CheckSource(ctx, "point.dp", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.eps >= 0 {
+				r := out[c.eps].(*property.ParamEpsOutcome).Result
+				got, err := r.Eps(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := res.Statements[0].(*property.EpsOutcome).Result.Eps
+				if n, err := got.Cmp(want); err != nil || n != 0 {
+					t.Errorf("%s at %s: tight ε %s, builder's %s", c.file, a.RatString(), got, want)
+				}
+			}
+			if c.delta >= 0 {
+				r := out[c.delta].(*property.ParamDeltaOutcome).Result
+				p, ok := r.Delta.At(a)
+				if !ok {
+					t.Fatalf("%s: %s outside the pieces", c.file, a.RatString())
+				}
+				got, err := p.F.Eval(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := res.Statements[1].(*property.DeltaOutcome).Result.Delta
+				if s, err := want.Sub(exact.RatReal(got)).Sign(); err != nil || s != 0 {
+					t.Errorf("%s at %s: tight δ at ε = %s is %s, builder's %s", c.file, a.RatString(), deltaEps, got.RatString(), want)
+				}
+			}
+		}
+	}
+}
