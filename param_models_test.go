@@ -125,3 +125,32 @@ func TestParamModelsAgreeWithBuilders(t *testing.T) {
 		}
 	}
 }
+
+// TestParamIntervalOutsideTheBuilders: an interval where a probability is
+// not positive is refused when the model is built, at the model, with an
+// exact value where it fails (α = 1: (α − α²)/(1 + α) = 0).
+func TestParamIntervalOutsideTheBuilders(t *testing.T) {
+	src := "param alpha in (0, 2)\nmodel truncated_geometric(alpha = alpha, n = 2)\ncheck dp(eps = ln(2)) for alpha\n"
+	_, err := dpcheck.CheckSource(context.Background(), "wide.dp", src)
+	want := "wide.dp:2:7: truncated_geometric(alpha = alpha, n = 2) for every alpha in (0, 2): invalid parametric model: state s0: the probability (−alpha^2 + alpha)/(alpha + 1) of going to t1 is not positive at alpha = 1 (nor everywhere in (0, 2))"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestParamOutputsVar: with outputs var out the outputs are the values of
+// out (param.AnalyzeVar); on the geometric mechanism they are its final
+// states, so the tight ε is ln(1/α) again.
+func TestParamOutputsVar(t *testing.T) {
+	src := "param alpha in [1/4, 3/4]\nmodel truncated_geometric(alpha = alpha, n = 3)\noutputs var out\nquery eps(delta = 0) for alpha\ncheck dp(eps = ln(2)) for alpha expect violated\n"
+	res, err := dpcheck.CheckSource(context.Background(), "var.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Statements[0].(*property.ParamEpsOutcome).Pieces; !cmp.Equal(got, []string{"ln(1/alpha) for alpha in [1/4, 3/4] ([0.2500, 0.7500])"}) {
+		t.Errorf("tight ε %q", got)
+	}
+	if o := res.Statements[1].(*property.ParamDPOutcome); o.Region != "[1/2, 3/4]" || !o.Pass() {
+		t.Errorf("dp(ln 2) holds on %s (pass %v), want [1/2, 3/4]", o.Region, o.Pass())
+	}
+}

@@ -352,9 +352,11 @@ func (c *checker) check() (*property.Program, bool) {
 		c.errorf(at, "with a parameter the model must be a builder: %s (chains, modules and PRISM models with a parameter are not supported yet)", property.ParamBuilders)
 	case c.param != nil:
 		if m := c.builderCall(s.model.Call); m != nil {
-			if c.param.arg == "" {
+			switch {
+			case c.param.bad:
+			case c.param.arg == "":
 				c.errorf(s.model.Call.Pos(), "the model does not use the parameter %s: write it as the argument, such as %s", c.param.name, "truncated_geometric(alpha = "+c.param.name+", n = 5)")
-			} else {
+			default:
 				p.Model = &property.ParamModel{Builder: m, Param: c.param.name, Arg: c.param.arg, Interval: c.param.in, IntervalText: c.param.text, Pos: c.position(s.model.Call.Pos())}
 			}
 		}

@@ -18,6 +18,8 @@ type paramInfo struct {
 	// arg is the builder argument the parameter stands for ("" until the
 	// model is checked).
 	arg string
+	// bad is set when the interval has errors (the name is still known).
+	bad bool
 }
 
 // paramUses says where a parameter may appear now.
@@ -34,6 +36,7 @@ func (c *checker) declareParam(ps *ParamStmt) {
 		c.errorf(ps.Name.Off, "%s is already a constant (line %d); the parameter needs its own name", name, c.position(c.consts[name].decl.Start).Line)
 		return
 	}
+	c.param = &paramInfo{stmt: ps, name: name, bad: true}
 	lo, ok1 := c.num(ps.Lo, "the interval's lower end")
 	hi, ok2 := c.num(ps.Hi, "the interval's upper end")
 	if !ok1 || !ok2 {
@@ -51,7 +54,7 @@ func (c *checker) declareParam(ps *ParamStmt) {
 	if ps.HiOpen {
 		r = ")"
 	}
-	c.param = &paramInfo{stmt: ps, name: name, in: in, text: l + lo.RatString() + ", " + hi.RatString() + r}
+	c.param.in, c.param.text, c.param.bad = in, l+lo.RatString()+", "+hi.RatString()+r, false
 }
 
 // isParam reports whether e is the parameter's name.

@@ -1,0 +1,71 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParamErrors: every misuse of a parameter gets its exact message at
+// its exact position.
+func TestParamErrors(t *testing.T) {
+	const geo = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 5)\n"
+	uses := "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …), and in ε and δ of check dp, query eps and query delta … for it for now"
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"no for", geo + "check dp(eps = ln(2))", []string{"3:1: the file has a parameter: add for alpha to decide this statement for every alpha in (0, 1)"}},
+		{"for without param", "model survey()\ncheck dp(eps = ln(3)) for theta", []string{"2:27: for theta needs a parameter: declare it with param theta in (0, 1) and use it as a builder argument"}},
+		{"for another name", geo + "check dp(eps = ln(2)) for beta", []string{"3:27: unknown parameter beta: the file's parameter is alpha"}},
+		{"unsupported property", geo + "check D{ln(2), 0}[X out_0] for alpha", []string{"3:7: for every alpha only check dp(…), query eps(delta = 0) and query delta(eps = …) are supported for now"}},
+		{"eps not k ln R", geo + "check dp(eps = alpha) for alpha", []string{"3:16: ε for every alpha must be k·ln(R) with R a rational function of alpha (or a number) and k an integer, such as -ln(alpha) or ln(3)"}},
+		{"ln of a non-rational", geo + "check dp(eps = ln(|alpha|)) for alpha", []string{"3:19: the argument of ln must be a rational function of alpha (numbers, alpha, + - * / and ^ with an integer exponent)"}},
+		{"exponent in alpha", geo + "check dp(eps = ln(2^alpha)) for alpha", []string{"3:21: the argument of ln: the exponent must be an integer, not a function of alpha"}},
+		{"eps query at delta > 0", geo + "query eps(delta = 1/2) for alpha", []string{"3:19: for every alpha the tight ε is computed at δ = 0 only for now"}},
+		{"query expects a value", geo + "query eps(delta = 0) for alpha expect ln(2)", []string{"3:39: for every alpha a check expects holds or violated, and a query's piecewise value takes no expect yet"}},
+		{"parameter of another builder", "param a in (0, 1)\nmodel laplace_decision(alpha = a, k = 1, hi = 3)\ncheck dp(eps = ln(2)) for a", []string{"2:32: " + replaceName(uses, "a")}},
+		{"parameter as an integer", "param alpha in (0, 1)\nmodel truncated_geometric(alpha = 1/2, n = alpha)\ncheck dp(eps = ln(2)) for alpha", []string{"2:44: " + uses}},
+		{"parameter in a constant", "param alpha in (0, 1)\nconst b = alpha\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"2:11: " + uses}},
+		{"parameter twice", "param t in (0, 1)\nmodel survey(theta1 = t, theta2 = t)\ncheck dp(eps = ln(2)) for t", []string{"2:35: " + replaceName(uses, "t")}},
+		{"unused parameter", "param alpha in (0, 1)\nmodel survey()\ncheck dp(eps = ln(3)) for alpha", []string{"2:7: the model does not use the parameter alpha: write it as the argument, such as truncated_geometric(alpha = alpha, n = 5)"}},
+		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
+		{"empty interval", "param alpha in [1, 1/2]\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"1:17: the interval of alpha is empty: 1 is not below 1/2"}},
+		{"two parameters", geo + "param beta in (0, 1)\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a file has one parameter for now (the first is at line 1)"}},
+		{"bad interval bracket", "param alpha in {0, 1}", []string{`1:16: unexpected "{" (expected an interval such as (0, 1), [0, 1], (0, 1] or [0, 1))`}},
+		{"neighbours with a parameter", geo + "neighbours |in - in'| <= 1\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a neighbours statement with a parameter is not supported yet: the builder's own neighbours are used"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := errorsOf(t, tt.src)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func replaceName(s, name string) string {
+	return strings.ReplaceAll(s, "parameter alpha", "parameter "+name)
+}
+
+// TestFormatParam: the formatter writes param and for canonically, and
+// formatting is idempotent.
+func TestFormatParam(t *testing.T) {
+	src := "param   alpha in[1/4,1)\nmodel truncated_geometric(alpha=alpha,n=5)\ncheck dp(eps=-ln(alpha),delta=1-alpha)for alpha expect holds\nquery eps(delta=0)  for   alpha\n"
+	want := "param alpha in [1/4, 1)\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = -ln(alpha), delta = 1 - alpha) for alpha expect holds\nquery eps(delta = 0) for alpha\n"
+	got, err := spec.Format("t.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Format (-want +got):\n%s", diff)
+	}
+	again, err := spec.Format("t.dp", got)
+	if err != nil || again != got {
+		t.Errorf("formatting twice: %q, %v", again, err)
+	}
+}
