@@ -45,7 +45,11 @@ func paramView(o property.Outcome) (kind, bool) {
 			text: func(w io.Writer) {
 				r := o.Result
 				if r.Holds {
-					fmt.Fprintf(w, "%s%s for every %s in %s: ε = %s, δ = %s\n", pad, verdictText(o), s.Param, s.Interval(), s.EpsText, s.DeltaText)
+					v := fmt.Sprintf("holds for every %s in %s", s.Param, s.Interval())
+					if !o.Pass() {
+						v += ", expected " + s.Expect.Text
+					}
+					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s\n", pad, v, s.EpsText, s.DeltaText)
 				} else {
 					where := fmt.Sprintf("only for %s in %s (%s)", s.Param, o.Region, o.RegionDecimal)
 					if r.Region.IsEmpty() {
