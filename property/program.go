@@ -3,7 +3,9 @@
 // inputs, which inputs are neighbours, what an observer sees, and the
 // statements to evaluate — one type per kind of statement (DPCheck,
 // EpsQuery, DeltaQuery, ProfileQuery, FormulaCheck, ProbQuery, DEpsQuery,
-// DDeltaQuery, EquivalenceCheck), all implementing Statement.
+// DDeltaQuery, EquivalenceCheck, and for every value of a parameter
+// ParamDPCheck, ParamEpsQuery, ParamDeltaQuery), all implementing
+// Statement.
 //
 // A front end (the .dp language in package spec) turns text into a Program,
 // reporting errors at their positions. Prepare builds the model under a

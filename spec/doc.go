@@ -28,7 +28,21 @@
 // (an error on a Markov chain, whose checks are decided exactly). Pmin,
 // Pmax and unknown are reserved words; mdp is one only before module.
 //
+// For every parameter value (param.go): "param NAME in (LO, HI)" (either
+// end open or closed, written with parentheses or brackets) declares the
+// file's one parameter; its name may be one argument of the builders
+// property.ParamArgSupported accepts (the model is then a
+// property.ParamModel), and "check dp(…) for NAME", "query eps(delta = 0)
+// for NAME" and "query delta(eps = …) for NAME" become
+// property.ParamDPCheck, ParamEpsQuery and ParamDeltaQuery, with ε
+// (k·ln(R)) and δ evaluated into poly.RatFunc by a small evaluator over
+// the AST (numbers and constants, the parameter, + − * /, ^ with an
+// integer exponent). Every other use of the parameter, a statement
+// without "for NAME" in such a file, and "for NAME" without a parameter
+// are errors at their positions. param and for are reserved words.
+//
 // spec imports property, expr, exact, source, builder (the catalog), chain,
 // verify (formula operators), statespace and prism (the models of modules
-// and PRISM files) and mdp (an explicit MDP); none of them imports spec.
+// and PRISM files), mdp (an explicit MDP) and poly (ε and δ as functions
+// of a parameter); none of them imports spec.
 package spec
