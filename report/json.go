@@ -182,7 +182,9 @@ type StatementDoc struct {
 	// Outcome is holds or violated for checks (or unknown, for a check
 	// on an MDP that could be neither proved nor refuted), value for
 	// queries (interval for a query on an MDP not decided exactly: see
-	// MDP.Lower and MDP.Upper), error, or stopped (timeout or interrupt).
+	// MDP.Lower and MDP.Upper), pieces for a query for every value of a
+	// parameter (see Param.Pieces), error, or stopped (timeout or
+	// interrupt).
 	Outcome        string             `json:"outcome"`
 	Value          *Number            `json:"value,omitempty"`
 	Expect         *string            `json:"expect"`

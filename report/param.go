@@ -90,6 +90,7 @@ func paramView(o property.Outcome) (kind, bool) {
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
 			},
 			json: func(d *StatementDoc) {
+				d.Outcome = "pieces"
 				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
 			},
 		}, true
@@ -105,6 +106,7 @@ func paramView(o property.Outcome) (kind, bool) {
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
 			},
 			json: func(d *StatementDoc) {
+				d.Outcome = "pieces"
 				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
 			},
 		}, true
