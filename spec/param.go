@@ -243,6 +243,31 @@ func (c *checker) expOfEps(e *Expr) (poly.RatFunc, bool) {
 	return bad()
 }
 
+// nonNegative reports an error at e when f(x) < lo for some x of the
+// interval (f ≥ lo must hold everywhere): ε ≥ 0 is e^ε ≥ 1, and δ ≥ 0. A
+// function that cannot be decided here (a pole) is left to the
+// evaluation, which refuses it with its own message.
+func (c *checker) nonNegative(e *Expr, f poly.RatFunc, lo int64, what string) bool {
+	if c.param.bad {
+		return true
+	}
+	var lim poly.Limits
+	g, err := lim.RatSub(c.ctx, f, poly.FromPoly(poly.FromInts(lo)))
+	if err != nil {
+		return true
+	}
+	r, err := lim.WhereRat(c.ctx, g, poly.GE, c.param.in)
+	if err != nil {
+		return true
+	}
+	w, outside, err := lim.Witness(c.ctx, r)
+	if err != nil || !outside {
+		return true
+	}
+	c.errorf(e.Pos(), "%s = %s is negative at %s = %s: it must be ≥ 0 for every %s in %s", what, exprText(e), c.param.name, w.Format(c.param.name), c.param.name, c.param.text)
+	return false
+}
+
 // paramProperty checks a statement of a file with a parameter, or one
 // with "for NAME".
 func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, call *Expr) property.Statement {
@@ -270,10 +295,12 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 			return nil
 		}
 		cf, ok1 := c.expOfEps(args["eps"])
+		ok1 = ok1 && c.nonNegative(args["eps"], cf, 1, "ε")
 		d, ok2 := poly.RatFunc{}, true
 		dText := "0"
 		if x := args["delta"]; x != nil {
 			d, ok2 = c.ratFunc(x, "δ")
+			ok2 = ok2 && c.nonNegative(x, d, 0, "δ")
 			dText = exprText(x)
 		}
 		if !ok1 || !ok2 {
@@ -302,7 +329,7 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 			return nil
 		}
 		cf, ok := c.expOfEps(args["eps"])
-		if !ok {
+		if !ok || !c.nonNegative(args["eps"], cf, 1, "ε") {
 			return nil
 		}
 		st = property.NewParamDeltaQuery(h, c.param.name, cf, exprText(args["eps"]))

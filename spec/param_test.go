@@ -35,6 +35,9 @@ func TestParamErrors(t *testing.T) {
 		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
 		{"empty interval", "param alpha in [1, 1/2]\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"1:17: the interval of alpha is empty: 1 is not below 1/2"}},
 		{"two parameters", geo + "param beta in (0, 1)\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a file has one parameter for now (the first is at line 1)"}},
+		{"negative eps", geo + "check dp(eps = ln(2*alpha)) for alpha", []string{"3:16: ε = ln(2*alpha) is negative at alpha = 1/3: it must be ≥ 0 for every alpha in (0, 1)"}},
+		{"negative delta", geo + "check dp(eps = ln(2), delta = alpha - 1/2) for alpha", []string{"3:31: δ = alpha - 1/2 is negative at alpha = 1/3: it must be ≥ 0 for every alpha in (0, 1)"}},
+		{"negative eps of a delta query", geo + "query delta(eps = ln(alpha)) for alpha", []string{"3:19: ε = ln(alpha) is negative at alpha = 1/2: it must be ≥ 0 for every alpha in (0, 1)"}},
 		{"bad interval bracket", "param alpha in {0, 1}", []string{`1:16: unexpected "{" (expected an interval such as (0, 1), [0, 1], (0, 1] or [0, 1))`}},
 		{"neighbours with a parameter", geo + "neighbours |in - in'| <= 1\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a neighbours statement with a parameter is not supported yet: the builder's own neighbours are used"}},
 	}
