@@ -128,6 +128,9 @@ func (pp *Prepared) prepareParam(ctx context.Context, m *ParamModel) (source.Err
 	return errs, nil
 }
 
+// IsParam reports whether the model has a parameter (Param is set).
+func (p *Prepared) IsParam() bool { return p.Param != nil }
+
 // paramAnalysis returns the parametric chain's output distributions,
 // computed once.
 func (e *Env) paramAnalysis(ctx context.Context) (*param.Analysis, error) {

@@ -164,6 +164,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if r := entries[0].Result; pictures && r != nil && r.Prepared != nil && r.Prepared.IsMDP() {
 		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw a Markov chain; the model of %s is an MDP, and pictures of MDPs are not drawn yet\n", entries[0].File)
 		code = max(code, exitInvalid)
+	} else if pictures && r != nil && r.Prepared != nil && r.Prepared.IsParam() {
+		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw a Markov chain; the model of %s has a parameter, and pictures of parametric chains are not drawn yet\n", entries[0].File)
+		code = max(code, exitInvalid)
 	} else if pictures && r != nil && ctx.Err() == nil {
 		err := picture.Draw(ctx, entries[0].Result, *dot, *svg, *prof)
 		if errors.Is(err, picture.ErrNoGraphviz) {

@@ -289,3 +289,20 @@ func TestFlagsAnywhere(t *testing.T) {
 		t.Errorf("dpcheck -- --format: exit %d, %q", code, stderr.String())
 	}
 }
+
+// TestPicturesOfAParametricChain: --dot refuses a model with a parameter
+// (its frame's rows are not the chain's) and writes nothing.
+func TestPicturesOfAParametricChain(t *testing.T) {
+	dot := filepath.Join(t.TempDir(), "m.dot")
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--dot", dot, "../../models/survey_param.dp"}, &bytes.Buffer{}, &stderr); code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, stderr.String())
+	}
+	want := "dpcheck: --dot, --svg and --profile draw a Markov chain; the model of ../../models/survey_param.dp has a parameter, and pictures of parametric chains are not drawn yet\n"
+	if got := stderr.String(); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if _, err := os.Stat(dot); err == nil {
+		t.Error("a DOT file was written")
+	}
+}
