@@ -154,3 +154,28 @@ func TestParamOutputsVar(t *testing.T) {
 		t.Errorf("dp(ln 2) holds on %s (pass %v), want [1/2, 3/4]", o.Region, o.Pass())
 	}
 }
+
+// TestParamQueryExpectations: a query's expectation is met by one equal
+// piece over the whole interval (δ = 0 on [1/2, 1) for the geometric
+// mechanism at ε = ln 2; ε = ln(1/α) written as −ln(α)), and not by a
+// value with two pieces.
+func TestParamQueryExpectations(t *testing.T) {
+	src := "param alpha in [1/2, 1)\nmodel truncated_geometric(alpha = alpha, n = 4)\n" +
+		"query delta(eps = ln(2)) for alpha expect 0\n" +
+		"query eps(delta = 0) for alpha expect -ln(alpha)\n" +
+		"query eps(delta = 0) for alpha expect 2*ln(1/alpha)\n" +
+		"query delta(eps = ln(3/2)) for alpha expect 0\n"
+	res, err := dpcheck.CheckSource(context.Background(), "expect.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{true, true, false, false}
+	for i, o := range res.Statements {
+		if o.Pass() != want[i] {
+			t.Errorf("%s: pass %v, want %v (value %s)", o.Statement().Head().Text, o.Pass(), want[i], o.Value())
+		}
+	}
+	if got := res.Statements[3].Value(); got != "(−3/2·alpha + 1)/(alpha + 1) for alpha in [1/2, 2/3] ([0.5000, 0.6667]); 0 for alpha in (2/3, 1) ((0.6667, 1.0000))" {
+		t.Errorf("δ at ln(3/2): %s", got)
+	}
+}

@@ -158,6 +158,31 @@ type paramHead struct {
 	Param string
 	out   string
 	in    string
+	// expected is a query's expected function, one piece over the whole
+	// interval (e^ε for query eps, δ for query delta), or nil.
+	expected *poly.RatFunc
+}
+
+// Expected is a query's expected function (e^ε for query eps, δ for
+// query delta) and whether there is one.
+func (s *paramHead) Expected() (poly.RatFunc, bool) {
+	if s.expected == nil {
+		return poly.RatFunc{}, false
+	}
+	return *s.expected, true
+}
+
+// SetExpected sets a query's expectation: one piece equal to f on the
+// whole interval (e^ε for query eps, δ for query delta).
+func (s *paramHead) SetExpected(f poly.RatFunc) { s.expected = &f }
+
+// passPieces sets whether a piecewise value meets the expectation: one
+// finite piece equal to the expected function.
+func (b *base) passPieces(s *paramHead, f param.Piecewise) {
+	b.pass = true
+	if s.expected != nil {
+		b.pass = len(f.Pieces) == 1 && !f.Pieces[0].Inf && f.Pieces[0].F.Equal(*s.expected)
+	}
 }
 
 func (s *paramHead) Head() *Header { return &s.Header }
@@ -166,8 +191,8 @@ func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
 	if p.Param == nil {
 		return source.ErrorList{errorAt(s.Pos, "for %s needs a model with the parameter (param %s in (0, 1))", s.Param, s.Param)}
 	}
-	if s.Expect.Kind == ExpectValue || s.Expect.Kind == ExpectUnknown {
-		return source.ErrorList{errorAt(s.Expect.Pos, "for every %s a query's value is piecewise: write the query without expect (checks expect holds or violated)", s.Param)}
+	if s.Expect.Kind == ExpectUnknown || s.Expect.Kind == ExpectValue && s.expected == nil {
+		return source.ErrorList{errorAt(s.Expect.Pos, "for every %s a check expects holds or violated, and a query one function of %s", s.Param, s.Param)}
 	}
 	s.out = p.Output.String()
 	s.in = p.Program.Model.(*ParamModel).IntervalText
@@ -305,7 +330,9 @@ func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	}
 	if err != nil {
 		o.fail(err)
+		return o
 	}
+	o.passPieces(&s.paramHead, o.Result.R)
 	return o
 }
 
@@ -386,7 +413,9 @@ func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	}
 	if err != nil {
 		o.fail(err)
+		return o
 	}
+	o.passPieces(&s.paramHead, o.Result.Delta)
 	return o
 }
 

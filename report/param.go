@@ -83,7 +83,7 @@ func paramView(o property.Outcome) (kind, bool) {
 		return kind{
 			output: s.Out(),
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sε at δ = 0 for every %s in %s:\n", pad, s.Param, s.Interval())
+				fmt.Fprintf(w, "%sε at δ = 0 for every %s in %s%s:\n", pad, s.Param, s.Interval(), expectNote(o))
 				for _, p := range o.Pieces {
 					fmt.Fprintf(w, "%s  ε = %s\n", pad, p)
 				}
@@ -99,7 +99,7 @@ func paramView(o property.Outcome) (kind, bool) {
 		return kind{
 			output: s.Out(),
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sδ at ε = %s for every %s in %s:\n", pad, s.EpsText, s.Param, s.Interval())
+				fmt.Fprintf(w, "%sδ at ε = %s for every %s in %s%s:\n", pad, s.EpsText, s.Param, s.Interval(), expectNote(o))
 				for _, p := range o.Pieces {
 					fmt.Fprintf(w, "%s  δ = %s\n", pad, p)
 				}

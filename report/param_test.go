@@ -20,7 +20,10 @@ func paramEntries(t *testing.T) []Entry {
 			"check dp(eps = ln(3)) for alpha\n" + // fails its expectation (holds)
 			"check dp(eps = ln(1/alpha)) for alpha expect violated\n" + // fails its expectation (violated)
 			"query eps(delta = 0) for alpha\n" +
-			"query delta(eps = ln(2)) for alpha\n"},
+			"query eps(delta = 0) for alpha expect -ln(alpha)\n" +
+			"query eps(delta = 0) for alpha expect ln(2)\n" + // fails: the tight ε is ln(1/alpha)
+			"query delta(eps = ln(2)) for alpha\n" +
+			"query delta(eps = ln(2)) for alpha expect 0\n"}, // fails: two pieces
 		{"survey_theta2_param.dp", "param theta2 in (0, 1)\nmodel survey(theta1 = 1/2, theta2 = theta2)\n" +
 			"query eps(delta = 0) for theta2\n" +
 			"check dp(eps = ln(3)) for theta2 expect violated\n"},

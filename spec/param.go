@@ -340,16 +340,47 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 	if ex := pr.Expect; ex != nil {
 		hd := st.Head()
 		hd.Expect.Pos = c.position(ex.Start)
-		if !isCheck || (ex.Outcome != "holds" && ex.Outcome != "violated") {
-			c.errorf(ex.Start, "for every %s a check expects holds or violated, and a query's piecewise value takes no expect yet", c.param.name)
-			return nil
-		}
-		hd.Expect.Kind, hd.Expect.Text = property.ExpectHolds, ex.Outcome
-		if ex.Outcome == "violated" {
-			hd.Expect.Kind = property.ExpectViolated
+		switch q := st.(type) {
+		case *property.ParamDPCheck:
+			if ex.Outcome != "holds" && ex.Outcome != "violated" {
+				c.errorf(ex.Start, "a check expects holds or violated")
+				return nil
+			}
+			hd.Expect.Kind, hd.Expect.Text = property.ExpectHolds, ex.Outcome
+			if ex.Outcome == "violated" {
+				hd.Expect.Kind = property.ExpectViolated
+			}
+		case *property.ParamEpsQuery, *property.ParamDeltaQuery:
+			if ex.Value == nil {
+				c.errorf(ex.Start, "for every %s a query expects one function of %s over the whole interval (query eps(delta = 0) for %s expect -ln(%s)), not %s", c.param.name, c.param.name, c.param.name, c.param.name, exprOrOutcome(ex))
+				return nil
+			}
+			var f poly.RatFunc
+			var ok bool
+			if eq, isEps := q.(*property.ParamEpsQuery); isEps {
+				if f, ok = c.expOfEps(ex.Value); ok {
+					eq.SetExpected(f)
+				}
+			} else if f, ok = c.ratFunc(ex.Value, "δ"); ok {
+				q.(*property.ParamDeltaQuery).SetExpected(f)
+			}
+			if !ok {
+				return nil
+			}
+			hd.Expect.Kind, hd.Expect.Text = property.ExpectValue, exprText(ex.Value)
 		}
 	} else if isCheck {
 		st.Head().Expect = property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
 	}
 	return st
+}
+
+// exprOrOutcome is an expectation as written.
+func exprOrOutcome(ex *Expect) string {
+	if ex.Outcome != "" {
+		return ex.Outcome
+	}
+	p := &printer{limit: MaxStatementText}
+	p.expect(ex)
+	return p.text()
 }
