@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/poly"
 )
@@ -166,4 +167,158 @@ func CutoffDecision(ctx context.Context, lim poly.Limits, m, lo, hi int) (*Chain
 		pairs = append(pairs, [2]int{inputs[i-1], inputs[i]})
 	}
 	return New(ctx, lim, frame, "alpha", poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, pairs)
+}
+
+// MaxThresholdStates bounds the states of AboveThresholdQ as
+// builder.AboveThreshold bounds its own: (n+1)³·k at most 10⁷.
+const MaxThresholdStates = 10_000_000
+
+// AboveThresholdQ returns the paper's online model (seed 004, Algorithm 1;
+// builder.AboveThreshold) for every query noise α_q in (0, 1) at a fixed
+// threshold noise alphaT in (0, 1), with the same states, valuations,
+// labels, inputs and neighbours as builder.AboveThreshold(alphaT, α_q, n,
+// k, cmp) and its rows as rational functions of α_q: from input "d<d>_t<t>"
+// to "d<d>_t<t>_T<T>_q1" with the (constant) truncated alphaT-geometric
+// Pr[T | t]; from "…_q<i>" to "halt_<i>" with up(d, T) = Σ_f Pr_αq[f | d]
+// over the noisy answers f that compare to T as cmp says, and to the next
+// query's state (or "never" after query k) with 1 − up(d, T). A
+// probability that is 0 for every α_q (no f compares, or every f does) is
+// no transition, as builder drops zeros. The parameter is named "alpha_q".
+func AboveThresholdQ(ctx context.Context, lim poly.Limits, alphaT *big.Rat, n, k int, cmp builder.Comparison) (*Chain, error) {
+	if alphaT == nil || alphaT.Sign() <= 0 || alphaT.Cmp(big.NewRat(1, 1)) >= 0 {
+		return nil, fmt.Errorf("%w: above threshold: alpha_t must be in (0, 1)", ErrParam)
+	}
+	if n < 1 || n > 100 || k < 1 || k > builder.MaxQueries {
+		return nil, fmt.Errorf("%w: above threshold: n = %d and k = %d: need 1 ≤ n ≤ 100 and 1 ≤ k ≤ %d", ErrParam, n, k, builder.MaxQueries)
+	}
+	if (n+1)*(n+1)*(n+1)*k > MaxThresholdStates {
+		return nil, fmt.Errorf("%w: above threshold: n = %d and k = %d give more than %d states", ErrParam, n, k, MaxThresholdStates)
+	}
+	// The threshold's noise: constants, as builder's geometric table.
+	one := big.NewRat(1, 1)
+	onePlusT := new(big.Rat).Add(one, alphaT)
+	thrB := make([]*big.Rat, n+1) // α_t^j/(1+α_t)
+	thrI := make([]*big.Rat, n+1) // (1−α_t)·α_t^j/(1+α_t)
+	thrB[0] = new(big.Rat).Quo(one, onePlusT)
+	thrI[0] = new(big.Rat).Quo(new(big.Rat).Sub(one, alphaT), onePlusT)
+	for j := 1; j <= n; j++ {
+		thrB[j] = new(big.Rat).Mul(thrB[j-1], alphaT)
+		thrI[j] = new(big.Rat).Mul(thrI[j-1], alphaT)
+	}
+	thr := func(t, T int) poly.RatFunc {
+		p := thrI[abs(t-T)]
+		switch T {
+		case 0:
+			p = thrB[t]
+		case n:
+			p = thrB[n-t]
+		}
+		return poly.FromPoly(poly.Const(p))
+	}
+	// The answers' noise: numerators over the common denominator 1 + α_q.
+	den := poly.FromInts(1, 1)
+	bnum := make([]poly.Poly, n+1) // α^j
+	inum := make([]poly.Poly, n+1) // (1−α)·α^j
+	pow := poly.FromInts(1)
+	for j := 0; j <= n; j++ {
+		bnum[j], inum[j] = pow, poly.FromInts(1, -1).Mul(pow)
+		pow = pow.Mul(poly.X())
+	}
+	num := func(d, f int) poly.Poly {
+		switch f {
+		case 0:
+			return bnum[d]
+		case n:
+			return bnum[n-d]
+		}
+		return inum[abs(d-f)]
+	}
+	up := make([][]poly.RatFunc, n+1)
+	stay := make([][]poly.RatFunc, n+1)
+	for d := 0; d <= n; d++ {
+		up[d] = make([]poly.RatFunc, n+1)
+		stay[d] = make([]poly.RatFunc, n+1)
+		for T := 0; T <= n; T++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			lo := T
+			if cmp == builder.Above {
+				lo = T + 1
+			}
+			var sum poly.Poly
+			for f := lo; f <= n; f++ {
+				sum = sum.Add(num(d, f))
+			}
+			var err error
+			if up[d][T], err = lim.RatFunc(ctx, sum, den); err != nil {
+				return nil, err
+			}
+			if stay[d][T], err = lim.RatFunc(ctx, den.Sub(sum), den); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var (
+		names  []string
+		vals   []chain.Valuation
+		labels [][]string
+		inputs []int
+	)
+	add := func(name string, v chain.Valuation, l ...string) int {
+		names, vals, labels = append(names, name), append(vals, v), append(labels, l)
+		return len(names) - 1
+	}
+	halt := make([]int, k+1)
+	for i := 1; i <= k; i++ {
+		halt[i] = add(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
+	}
+	never := add("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	var rows [][]Trans
+	trans := func(from, to int, p poly.RatFunc) {
+		for len(rows) <= from {
+			rows = append(rows, nil)
+		}
+		if !p.Num().IsZero() {
+			rows[from] = append(rows[from], Trans{To: to, P: p})
+		}
+	}
+	input := make([][]int, n+1)
+	for d := 0; d <= n; d++ {
+		input[d] = make([]int, n+1)
+		for t := 0; t <= n; t++ {
+			s := add(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+			input[d][t] = s
+			inputs = append(inputs, s)
+			for T := 0; T <= n; T++ {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				prev, prevP := s, thr(t, T)
+				for i := 1; i <= k; i++ {
+					q := add(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
+						{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
+						{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
+					trans(prev, q, prevP)
+					trans(q, halt[i], up[d][T])
+					prev, prevP = q, stay[d][T]
+				}
+				trans(prev, never, prevP)
+			}
+		}
+	}
+	for len(rows) < len(names) {
+		rows = append(rows, nil)
+	}
+	frame, err := Frame(names, vals, labels, inputs)
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for t := 0; t <= n; t++ {
+		for d := 0; d < n; d++ {
+			pairs = append(pairs, [2]int{input[d][t], input[d+1][t]})
+		}
+	}
+	return New(ctx, lim, frame, "alpha_q", poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, pairs)
 }
