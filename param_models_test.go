@@ -79,6 +79,7 @@ func TestParamModelsAgreeWithBuilders(t *testing.T) {
 		{"models/survey_param.dp", "survey(theta1 = %s, theta2 = 1/2)", []*big.Rat{big.NewRat(1, 5), big.NewRat(1, 2), big.NewRat(4, 5)}, 2, 3, "ln(2)"},
 		{"models/survey_theta2_param.dp", "survey(theta1 = 1/2, theta2 = %s)", []*big.Rat{big.NewRat(1, 5), big.NewRat(1, 2), big.NewRat(4, 5)}, 0, -1, ""},
 		{"models/cutoff_param.dp", "cutoff_decision(alpha = %s, m = 3, hi = 5)", []*big.Rat{big.NewRat(1, 3), big.NewRat(9, 10)}, -1, 2, "-ln(alpha)"},
+		{"models/above_threshold_param.dp", `above_threshold(alpha_t = 1/4, alpha_q = %s, n = 3, k = 2, cmp = ">=")`, []*big.Rat{big.NewRat(1, 5), big.NewRat(1, 4), big.NewRat(2, 7)}, 2, -1, ""},
 	}
 	for _, c := range cases {
 		out := checkParamFile(t, c.file)

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 // TestAboveThresholdQInstances checks that the parametric above threshold
@@ -84,6 +86,66 @@ func TestAboveThresholdQRefuses(t *testing.T) {
 	}{{r(0, 1), 2, 1}, {r(1, 1), 2, 1}, {nil, 2, 1}, {r(1, 4), 0, 1}, {r(1, 4), 2, 0}, {r(1, 4), 100, 100}} {
 		if _, err := AboveThresholdQ(ctx, poly.Limits{}, c.at, c.n, c.k, builder.AtLeast); err == nil {
 			t.Errorf("alpha_t %v, n %d, k %d: no error", c.at, c.n, c.k)
+		}
+	}
+}
+
+// TestAboveThresholdQRegion is models/above_threshold_param.dp's claims:
+// alpha_t = 1/4, n = 3, k = 2, ">=". The tight ε is ln(1/α²) on all of
+// (0, 1), so dp(ln 16) holds exactly on [1/4, 1); and builder's chain,
+// checked by verify at rational α_q inside and outside, agrees.
+func TestAboveThresholdQRegion(t *testing.T) {
+	pc, err := AboveThresholdQ(ctx, poly.Limits{}, r(1, 4), 3, 2, builder.AtLeast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustAnalyze(t, pc)
+	eps, err := a.TightEpsilon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invSq := rf(t, []int64{1}, []int64{0, 0, 1})
+	if ps := eps.R.Pieces; len(ps) != 1 || ps[0].Inf || !ps[0].F.Equal(invSq) {
+		t.Fatalf("tight ε %s, want ln(1/α²) on (0, 1)", eps)
+	}
+	res, err := a.DP(ctx, konst(t, 16), poly.RatFunc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Holds || res.Region.Format("alpha") != "[1/4, 1)" || res.Witness.Rat().Cmp(r(1, 5)) != 0 ||
+		res.Instance == nil || res.Instance.Holds {
+		t.Fatalf("dp(ln 16): holds %v on %s, witness %s", res.Holds, res.Region.Format("alpha"), res.Witness)
+	}
+	// The same claim everywhere at ε = −2·ln α.
+	res, err = a.DP(ctx, invSq, poly.RatFunc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Holds {
+		t.Fatalf("dp(−2 ln α) holds only on %s", res.Region.Format("alpha"))
+	}
+	ln16, err := exact.Ln(r(16, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a    *big.Rat
+		want bool
+	}{{r(1, 4), true}, {r(1, 3), true}, {r(9, 10), true}, {r(1, 5), false}, {r(249, 1000), false}, {r(1, 10), false}} {
+		m, err := builder.AboveThreshold(r(1, 4), c.a, 3, 2, builder.AtLeast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours, Output: verify.FinalState()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := an.DP(ctx, ln16, new(big.Rat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Holds != c.want {
+			t.Errorf("alpha_q = %s: builder's chain holds %v, want %v (region [1/4, 1))", c.a.RatString(), got.Holds, c.want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type ParamModel struct {
 }
 
 // ParamBuilders says which builder arguments may be the parameter.
-const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …)"
+const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …)"
 
 // ParamArgSupported reports whether the argument arg of builder name may
 // be the parameter.
@@ -47,6 +47,8 @@ func ParamArgSupported(name, arg string) bool {
 		return arg == "alpha"
 	case "survey":
 		return arg == "theta1" || arg == "theta2"
+	case "above_threshold":
+		return arg == "alpha_q"
 	}
 	return false
 }
@@ -84,6 +86,12 @@ func (m *ParamModel) BuildParam(ctx context.Context, lim poly.Limits) (*param.Ch
 		pc, err = param.SurveyTheta2(ctx, lim, a.Rat("theta1"))
 	case m.Builder.Def.Name == "cutoff_decision" && m.Arg == "alpha":
 		pc, err = param.CutoffDecision(ctx, lim, a.Int("m"), a.Int("lo"), a.Int("hi"))
+	case m.Builder.Def.Name == "above_threshold" && m.Arg == "alpha_q":
+		cmp := builder.AtLeast
+		if a.Choice("cmp") == ">" {
+			cmp = builder.Above
+		}
+		pc, err = param.AboveThresholdQ(ctx, lim, a.Rat("alpha_t"), a.Int("n"), a.Int("k"), cmp)
 	default:
 		return nil, source.ErrorList{errorAt(m.Pos, "%s: the parameter can be only an argument of %s for now", m.Builder.Def.Name, ParamBuilders)}
 	}

@@ -12,7 +12,7 @@ import (
 // its exact position.
 func TestParamErrors(t *testing.T) {
 	const geo = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 5)\n"
-	uses := "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …), and in ε and δ of check dp, query eps and query delta … for it for now"
+	uses := "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …), and in ε and δ of check dp, query eps and query delta … for it for now"
 	tests := []struct {
 		name string
 		src  string
@@ -34,7 +34,7 @@ func TestParamErrors(t *testing.T) {
 		{"parameter in a constant", "param alpha in (0, 1)\nconst b = alpha\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"2:11: " + uses}},
 		{"parameter twice", "param t in (0, 1)\nmodel survey(theta1 = t, theta2 = t)\ncheck dp(eps = ln(2)) for t", []string{"2:35: " + replaceName(uses, "t")}},
 		{"unused parameter", "param alpha in (0, 1)\nmodel survey()\ncheck dp(eps = ln(3)) for alpha", []string{"2:7: the model does not use the parameter alpha: write it as the argument, such as truncated_geometric(alpha = alpha, n = 5)"}},
-		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), and cutoff_decision(alpha = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
+		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
 		{"empty interval", "param alpha in [1, 1/2]\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"1:17: the interval of alpha is empty: 1 is not below 1/2"}},
 		{"two parameters", geo + "param beta in (0, 1)\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a file has one parameter for now (the first is at line 1)"}},
 		{"negative eps", geo + "check dp(eps = ln(2*alpha)) for alpha", []string{"3:16: ε = ln(2*alpha) is negative at alpha = 1/3: it must be ≥ 0 for every alpha in (0, 1)"}},
