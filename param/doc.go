@@ -69,8 +69,9 @@
 //
 // Builders mirror package builder exactly for every parameter value:
 // TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,
-// seed 001) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1, and
-// CutoffDecision (seed 000 §5) in α.
+// seed 001) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1,
+// CutoffDecision (seed 000 §5) in α, and AboveThresholdQ (the paper's
+// above threshold) in its query noise α_q for a fixed threshold noise.
 //
 // The package has no state and prints nothing.
 package param
