@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/property"
@@ -156,21 +157,12 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
 				fmt.Fprintf(w, "%s%s:\n", pad, sem)
-				width := 0
-				for _, p := range o.Probs {
-					width = max(width, len([]rune(p.State.String())))
+				states := make([]verify.StateInfo, len(o.Probs))
+				prs := make([]*big.Rat, len(o.Probs))
+				for i, p := range o.Probs {
+					states[i], prs[i] = p.State, p.Pr
 				}
-				for _, p := range o.Probs {
-					name := p.State.String()
-					note := ""
-					if want := s.Expected(p.State.ID); want != nil {
-						note = " (as expected)"
-						if want.Cmp(p.Pr) != 0 {
-							note = ", expected " + ratText(want)
-						}
-					}
-					fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(p.Pr), note)
-				}
+				inputProbLines(w, states, prs, s.Expected)
 			},
 			json: func(d *StatementDoc) {
 				d.Outcome = "value"
@@ -279,4 +271,24 @@ func isCheck(o property.Outcome) bool {
 		return true
 	}
 	return false
+}
+
+// inputProbLines writes one line per input: its name, aligned, its
+// probability and whether it is the one expected.
+func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expected func(id int) *big.Rat) {
+	width := 0
+	for _, st := range states {
+		width = max(width, len([]rune(st.String())))
+	}
+	for i, st := range states {
+		name := st.String()
+		note := ""
+		if want := expected(st.ID); want != nil {
+			note = " (as expected)"
+			if want.Cmp(prs[i]) != 0 {
+				note = ", expected " + ratText(want)
+			}
+		}
+		fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(prs[i]), note)
+	}
 }

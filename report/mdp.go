@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/mdp"
@@ -259,21 +260,12 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
 				fmt.Fprintf(w, "%s%s:\n", pad, s.Describe())
-				width := 0
-				for _, p := range o.Probs {
-					width = max(width, len([]rune(p.State.String())))
+				states := make([]verify.StateInfo, len(o.Probs))
+				prs := make([]*big.Rat, len(o.Probs))
+				for i, p := range o.Probs {
+					states[i], prs[i] = p.State, p.Pr
 				}
-				for _, p := range o.Probs {
-					name := p.State.String()
-					note := ""
-					if want := s.Expected(p.State.ID); want != nil {
-						note = " (as expected)"
-						if want.Cmp(p.Pr) != 0 {
-							note = ", expected " + ratText(want)
-						}
-					}
-					fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(p.Pr), note)
-				}
+				inputProbLines(w, states, prs, s.Expected)
 			},
 			json: func(d *StatementDoc) {
 				d.Outcome = "value"

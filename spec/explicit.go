@@ -258,19 +258,7 @@ func (r *explicitReader) read(tra, lab, sta *source.File) *chain.Chain {
 	if len(r.errs) > 0 || r.stop {
 		return nil
 	}
-	b := chain.NewBuilder()
-	b.Grow(n)
-	for s := range n {
-		var val chain.Valuation
-		if vals != nil {
-			val = vals[s]
-		}
-		var ls []string
-		if labels != nil {
-			ls = labels[s]
-		}
-		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
-	}
+	b := frameStates(n, vals, labels)
 	tos := make([]int, len(trans.list))
 	ps := make([]*big.Rat, len(trans.list))
 	for k, t := range trans.list {
@@ -443,6 +431,26 @@ func (r *explicitReader) rows(f *source.File, d *traData) {
 
 // probability reads a probability of a .tra file: a decimal literal, or
 // a fraction of two.
+// frameStates returns a builder holding the n states of PRISM's explicit
+// files, named s0, s1, …, with their valuations and labels (either may be
+// nil).
+func frameStates(n int, vals []chain.Valuation, labels [][]string) *chain.Builder {
+	b := chain.NewBuilder()
+	b.Grow(n)
+	for s := range n {
+		var val chain.Valuation
+		if vals != nil {
+			val = vals[s]
+		}
+		var ls []string
+		if labels != nil {
+			ls = labels[s]
+		}
+		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
+	}
+	return b
+}
+
 // errNotState reports a field that is not one of the n states.
 func (r *explicitReader) errNotState(f *source.File, off int, text string, n int) {
 	r.errorf(f, off, "%q is not a state: the states are 0 to %d", text, n-1)

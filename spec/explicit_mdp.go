@@ -60,19 +60,7 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	if len(r.errs) > 0 || r.stop {
 		return nil, nil
 	}
-	b := chain.NewBuilder()
-	b.Grow(n)
-	for s := range n {
-		var val chain.Valuation
-		if vals != nil {
-			val = vals[s]
-		}
-		var ls []string
-		if labels != nil {
-			ls = labels[s]
-		}
-		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
-	}
+	b := frameStates(n, vals, labels)
 	for _, s := range inputs {
 		b.MarkInput(s)
 	}
