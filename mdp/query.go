@@ -15,11 +15,8 @@ func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, e
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemD(ctx, m, pairs, path)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setFormula(path); err != nil {
 		return nil, err
 	}
 	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
@@ -29,11 +26,8 @@ func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, e
 // pair, exactly when it can (see Result.Exact). Its verdict is Holds when
 // Delta is exact, Unknown when the tight δ lies in [Delta, Upper].
 func TightDeltaD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, o Options) (*Result, error) {
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemD(ctx, m, pairs, path)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setFormula(path); err != nil {
 		return nil, err
 	}
 	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps}, o)
@@ -45,11 +39,8 @@ func TightEpsilonD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.For
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemD(ctx, m, pairs, path)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setFormula(path); err != nil {
 		return nil, err
 	}
 	return epsQuery(ctx, p, path, delta, o)
@@ -61,11 +52,8 @@ func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemDP(ctx, m, pairs, out)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setOutput(out); err != nil {
 		return nil, err
 	}
 	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
@@ -74,11 +62,8 @@ func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps
 // TightDelta returns the least δ for which (ε,δ)-DP holds over out; its
 // verdict is Holds when Delta is exact, Unknown otherwise.
 func TightDelta(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, o Options) (*Result, error) {
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemDP(ctx, m, pairs, out)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setOutput(out); err != nil {
 		return nil, err
 	}
 	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps}, o)
@@ -89,11 +74,8 @@ func TightEpsilon(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
-	p, err := newProblem(ctx, m, pairs)
+	p, err := problemDP(ctx, m, pairs, out)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.setOutput(out); err != nil {
 		return nil, err
 	}
 	return epsQuery(ctx, p, nil, delta, o)
@@ -222,4 +204,28 @@ func epsQuery(ctx context.Context, p *problem, path *verify.Formula, delta *big.
 		r.Upper = &u
 	}
 	return r, nil
+}
+
+// problemD is the problem of D{ε,δ}[path] over the pairs.
+func problemD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula) (*problem, error) {
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setFormula(path); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// problemDP is the problem of dp over the output space out.
+func problemDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output) (*problem, error) {
+	p, err := newProblem(ctx, m, pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.setOutput(out); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
