@@ -71,7 +71,18 @@
 // TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,
 // seed 001) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1,
 // CutoffDecision (seed 000 §5) in α, and AboveThresholdQ (the paper's
-// above threshold) in its query noise α_q for a fixed threshold noise.
+// above threshold) in its query noise α_q for a fixed threshold noise,
+// and YarrowGeometric (seed 003's sampler) in α.
+//
+// Equivalence for every α (Equivalent): two chains have the same output
+// distributions at every α of the interval exactly when, input by input and
+// output by output (matched as verify.Equivalent matches them), their
+// probabilities are the same rational function — two rational functions
+// equal at infinitely many points are equal identically, and the canonical
+// reduced form decides that. When they differ, the simplest rational of
+// the interval that is not a root of the difference is a value where the
+// models differ. Constant makes an ordinary chain a parametric one, to
+// compare a model without the parameter.
 //
 // The package has no state and prints nothing.
 package param
