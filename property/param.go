@@ -37,13 +37,13 @@ type ParamModel struct {
 }
 
 // ParamBuilders says which builder arguments may be the parameter.
-const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …)"
+const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …)"
 
 // ParamArgSupported reports whether the argument arg of builder name may
 // be the parameter.
 func ParamArgSupported(name, arg string) bool {
 	switch name {
-	case "truncated_geometric", "cutoff_decision":
+	case "truncated_geometric", "cutoff_decision", "yarrow_geometric":
 		return arg == "alpha"
 	case "survey":
 		return arg == "theta1" || arg == "theta2"
@@ -92,6 +92,8 @@ func (m *ParamModel) BuildParam(ctx context.Context, lim poly.Limits) (*param.Ch
 			cmp = builder.Above
 		}
 		pc, err = param.AboveThresholdQ(ctx, lim, a.Rat("alpha_t"), a.Int("n"), a.Int("k"), cmp)
+	case m.Builder.Def.Name == "yarrow_geometric" && m.Arg == "alpha":
+		pc, err = param.YarrowGeometric(ctx, lim, a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
 	default:
 		return nil, source.ErrorList{errorAt(m.Pos, "%s: the parameter can be only an argument of %s for now", m.Builder.Def.Name, ParamBuilders)}
 	}

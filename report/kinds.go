@@ -267,7 +267,8 @@ func ignoredText(vars []string) string {
 func isCheck(o property.Outcome) bool {
 	switch o.(type) {
 	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome,
-		*property.MDPCheckOutcome, *property.MDPFormulaOutcome, *property.ParamDPOutcome:
+		*property.MDPCheckOutcome, *property.MDPFormulaOutcome, *property.ParamDPOutcome,
+		*property.ParamEquivalenceOutcome:
 		return true
 	}
 	return false

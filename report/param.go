@@ -24,12 +24,17 @@ type ParamDoc struct {
 	Witness string `json:"witness,omitempty"`
 	// Pieces are the pieces of the tight ε or δ, in text.
 	Pieces []string `json:"pieces,omitempty"`
+	// Functions are, for check equivalent, the two models' probabilities
+	// where they differ, as functions of the parameter.
+	Functions []string `json:"functions,omitempty"`
 }
 
 // paramView renders the outcomes of statements for every parameter value;
 // ok is false for other outcomes.
 func paramView(o property.Outcome) (kind, bool) {
 	switch o := o.(type) {
+	case *property.ParamEquivalenceOutcome:
+		return paramEquivView(o), true
 	case *property.ParamDPOutcome:
 		s := o.Statement().(*property.ParamDPCheck)
 		doc := func() *ParamDoc {

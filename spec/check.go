@@ -339,6 +339,8 @@ func (c *checker) check() (*property.Program, bool) {
 	before := len(c.errs)
 	switch {
 	case s.conflict:
+	case c.param != nil && s.model == nil && s.chain == nil && len(s.modules) == 0 && onlyEquivalences(s.props):
+		// check equivalent(…) for NAME builds its own models.
 	case c.param != nil && (s.model == nil || s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
 		at := 0
 		switch {

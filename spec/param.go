@@ -333,15 +333,19 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 			return nil
 		}
 		st = property.NewParamDeltaQuery(h, c.param.name, cf, exprText(args["eps"]))
+	case name == "equivalent" && isCheck:
+		if st = c.paramEquivalence(call, h); st == nil {
+			return nil
+		}
 	default:
-		c.errorf(body, "for every %s only check dp(…), query eps(delta = 0) and query delta(eps = …) are supported for now", c.param.name)
+		c.errorf(body, "for every %s only check dp(…), check equivalent(…), query eps(delta = 0) and query delta(eps = …) are supported for now", c.param.name)
 		return nil
 	}
 	if ex := pr.Expect; ex != nil {
 		hd := st.Head()
 		hd.Expect.Pos = c.position(ex.Start)
 		switch q := st.(type) {
-		case *property.ParamDPCheck:
+		case *property.ParamDPCheck, *property.ParamEquivalenceCheck:
 			if ex.Outcome != "holds" && ex.Outcome != "violated" {
 				c.errorf(ex.Start, "a check expects holds or violated")
 				return nil

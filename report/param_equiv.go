@@ -1,0 +1,72 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/dpcheck/dpcheck/property"
+)
+
+// paramEquivView renders check equivalent(…) for every parameter value:
+// as check equivalent, with the two functions where the models differ and
+// a value of the parameter where they do.
+func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
+	s := o.Statement().(*property.ParamEquivalenceCheck)
+	infos, constant := s.Infos(), s.Constant()
+	call := func(i int) string {
+		if constant[i] {
+			return infos[i].Call + " (the same for every " + s.Param + ")"
+		}
+		return infos[i].Call
+	}
+	return kind{
+		text: func(w io.Writer) {
+			r := o.Result
+			v := verdictText(o)
+			if r.Equal {
+				v = "holds for every " + s.Param + " in " + s.IntervalText
+				if !o.Pass() {
+					v += ", expected " + s.Expect.Text
+				}
+			}
+			fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, v, s.Describe(), count(r.Inputs, "input"), count(r.Outputs, "output"))
+			fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, call(0), pad, call(1))
+			if r.InputVars != nil || r.OutputVars != nil {
+				fmt.Fprintf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
+					varsText(r.OutputVars), ignoredText(r.OutputIgnored))
+			}
+			if d := r.Counterexample; d != nil {
+				fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
+					property.FormatRatFunc(d.PrA, s.Param), property.FormatRatFunc(d.PrB, s.Param))
+				fmt.Fprintf(w, "%sat %s = %s: %s vs %s\n", pad, s.Param, d.Witness.RatString(), ratText(d.WitnessA), ratText(d.WitnessB))
+				if x := d.Instance.Counterexample; x != nil && (x.Input != d.Input || x.Output != d.Output) {
+					fmt.Fprintf(w, "%s(the chains at %s = %s differ first at input %s, output %s: %s vs %s)\n", pad, s.Param, d.Witness.RatString(),
+						x.Input, x.Output, ratText(x.PrA), ratText(x.PrB))
+				}
+			}
+		},
+		json: func(d *StatementDoc) {
+			d.Models = []string{call(0), call(1)}
+			r := o.Result
+			d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
+			h := r.Equal
+			pd := &ParamDoc{Name: s.Param, Interval: s.IntervalText, Holds: &h}
+			if x := r.Counterexample; x != nil {
+				pd.Witness = x.Witness.RatString()
+				pd.Functions = []string{property.FormatRatFunc(x.PrA, s.Param), property.FormatRatFunc(x.PrB, s.Param)}
+				d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.WitnessA), PrB: ratNum(x.WitnessB)}
+			}
+			d.Param = pd
+		},
+		failure: func() string {
+			r := o.Result
+			if r.Equal {
+				return fmt.Sprintf("holds for every %s in %s, expected violated", s.Param, s.IntervalText)
+			}
+			x := r.Counterexample
+			return fmt.Sprintf("violated, expected holds: at input %s, output %s: %s vs %s (at %s = %s: %s vs %s)", x.Input, x.Output,
+				property.FormatRatFunc(x.PrA, s.Param), property.FormatRatFunc(x.PrB, s.Param), s.Param, x.Witness.RatString(),
+				ratText(x.WitnessA), ratText(x.WitnessB))
+		},
+	}
+}
