@@ -112,3 +112,32 @@ func TestYarrowParamAgreesWithInstances(t *testing.T) {
 		t.Errorf("models/yarrow.dp at 1/2: %+v, want the parametric witness's %s %s %s vs %s", cx, d.Input, d.Output, d.WitnessA, d.WitnessB)
 	}
 }
+
+// TestParamEquivalenceWithoutModel: a file of equivalences with a
+// parameter needs no model of its own; a model without the parameter is
+// the same chain for every value, so the geometric mechanism at α = 1/2
+// equals yarrow's sampler only at 1/2 — at in=0, out=0, 2/3 against
+// 1/(1+α), whose simplest other value in [1/4, 3/4] is 1/3 (3/4).
+func TestParamEquivalenceWithoutModel(t *testing.T) {
+	src := "param alpha in [1/4, 3/4]\n" +
+		"check equivalent(yarrow_geometric(alpha = alpha, count_max = 3), truncated_geometric(alpha = alpha, n = 3)) for alpha\n" +
+		"check equivalent(truncated_geometric(alpha = 1/2, n = 3), yarrow_geometric(alpha = alpha, count_max = 3)) for alpha expect violated\n"
+	res, err := dpcheck.CheckSource(context.Background(), "mixed.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Statements) != 2 || !res.Statements[0].Pass() || !res.Statements[1].Pass() {
+		t.Fatalf("outcomes %v, want 2 passing", res.Statements)
+	}
+	o := res.Statements[1].(*property.ParamEquivalenceOutcome)
+	if c := o.Statement().(*property.ParamEquivalenceCheck).Constant(); c != [2]bool{true, false} {
+		t.Errorf("constant %v, want the first model only", c)
+	}
+	d := o.Result.Counterexample
+	got := []string{d.Input, d.Output, property.FormatRatFunc(d.PrA, "alpha"), property.FormatRatFunc(d.PrB, "alpha"),
+		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
+	want := []string{"in=0", "out=0", "2/3", "1/(alpha + 1)", "1/3", "2/3", "3/4"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("difference (-want +got):\n%s", diff)
+	}
+}

@@ -333,7 +333,11 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 			return nil
 		}
 		st = property.NewParamDeltaQuery(h, c.param.name, cf, exprText(args["eps"]))
-	case name == "equivalent" && isCheck:
+	case name == "equivalent":
+		if !isCheck {
+			c.errYesNo(body, "equivalent")
+			return nil
+		}
 		if st = c.paramEquivalence(call, h); st == nil {
 			return nil
 		}

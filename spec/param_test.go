@@ -12,7 +12,7 @@ import (
 // its exact position.
 func TestParamErrors(t *testing.T) {
 	const geo = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 5)\n"
-	uses := "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …), and in ε and δ of check dp, query eps and query delta … for it for now"
+	uses := "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …), and in ε and δ of check dp, query eps and query delta … for it for now"
 	tests := []struct {
 		name string
 		src  string
@@ -21,7 +21,7 @@ func TestParamErrors(t *testing.T) {
 		{"no for", geo + "check dp(eps = ln(2))", []string{"3:1: the file has a parameter: add for alpha to decide this statement for every alpha in (0, 1)"}},
 		{"for without param", "model survey()\ncheck dp(eps = ln(3)) for theta", []string{"2:27: for theta needs a parameter: declare it with param theta in (0, 1) and use it as a builder argument"}},
 		{"for another name", geo + "check dp(eps = ln(2)) for beta", []string{"3:27: unknown parameter beta: the file's parameter is alpha"}},
-		{"unsupported property", geo + "check D{ln(2), 0}[X out_0] for alpha", []string{"3:7: for every alpha only check dp(…), query eps(delta = 0) and query delta(eps = …) are supported for now"}},
+		{"unsupported property", geo + "check D{ln(2), 0}[X out_0] for alpha", []string{"3:7: for every alpha only check dp(…), check equivalent(…), query eps(delta = 0) and query delta(eps = …) are supported for now"}},
 		{"eps not k ln R", geo + "check dp(eps = alpha) for alpha", []string{"3:16: ε for every alpha must be k·ln(R) with R a rational function of alpha (or a number) and k an integer, such as -ln(alpha) or ln(3)"}},
 		{"ln of a non-rational", geo + "check dp(eps = ln(|alpha|)) for alpha", []string{"3:19: the argument of ln must be a rational function of alpha (numbers, alpha, + - * / and ^ with an integer exponent)"}},
 		{"exponent in alpha", geo + "check dp(eps = ln(2^alpha)) for alpha", []string{"3:21: the argument of ln: the exponent must be an integer, not a function of alpha"}},
@@ -34,7 +34,7 @@ func TestParamErrors(t *testing.T) {
 		{"parameter in a constant", "param alpha in (0, 1)\nconst b = alpha\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"2:11: " + uses}},
 		{"parameter twice", "param t in (0, 1)\nmodel survey(theta1 = t, theta2 = t)\ncheck dp(eps = ln(2)) for t", []string{"2:35: " + replaceName(uses, "t")}},
 		{"unused parameter", "param alpha in (0, 1)\nmodel survey()\ncheck dp(eps = ln(3)) for alpha", []string{"2:7: the model does not use the parameter alpha: write it as the argument, such as truncated_geometric(alpha = alpha, n = 5)"}},
-		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), and above_threshold(alpha_q = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
+		{"chain with a parameter", "param alpha in (0, 1)\n" + "chain {\n  state a [in_a]\n  state b [in_b]\n  a -> b : 1\n}\ninputs a, b\nneighbours a ~ b\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder: truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …) (chains, modules and PRISM models with a parameter are not supported yet)"}},
 		{"empty interval", "param alpha in [1, 1/2]\nmodel truncated_geometric(alpha = alpha, n = 5)\ncheck dp(eps = ln(2)) for alpha", []string{"1:17: the interval of alpha is empty: 1 is not below 1/2"}},
 		{"two parameters", geo + "param beta in (0, 1)\ncheck dp(eps = ln(2)) for alpha", []string{"3:1: a file has one parameter for now (the first is at line 1)"}},
 		{"negative eps", geo + "check dp(eps = ln(2*alpha)) for alpha", []string{"3:16: ε = ln(2*alpha) is negative at alpha = 1/3: it must be ≥ 0 for every alpha in (0, 1)"}},
