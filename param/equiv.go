@@ -53,8 +53,9 @@ type Difference struct {
 	// WitnessA, WitnessB the two probabilities there.
 	Witness, WitnessA, WitnessB *big.Rat
 	// Instance is verify.Equivalent on the two chains instantiated at
-	// Witness (not equivalent there; its counterexample may be an earlier
-	// input or output than this one's).
+	// Witness: not equivalent there, and its counterexample is this input
+	// and output with WitnessA and WitnessB (every earlier pair is the same
+	// function, so equal at Witness too).
 	Instance *verify.EquivalenceResult
 }
 

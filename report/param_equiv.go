@@ -39,14 +39,10 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 				fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
 					property.FormatRatFunc(d.PrA, s.Param), property.FormatRatFunc(d.PrB, s.Param))
 				fmt.Fprintf(w, "%sat %s = %s: %s vs %s\n", pad, s.Param, d.Witness.RatString(), ratText(d.WitnessA), ratText(d.WitnessB))
-				if x := d.Instance.Counterexample; x != nil && (x.Input != d.Input || x.Output != d.Output) {
-					fmt.Fprintf(w, "%s(the chains at %s = %s differ first at input %s, output %s: %s vs %s)\n", pad, s.Param, d.Witness.RatString(),
-						x.Input, x.Output, ratText(x.PrA), ratText(x.PrB))
-				}
 			}
 		},
 		json: func(d *StatementDoc) {
-			d.Models = []string{call(0), call(1)}
+			d.Models = []string{infos[0].Call, infos[1].Call}
 			r := o.Result
 			d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
 			h := r.Equal
