@@ -4,7 +4,7 @@
 // statements to evaluate — one type per kind of statement (DPCheck,
 // EpsQuery, DeltaQuery, ProfileQuery, FormulaCheck, ProbQuery, DEpsQuery,
 // DDeltaQuery, EquivalenceCheck, and for every value of a parameter
-// ParamDPCheck, ParamEpsQuery, ParamDeltaQuery), all implementing
+// ParamDPCheck, ParamEpsQuery, ParamDeltaQuery, ParamEquivalenceCheck), all implementing
 // Statement.
 //
 // A front end (the .dp language in package spec) turns text into a Program,

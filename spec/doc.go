@@ -40,6 +40,10 @@
 // integer exponent). Every other use of the parameter, a statement
 // without "for NAME" in such a file, and "for NAME" without a parameter
 // are errors at their positions. param and for are reserved words.
+// "check equivalent(M1, M2) for NAME" (param_equiv.go) is
+// property.ParamEquivalenceCheck: each model a builder call that may take
+// the parameter (a ParamModel), model, or a model without it; at least one
+// must use it, and a file of such checks needs no model of its own.
 //
 // spec imports property, expr, exact, source, builder (the catalog), chain,
 // verify (formula operators), statespace and prism (the models of modules
