@@ -1,10 +1,13 @@
 package param
 
 import (
+	"context"
+	"errors"
 	"math/big"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/poly"
 )
 
@@ -157,5 +160,45 @@ func TestEquivalentConstant(t *testing.T) {
 	}
 	if _, err := Equivalent(ctx, mustGeometric(t, 3), mustGeometric(t, 4)); err == nil {
 		t.Error("inputs 0..3 against 0..4: no error")
+	}
+}
+
+// TestEquivalentByName: states without valuations are matched by name, as
+// verify.Equivalent matches them; a coin with 1/2 against one with α
+// differs at a, x: 1/2 vs α, everywhere but 1/2, so at 1/3.
+func TestEquivalentByName(t *testing.T) {
+	b := chain.NewBuilder()
+	a := b.AddState("a", nil)
+	b.MarkInput(a)
+	x, y := b.AddState("x", nil), b.AddState("y", nil)
+	b.AddTransition(a, x, r(1, 2))
+	b.AddTransition(a, y, r(1, 2))
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := poly.Open(r(0, 1), r(1, 1))
+	fixed, err := Constant(ctx, poly.Limits{}, c, "p", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]Trans{{{To: 1, P: poly.FromPoly(poly.X())}, {To: 2, P: poly.FromPoly(poly.FromInts(1, -1))}}, nil, nil}
+	coin, err := New(ctx, poly.Limits{}, c, "p", in, rows, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustEquivalent(t, fixed, coin)
+	d := res.Counterexample
+	if res.Equal || res.InputVars != nil || res.OutputVars != nil || res.Inputs != 1 || res.Outputs != 2 || d == nil ||
+		d.Input != "a" || d.Output != "x" || d.Witness.Cmp(r(1, 3)) != 0 || d.WitnessA.Cmp(r(1, 2)) != 0 || d.WitnessB.Cmp(r(1, 3)) != 0 {
+		t.Errorf("got %+v (difference %+v), want by names, a x: 1/2 vs 1/3 at 1/3", res, d)
+	}
+	if res := mustEquivalent(t, coin, coin); !res.Equal {
+		t.Errorf("a chain against itself: %+v", res)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Equivalent(cancelled, mustYarrow(t, 0, 5, 0), mustGeometric(t, 5)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
