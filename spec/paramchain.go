@@ -38,7 +38,7 @@ type paramChain struct {
 
 // Info describes the chain.
 func (m *paramChain) Info() property.ModelInfo {
-	return property.ModelInfo{Kind: "chain", Note: fmt.Sprintf("explicit chain, for every %s in %s", m.name, m.in)}
+	return property.ModelInfo{Kind: "chain", Note: fmt.Sprintf("for every %s in %s", m.name, m.in)}
 }
 
 // Build refuses: the chain is built by BuildParam.
