@@ -131,38 +131,14 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	p := pp.Program
 	var errs source.ErrorList
 	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
-		frame, pairs := pc.Frame, pc.Neighbours
-		if p.Inputs != nil && p.Inputs.Where != nil {
-			var ierrs source.ErrorList
-			if frame, ierrs = inputsWhere(ctx, frame, p.Inputs.Where); frame == nil {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				return ierrs, nil
-			}
-			pairs = nil // the model's pairs whose states are both still inputs
-			for _, pr := range pc.Neighbours {
-				if frame.IsInput(pr[0]) && frame.IsInput(pr[1]) {
-					pairs = append(pairs, pr)
-				}
-			}
-		}
-		if p.Neighbours != nil {
-			pp.Model.Neighbours = ""
-			var nerrs source.ErrorList
-			if pairs, nerrs = neighbours(ctx, p.Neighbours, frame); nerrs != nil {
-				return nerrs, nil
-			}
-		}
-		if pc, err = param.New(ctx, pc.Limits, frame, pc.Param, pc.Interval, pc.Rows, pairs); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			at := p.Inputs.Pos
-			if p.Neighbours != nil {
-				at = p.Neighbours.Pos
-			}
-			return source.ErrorList{errorAt(at, "%v", err)}, nil
+		rel, rerrs, err := pp.paramRelation(ctx, pc)
+		switch {
+		case err != nil:
+			return nil, err
+		case rerrs != nil:
+			errs = rerrs
+		default:
+			pc = rel
 		}
 	}
 	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
@@ -177,6 +153,48 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 		pp.Output = verifyOutput(o, nil)
 	}
 	return errs, nil
+}
+
+// paramRelation returns the parametric chain with the program's inputs
+// (inputs where …) and neighbours, resolved against its frame: the
+// model's own pairs whose states are both still inputs when only the
+// inputs change.
+func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.Chain, source.ErrorList, error) {
+	p := pp.Program
+	frame, pairs := pc.Frame, pc.Neighbours
+	at := p.Inputs
+	if p.Inputs != nil && p.Inputs.Where != nil {
+		var errs source.ErrorList
+		if frame, errs = inputsWhere(ctx, frame, p.Inputs.Where); frame == nil {
+			return nil, errs, ctx.Err()
+		}
+		pairs = nil
+		for _, pr := range pc.Neighbours {
+			if frame.IsInput(pr[0]) && frame.IsInput(pr[1]) {
+				pairs = append(pairs, pr)
+			}
+		}
+	}
+	pos := source.Position{}
+	if at != nil {
+		pos = at.Pos
+	}
+	if p.Neighbours != nil {
+		pp.Model.Neighbours = ""
+		pos = p.Neighbours.Pos
+		var errs source.ErrorList
+		if pairs, errs = neighbours(ctx, p.Neighbours, frame); errs != nil {
+			return nil, errs, ctx.Err()
+		}
+	}
+	out, err := param.New(ctx, pc.Limits, frame, pc.Param, pc.Interval, pc.Rows, pairs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, source.ErrorList{errorAt(pos, "%v", err)}, nil
+	}
+	return out, nil, nil
 }
 
 // IsParam reports whether the model has a parameter (Param is set).
