@@ -5,9 +5,11 @@ import (
 	"math/big"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
@@ -317,5 +319,61 @@ func TestParamNeighboursAndInputs(t *testing.T) {
 	}
 	if n := len(few.Statements); n != 3 {
 		t.Fatalf("%d statements", n)
+	}
+}
+
+// TestParamModuleAgreesWithInstances: a module using the parameter in
+// every way it may — an update probability mixing it with a variable,
+// geometric1 clamped from below, bernoulli — gives at rational points the
+// tight ε and δ of the same module with the point written in its place,
+// explored numerically (statespace.Model.Build).
+func TestParamModuleAgreesWithInstances(t *testing.T) {
+	ctx := context.Background()
+	const body = "const n = 3\nmodule m\n  input x : [0..2];\n  s : [0..3] init 0;\n  y : [-1..n] init -1;\n  b : bool init false;\n" +
+		"  [] s = 0 -> A^(x + 1) : (s' = 1) + 1 - A^(x + 1) : (s' = 2);\n" +
+		"  [] s = 1 -> (y' ~ geometric1(A, x - 1, 0, n)) & (s' = 3);\n" +
+		"  [] s = 2 -> (b' ~ bernoulli(A/2)) & (s' = 3) & (y' ~ geometric(A, x, 0, n));\n" +
+		"  [] s = 3 & !b -> A : (s' = 0) & (x' = 0) & (y' = -1) + 1 - A : (b' = true);\n" +
+		"endmodule\nneighbours |x - x'| <= 1\n"
+	// The last command goes back to s = 0 (x cleared) with probability
+	// alpha, so the chain is cyclic; two draws in one update multiply.
+	res, err := dpcheck.CheckSource(ctx, "param.dp", "param alpha in (0, 1)\n"+strings.ReplaceAll(body, "A", "alpha")+
+		"query eps(delta = 0) for alpha\nquery delta(eps = ln(2)) for alpha\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Statements {
+		if o.Err() != nil {
+			t.Fatal(o.Err())
+		}
+	}
+	eps := res.Statements[0].(*property.ParamEpsOutcome).Result
+	delta := res.Statements[1].(*property.ParamDeltaOutcome).Result.Delta
+	for _, x := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(4, 5)} {
+		inst, err := dpcheck.CheckSource(ctx, "point.dp", strings.ReplaceAll(body, "A", "("+x.RatString()+")")+
+			"query eps(delta = 0)\nquery delta(eps = ln(2))\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := inst.Statements[0].(*property.EpsOutcome).Result.Eps
+		got, err := eps.Eps(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := got.Cmp(want); err != nil || n != 0 {
+			t.Errorf("alpha = %s: tight ε %s, the instance's %s", x.RatString(), got, want)
+		}
+		p, ok := delta.At(x)
+		if !ok {
+			t.Fatalf("%s outside the pieces", x.RatString())
+		}
+		d, err := p.F.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantD := inst.Statements[1].(*property.DeltaOutcome).Result.Delta
+		if s, err := wantD.Sub(exact.RatReal(d)).Sign(); err != nil || s != 0 {
+			t.Errorf("alpha = %s: tight δ at ln 2 is %s, the instance's %s", x.RatString(), d.RatString(), wantD)
+		}
 	}
 }

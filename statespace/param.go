@@ -83,6 +83,8 @@ type symbolic struct {
 	// checked holds the functions already checked positive (by Format).
 	checked map[string]bool
 	dists   map[string][]spv
+	// geos holds the geometric tables by α (by Format).
+	geos map[string]*symGeo
 	// rows holds the parametric row of every state explored.
 	rows [][]ParamTrans
 }
@@ -113,7 +115,7 @@ func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*Pa
 	}
 	x := &explorer{p: cp, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
 	x.sym = &symbolic{p: p, ctx: ctx, one: poly.FromPoly(poly.FromInts(1)), sl: slots{m}, nums: map[*expr.Expr]expr.ValNum{},
-		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}}
+		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}, geos: map[string]*symGeo{}}
 	if err := x.initial(); err != nil {
 		return nil, err
 	}
@@ -464,27 +466,71 @@ func (x *explorer) symDraw(ci int, a cassign, cur []int64, d []pv) ([]spv, error
 	return out, nil
 }
 
+// symGeo holds the functions of the geometric draws of one α(x), each
+// computed once (as geoTable holds numbers): α^k, and for the two-sided
+// noise point[k] = (1−α)/(1+α)·α^k and atLeast[k] = P(Z ≥ k); for the
+// one-sided one point1[k] = (1−α)·α^k and atMost1[k] = 1 − α^(k+1).
+type symGeo struct {
+	a, one, oneMinus, onePlus, mid poly.RatFunc
+	pw                             []poly.RatFunc
+	point, atLeast, point1, atMost map[int64]poly.RatFunc
+}
+
+// geoTable returns the table of α = a.
+func (s *symbolic) geoTable(a poly.RatFunc) (*symGeo, error) {
+	key := a.Format("x")
+	if t, ok := s.geos[key]; ok {
+		return t, nil
+	}
+	lim, ctx := s.p.Limits, s.ctx
+	t := &symGeo{a: a, one: s.one, pw: []poly.RatFunc{s.one}, point: map[int64]poly.RatFunc{}, atLeast: map[int64]poly.RatFunc{},
+		point1: map[int64]poly.RatFunc{}, atMost: map[int64]poly.RatFunc{}}
+	var err error
+	if t.oneMinus, err = lim.RatSub(ctx, s.one, a); err != nil {
+		return nil, err
+	}
+	if t.onePlus, err = lim.RatAdd(ctx, s.one, a); err != nil {
+		return nil, err
+	}
+	if t.mid, err = lim.RatDiv(ctx, t.oneMinus, t.onePlus); err != nil {
+		return nil, err
+	}
+	s.geos[key] = t
+	return t, nil
+}
+
+// memo returns m[k], computing it with f the first time.
+func memoRat(m map[int64]poly.RatFunc, k int64, f func() (poly.RatFunc, error)) (poly.RatFunc, error) {
+	if p, ok := m[k]; ok {
+		return p, nil
+	}
+	p, err := f()
+	if err == nil {
+		m[k] = p
+	}
+	return p, err
+}
+
 // geometric is the clamped geometric distribution of twoSided and
 // oneSided (noise.go) with α the function a.
 func (s *symbolic) geometric(kind NoiseKind, a poly.RatFunc, c, lo, hi int64) ([]spv, error) {
 	lim, ctx := s.p.Limits, s.ctx
-	pw := []poly.RatFunc{s.one}
+	t, err := s.geoTable(a)
+	if err != nil {
+		return nil, err
+	}
 	power := func(k int64) (poly.RatFunc, error) {
-		for int64(len(pw)) <= k {
+		for int64(len(t.pw)) <= k {
 			if err := ctx.Err(); err != nil {
 				return poly.RatFunc{}, err
 			}
-			next, err := lim.RatMul(ctx, pw[len(pw)-1], a)
+			next, err := lim.RatMul(ctx, t.pw[len(t.pw)-1], a)
 			if err != nil {
 				return next, err
 			}
-			pw = append(pw, next)
+			t.pw = append(t.pw, next)
 		}
-		return pw[k], nil
-	}
-	oneMinus, err := lim.RatSub(ctx, s.one, a)
-	if err != nil {
-		return nil, err
+		return t.pw[k], nil
 	}
 	var out []spv
 	add := func(v int64, f poly.RatFunc, err error) error {
@@ -497,38 +543,36 @@ func (s *symbolic) geometric(kind NoiseKind, a poly.RatFunc, c, lo, hi int64) ([
 		if lo == hi {
 			return []spv{{lo, s.one}}, nil
 		}
-		onePlus, err := lim.RatAdd(ctx, s.one, a)
-		if err != nil {
-			return nil, err
-		}
-		mid, err := lim.RatDiv(ctx, oneMinus, onePlus)
-		if err != nil {
-			return nil, err
-		}
 		// atLeast is P(Z ≥ k): α^k/(1+α) for k ≥ 1, 1 − α^(1−k)/(1+α) for k ≤ 0.
 		atLeast := func(k int64) (poly.RatFunc, error) {
-			e := k
-			if k <= 0 {
-				e = 1 - k
-			}
-			p, err := power(e)
-			if err != nil {
-				return p, err
-			}
-			if p, err = lim.RatDiv(ctx, p, onePlus); err != nil || k > 0 {
-				return p, err
-			}
-			return lim.RatSub(ctx, s.one, p)
+			return memoRat(t.atLeast, k, func() (poly.RatFunc, error) {
+				e := k
+				if k <= 0 {
+					e = 1 - k
+				}
+				p, err := power(e)
+				if err != nil {
+					return p, err
+				}
+				if p, err = lim.RatDiv(ctx, p, t.onePlus); err != nil || k > 0 {
+					return p, err
+				}
+				return lim.RatSub(ctx, s.one, p)
+			})
 		}
 		f, err := atLeast(c - lo)
 		if err := add(lo, f, err); err != nil {
 			return nil, err
 		}
 		for v := lo + 1; v < hi; v++ {
-			p, err := power(abs(v - c))
-			if err == nil {
-				p, err = lim.RatMul(ctx, mid, p)
-			}
+			k := abs(v - c)
+			p, err := memoRat(t.point, k, func() (poly.RatFunc, error) {
+				p, err := power(k)
+				if err != nil {
+					return p, err
+				}
+				return lim.RatMul(ctx, t.mid, p)
+			})
 			if err := add(v, p, err); err != nil {
 				return nil, err
 			}
@@ -540,10 +584,14 @@ func (s *symbolic) geometric(kind NoiseKind, a poly.RatFunc, c, lo, hi int64) ([
 		return []spv{{hi, s.one}}, nil
 	}
 	if c < lo {
-		p, err := power(lo - c + 1)
-		if err == nil {
-			p, err = lim.RatSub(ctx, s.one, p)
-		}
+		k := lo - c
+		p, err := memoRat(t.atMost, k, func() (poly.RatFunc, error) {
+			p, err := power(k + 1)
+			if err != nil {
+				return p, err
+			}
+			return lim.RatSub(ctx, s.one, p)
+		})
 		if err := add(lo, p, err); err != nil {
 			return nil, err
 		}
@@ -552,10 +600,14 @@ func (s *symbolic) geometric(kind NoiseKind, a poly.RatFunc, c, lo, hi int64) ([
 		if v == lo && c < lo {
 			continue
 		}
-		p, err := power(v - c)
-		if err == nil {
-			p, err = lim.RatMul(ctx, oneMinus, p)
-		}
+		k := v - c
+		p, err := memoRat(t.point1, k, func() (poly.RatFunc, error) {
+			p, err := power(k)
+			if err != nil {
+				return p, err
+			}
+			return lim.RatMul(ctx, t.oneMinus, p)
+		})
 		if err := add(v, p, err); err != nil {
 			return nil, err
 		}
