@@ -377,3 +377,27 @@ func TestParamModuleAgreesWithInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestParamModuleLimitsAndContext: exploring modules with the parameter
+// respects the limit on states (with its message) and stops when the
+// context ends.
+func TestParamModuleLimitsAndContext(t *testing.T) {
+	src, err := os.ReadFile("models/random_walk_param.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dpcheck.Config{Limits: property.Limits{MaxStates: 4}}.CheckSource(context.Background(), "walk.dp", string(src))
+	want := "walk.dp:12:1: the model has more than 4 reachable states; the limit is 4 states"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	prog, err := spec.Load(context.Background(), "walk.dp", string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := property.Prepare(ctx, prog, property.Limits{}); err != context.Canceled {
+		t.Errorf("Prepare with an ended context: %v, want context.Canceled", err)
+	}
+}
