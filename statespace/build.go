@@ -684,6 +684,11 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat, f poly.RatFunc) (
 		v := m.Vars[a.v]
 		switch {
 		case a.noise != nil:
+			if x.sym != nil {
+				if err := x.checkDraw(ci, a, cur); err != nil {
+					return nil, err
+				}
+			}
 			d, err := x.draw(a.noise, cur, &m.Vars[a.v])
 			if err != nil {
 				return nil, x.at(ci, cur, err)

@@ -334,7 +334,8 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 }
 
 // positive checks that f > 0 on the whole interval (and f < 1 when below1),
-// once per function; what names f in the message.
+// once per function; what names f in the message, with %s for f ("the
+// probability %s").
 func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.Position) error {
 	key := f.Format("x")
 	if below1 {
@@ -350,15 +351,15 @@ func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf("%s %s: %v", what, f.Format(s.p.Name), err)}}
+			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+": %v", f.Format(s.p.Name), err)}}
 		}
 		w, bad, err := lim.Witness(ctx, reg)
 		if err != nil {
 			return err
 		}
 		if bad {
-			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf("%s %s is not %s at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
-				what, f.Format(s.p.Name), bound, s.p.Name, w.Format(s.p.Name), s.p.Name, s.p.Interval, s.p.Name)}}
+			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+" is not %s at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
+				f.Format(s.p.Name), bound, s.p.Name, w.Format(s.p.Name), s.p.Name, s.p.Interval, s.p.Name)}}
 		}
 		return nil
 	}
@@ -387,7 +388,7 @@ func (x *explorer) updateProb(ci, ui int, cur []int64) (poly.RatFunc, error) {
 		return f, x.atErr(ci, cur, err)
 	}
 	if x.sym.mentions(u.Prob) && !f.Equal(poly.RatFunc{}) {
-		if err := x.sym.positive(f, false, "the probability", u.Pos); err != nil {
+		if err := x.sym.positive(f, false, "the probability %s", u.Pos); err != nil {
 			return f, x.atErr(ci, cur, err)
 		}
 	}
@@ -401,6 +402,32 @@ func (x *explorer) atErr(ci int, cur []int64, err error) error {
 		return err
 	}
 	return x.at(ci, cur, list[0])
+}
+
+// checkDraw checks, before the numeric draw, that a draw's first argument
+// that mentions the parameter is in (0, 1) for every value of the interval
+// (a bernoulli's p may also be constantly 0 or 1).
+func (x *explorer) checkDraw(ci int, a cassign, cur []int64) error {
+	s := x.sym
+	noise := a.noise.src
+	if !s.mentions(noise.Args[0]) {
+		return nil
+	}
+	f, err := s.rat(noise.Args[0], cur)
+	if err != nil {
+		return x.atErr(ci, cur, err)
+	}
+	what := "the α %s of the draw"
+	if noise.Kind == Bernoulli {
+		what = "the p %s of the draw"
+		if f.Equal(poly.RatFunc{}) || f.Equal(s.one) {
+			return nil
+		}
+	}
+	if err := s.positive(f, true, what, noise.Pos); err != nil {
+		return x.atErr(ci, cur, err)
+	}
+	return nil
 }
 
 // symDraw is a draw's distribution as functions of the parameter: its
@@ -432,19 +459,12 @@ func (x *explorer) symDraw(ci int, a cassign, cur []int64, d []pv) ([]spv, error
 	if out, ok := s.dists[key]; ok {
 		return out, nil
 	}
-	what := "the α of the draw is"
-	if noise.Kind == Bernoulli {
-		what = "the p of the draw is"
-		if f.Equal(poly.RatFunc{}) || f.Equal(s.one) {
-			out := make([]spv, len(d))
-			for i, o := range d {
-				out[i] = spv{o.v, poly.FromPoly(poly.Const(o.p))}
-			}
-			return out, nil
+	if noise.Kind == Bernoulli && (f.Equal(poly.RatFunc{}) || f.Equal(s.one)) {
+		out := make([]spv, len(d))
+		for i, o := range d {
+			out[i] = spv{o.v, poly.FromPoly(poly.Const(o.p))}
 		}
-	}
-	if err := s.positive(f, true, what, noise.Pos); err != nil {
-		return nil, x.atErr(ci, cur, err)
+		return out, nil
 	}
 	var out []spv
 	switch noise.Kind {
