@@ -85,6 +85,8 @@ type symbolic struct {
 	dists   map[string][]spv
 	// geos holds the geometric tables by α (by Format).
 	geos map[string]*symGeo
+	// scanned memoizes scan.
+	scanned map[*expr.Expr]uint8
 	// rows holds the parametric row of every state explored.
 	rows [][]ParamTrans
 }
@@ -115,7 +117,7 @@ func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*Pa
 	}
 	x := &explorer{p: cp, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
 	x.sym = &symbolic{p: p, ctx: ctx, one: poly.FromPoly(poly.FromInts(1)), sl: slots{m}, nums: map[*expr.Expr]expr.ValNum{},
-		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}, geos: map[string]*symGeo{}}
+		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}, geos: map[string]*symGeo{}, scanned: map[*expr.Expr]uint8{}}
 	if err := x.initial(); err != nil {
 		return nil, err
 	}
@@ -166,37 +168,36 @@ func (x *explorer) algebra(ci int, err error) error {
 	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Msg: fmt.Sprintf("for every %s: %v", x.sym.p.Name, err)}}
 }
 
-// mentions reports whether e mentions the parameter.
+// mentions reports whether e mentions the parameter (once per node).
 func (s *symbolic) mentions(e *expr.Expr) bool {
 	if e == nil {
 		return false
 	}
-	if e.Op == expr.Var && e.Name == s.p.Name {
-		if _, _, isVar := s.sl.Slot(e.Name); !isVar {
-			return true
-		}
-	}
-	for _, a := range e.Args {
-		if s.mentions(a) {
-			return true
-		}
-	}
-	return false
+	return s.scan(e)&1 != 0
 }
 
 // readsVars reports whether e reads a variable of the model.
-func (s *symbolic) readsVars(e *expr.Expr) bool {
+func (s *symbolic) readsVars(e *expr.Expr) bool { return s.scan(e)&2 != 0 }
+
+// scan returns, memoized by node, bit 0 when e mentions the parameter and
+// bit 1 when it reads a variable.
+func (s *symbolic) scan(e *expr.Expr) uint8 {
+	if b, ok := s.scanned[e]; ok {
+		return b
+	}
+	var b uint8
 	if e.Op == expr.Var {
 		if _, _, isVar := s.sl.Slot(e.Name); isVar {
-			return true
+			b |= 2
+		} else if e.Name == s.p.Name {
+			b |= 1
 		}
 	}
 	for _, a := range e.Args {
-		if s.readsVars(a) {
-			return true
-		}
+		b |= s.scan(a)
 	}
-	return false
+	s.scanned[e] = b
+	return b
 }
 
 // number evaluates an expression without the parameter at cur.
