@@ -22,6 +22,18 @@ import (
 // ParamDeltaQuery — are decided for every value of the interval at once by
 // param.Analysis (DP, TightEpsilon, TightDelta), exactly.
 
+// ParamSource is a model with the program's parameter: a builder call
+// (ParamModel), an explicit chain or modules whose probabilities mention
+// it. Prepare builds it with BuildParam (its Build, as a Model, refuses
+// with ErrParamBuild) and decides the statements for every parameter value
+// on the parametric chain it returns. Errors about the model are
+// positioned (source.ErrorList); BuildParam stops with ctx's error when
+// ctx ends.
+type ParamSource interface {
+	Info() ModelInfo
+	BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error)
+}
+
 // ParamModel is a builder call whose argument Arg is the program's
 // parameter, valid for every value in Interval. It is built by
 // BuildParam; Build refuses (a parametric model has no single chain).
@@ -60,12 +72,13 @@ func (m *ParamModel) Info() ModelInfo {
 	return i
 }
 
-// errParamBuild refuses to build one chain of a parametric model.
-var errParamBuild = errors.New("a model with a parameter is a parametric chain: it has no single chain to build")
+// ErrParamBuild refuses to build one chain of a parametric model (the
+// Build of every ParamSource).
+var ErrParamBuild = errors.New("a model with a parameter is a parametric chain: it has no single chain to build")
 
 // Build refuses: a parametric model is built by BuildParam.
 func (m *ParamModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
-	return nil, errParamBuild
+	return nil, ErrParamBuild
 }
 
 // BuildParam builds the parametric chain over the model's interval, with
@@ -109,22 +122,28 @@ func (m *ParamModel) BuildParam(ctx context.Context, lim poly.Limits) (*param.Ch
 	return pc, nil
 }
 
-// prepareParam builds a parametric model and resolves the program's
-// output space against its states.
-func (pp *Prepared) prepareParam(ctx context.Context, m *ParamModel) (source.ErrorList, error) {
+// prepareParam builds a parametric model, resolves the program's inputs
+// and neighbours against its frame (they do not depend on the parameter)
+// and its output space against its states.
+func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.ErrorList, error) {
 	pc, err := m.BuildParam(ctx, poly.Limits{})
 	if err != nil {
 		return nil, err
 	}
 	p := pp.Program
-	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
 	var errs source.ErrorList
-	if p.Neighbours != nil {
-		errs = append(errs, errorAt(p.Neighbours.Pos, "a neighbours statement with a parameter is not supported yet: the builder's own neighbours are used"))
+	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
+		rel, rerrs, err := pp.paramRelation(ctx, pc)
+		switch {
+		case err != nil:
+			return nil, err
+		case rerrs != nil:
+			errs = rerrs
+		default:
+			pc = rel
+		}
 	}
-	if p.Inputs != nil {
-		errs = append(errs, errorAt(p.Inputs.Pos, "inputs with a parameter are not supported yet: the builder's own inputs are used"))
-	}
+	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
 	o := p.Output
 	switch {
 	case o.Steps > 0 || o.Labels != nil:
@@ -136,6 +155,48 @@ func (pp *Prepared) prepareParam(ctx context.Context, m *ParamModel) (source.Err
 		pp.Output = verifyOutput(o, nil)
 	}
 	return errs, nil
+}
+
+// paramRelation returns the parametric chain with the program's inputs
+// (inputs where …) and neighbours, resolved against its frame: the
+// model's own pairs whose states are both still inputs when only the
+// inputs change.
+func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.Chain, source.ErrorList, error) {
+	p := pp.Program
+	frame, pairs := pc.Frame, pc.Neighbours
+	at := p.Inputs
+	if p.Inputs != nil && p.Inputs.Where != nil {
+		var errs source.ErrorList
+		if frame, errs = inputsWhere(ctx, frame, p.Inputs.Where); frame == nil {
+			return nil, errs, ctx.Err()
+		}
+		pairs = nil
+		for _, pr := range pc.Neighbours {
+			if frame.IsInput(pr[0]) && frame.IsInput(pr[1]) {
+				pairs = append(pairs, pr)
+			}
+		}
+	}
+	pos := source.Position{}
+	if at != nil {
+		pos = at.Pos
+	}
+	if p.Neighbours != nil {
+		pp.Model.Neighbours = ""
+		pos = p.Neighbours.Pos
+		var errs source.ErrorList
+		if pairs, errs = neighbours(ctx, p.Neighbours, frame); errs != nil {
+			return nil, errs, ctx.Err()
+		}
+	}
+	out, err := param.New(ctx, pc.Limits, frame, pc.Param, pc.Interval, pc.Rows, pairs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, source.ErrorList{errorAt(pos, "%v", err)}, nil
+	}
+	return out, nil, nil
 }
 
 // IsParam reports whether the model has a parameter (Param is set).
@@ -205,7 +266,7 @@ func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
 		return source.ErrorList{errorAt(s.Expect.Pos, "for every %s a check expects holds or violated, and a query one function of %s", s.Param, s.Param)}
 	}
 	s.out = p.Output.String()
-	s.in = p.Program.Model.(*ParamModel).IntervalText
+	s.in = p.Param.Interval.String()
 	return nil
 }
 

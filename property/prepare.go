@@ -39,7 +39,7 @@ type Prepared struct {
 	// the product chain of the runs only when a statement needs it, and
 	// nil otherwise (see Composition).
 	Composition *Composition
-	// Param is set when the model has a parameter (ParamModel): Chain is
+	// Param is set when the model has a parameter (a ParamSource): Chain is
 	// then its frame (states, names, valuations, labels, inputs), and the
 	// statements are decided for every parameter value by package param.
 	Param *param.Chain
@@ -53,7 +53,7 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 	l = l.WithDefaults()
 	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState()}
 	var errs source.ErrorList
-	if pm, ok := p.Model.(*ParamModel); ok {
+	if pm, ok := p.Model.(ParamSource); ok {
 		pp.Model = pm.Info()
 		perrs, err := pp.prepareParam(ctx, pm)
 		if err != nil {

@@ -102,6 +102,10 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 	case "builder", "modules", "prism":
 		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
 	case "chain":
+		if strings.HasPrefix(m.Note, "for every ") { // a chain with the parameter
+			fmt.Fprintf(w, "  model  explicit chain: %s\n", m.Note)
+			break
+		}
 		fmt.Fprintf(w, "  model  explicit chain\n")
 	default:
 		return textStatements(w, r)

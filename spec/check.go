@@ -111,6 +111,9 @@ type checker struct {
 	kind modelKind
 	// param is the file's parameter, if any.
 	param *paramInfo
+	// paramUsed is set once the model (a chain block or modules) mentions
+	// the parameter.
+	paramUsed bool
 }
 
 // modelKind is what kind of model a file has, for the statements that
@@ -341,17 +344,12 @@ func (c *checker) check() (*property.Program, bool) {
 	case s.conflict:
 	case c.param != nil && s.model == nil && s.chain == nil && len(s.modules) == 0 && onlyEquivalences(s.props):
 		// check equivalent(…) for NAME builds its own models.
-	case c.param != nil && (s.model == nil || s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
-		at := 0
-		switch {
-		case s.model != nil:
-			at = s.model.Start
-		case s.chain != nil:
-			at = s.chain.Start
-		case len(s.modules) > 0:
-			at = s.modules[0].Start
-		}
-		c.errorf(at, "with a parameter the model must be a builder: %s (chains, modules and PRISM models with a parameter are not supported yet)", property.ParamBuilders)
+	case c.param != nil && s.model != nil && (s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
+		c.errorf(s.model.Start, "with a parameter the model must be a builder (%s), a chain block or modules (PRISM models with a parameter are not supported yet)", property.ParamBuilders)
+	case c.param != nil && s.model == nil && (s.chain != nil || len(s.modules) > 0):
+		c.paramModel(p, s)
+	case c.param != nil && s.model == nil:
+		c.errorf(0, "no model: add a model statement (model truncated_geometric(alpha = %s, n = 5)), a chain { … } block or modules using the parameter %s", c.param.name, c.param.name)
 	case c.param != nil:
 		if m := c.builderCall(s.model.Call); m != nil {
 			switch {

@@ -32,7 +32,12 @@
 // end open or closed, written with parentheses or brackets) declares the
 // file's one parameter; its name may be one argument of the builders
 // property.ParamArgSupported accepts (the model is then a
-// property.ParamModel), and "check dp(…) for NAME", "query eps(delta = 0)
+// property.ParamModel), it may appear in the probabilities of a chain
+// block and in the update probabilities and draws' first arguments of
+// modules (paramchain.go: the model is then a property.ParamSource built
+// from the block, or explored by statespace.Model.BuildParam; anywhere
+// else in modules it is an error at its position), and "check dp(…) for
+// NAME", "query eps(delta = 0)
 // for NAME" and "query delta(eps = …) for NAME" become
 // property.ParamDPCheck, ParamEpsQuery and ParamDeltaQuery, with ε
 // (k·ln(R)) and δ evaluated into poly.RatFunc by a small evaluator over

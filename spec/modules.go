@@ -78,6 +78,10 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				c.errorf(d.Name.Off, "%s is already a constant or a formula", name)
 				ok = false
 				continue
+			case c.param != nil && name == c.param.name:
+				c.errorf(d.Name.Off, "%s is the parameter (line %d); a variable needs its own name", name, c.position(c.param.stmt.Start).Line)
+				ok = false
+				continue
 			}
 			if prev, dup := c.vars[name]; dup {
 				c.errorf(d.Name.Off, "variable %s is already declared at line %d", name, m.Vars[prev].Pos.Line)
@@ -99,7 +103,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 					c.errorf(d.Init.Pos(), "an input variable takes every value of its range: it has no init")
 					ok = false
 				}
-				t := &translator{c: c}
+				t := &translator{c: c, role: "an initial value"}
 				v.Init = t.moduleExpr(d.Init, true)
 				ok = ok && !t.failed
 			}
@@ -124,14 +128,14 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				continue
 			}
 			labelAt[lb.Name.Text] = lb.Start
-			t := &translator{c: c}
+			t := &translator{c: c, role: "a label"}
 			cond := t.moduleExpr(lb.Value, true)
 			ok = ok && !t.failed
 			m.Labels = append(m.Labels, statespace.Label{Name: lb.Name.Text, Cond: cond, Pos: c.position(lb.Start)})
 		}
 	}
 	if inputs != nil && inputs.Where != nil {
-		t := &translator{c: c}
+		t := &translator{c: c, role: "an inputs condition"}
 		m.InputsWhere = t.moduleExpr(inputs.Where, true)
 		ok = ok && !t.failed
 	}
@@ -155,12 +159,14 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 		c.errorf(cd.Start, "a command of an mdp module names its action, the choice it is: write [a] guard -> …")
 		ok = false
 	}
-	t := &translator{c: c}
+	t := &translator{c: c, role: "a guard"}
 	cmd.Guard = t.moduleExpr(cd.Guard, true)
 	for _, ud := range cd.Updates {
 		u := statespace.Update{Pos: c.position(ud.Start)}
 		if ud.Prob != nil {
+			t.paramOK = true
 			u.Prob = t.moduleExpr(ud.Prob, false)
+			t.paramOK = false
 		}
 		seen := map[string]bool{}
 		for _, ad := range ud.Assigns {
@@ -183,6 +189,7 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 			seen[name] = true
 			a := statespace.Assign{Var: vi, Pos: c.position(ad.Start)}
 			if ad.Value != nil {
+				t.role = "an assignment"
 				a.Value = t.moduleExpr(ad.Value, false)
 			} else {
 				a.Noise = c.draw(ad.Draw, t)
@@ -219,9 +226,11 @@ func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
 		return nil
 	}
 	n := &statespace.Noise{Kind: d.kind, Pos: c.position(call.Pos())}
-	for _, p := range d.params {
+	for i, p := range d.params {
+		t.paramOK, t.role = i == 0 && (p == "alpha" || p == "p"), "the "+p+" of a draw"
 		n.Args = append(n.Args, t.moduleExpr(args[p], false))
 	}
+	t.paramOK = false
 	return n
 }
 
@@ -369,6 +378,8 @@ func (t *translator) moduleName(e *Expr) *expr.Expr {
 		n := t.node(expr.Var, e)
 		n.Name = name
 		return n
+	case c.param != nil && name == c.param.name:
+		return t.moduleParam(e)
 	case c.formulas[name] != nil:
 		return t.formulaRef(e)
 	case c.consts[name] != nil:

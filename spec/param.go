@@ -23,7 +23,7 @@ type paramInfo struct {
 }
 
 // paramUses says where a parameter may appear now.
-const paramUses = "as an argument of " + property.ParamBuilders + ", and in ε and δ of check dp, query eps and query delta … for it"
+const paramUses = "as an argument of " + property.ParamBuilders + ", in the probabilities of a chain block, in the update probabilities and the first argument of draws (geometric's alpha, bernoulli's p) of modules, and in ε and δ of check dp, query eps and query delta … for it"
 
 // declareParam checks the parameter statement.
 func (c *checker) declareParam(ps *ParamStmt) {

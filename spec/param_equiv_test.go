@@ -11,7 +11,7 @@ import (
 func TestParamEquivalenceErrors(t *testing.T) {
 	const geo = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 5)\n"
 	const yar = "yarrow_geometric(alpha = alpha, count_max = 5)"
-	const uses = "the parameter alpha can be used only as an argument of truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …), and in ε and δ of check dp, query eps and query delta … for it for now"
+	const uses = paramUsesWant
 	tests := []struct {
 		name string
 		src  string

@@ -25,6 +25,11 @@ type translator struct {
 	c      *checker
 	primes bool
 	failed bool
+	// paramOK allows the file's parameter (in a module's update
+	// probability or a draw's first argument); role names the expression
+	// in the error where it is not allowed ("a guard").
+	paramOK bool
+	role    string
 }
 
 func (t *translator) fail(e *Expr, format string, args ...any) *expr.Expr {

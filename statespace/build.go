@@ -15,6 +15,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -121,6 +122,7 @@ type cassign struct {
 }
 
 type cnoise struct {
+	src  *Noise
 	kind NoiseKind
 	args []expr.ValNum
 	pos  source.Position
@@ -183,7 +185,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 				v := m.Vars[a.Var]
 				switch {
 				case a.Noise != nil:
-					cn := &cnoise{kind: a.Noise.Kind, pos: a.Noise.Pos}
+					cn := &cnoise{src: a.Noise, kind: a.Noise.Kind, pos: a.Noise.Pos}
 					for _, arg := range a.Noise.Args {
 						f, ce := expr.CompileNumber(arg, sl)
 						add(ce)
@@ -299,6 +301,9 @@ type explorer struct {
 	scratch   []int64
 	// mdp holds the choices of every state explored (an MDP's).
 	mdp [][]mchoice
+	// sym is set by BuildParam: the branches carry their probabilities
+	// as functions of the parameter too (param.go).
+	sym *symbolic
 }
 
 func (x *explorer) state(i int) []int64 { return x.vals[i*x.nv : (i+1)*x.nv] }
@@ -465,6 +470,13 @@ func (x *explorer) explore() error {
 				n += len(c.to)
 			}
 			x.trans += max(1, n)
+		} else if x.sym != nil {
+			row, err := x.symRow(cs)
+			if err != nil {
+				return err
+			}
+			x.sym.rows = append(x.sym.rows, row)
+			x.trans += max(1, len(row))
 		} else {
 			row, err := x.successors(cs)
 			if err != nil {
@@ -485,6 +497,8 @@ func (x *explorer) explore() error {
 type branch struct {
 	v []int64
 	p *big.Rat
+	// f is p as a function of the parameter (BuildParam only).
+	f poly.RatFunc
 }
 
 // choice is one way a state may move: the commands that make it (one
@@ -604,23 +618,39 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 	c := m.Commands[ci]
 	var out []branch
 	var acc chain.Accumulator
+	var fsum poly.RatFunc // the sum as a function (BuildParam)
 	for ui, u := range x.p.updates[ci] {
 		p := big.NewRat(1, 1)
+		var f poly.RatFunc
+		if x.sym != nil {
+			f = x.sym.one
+		}
 		if u.prob != nil {
 			v, err := u.prob(cur)
 			if err != nil {
 				return nil, x.at(ci, cur, errEval(err, c.Updates[ui].Pos))
 			}
 			p = v.Rat()
-			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
-				return nil, x.at(ci, cur, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]", p.RatString())})
+			if x.sym != nil {
+				if f, err = x.updateProb(ci, ui, cur); err != nil {
+					return nil, err
+				}
 			}
-			if p.Sign() == 0 {
+			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
+				return nil, x.at(ci, cur, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]%s", p.RatString(), x.atParam())})
+			}
+			if x.sym == nil && p.Sign() == 0 || x.sym != nil && f.Equal(poly.RatFunc{}) {
 				continue
 			}
 		}
 		acc.Add(p)
-		bs, err := x.update(ci, ui, cur, p)
+		if x.sym != nil {
+			var err error
+			if fsum, err = x.sym.p.Limits.RatAdd(x.ctx, fsum, f); err != nil {
+				return nil, x.algebra(ci, err)
+			}
+		}
+		bs, err := x.update(ci, ui, cur, p, f)
 		if err != nil {
 			return nil, err
 		}
@@ -629,20 +659,24 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 		}
 		out = append(out, bs...)
 	}
+	if x.sym != nil && !fsum.Equal(x.sym.one) {
+		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", fsum.Format(x.sym.p.Name))})
+	}
 	if sum := acc.Rat(nil); sum.Cmp(big.NewRat(1, 1)) != 0 {
-		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", sum.RatString())})
+		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", sum.RatString(), x.atParam())})
 	}
 	return out, nil
 }
 
 // update applies update ui of command ci to cur, with probability p:
 // every deterministic assignment, and each draw expanded into branches.
-func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error) {
+func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat, f poly.RatFunc) ([]branch, error) {
 	m := x.p.m
 	next := append([]int64(nil), cur...)
 	type draw struct {
 		v    int
 		dist []pv
+		sym  []spv // the distribution as functions (BuildParam)
 		pos  source.Position
 	}
 	var draws []draw
@@ -650,11 +684,23 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 		v := m.Vars[a.v]
 		switch {
 		case a.noise != nil:
+			if x.sym != nil {
+				if err := x.checkDraw(ci, a, cur); err != nil {
+					return nil, err
+				}
+			}
 			d, err := x.draw(a.noise, cur, &m.Vars[a.v])
 			if err != nil {
 				return nil, x.at(ci, cur, err)
 			}
-			draws = append(draws, draw{a.v, d, a.pos})
+			var sd []spv
+			if x.sym != nil {
+				var serr error
+				if sd, serr = x.symDraw(ci, a, cur, d); serr != nil {
+					return nil, serr
+				}
+			}
+			draws = append(draws, draw{a.v, d, sd, a.pos})
 			continue
 		case a.cond != nil:
 			b, err := a.cond(cur)
@@ -680,9 +726,16 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat) ([]branch, error)
 			return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %d is outside the range [%d..%d] of %s", v.Name, next[a.v], v.Lo, v.Hi, v.Name)})
 		}
 	}
-	out := []branch{{v: next, p: p}}
+	out := []branch{{v: next, p: p, f: f}}
 	for _, d := range draws {
 		v := m.Vars[d.v]
+		if x.sym != nil {
+			var err error
+			if out, err = x.symBranches(ci, out, d.v, d.sym, d.pos, cur); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := x.fits(int64(len(out))*int64(len(d.dist)), ci, cur); err != nil {
 			return nil, err
 		}
@@ -866,6 +919,9 @@ func (x *explorer) chain() (*chain.Chain, error) {
 		}
 	}
 	for s, row := range x.rows {
+		if x.sym != nil {
+			break // a parametric model's frame: its rows are x.sym.rows
+		}
 		for _, t := range row {
 			b.AddTransition(s, int(t.to), t.p)
 		}

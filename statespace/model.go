@@ -45,6 +45,13 @@
 //     deadlock, labelled and counted). Build returns the MDP (package mdp)
 //     over a frame chain of the same states, every one absorbing; mdp.go
 //     says how choices are named.
+//
+// For every value of a parameter (param.go): BuildParam explores a .dp
+// model whose update probabilities and draw parameters are rational
+// functions of one parameter, once, at a rational point of its interval,
+// every branch carrying its probability as a poly.RatFunc (parallel
+// branches to one state added); it returns the frame and the parametric
+// rows, which package param validates and analyses.
 package statespace
 
 import (

@@ -1,0 +1,40 @@
+package dpcheck_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/spec"
+)
+
+// BenchmarkParamModuleGeometric measures preparing the α-geometric
+// mechanism written as a module with the parameter (exploration with
+// rational-function branches, then param.New's validation), against the
+// same mechanism from the builder (param.TruncatedGeometric and
+// param.New).
+func BenchmarkParamModuleGeometric(b *testing.B) {
+	for _, n := range []int{20, 50} {
+		for _, form := range []string{"module", "builder"} {
+			src := fmt.Sprintf("param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = %d)\noutputs var out\nquery eps(delta = 0) for alpha\n", n)
+			if form == "module" {
+				src = fmt.Sprintf("param alpha in (0, 1)\nconst n = %d\nmodule geometric\n  input in : [0..n];\n  out : [-1..n] init -1;\n"+
+					"  [] out = -1 -> (out' ~ geometric(alpha, in, 0, n)) & (in' = 0);\nendmodule\noutputs var out\nneighbours |in - in'| <= 1\nquery eps(delta = 0) for alpha\n", n)
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", form, n), func(b *testing.B) {
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					prog, err := spec.Load(ctx, "bench.dp", src)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := property.Prepare(ctx, prog, property.Limits{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

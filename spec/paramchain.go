@@ -1,0 +1,369 @@
+package spec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/param"
+	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/statespace"
+)
+
+// Explicit chains and modules with the parameter (docs/semantics.md, "For
+// every parameter value"). A chain block's probabilities may be rational
+// functions of the parameter: the checker builds the frame (states,
+// valuations, labels, inputs) as for an ordinary block, evaluates each
+// distinct probability once as a poly.RatFunc, checks it positive on the
+// whole interval (an error at the probability names an exact value where
+// it is not) and each row's sum equal to 1 (at the row), and keeps the
+// rows for param.New. Modules may write the parameter in update
+// probabilities and in the first argument of a draw (geometric's α,
+// bernoulli's p); statespace.Model.BuildParam explores them (its doc says
+// how), when the program is prepared.
+
+// paramChain is an explicit chain block with the parameter.
+type paramChain struct {
+	frame *chain.Chain
+	rows  [][]param.Trans
+	name  string
+	in    poly.Interval
+	pos   source.Position
+}
+
+// Info describes the chain.
+func (m *paramChain) Info() property.ModelInfo {
+	return property.ModelInfo{Kind: "chain", Note: fmt.Sprintf("for every %s in %s", m.name, m.in)}
+}
+
+// Build refuses: the chain is built by BuildParam.
+func (m *paramChain) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+	return nil, property.ErrParamBuild
+}
+
+// BuildParam validates the chain with param.New (its neighbours are the
+// program's, resolved when it is prepared).
+func (m *paramChain) BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error) {
+	pc, err := param.New(ctx, lim, m.frame, m.name, m.in, m.rows, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, source.ErrorList{{Pos: m.pos, Msg: err.Error()}}
+	}
+	return pc, nil
+}
+
+// paramModules is modules with the parameter.
+type paramModules struct {
+	m      *statespace.Model
+	name   string
+	in     poly.Interval
+	limits property.Limits
+}
+
+// Info describes the modules.
+func (m *paramModules) Info() property.ModelInfo {
+	i := m.m.Info()
+	i.Note = fmt.Sprintf("for every %s in %s", m.name, m.in)
+	return i
+}
+
+// Build refuses: the modules are explored by BuildParam.
+func (m *paramModules) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+	return nil, property.ErrParamBuild
+}
+
+// BuildParam explores the modules for every value of the parameter
+// (statespace.Model.BuildParam), at the simplest rational of the interval,
+// within the file's limits on states and transitions.
+func (m *paramModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error) {
+	sc, err := m.m.BuildParam(ctx, m.limits, statespace.Param{Name: m.name, Interval: m.in, At: poly.Simplest(m.in), Limits: lim})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]param.Trans, len(sc.Rows))
+	for s, r := range sc.Rows {
+		rows[s] = make([]param.Trans, len(r))
+		for i, t := range r {
+			rows[s][i] = param.Trans{To: t.To, P: t.P}
+		}
+	}
+	pc, err := param.New(ctx, lim, sc.Frame, m.name, m.in, rows, sc.Neighbours)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, source.ErrorList{{Pos: m.m.Pos, Msg: err.Error()}}
+	}
+	return pc, nil
+}
+
+// paramChainBlock builds a chain block whose probabilities may mention the
+// parameter, its inputs those named by an inputs statement.
+func (c *checker) paramChainBlock(cb *ChainStmt, inputs *InputsStmt) *paramChain {
+	d := cb.data
+	if d == nil {
+		d = astChain(cb, c.src, c.limits)
+	}
+	if n := d.nStates; n > c.limits.MaxStates {
+		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
+		return nil
+	}
+	if trans := d.nStates + d.nRowTrans; trans > c.limits.MaxTransitions {
+		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
+		return nil
+	}
+	c.block = d
+	c.declared = make([]int32, len(d.names))
+	for i := range c.declared {
+		c.declared[i] = -1
+	}
+	id, kept, vals, ok := c.blockStates(d)
+	if !ok {
+		return nil
+	}
+	names := make([]string, len(kept))
+	labels := make([][]string, len(kept))
+	for k, i := range kept {
+		sd := d.states[i]
+		names[k] = d.names[sd.sym]
+		for _, l := range d.labels[sd.labLo:sd.labHi] {
+			labels[k] = append(labels[k], d.words[l.word])
+		}
+	}
+	var ins []int
+	if inputs != nil && inputs.Where == nil {
+		seen := map[string]bool{}
+		for _, n := range inputs.Names {
+			name := n.String()
+			s, known := c.stateSym(name)
+			switch {
+			case !known:
+				c.errUnknownState(n)
+				ok = false
+			case seen[name]:
+				c.errListedTwice(n)
+			default:
+				seen[name] = true
+				ins = append(ins, int(id[s]))
+			}
+		}
+	}
+	rows, rowsOK := c.paramRows(d, id, len(kept))
+	if !ok || !rowsOK || c.ctx.Err() != nil {
+		return nil
+	}
+	frame, err := param.Frame(names, vals, labels, ins)
+	if err != nil {
+		c.errorf(cb.Start, "%v", err)
+		return nil
+	}
+	return &paramChain{frame: frame, rows: rows, name: c.param.name, in: c.param.in, pos: c.position(cb.Start)}
+}
+
+// paramRows checks the rows of a chain block with the parameter: each
+// distinct probability a rational function positive on the whole
+// interval, each row summing to 1. A row that is only a self-loop of
+// probability 1 is an absorbing state's (no transitions).
+func (c *checker) paramRows(d *chainData, id []int32, n int) ([][]param.Trans, bool) {
+	ok := true
+	rows := make([][]param.Trans, n)
+	rowAt := make([]int32, len(d.names))
+	for i := range rowAt {
+		rowAt[i] = -1
+	}
+	seenIn := make([]int32, len(d.names))
+	seenAt := make([]int32, len(d.names))
+	type val struct {
+		f  poly.RatFunc
+		ok bool
+	}
+	exprs := map[int32]val{} // by probability (targetRec.prob)
+	one := poly.FromPoly(poly.FromInts(1))
+	var lim poly.Limits
+	for i, r := range d.rows {
+		if i%64 == 0 && c.ctx.Err() != nil {
+			return nil, false
+		}
+		from := d.names[r.from]
+		if c.declared[r.from] < 0 {
+			c.errUnknownState(Name{Off: int(r.fromOff), Text: from})
+			ok = false
+			continue
+		}
+		if prev := rowAt[r.from]; prev >= 0 {
+			c.errorf(int(r.fromOff), "state %s already has transitions at line %d: list all of them in one row", from, c.position(int(prev)).Line)
+			ok = false
+			continue
+		}
+		rowAt[r.from] = r.start
+		if r.sinkOff >= 0 {
+			c.errorf(int(r.sinkOff), "else sink is not supported with the parameter %s: write the remainder's probability to a state", c.param.name)
+			ok = false
+			continue
+		}
+		rowOK := true
+		var row []param.Trans
+		var sum poly.RatFunc
+		for _, t := range d.targets[r.tLo:r.tHi] {
+			to := d.names[t.to]
+			if c.declared[t.to] < 0 {
+				c.errUnknownState(Name{Off: int(t.off), Text: to})
+				rowOK = false
+				continue
+			}
+			if seenIn[t.to] == int32(i)+1 {
+				c.errorf(int(t.off), "%s appears twice in the row of %s (also at column %d)", to, from, c.position(int(seenAt[t.to])).Column)
+				rowOK = false
+				continue
+			}
+			seenIn[t.to], seenAt[t.to] = int32(i)+1, t.off
+			v, done := exprs[t.prob]
+			if !done {
+				v.f, v.ok = c.paramProb(d, t)
+				exprs[t.prob] = v
+			}
+			if !v.ok {
+				rowOK = false
+				continue
+			}
+			var err error
+			if sum, err = lim.RatAdd(c.ctx, sum, v.f); err != nil {
+				c.errorf(int(t.probOff), "%v", err)
+				rowOK = false
+				continue
+			}
+			row = append(row, param.Trans{To: int(id[t.to]), P: v.f})
+		}
+		if rowOK && !sum.Equal(one) {
+			c.errorf(int(r.start), "the probabilities of %s sum to %s, not 1 for every %s", from, sum.Format(c.param.name), c.param.name)
+			rowOK = false
+		}
+		if !rowOK {
+			ok = false
+			continue
+		}
+		if len(row) == 1 && row[0].To == int(id[r.from]) {
+			row = nil // a self-loop of probability 1: absorbing
+		}
+		rows[id[r.from]] = row
+	}
+	return rows, ok
+}
+
+// paramProb evaluates a transition's probability as a rational function
+// of the parameter and checks it positive on the whole interval.
+func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
+	if t.prob >= 0 {
+		l := &d.lits[t.prob]
+		if !l.done {
+			l.val, l.err, l.errRel = evalLiteral(l)
+			l.done = true
+		}
+		if l.err != "" {
+			c.errorf(int(t.probOff+l.errRel), "%s", l.err)
+			return poly.RatFunc{}, false
+		}
+		if l.val.Sign() <= 0 {
+			c.errorf(int(t.probOff), "probability %s is not positive", l.val.RatString())
+			return poly.RatFunc{}, false
+		}
+		return poly.FromPoly(poly.Const(l.val)), true
+	}
+	e := d.probs[-t.prob-1].expr
+	c.paramUsed = c.paramUsed || c.mentionsParam(e)
+	f, ok := c.ratFunc(e, "a probability")
+	if !ok {
+		return f, false
+	}
+	var lim poly.Limits
+	reg, err := lim.WhereRat(c.ctx, f, poly.GT, c.param.in)
+	if err != nil {
+		c.errorf(int(t.probOff), "a probability: %v", err)
+		return f, false
+	}
+	w, bad, err := lim.Witness(c.ctx, reg)
+	if err != nil {
+		c.errorf(int(t.probOff), "a probability: %v", err)
+		return f, false
+	}
+	if bad {
+		c.errorf(int(t.probOff), "the probability %s is not positive at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
+			exprText(e), c.param.name, w.Format(c.param.name), c.param.name, c.param.text, c.param.name)
+		return f, false
+	}
+	return f, true
+}
+
+// paramModel checks a chain block or modules in a file with the parameter.
+func (c *checker) paramModel(p *property.Program, s *statements) {
+	if s.chain != nil {
+		if s.inputs == nil {
+			c.errorf(s.chain.Start, "the chain has no inputs statement: say which states are the databases (inputs a, b or inputs where …)")
+		}
+		if s.neighbours == nil {
+			c.errorf(s.chain.Start, "no neighbours statement: say which inputs are neighbours (neighbours a ~ b, or a predicate such as |d - d'| <= 1)")
+		}
+		m := c.paramChainBlock(s.chain, s.inputs)
+		switch {
+		case m == nil && s.neighbours != nil && s.neighbours.Pred == nil:
+			c.neighbourNames(s.neighbours, s.inputs)
+		case m == nil || c.param.bad:
+		case !c.paramUsed:
+			c.errorf(s.chain.Start, "the chain does not use the parameter %s: write it in a probability, such as a -> b : %s, c : 1 - %s", c.param.name, c.param.name, c.param.name)
+		default:
+			p.Model = m
+		}
+		return
+	}
+	if s.neighbours == nil {
+		c.errorf(s.modules[0].Start, "no neighbours statement: say which inputs are neighbours (a predicate such as |d - d'| <= 1)")
+	}
+	if s.inputs != nil && s.inputs.Names != nil {
+		c.errorf(s.inputs.Start, "the inputs of modules are the valuations of their input variables: write inputs where … to keep some of them")
+	}
+	for _, mod := range s.modules {
+		if mod.MDP {
+			c.errorf(mod.Start, "an mdp module with the parameter %s is not supported: for every %s the model is a Markov chain", c.param.name, c.param.name)
+			return
+		}
+	}
+	m := c.modules(s.modules, s.inputs)
+	switch {
+	case m == nil || c.param.bad:
+	case !c.paramUsed:
+		c.errorf(s.modules[0].Start, "the modules do not use the parameter %s: write it in an update's probability or a draw's first argument, such as %s : (x' = 1) + 1 - %s : (x' = 0) or (y' ~ geometric(%s, x, 0, n))", c.param.name, c.param.name, c.param.name, c.param.name)
+	default:
+		p.Model = &paramModules{m: m, name: c.param.name, in: c.param.in, limits: c.limits}
+	}
+}
+
+// moduleParam translates the parameter in a module's expression: where it
+// may stand (an update's probability, a draw's first argument) it is the
+// variable named after it, which no state has, with the simplest rational
+// of the interval as its fallback value (statespace.Model.BuildParam).
+func (t *translator) moduleParam(e *Expr) *expr.Expr {
+	c := t.c
+	if !t.paramOK {
+		role := t.role
+		if role == "" {
+			role = "this expression"
+		}
+		return t.fail(e, "%s must not depend on the parameter %s: the chain's graph must be the same for every %s (it may appear in an update's probability and a draw's first argument)", role, c.param.name, c.param.name)
+	}
+	if c.param.bad {
+		t.failed = true
+		return t.node(expr.Bool, e)
+	}
+	c.paramUsed = true
+	n := t.node(expr.Var, e)
+	n.Name = c.param.name
+	n.Fallback = &expr.Expr{Op: expr.Num, Pos: n.Pos, Text: n.Text, Value: poly.Simplest(c.param.in)}
+	return n
+}
