@@ -33,9 +33,9 @@ func TestYarrowParam(t *testing.T) {
 	if r.Equal || d == nil {
 		t.Fatalf("bits = 4: %+v, want a difference", r)
 	}
-	got := []string{d.Input, d.Output, property.FormatRatFunc(d.PrA, "alpha"), property.FormatRatFunc(d.PrB, "alpha"),
+	got := []string{d.Input, d.Output, d.PrA.Format("alpha"), d.PrB.Format("alpha"),
 		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
-	want := []string{"in=0", "out=4", "(alpha^4)/(alpha + 1)", "(−alpha^5 + alpha^4)/(alpha + 1)", "1/2", "1/24", "1/48"}
+	want := []string{"in=0", "out=4", "alpha^4/(alpha + 1)", "(−alpha^5 + alpha^4)/(alpha + 1)", "1/2", "1/24", "1/48"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bits = 4 (-want +got):\n%s", diff)
 	}
@@ -134,7 +134,7 @@ func TestParamEquivalenceWithoutModel(t *testing.T) {
 		t.Errorf("constant %v, want the first model only", c)
 	}
 	d := o.Result.Counterexample
-	got := []string{d.Input, d.Output, property.FormatRatFunc(d.PrA, "alpha"), property.FormatRatFunc(d.PrB, "alpha"),
+	got := []string{d.Input, d.Output, d.PrA.Format("alpha"), d.PrB.Format("alpha"),
 		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
 	want := []string{"in=0", "out=0", "2/3", "1/(alpha + 1)", "1/3", "2/3", "3/4"}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -36,5 +36,5 @@ func Example() {
 	// dp(-ln alpha, 0) for every alpha: true
 	// dp(ln 3, 0) holds on [1/3, 1) = [0.333, 1.000)
 	// violated at alpha = 1/4: s0 → s1, output t0: 4/5 vs 1/5
-	// tight epsilon: ln((1)/(alpha)) for alpha in (0, 1)
+	// tight epsilon: ln(1/alpha) for alpha in (0, 1)
 }

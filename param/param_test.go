@@ -160,7 +160,7 @@ func TestGeometricEveryAlpha(t *testing.T) {
 		if len(eps.R.Pieces) != 1 || !eps.R.Pieces[0].F.Equal(invAlpha) || eps.R.Pieces[0].Inf {
 			t.Fatalf("n=%d: tight ε %s, want ln(1/α) on the whole interval", n, eps)
 		}
-		if got := eps.String(); got != "ln((1)/(alpha)) for alpha in (0, 1)" {
+		if got := eps.String(); got != "ln(1/alpha) for alpha in (0, 1)" {
 			t.Fatalf("n=%d: %s", n, got)
 		}
 		// dp(ln 3, 0) holds exactly for α ≥ 1/3.
@@ -532,7 +532,7 @@ func TestIrrationalRegion(t *testing.T) {
 	}
 	parts := res.Region.Parts()
 	if res.Holds || len(parts) != 1 || parts[0].Hi.IsRational() || !parts[0].Hi.Defining().Equal(poly.FromInts(-1, 3, -1)) || parts[0].HiOpen ||
-		res.Region.Format("θ1") != "(0, the root of −θ1^2 + 3·θ1 − 1 in (0, 1/2)]" {
+		res.Region.Format("θ1") != "(0, (3 − √5)/2]" {
 		t.Fatalf("region %s", res.Region)
 	}
 	dec, err := res.Region.Decimal(ctx, 5)

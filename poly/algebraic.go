@@ -273,10 +273,17 @@ func (x Algebraic) Decimal(ctx context.Context, digits int) (string, error) {
 func (x Algebraic) String() string { return x.Format("α") }
 
 // Format formats x exactly with the variable named v: the rational, as
-// "1/3", or "the root of α^2 − 2 in (1, 3/2)".
+// "1/3"; an irrational root of a quadratic or of a·α^k + b (once the
+// defining polynomial's rational roots are divided out) with a root sign,
+// as "√2", "(1 + √5)/2" or "(1/16)^(1/3)"; or "the root of α^3 − α − 1
+// in (1, 3/2)".
 func (x Algebraic) Format(v string) string {
 	if x.IsRational() {
 		return x.Rat().RatString()
 	}
-	return fmt.Sprintf("the root of %s in (%s, %s)", fromZ(x.p).Format(v), x.lo.RatString(), x.hi.RatString())
+	p := x.reduced()
+	if s := x.closedForm(p); s != "" {
+		return s
+	}
+	return fmt.Sprintf("the root of %s in (%s, %s)", fromZ(p).Format(v), x.lo.RatString(), x.hi.RatString())
 }

@@ -97,11 +97,32 @@ func (f RatFunc) IsConst() bool { return f.Num().Degree() <= 0 && f.Den().Degree
 // String formats f in α, as Format("α") does.
 func (f RatFunc) String() string { return f.Format("α") }
 
-// Format formats f with the variable named v: "(α + 1)/(α^2 − 2)", or just
-// the numerator when the denominator is 1.
+// Format formats f with the variable named v: "(α + 1)/(α^2 − 2)",
+// "α^4/(α + 1)", "1/α^2", or just the numerator when the denominator is
+// 1. A side is bracketed only when it would otherwise not read (and parse,
+// with ^ above · and /) as one factor: a sum, or a denominator with a
+// coefficient.
 func (f RatFunc) Format(v string) string {
 	if f.Den().Degree() == 0 {
 		return f.Num().Format(v)
 	}
-	return "(" + f.Num().Format(v) + ")/(" + f.Den().Format(v) + ")"
+	num, den := f.Num().Format(v), f.Den().Format(v)
+	if f.Num().terms() > 1 {
+		num = "(" + num + ")"
+	}
+	if f.Den().terms() > 1 || f.Den().Lead().Cmp(big.NewRat(1, 1)) != 0 {
+		den = "(" + den + ")"
+	}
+	return num + "/" + den
+}
+
+// terms counts p's nonzero coefficients.
+func (p Poly) terms() int {
+	n := 0
+	for _, c := range p.c {
+		if c.Sign() != 0 {
+			n++
+		}
+	}
+	return n
 }

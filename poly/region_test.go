@@ -31,7 +31,7 @@ func TestWhereHand(t *testing.T) {
 		{quarter, LT, unit, "[0, 1/2)"},
 		{quarter, LE, Open(q(0, 1), q(1, 1)), "(0, 1/2]"},
 		{quarter, NE, unit, "[0, 1/2) ∪ (1/2, 1]"},
-		{FromInts(-1, 2, 1), GE, unit, "[the root of α^2 + 2·α − 1 in (0, 1/2), 1]"},
+		{FromInts(-1, 2, 1), GE, unit, "[−1 + √2, 1]"},
 		{FromInts(0, 0, 1), GT, unit, "(0, 1]"},
 		{FromInts(0, 0, 1), LE, unit, "{0}"},
 		{FromInts(1, 0, 1), LT, unit, "∅"},
@@ -49,7 +49,7 @@ func TestWhereHand(t *testing.T) {
 		}
 	}
 	r := where(t, FromInts(-1, 2, 1), GE, unit)
-	if got := r.Format("x"); got != "[the root of x^2 + 2·x − 1 in (0, 1/2), 1]" {
+	if got := r.Format("x"); got != "[−1 + √2, 1]" {
 		t.Errorf("Format(x) = %q", got)
 	}
 	if d, err := r.Decimal(ctx, 5); err != nil || d != "[0.41421, 1.00000]" {
@@ -67,7 +67,7 @@ func TestWhereHand(t *testing.T) {
 	// Complement {√2} only: an irrational witness.
 	sq := FromInts(-2, 0, 1)
 	r = where(t, sq.Mul(sq), GT, Closed(q(1, 1), q(2, 1)))
-	if r.String() != "[1, the root of α^2 − 2 in (1, 3/2)) ∪ (the root of α^2 − 2 in (1, 3/2), 2]" {
+	if r.String() != "[1, √2) ∪ (√2, 2]" {
 		t.Errorf("region %s", r)
 	}
 	if w, ok, _ := (Limits{}).Witness(ctx, r); !ok || w.IsRational() || w.CmpRat(q(7, 5)) != 1 || w.CmpRat(q(3, 2)) != -1 {
@@ -136,7 +136,7 @@ func TestRegionAlgebra(t *testing.T) {
 		{func() (Region, error) { return l.Intersect(ctx, a, b) }, "[1/3, 1/2]"},
 		{func() (Region, error) { return l.Union(ctx, a, b) }, "[0, 1]"},
 		{func() (Region, error) { return l.Complement(ctx, a) }, "[0, 1/3)"},
-		{func() (Region, error) { return l.Intersect(ctx, a, s2) }, "[1/3, the root of α^2 + 2·α − 1 in (0, 1/2))"},
+		{func() (Region, error) { return l.Intersect(ctx, a, s2) }, "[1/3, −1 + √2)"},
 		{func() (Region, error) {
 			c, _ := l.Complement(ctx, a)
 			return l.Union(ctx, c, a)
@@ -148,7 +148,7 @@ func TestRegionAlgebra(t *testing.T) {
 		{func() (Region, error) {
 			x := where(t, FromInts(-1, 2, 1), EQ, unit)
 			return l.Union(ctx, x, s2)
-		}, "[0, the root of α^2 + 2·α − 1 in (0, 1/2)]"},
+		}, "[0, −1 + √2]"},
 	} {
 		r, err := c.op()
 		if err != nil || r.String() != c.want {

@@ -225,7 +225,7 @@ func TestSignOn(t *testing.T) {
 		{FromInts(0, 0, 1), Interval{Lo: q(0, 1), Hi: q(1, 1), LoOpen: true}, Positive, ""},
 		{fromRoots([]*big.Rat{q(1, 3)}, []int{2}).Neg(), unit, NonPositive, "1/3"},
 		{FromInts(-1, 3), unit, Mixed, "1/3"},
-		{FromInts(-2, 0, 1), Closed(q(0, 1), q(2, 1)), Mixed, "the root of α^2 − 2 in (1, 3/2)"},
+		{FromInts(-2, 0, 1), Closed(q(0, 1), q(2, 1)), Mixed, "√2"},
 	} {
 		k, roots, err := l.SignOn(ctx, c.p, c.in)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/param"
@@ -414,7 +413,7 @@ func pieces(ctx context.Context, f param.Piecewise, wrap string) ([]string, erro
 	for _, p := range f.Pieces {
 		v := "∞"
 		if !p.Inf {
-			v = fmt.Sprintf(wrap, FormatRatFunc(p.F, f.Param))
+			v = fmt.Sprintf(wrap, p.F.Format(f.Param))
 		}
 		if isInt(p.Lo) && isInt(p.Hi) {
 			out = append(out, v+" for "+f.Param+" in "+p.Format(f.Param))
@@ -494,24 +493,4 @@ func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 func isInt(a poly.Algebraic) bool {
 	r := a.Rat()
 	return r != nil && r.IsInt()
-}
-
-// FormatRatFunc prints a rational function of the parameter v with the
-// fewest parentheses: "1/alpha", "(1 + alpha)/(1 − alpha)", "2·alpha".
-func FormatRatFunc(f poly.RatFunc, v string) string {
-	num := f.Num().Format(v)
-	if f.Den().Degree() == 0 && f.Den().Format(v) == "1" {
-		return num
-	}
-	return wrapTerm(num) + "/" + wrapTerm(f.Den().Format(v))
-}
-
-// wrapTerm parenthesizes a polynomial unless it is a number or a name.
-func wrapTerm(s string) string {
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
-			return "(" + s + ")"
-		}
-	}
-	return s
 }

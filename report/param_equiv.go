@@ -37,7 +37,7 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 			}
 			if d := r.Counterexample; d != nil {
 				fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
-					property.FormatRatFunc(d.PrA, s.Param), property.FormatRatFunc(d.PrB, s.Param))
+					d.PrA.Format(s.Param), d.PrB.Format(s.Param))
 				fmt.Fprintf(w, "%sat %s = %s: %s vs %s\n", pad, s.Param, d.Witness.RatString(), ratText(d.WitnessA), ratText(d.WitnessB))
 			}
 		},
@@ -49,7 +49,7 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 			pd := &ParamDoc{Name: s.Param, Interval: s.IntervalText, Holds: &h}
 			if x := r.Counterexample; x != nil {
 				pd.Witness = x.Witness.RatString()
-				pd.Functions = []string{property.FormatRatFunc(x.PrA, s.Param), property.FormatRatFunc(x.PrB, s.Param)}
+				pd.Functions = []string{x.PrA.Format(s.Param), x.PrB.Format(s.Param)}
 				d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.WitnessA), PrB: ratNum(x.WitnessB)}
 			}
 			d.Param = pd
@@ -61,7 +61,7 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 			}
 			x := r.Counterexample
 			return fmt.Sprintf("violated, expected holds: at input %s, output %s: %s vs %s (at %s = %s: %s vs %s)", x.Input, x.Output,
-				property.FormatRatFunc(x.PrA, s.Param), property.FormatRatFunc(x.PrB, s.Param), s.Param, x.Witness.RatString(),
+				x.PrA.Format(s.Param), x.PrB.Format(s.Param), s.Param, x.Witness.RatString(),
 				ratText(x.WitnessA), ratText(x.WitnessB))
 		},
 	}
