@@ -67,14 +67,14 @@ var pinned = []struct {
 		"4c0314e748c63a97"},
 	{`above_threshold(alpha_t = 1/3, alpha_q = 1/2, n = 3, k = 3, cmp = ">")`,
 		func() (*builder.Mechanism, error) {
-			return builder.AboveThreshold(r("1/3"), r("1/2"), 3, 3, builder.Above)
+			return builder.AboveThresholdShared(r("1/3"), r("1/2"), 3, 3, builder.Above)
 		},
-		"b6efd352bb35ce0d"},
+		"babc9a19ce9bea68"}, // b6efd352bb35ce0d before the query states were shared (issue 16)
 	{"above_threshold_loop(n = 3)",
 		func() (*builder.Mechanism, error) {
 			return builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.AtLeast)
 		},
-		"4e3bd38dfab99f0d"},
+		"ce669887c92123e6"}, // 4e3bd38dfab99f0d before the ⊥/⊤ states were shared (issue 16)
 	{"randomized_response(theta1 = 1/3, k = 4)",
 		func() (*builder.Mechanism, error) { return builder.RandomizedResponseK(r("1/3"), 4) },
 		"1605a1d4eb366735"},
