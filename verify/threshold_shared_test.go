@@ -200,3 +200,54 @@ func TestAboveThresholdLoopShared(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamingSumShared: the streaming sum's two inputs share their
+// partial-sum states, and their outputs are still the exact binomial laws
+// Pr[y = x + 2i − m | x] = C(m, i)·p^i·(1−p)^(m−i), m = rows − 1, computed
+// here by hand.
+func TestStreamingSumShared(t *testing.T) {
+	for _, tc := range []struct {
+		rows int
+		p    string
+	}{{2, "1/2"}, {5, "1/3"}, {8, "3/4"}} {
+		m := tc.rows - 1
+		mech := mustMech(t)(builder.StreamingSum(tc.rows, r(tc.p)))
+		inner := 0
+		for j := 1; j < m; j++ {
+			inner += j + 2
+		}
+		if got, want := mech.Chain.NumStates(), 2+inner+m+2; got != want {
+			t.Errorf("rows = %d: %d states, want %d", tc.rows, got, want)
+		}
+		a := analyze(t, mech, verify.FinalVar("y"))
+		p := r(tc.p)
+		q := new(big.Rat).Sub(big.NewRat(1, 1), p)
+		for _, x := range []int{1, -1} {
+			name := map[int]string{1: "plus", -1: "minus"}[x]
+			s, _ := mech.Chain.Lookup(name)
+			outs, probs, ok := a.Distribution(s)
+			if !ok {
+				t.Fatalf("no distribution for %s", name)
+			}
+			got := map[string]*big.Rat{}
+			for i, o := range outs {
+				got[o] = probs[i]
+			}
+			want := map[string]*big.Rat{}
+			for i := 0; i <= m; i++ {
+				c := new(big.Int).Binomial(int64(m), int64(i))
+				pr := new(big.Rat).SetInt(c)
+				for range i {
+					pr.Mul(pr, p)
+				}
+				for range m - i {
+					pr.Mul(pr, q)
+				}
+				want[fmt.Sprintf("y=%d", x+2*i-m)] = pr
+			}
+			if diff := cmp.Diff(want, got, ratCmp); diff != "" {
+				t.Errorf("rows = %d, %s (-want +got):\n%s", tc.rows, name, diff)
+			}
+		}
+	}
+}
