@@ -203,3 +203,32 @@ func TestComposeSharedStates(t *testing.T) {
 		}
 	}
 }
+
+// TestYarrowSharedDraws: once a draw is clipped to count_max (count_min),
+// the draws of every input meet in max_bit<j> (min_bit<j>): over {0..4}
+// with 4 bits, each input v keeps its own draws j < 4 − v (plus) and j < v
+// (minus): 6 + 6 of them, and 4 + 4 are shared, instead of 2·5·4 = 40.
+func TestYarrowSharedDraws(t *testing.T) {
+	m, err := builder.YarrowGeometric(r("1/2"), 0, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	// 5 outputs, 5 inputs, 5 zero states, 10 sign states, 12 own draws,
+	// 8 shared draws.
+	if got, want := c.NumStates(), 45; got != want {
+		t.Errorf("%d states, want %d", got, want)
+	}
+	s3, ok3 := c.Lookup("k3_plus")
+	s2, ok2 := c.Lookup("k2_plus_bit1")
+	max1, okm1 := c.Lookup("max_bit1")
+	max2, okm2 := c.Lookup("max_bit2")
+	if _, own := c.Lookup("k3_plus_bit1"); own || !ok3 || !ok2 || !okm1 || !okm2 {
+		t.Fatal("want states k3_plus, k2_plus_bit1, max_bit1, max_bit2 and no k3_plus_bit1")
+	}
+	// From v = 3 the first bit already gives 4; from v = 2 the second
+	// does, after a first bit 0 (probability α = 1/2).
+	if diff := cmp.Diff([]*big.Rat{r("1"), r("1/2")}, []*big.Rat{c.Prob(s3, max1), c.Prob(s2, max2)}, ratCmp); diff != "" {
+		t.Errorf("into the shared draws: %s", diff)
+	}
+}
