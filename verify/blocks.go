@@ -106,13 +106,14 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 		}
 		return solveComponent(ctx, c, blocks[i], i, blockOf, x)
 	}
-	done := 0
+	done, reported := 0, -1
 	for _, comps := range byLevel {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if report != nil {
+		if report != nil && (reported < 0 || done-reported >= 256) {
 			report(Progress{Stage: "components (distributions)", Done: done, Total: len(sccs)})
+			reported = done
 		}
 		done += len(comps)
 		if len(comps) >= minParallelLevel {
