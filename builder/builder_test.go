@@ -128,6 +128,10 @@ func TestParamErrors(t *testing.T) {
 		{"streaming rows", second(builder.StreamingSum(1, r("1/2"))), "streaming_sum: parameter rows must be between 2 and 2000, got 1"},
 		{"streaming p", second(builder.StreamingSum(4, r("0"))), "streaming_sum: parameter p must be in (0, 1), got 0"},
 		{"too many states", second(builder.AboveThreshold(r("1/4"), r("1/2"), 100, 100, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
+		{"shared n", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 1001, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 1000, got 1001"},
+		{"shared k", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
+		{"shared states", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 100, 1000, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
+		{"shared transitions", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 1000, 4, builder.AtLeast)), "above_threshold: parameter n = 1000 gives more than 10^8 transitions ((n+1)³ threshold draws)"},
 	}
 	for _, tt := range tests {
 		if tt.err == nil {
@@ -152,4 +156,79 @@ func mustSurvey(t *testing.T) *builder.Mechanism {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestAboveThresholdSharedStructure: the query states of one database are
+// shared by its inputs: from d1_t0 and d1_t1 the threshold draw leads into
+// the same d1_T<T>_q1, whose valuation has no t.
+func TestAboveThresholdSharedStructure(t *testing.T) {
+	m, err := builder.AboveThresholdShared(r("1/4"), r("1/2"), 1, 2, builder.AtLeast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	// 4 inputs, 2·2·2 query states, halt_1, halt_2, never.
+	if got, want := c.NumStates(), 15; got != want {
+		t.Errorf("%d states, want %d", got, want)
+	}
+	a, _ := c.Lookup("d1_t0")
+	b, _ := c.Lookup("d1_t1")
+	q, ok := c.Lookup("d1_T1_q1")
+	if !ok {
+		t.Fatal("no state d1_T1_q1")
+	}
+	if got := c.Valuation(q).String(); got != "d=1, T=1, q=1" {
+		t.Errorf("valuation of d1_T1_q1: %s", got)
+	}
+	// Pr[T = 1 | t] is 1/(1+1/4) = 4/5 from t = 1 and 1/5 from t = 0.
+	if diff := cmp.Diff([]*big.Rat{r("1/5"), r("4/5")}, []*big.Rat{c.Prob(a, q), c.Prob(b, q)}, ratCmp); diff != "" {
+		t.Errorf("Pr[d1_T1_q1 | d1_t0], Pr[… | d1_t1]: %s", diff)
+	}
+}
+
+// TestComposeSharedStates: composing a chain whose inputs share states
+// gives each input its own copy in the first run, named "input||state".
+func TestComposeSharedStates(t *testing.T) {
+	m, err := builder.AboveThresholdLoop(r("1/4"), r("1/2"), 1, builder.AtLeast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := builder.Compose(2, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"d0_t0||d0_T1_bot", "d0_t1||d0_T1_bot", "d0_t0|halted|d0_T1_bot"} {
+		if _, ok := p.Chain.Lookup(name); !ok {
+			t.Errorf("no state %s", name)
+		}
+	}
+}
+
+// TestYarrowSharedDraws: once a draw is clipped to count_max (count_min),
+// the draws of every input meet in max_bit<j> (min_bit<j>): over {0..4}
+// with 4 bits, each input v keeps its own draws j < 4 − v (plus) and j < v
+// (minus): 6 + 6 of them, and 4 + 4 are shared, instead of 2·5·4 = 40.
+func TestYarrowSharedDraws(t *testing.T) {
+	m, err := builder.YarrowGeometric(r("1/2"), 0, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Chain
+	// 5 outputs, 5 inputs, 5 zero states, 10 sign states, 12 own draws,
+	// 8 shared draws.
+	if got, want := c.NumStates(), 45; got != want {
+		t.Errorf("%d states, want %d", got, want)
+	}
+	s3, ok3 := c.Lookup("k3_plus")
+	s2, ok2 := c.Lookup("k2_plus_bit1")
+	max1, okm1 := c.Lookup("max_bit1")
+	max2, okm2 := c.Lookup("max_bit2")
+	if _, own := c.Lookup("k3_plus_bit1"); own || !ok3 || !ok2 || !okm1 || !okm2 {
+		t.Fatal("want states k3_plus, k2_plus_bit1, max_bit1, max_bit2 and no k3_plus_bit1")
+	}
+	// From v = 3 the first bit already gives 4; from v = 2 the second
+	// does, after a first bit 0 (probability α = 1/2).
+	if diff := cmp.Diff([]*big.Rat{r("1"), r("1/2")}, []*big.Rat{c.Prob(s3, max1), c.Prob(s2, max2)}, ratCmp); diff != "" {
+		t.Errorf("into the shared draws: %s", diff)
+	}
 }

@@ -195,9 +195,7 @@ func Catalog() []*Def {
 			Name: "above_threshold",
 			Bits: aboveThresholdBits,
 			Size: func(a *Args) (float64, float64) {
-				n := f(a.Int("n")) + 1
-				k := f(a.Int("k"))
-				return n*n + n*n*n*k + k + 1, n * n * n * (2*k + 1)
+				return sharedThresholdSize(a.Int("n"), a.Int("k"))
 			},
 			Doc: "the paper's online model with at most k queries (seed 004, Algorithm 1)",
 			Params: []Param{
@@ -212,13 +210,13 @@ func Catalog() []*Def {
 				if a.Choice("cmp") == ">" {
 					cmp = Above
 				}
-				return aboveThreshold(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
+				return aboveThresholdShared(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
 			},
 		},
 		{
 			Name: "above_threshold_loop",
 			Bits: aboveThresholdLoopBits,
-			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return n*n*(1+2*n) + 1, 5 * n * n * n },
+			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
 			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (seed 004)",
 			Params: []Param{
 				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},

@@ -19,7 +19,10 @@ const MaxComposedStates = 1_000_000
 // run from s again, remembering the outputs so far; after k runs it ends in
 // the absorbing state "o1,o2,…,ok". That final state carries each run's
 // labels and variables with the run's number appended (out_Y_1, y_2), so
-// that dpCTL formulas and output variables can refer to single runs. Inputs
+// that dpCTL formulas and output variables can refer to single runs. A
+// state of m that several inputs reach (m shares their futures) is one
+// state per input in the composition, named "input||state" in the first
+// run, since the runs after it start again from that input. Inputs
 // and the neighbour relation are m's.
 func Compose(k int, m *Mechanism) (*Mechanism, error) {
 	return composeLimited(context.Background(), k, m, Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
@@ -69,6 +72,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 		states++
 		return id
 	}
+	shared := sharedStates(c)
 	type runKey struct {
 		input  int
 		prefix string
@@ -86,7 +90,11 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 			return id
 		}
 		name := c.Name(s)
-		if len(prefix) > 0 {
+		if len(prefix) == 0 && s != input && shared[s] {
+			// m's state is reached from several inputs, and the first run
+			// from each input is a state of its own: "input||s".
+			name = component(c.Name(input)) + "||" + component(c.Name(s))
+		} else if len(prefix) > 0 {
 			var ps []string
 			for _, o := range prefix {
 				ps = append(ps, component(c.Name(o)))
@@ -149,6 +157,40 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 		pairs = append(pairs, [2]int{in[p[0]], in[p[1]]})
 	}
 	return &Mechanism{Chain: composed, Neighbours: pairs, Note: Composition{Runs: k, Of: m}.Note()}, nil
+}
+
+// sharedStates marks the states of c that are reached from more than one
+// input without passing an absorbing state (chains that share the futures
+// of their inputs, such as AboveThresholdShared's).
+func sharedStates(c *chain.Chain) []bool {
+	n := c.NumStates()
+	shared := make([]bool, n)
+	owner := make([]int, n) // the first input reaching the state, plus one
+	seen := make([]int, n)  // the last input whose search visited it, plus one
+	var stack []int
+	for _, in := range c.Inputs() {
+		stack = append(stack[:0], in)
+		seen[in] = in + 1
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if s != in {
+				if owner[s] == 0 {
+					owner[s] = in + 1
+				} else if owner[s] != in+1 {
+					shared[s] = true
+				}
+			}
+			to, _ := c.Row(s)
+			for _, t := range to {
+				if seen[t] != in+1 && !c.IsAbsorbing(t) {
+					seen[t] = in + 1
+					stack = append(stack, t)
+				}
+			}
+		}
+	}
+	return shared
 }
 
 // idKey identifies a sequence of states by their IDs.

@@ -14,7 +14,9 @@ import (
 // its block are drawn one at a time, +1 with probability p and -1
 // otherwise, and the output is the block sum y (absorbing states "y<v>",
 // y = v; the known sum of the auxiliary blocks is a constant shift and is
-// left out). States "x<±1>_r<j>_s<s>": j rows drawn, partial sum s.
+// left out). States "r<j>_y<v>": j rows drawn, and the private row plus
+// their sum is v. The two inputs share these states: what follows depends
+// on j and v only (issue 16).
 func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
 	return streamingSum(context.Background(), rows, p)
 }
@@ -39,38 +41,52 @@ func streamingSum(ctx context.Context, rows int, p *big.Rat) (*Mechanism, error)
 	}
 	m := rows - 1
 	in := map[int]int{}
+	// inner[j][v] is the state after j rows with running sum v (private row
+	// included), shared by both inputs.
+	inner := make([]map[int]int, m)
 	for _, x := range []int{1, -1} {
 		label := map[int]string{1: "plus", -1: "minus"}[x]
 		s := b.AddState(label, chain.Valuation{{Name: "x", Value: int64(x)}}, "in_"+label)
 		in[x] = s
 		b.MarkInput(s)
-		// layer[s] = state with partial sum s after j rows.
+		// layer[s] = state with partial sum s after j rows; fresh[s] when
+		// this input created it (its row is to be built).
 		layer := map[int]int{0: s}
+		var fresh map[int]bool
 		for j := 1; j <= m; j++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			next := map[int]int{}
+			made := map[int]bool{} // states of this layer new with this input
 			get := func(sum int) int {
 				if id, ok := next[sum]; ok {
 					return id
 				}
+				v := sum + x
 				if j == m {
-					next[sum] = output(sum + x)
+					next[sum] = output(v)
+				} else if id, ok := inner[j][v]; ok {
+					next[sum] = id
 				} else {
-					next[sum] = b.AddState(fmt.Sprintf("x%+d_r%d_s%d", x, j, sum), nil)
+					if inner[j] == nil {
+						inner[j] = map[int]int{}
+					}
+					next[sum] = b.AddState(fmt.Sprintf("r%d_y%d", j, v), nil)
+					inner[j][v] = next[sum]
+					made[sum] = true
 				}
 				return next[sum]
 			}
 			for sum := -(j - 1); sum <= j-1; sum += 2 {
 				from, ok := layer[sum]
-				if !ok {
-					continue
+				if !ok || (j > 1 && !fresh[sum]) {
+					continue // the other input built this state's row
 				}
 				b.AddTransition(from, get(sum+1), p)
 				b.AddTransition(from, get(sum-1), q)
 			}
-			layer = next
+			layer, fresh = next, made
 		}
 	}
 	c, err := buildChain(ctx, b)

@@ -43,6 +43,12 @@ const MaxQueries = 10000
 // answer was above the threshold in k queries: label never). Each query step
 // goes to halt_i with the exact probability that the noisy answer is above T.
 // Neighbours: |d-d'| <= 1 with the same t.
+//
+// Every input has its own copy of the query states, (n+1)³·k of them in
+// all, though what follows the threshold draw does not depend on t:
+// AboveThresholdShared builds the same model with those states shared (the
+// catalog's above_threshold). This layout is the one param.AboveThresholdQ
+// mirrors state for state.
 func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
 	return aboveThreshold(context.Background(), alphaT, alphaQ, n, k, cmp)
 }
@@ -117,6 +123,129 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 	}, nil
 }
 
+// MaxSharedThresholdRange bounds n in AboveThresholdShared.
+const MaxSharedThresholdRange = 1000
+
+// Bounds of AboveThresholdShared on its own, whatever the catalog's Limits:
+// about 16 bytes per transition and a few hundred per state.
+const (
+	maxSharedThresholdStates      = 10_000_000
+	maxSharedThresholdTransitions = 100_000_000
+)
+
+// AboveThresholdShared returns the model of AboveThreshold with every
+// future built once: the state after the threshold draw depends on the
+// database d, the noisy threshold T and the query i, not on the threshold t
+// the run started from, so the inputs of one d lead into the same query
+// states. The chain is a DAG with (n+1)² inputs, (n+1)²·k query states and
+// k+1 outputs instead of (n+1)³·k query states; the outputs, their labels
+// and valuations, the inputs, the neighbour pairs, every run's sequence of
+// labels and every output distribution are those of AboveThreshold.
+//
+// States: inputs "d<d>_t<t>" (d, t; label in); "d<d>_T<T>_q<i>" is
+// "database d, noisy threshold T, about to answer query i" (d, T, q: no t,
+// which the state shares across thresholds); outputs "halt_<i>" (q=i,
+// labels halt and top) and "never" (q=0, label never), as AboveThreshold.
+// n may reach MaxSharedThresholdRange; at most 10^7 states and 10^8
+// transitions ((n+1)³ of them are the threshold draws).
+func AboveThresholdShared(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+	return aboveThresholdShared(context.Background(), alphaT, alphaQ, n, k, cmp)
+}
+
+// sharedThresholdSize returns the states and transitions of
+// AboveThresholdShared (zero transitions counted).
+func sharedThresholdSize(n, k int) (states, transitions float64) {
+	n1, kf := float64(n+1), float64(k)
+	return n1*n1*(1+kf) + kf + 1, n1*n1*n1 + 2*kf*n1*n1
+}
+
+func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+	const name = "above_threshold"
+	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
+		return nil, err
+	}
+	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "n", n, 1, MaxSharedThresholdRange); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
+		return nil, err
+	}
+	states, trans := sharedThresholdSize(n, k)
+	if states > maxSharedThresholdStates {
+		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
+	}
+	if trans > maxSharedThresholdTransitions {
+		return nil, &ParamError{name, "n", fmt.Sprintf("= %d gives more than 10^8 transitions ((n+1)³ threshold draws)", n)}
+	}
+	thr, err := newGeometricTable(ctx, alphaT, n)
+	if err != nil {
+		return nil, err
+	}
+	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	if err != nil {
+		return nil, err
+	}
+	b := chain.NewBuilder()
+	halt := make([]int, k+1)
+	for i := 1; i <= k; i++ {
+		halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
+	}
+	// never has q = 0: no query was answered above the threshold.
+	never := b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	input := make([][]int, n+1)
+	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
+	for d := 0; d <= n; d++ {
+		input[d] = make([]int, n+1)
+		for t := 0; t <= n; t++ {
+			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+			input[d][t] = s
+			b.MarkInput(s)
+		}
+		// The query states of d, shared by its inputs: each is built once.
+		for T := 0; T <= n; T++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			prev := -1
+			for i := 1; i <= k; i++ {
+				q := b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
+					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
+				if prev < 0 {
+					first[T] = q
+				} else {
+					b.AddTransition(prev, q, stay[d][T])
+				}
+				b.AddTransition(q, halt[i], up[d][T])
+				prev = q
+			}
+			b.AddTransition(prev, never, stay[d][T])
+		}
+		for t := 0; t <= n; t++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			s := input[d][t]
+			b.GrowRow(s, n+1)
+			for T := 0; T <= n; T++ {
+				b.AddTransition(s, first[T], thr.prob(t, T))
+			}
+		}
+	}
+	c, err := buildChain(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Mechanism{
+		Chain:      c,
+		Neighbours: thresholdPairs(input),
+		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
+			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
+	}, nil
+}
+
 // answerOdds returns up[d][T] = Pr[the noisy answer for database d is above
 // the noisy threshold T] (truncated alphaQ-geometric noise) and stay = 1-up.
 // It stops with ctx's error when ctx ends.
@@ -160,12 +289,13 @@ const (
 // chain with a loop and no step counter, answering a stream of queries
 // until one is above the threshold. From input (d, t) the first step draws
 // the noisy threshold T and answers the first query; every step answers one
-// query: state "d<d>_t<t>_T<T>_bot" (label ⊥) when the noisy answer is below
-// T, and the chain loops there for the next query; "d<d>_t<t>_T<T>_top"
+// query: state "d<d>_T<T>_bot" (label ⊥) when the noisy answer is below
+// T, and the chain loops there for the next query; "d<d>_T<T>_top"
 // (label ⊤) when it is above, after which the chain halts in the absorbing
-// state "halted". Observed as traces of {⊥, ⊤} over k steps it is the
-// k-query model; D{ε,δ}[X^k ⊤] is "halted exactly at query k".
-// Neighbours: |d-d'| <= 1 with the same t.
+// state "halted". What follows the draw depends on d and T only, so the
+// inputs of one d share these states (valuation d, T; no t). Observed as
+// traces of {⊥, ⊤} over k steps it is the k-query model; D{ε,δ}[X^k ⊤] is
+// "halted exactly at query k". Neighbours: |d-d'| <= 1 with the same t.
 func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
 	return aboveThresholdLoop(context.Background(), alphaT, alphaQ, n, cmp)
 }
@@ -192,26 +322,34 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 	b := chain.NewBuilder()
 	halted := b.AddState("halted", nil, "halted")
 	input := make([][]int, n+1)
+	bot := make([]int, n+1)
+	top := make([]int, n+1)
 	for d := 0; d <= n; d++ {
 		input[d] = make([]int, n+1)
+		for t := 0; t <= n; t++ {
+			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+			input[d][t] = s
+			b.MarkInput(s)
+		}
+		// The ⊥ and ⊤ states of d, shared by its inputs.
+		for T := 0; T <= n; T++ {
+			v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
+			bot[T] = b.AddState(fmt.Sprintf("d%d_T%d_bot", d, T), v, Below)
+			top[T] = b.AddState(fmt.Sprintf("d%d_T%d_top", d, T), v, Top)
+			b.AddTransition(bot[T], bot[T], stay[d][T])
+			b.AddTransition(bot[T], top[T], up[d][T])
+			b.AddTransition(top[T], halted, one)
+		}
 		for t := 0; t <= n; t++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			val := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), val, "in")
-			input[d][t] = s
-			b.MarkInput(s)
+			s := input[d][t]
+			b.GrowRow(s, 2*(n+1))
 			for T := 0; T <= n; T++ {
-				v := append(val[:2:2], chain.Var{Name: "T", Value: int64(T)})
-				bot := b.AddState(fmt.Sprintf("d%d_t%d_T%d_bot", d, t, T), v, Below)
-				top := b.AddState(fmt.Sprintf("d%d_t%d_T%d_top", d, t, T), v, Top)
 				pT := thr.prob(t, T)
-				b.AddTransition(s, bot, mul(pT, stay[d][T]))
-				b.AddTransition(s, top, mul(pT, up[d][T]))
-				b.AddTransition(bot, bot, stay[d][T])
-				b.AddTransition(bot, top, up[d][T])
-				b.AddTransition(top, halted, one)
+				b.AddTransition(s, bot[T], mul(pT, stay[d][T]))
+				b.AddTransition(s, top[T], mul(pT, up[d][T]))
 			}
 		}
 	}

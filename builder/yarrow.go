@@ -18,6 +18,10 @@ import (
 //     ("k<v>_plus_bit<j>": about to draw bit j)
 //  4. return max(count_min, min(f(D) + s·g, count_max))
 //
+// Once f(D) + s·j is clipped to count_max (count_min), every later bit
+// leads there too, whatever f(D): these draws are the states
+// "max_bit<j>" ("min_bit<j>"), shared by every input (issue 16).
+//
 // Inputs "s<v>" (in=v) for v in {count_min..count_max}, outputs "t<l>"
 // (out=l), as for TruncatedGeometric, so the two can be compared with
 // equivalent(…). bits is the budget; 0 means the seed's choice
@@ -57,6 +61,34 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 		out[l] = b.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
 	}
 	clip := func(v int) int { return max(countMin, min(v, countMax)) }
+	// sat[i][j] is the shared draw of bit j once the result is clipped to
+	// count_max (i = 0) or count_min (i = 1).
+	sat := [2][]int{make([]int, bits+1), make([]int, bits+1)}
+	satDraw := func(i, j int) int {
+		if sat[i][j] > 0 {
+			return sat[i][j] - 1
+		}
+		bound, dir := countMax, "max"
+		if i == 1 {
+			bound, dir = countMin, "min"
+		}
+		// Create the draws j.. that are missing, then their rows.
+		last := j
+		for last <= bits && sat[i][last] == 0 {
+			sat[i][last] = b.AddState(fmt.Sprintf("%s_bit%d", dir, last), nil) + 1
+			last++
+		}
+		for l := j; l < last; l++ {
+			draw := sat[i][l] - 1
+			if l < bits {
+				b.AddTransition(draw, out[bound], hit)
+				b.AddTransition(draw, sat[i][l+1]-1, alpha)
+			} else {
+				b.AddTransition(draw, out[bound], one)
+			}
+		}
+		return sat[i][j] - 1
+	}
 	in := map[int]int{}
 	for v := countMin; v <= countMax; v++ {
 		if err := ctx.Err(); err != nil {
@@ -78,6 +110,10 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 			prev := st
 			prevP := one
 			for j := 1; j <= bits; j++ {
+				if v+sign*j >= countMax || v+sign*j <= countMin {
+					b.AddTransition(prev, satDraw((1-sign)/2, j), prevP)
+					break
+				}
 				draw := b.AddState(fmt.Sprintf("k%d_%s_bit%d", v, dir, j), nil)
 				b.AddTransition(prev, draw, prevP)
 				if j < bits {

@@ -1,6 +1,9 @@
 package chain
 
-import "math/big"
+import (
+	"math/big"
+	"math/bits"
+)
 
 // Exact rational arithmetic that avoids big.Rat's normalisation where the
 // result is known to be in lowest terms. big.Rat.Mul computes the gcd of the
@@ -32,14 +35,16 @@ func Mul(x, y *big.Rat) *big.Rat {
 	if a.Sign() == 0 || c.Sign() == 0 {
 		return new(big.Rat)
 	}
-	var g1, g2 big.Int
-	g1.GCD(nil, nil, new(big.Int).Abs(a), d)
-	g2.GCD(nil, nil, new(big.Int).Abs(c), b)
-	num := new(big.Int).Quo(a, &g1)
-	num.Mul(num, new(big.Int).Quo(c, &g2))
-	den := new(big.Int).Quo(b, &g2)
-	den.Mul(den, new(big.Int).Quo(d, &g1))
-	return reduced(num, den)
+	a, d = cancel(a, d)
+	c, b = cancel(c, b)
+	z := new(big.Rat).SetFrac64(1, 2) // initialised, non-integer
+	den := z.Denom()
+	den.Mul(b, d)
+	if den.Cmp(intOne) == 0 {
+		return z.SetInt(new(big.Int).Mul(a, c))
+	}
+	z.Num().Mul(a, c)
+	return z
 }
 
 // OneMinus returns 1 - x in lowest terms, as a new value: (b-a)/b is reduced
@@ -47,4 +52,45 @@ func Mul(x, y *big.Rat) *big.Rat {
 func OneMinus(x *big.Rat) *big.Rat {
 	num := new(big.Int).Sub(x.Denom(), x.Num())
 	return reduced(num, new(big.Int).Set(x.Denom()))
+}
+
+// cancel returns x/g and y/g for g = gcd(x, y), y > 0: x and y themselves
+// when g = 1. When one of them fits in a word, the gcd is a remainder of
+// the other by it, read off its words, and a word gcd: no copies.
+func cancel(x, y *big.Int) (*big.Int, *big.Int) {
+	var g uint64
+	switch xw, yw := x.Bits(), y.Bits(); {
+	case bits.UintSize != 64:
+		g = 0
+	case len(xw) == 1:
+		g = gcdWord(uint64(xw[0]), yw)
+	case len(yw) == 1:
+		g = gcdWord(uint64(yw[0]), xw)
+	}
+	switch g {
+	case 1:
+		return x, y
+	case 0: // neither fits in a word
+		var gi big.Int
+		gi.GCD(nil, nil, x, y)
+		if gi.Cmp(intOne) == 0 {
+			return x, y
+		}
+		return new(big.Int).Quo(x, &gi), new(big.Int).Quo(y, &gi)
+	}
+	gi := new(big.Int).SetUint64(g)
+	return new(big.Int).Quo(x, gi), new(big.Int).Quo(y, gi)
+}
+
+// gcdWord returns gcd(m, v) for m > 0 and v the words of a non-negative
+// number, on 64-bit words.
+func gcdWord(m uint64, v []big.Word) uint64 {
+	var r uint64
+	for i := len(v) - 1; i >= 0; i-- {
+		_, r = bits.Div64(r, uint64(v[i]), m)
+	}
+	for r != 0 {
+		m, r = r, m%r
+	}
+	return m
 }

@@ -319,6 +319,36 @@ func randRat(rng *rand.Rand) *big.Rat {
 	}
 }
 
+// TestAccumulatorAddProduct checks sums of products, mixed with plain
+// terms, against big.Rat, including a single product that is not in lowest
+// terms (2/3·3/4 = 1/2) and zero factors.
+func TestAccumulatorAddProduct(t *testing.T) {
+	var acc chain.Accumulator
+	acc.AddProduct(big.NewRat(2, 3), big.NewRat(3, 4))
+	if got := acc.Rat(nil); got.Num().Int64() != 1 || got.Denom().Int64() != 2 {
+		t.Fatalf("2/3·3/4 = %s, want 1/2", got.RatString())
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 500 {
+		want := new(big.Rat)
+		acc.Reset()
+		for range rng.IntN(30) {
+			x, y := randRat(rng), randRat(rng)
+			if rng.IntN(5) == 0 {
+				want.Add(want, x)
+				acc.Add(x)
+				continue
+			}
+			want.Add(want, new(big.Rat).Mul(x, y))
+			acc.AddProduct(x, y)
+		}
+		got := acc.Rat(nil)
+		if got.Cmp(want) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
+			t.Fatalf("trial %d: sum of products = %s, want %s", trial, got.RatString(), want.RatString())
+		}
+	}
+}
+
 // TestAccumulatorMatchesRatAdd checks the fast exact sum against big.Rat.Add
 // on random rationals of every shape the builders produce.
 func TestAccumulatorMatchesRatAdd(t *testing.T) {

@@ -26,6 +26,8 @@ type Accumulator struct {
 	odd   big.Int
 	zd    uint
 	oddOK bool
+	// pn and pd hold the product of AddProduct.
+	pn, pd big.Int
 }
 
 // Reset empties the sum.
@@ -37,7 +39,23 @@ func (a *Accumulator) Add(x *big.Rat) {
 	if p.Sign() == 0 {
 		return
 	}
-	d := x.Denom()
+	a.add(p, x.Denom(), x)
+}
+
+// AddProduct adds x·y to the sum without reducing the product to lowest
+// terms (the sum is reduced once, when it is read). x and y are only read.
+func (a *Accumulator) AddProduct(x, y *big.Rat) {
+	if x.Sign() == 0 || y.Sign() == 0 {
+		return
+	}
+	a.pn.Mul(x.Num(), y.Num())
+	a.pd.Mul(x.Denom(), y.Denom())
+	a.add(&a.pn, &a.pd, nil)
+}
+
+// add adds p/d (p ≠ 0, d > 0); x is p/d in lowest terms, or nil when p/d
+// may not be.
+func (a *Accumulator) add(p, d *big.Int, x *big.Rat) {
 	a.terms++
 	if !a.started {
 		a.num.Set(p)
@@ -111,7 +129,7 @@ func (a *Accumulator) Rat(z *big.Rat) *big.Rat {
 	switch {
 	case !a.started:
 		return z.SetInt64(0)
-	case a.terms == 1:
+	case a.terms == 1 && a.first != nil:
 		return z.Set(a.first) // already in lowest terms: no gcd
 	}
 	return z.SetFrac(&a.num, &a.den)

@@ -234,3 +234,34 @@ func BenchmarkProfileLaplaceDecision(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAboveThresholdSizes: the sizes of issue 16, built as the
+// catalog's above_threshold builds them (query states shared by the inputs
+// of one database), analysed, and the tight ε at δ = 0 found (query
+// eps(delta = 0)). n = 1000 is refused by the builder: its (n+1)³ threshold
+// draws are 10⁹ transitions.
+func BenchmarkAboveThresholdSizes(b *testing.B) {
+	ctx := context.Background()
+	for _, tc := range []struct{ n, k int }{{100, 8}, {1000, 4}, {5, 256}} {
+		b.Run(fmt.Sprintf("n=%d,k=%d", tc.n, tc.k), func(b *testing.B) {
+			for b.Loop() {
+				m, err := builder.AboveThresholdShared(big.NewRat(1, 4), big.NewRat(1, 2), tc.n, tc.k, builder.AtLeast)
+				if err != nil {
+					b.Skip(err)
+				}
+				a, err := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := a.TightEpsilon(ctx, new(big.Rat))
+				if err != nil {
+					b.Fatal(err)
+				}
+				want, _ := exact.MulLn(big.NewRat(int64(tc.k), 1), big.NewRat(2, 1))
+				if !res.Eps.Equal(want) {
+					b.Fatalf("tight ε = %s, want %s", res.Eps, want)
+				}
+			}
+		})
+	}
+}

@@ -32,48 +32,113 @@ func components(c *chain.Chain) [][]int {
 //	x[s] = Σ_t P(s,t)·x[t]
 //
 // where x[t] of every other state t is given. It works block by block: the
-// unknown states of one strongly connected component at a time, in reverse
-// topological order, so that every successor outside the block is already
-// known. A block of one state is a single exact propagation (divided by
-// 1 - P(s,s) when it has a self-loop); a larger block is a linear system
-// (I - Q)·X = R solved by exact sparse elimination. There is no iteration to
-// a tolerance. Every block must be able to leave itself with positive
-// probability, so that I - Q is non-singular.
+// unknown states of one strongly connected component at a time, so that
+// every successor outside the block is already known. A block of one state
+// is a single exact propagation (divided by 1 - P(s,s) when it has a
+// self-loop); a larger block is a linear system (I - Q)·X = R solved by
+// exact sparse elimination. There is no iteration to a tolerance. Every
+// block must be able to leave itself with positive probability, so that
+// I - Q is non-singular.
+//
+// Components are solved level by level (a component's level is one more
+// than the highest level of the components it leads to), and the
+// components of one level, which do not depend on each other, in parallel
+// when there are many: the inputs of a chain that shares its states, such
+// as above threshold's (n+1)² inputs over shared query states, are one
+// level.
 func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bool, x []dvec) error {
 	blockOf := make([]int, c.NumStates())
 	for i := range blockOf {
 		blockOf[i] = -1
 	}
-	report, _ := ctx.Value(progressKey{}).(func(Progress))
+	blocks := make([][]int, len(sccs))
 	for i, scc := range sccs {
+		for _, s := range scc {
+			if unknown[s] {
+				blocks[i] = append(blocks[i], s)
+			}
+		}
+		if len(blocks[i]) > 1 {
+			for _, s := range blocks[i] {
+				blockOf[s] = i
+			}
+		}
+	}
+	// level[i] of component i; sccs come in reverse topological order.
+	compOf := make([]int, c.NumStates())
+	for i, scc := range sccs {
+		for _, s := range scc {
+			compOf[s] = i
+		}
+	}
+	level := make([]int, len(sccs))
+	var byLevel [][]int
+	for i, scc := range sccs {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		l := 0
+		for _, s := range scc {
+			to, _ := c.Row(s)
+			for _, t := range to {
+				if j := compOf[t]; j != i {
+					l = max(l, level[j]+1)
+				}
+			}
+		}
+		level[i] = l
+		if len(blocks[i]) == 0 {
+			continue
+		}
+		for len(byLevel) <= l {
+			byLevel = append(byLevel, nil)
+		}
+		byLevel[l] = append(byLevel[l], i)
+	}
+	report, _ := ctx.Value(progressKey{}).(func(Progress))
+	var seq propScratch // for the levels solved in this goroutine
+	solve := func(sc *propScratch, i int) error {
+		if block := blocks[i]; len(block) == 1 {
+			x[block[0]] = propagate(c, block[0], x, sc)
+			return nil
+		}
+		return solveComponent(ctx, c, blocks[i], i, blockOf, x)
+	}
+	done, reported := 0, -1
+	for _, comps := range byLevel {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if report != nil && i%256 == 0 {
-			report(Progress{Stage: "components (distributions)", Done: i, Total: len(sccs)})
+		if report != nil && (reported < 0 || done-reported >= 256) {
+			report(Progress{Stage: "components (distributions)", Done: done, Total: len(sccs)})
+			reported = done
 		}
-		var block []int
-		for _, s := range scc {
-			if unknown[s] {
-				block = append(block, s)
+		done += len(comps)
+		if len(comps) >= minParallelLevel {
+			if err := parallel(ctx, "", len(comps), func(sc *scratch, j int) error { return solve(&sc.prop, comps[j]) }); err != nil {
+				return err
 			}
-		}
-		switch len(block) {
-		case 0:
-			continue
-		case 1:
-			x[block[0]] = propagate(c, block[0], x)
 			continue
 		}
-		for _, s := range block {
-			blockOf[s] = i
-		}
-		if err := solveComponent(ctx, c, block, i, blockOf, x); err != nil {
-			return err
+		for j, i := range comps {
+			if j%256 == 255 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if err := solve(&seq, i); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// minParallelLevel is the least number of components of one level that
+// solveBlocks solves in parallel: fewer are not worth the goroutines.
+const minParallelLevel = 16
 
 // solveComponent computes x for the states of a block by solving
 // (I - Q)·X = R exactly.

@@ -485,54 +485,83 @@ var ratOne = big.NewRat(1, 1)
 func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
 
 // propagate computes dist(s) = Σ_t P(s,t)·dist(t) / (1 - P(s,s)) for a state
-// whose only cycle is an optional self-loop; the successors are done.
-func propagate(c *chain.Chain, s int, dist []dvec) dvec {
+// whose only cycle is an optional self-loop; the successors are done. The
+// terms of one output are summed as unreduced products, and each sum is
+// reduced once: an input whose row leads into many shared states (a
+// threshold drawn over {0..n}) sums n+1 products per output.
+func propagate(c *chain.Chain, s int, dist []dvec, sc *propScratch) dvec {
 	to, p := c.Row(s)
-	type entry struct {
-		out int
-		p   *big.Rat
-	}
-	size := 0
-	for _, t := range to {
-		size += len(dist[t].out)
-	}
-	entries := make([]entry, 0, size)
+	type entry = propEntry
+	maxOut := -1
+	entries := sc.entries[:0]
 	var loop *big.Rat
 	for i, t := range to {
 		if t == s {
 			loop = p[i]
 			continue
 		}
-		w := p[i]
 		d := dist[t]
 		for j, o := range d.out {
-			var x *big.Rat
-			switch {
-			case isOne(d.p[j]):
-				x = w
-			case isOne(w):
-				x = d.p[j]
-			default:
-				x = new(big.Rat).Mul(w, d.p[j])
-			}
-			entries = append(entries, entry{o, x})
+			entries = append(entries, entry{o, p[i], d.p[j]})
+			maxOut = max(maxOut, o)
 		}
 	}
+	sc.entries = entries
 	if !sort.SliceIsSorted(entries, func(i, j int) bool { return entries[i].out < entries[j].out }) {
-		sort.SliceStable(entries, func(i, j int) bool { return entries[i].out < entries[j].out })
+		if maxOut < 4*len(entries)+64 {
+			// Counting sort by output, stable.
+			start := make([]int, maxOut+2)
+			for _, e := range entries {
+				start[e.out+1]++
+			}
+			for o := 1; o < len(start); o++ {
+				start[o] += start[o-1]
+			}
+			sorted := slices.Grow(sc.sorted[:0], len(entries))[:len(entries)]
+			for _, e := range entries {
+				sorted[start[e.out]] = e
+				start[e.out]++
+			}
+			sc.sorted = sorted
+			entries = sorted
+		} else {
+			sort.SliceStable(entries, func(i, j int) bool { return entries[i].out < entries[j].out })
+		}
 	}
-	res := dvec{out: make([]int, 0, len(entries)), p: make([]*big.Rat, 0, len(entries))}
-	var acc chain.Accumulator
+	defer func() {
+		// Keep the buffers, not the values: they must not outlive the call.
+		clear(sc.entries)
+		clear(sc.sorted)
+	}()
+	n := 0
+	for i := 0; i < len(entries); n++ {
+		j := i + 1
+		for j < len(entries) && entries[j].out == entries[i].out {
+			j++
+		}
+		i = j
+	}
+	res := dvec{out: make([]int, 0, n), p: make([]*big.Rat, 0, n)}
+	acc := &sc.acc
 	for i := 0; i < len(entries); {
 		j := i + 1
 		for j < len(entries) && entries[j].out == entries[i].out {
 			j++
 		}
-		x := entries[i].p
-		if j > i+1 {
+		var x *big.Rat
+		if j == i+1 {
+			x = times(entries[i].w, entries[i].x)
+		} else {
 			acc.Reset()
 			for _, e := range entries[i:j] {
-				acc.Add(e.p)
+				switch {
+				case isOne(e.x):
+					acc.Add(e.w)
+				case isOne(e.w):
+					acc.Add(e.x)
+				default:
+					acc.AddProduct(e.w, e.x)
+				}
 			}
 			x = acc.Rat(nil)
 		}
@@ -547,4 +576,27 @@ func propagate(c *chain.Chain, s int, dist []dvec) dvec {
 		}
 	}
 	return res
+}
+
+// propEntry is a term w·x of propagate's output out.
+type propEntry struct {
+	out  int
+	w, x *big.Rat
+}
+
+// propScratch is propagate's reusable space, one per goroutine.
+type propScratch struct {
+	entries, sorted []propEntry
+	acc             chain.Accumulator
+}
+
+// times returns w·x, sharing a factor that is 1.
+func times(w, x *big.Rat) *big.Rat {
+	switch {
+	case isOne(x):
+		return w
+	case isOne(w):
+		return x
+	}
+	return chain.Mul(w, x)
 }

@@ -37,6 +37,7 @@ type scratch struct {
 	memoR      *big.Rat
 	accA, accB chain.Accumulator
 	prof       profScratch
+	prop       propScratch
 }
 
 // orderedPair returns the k-th ordered neighbouring pair: pair k/2, in its
