@@ -72,8 +72,8 @@ func TestGeometricStructure(t *testing.T) {
 	}
 }
 
-func TestAboveThresholdStructure(t *testing.T) {
-	m, err := builder.AboveThreshold(r("1/4"), r("1/2"), 5, 4, builder.Above)
+func TestAboveThresholdPerInputStructure(t *testing.T) {
+	m, err := builder.AboveThresholdPerInput(r("1/4"), r("1/2"), 5, 4, builder.Above)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestParamErrors(t *testing.T) {
 		{"k = 0", second(builder.AboveThreshold(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
 		{"alpha_q", second(builder.AboveThreshold(r("1/4"), r("2"), 5, 1, builder.AtLeast)), "above_threshold: parameter alpha_q must be in (0, 1), got 2"},
 		{"alpha_t", second(builder.AboveThreshold(r("0"), r("1/2"), 5, 1, builder.AtLeast)), "above_threshold: parameter alpha_t must be in (0, 1), got 0"},
-		{"threshold n", second(builder.AboveThreshold(r("1/4"), r("1/2"), 101, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 100, got 101"},
+		{"threshold n", second(builder.AboveThresholdPerInput(r("1/4"), r("1/2"), 101, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 100, got 101"},
 		{"loop alpha_t", second(builder.AboveThresholdLoop(r("1"), r("1/2"), 5, builder.AtLeast)), "above_threshold_loop: parameter alpha_t must be in (0, 1), got 1"},
 		{"loop alpha_q", second(builder.AboveThresholdLoop(r("1/4"), nil, 5, builder.AtLeast)), "above_threshold_loop: parameter alpha_q is missing"},
 		{"loop n", second(builder.AboveThresholdLoop(r("1/4"), r("1/2"), 0, builder.Above)), "above_threshold_loop: parameter n must be between 1 and 100, got 0"},
@@ -127,11 +127,11 @@ func TestParamErrors(t *testing.T) {
 		{"generalized delta", second(builder.GeneralizedDecision(r("1/2"), r("2"), 2, 0, 5)), "generalized_decision: parameter delta must be in [0, 1], got 2"},
 		{"streaming rows", second(builder.StreamingSum(1, r("1/2"))), "streaming_sum: parameter rows must be between 2 and 2000, got 1"},
 		{"streaming p", second(builder.StreamingSum(4, r("0"))), "streaming_sum: parameter p must be in (0, 1), got 0"},
-		{"too many states", second(builder.AboveThreshold(r("1/4"), r("1/2"), 100, 100, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
-		{"shared n", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 1001, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 1000, got 1001"},
-		{"shared k", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
-		{"shared states", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 100, 1000, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
-		{"shared transitions", second(builder.AboveThresholdShared(r("1/4"), r("1/2"), 1000, 4, builder.AtLeast)), "above_threshold: parameter n = 1000 gives more than 10^8 transitions ((n+1)³ threshold draws)"},
+		{"too many states", second(builder.AboveThresholdPerInput(r("1/4"), r("1/2"), 100, 100, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
+		{"shared n", second(builder.AboveThreshold(r("1/4"), r("1/2"), 1001, 1, builder.AtLeast)), "above_threshold: parameter n must be between 1 and 1000, got 1001"},
+		{"shared k", second(builder.AboveThreshold(r("1/4"), r("1/2"), 5, 0, builder.AtLeast)), "above_threshold: parameter k must be between 1 and 10000, got 0"},
+		{"shared states", second(builder.AboveThreshold(r("1/4"), r("1/2"), 100, 1000, builder.AtLeast)), "above_threshold: parameter k with n = 100 gives more than 10^7 states"},
+		{"shared transitions", second(builder.AboveThreshold(r("1/4"), r("1/2"), 1000, 4, builder.AtLeast)), "above_threshold: parameter n = 1000 gives more than 10^8 transitions ((n+1)³ threshold draws)"},
 	}
 	for _, tt := range tests {
 		if tt.err == nil {
@@ -158,11 +158,11 @@ func mustSurvey(t *testing.T) *builder.Mechanism {
 	return m
 }
 
-// TestAboveThresholdSharedStructure: the query states of one database are
+// TestAboveThresholdStructure: the query states of one database are
 // shared by its inputs: from d1_t0 and d1_t1 the threshold draw leads into
 // the same d1_T<T>_q1, whose valuation has no t.
-func TestAboveThresholdSharedStructure(t *testing.T) {
-	m, err := builder.AboveThresholdShared(r("1/4"), r("1/2"), 1, 2, builder.AtLeast)
+func TestAboveThresholdStructure(t *testing.T) {
+	m, err := builder.AboveThreshold(r("1/4"), r("1/2"), 1, 2, builder.AtLeast)
 	if err != nil {
 		t.Fatal(err)
 	}

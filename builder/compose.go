@@ -161,7 +161,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 
 // sharedStates marks the states of c that are reached from more than one
 // input without passing an absorbing state (chains that share the futures
-// of their inputs, such as AboveThresholdShared's).
+// of their inputs, such as AboveThreshold's).
 func sharedStates(c *chain.Chain) []bool {
 	n := c.NumStates()
 	shared := make([]bool, n)

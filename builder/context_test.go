@@ -151,7 +151,7 @@ var large = []struct {
 		}},
 	{"above_threshold(k = 64)",
 		func() (*builder.Mechanism, error) {
-			return builder.AboveThresholdShared(r("1/4"), r("1/2"), 5, 64, builder.AtLeast)
+			return builder.AboveThreshold(r("1/4"), r("1/2"), 5, 64, builder.AtLeast)
 		},
 		func(t *testing.T, m *builder.Mechanism) {
 			t.Helper()

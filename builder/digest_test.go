@@ -67,7 +67,7 @@ var pinned = []struct {
 		"4c0314e748c63a97"},
 	{`above_threshold(alpha_t = 1/3, alpha_q = 1/2, n = 3, k = 3, cmp = ">")`,
 		func() (*builder.Mechanism, error) {
-			return builder.AboveThresholdShared(r("1/3"), r("1/2"), 3, 3, builder.Above)
+			return builder.AboveThreshold(r("1/3"), r("1/2"), 3, 3, builder.Above)
 		},
 		"babc9a19ce9bea68"}, // b6efd352bb35ce0d before the query states were shared (issue 16)
 	{"above_threshold_loop(n = 3)",

@@ -30,26 +30,15 @@ func (c Comparison) String() string {
 // MaxQueries bounds the number of queries of AboveThreshold.
 const MaxQueries = 10000
 
-// AboveThreshold returns the paper's online model (seed 004, Algorithm 1)
-// with at most k queries. The input database d and threshold t range over
-// {0..n}. The threshold is noised once by the truncated alphaT-geometric
-// mechanism over {0..n}; each query (of sensitivity 1, answering d) is noised
-// by the truncated alphaQ-geometric mechanism; the mechanism halts at the
-// first noisy answer that compares to the noisy threshold as cmp says.
-//
-// States: inputs "d<d>_t<t>" (d, t; label in); "d<d>_t<t>_T<T>_q<i>" is
-// "noisy threshold T, about to answer query i" (d, t, T, q); outputs
-// "halt_<i>" (halted at query i: q=i, labels halt and top) and "never" (no
-// answer was above the threshold in k queries: label never). Each query step
-// goes to halt_i with the exact probability that the noisy answer is above T.
-// Neighbours: |d-d'| <= 1 with the same t.
-//
-// Every input has its own copy of the query states, (n+1)³·k of them in
-// all, though what follows the threshold draw does not depend on t:
-// AboveThresholdShared builds the same model with those states shared (the
-// catalog's above_threshold). This layout is the one param.AboveThresholdQ
-// mirrors state for state.
-func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+// AboveThresholdPerInput returns the model of AboveThreshold with one copy
+// of the query states per input, the literal reading of the algorithm:
+// "d<d>_t<t>_T<T>_q<i>" (d, t, T, q) is "noisy threshold T, about to answer
+// query i" for the run that started from threshold t, (n+1)³·k of them
+// (n ≤ 100, at most 10⁷ states). Inputs, outputs, labels, neighbours and
+// every output distribution are AboveThreshold's; it is kept as a second,
+// independent encoding to check the shared chain against, and to measure
+// what sharing saves.
+func AboveThresholdPerInput(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
 	return aboveThreshold(context.Background(), alphaT, alphaQ, n, k, cmp)
 }
 
@@ -123,37 +112,45 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 	}, nil
 }
 
-// MaxSharedThresholdRange bounds n in AboveThresholdShared.
+// MaxSharedThresholdRange bounds n in AboveThreshold.
 const MaxSharedThresholdRange = 1000
 
-// Bounds of AboveThresholdShared on its own, whatever the catalog's Limits:
+// Bounds of AboveThreshold on its own, whatever the catalog's Limits:
 // about 16 bytes per transition and a few hundred per state.
 const (
 	maxSharedThresholdStates      = 10_000_000
 	maxSharedThresholdTransitions = 100_000_000
 )
 
-// AboveThresholdShared returns the model of AboveThreshold with every
-// future built once: the state after the threshold draw depends on the
-// database d, the noisy threshold T and the query i, not on the threshold t
-// the run started from, so the inputs of one d lead into the same query
-// states. The chain is a DAG with (n+1)² inputs, (n+1)²·k query states and
-// k+1 outputs instead of (n+1)³·k query states; the outputs, their labels
-// and valuations, the inputs, the neighbour pairs, every run's sequence of
-// labels and every output distribution are those of AboveThreshold.
+// AboveThreshold returns the paper's online model (seed 004, Algorithm 1)
+// with at most k queries (the catalog's above_threshold). The input
+// database d and threshold t range over {0..n}. The threshold is noised
+// once by the truncated alphaT-geometric mechanism over {0..n}; each query
+// (of sensitivity 1, answering d) is noised by the truncated
+// alphaQ-geometric mechanism; the mechanism halts at the first noisy
+// answer that compares to the noisy threshold as cmp says.
 //
 // States: inputs "d<d>_t<t>" (d, t; label in); "d<d>_T<T>_q<i>" is
-// "database d, noisy threshold T, about to answer query i" (d, T, q: no t,
-// which the state shares across thresholds); outputs "halt_<i>" (q=i,
-// labels halt and top) and "never" (q=0, label never), as AboveThreshold.
-// n may reach MaxSharedThresholdRange; at most 10^7 states and 10^8
+// "database d, noisy threshold T, about to answer query i" (d, T, q); outputs
+// "halt_<i>" (halted at query i: q=i, labels halt and top) and "never" (no
+// answer was above the threshold in k queries: q=0, label never). Each
+// query step goes to halt_i with the exact probability that the noisy
+// answer compares to T. Neighbours: |d-d'| <= 1 with the same t.
+//
+// Every future is built once: what follows the threshold draw depends on
+// d, T and the query i, not on the threshold t the run started from, so the
+// inputs of one d lead into the same query states (no t in their
+// valuation). The chain is a DAG with (n+1)² inputs, (n+1)²·k query states
+// and k+1 outputs, where AboveThresholdPerInput has (n+1)³·k query states;
+// every run's sequence of labels and every output distribution are the
+// same. n may reach MaxSharedThresholdRange; at most 10^7 states and 10^8
 // transitions ((n+1)³ of them are the threshold draws).
-func AboveThresholdShared(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
 	return aboveThresholdShared(context.Background(), alphaT, alphaQ, n, k, cmp)
 }
 
 // sharedThresholdSize returns the states and transitions of
-// AboveThresholdShared (zero transitions counted).
+// AboveThreshold (zero transitions counted).
 func sharedThresholdSize(n, k int) (states, transitions float64) {
 	n1, kf := float64(n+1), float64(k)
 	return n1*n1*(1+kf) + kf + 1, n1*n1*n1 + 2*kf*n1*n1

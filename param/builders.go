@@ -169,21 +169,24 @@ func CutoffDecision(ctx context.Context, lim poly.Limits, m, lo, hi int) (*Chain
 	return New(ctx, lim, frame, "alpha", poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, pairs)
 }
 
-// MaxThresholdStates bounds the states of AboveThresholdQ as
-// builder.AboveThreshold bounds its own: (n+1)³·k at most 10⁷.
-const MaxThresholdStates = 10_000_000
+// MaxThresholdStates bounds the query states of AboveThresholdQ: (n+1)²·k
+// at most 10⁵ (each row holds rational functions, and every state's
+// distribution is one per output).
+const MaxThresholdStates = 100_000
 
 // AboveThresholdQ returns the paper's online model (seed 004, Algorithm 1;
-// builder.AboveThreshold) for every query noise α_q in (0, 1) at a fixed
-// threshold noise alphaT in (0, 1), with the same states, valuations,
-// labels, inputs and neighbours as builder.AboveThreshold(alphaT, α_q, n,
-// k, cmp) and its rows as rational functions of α_q: from input "d<d>_t<t>"
-// to "d<d>_t<t>_T<T>_q1" with the (constant) truncated alphaT-geometric
-// Pr[T | t]; from "…_q<i>" to "halt_<i>" with up(d, T) = Σ_f Pr_αq[f | d]
-// over the noisy answers f that compare to T as cmp says, and to the next
-// query's state (or "never" after query k) with 1 − up(d, T). A
-// probability that is 0 for every α_q (no f compares, or every f does) is
-// no transition, as builder drops zeros. The parameter is named "alpha_q".
+// builder.AboveThreshold) for every query noise α_q in (0, 1) at a
+// fixed threshold noise alphaT in (0, 1), with the same states,
+// valuations, labels, inputs and neighbours as
+// builder.AboveThreshold(alphaT, α_q, n, k, cmp) and its rows as
+// rational functions of α_q: from input "d<d>_t<t>" to the state
+// "d<d>_T<T>_q1" shared by the inputs of d, with the (constant) truncated
+// alphaT-geometric Pr[T | t]; from "d<d>_T<T>_q<i>" to "halt_<i>" with
+// up(d, T) = Σ_f Pr_αq[f | d] over the noisy answers f that compare to T
+// as cmp says, and to the next query's state (or "never" after query k)
+// with 1 − up(d, T). A probability that is 0 for every α_q (no f
+// compares, or every f does) is no transition, as builder drops zeros.
+// The parameter is named "alpha_q".
 func AboveThresholdQ(ctx context.Context, lim poly.Limits, alphaT *big.Rat, n, k int, cmp builder.Comparison) (*Chain, error) {
 	if alphaT == nil || alphaT.Sign() <= 0 || alphaT.Cmp(big.NewRat(1, 1)) >= 0 {
 		return nil, fmt.Errorf("%w: above threshold: alpha_t must be in (0, 1)", ErrParam)
@@ -191,7 +194,7 @@ func AboveThresholdQ(ctx context.Context, lim poly.Limits, alphaT *big.Rat, n, k
 	if n < 1 || n > 100 || k < 1 || k > builder.MaxQueries {
 		return nil, fmt.Errorf("%w: above threshold: n = %d and k = %d: need 1 ≤ n ≤ 100 and 1 ≤ k ≤ %d", ErrParam, n, k, builder.MaxQueries)
 	}
-	if (n+1)*(n+1)*(n+1)*k > MaxThresholdStates {
+	if (n+1)*(n+1)*k > MaxThresholdStates {
 		return nil, fmt.Errorf("%w: above threshold: n = %d and k = %d give more than %d states", ErrParam, n, k, MaxThresholdStates)
 	}
 	// The threshold's noise: constants, as builder's geometric table.
@@ -284,26 +287,36 @@ func AboveThresholdQ(ctx context.Context, lim poly.Limits, alphaT *big.Rat, n, k
 		}
 	}
 	input := make([][]int, n+1)
+	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
 		input[d] = make([]int, n+1)
 		for t := 0; t <= n; t++ {
 			s := add(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
 			input[d][t] = s
 			inputs = append(inputs, s)
+		}
+		// The query states of d, shared by its inputs, as in the builder.
+		for T := 0; T <= n; T++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			prev := -1
+			for i := 1; i <= k; i++ {
+				q := add(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
+					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
+				if prev < 0 {
+					first[T] = q
+				} else {
+					trans(prev, q, stay[d][T])
+				}
+				trans(q, halt[i], up[d][T])
+				prev = q
+			}
+			trans(prev, never, stay[d][T])
+		}
+		for t := 0; t <= n; t++ {
 			for T := 0; T <= n; T++ {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				prev, prevP := s, thr(t, T)
-				for i := 1; i <= k; i++ {
-					q := add(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
-						{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
-						{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-					trans(prev, q, prevP)
-					trans(q, halt[i], up[d][T])
-					prev, prevP = q, stay[d][T]
-				}
-				trans(prev, never, prevP)
+				trans(input[d][t], first[T], thr(t, T))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package param
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -25,7 +26,7 @@ func TestAboveThresholdQInstances(t *testing.T) {
 			if pc.Param != "alpha_q" {
 				t.Fatalf("parameter %q", pc.Param)
 			}
-			want := (n+1)*(n+1)*(1+(n+1)*k) + k + 1
+			want := (n+1)*(n+1)*(1+k) + k + 1 // inputs, shared query states, outputs
 			if pc.Frame.NumStates() != want {
 				t.Fatalf("n = %d, k = %d: %d states, want %d", n, k, pc.Frame.NumStates(), want)
 			}
@@ -46,8 +47,8 @@ func TestAboveThresholdQInstances(t *testing.T) {
 }
 
 // TestAboveThresholdQRows checks two rows by hand: n = 1, k = 1, cmp ">=".
-// From d1_t0_T1_q1 the noisy answer of d = 1 is 1 with 1/(1+α): halt_1
-// with 1/(1+α), never with α/(1+α). From d0_t0_T0_q1 every answer is
+// From d1_T1_q1 the noisy answer of d = 1 is 1 with 1/(1+α): halt_1
+// with 1/(1+α), never with α/(1+α). From d0_T0_q1 every answer is
 // ≥ 0: halt_1 with 1 and no transition to never.
 func TestAboveThresholdQRows(t *testing.T) {
 	pc, err := AboveThresholdQ(ctx, poly.Limits{}, r(1, 4), 1, 1, builder.AtLeast)
@@ -63,14 +64,14 @@ func TestAboveThresholdQRows(t *testing.T) {
 	}
 	halt, _ := pc.Frame.Lookup("halt_1")
 	never, _ := pc.Frame.Lookup("never")
-	r1 := row("d1_t0_T1_q1")
+	r1 := row("d1_T1_q1")
 	if len(r1) != 2 || r1[0].To != halt || !r1[0].P.Equal(rf(t, []int64{1}, []int64{1, 1})) ||
 		r1[1].To != never || !r1[1].P.Equal(rf(t, []int64{0, 1}, []int64{1, 1})) {
-		t.Fatalf("d1_t0_T1_q1: %v", r1)
+		t.Fatalf("d1_T1_q1: %v", r1)
 	}
-	r0 := row("d0_t0_T0_q1")
+	r0 := row("d0_T0_q1")
 	if len(r0) != 1 || r0[0].To != halt || !r0[0].P.Equal(konst(t, 1)) {
-		t.Fatalf("d0_t0_T0_q1: %v", r0)
+		t.Fatalf("d0_T0_q1: %v", r0)
 	}
 	// Threshold noise from d0_t0: T = 0 with 1/(1+1/4) = 4/5, T = 1 with 1/5.
 	in := row("d0_t0")
@@ -83,9 +84,12 @@ func TestAboveThresholdQRefuses(t *testing.T) {
 	for _, c := range []struct {
 		at   *big.Rat
 		n, k int
-	}{{r(0, 1), 2, 1}, {r(1, 1), 2, 1}, {nil, 2, 1}, {r(1, 4), 0, 1}, {r(1, 4), 2, 0}, {r(1, 4), 100, 100}} {
-		if _, err := AboveThresholdQ(ctx, poly.Limits{}, c.at, c.n, c.k, builder.AtLeast); err == nil {
+	}{{r(0, 1), 2, 1}, {r(1, 1), 2, 1}, {nil, 2, 1}, {r(1, 4), 0, 1}, {r(1, 4), 2, 0}, {r(1, 4), 100, 10}} {
+		_, err := AboveThresholdQ(ctx, poly.Limits{}, c.at, c.n, c.k, builder.AtLeast)
+		if err == nil {
 			t.Errorf("alpha_t %v, n %d, k %d: no error", c.at, c.n, c.k)
+		} else if c.n == 100 && !strings.Contains(err.Error(), "more than 100000 states") {
+			t.Errorf("n 100, k 10: %v, want the states limit", err)
 		}
 	}
 }

@@ -17,7 +17,9 @@ import (
 // "k<v>_zero" with (1−α)/(1+α) and to "k<v>_plus" and "k<v>_minus" with
 // α/(1+α) each; "k<v>_zero" goes to "t<v>"; bit j ("k<v>_<dir>_bit<j>") is
 // 1 with probability 1−α (output clip(v ± j)) and otherwise, with α, the
-// next bit is drawn, the last bit going to clip(v ± bits) with 1. bits = 0
+// next bit is drawn, the last bit going to clip(v ± bits) with 1; once
+// v ± j is clipped, bit j is the state "max_bit<j>" ("min_bit<j>") shared
+// by every input. bits = 0
 // is the seed's budget countMax − countMin. The range countMax − countMin
 // and the budget are at most MaxRange. The parameter is named "alpha".
 func YarrowGeometric(ctx context.Context, lim poly.Limits, countMin, countMax, bits int) (*Chain, error) {
@@ -61,6 +63,34 @@ func YarrowGeometric(ctx context.Context, lim poly.Limits, countMin, countMax, b
 		return nil, err
 	}
 	clip := func(v int) int { return max(countMin, min(v, countMax)) }
+	// sat[i][j] (+1) is the draw of bit j once the result is clipped to
+	// count_max (i = 0) or count_min (i = 1), shared by every input, as in
+	// the builder: the missing draws j.. are made on first use, then
+	// their rows.
+	sat := [2][]int{make([]int, bits+1), make([]int, bits+1)}
+	satDraw := func(i, j int) int {
+		if sat[i][j] > 0 {
+			return sat[i][j] - 1
+		}
+		bound, dir := countMax, "max"
+		if i == 1 {
+			bound, dir = countMin, "min"
+		}
+		last := j
+		for last <= bits && sat[i][last] == 0 {
+			sat[i][last] = add(fmt.Sprintf("%s_bit%d", dir, last), nil, "") + 1
+			last++
+		}
+		for l := j; l < last; l++ {
+			draw := sat[i][l] - 1
+			if l < bits {
+				rows[draw] = []Trans{{To: out[bound], P: hit}, {To: sat[i][l+1] - 1, P: alpha}}
+			} else {
+				rows[draw] = []Trans{{To: out[bound], P: one}}
+			}
+		}
+		return sat[i][j] - 1
+	}
 	in := map[int]int{}
 	for v := countMin; v <= countMax; v++ {
 		if err := ctx.Err(); err != nil {
@@ -81,6 +111,10 @@ func YarrowGeometric(ctx context.Context, lim poly.Limits, countMin, countMax, b
 			rows[s] = append(rows[s], Trans{To: st, P: pSign})
 			prev, prevP := st, one
 			for j := 1; j <= bits; j++ {
+				if v+sign*j >= countMax || v+sign*j <= countMin {
+					rows[prev] = append(rows[prev], Trans{To: satDraw((1-sign)/2, j), P: prevP})
+					break
+				}
 				draw := add(fmt.Sprintf("k%d_%s_bit%d", v, dir, j), nil, "")
 				rows[prev] = append(rows[prev], Trans{To: draw, P: prevP})
 				if j < bits {

@@ -245,7 +245,7 @@ func BenchmarkAboveThresholdSizes(b *testing.B) {
 	for _, tc := range []struct{ n, k int }{{100, 8}, {1000, 4}, {5, 256}} {
 		b.Run(fmt.Sprintf("n=%d,k=%d", tc.n, tc.k), func(b *testing.B) {
 			for b.Loop() {
-				m, err := builder.AboveThresholdShared(big.NewRat(1, 4), big.NewRat(1, 2), tc.n, tc.k, builder.AtLeast)
+				m, err := builder.AboveThreshold(big.NewRat(1, 4), big.NewRat(1, 2), tc.n, tc.k, builder.AtLeast)
 				if err != nil {
 					b.Skip(err)
 				}

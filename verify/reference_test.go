@@ -195,7 +195,7 @@ func TestAboveThresholdTightEps(t *testing.T) {
 			for _, v := range cx.Path {
 				names = append(names, v.Name)
 			}
-			wantPath := []string{"d4_t5", "d4_t5_T5_q1", "d4_t5_T5_q2", "d4_t5_T5_q3", "d4_t5_T5_q4", "d4_t5_T5_q5", "never"}
+			wantPath := []string{"d4_t5", "d4_T5_q1", "d4_T5_q2", "d4_T5_q3", "d4_T5_q4", "d4_T5_q5", "never"}
 			if diff := cmp.Diff(wantPath, names); diff != "" {
 				t.Errorf("K=5: likeliest run (-want +got):\n%s", diff)
 			}

@@ -44,14 +44,14 @@ func observe(t *testing.T, m *builder.Mechanism, out verify.Output) observed {
 	return o
 }
 
-// TestAboveThresholdSharedIsAboveThreshold: the shared chain and the chain
-// with one copy of the query states per input (builder.AboveThreshold, an
+// TestAboveThresholdIsAboveThreshold: the shared chain and the chain
+// with one copy of the query states per input (builder.AboveThresholdPerInput, an
 // independent construction) agree on everything an observer sees: inputs,
 // pairs, the final-state distribution of every input, and its distribution
 // of label traces step by step (so every dpCTL path formula over the
 // labels), while the shared chain has (n+1)²·k query states instead of
 // (n+1)³·k.
-func TestAboveThresholdSharedIsAboveThreshold(t *testing.T) {
+func TestAboveThresholdIsAboveThreshold(t *testing.T) {
 	cases := []struct {
 		at, aq string
 		n, k   int
@@ -66,8 +66,8 @@ func TestAboveThresholdSharedIsAboveThreshold(t *testing.T) {
 	for _, tc := range cases {
 		name := fmt.Sprintf("%s,%s,n=%d,k=%d,%s", tc.at, tc.aq, tc.n, tc.k, tc.cmp)
 		t.Run(name, func(t *testing.T) {
-			old := mustMech(t)(builder.AboveThreshold(r(tc.at), r(tc.aq), tc.n, tc.k, tc.cmp))
-			shared := mustMech(t)(builder.AboveThresholdShared(r(tc.at), r(tc.aq), tc.n, tc.k, tc.cmp))
+			old := mustMech(t)(builder.AboveThresholdPerInput(r(tc.at), r(tc.aq), tc.n, tc.k, tc.cmp))
+			shared := mustMech(t)(builder.AboveThreshold(r(tc.at), r(tc.aq), tc.n, tc.k, tc.cmp))
 			n1 := tc.n + 1
 			if got, want := shared.Chain.NumStates(), n1*n1*(1+tc.k)+tc.k+1; got != want {
 				t.Errorf("shared: %d states, want %d", got, want)
