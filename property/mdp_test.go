@@ -394,7 +394,7 @@ func TestMDPSurvey(t *testing.T) {
 	both := out[5].(*property.MDPFormulaOutcome)
 	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Holds, Inputs: 2,
 		Atoms: []property.MDPAtom{
-			{Formula: "D{ln(4), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
+			{Formula: "D{2·ln(2), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
 				Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: zero, Explored: 2}},
 			{Formula: "P>=1/5[X out_Y]", Verdict: mdp.Holds, Extreme: "min", Pr: r(1, 5), WorstState: &minus},
 		}}, both, opts, cmpopts()); diff != "" {
