@@ -163,6 +163,7 @@ func TestEpsForms(t *testing.T) {
 		{"3×ln(2)", three},
 		{"1/2·ln(3)", half},
 		{"ln(4)/2", mustLn("2")},
+		{"ln(2) − 1/1000", mustLnPlus("1", "2", "-1/1000")}, // U+2212, as parametric pieces print
 	} {
 		p := load(t, "model survey()\ncheck dp(eps = "+tc.src+")\n")
 		if got := p.Program.Statements[0].(*property.DPCheck).Eps; !got.Equal(tc.want) {
