@@ -326,4 +326,3 @@ func textValues(t *testing.T, text string, sts []*report.StatementDoc, src strin
 	}
 	return out
 }
-
