@@ -20,8 +20,8 @@ import (
 // value are refined to when rounding it to decimals.
 const maxDecimalPrec = 1 << 14
 
-// Decimal formats style for the decimals of Eps.Decimal, Real.Decimal and
-// RatDecimal.
+// Decimal is a style of correctly rounded decimals: its methods Rat, Eps
+// and Real format an exact value in it.
 type Decimal struct {
 	// Digits is the number of significant digits (at least 1).
 	Digits int
@@ -34,7 +34,7 @@ type Decimal struct {
 	JSON bool
 }
 
-// Text is the style of the text report: six significant digits, as %.6g
+// textStyle is the style of the text report: six significant digits, as %.6g
 // would print the exact value.
 var textStyle = Decimal{Digits: 6, ExpLow: -4, ExpHigh: 6}
 

@@ -373,7 +373,8 @@ func gcd64(a, b int64) int64 {
 	return a
 }
 
-// Float returns ε as a float64, for display only.
+// Float returns ε as a float64 approximation, for heuristics and plots;
+// Decimal prints it correctly rounded.
 func (e Eps) Float() float64 {
 	if e.d == nil {
 		return 0

@@ -98,7 +98,8 @@ func (r Real) String() string {
 	return r.A.RatString() + " + " + term
 }
 
-// Float returns an approximation for display only.
+// Float returns a float64 approximation, for heuristics and plots; Decimal
+// prints the value correctly rounded.
 func (r Real) Float() float64 {
 	if x, ok := r.Rat(); ok {
 		return RatFloat(x)
