@@ -134,3 +134,32 @@ func TestLnBounds(t *testing.T) {
 		t.Errorf("ln(1/2) in [%s, %s]", lo.FloatString(40), hi.FloatString(40))
 	}
 }
+
+// BenchmarkDecimal measures printing one value correctly rounded: a
+// rational, ln of a ratio of 55-digit integers (the ε), ln of a
+// 1000-digit fraction and an irrational tight δ.
+//
+//	go test ./exact -run '^$' -bench Decimal -benchmem
+func BenchmarkDecimal(b *testing.B) {
+	window := ln("8002625270779791616834608979854227593943071887355740160/1999518142376025408355077999068176509912266806607478787")
+	big7 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(7), big.NewInt(1183), nil))
+	big3 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(3), big.NewInt(2096), nil))
+	huge := exact.LnOf(new(big.Rat).Quo(big7, big3))
+	delta := exact.Affine(r("1/2"), r("-1/4"), rational(r("1/10")))
+	for _, bc := range []struct {
+		name string
+		f    func() string
+	}{
+		{"rat/text", func() string { return exact.TextDecimal().Rat(r("67907779/849346560")) }},
+		{"rat/json", func() string { return exact.JSONDecimal().Rat(r("67907779/849346560")) }},
+		{"ln55digits/json", func() string { return exact.JSONDecimal().Eps(window) }},
+		{"ln1000digits/json", func() string { return exact.JSONDecimal().Eps(huge) }},
+		{"real/json", func() string { return exact.JSONDecimal().Real(delta) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				bc.f()
+			}
+		})
+	}
+}
