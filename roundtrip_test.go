@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/spec"
 )
@@ -325,4 +328,98 @@ func textValues(t *testing.T, text string, sts []*report.StatementDoc, src strin
 		}
 	}
 	return out
+}
+
+// TestIrrationalDeltaByHand checks models/survey_irrational_delta.dp
+// against the survey's tight δ computed by hand: for e^ε < 3 the worst
+// event is {Y}, Pr(Y|+) = 3/4 and Pr(Y|-) = 1/4, so δ = 3/4 − 1/4·e^ε.
+func TestIrrationalDeltaByHand(t *testing.T) {
+	ctx := context.Background()
+	r, err := dpcheck.CheckFile(ctx, "models/survey_irrational_delta.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEps := func(e exact.Eps, err error) exact.Eps {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	l2, err := exact.Ln(big.NewRat(2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]exact.Eps{ // line → ε
+		8:  mustEps(exact.Rational(big.NewRat(1, 2))),
+		9:  mustEps(exact.Rational(big.NewRat(1, 10))),
+		10: mustEps(exact.MulLn(big.NewRat(1, 2), big.NewRat(3, 1))),
+		11: mustEps(l2.AddRat(big.NewRat(1, 4))),
+		12: mustEps(exact.Rational(big.NewRat(1, 2))),
+	}
+	seen := 0
+	for _, o := range r.Statements {
+		line := o.Statement().Head().Pos.Line
+		eps, ok := want[line]
+		if !ok {
+			continue
+		}
+		var got exact.Real
+		switch o := o.(type) {
+		case *property.DeltaOutcome:
+			got = o.Result.Delta
+		case *property.DBoundOutcome:
+			got = o.Result.Delta
+		default:
+			t.Fatalf("line %d: %T", line, o)
+		}
+		hand := exact.Affine(big.NewRat(3, 4), big.NewRat(-1, 4), eps)
+		if _, rational := hand.Rat(); rational {
+			t.Fatalf("line %d: δ by hand is rational", line)
+		}
+		if s, err := got.Sub(hand).Sign(); err != nil || s != 0 || !o.Pass() {
+			t.Errorf("line %d: δ = %s, by hand %s (pass %v)", line, got, hand, o.Pass())
+		}
+		if got.String() != hand.String() {
+			t.Errorf("line %d: prints %s, want %s", line, got, hand)
+		}
+		seen++
+	}
+	if seen != len(want) {
+		t.Errorf("checked %d statements, want %d", seen, len(want))
+	}
+	if !r.Pass() {
+		t.Error("the model's expectations fail")
+	}
+}
+
+// TestExpectedIrrationalDelta: an expected δ written with e^(…) must use
+// the query's own ε; a constant named e is a constant.
+func TestExpectedIrrationalDelta(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ src, err string }{
+		{"model survey()\nquery delta(eps = 1/2) expect 3/4 - 1/4*e^(1/3)\n",
+			"t.dp:2:31: an expected δ may use e^(…) only of the query's ε = 1/2, found e^(1/3)"},
+		{"model survey()\nquery delta(eps = 1/2) expect 3 - e^(1/2)\n",
+			"t.dp:2:31: δ = 3 - e^(1/2) is outside [0, 1]"},
+		{"model survey()\nquery delta(eps = 1/2) expect e^(1/2) + e^(1/3)\n",
+			"t.dp:2:39: cannot add multiples of e^(1/2) and e^(1/3) exactly"},
+		{"model survey()\ncheck dp(eps = e^(1/2))\n",
+			"t.dp:2:16: ε must be a number or k*ln(r), found a number with e^(…)"},
+	} {
+		_, err := dpcheck.Config{}.Load(ctx, "t.dp", tc.src)
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("%q: error %v, want %s", tc.src, err, tc.err)
+		}
+	}
+	// e^(ln(2)) is the number 2; with a constant e = 1/2, e^2 is 1/4
+	for _, src := range []string{
+		"model survey()\nquery delta(eps = ln(2)) expect e^(ln(2))/8\n",
+		"const e = 1/2\nmodel survey()\nquery delta(eps = ln(2)) expect e^2\n",
+	} {
+		r, err := dpcheck.CheckSource(ctx, "t.dp", src)
+		if err != nil || !r.Pass() {
+			t.Errorf("%q: %v, pass %v", src, err, err == nil && r.Pass())
+		}
+	}
 }

@@ -453,14 +453,6 @@ func (e Eps) Equal(f Eps) bool {
 	return err == nil && c == 0
 }
 
-// isLog reports whether ε = k·ln(r) with no rational part, and returns k, r.
-func (e Eps) isLog() (k, r *big.Rat, ok bool) {
-	if e.d == nil || e.d.inf || e.d.q != nil || e.d.k == nil {
-		return nil, nil, false
-	}
-	return e.d.k, e.d.r, true
-}
-
 // Pow returns x^n for an integer n (negative allowed when x ≠ 0).
 func Pow(x *big.Rat, n int64) *big.Rat {
 	neg := n < 0
