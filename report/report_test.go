@@ -209,3 +209,47 @@ query P=?[F A]
 		t.Errorf("JSON lumped (-want +got):\n%s", diff)
 	}
 }
+
+// TestNoWitnessAtDeltaZero: a tight δ of 0 has no witness in any format
+// (an empty event with 0 vs 0 would read like a counterexample); the text
+// says no event exceeds the bound. A tight δ above 0 keeps its witness.
+func TestNoWitnessAtDeltaZero(t *testing.T) {
+	src := "model survey()\nquery delta(eps = ln(3))\nquery delta(eps = ln(2))\n"
+	res, err := dpcheck.CheckSource(context.Background(), "t.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := []Entry{{File: "t.dp", Source: src, Result: res}}
+	var text, js, junit bytes.Buffer
+	Text(&text, entries)
+	if err := JSON(&js, entries, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := JUnit(&junit, entries); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text.String(), noEvent); n != 1 {
+		t.Errorf("the text says %q %d times, want once:\n%s", noEvent, n, text.String())
+	}
+	if n := strings.Count(text.String(), "attained by"); n != 1 {
+		t.Errorf("%d witnesses in the text, want 1 (δ = 1/4 at ln(2)):\n%s", n, text.String())
+	}
+	if !strings.Contains(junit.String(), "no event exceeds the bound") {
+		t.Errorf("JUnit lacks the note:\n%s", junit.String())
+	}
+	var doc Document
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sts := doc.Files[0].Statements
+	if len(sts) != 2 || sts[0].Value.Exact != "0" || sts[0].Witness != nil {
+		t.Errorf("δ = 0: value %v, witness %+v; want 0 and no witness", sts[0].Value, sts[0].Witness)
+	}
+	if sts[1].Value.Exact != "1/4" || sts[1].Witness == nil || len(sts[1].Witness.Event) != 1 {
+		t.Errorf("δ = 1/4: value %v, witness %+v", sts[1].Value, sts[1].Witness)
+	}
+	// ε carries e^ε when it is rational
+	if e := sts[0].Eps; e == nil || e.Exact != "ln(3)" || e.ExpEps != "3" || e.Decimal.String() != "1.0986122886681097" {
+		t.Errorf("eps %+v", e)
+	}
+}
