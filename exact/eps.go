@@ -528,7 +528,7 @@ func perfectPower(r *big.Rat) (int, *big.Rat, bool) {
 		if !isPrime(p) {
 			continue
 		}
-		for {
+		for powerResidue(num, p) && powerResidue(den, p) {
 			a, ok1 := iroot(num, p)
 			b, ok2 := iroot(den, p)
 			if !ok1 || !ok2 || (a.Cmp(num) == 0 && b.Cmp(den) == 0) {
@@ -541,6 +541,40 @@ func perfectPower(r *big.Rat) (int, *big.Rat, bool) {
 		return 0, nil, false
 	}
 	return k, new(big.Rat).SetFrac(num, den), true
+}
+
+// powerResidue is a quick necessary test for x >= 1 being a perfect p-th
+// power (p prime): for a few primes q ≡ 1 (mod p), x mod q must be 0 or a
+// p-th power residue, x^((q-1)/p) ≡ 1 (mod q). A number that is not a
+// p-th power fails each test with probability about 1 - 1/p, so that the
+// exact root (iroot) is computed for almost no p.
+func powerResidue(x *big.Int, p int) bool {
+	var m big.Int
+	tested := 0
+	for k := 1; tested < 4 && k <= 1000; k++ {
+		q := 2*k*p + 1
+		if !isPrime(q) {
+			continue
+		}
+		tested++
+		r := m.Mod(x, big.NewInt(int64(q))).Int64()
+		if r != 0 && powMod(r, int64((q-1)/p), int64(q)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// powMod returns b^e mod m for 0 <= b < m < 2^31.
+func powMod(b, e, m int64) int64 {
+	r := int64(1)
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = r * b % m
+		}
+		b = b * b % m
+	}
+	return r
 }
 
 func isPrime(p int) bool {

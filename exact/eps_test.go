@@ -5,6 +5,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -375,5 +376,22 @@ func TestEpsCanonicalC(t *testing.T) {
 		case tc.c != "" && (!ok || c.Cmp(r(tc.c)) != 0):
 			t.Errorf("%s: C() = %v, %v; want %s", tc.name, c, ok, tc.c)
 		}
+	}
+}
+
+// TestEpsStringLargePowers: a perfect power of thousands of bits is
+// recognised (and one that is not is not mistaken for one), quickly.
+func TestEpsStringLargePowers(t *testing.T) {
+	p := exact.Pow(big.NewRat(3, 7), 1000) // 2808 and 1585 bits
+	if got := exact.LnOf(p).String(); got != "1000·ln(3/7)" {
+		t.Errorf("ln((3/7)^1000) = %s", got)
+	}
+	q := new(big.Rat).Add(exact.Pow(big.NewRat(7, 3), 1000), big.NewRat(1, 1))
+	if got := exact.LnOf(q).String(); !strings.HasPrefix(got, "ln(") {
+		t.Errorf("ln((7/3)^1000 + 1) = %.40s…", got)
+	}
+	sq := exact.Pow(big.NewRat(6, 1), 2*3*5*7) // 6^210: the largest exponent is 210
+	if got := exact.LnOf(sq).String(); got != "210·ln(6)" {
+		t.Errorf("ln(6^210) = %s", got)
 	}
 }
