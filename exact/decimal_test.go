@@ -163,3 +163,19 @@ func BenchmarkDecimal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEpsStringLarge measures the canonical form of ln of a fraction
+// of two 8000-bit integers that is no perfect power (every prime exponent
+// up to 8000 is ruled out).
+//
+//	go test ./exact -run '^$' -bench EpsStringLarge -benchmem
+func BenchmarkEpsStringLarge(b *testing.B) {
+	n := new(big.Int).Lsh(big.NewInt(1), 8000)
+	n.Add(n, big.NewInt(12345))
+	d := new(big.Int).Lsh(big.NewInt(1), 7997)
+	d.Add(d, big.NewInt(777))
+	r := new(big.Rat).SetFrac(n, d)
+	for b.Loop() {
+		_ = exact.LnOf(r).String()
+	}
+}
