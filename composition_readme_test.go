@@ -57,7 +57,7 @@ func TestCompositionTheoremsTable(t *testing.T) {
 		basic := k * survey(fe/k)
 		adv := advanced(k, fe, survey)
 		df, _ := d.Float64()
-		rows = append(rows, fmt.Sprintf("| %s = %d·ln 3 | %.4f | %.4f | %s ≈ %.4f |", e.String(), j, basic, adv, d.RatString(), df))
+		rows = append(rows, fmt.Sprintf("| %s = %s | %.4f | %.4f | %s ≈ %.4f |", e.String(), e.Alternate(), basic, adv, d.RatString(), df))
 	}
 	sort.Strings(rows)
 	for _, r := range rows {

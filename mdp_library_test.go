@@ -87,8 +87,8 @@ func TestRunMDP(t *testing.T) {
 	if !ok || o.Err() != nil {
 		t.Fatalf("outcome %#v, want an MDPEpsOutcome", r.Statements[0])
 	}
-	if got := o.Result; !got.Exact || got.Eps.String() != "ln(4)" || len(got.Sequence) != 1 || got.Sequence[0] != "H" {
-		t.Errorf("tight ε %+v, want ln(4) exactly with [H]", got)
+	if got := o.Result; !got.Exact || got.Eps.String() != "2·ln(2)" || len(got.Sequence) != 1 || got.Sequence[0] != "H" {
+		t.Errorf("tight ε %+v, want 2·ln(2) exactly with [H]", got)
 	}
 	if len(r.Lumped) != 0 {
 		t.Errorf("lumped %v: lumping must be skipped on an MDP", r.Lumped)

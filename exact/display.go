@@ -1,15 +1,17 @@
 package exact
 
 // This file holds the only float64 arithmetic of the package outside the
-// certified filter (approx.go): approximations for display. Nothing here is
-// used to decide a verdict.
+// certified filter (approx.go): approximations for heuristics (the order of
+// a search) and plots. Nothing here decides a verdict or prints a digit:
+// printed decimals are decimal.go's, correctly rounded.
 
 import (
 	"math"
 	"math/big"
 )
 
-// LnFloat returns ln(r) for r > 0 as a float64, for display only. It works
+// LnFloat returns ln(r) for r > 0 as a float64 approximation (not
+// correctly rounded: see Decimal for printing). It works
 // for rationals far outside float64's range by splitting off the binary
 // exponents.
 func LnFloat(r *big.Rat) float64 {
@@ -28,7 +30,7 @@ func lnInt(x *big.Int) float64 {
 	return math.Log(f) + float64(shift)*math.Ln2 // display only
 }
 
-// RatFloat returns x as a float64 for display (0 for nil).
+// RatFloat returns x as a float64 approximation (0 for nil).
 func RatFloat(x *big.Rat) float64 {
 	if x == nil {
 		return 0

@@ -18,7 +18,10 @@
 // and otherwise says so, so that the caller falls back to exact arithmetic.
 // This filter is the only floating point allowed near a verdict; the proof
 // of its bounds is in approx.go. Float, LnFloat and RatFloat give float64
-// values for display only.
+// approximations, for search heuristics and plots, never for printed
+// digits: Decimal (TextDecimal, JSONDecimal) prints exact values correctly
+// rounded, from exact rationals or certified bounds (LnBounds, and the
+// bounds on e^ε above).
 //
 // Exactness and the limits are described in docs/semantics.md.
 package exact

@@ -43,6 +43,31 @@ type epsData struct {
 
 	boundsOnce sync.Once
 	bLo, bHi   *big.Rat // Bounds() of c
+
+	strOnce sync.Once
+	str     string // String()
+}
+
+// rootForm returns k·ln(r) for a fractional k in its canonical form: r
+// written as b^j with the largest j (b is then no perfect power) and the
+// coefficient k·j; an integer coefficient is folded into the argument
+// (k = 1), so that c = e^ε is recognised rational whenever it is (ln(4)/2
+// is ln(2)); otherwise b > 1. r^k is rational exactly when k·j is an
+// integer, since b^(p/m) is irrational for a b that is no perfect power.
+func rootForm(k, r *big.Rat) (*big.Rat, *big.Rat) {
+	k, r = new(big.Rat).Set(k), new(big.Rat).Set(r)
+	if j, b, ok := perfectPower(r); ok {
+		k.Mul(k, big.NewRat(int64(j), 1))
+		r = b
+	}
+	if k.IsInt() {
+		return big.NewRat(1, 1), Pow(r, k.Num().Int64())
+	}
+	if r.Cmp(ratOne) < 0 {
+		k.Neg(k)
+		r.Inv(r)
+	}
+	return k, r
 }
 
 // ErrEps reports a malformed ε, or one dpcheck cannot handle exactly;
@@ -116,7 +141,7 @@ func LnPlus(k, r, q *big.Rat) (Eps, error) {
 			if k.IsInt() {
 				d.k, d.r = big.NewRat(1, 1), Pow(r, k.Num().Int64())
 			} else {
-				d.k, d.r = new(big.Rat).Set(k), new(big.Rat).Set(r)
+				d.k, d.r = rootForm(k, r)
 			}
 			d.m = d.k.Denom().Int64()
 			d.rr = Pow(d.r, d.k.Num().Int64())
@@ -348,7 +373,8 @@ func gcd64(a, b int64) int64 {
 	return a
 }
 
-// Float returns ε as a float64, for display only.
+// Float returns ε as a float64 approximation, for heuristics and plots;
+// Decimal prints it correctly rounded.
 func (e Eps) Float() float64 {
 	if e.d == nil {
 		return 0
@@ -368,8 +394,11 @@ func (e Eps) Float() float64 {
 	return f
 }
 
-// String formats ε exactly: "0", "ln(3)", "3/2·ln(2)", "1/10",
-// "ln(2) - 1/1000", "∞".
+// String formats ε exactly, in one canonical form that the .dp language
+// reads back (it accepts · for * and ∞ for inf): "0", "ln(3)", "4·ln(2)"
+// (never ln(16): a perfect power is written with its smallest base),
+// "3/2·ln(2)", "1/10", "ln(2) - 1/1000", "∞". The form depends on the value
+// only, not on its length.
 func (e Eps) String() string {
 	if e.d == nil {
 		return "0"
@@ -377,43 +406,44 @@ func (e Eps) String() string {
 	if e.d.inf {
 		return "∞"
 	}
+	e.d.strOnce.Do(func() { e.d.str = e.d.format() })
+	return e.d.str
+}
+
+func (d *epsData) format() string {
 	var log string
-	if e.d.k != nil {
-		if e.d.k.Cmp(ratOne) == 0 {
-			log = "ln(" + e.d.r.RatString() + ")"
-			if k, b, ok := perfectPower(e.d.r); ok && len(e.d.r.RatString()) > 24 {
+	if d.k != nil {
+		if d.k.Cmp(ratOne) == 0 {
+			log = "ln(" + d.r.RatString() + ")"
+			if k, b, ok := perfectPower(d.r); ok {
 				log = fmt.Sprintf("%d·ln(%s)", k, b.RatString())
 			}
 		} else {
-			log = e.d.k.RatString() + "·ln(" + e.d.r.RatString() + ")"
+			log = d.k.RatString() + "·ln(" + d.r.RatString() + ")"
 		}
 	}
 	switch {
-	case e.d.q == nil:
+	case d.q == nil:
 		return log
 	case log == "":
-		return e.d.q.RatString()
-	case e.d.q.Sign() < 0:
-		return log + " - " + new(big.Rat).Neg(e.d.q).RatString()
+		return d.q.RatString()
+	case d.q.Sign() < 0:
+		return log + " - " + new(big.Rat).Neg(d.q).RatString()
 	}
-	return log + " + " + e.d.q.RatString()
+	return log + " + " + d.q.RatString()
 }
 
-// Alternate returns a second exact form of ε worth showing beside String,
-// or "": for ln(16) it returns "4·ln(2)".
+// Alternate returns a second exact form of ε, or "": for ε = 4·ln(2) it
+// returns "ln(16)", the logarithm of e^ε when that is rational and String
+// writes it otherwise.
 func (e Eps) Alternate() string {
 	if e.d == nil || e.d.inf || e.d.q != nil || e.d.k == nil || e.d.k.Cmp(ratOne) != 0 {
 		return ""
 	}
-	k, b, ok := perfectPower(e.d.r)
-	if !ok {
+	if _, _, ok := perfectPower(e.d.r); !ok {
 		return ""
 	}
-	alt := fmt.Sprintf("%d·ln(%s)", k, b.RatString())
-	if alt == e.String() {
-		return "ln(" + e.d.r.RatString() + ")"
-	}
-	return alt
+	return "ln(" + e.d.r.RatString() + ")"
 }
 
 // Equal reports whether e and f are the same real number. It returns false
@@ -421,14 +451,6 @@ func (e Eps) Alternate() string {
 func (e Eps) Equal(f Eps) bool {
 	c, err := e.Cmp(f)
 	return err == nil && c == 0
-}
-
-// isLog reports whether ε = k·ln(r) with no rational part, and returns k, r.
-func (e Eps) isLog() (k, r *big.Rat, ok bool) {
-	if e.d == nil || e.d.inf || e.d.q != nil || e.d.k == nil {
-		return nil, nil, false
-	}
-	return e.d.k, e.d.r, true
 }
 
 // Pow returns x^n for an integer n (negative allowed when x ≠ 0).
@@ -506,7 +528,7 @@ func perfectPower(r *big.Rat) (int, *big.Rat, bool) {
 		if !isPrime(p) {
 			continue
 		}
-		for {
+		for powerResidue(num, p) && powerResidue(den, p) {
 			a, ok1 := iroot(num, p)
 			b, ok2 := iroot(den, p)
 			if !ok1 || !ok2 || (a.Cmp(num) == 0 && b.Cmp(den) == 0) {
@@ -519,6 +541,40 @@ func perfectPower(r *big.Rat) (int, *big.Rat, bool) {
 		return 0, nil, false
 	}
 	return k, new(big.Rat).SetFrac(num, den), true
+}
+
+// powerResidue is a quick necessary test for x >= 1 being a perfect p-th
+// power (p prime): for a few primes q ≡ 1 (mod p), x mod q must be 0 or a
+// p-th power residue, x^((q-1)/p) ≡ 1 (mod q). A number that is not a
+// p-th power fails each test with probability about 1 - 1/p, so that the
+// exact root (iroot) is computed for almost no p.
+func powerResidue(x *big.Int, p int) bool {
+	var m big.Int
+	tested := 0
+	for k := 1; tested < 4 && k <= 1000; k++ {
+		q := 2*k*p + 1
+		if !isPrime(q) {
+			continue
+		}
+		tested++
+		r := m.Mod(x, big.NewInt(int64(q))).Int64()
+		if r != 0 && powMod(r, int64((q-1)/p), int64(q)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// powMod returns b^e mod m for 0 <= b < m < 2^31.
+func powMod(b, e, m int64) int64 {
+	r := int64(1)
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = r * b % m
+		}
+		b = b * b % m
+	}
+	return r
 }
 
 func isPrime(p int) bool {

@@ -5,6 +5,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -115,10 +116,15 @@ func TestEpsString(t *testing.T) {
 	}{
 		{exact.Eps{}, "0", ""},
 		{ln("3"), "ln(3)", ""},
-		{four, "ln(16)", "4·ln(2)"},
-		{ln("9/4"), "ln(9/4)", "2·ln(3/2)"},
+		{four, "4·ln(2)", "ln(16)"},
+		{ln("16"), "4·ln(2)", "ln(16)"},
+		{ln("9/4"), "2·ln(3/2)", "ln(9/4)"},
 		{half3, "1/2·ln(3)", ""},
 		{big100, "100·ln(2)", "ln(1267650600228229401496703205376)"},
+		{mulLn("1/2", "4"), "ln(2)", ""},
+		{mulLn("1/3", "1/8"), "ln(1/2)", ""},
+		{mulLn("1/2", "1/2"), "-1/2·ln(2)", ""},
+		{mulLn("1/4", "9"), "1/2·ln(3)", ""},
 		{rational(r("1/10")), "1/10", ""},
 		{exact.Inf(), "∞", ""},
 	} {
@@ -316,7 +322,7 @@ func TestEpsArithmetic(t *testing.T) {
 		got  exact.Eps
 		want string
 	}{
-		{must(three.MulRat(r("2"))), "ln(9)"},
+		{must(three.MulRat(r("2"))), "2·ln(3)"},
 		{must(three.MulRat(r("1/2"))), "1/2·ln(3)"},
 		{must(three.Add(ln("2"))), "ln(6)"},
 		{must(must(three.Neg()).Add(ln("2"))), "ln(2/3)"},
@@ -337,5 +343,55 @@ func TestEpsArithmetic(t *testing.T) {
 	}
 	if _, err := three.MulRat(r("100000")); err == nil || err.Error() != "invalid epsilon: the coefficient 100000 of ln is above 65536" {
 		t.Errorf("100000·ln(3): %v", err)
+	}
+}
+
+func mulLn(k, x string) exact.Eps {
+	e, err := exact.MulLn(r(k), r(x))
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+// TestEpsCanonicalC checks that e^ε is recognised rational whenever it is,
+// however ε was written.
+func TestEpsCanonicalC(t *testing.T) {
+	for _, tc := range []struct {
+		e    exact.Eps
+		c    string // "" when irrational
+		name string
+	}{
+		{mulLn("1/2", "4"), "2", "ln(4)/2"},
+		{mulLn("3/2", "4"), "8", "3/2·ln(4)"},
+		{mulLn("2/3", "1/27"), "1/9", "2/3·ln(1/27)"},
+		{mulLn("1/2", "2"), "", "1/2·ln(2)"},
+		{mulLn("1/2", "8"), "", "1/2·ln(8)"},
+		{mulLn("1/6", "64"), "2", "1/6·ln(64)"},
+	} {
+		c, ok := tc.e.C()
+		switch {
+		case tc.c == "" && ok:
+			t.Errorf("%s: C() = %s, want irrational", tc.name, c.RatString())
+		case tc.c != "" && (!ok || c.Cmp(r(tc.c)) != 0):
+			t.Errorf("%s: C() = %v, %v; want %s", tc.name, c, ok, tc.c)
+		}
+	}
+}
+
+// TestEpsStringLargePowers: a perfect power of thousands of bits is
+// recognised (and one that is not is not mistaken for one), quickly.
+func TestEpsStringLargePowers(t *testing.T) {
+	p := exact.Pow(big.NewRat(3, 7), 1000) // 2808 and 1585 bits
+	if got := exact.LnOf(p).String(); got != "1000·ln(3/7)" {
+		t.Errorf("ln((3/7)^1000) = %s", got)
+	}
+	q := new(big.Rat).Add(exact.Pow(big.NewRat(7, 3), 1000), big.NewRat(1, 1))
+	if got := exact.LnOf(q).String(); !strings.HasPrefix(got, "ln(") {
+		t.Errorf("ln((7/3)^1000 + 1) = %.40s…", got)
+	}
+	sq := exact.Pow(big.NewRat(6, 1), 2*3*5*7) // 6^210: the largest exponent is 210
+	if got := exact.LnOf(sq).String(); got != "210·ln(6)" {
+		t.Errorf("ln(6^210) = %s", got)
 	}
 }

@@ -73,15 +73,13 @@ func orZero(x *big.Rat) *big.Rat {
 	return x
 }
 
-// String formats the value exactly: "1/4", or "1/2 - 1/4·e^(1/10)".
+// String formats the value exactly, in a form the .dp language reads back
+// as an expected δ: "1/4", "1/2 - 1/4·e^(1/10)", "3/4 - 1/4·e^(1/2·ln(3))".
 func (r Real) String() string {
 	if x, ok := r.Rat(); ok {
 		return x.RatString()
 	}
 	c := "e^(" + r.E.String() + ")"
-	if k, base, ok := r.E.isLog(); ok {
-		c = "(" + base.RatString() + ")^(" + k.RatString() + ")"
-	}
 	b := new(big.Rat).Abs(r.B)
 	term := c
 	if !isOne(b) {
@@ -98,7 +96,8 @@ func (r Real) String() string {
 	return r.A.RatString() + " + " + term
 }
 
-// Float returns an approximation for display only.
+// Float returns a float64 approximation, for heuristics and plots; Decimal
+// prints the value correctly rounded.
 func (r Real) Float() float64 {
 	if x, ok := r.Rat(); ok {
 		return RatFloat(x)

@@ -65,6 +65,9 @@ func TestAlgebraicCompare(t *testing.T) {
 		{root(t, FromInts(-2, 0, 1), q(-2, 1), q(0, 1)), 3, "-1.414"},
 		{root(t, FromInts(-1, 2, 1), q(0, 1), q(1, 1)), 5, "0.41421"}, // √2 − 1
 		{Rational(q(1, 3)), 4, "0.3333"}, {Rational(q(2, 3)), 2, "0.67"},
+		// correctly rounded where a float64 is not: √2 = 1.41421356237309504880…
+		// (float64: 1.41421356237309514547…), a half away from zero
+		{sqrt2, 20, "1.41421356237309504880"}, {Rational(q(1, 8)), 2, "0.13"}, {Rational(q(-1, 8)), 2, "-0.13"},
 	} {
 		if got, err := c.x.Decimal(ctx, c.digits); err != nil || got != c.want {
 			t.Errorf("Decimal(%s, %d) = %q (%v), want %q", c.x, c.digits, got, err, c.want)

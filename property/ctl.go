@@ -280,10 +280,13 @@ type DDeltaQuery struct {
 	Header
 	Path *Formula
 	Eps  exact.Eps
-	// Expected is the δ the statement expects (Expect.Kind ExpectValue).
-	Expected *big.Rat
-	f        *verify.Formula
-	onMDP    bool
+	// Expected is the δ the statement expects (Expect.Kind ExpectValue);
+	// ExpectedReal replaces it when that δ is irrational (A + B·e^ε with
+	// the statement's ε).
+	Expected     *big.Rat
+	ExpectedReal *exact.Real
+	f            *verify.Formula
+	onMDP        bool
 }
 
 func (s *DDeltaQuery) Head() *Header { return &s.Header }
@@ -321,7 +324,7 @@ func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return o
 	}
 	e.liftBound(o.Result)
-	o.passDelta(&s.Header, o.Result.Delta, s.Expected)
+	o.passDelta(&s.Header, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 

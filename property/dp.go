@@ -182,8 +182,11 @@ type DeltaQuery struct {
 	Header
 	overOutput
 	Eps exact.Eps
-	// Expected is the δ the statement expects (Expect.Kind ExpectValue).
-	Expected *big.Rat
+	// Expected is the δ the statement expects (Expect.Kind ExpectValue);
+	// ExpectedReal replaces it when that δ is irrational (A + B·e^ε with
+	// the statement's ε, as dpcheck prints a tight δ).
+	Expected     *big.Rat
+	ExpectedReal *exact.Real
 }
 
 // DeltaOutcome is the tight δ of a DeltaQuery, with its witness.
@@ -214,7 +217,7 @@ func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 			return o
 		}
 		o.Result = r
-		o.passDelta(&s.Header, r.Delta, s.Expected)
+		o.passDelta(&s.Header, r.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
 	return o
 }

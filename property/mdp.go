@@ -237,7 +237,7 @@ func (o *MDPDeltaOutcome) Value() string {
 
 // passDeltaMDP sets whether a least δ meets its expectation: exact and
 // equal.
-func (b *base) passDeltaMDP(h *Header, r *mdp.Result, want *big.Rat) {
+func (b *base) passDeltaMDP(h *Header, r *mdp.Result, want exact.Real) {
 	if h.Expect.Kind == ExpectValue && !r.Exact {
 		b.pass = false
 		return
@@ -283,7 +283,7 @@ func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 		return o
 	}
 	o.Result = r
-	o.passDeltaMDP(&s.Header, r, s.Expected)
+	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 
@@ -313,7 +313,7 @@ func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
 	if len(e.p.Neighbours) == 0 {
 		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
-		o.passDeltaMDP(&s.Header, o.Result, s.Expected)
+		o.passDeltaMDP(&s.Header, o.Result, expectedDelta(s.Expected, s.ExpectedReal))
 		return o
 	}
 	r, err := mdp.TightDeltaD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Eps, e.mdpOptions())
@@ -322,7 +322,7 @@ func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 		return o
 	}
 	o.Result = r
-	o.passDeltaMDP(&s.Header, r, s.Expected)
+	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 

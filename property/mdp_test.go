@@ -138,7 +138,7 @@ func TestMDPRefusals(t *testing.T) {
 		"s.dp:3:1: check equivalent is not defined on MDPs yet: interactive_survey() is an MDP, whose distributions depend on the scheduler",
 		"s.dp:4:1: P>=1/2[X out_Y]: P and D inside a path formula are not defined on MDPs yet: on an MDP the state formulas of a path formula must be propositional (labels, comparisons, true, false, !, &, |)",
 		"s.dp:5:1: expect unknown is for checks on MDPs: a query whose value is not decided exactly gives an interval",
-		"s.dp:6:1: D{ln(4), 0}[X out_Y]: P and D inside a path formula are not defined on MDPs yet: on an MDP the state formulas of a path formula must be propositional (labels, comparisons, true, false, !, &, |)",
+		"s.dp:6:1: D{2·ln(2), 0}[X out_Y]: P and D inside a path formula are not defined on MDPs yet: on an MDP the state formulas of a path formula must be propositional (labels, comparisons, true, false, !, &, |)",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
@@ -350,10 +350,10 @@ func TestMDPSurvey(t *testing.T) {
 		got = append(got, rw)
 	}
 	want := []row{
-		{true, "holds", ""}, {true, "violated", ""}, {true, "ln(4)", ""}, {true, "1/5", ""},
+		{true, "holds", ""}, {true, "violated", ""}, {true, "2·ln(2)", ""}, {true, "1/5", ""},
 		{true, "violated", ""}, {true, "holds", ""},
 		{false, "error", "Pr(ψ) depends on the scheduler: from + (x=1) it is between Pmin = 3/4 and Pmax = 4/5; ask Pmin=?[…] or Pmax=?[…]"},
-		{true, "", ""}, {true, "", ""}, {true, "ln(4)", ""}, {true, "1/5", ""}, {true, "violated", ""},
+		{true, "", ""}, {true, "", ""}, {true, "2·ln(2)", ""}, {true, "1/5", ""}, {true, "violated", ""},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("outcomes (-want +got):\n%s", diff)
@@ -394,7 +394,7 @@ func TestMDPSurvey(t *testing.T) {
 	both := out[5].(*property.MDPFormulaOutcome)
 	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Holds, Inputs: 2,
 		Atoms: []property.MDPAtom{
-			{Formula: "D{ln(4), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
+			{Formula: "D{2·ln(2), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
 				Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: zero, Explored: 2}},
 			{Formula: "P>=1/5[X out_Y]", Verdict: mdp.Holds, Extreme: "min", Pr: r(1, 5), WorstState: &minus},
 		}}, both, opts, cmpopts()); diff != "" {

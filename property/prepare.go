@@ -3,6 +3,7 @@ package property
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -71,8 +72,20 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
 		}
 		pp.Chain, pp.MDP = mech.Chain, mech.MDP
-		if p.Inputs != nil && p.Inputs.Where != nil {
-			pp.Chain, errs = inputsWhere(ctx, pp.Chain, p.Inputs.Where)
+		_, builderModel := p.Model.(*BuilderModel)
+		neighbourPairs := mech.Neighbours
+		switch {
+		case p.Inputs == nil || p.Inputs.Where == nil:
+		case pp.Composition != nil:
+			errs = append(errs, errorAt(p.Inputs.Pos, "inputs where … is not available for compose(…): its inputs are those of the composed model"))
+		default:
+			if builderModel {
+				// a builder's inputs are kept or dropped; its relation
+				// keeps the pairs of two kept inputs
+				pp.Chain, neighbourPairs, errs = keepInputs(ctx, pp.Chain, mech.Neighbours, p.Inputs, p.Neighbours == nil)
+			} else {
+				pp.Chain, errs = inputsWhere(ctx, pp.Chain, p.Inputs.Where)
+			}
 			if pp.MDP != nil && pp.Chain != nil {
 				var err error
 				if pp.MDP, err = mdp.New(pp.Chain, pp.MDP.Actions, pp.MDP.Choices); err != nil {
@@ -83,7 +96,7 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 		if pp.Chain != nil {
 			switch {
 			case p.Neighbours == nil:
-				pp.Neighbours = mech.Neighbours
+				pp.Neighbours = neighbourPairs
 			case len(pp.Chain.Inputs()) > 0:
 				var nerrs source.ErrorList
 				pp.Neighbours, nerrs = neighbours(ctx, p.Neighbours, pp.Chain)
@@ -175,6 +188,48 @@ func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.
 		return nil, source.ErrorList{{Pos: where.Pos, Msg: "no state satisfies this inputs predicate"}}
 	}
 	return c.WithInputs(ins), nil
+}
+
+// keepInputs keeps the inputs of a builder's chain that satisfy the
+// predicate of in (a condition on their valuation), and the builder's
+// neighbouring pairs of two kept inputs. pairsNeeded says that those pairs
+// are the relation (no neighbours statement replaces it): then keeping no
+// pair is an error too.
+func keepInputs(ctx context.Context, c *chain.Chain, pairs [][2]int, in *Inputs, pairsNeeded bool) (*chain.Chain, [][2]int, source.ErrorList) {
+	where := in.Where
+	f, errs := expr.Compile(where, c, false)
+	if errs != nil {
+		return nil, nil, errs
+	}
+	all := c.Inputs()
+	var ins []int
+	kept := make(map[int]bool)
+	for i, s := range all {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, nil, nil
+		}
+		v, err := f.Eval(s, s)
+		if err != nil {
+			return nil, nil, source.ErrorList{evalError(err, where.Pos)}
+		}
+		if v {
+			ins = append(ins, s)
+			kept[s] = true
+		}
+	}
+	if len(ins) == 0 {
+		return nil, nil, source.ErrorList{{Pos: where.Pos, Msg: fmt.Sprintf("no input of the model satisfies this inputs predicate (it has %d inputs)", len(all))}}
+	}
+	var keptPairs [][2]int
+	for _, pr := range pairs {
+		if kept[pr[0]] && kept[pr[1]] {
+			keptPairs = append(keptPairs, pr)
+		}
+	}
+	if pairsNeeded && len(keptPairs) == 0 {
+		return nil, nil, source.ErrorList{{Pos: where.Pos, Msg: fmt.Sprintf("no two of the %d inputs this predicate keeps are neighbours in the model", len(ins))}}
+	}
+	return c.WithInputs(ins), keptPairs, nil
 }
 
 // evalError positions an error of evaluating an expression.

@@ -93,16 +93,28 @@ func (b *base) passEps(h *Header, got, want exact.Eps) {
 }
 
 // passDelta sets whether a tight δ equals the expected one.
-func (b *base) passDelta(h *Header, got exact.Real, want *big.Rat) {
+func (b *base) passDelta(h *Header, got, want exact.Real) {
 	b.pass = true
 	if h.Expect.Kind == ExpectValue {
-		s, err := got.Sub(exact.RatReal(want)).Sign()
+		s, err := got.Sub(want).Sign()
 		if err != nil {
 			b.fail(err)
 			return
 		}
 		b.pass = s == 0
 	}
+}
+
+// expectedDelta is the δ a statement expects: the rational want, or real
+// when it is set (an irrational δ, A + B·e^ε with the statement's ε).
+func expectedDelta(want *big.Rat, real *exact.Real) exact.Real {
+	switch {
+	case real != nil:
+		return *real
+	case want == nil:
+		return exact.RatReal(new(big.Rat))
+	}
+	return exact.RatReal(want)
 }
 
 // Env evaluates the statements of a prepared program, computing each

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -92,10 +91,16 @@ type SizeDoc struct {
 	Actions int  `json:"actions,omitempty"`
 }
 
-// Number is an exact value and its decimal approximation (null for ∞).
+// Number is an exact value and its decimal approximation (null for ∞):
+// the exact value correctly rounded to 17 significant digits, as a JSON
+// number (it may be outside float64's range, as 7.5638913231040998e-478).
+// For a privacy parameter ε, ExpEps is e^ε as an exact rational when it is
+// one ("16" for ε = 4·ln(2)); it is omitted otherwise (∞, or e^ε
+// irrational).
 type Number struct {
-	Exact   string   `json:"exact"`
-	Decimal *float64 `json:"decimal"`
+	Exact   string       `json:"exact"`
+	Decimal *json.Number `json:"decimal"`
+	ExpEps  string       `json:"exp_eps,omitempty"`
 }
 
 // StateDoc names a state.
@@ -281,20 +286,25 @@ func explanationDoc(e *verify.Explanation) *ExplanationDoc {
 	return d
 }
 
-func num(exact string, f float64) Number {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+func num(exact, decimal string) Number {
+	if decimal == "∞" {
 		return Number{Exact: exact}
 	}
-	return Number{Exact: exact, Decimal: &f}
+	d := json.Number(decimal)
+	return Number{Exact: exact, Decimal: &d}
 }
 
-func ratNum(x *big.Rat) Number {
-	f, _ := x.Float64()
-	return num(x.RatString(), f)
+func ratNum(x *big.Rat) Number { return num(x.RatString(), exact.JSONDecimal().Rat(x)) }
+
+func epsNum(e exact.Eps) Number {
+	n := num(e.String(), exact.JSONDecimal().Eps(e))
+	if c, ok := e.C(); ok {
+		n.ExpEps = c.RatString()
+	}
+	return n
 }
 
-func epsNum(e exact.Eps) Number   { return num(e.String(), e.Float()) }
-func realNum(r exact.Real) Number { return num(r.String(), r.Float()) }
+func realNum(r exact.Real) Number { return num(r.String(), exact.JSONDecimal().Real(r)) }
 
 func stateDoc(s verify.StateInfo) StateDoc {
 	d := StateDoc{Name: s.Name}

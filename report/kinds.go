@@ -99,15 +99,17 @@ func view(o property.Outcome) kind {
 				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
-				if wt := r.Witness; wt != nil && hasEvent(wt) {
+				if wt := eventWitness(r.Witness); wt != nil {
 					fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
+				} else {
+					fmt.Fprintf(w, "%s%s\n", pad, noEvent)
 				}
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result
 				d.Outcome, d.Value = "value", ptr(realNum(r.Delta))
 				d.Checked = checkedDoc(r.Checked)
-				d.Witness = witnessDoc(r.Witness)
+				d.Witness = witnessDoc(eventWitness(r.Witness))
 			},
 		}
 	case *property.ProfileOutcome:

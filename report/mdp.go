@@ -85,7 +85,9 @@ func searchRows(reason string, horizon int, explored, pruned, transposed int64) 
 // probabilities) rather than dp's (an event's).
 func resultRows(r *mdp.Result, names func(int) string, d bool) [][2]string {
 	rs := searchRows(r.Reason, r.Horizon, r.Explored, r.Pruned, r.Transposed)
-	if r.From >= 0 {
+	if noGap(r) && !d {
+		rs = append(rs, [2]string{"worst", "none: " + noEvent})
+	} else if r.From >= 0 {
 		from, to := names(r.From), names(r.To)
 		rs = append(rs, [2]string{"worst", fmt.Sprintf("action sequence %s, %s vs %s", sequenceText(r.Sequence), from, to)})
 		if !d && len(r.Event) > 0 {
@@ -178,7 +180,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 			},
 			json: func(d *StatementDoc) {
 				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				d.MDP = resultDoc(o.Result, info, true)
+				d.MDP = resultDoc(o.Result, info, true, false)
 			},
 			failure: func() string {
 				return checkFailure(o, o.Result.Verdict, o.Result, names)
@@ -250,7 +252,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 					doc.Outcome = "interval"
 				}
 				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				doc.MDP = resultDoc(r, info, false)
+				doc.MDP = resultDoc(r, info, false, d)
 			},
 			failure: func() string { return queryFailure(o) },
 		}, true
@@ -492,18 +494,24 @@ func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
 		d.Pr = ptr(ratNum(a.Pr))
 	}
 	if a.Result != nil {
-		d.Result = resultDoc(a.Result, info, true)
+		d.Result = resultDoc(a.Result, info, true, true)
 	}
 	return d
 }
 
-func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check bool) *MDPDoc {
+// resultDoc is an mdp.Result's document; psi says it is a D's (whose pair
+// and ψ's probabilities stay when δ is 0: ψ is not empty), not dp's.
+func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check, psi bool) *MDPDoc {
 	d := &MDPDoc{Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Transposed: r.Transposed, Sequence: r.Sequence,
 		Event: r.Event, Lower: ptr(realNum(r.Delta))}
 	if check {
 		d.Verdict = r.Verdict.String()
 	} else {
 		d.Exact = ptr(r.Exact)
+	}
+	if noGap(r) && !psi {
+		d.Sequence, d.Event = nil, nil
+		return d
 	}
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
@@ -518,6 +526,14 @@ func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check bool) *MDPD
 		d.Upper = ptr(realNum(*r.Upper))
 	}
 	return d
+}
+
+// noGap reports whether the tight δ is exactly 0: then a dp search's
+// "worst" pair and sequence are no witness (no event exceeds the bound),
+// and are not shown.
+func noGap(r *mdp.Result) bool {
+	x, ok := r.Delta.Rat()
+	return r.Exact && ok && x.Sign() == 0
 }
 
 func epsDoc(r *mdp.EpsResult, info func(int) verify.StateInfo) *MDPDoc {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"strings"
 
@@ -103,23 +102,10 @@ func StatusOf(e Entry) Status {
 	return Pass
 }
 
-// decimal formats a float for display: six significant digits, trailing
-// zeros of the fraction dropped (%g does that; trimming the text would eat
-// the exponent of 1e-10).
-func decimal(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "∞"
-	case f == 0:
-		return "0"
-	}
-	return fmt.Sprintf("%.6g", f)
-}
-
-func ratDec(x *big.Rat) string {
-	f, _ := x.Float64()
-	return decimal(f)
-}
+// ratDec formats a rational for display: six significant digits of the
+// exact value, correctly rounded, trailing zeros of the fraction dropped,
+// in the notation of %g.
+func ratDec(x *big.Rat) string { return exact.TextDecimal().Rat(x) }
 
 // MaxExactWidth is the longest exact value the text report prints; longer
 // ones print as their decimal and size (the JSON report prints them all).
@@ -139,30 +125,26 @@ func ratText(x *big.Rat) string {
 	return s + " ≈ " + d
 }
 
+// epsText formats ε: its canonical exact form (which the .dp language
+// reads back in an expectation) and its decimal, "4·ln(2) ≈ 2.77259". An
+// exact form longer than MaxExactWidth is replaced by the decimal and its
+// size, marked "≈" (the JSON report prints it).
 func epsText(e exact.Eps) string {
 	s := e.String()
-	if alt := e.Alternate(); alt != "" && len(alt) <= MaxExactWidth {
-		switch {
-		case len(s) > MaxExactWidth:
-			s = alt
-		case len(s)+len(" = ")+len(alt) > MaxExactWidth: // one form fits: the shorter
-			if len(alt) < len(s) {
-				s = alt
-			}
-		default:
-			s += " = " + alt
-		}
-	}
 	if e.IsInf() || e.IsZero() {
 		return s
 	}
+	d := exact.TextDecimal().Eps(e)
 	if len(s) > MaxExactWidth {
 		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
-			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", decimal(e.Float()), len(s)-4)
+			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", d, len(s)-4)
 		}
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", decimal(e.Float()), len(s))
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, len(s))
 	}
-	return s + " ≈ " + decimal(e.Float())
+	if s == d {
+		return s
+	}
+	return s + " ≈ " + d
 }
 
 func realText(r exact.Real) string {
@@ -170,10 +152,11 @@ func realText(r exact.Real) string {
 		return ratText(x)
 	}
 	s := r.String()
+	d := exact.TextDecimal().Real(r)
 	if len(s) > MaxExactWidth {
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", decimal(r.Float()), len(s))
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, len(s))
 	}
-	return s + " ≈ " + decimal(r.Float())
+	return s + " ≈ " + d
 }
 
 // eventText lists an event's outputs, eliding the middle of long ones.
@@ -228,6 +211,20 @@ func witnessEvent(w *verify.Witness) string {
 		values += " and the infinite loss"
 	}
 	return fmt.Sprintf("{the outputs of %d runs with privacy loss > %s} (%s)", l.Runs, epsText(l.Loss), values)
+}
+
+// noEvent is what the text report says of a tight δ of 0 in place of a
+// witness: no event E has Pr_s(E) > e^ε·Pr_t(E).
+const noEvent = "no event exceeds the bound: Pr[E | s] ≤ e^ε·Pr[E | t] for every event E and ordered pair (s, t)"
+
+// eventWitness returns w when its event is not empty, else nil: a tight δ
+// of 0 has no witness (an empty event with probabilities 0 vs 0 would
+// read like a counterexample).
+func eventWitness(w *verify.Witness) *verify.Witness {
+	if w == nil || !hasEvent(w) {
+		return nil
+	}
+	return w
 }
 
 // hasEvent reports whether a witness's event is not empty.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dpcheck/dpcheck/exact"
-	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -20,15 +19,20 @@ import (
 
 func TestDecimal(t *testing.T) {
 	for _, tc := range []struct {
-		f    float64
+		x    string
 		want string
 	}{
-		{0, "0"}, {0.5, "0.5"}, {1.0 / 3, "0.333333"}, {2.0 / 3, "0.666667"}, {math.Ln2, "0.693147"},
-		{1e-7, "1e-07"}, {1234567, "1.23457e+06"}, {math.Inf(1), "∞"}, {3, "3"},
-		{1e-10, "1e-10"}, {2.9434402e-10, "2.94344e-10"}, {100, "100"}, {1e20, "1e+20"}, {0.1, "0.1"},
+		{"0", "0"}, {"1/2", "0.5"}, {"1/3", "0.333333"}, {"2/3", "0.666667"},
+		{"1/10000000", "1e-07"}, {"1234567", "1.23457e+06"}, {"3", "3"},
+		{"1/10000000000", "1e-10"}, {"29434402/100000000000000000", "2.94344e-10"}, {"100", "100"},
+		{"100000000000000000000", "1e+20"}, {"1/10", "0.1"},
+		// on a boundary of the sixth digit: halves away from zero (a
+		// float64 of 0.000001234565 is below it and %.6g gives 1.23457e-06)
+		{"1234565/1000000000000", "1.23457e-06"}, {"1234565/10000000", "0.123457"},
 	} {
-		if got := decimal(tc.f); got != tc.want {
-			t.Errorf("decimal(%v) = %q, want %q", tc.f, got, tc.want)
+		x, _ := new(big.Rat).SetString(tc.x)
+		if got := ratDec(x); got != tc.want {
+			t.Errorf("ratDec(%s) = %q, want %q", tc.x, got, tc.want)
 		}
 	}
 }
@@ -101,7 +105,13 @@ func TestEpsElision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mixed, err := exact.LnPlus(big.NewRat(1, 2), big100, big.NewRat(1, 10))
+	mixed, err := exact.LnPlus(big.NewRat(1, 2), new(big.Rat).Add(big100, big.NewRat(1, 1)), big.NewRat(1, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1/2·ln(7^100) + 1/10 is written with its smallest base, whatever
+	// its length as ln(7^100)
+	power, err := exact.LnPlus(big.NewRat(1, 2), big100, big.NewRat(1, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +121,7 @@ func TestEpsElision(t *testing.T) {
 	}{
 		{pure, "≈ 194.591 (exact: ln of a fraction of 85 characters; the JSON report prints it)"},
 		{mixed, "≈ 97.3955 (exact: 101 characters; the JSON report prints it)"},
+		{power, "50·ln(7) + 1/10 ≈ 97.3955"},
 		{exact.Eps{}, "0"},
 	} {
 		if got := epsText(tc.e); got != tc.want {
@@ -196,5 +207,49 @@ query P=?[F A]
 	}
 	if diff := cmp.Diff(want, doc.Files[0].Lumped); diff != "" {
 		t.Errorf("JSON lumped (-want +got):\n%s", diff)
+	}
+}
+
+// TestNoWitnessAtDeltaZero: a tight δ of 0 has no witness in any format
+// (an empty event with 0 vs 0 would read like a counterexample); the text
+// says no event exceeds the bound. A tight δ above 0 keeps its witness.
+func TestNoWitnessAtDeltaZero(t *testing.T) {
+	src := "model survey()\nquery delta(eps = ln(3))\nquery delta(eps = ln(2))\n"
+	res, err := dpcheck.CheckSource(context.Background(), "t.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := []Entry{{File: "t.dp", Source: src, Result: res}}
+	var text, js, junit bytes.Buffer
+	Text(&text, entries)
+	if err := JSON(&js, entries, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := JUnit(&junit, entries); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text.String(), noEvent); n != 1 {
+		t.Errorf("the text says %q %d times, want once:\n%s", noEvent, n, text.String())
+	}
+	if n := strings.Count(text.String(), "attained by"); n != 1 {
+		t.Errorf("%d witnesses in the text, want 1 (δ = 1/4 at ln(2)):\n%s", n, text.String())
+	}
+	if !strings.Contains(junit.String(), "no event exceeds the bound") {
+		t.Errorf("JUnit lacks the note:\n%s", junit.String())
+	}
+	var doc Document
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sts := doc.Files[0].Statements
+	if len(sts) != 2 || sts[0].Value.Exact != "0" || sts[0].Witness != nil {
+		t.Errorf("δ = 0: value %v, witness %+v; want 0 and no witness", sts[0].Value, sts[0].Witness)
+	}
+	if sts[1].Value.Exact != "1/4" || sts[1].Witness == nil || len(sts[1].Witness.Event) != 1 {
+		t.Errorf("δ = 1/4: value %v, witness %+v", sts[1].Value, sts[1].Witness)
+	}
+	// ε carries e^ε when it is rational
+	if e := sts[0].Eps; e == nil || e.Exact != "ln(3)" || e.ExpEps != "3" || e.Decimal.String() != "1.0986122886681097" {
+		t.Errorf("eps %+v", e)
 	}
 }

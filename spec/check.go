@@ -378,8 +378,8 @@ func (c *checker) check() (*property.Program, bool) {
 		if m := c.builderCall(s.model.Call); m != nil {
 			p.Model = m
 		}
-		if s.inputs != nil {
-			c.errorf(s.inputs.Start, "the model %s defines its own inputs; inputs is only for chain blocks", s.model.Call.Text)
+		if s.inputs != nil && s.inputs.Names != nil {
+			c.errorf(s.inputs.Start, "the model %s defines its own inputs: write inputs where … to keep some of them", s.model.Call.Text)
 		}
 	case s.chain != nil:
 		if s.inputs == nil {

@@ -55,7 +55,7 @@ func TestErrors(t *testing.T) {
 		{"fractional power", "model survey(theta1 = 2^(1/2))", []string{"1:23: the exponent 1/2 is not an integer"}},
 		{"model and chain", "model survey()\n" + chainAB, []string{"2:1: a file has one model: a model statement, a chain block or modules, not two of them (the model is at line 1)"}},
 		{"two models", "model survey()\nmodel survey()", []string{"2:1: duplicate model statement (the first is at line 1)"}},
-		{"inputs with a model", "model survey()\ninputs a", []string{"2:1: the model survey defines its own inputs; inputs is only for chain blocks"}},
+		{"inputs with a model", "model survey()\ninputs a", []string{"2:1: the model survey defines its own inputs: write inputs where … to keep some of them"}},
 		// Constants.
 		{"cyclic constants", "const a = b\nconst b = a\nmodel survey()", []string{"1:1: constant a is defined in terms of itself (a → b → a)"}},
 		{"constant twice", "const a = 1\nconst a = 2\nmodel survey()", []string{"2:7: constant a is already defined at line 1"}},

@@ -47,6 +47,7 @@ const (
 	kBool
 	kString
 	kUnknown // "?"
+	kReal    // A + B·e^ε, irrational: an expected δ as dpcheck prints it
 )
 
 func (k kind) String() string {
@@ -59,6 +60,8 @@ func (k kind) String() string {
 		return "a string"
 	case kUnknown:
 		return "?"
+	case kReal:
+		return "a number with e^(…)"
 	}
 	return "a number"
 }
@@ -66,11 +69,29 @@ func (k kind) String() string {
 // value is the result of a constant expression: a number, an ε with a
 // logarithm (or +∞), a condition or a string.
 type value struct {
-	k   kind
-	num *big.Rat
-	eps exact.Eps
-	b   bool
-	s   string
+	k    kind
+	num  *big.Rat
+	eps  exact.Eps
+	real exact.Real
+	b    bool
+	s    string
+}
+
+// realVal is the value a + b·e^ε: a number when it is rational.
+func realVal(a, b *big.Rat, e exact.Eps) value {
+	r := exact.Affine(a, b, e)
+	if x, ok := r.Rat(); ok {
+		return numVal(x)
+	}
+	return value{k: kReal, real: r}
+}
+
+// asReal returns a number or a kReal value as a + b·e^ε.
+func (v value) asReal() exact.Real {
+	if v.k == kReal {
+		return v.real
+	}
+	return exact.RatReal(v.num)
 }
 
 func numVal(x *big.Rat) value { return value{k: kNum, num: x} }
@@ -273,6 +294,9 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		}
 		return ev.neg(e.Pos(), v)
 	case EPow:
+		if b := e.Args[0].unparen(); b.Op == EName && b.Text == "e" && !b.Primed && ev.c.consts["e"] == nil {
+			return ev.exp(e)
+		}
 		base, ok := ev.expr(e.Args[0])
 		if !ok {
 			return value{}, false
@@ -381,8 +405,36 @@ func (ev constEval) epsResult(p int, e exact.Eps, err error) (value, bool) {
 	return value{k: kEps, eps: e}, true
 }
 
+// exp evaluates e^(X), Euler's number to the power of an ε X (a number or
+// k*ln(r)), where no constant is named e: the form in which dpcheck prints
+// a tight δ at an ε whose e^ε is irrational (1/2 - 1/4·e^(1/10)).
+func (ev constEval) exp(e *Expr) (value, bool) {
+	x, ok := ev.expr(e.Args[1])
+	if !ok {
+		return value{}, false
+	}
+	var eps exact.Eps
+	var err error
+	switch {
+	case x.k == kNum:
+		eps, err = exact.Rational(x.num)
+	case x.k == kEps && !x.eps.IsInf():
+		eps = x.eps
+	default:
+		ev.c.errorf(e.Pos(), "e^(…) needs a finite ε (a number or k*ln(r)), found %s", x.k)
+		return value{}, false
+	}
+	if err != nil {
+		ev.c.epsError(e.Pos(), err)
+		return value{}, false
+	}
+	return realVal(new(big.Rat), big.NewRat(1, 1), eps), true
+}
+
 func (ev constEval) neg(p int, v value) (value, bool) {
 	switch v.k {
+	case kReal:
+		return realVal(new(big.Rat).Neg(v.real.A), new(big.Rat).Neg(v.real.B), v.real.E), true
 	case kNum:
 		return numVal(new(big.Rat).Neg(v.num)), true
 	case kEps:
@@ -412,6 +464,17 @@ func (ev constEval) add(start, op int, a, b value) (value, bool) {
 	case a.k == kEps && b.k == kEps:
 		e, err := a.eps.Add(b.eps)
 		return ev.epsResult(start, e, err)
+	case (a.k == kReal || a.k == kNum) && (b.k == kReal || b.k == kNum):
+		x, y := a.asReal(), b.asReal()
+		if a.k == kReal && b.k == kReal && !x.E.Equal(y.E) {
+			ev.c.errorf(op, "cannot add multiples of e^(%s) and e^(%s) exactly", x.E, y.E)
+			return value{}, false
+		}
+		e := x.E
+		if a.k != kReal {
+			e = y.E
+		}
+		return realVal(new(big.Rat).Add(x.A, y.A), new(big.Rat).Add(x.B, y.B), e), true
 	}
 	ev.c.errorf(op, "+ and - need numbers, found %s and %s", a.k, b.k)
 	return value{}, false
@@ -431,12 +494,21 @@ func (ev constEval) mul(start, op int, a, b value) (value, bool) {
 		}
 		e, err := b.eps.MulRat(a.num)
 		return ev.epsResult(start, e, err)
+	case a.k == kReal && b.k == kNum:
+		a, b = b, a
+		fallthrough
+	case a.k == kNum && b.k == kReal:
+		return realVal(new(big.Rat).Mul(a.num, b.real.A), new(big.Rat).Mul(a.num, b.real.B), b.real.E), true
 	}
 	ev.c.errorf(op, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
 	return value{}, false
 }
 
 func (ev constEval) div(start, op int, a, b value) (value, bool) {
+	if a.k == kReal && b.k == kNum && b.num.Sign() != 0 {
+		inv := new(big.Rat).Inv(b.num)
+		return realVal(new(big.Rat).Mul(a.real.A, inv), new(big.Rat).Mul(a.real.B, inv), a.real.E), true
+	}
 	if b.k != kNum || (a.k != kNum && a.k != kEps) {
 		ev.c.errorf(op, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
 		return value{}, false
@@ -541,6 +613,38 @@ func (c *checker) eps(e *Expr, allowInf bool) (exact.Eps, bool) {
 		return exact.Eps{}, false
 	}
 	return res, true
+}
+
+// expectedDelta evaluates e as the δ a query at ε expects: a rational in
+// [0, 1], or an irrational A + B·e^(ε) written with the query's own ε, as
+// dpcheck prints a tight δ (real is then set).
+func (c *checker) expectedDelta(e *Expr, eps exact.Eps) (rat *big.Rat, real *exact.Real, ok bool) {
+	v, ok := constEval{c}.expr(e)
+	if !ok {
+		return nil, nil, false
+	}
+	switch v.k {
+	case kNum:
+		if v.num.Sign() < 0 || v.num.Cmp(big.NewRat(1, 1)) > 0 {
+			c.errorf(e.Pos(), "δ = %s is outside [0, 1]", v.num.RatString())
+			return nil, nil, false
+		}
+		return v.num, nil, true
+	case kReal:
+		if !v.real.E.Equal(eps) {
+			c.errorf(e.Pos(), "an expected δ may use e^(…) only of the query's ε = %s, found e^(%s)", eps, v.real.E)
+			return nil, nil, false
+		}
+		lo, err1 := v.real.Sign()
+		hi, err2 := v.real.Sub(exact.RatReal(big.NewRat(1, 1))).Sign()
+		if err1 != nil || err2 != nil || lo < 0 || hi > 0 {
+			c.errorf(e.Pos(), "δ = %s is outside [0, 1]", v.real)
+			return nil, nil, false
+		}
+		return nil, &v.real, true
+	}
+	c.errorf(e.Pos(), "δ must be a number, found %s", v.k)
+	return nil, nil, false
 }
 
 // delta evaluates e as δ in [0, 1].

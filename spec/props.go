@@ -372,9 +372,9 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 	case *property.DEpsQuery:
 		s.Expected, ok = c.eps(ex.Value, true)
 	case *property.DeltaQuery:
-		s.Expected, ok = c.delta(ex.Value)
+		s.Expected, s.ExpectedReal, ok = c.expectedDelta(ex.Value, s.Eps)
 	case *property.DDeltaQuery:
-		s.Expected, ok = c.delta(ex.Value)
+		s.Expected, s.ExpectedReal, ok = c.expectedDelta(ex.Value, s.Eps)
 	case *property.ProbQuery:
 		ok = c.probExpectation(ex, s)
 	}

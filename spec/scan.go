@@ -41,12 +41,12 @@ type comment struct {
 
 // aliases are characters accepted for the ASCII operator they mean, so
 // that a value copied from a paper or from dpcheck's own output reads back.
-var aliases = map[rune]string{'·': "*", '×': "*"}
+var aliases = map[rune]string{'·': "*", '×': "*", '−': "-"}
 
 // lookalikes are characters that are easy to type by accident for an ASCII
 // one: the error says which was meant.
 var lookalikes = map[rune]string{
-	'−': "-", '–': "-", '—': "-", '≤': "<=", '≥': ">=", '≠': "!=", '“': `"`, '”': `"`, '‘': "'", '’': "'",
+	'–': "-", '—': "-", '≤': "<=", '≥': ">=", '≠': "!=", '“': `"`, '”': `"`, '‘': "'", '’': "'",
 	'∗': "*", '⁄': "/", '∣': "|", '¬': "!", '∧': "&", '∨': "|", '→': "->",
 	'а': "a", 'е': "e", 'о': "o", 'р': "p", 'с': "c", 'у': "y", 'х': "x", 'і': "i", 'ј': "j", 'ѕ': "s",
 	'А': "A", 'В': "B", 'Е': "E", 'К': "K", 'М': "M", 'Н': "H", 'О': "O", 'Р': "P", 'С': "C", 'Т': "T", 'Х': "X",

@@ -158,10 +158,28 @@ func TestEpsForms(t *testing.T) {
 		{"1/10 + 2*ln(3)", mustLnPlus("1", "9", "1/10")},
 		{"(ln(2) + 1/2)/2", mustLnPlus("1/2", "2", "1/4")},
 		{"ln(2) + 1/2 - 1/2", mustLn("2")},
+		// the forms dpcheck prints read back: · and × multiply
+		{"3·ln(2)", three},
+		{"3×ln(2)", three},
+		{"1/2·ln(3)", half},
+		{"ln(4)/2", mustLn("2")},
+		{"ln(2) − 1/1000", mustLnPlus("1", "2", "-1/1000")}, // U+2212, as parametric pieces print
 	} {
 		p := load(t, "model survey()\ncheck dp(eps = "+tc.src+")\n")
 		if got := p.Program.Statements[0].(*property.DPCheck).Eps; !got.Equal(tc.want) {
 			t.Errorf("eps = %s: got %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestPrintedInfinity checks that ∞, as dpcheck prints an infinite ε,
+// reads back as inf in an expectation.
+func TestPrintedInfinity(t *testing.T) {
+	for _, src := range []string{"∞", "inf"} {
+		p := load(t, "model survey()\nquery eps(delta = 0) expect "+src+"\n")
+		q := p.Program.Statements[0].(*property.EpsQuery)
+		if q.Expect.Kind != property.ExpectValue || !q.Expected.IsInf() {
+			t.Errorf("expect %s: %+v, expected %s", src, q.Expect, q.Expected)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func ExampleNewComposition() {
 	fmt.Printf("δ = %s at ε = %s, attained by %s vs %s on the outputs with %s (%d of %d loss values)\n",
 		d.Delta, d.Eps, w.From.Name, w.To.Name, w.Loss, w.Loss.Values, d.LossValues)
 	// Output:
-	// δ = 12195/16384 at ε = ln(9), attained by + vs - on the outputs with privacy loss > ln(9) (4 of 11 loss values)
+	// δ = 12195/16384 at ε = 2·ln(3), attained by + vs - on the outputs with privacy loss > 2·ln(3) (4 of 11 loss values)
 }
 
 func ExamplePLD_Compose() {

@@ -54,7 +54,7 @@ var hostile = []struct {
 	{name: "Greek omicron in a keyword", src: "mοdel survey()\ncheck dp(eps = ln(3))\n"},
 	{name: "Cyrillic a in a name", src: "const аlpha = 1/2\nmodel survey()\ncheck dp(eps = ln(3))\n"},
 	{name: "epsilon as a name", src: "model survey()\ncheck dp(eps = ε)\n"},
-	{name: "unicode minus", src: "model survey()\ncheck dp(eps = ln(3) − 1)\n"},
+	{name: "en dash for minus", src: "model survey()\ncheck dp(eps = ln(3) – 1)\n"},
 	{name: "less-or-equal sign", src: "model survey()\nneighbours |x - x'| ≤ 1\ncheck dp(eps = ln(3))\n"},
 	{name: "smart quotes", src: "model survey()\nneighbours “+” ~ “-”\ncheck dp(eps = ln(3))\n"},
 	{name: "non-breaking space", src: "model survey()\ncheck\u00a0dp(eps = ln(3))\n"},
