@@ -295,8 +295,7 @@ func textValues(t *testing.T, text string, sts []*report.StatementDoc, src strin
 				}
 				v := exactOf(strings.TrimSpace(fields[1]))
 				if v == "" {
-					vs = nil
-					break
+					t.Fatalf("line %d: the text abbreviates the probability %q", line, fields[1])
 				}
 				vs = append(vs, inputName(name)+": "+v)
 			}
@@ -322,9 +321,13 @@ func textValues(t *testing.T, text string, sts []*report.StatementDoc, src strin
 			if vm == nil {
 				t.Fatalf("line %d: no value in %q", line, block[0])
 			}
-			if v := exactOf(vm[1]); v != "" {
-				out = append(out, edit{line, v, "text"})
+			// A query's answer is printed in full (up to
+			// report.MaxAnswerWidth), so that it can be copied.
+			v := exactOf(vm[1])
+			if v == "" {
+				t.Fatalf("line %d: the text abbreviates the answer %q", line, vm[1])
 			}
+			out = append(out, edit{line, v, "text"})
 		}
 	}
 	return out

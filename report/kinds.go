@@ -70,7 +70,7 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsText(r.Eps), ratText(r.Delta), expectNote(o))
+				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
 				if wt := r.Witness; wt != nil {
@@ -96,7 +96,7 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realText(r.Delta), epsText(r.Eps), expectNote(o))
+				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
 				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
 				if wt := eventWitness(r.Witness); wt != nil {
@@ -194,9 +194,9 @@ func view(o property.Outcome) kind {
 			text: func(w io.Writer) {
 				b := o.Result
 				if what == "ε" {
-					fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsText(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+					fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o))
 				} else {
-					fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realText(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+					fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
 				}
 				fmt.Fprintf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
 				if b.From != nil {
@@ -292,6 +292,6 @@ func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expe
 				note = ", expected " + ratText(want)
 			}
 		}
-		fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratText(prs[i]), note)
+		fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratTextW(prs[i], MaxAnswerWidth), note)
 	}
 }

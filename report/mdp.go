@@ -131,7 +131,7 @@ func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
 func epsValueText(r *mdp.EpsResult) string {
 	switch {
 	case r.Exact:
-		return "= " + epsText(r.Eps)
+		return "= " + epsAnswer(r.Eps)
 	case r.Upper != nil:
 		return fmt.Sprintf("not decided exactly: between %s and %s", epsText(r.Eps), epsText(*r.Upper))
 	}

@@ -111,15 +111,24 @@ func ratDec(x *big.Rat) string { return exact.TextDecimal().Rat(x) }
 // ones print as their decimal and size (the JSON report prints them all).
 const MaxExactWidth = 60
 
-// exact formats a rational with its decimal: "1/3 ≈ 0.333333"; integers and
-// short terminating decimals print once.
-func ratText(x *big.Rat) string {
+// MaxAnswerWidth is the longest exact answer of a query (a tight ε or δ,
+// a probability asked for) the text report prints in full, so that it can
+// be copied into an expectation; longer ones print as their decimal and
+// size, like other values beyond MaxExactWidth.
+const MaxAnswerWidth = 1000
+
+// ratText formats a rational with its decimal: "1/3 ≈ 0.333333"; integers
+// and short terminating decimals print once.
+func ratText(x *big.Rat) string { return ratTextW(x, MaxExactWidth) }
+
+// ratTextW is ratText with exact forms up to width characters.
+func ratTextW(x *big.Rat, width int) string {
 	s := x.RatString()
 	d := ratDec(x)
 	if s == d {
 		return s
 	}
-	if len(s) > MaxExactWidth {
+	if len(s) > width {
 		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; the JSON report prints it)", d, len(x.Num().String()), len(x.Denom().String()))
 	}
 	return s + " ≈ " + d
@@ -129,13 +138,20 @@ func ratText(x *big.Rat) string {
 // reads back in an expectation) and its decimal, "4·ln(2) ≈ 2.77259". An
 // exact form longer than MaxExactWidth is replaced by the decimal and its
 // size, marked "≈" (the JSON report prints it).
-func epsText(e exact.Eps) string {
+func epsText(e exact.Eps) string { return epsTextW(e, MaxExactWidth) }
+
+// epsAnswer formats ε as the answer of a query: in full up to
+// MaxAnswerWidth characters.
+func epsAnswer(e exact.Eps) string { return epsTextW(e, MaxAnswerWidth) }
+
+// epsTextW is epsText with exact forms up to width characters.
+func epsTextW(e exact.Eps, width int) string {
 	s := e.String()
 	if e.IsInf() || e.IsZero() {
 		return s
 	}
 	d := exact.TextDecimal().Eps(e)
-	if len(s) > MaxExactWidth {
+	if len(s) > width {
 		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
 			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", d, len(s)-4)
 		}
@@ -147,13 +163,21 @@ func epsText(e exact.Eps) string {
 	return s + " ≈ " + d
 }
 
-func realText(r exact.Real) string {
+// realText formats a real (a δ that may involve e^ε) with its decimal.
+func realText(r exact.Real) string { return realTextW(r, MaxExactWidth) }
+
+// realAnswer formats a real as the answer of a query: in full up to
+// MaxAnswerWidth characters.
+func realAnswer(r exact.Real) string { return realTextW(r, MaxAnswerWidth) }
+
+// realTextW is realText with exact forms up to width characters.
+func realTextW(r exact.Real, width int) string {
 	if x, ok := r.Rat(); ok {
-		return ratText(x)
+		return ratTextW(x, width)
 	}
 	s := r.String()
 	d := exact.TextDecimal().Real(r)
-	if len(s) > MaxExactWidth {
+	if len(s) > width {
 		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, len(s))
 	}
 	return s + " ≈ " + d
