@@ -43,37 +43,16 @@ func AboveThresholdPerInput(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (
 }
 
 func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
-	const name = "above_threshold"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, 100); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
-		return nil, err
-	}
-	if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
-		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
-	}
-	thr, err := newGeometricTable(ctx, alphaT, n)
+	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, 100, k, cmp, func() error {
+		if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
+			return &ParamError{"above_threshold", "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
-	if err != nil {
-		return nil, err
-	}
-	b := chain.NewBuilder()
-	halt := make([]int, k+1)
-	for i := 1; i <= k; i++ {
-		halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
-	}
-	// never has q = 0: no query was answered above the threshold.
-	never := b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	b, thr, up, stay, halt, never := f.b, f.thr, f.up, f.stay, f.halt, f.never
 	input := make([][]int, n+1)
 	for d := 0; d <= n; d++ {
 		input[d] = make([]int, n+1)
@@ -100,16 +79,7 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 			}
 		}
 	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	return &Mechanism{
-		Chain:      c,
-		Neighbours: thresholdPairs(input),
-		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
-	}, nil
+	return f.mechanism(ctx, input)
 }
 
 // MaxSharedThresholdRange bounds n in AboveThreshold.
@@ -157,41 +127,20 @@ func sharedThresholdSize(n, k int) (states, transitions float64) {
 }
 
 func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
-	const name = "above_threshold"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, MaxSharedThresholdRange); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
-		return nil, err
-	}
-	states, trans := sharedThresholdSize(n, k)
-	if states > maxSharedThresholdStates {
-		return nil, &ParamError{name, "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
-	}
-	if trans > maxSharedThresholdTransitions {
-		return nil, &ParamError{name, "n", fmt.Sprintf("= %d gives more than 10^8 transitions ((n+1)³ threshold draws)", n)}
-	}
-	thr, err := newGeometricTable(ctx, alphaT, n)
+	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, MaxSharedThresholdRange, k, cmp, func() error {
+		states, trans := sharedThresholdSize(n, k)
+		if states > maxSharedThresholdStates {
+			return &ParamError{"above_threshold", "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
+		}
+		if trans > maxSharedThresholdTransitions {
+			return &ParamError{"above_threshold", "n", fmt.Sprintf("= %d gives more than 10^8 transitions ((n+1)³ threshold draws)", n)}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
-	if err != nil {
-		return nil, err
-	}
-	b := chain.NewBuilder()
-	halt := make([]int, k+1)
-	for i := 1; i <= k; i++ {
-		halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
-	}
-	// never has q = 0: no query was answered above the threshold.
-	never := b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	b, thr, up, stay, halt, never := f.b, f.thr, f.up, f.stay, f.halt, f.never
 	input := make([][]int, n+1)
 	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
@@ -231,7 +180,62 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 			}
 		}
 	}
-	c, err := buildChain(ctx, b)
+	return f.mechanism(ctx, input)
+}
+
+// thresholdFrame is what both layouts of above threshold start from: the
+// checked arguments, the threshold's noise table, the answers' odds and a
+// builder holding the outputs halt_1..halt_k and never.
+type thresholdFrame struct {
+	alphaT, alphaQ *big.Rat
+	n, k           int
+	cmp            Comparison
+	thr            *geometricTable
+	up, stay       [][]*big.Rat
+	b              *chain.Builder
+	halt           []int // halt[i], i = 1..k
+	never          int
+}
+
+// newThresholdFrame checks the arguments (n at most maxN; size, the
+// layout's own bound on states and transitions) and builds the frame.
+func newThresholdFrame(ctx context.Context, alphaT, alphaQ *big.Rat, n, maxN, k int, cmp Comparison, size func() error) (*thresholdFrame, error) {
+	const name = "above_threshold"
+	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
+		return nil, err
+	}
+	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "n", n, 1, maxN); err != nil {
+		return nil, err
+	}
+	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
+		return nil, err
+	}
+	if err := size(); err != nil {
+		return nil, err
+	}
+	thr, err := newGeometricTable(ctx, alphaT, n)
+	if err != nil {
+		return nil, err
+	}
+	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	if err != nil {
+		return nil, err
+	}
+	f := &thresholdFrame{alphaT: alphaT, alphaQ: alphaQ, n: n, k: k, cmp: cmp, thr: thr, up: up, stay: stay, b: chain.NewBuilder(), halt: make([]int, k+1)}
+	for i := 1; i <= k; i++ {
+		f.halt[i] = f.b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
+	}
+	// never has q = 0: no query was answered above the threshold.
+	f.never = f.b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	return f, nil
+}
+
+// mechanism builds the chain, with input[d][t] the inputs.
+func (f *thresholdFrame) mechanism(ctx context.Context, input [][]int) (*Mechanism, error) {
+	c, err := buildChain(ctx, f.b)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +243,7 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 		Chain:      c,
 		Neighbours: thresholdPairs(input),
 		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
+			f.cmp, f.alphaT.RatString(), f.alphaQ.RatString(), f.n, f.k),
 	}, nil
 }
 

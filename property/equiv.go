@@ -66,12 +66,19 @@ func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.Erro
 		}
 	}
 	if len(errs) == 0 {
-		var un *verify.MatchError
-		if err := verify.MatchInputs(s.chains[0], s.chains[1]); errors.As(err, &un) {
-			errs = append(errs, errorAt(s.CallPos, "%s cannot be compared: %s", s.CallText, un.Reason()))
-		}
+		errs = append(errs, errUnmatched(s.CallPos, s.CallText, s.chains[0], s.chains[1])...)
 	}
 	return errs
+}
+
+// errUnmatched is the error at the call pos (written text) of two models
+// whose inputs do not correspond (verify.MatchInputs), or none.
+func errUnmatched(pos source.Position, text string, a, b *chain.Chain) source.ErrorList {
+	var un *verify.MatchError
+	if err := verify.MatchInputs(a, b); errors.As(err, &un) {
+		return source.ErrorList{errorAt(pos, "%s cannot be compared: %s", text, un.Reason())}
+	}
+	return nil
 }
 
 // Evaluate compares the two models' distributions.

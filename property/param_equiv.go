@@ -2,12 +2,10 @@ package property
 
 import (
 	"context"
-	"errors"
 
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
-	"github.com/dpcheck/dpcheck/verify"
 )
 
 // paramBuilder is a model with the program's parameter: it builds a
@@ -117,10 +115,7 @@ func (s *ParamEquivalenceCheck) prepare(ctx context.Context, p *Prepared) source
 		s.chains[i] = pc
 	}
 	if len(errs) == 0 {
-		var un *verify.MatchError
-		if err := verify.MatchInputs(s.chains[0].Frame, s.chains[1].Frame); errors.As(err, &un) {
-			errs = append(errs, errorAt(s.CallPos, "%s cannot be compared: %s", s.CallText, un.Reason()))
-		}
+		errs = append(errs, errUnmatched(s.CallPos, s.CallText, s.chains[0].Frame, s.chains[1].Frame)...)
 	}
 	return errs
 }

@@ -486,6 +486,12 @@ func (c *checker) transitionProb(d *chainData, t targetRec) (*big.Rat, bool) {
 		}
 		return pr.val, pr.ok
 	}
+	return c.literal(d, t)
+}
+
+// literal is the value of t's probability written as a number, evaluated
+// once per distinct text; an error is reported at its place.
+func (c *checker) literal(d *chainData, t targetRec) (*big.Rat, bool) {
 	l := &d.lits[t.prob]
 	if !l.done {
 		l.val, l.err, l.errRel = evalLiteral(l)

@@ -261,20 +261,15 @@ func (c *checker) paramRows(d *chainData, id []int32, n int) ([][]param.Trans, b
 // of the parameter and checks it positive on the whole interval.
 func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
 	if t.prob >= 0 {
-		l := &d.lits[t.prob]
-		if !l.done {
-			l.val, l.err, l.errRel = evalLiteral(l)
-			l.done = true
-		}
-		if l.err != "" {
-			c.errorf(int(t.probOff+l.errRel), "%s", l.err)
+		val, ok := c.literal(d, t)
+		if !ok {
 			return poly.RatFunc{}, false
 		}
-		if l.val.Sign() <= 0 {
-			c.errorf(int(t.probOff), "probability %s is not positive", l.val.RatString())
+		if val.Sign() <= 0 {
+			c.errorf(int(t.probOff), "probability %s is not positive", val.RatString())
 			return poly.RatFunc{}, false
 		}
-		return poly.FromPoly(poly.Const(l.val)), true
+		return poly.FromPoly(poly.Const(val)), true
 	}
 	e := d.probs[-t.prob-1].expr
 	c.paramUsed = c.paramUsed || c.mentionsParam(e)

@@ -29,6 +29,22 @@ func (m *Model) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "modules", Name: m.Name, Call: m.Name}
 }
 
+// newExplorer returns an explorer of the compiled program p within l.
+func (m *Model) newExplorer(ctx context.Context, l property.Limits, p *compiled) *explorer {
+	return &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
+}
+
+// run explores from the initial states and returns the chain.
+func (x *explorer) run() (*chain.Chain, error) {
+	if err := x.initial(); err != nil {
+		return nil, err
+	}
+	if err := x.explore(); err != nil {
+		return nil, err
+	}
+	return x.chain()
+}
+
 // Build explores the model within the limits on states and transitions.
 // Errors about the model are a source.ErrorList; Build stops with ctx's
 // error when ctx ends.
@@ -38,14 +54,8 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 	if errs != nil {
 		return nil, errs
 	}
-	x := &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
-	if err := x.initial(); err != nil {
-		return nil, err
-	}
-	if err := x.explore(); err != nil {
-		return nil, err
-	}
-	c, err := x.chain()
+	x := m.newExplorer(ctx, l, p)
+	c, err := x.run()
 	if err != nil {
 		return nil, err
 	}

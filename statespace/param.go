@@ -115,16 +115,10 @@ func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*Pa
 	if errs != nil {
 		return nil, errs
 	}
-	x := &explorer{p: cp, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
+	x := m.newExplorer(ctx, l, cp)
 	x.sym = &symbolic{p: p, ctx: ctx, one: poly.FromPoly(poly.FromInts(1)), sl: slots{m}, nums: map[*expr.Expr]expr.ValNum{},
 		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}, geos: map[string]*symGeo{}, scanned: map[*expr.Expr]uint8{}}
-	if err := x.initial(); err != nil {
-		return nil, err
-	}
-	if err := x.explore(); err != nil {
-		return nil, err
-	}
-	c, err := x.chain()
+	c, err := x.run()
 	if err != nil {
 		return nil, err
 	}
