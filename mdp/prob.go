@@ -118,7 +118,14 @@ func (m *MDP) extreme(ctx context.Context, sc *sched, path *verify.Formula, max 
 		return v, nil
 	}
 	if path.IsState() {
-		return nil, fmt.Errorf("mdp: %s is a state formula, not a path formula", path.Text(verify.MaxFormulaText))
+		// A state formula as a path formula holds of the run's first
+		// state (as in verify): its probability is 0 or 1 under every
+		// scheduler.
+		phi, err := sat(path)
+		if err != nil {
+			return nil, err
+		}
+		return indicator(phi), nil
 	}
 	return nil, fmt.Errorf("mdp: the path formula %s is not supported on MDPs: Pmin, Pmax and P~p take X^k φ, φ U ψ, φ U<=k ψ, F, G and their negations, with propositional operands", path.Text(verify.MaxFormulaText))
 }

@@ -105,6 +105,11 @@ func TestProbYn2(t *testing.T) {
 	lo, hi = probs(t, m, verify.Until(sIs(m, 0, 2), sIs(m, 4), -1))
 	wantProbs(t, "Pmin(s∈{0,2} U s=4)", lo, []string{"0", "0", "0", "0", "1"})
 	wantProbs(t, "Pmax(s∈{0,2} U s=4)", hi, []string{"0", "0", "0", "0", "1"})
+	// A state formula as a path formula holds of the first state, under
+	// every scheduler (as P=?[a] on a chain); found by FuzzLoad.
+	lo, hi = probs(t, m, sIs(m, 1, 3))
+	wantProbs(t, "Pmin(s∈{1,3})", lo, []string{"0", "1", "0", "1", "0"})
+	wantProbs(t, "Pmax(s∈{1,3})", hi, []string{"0", "1", "0", "1", "0"})
 }
 
 // TestProbEndComponent: u and v form an end component (a moves between
@@ -137,7 +142,7 @@ func TestProbUnsupported(t *testing.T) {
 	for _, f := range []*verify.Formula{
 		verify.Eventually(verify.Prob(">=", rat("1/2"), verify.Next(1, sIs(m, 1))), -1),
 		verify.And(verify.Next(1, sIs(m, 1)), verify.Next(2, sIs(m, 3))),
-		sIs(m, 1),
+		verify.Prob(">=", rat("1/2"), verify.Next(1, sIs(m, 1))),
 	} {
 		if _, err := m.Prob(ctx, f, true); err == nil || !strings.Contains(err.Error(), "MDP") && !strings.Contains(err.Error(), "state formula") {
 			t.Errorf("%s: err = %v", f, err)
