@@ -35,7 +35,7 @@ func TestYarrowParam(t *testing.T) {
 	}
 	got := []string{d.Input, d.Output, d.PrA.Format("alpha"), d.PrB.Format("alpha"),
 		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
-	want := []string{"in=0", "out=4", "alpha^4/(alpha + 1)", "(−alpha^5 + alpha^4)/(alpha + 1)", "1/2", "1/24", "1/48"}
+	want := []string{"in=0", "out=4", "alpha^4/(alpha + 1)", "(alpha^4 − alpha^5)/(alpha + 1)", "1/2", "1/24", "1/48"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bits = 4 (-want +got):\n%s", diff)
 	}

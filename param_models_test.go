@@ -56,7 +56,7 @@ func TestGeometricParam(t *testing.T) {
 		t.Errorf("tight ε (-want +got):\n%s", diff)
 	}
 	// δ at ε = ln 2: Pr[t0 | s0] − 2·Pr[t0 | s1] = (1 − 2α)/(1 + α) for α ≤ 1/2.
-	want := []string{"(−2·alpha + 1)/(alpha + 1) for alpha in (0, 1/2] ((0.0000, 0.5000])", "0 for alpha in (1/2, 1) ((0.5000, 1.0000))"}
+	want := []string{"(1 − 2·alpha)/(alpha + 1) for alpha in (0, 1/2] ((0.0000, 0.5000])", "0 for alpha in (1/2, 1) ((0.5000, 1.0000))"}
 	if diff := cmp.Diff(want, out[3].(*property.ParamDeltaOutcome).Pieces); diff != "" {
 		t.Errorf("tight δ (-want +got):\n%s", diff)
 	}
@@ -133,7 +133,7 @@ func TestParamModelsAgreeWithBuilders(t *testing.T) {
 func TestParamIntervalOutsideTheBuilders(t *testing.T) {
 	src := "param alpha in (0, 2)\nmodel truncated_geometric(alpha = alpha, n = 2)\ncheck dp(eps = ln(2)) for alpha\n"
 	_, err := dpcheck.CheckSource(context.Background(), "wide.dp", src)
-	want := "wide.dp:2:7: truncated_geometric(alpha = alpha, n = 2) for every alpha in (0, 2): invalid parametric model: state s0: the probability (−alpha^2 + alpha)/(alpha + 1) of going to t1 is not positive at alpha = 1 (nor everywhere in (0, 2))"
+	want := "wide.dp:2:7: truncated_geometric(alpha = alpha, n = 2) for every alpha in (0, 2): invalid parametric model: state s0: the probability (alpha − alpha^2)/(alpha + 1) of going to t1 is not positive at alpha = 1 (nor everywhere in (0, 2))"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
@@ -176,7 +176,7 @@ func TestParamQueryExpectations(t *testing.T) {
 			t.Errorf("%s: pass %v, want %v (value %s)", o.Statement().Head().Text, o.Pass(), want[i], o.Value())
 		}
 	}
-	if got := res.Statements[3].Value(); got != "(−3/2·alpha + 1)/(alpha + 1) for alpha in [1/2, 2/3] ([0.5000, 0.6667]); 0 for alpha in (2/3, 1) ((0.6667, 1.0000))" {
+	if got := res.Statements[3].Value(); got != "(1 − 3/2·alpha)/(alpha + 1) for alpha in [1/2, 2/3] ([0.5000, 0.6667]); 0 for alpha in (2/3, 1) ((0.6667, 1.0000))" {
 		t.Errorf("δ at ln(3/2): %s", got)
 	}
 }

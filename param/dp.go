@@ -95,12 +95,13 @@ func (f Piecewise) Format(wrap string) string {
 	return strings.Join(b, "; ")
 }
 
-// EpsResult is the tight ε at δ = 0 for every parameter value: ε(α) =
-// ln(R(α)) with R the piecewise largest ratio Pr_s(o)/Pr_t(o) over ordered
-// neighbour pairs and outputs.
+// EpsResult is the tight ε for every parameter value: ε(α) = ln(R(α)),
+// piecewise. At δ = 0 (TightEpsilon) R is the largest ratio
+// Pr_s(o)/Pr_t(o) over ordered neighbour pairs and outputs; at δ(α)
+// (TightEpsilonAt) the largest (Pr_s(E) − δ)/Pr_t(E) over events, and 1.
 type EpsResult struct {
-	// R gives e^ε piece by piece (+∞ pieces where some Pr_t(o) = 0 <
-	// Pr_s(o)).
+	// R gives e^ε piece by piece (+∞ pieces where no finite ε holds:
+	// some Pr_t(o) = 0 < Pr_s(o) at δ = 0, Pr_s(Z) > δ at δ).
 	R Piecewise
 }
 
@@ -622,17 +623,25 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 // largest function are merged. A cut point belongs to the piece on its left
 // (both functions agree there).
 func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewise, error) {
+	return a.envelopeInf(ctx, cands, nil, nil)
+}
+
+// envelopeInf is envelope where the function is +∞ on the open set where
+// inf holds of a rational point: inf may change only at roots of the
+// polynomials infCuts, and a cut point between an infinite and a finite
+// gap belongs to the finite side (where the envelope is continuous).
+func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infCuts []poly.Poly, inf func(*big.Rat) (bool, error)) (Piecewise, error) {
 	lim := a.c.Limits
 	in := a.c.Interval
 	pw := Piecewise{Param: a.c.Param}
 	if len(cands) > MaxCandidates {
 		return pw, fmt.Errorf("%w: %d distinct candidate functions; the envelope handles at most %d", poly.ErrLimit, len(cands), MaxCandidates)
 	}
-	if len(cands) == 1 {
+	if len(cands) == 1 && inf == nil {
 		pw.Pieces = []Piece{{Lo: poly.Rational(in.Lo), Hi: poly.Rational(in.Hi), LoOpen: in.LoOpen, HiOpen: in.HiOpen, F: cands[0]}}
 		return pw, nil
 	}
-	var diffs []poly.Poly
+	diffs := append([]poly.Poly(nil), infCuts...)
 	for i := range cands {
 		for j := i + 1; j < len(cands); j++ {
 			d, err := lim.RatSub(ctx, cands[i], cands[j])
@@ -652,6 +661,24 @@ func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewis
 		if err != nil {
 			return pw, err
 		}
+		if inf != nil {
+			isInf, err := inf(q)
+			if err != nil {
+				return pw, err
+			}
+			n := len(pw.Pieces)
+			switch {
+			case isInf && n > 0 && pw.Pieces[n-1].Inf:
+				pw.Pieces[n-1].Hi = ends[i+1]
+				continue
+			case isInf:
+				if n > 0 {
+					pw.Pieces[n-1].HiOpen = false
+				}
+				pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: true, HiOpen: true, Inf: true})
+				continue
+			}
+		}
 		best, bv := -1, (*big.Rat)(nil)
 		for k, f := range cands {
 			v, err := f.Eval(q)
@@ -662,11 +689,13 @@ func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewis
 				best, bv = k, v
 			}
 		}
-		if n := len(pw.Pieces); n > 0 && pw.Pieces[n-1].F.Equal(cands[best]) {
+		n := len(pw.Pieces)
+		if n > 0 && !pw.Pieces[n-1].Inf && pw.Pieces[n-1].F.Equal(cands[best]) {
 			pw.Pieces[n-1].Hi = ends[i+1]
 			continue
 		}
-		pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: true, F: cands[best]})
+		// After an infinite gap the cut point is this piece's.
+		pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: n == 0 || !pw.Pieces[n-1].Inf, F: cands[best]})
 	}
 	pw.Pieces[0].LoOpen = in.LoOpen
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen

@@ -266,13 +266,21 @@ func (p Poly) String() string { return p.Format("α") }
 
 // Format writes p with the variable named v, highest degree first, for
 // example "3/4·α^2 − α + 1"; the zero polynomial is "0".
-func (p Poly) Format(v string) string {
+func (p Poly) Format(v string) string { return p.format(v, false) }
+
+// format writes p highest degree first, or lowest first when ascending
+// ("1 − α" rather than "−α + 1").
+func (p Poly) format(v string, ascending bool) string {
 	if p.IsZero() {
 		return "0"
 	}
 	var b strings.Builder
 	first := true
-	for i := len(p.c) - 1; i >= 0; i-- {
+	for k := range p.c {
+		i := len(p.c) - 1 - k
+		if ascending {
+			i = k
+		}
 		x := p.c[i]
 		if x.Sign() == 0 {
 			continue

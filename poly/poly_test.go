@@ -190,8 +190,16 @@ func TestRatFunc(t *testing.T) {
 		t.Errorf("g = %s", g)
 	}
 	h, _ := l.RatFunc(ctx, FromInts(1, -1), FromInts(1, 1)) // (1−α)/(1+α)
-	if h.String() != "(−α + 1)/(α + 1)" {
+	if h.String() != "(1 − α)/(α + 1)" {
 		t.Errorf("h = %s", h)
+	}
+	// (α + 1)/(1 − α): both signs changed, fewer minus signs in front than
+	// (−1 − α)/(α − 1); (9/10 − 1/10·α)/α keeps its signs.
+	if k, _ := l.RatFunc(ctx, FromInts(1, 1), FromInts(1, -1)); k.String() != "(α + 1)/(1 − α)" {
+		t.Errorf("k = %s", k)
+	}
+	if m, _ := l.RatFunc(ctx, New(big.NewRat(9, 10), big.NewRat(-1, 10)), FromInts(0, 1)); m.String() != "(9/10 − 1/10·α)/α" {
+		t.Errorf("m = %s", m)
 	}
 	for _, x := range []RatFunc{f, g, h} {
 		for _, y := range []RatFunc{f, g, h} {

@@ -98,22 +98,50 @@ func (f RatFunc) IsConst() bool { return f.Num().Degree() <= 0 && f.Den().Degree
 func (f RatFunc) String() string { return f.Format("α") }
 
 // Format formats f with the variable named v: "(α + 1)/(α^2 − 2)",
-// "α^4/(α + 1)", "1/α^2", or just the numerator when the denominator is
-// 1. A side is bracketed only when it would otherwise not read (and parse,
+// "α^4/(α + 1)", "1/α^2", "(α + 1)/(1 − α)", or just the numerator when
+// the denominator is 1 (the quotient's signs moved so that its numerator
+// leads with a positive coefficient when the denominator is a sum). A side is bracketed only when it would otherwise not read (and parse,
 // with ^ above · and /) as one factor: a sum, or a denominator with a
 // coefficient.
 func (f RatFunc) Format(v string) string {
 	if f.Den().Degree() == 0 {
 		return f.Num().Format(v)
 	}
-	num, den := f.Num().Format(v), f.Den().Format(v)
-	if f.Num().terms() > 1 {
+	n, d := f.Num(), f.Den()
+	if minuses(n.Neg())+minuses(d.Neg()) < minuses(n)+minuses(d) {
+		n, d = n.Neg(), d.Neg() // (α + 1)/(1 − α), not (−1 − α)/(α − 1)
+	}
+	num, den := side(n, v), side(d, v)
+	if n.terms() > 1 {
 		num = "(" + num + ")"
 	}
-	if f.Den().terms() > 1 || f.Den().Lead().Cmp(big.NewRat(1, 1)) != 0 {
+	if d.terms() > 1 || d.Lead().Cmp(big.NewRat(1, 1)) != 0 {
 		den = "(" + den + ")"
 	}
 	return num + "/" + den
+}
+
+// minuses is 1 when side(p) starts with a minus sign, else 0.
+func minuses(p Poly) int {
+	first := p.Lead()
+	if first.Sign() < 0 && p.terms() > 1 {
+		for i := 0; ; i++ {
+			if c := p.Coeff(i); c.Sign() != 0 {
+				first = c
+				break
+			}
+		}
+	}
+	if first.Sign() < 0 {
+		return 1
+	}
+	return 0
+}
+
+// side writes one side of a quotient, a sum with a negative leading
+// coefficient lowest degree first: "9/10 − 1/10·α".
+func side(p Poly, v string) string {
+	return p.format(v, p.Lead().Sign() < 0 && p.terms() > 1)
 }
 
 // terms counts p's nonzero coefficients.

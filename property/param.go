@@ -354,13 +354,19 @@ func regionDecimal(ctx context.Context, r poly.Region) (string, error) {
 	return r.Decimal(ctx, 4)
 }
 
-// ParamEpsQuery is "query eps(delta = 0) for alpha": the tight ε at δ = 0
-// for every parameter value, piecewise.
-type ParamEpsQuery struct{ paramHead }
+// ParamEpsQuery is "query eps(delta = D) for alpha": the tight ε at δ = D
+// (a number or a rational function of the parameter, ≥ 0) for every
+// parameter value, piecewise.
+type ParamEpsQuery struct {
+	paramHead
+	Delta     poly.RatFunc
+	DeltaText string
+}
 
-// NewParamEpsQuery returns the query for every value of the parameter.
-func NewParamEpsQuery(h Header, name string) *ParamEpsQuery {
-	return &ParamEpsQuery{paramHead{Header: h, Param: name}}
+// NewParamEpsQuery returns the query at δ = delta (written deltaText) for
+// every value of the parameter.
+func NewParamEpsQuery(h Header, name string, delta poly.RatFunc, deltaText string) *ParamEpsQuery {
+	return &ParamEpsQuery{paramHead: paramHead{Header: h, Param: name}, Delta: delta, DeltaText: deltaText}
 }
 
 // Kind is "query eps".
@@ -368,7 +374,11 @@ func (s *ParamEpsQuery) Kind() string { return "query eps" }
 
 // Describe says what is computed.
 func (s *ParamEpsQuery) Describe() string {
-	return fmt.Sprintf("least ε with standard (ε,0)-DP for every %s in %s, piecewise; outputs: %s", s.Param, s.in, s.out)
+	d := "0"
+	if !s.Delta.Num().IsZero() {
+		d = "δ"
+	}
+	return fmt.Sprintf("least ε with standard (ε,%s)-DP for every %s in %s, piecewise; outputs: %s", d, s.Param, s.in, s.out)
 }
 
 // ParamEpsOutcome is the tight ε piece by piece.
@@ -388,12 +398,17 @@ func (o *ParamEpsOutcome) Value() string {
 	return strings.Join(o.Pieces, "; ")
 }
 
-// Evaluate computes the tight ε with param.Analysis.TightEpsilon.
+// Evaluate computes the tight ε with param.Analysis.TightEpsilon at δ = 0,
+// TightEpsilonAt otherwise.
 func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEpsOutcome{base: base{st: s, pass: true}}
 	a, err := e.paramAnalysis(ctx)
-	if err == nil {
+	switch {
+	case err != nil:
+	case s.Delta.Num().IsZero():
 		o.Result, err = a.TightEpsilon(ctx)
+	default:
+		o.Result, err = a.TightEpsilonAt(ctx, s.Delta)
 	}
 	if err == nil {
 		o.Pieces, err = pieces(ctx, o.Result.R, "ln(%s)")
@@ -412,7 +427,11 @@ func pieces(ctx context.Context, f param.Piecewise, wrap string) ([]string, erro
 	var out []string
 	for _, p := range f.Pieces {
 		v := "∞"
-		if !p.Inf {
+		switch {
+		case p.Inf:
+		case wrap == "ln(%s)" && p.F.Equal(poly.FromPoly(poly.FromInts(1))):
+			v = "0" // ln(1)
+		default:
 			v = fmt.Sprintf(wrap, p.F.Format(f.Param))
 		}
 		if isInt(p.Lo) && isInt(p.Hi) {

@@ -88,7 +88,7 @@ func paramView(o property.Outcome) (kind, bool) {
 		return kind{
 			output: s.Out(),
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sε at δ = 0 for every %s in %s%s:\n", pad, s.Param, s.Interval(), expectNote(o))
+				fmt.Fprintf(w, "%sε at δ = %s for every %s in %s%s:\n", pad, s.DeltaText, s.Param, s.Interval(), expectNote(o))
 				for _, p := range o.Pieces {
 					fmt.Fprintf(w, "%s  ε = %s\n", pad, p)
 				}

@@ -312,17 +312,15 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 		if !ok {
 			return nil
 		}
-		if d := args["delta"]; d != nil {
-			x, ok := c.num(d, "δ")
-			if !ok {
+		d, dText := poly.RatFunc{}, "0"
+		if x := args["delta"]; x != nil {
+			var ok bool
+			if d, ok = c.ratFunc(x, "δ"); !ok || !c.nonNegative(x, d, 0, "δ") {
 				return nil
 			}
-			if x.Sign() != 0 {
-				c.errorf(d.Pos(), "for every %s the tight ε is computed at δ = 0 only for now", c.param.name)
-				return nil
-			}
+			dText = exprText(x)
 		}
-		st = property.NewParamEpsQuery(h, c.param.name)
+		st = property.NewParamEpsQuery(h, c.param.name, d, dText)
 	case name == "delta" && !isCheck:
 		args, ok := c.propArgs(call, body, "delta", []string{"eps"}, 1)
 		if !ok {

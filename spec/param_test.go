@@ -29,7 +29,7 @@ func TestParamErrors(t *testing.T) {
 		{"eps not k ln R", geo + "check dp(eps = alpha) for alpha", []string{"3:16: ε for every alpha must be k·ln(R) with R a rational function of alpha (or a number) and k an integer, such as -ln(alpha) or ln(3)"}},
 		{"ln of a non-rational", geo + "check dp(eps = ln(|alpha|)) for alpha", []string{"3:19: the argument of ln must be a rational function of alpha (numbers, alpha, + - * / and ^ with an integer exponent)"}},
 		{"exponent in alpha", geo + "check dp(eps = ln(2^alpha)) for alpha", []string{"3:21: the argument of ln: the exponent must be an integer, not a function of alpha"}},
-		{"eps query at delta > 0", geo + "query eps(delta = 1/2) for alpha", []string{"3:19: for every alpha the tight ε is computed at δ = 0 only for now"}},
+		{"eps query at a negative delta", geo + "query eps(delta = alpha - 1/2) for alpha", []string{"3:19: δ = alpha - 1/2 is negative at alpha = 1/3: it must be ≥ 0 for every alpha in (0, 1)"}},
 		{"query expects holds", geo + "query eps(delta = 0) for alpha expect holds", []string{"3:39: for every alpha a query expects one function of alpha over the whole interval (query eps(delta = 0) for alpha expect -ln(alpha)), not holds"}},
 		{"check expects a value", geo + "check dp(eps = ln(2)) for alpha expect 1/2", []string{"3:40: a check expects holds or violated"}},
 		{"query expects a bad eps", geo + "query eps(delta = 0) for alpha expect alpha", []string{"3:39: ε for every alpha must be k·ln(R) with R a rational function of alpha (or a number) and k an integer, such as -ln(alpha) or ln(3)"}},
