@@ -617,89 +617,265 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 }
 
 // envelope returns the pointwise maximum of distinct continuous functions
-// on the interval, piecewise: the interval is cut at every root of every
-// pairwise difference's numerator, the largest function on each gap is
-// found at a rational point of it, and neighbouring gaps with the same
-// largest function are merged. A cut point belongs to the piece on its left
-// (both functions agree there).
+// on the interval, piecewise (see envelopeInf).
 func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewise, error) {
 	return a.envelopeInf(ctx, cands, nil, nil)
 }
 
-// envelopeInf is envelope where the function is +∞ on the open set where
-// inf holds of a rational point: inf may change only at roots of the
-// polynomials infCuts, and a cut point between an infinite and a finite
-// gap belongs to the finite side (where the envelope is continuous).
+// envelopeInf is the pointwise maximum of distinct continuous functions on
+// the interval, +∞ on the open set where inf holds of a rational point: inf
+// may change only at roots of the polynomials infCuts, and a cut point
+// between an infinite and a finite part belongs to the finite side (where
+// the maximum is continuous). On each finite part the maximum is found by
+// sweep; a cut point between two finite pieces belongs to the piece on its
+// left (both functions agree there).
 func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infCuts []poly.Poly, inf func(*big.Rat) (bool, error)) (Piecewise, error) {
-	lim := a.c.Limits
 	in := a.c.Interval
 	pw := Piecewise{Param: a.c.Param}
 	if len(cands) > MaxCandidates {
 		return pw, fmt.Errorf("%w: %d distinct candidate functions; the envelope handles at most %d", poly.ErrLimit, len(cands), MaxCandidates)
 	}
-	if len(cands) == 1 && inf == nil {
-		pw.Pieces = []Piece{{Lo: poly.Rational(in.Lo), Hi: poly.Rational(in.Hi), LoOpen: in.LoOpen, HiOpen: in.HiOpen, F: cands[0]}}
-		return pw, nil
+	var roots []poly.Algebraic
+	if inf != nil {
+		var err error
+		if roots, err = a.cuts(ctx, infCuts); err != nil {
+			return pw, err
+		}
 	}
-	diffs := append([]poly.Poly(nil), infCuts...)
-	for i := range cands {
-		for j := i + 1; j < len(cands); j++ {
-			d, err := lim.RatSub(ctx, cands[i], cands[j])
+	ends := a.bounds(roots)
+	type part struct {
+		lo, hi poly.Algebraic
+		inf    bool
+	}
+	var parts []part
+	for i := 0; i+1 < len(ends); i++ {
+		isInf := false
+		if inf != nil {
+			q, err := between(ctx, ends[i], ends[i+1])
 			if err != nil {
 				return pw, err
 			}
-			diffs = append(diffs, d.Num())
+			if isInf, err = inf(q); err != nil {
+				return pw, err
+			}
 		}
+		if n := len(parts); n > 0 && parts[n-1].inf == isInf {
+			parts[n-1].hi = ends[i+1]
+			continue
+		}
+		parts = append(parts, part{ends[i], ends[i+1], isInf})
 	}
-	roots, err := a.cuts(ctx, diffs)
-	if err != nil {
-		return pw, err
-	}
-	ends := a.bounds(roots)
-	for i := 0; i+1 < len(ends); i++ {
-		q, err := between(ctx, ends[i], ends[i+1])
+	sw := &sweeper{a: a, cands: cands, roots: map[[2]int][]poly.Algebraic{}}
+	for k, pt := range parts {
+		if pt.inf {
+			pw.Pieces = append(pw.Pieces, Piece{Lo: pt.lo, Hi: pt.hi, LoOpen: true, HiOpen: true, Inf: true})
+			continue
+		}
+		ps, err := sw.sweep(ctx, pt.lo, pt.hi)
 		if err != nil {
 			return pw, err
 		}
-		if inf != nil {
-			isInf, err := inf(q)
-			if err != nil {
-				return pw, err
-			}
-			n := len(pw.Pieces)
-			switch {
-			case isInf && n > 0 && pw.Pieces[n-1].Inf:
-				pw.Pieces[n-1].Hi = ends[i+1]
-				continue
-			case isInf:
-				if n > 0 {
-					pw.Pieces[n-1].HiOpen = false
-				}
-				pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: true, HiOpen: true, Inf: true})
-				continue
-			}
+		if k > 0 {
+			ps[0].LoOpen = false // the cut point after an infinite part
 		}
-		best, bv := -1, (*big.Rat)(nil)
-		for k, f := range cands {
-			v, err := f.Eval(q)
-			if err != nil {
-				return pw, err
-			}
-			if best < 0 || v.Cmp(bv) > 0 {
-				best, bv = k, v
-			}
-		}
-		n := len(pw.Pieces)
-		if n > 0 && !pw.Pieces[n-1].Inf && pw.Pieces[n-1].F.Equal(cands[best]) {
-			pw.Pieces[n-1].Hi = ends[i+1]
-			continue
-		}
-		// After an infinite gap the cut point is this piece's.
-		pw.Pieces = append(pw.Pieces, Piece{Lo: ends[i], Hi: ends[i+1], LoOpen: n == 0 || !pw.Pieces[n-1].Inf, F: cands[best]})
+		pw.Pieces = append(pw.Pieces, ps...)
 	}
 	pw.Pieces[0].LoOpen = in.LoOpen
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
+	// A closed end of the interval where Pr_s(Z) − δ is 0 is finite there.
+	if inf != nil {
+		if p := pw.Pieces[0]; p.Inf && !p.LoOpen {
+			point, finite, err := pointPiece(cands, inf, p.Lo)
+			if err != nil {
+				return pw, err
+			}
+			if finite {
+				pw.Pieces[0].LoOpen = true
+				pw.Pieces = append([]Piece{point}, pw.Pieces...)
+			}
+		}
+		if n := len(pw.Pieces); pw.Pieces[n-1].Inf && !pw.Pieces[n-1].HiOpen {
+			point, finite, err := pointPiece(cands, inf, pw.Pieces[n-1].Hi)
+			if err != nil {
+				return pw, err
+			}
+			if finite {
+				pw.Pieces[n-1].HiOpen = true
+				pw.Pieces = append(pw.Pieces, point)
+			}
+		}
+	}
 	return pw, nil
+}
+
+// sweeper finds the upper envelope of candidate functions part by part,
+// keeping the real roots in the interval of the differences it has needed.
+type sweeper struct {
+	a     *Analysis
+	cands []poly.RatFunc
+	roots map[[2]int][]poly.Algebraic // roots of cands[i] − cands[j], i < j
+}
+
+// sweep returns the pieces of the envelope on the open part (lo, hi) of
+// the interval, ascending, each (a, b]. At a rational q inside, the
+// function largest at q (a unique one: q moves off points where two tie)
+// stays largest up to its nearest crossings with the others on both sides,
+// because no difference changes sign in between; the parts beyond those
+// crossings are swept in turn. The work is one root isolation per pair of
+// a largest function and another, not per pair of candidates.
+func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, error) {
+	q, err := between(ctx, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	best := -1
+	for range 1000 {
+		b, tied, err := uniqueMax(sw.cands, q)
+		if err != nil {
+			return nil, err
+		}
+		if !tied {
+			best = b
+			break
+		}
+		if q, err = between(ctx, lo, poly.Rational(q)); err != nil {
+			return nil, err
+		}
+	}
+	if best < 0 {
+		return nil, fmt.Errorf("%w: candidate functions tie at 1000 points", ErrParam)
+	}
+	left, right := lo, hi
+	hasLeft, hasRight := false, false
+	for g := range sw.cands {
+		if g == best {
+			continue
+		}
+		rs, err := sw.crossings(ctx, best, g)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if c, err := r.Cmp(ctx, lo); err != nil || c <= 0 {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if c, err := r.Cmp(ctx, hi); err != nil || c >= 0 {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if r.CmpRat(q) < 0 {
+				if c, err := r.Cmp(ctx, left); err != nil {
+					return nil, err
+				} else if !hasLeft || c > 0 {
+					left, hasLeft = r, true
+				}
+			} else {
+				if c, err := r.Cmp(ctx, right); err != nil {
+					return nil, err
+				} else if !hasRight || c < 0 {
+					right, hasRight = r, true
+				}
+			}
+		}
+	}
+	var out []Piece
+	if hasLeft {
+		ps, err := sw.sweep(ctx, lo, left)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	out = appendPiece(out, Piece{Lo: left, Hi: right, LoOpen: true, F: sw.cands[best]})
+	if hasRight {
+		ps, err := sw.sweep(ctx, right, hi)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			out = appendPiece(out, p)
+		}
+	}
+	return out, nil
+}
+
+// appendPiece appends p, merged with the last piece when it is the same
+// function.
+func appendPiece(ps []Piece, p Piece) []Piece {
+	if n := len(ps); n > 0 && !ps[n-1].Inf && !p.Inf && ps[n-1].F.Equal(p.F) {
+		ps[n-1].Hi, ps[n-1].HiOpen = p.Hi, p.HiOpen
+		return ps
+	}
+	return append(ps, p)
+}
+
+// crossings returns the real roots in the interval of cands[i] − cands[j],
+// computed once per pair.
+func (sw *sweeper) crossings(ctx context.Context, i, j int) ([]poly.Algebraic, error) {
+	key := [2]int{min(i, j), max(i, j)}
+	if rs, ok := sw.roots[key]; ok {
+		return rs, nil
+	}
+	d, err := sw.a.c.Limits.RatSub(ctx, sw.cands[i], sw.cands[j])
+	if err != nil {
+		return nil, err
+	}
+	rs, err := sw.a.cuts(ctx, []poly.Poly{d.Num()})
+	if err != nil {
+		return nil, err
+	}
+	sw.roots[key] = rs
+	return rs, nil
+}
+
+// uniqueMax returns the index of the largest function at q, and whether
+// another one ties with it there.
+func uniqueMax(cands []poly.RatFunc, q *big.Rat) (best int, tied bool, err error) {
+	var bv *big.Rat
+	best = -1
+	for k, f := range cands {
+		v, err := f.Eval(q)
+		if err != nil {
+			return 0, false, err
+		}
+		c := 1
+		if best >= 0 {
+			c = v.Cmp(bv)
+		}
+		switch {
+		case c > 0:
+			best, bv, tied = k, v, false
+		case c == 0:
+			tied = true
+		}
+	}
+	return best, tied, nil
+}
+
+// pointPiece returns the piece [x, x] of the rational x with the largest
+// function there, and whether x is finite (inf does not hold there).
+func pointPiece(cands []poly.RatFunc, inf func(*big.Rat) (bool, error), x poly.Algebraic) (Piece, bool, error) {
+	q := x.Rat()
+	isInf, err := inf(q)
+	if err != nil || isInf {
+		return Piece{}, false, err
+	}
+	best, err := argmaxAt(cands, q)
+	if err != nil {
+		return Piece{}, false, err
+	}
+	return Piece{Lo: x, Hi: x, F: cands[best]}, true, nil
+}
+
+// argmaxAt returns the index of a largest function at q.
+func argmaxAt(cands []poly.RatFunc, q *big.Rat) (int, error) {
+	best, _, err := uniqueMax(cands, q)
+	return best, err
 }
 
 // ratio returns f/g, the common power of α of the cross products taken out

@@ -30,109 +30,9 @@ func (a *Analysis) TightEpsilonAt(ctx context.Context, delta poly.RatFunc) (*Eps
 	if err := a.whole(ctx, "δ", delta, poly.GE); err != nil {
 		return nil, err
 	}
-	lim := a.c.Limits
-	one := poly.FromPoly(poly.FromInts(1))
-	cands := []poly.RatFunc{one}
-	seen := newIndex()
-	seen.add(one)
-	seenInf := newIndex()
-	var infCuts []poly.Poly
-	var infFns []poly.RatFunc // Pr_s(Z) − δ of the pairs with Z ≠ ∅
-	for _, p := range a.ordered() {
-		ds, dt := a.dist[p[0]], a.dist[p[1]]
-		var zs, zt []poly.RatFunc // Pr_s(o) and Pr_t(o) of o ∉ Z
-		var pz poly.RatFunc       // Pr_s(Z)
-		hasZ := false
-		var err error
-		for i, o := range ds.Out {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			pt := dt.Prob(o)
-			if pt.Num().IsZero() {
-				hasZ = true
-				if pz, err = lim.RatAdd(ctx, pz, ds.P[i]); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			zs, zt = append(zs, ds.P[i]), append(zt, pt)
-		}
-		if hasZ {
-			g, err := lim.RatSub(ctx, pz, delta)
-			if err != nil {
-				return nil, err
-			}
-			if _, fresh := seenInf.add(g); fresh {
-				infFns = append(infFns, g)
-				infCuts = append(infCuts, g.Num())
-			}
-		}
-		if len(zs) == 0 {
-			continue
-		}
-		ratios := make([]poly.RatFunc, len(zs))
-		for i := range zs {
-			if ratios[i], err = ratio(ctx, lim, zs[i], zt[i]); err != nil {
-				return nil, err
-			}
-		}
-		var orderCuts []poly.Poly
-		for i := range ratios {
-			for j := i + 1; j < len(ratios); j++ {
-				d, err := lim.RatSub(ctx, ratios[i], ratios[j])
-				if err != nil {
-					return nil, err
-				}
-				if !d.Num().IsZero() {
-					orderCuts = append(orderCuts, d.Num())
-				}
-			}
-		}
-		points, err := a.samples(ctx, orderCuts)
-		if err != nil {
-			return nil, err
-		}
-		done := map[string]bool{}
-		for _, q := range points {
-			order, err := orderAt(ratios, q)
-			if err != nil {
-				return nil, err
-			}
-			var ps, pt poly.RatFunc
-			var key strings.Builder
-			for _, i := range order {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				key.WriteString(strconv.Itoa(i))
-				key.WriteByte(',')
-				if ps, err = lim.RatAdd(ctx, ps, zs[i]); err != nil {
-					return nil, err
-				}
-				if pt, err = lim.RatAdd(ctx, pt, zt[i]); err != nil {
-					return nil, err
-				}
-				if done[key.String()] {
-					continue
-				}
-				done[key.String()] = true
-				num, err := lim.RatAdd(ctx, ps, pz)
-				if err == nil {
-					num, err = lim.RatSub(ctx, num, delta)
-				}
-				var c poly.RatFunc
-				if err == nil {
-					c, err = lim.RatDiv(ctx, num, pt)
-				}
-				if err != nil {
-					return nil, err
-				}
-				if _, fresh := seen.add(c); fresh {
-					cands = append(cands, c)
-				}
-			}
-		}
+	cands, infFns, infCuts, err := a.epsAtCandidates(ctx, delta)
+	if err != nil {
+		return nil, err
 	}
 	var inf func(*big.Rat) (bool, error)
 	if len(infFns) > 0 {
@@ -154,6 +54,132 @@ func (a *Analysis) TightEpsilonAt(ctx context.Context, delta poly.RatFunc) (*Eps
 		return nil, err
 	}
 	return &EpsResult{R: pw}, nil
+}
+
+// epsAtCandidates returns TightEpsilonAt's candidate functions (the
+// constant 1 first), the functions Pr_s(Z) − δ of the pairs with outputs
+// Z unreachable from t, and their numerators.
+func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (cands, infFns []poly.RatFunc, infCuts []poly.Poly, err error) {
+	lim := a.c.Limits
+	one := poly.FromPoly(poly.FromInts(1))
+	cands = []poly.RatFunc{one}
+	seen := newIndex()
+	seen.add(one)
+	seenInf := newIndex()
+	for _, p := range a.ordered() {
+		ds, dt := a.dist[p[0]], a.dist[p[1]]
+		var zs, zt []poly.RatFunc // Pr_s(o) and Pr_t(o) of o ∉ Z
+		var pz poly.RatFunc       // Pr_s(Z)
+		hasZ := false
+		var err error
+		for i, o := range ds.Out {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, nil, err
+			}
+			pt := dt.Prob(o)
+			if pt.Num().IsZero() {
+				hasZ = true
+				if pz, err = lim.RatAdd(ctx, pz, ds.P[i]); err != nil {
+					return nil, nil, nil, err
+				}
+				continue
+			}
+			zs, zt = append(zs, ds.P[i]), append(zt, pt)
+		}
+		if hasZ {
+			g, err := lim.RatSub(ctx, pz, delta)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if _, fresh := seenInf.add(g); fresh {
+				infFns = append(infFns, g)
+				infCuts = append(infCuts, g.Num())
+			}
+		}
+		if len(zs) == 0 {
+			continue
+		}
+		ratios := make([]poly.RatFunc, len(zs))
+		for i := range zs {
+			if ratios[i], err = ratio(ctx, lim, zs[i], zt[i]); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		var orderCuts []poly.Poly
+		for i := range ratios {
+			for j := i + 1; j < len(ratios); j++ {
+				d, err := lim.RatSub(ctx, ratios[i], ratios[j])
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				if !d.Num().IsZero() {
+					orderCuts = append(orderCuts, d.Num())
+				}
+			}
+		}
+		points, err := a.samples(ctx, orderCuts)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		done := map[string]bool{}
+		for _, q := range points {
+			order, err := orderAt(ratios, q)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			var ps, pt poly.RatFunc
+			var key strings.Builder
+			for _, i := range order {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, nil, err
+				}
+				key.WriteString(strconv.Itoa(i))
+				key.WriteByte(',')
+				if ps, err = lim.RatAdd(ctx, ps, zs[i]); err != nil {
+					return nil, nil, nil, err
+				}
+				if pt, err = lim.RatAdd(ctx, pt, zt[i]); err != nil {
+					return nil, nil, nil, err
+				}
+				if done[key.String()] {
+					continue
+				}
+				done[key.String()] = true
+				num, err := lim.RatAdd(ctx, ps, pz)
+				if err == nil {
+					num, err = lim.RatSub(ctx, num, delta)
+				}
+				var c poly.RatFunc
+				if err == nil {
+					c, err = lim.RatDiv(ctx, num, pt)
+				}
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				if _, fresh := seen.add(c); fresh {
+					cands = append(cands, c)
+				}
+			}
+		}
+	}
+	// A candidate that never exceeds the constant 1 is never the
+	// envelope: dropping it saves the envelope its crossings (about half
+	// of the geometric mechanism's candidates).
+	kept := cands[:1]
+	for _, c := range cands[1:] {
+		g, err := lim.RatSub(ctx, c, one)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		above, err := lim.WhereRat(ctx, g, poly.GT, a.c.Interval)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !above.IsEmpty() {
+			kept = append(kept, c)
+		}
+	}
+	return kept, infFns, infCuts, nil
 }
 
 // orderAt returns the indices of the ratios sorted by their value at q,

@@ -3,6 +3,7 @@ package param
 import (
 	"math/big"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -115,6 +116,73 @@ func TestTightEpsilonAtByHand(t *testing.T) {
 		}
 		if got, ok := e.C(); !ok || got.Cmp(c.c) != 0 {
 			t.Errorf("at θ = %s: e^ε = %v, want %s", c.x.RatString(), got, c.c.RatString())
+		}
+	}
+}
+
+// BenchmarkTightEpsilonAt: the tight ε at δ = 1/10 for every α of the
+// geometric mechanism over {0..n}.
+func BenchmarkTightEpsilonAt(b *testing.B) {
+	for _, n := range []int{5, 20, 50} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			pc, err := TruncatedGeometric(ctx, poly.Limits{}, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, err := Analyze(ctx, pc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, err := poly.Limits{}.RatFunc(ctx, poly.FromInts(1), poly.FromInts(10))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := a.TightEpsilonAt(ctx, d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestTightEpsilonAtClosedEnd: the cutoff decision at δ = 1/2 needs an
+// infinite ε below α = 1/2 (the "no" that count 2 gives and count 3 never
+// does weighs more than 1/2 there) and none from 1/2 on; on [1/4, 1/2] the
+// closed end 1/2 is a finite point of its own.
+func TestTightEpsilonAtClosedEnd(t *testing.T) {
+	pc, err := CutoffDecision(ctx, poly.Limits{}, 3, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := rf(t, []int64{1}, []int64{2})
+	for _, c := range []struct {
+		in   poly.Interval
+		want string
+	}{
+		{poly.Open(r(0, 1), r(1, 1)), "∞ for alpha in (0, 1/2); ln(1) for alpha in [1/2, 1)"},
+		{poly.Closed(r(1, 4), r(1, 2)), "∞ for alpha in [1/4, 1/2); ln(1) for alpha in [1/2, 1/2]"},
+		{poly.Closed(r(1, 2), r(3, 4)), "ln(1) for alpha in [1/2, 3/4]"},
+	} {
+		q, err := New(ctx, poly.Limits{}, pc.Frame, "alpha", c.in, pc.Rows, pc.Neighbours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := mustAnalyze(t, q).TightEpsilonAt(ctx, half)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.String(); got != c.want {
+			t.Errorf("on %s: %s, want %s", c.in, got, c.want)
+		}
+		// 1/2 itself needs no ε; just below it, no ε is enough.
+		if e, err := res.Eps(r(1, 2)); err != nil || !e.IsZero() {
+			t.Errorf("on %s at 1/2: %v, %v; want 0", c.in, e, err)
+		}
+		if c.in.Lo.Cmp(r(1, 2)) < 0 {
+			if e, err := res.Eps(r(49, 100)); err != nil || !e.IsInf() {
+				t.Errorf("on %s at 49/100: %v, %v; want ∞", c.in, e, err)
+			}
 		}
 	}
 }
