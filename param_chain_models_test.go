@@ -324,6 +324,35 @@ func TestParamNeighboursAndInputs(t *testing.T) {
 	}
 }
 
+// TestParamBuilderInputsWhereKeepsOnlyInputs: inputs where … on a
+// parametric builder keeps some of the builder's inputs, as without the
+// parameter — its output states never become inputs (inputs where true
+// kept all 8 states, and out >= 0 made the 4 outputs the inputs with no
+// pair: ε = ∞), and keeping one input is the same positioned error.
+func TestParamBuilderInputsWhereKeepsOnlyInputs(t *testing.T) {
+	ctx := context.Background()
+	const head = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 3)\ninputs where "
+	r, err := dpcheck.CheckSource(ctx, "all.dp", head+"true\nquery eps(delta = 0) for alpha\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := [2]int{len(r.Prepared.Chain.Inputs()), len(r.Prepared.Neighbours)}, [2]int{4, 3}; got != want {
+		t.Errorf("inputs where true: (inputs, pairs) = %v, want %v", got, want)
+	}
+	if got, want := r.Statements[0].Value(), "ln(1/alpha) for alpha in (0, 1)"; got != want {
+		t.Errorf("inputs where true: ε = %q, want %q", got, want)
+	}
+	for _, c := range []struct{ where, err string }{
+		{"out >= 0", "x.dp:3:14: no input of the model satisfies this inputs predicate (it has 4 inputs)"},
+		{"in = 0", "x.dp:3:14: no two of the 1 inputs this predicate keeps are neighbours in the model"},
+	} {
+		_, err := dpcheck.CheckSource(ctx, "x.dp", head+c.where+"\nquery eps(delta = 0) for alpha\n")
+		if err == nil || err.Error() != c.err {
+			t.Errorf("inputs where %s: error %v, want %s", c.where, err, c.err)
+		}
+	}
+}
+
 // TestParamModuleAgreesWithInstances: a module using the parameter in
 // every way it may — an update probability mixing it with a variable,
 // geometric1 clamped from below, bernoulli — gives at rational points the

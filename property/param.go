@@ -132,7 +132,7 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	p := pp.Program
 	var errs source.ErrorList
 	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
-		rel, rerrs, err := pp.paramRelation(ctx, pc)
+		rel, rerrs, err := pp.paramRelation(ctx, pc, isBuilder(m))
 		switch {
 		case err != nil:
 			return nil, err
@@ -160,11 +160,21 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 // (inputs where …) and neighbours, resolved against its frame: the
 // model's own pairs whose states are both still inputs when only the
 // inputs change.
-func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.Chain, source.ErrorList, error) {
+func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain, builderModel bool) (*param.Chain, source.ErrorList, error) {
 	p := pp.Program
 	frame, pairs := pc.Frame, pc.Neighbours
 	at := p.Inputs
-	if p.Inputs != nil && p.Inputs.Where != nil {
+	switch {
+	case p.Inputs == nil || p.Inputs.Where == nil:
+	case builderModel:
+		// as for a builder without the parameter: its inputs are kept or
+		// dropped (its other states never become inputs), and its
+		// relation keeps the pairs of two kept inputs
+		var errs source.ErrorList
+		if frame, pairs, errs = keepInputs(ctx, frame, pc.Neighbours, p.Inputs, p.Neighbours == nil); frame == nil {
+			return nil, errs, ctx.Err()
+		}
+	default:
 		var errs source.ErrorList
 		if frame, errs = inputsWhere(ctx, frame, p.Inputs.Where); frame == nil {
 			return nil, errs, ctx.Err()
@@ -196,6 +206,12 @@ func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.
 		return nil, source.ErrorList{errorAt(pos, "%v", err)}, nil
 	}
 	return out, nil, nil
+}
+
+// isBuilder reports whether the parametric model is a builder call.
+func isBuilder(m ParamSource) bool {
+	_, ok := m.(*ParamModel)
+	return ok
 }
 
 // IsParam reports whether the model has a parameter (Param is set).
