@@ -274,7 +274,7 @@ func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
 	e := d.probs[-t.prob-1].expr
 	c.paramUsed = c.paramUsed || c.mentionsParam(e)
 	f, ok := c.ratFunc(e, "a probability")
-	if !ok {
+	if !ok || c.param.bad { // a bad interval is reported at the param statement
 		return f, false
 	}
 	var lim poly.Limits
