@@ -47,6 +47,9 @@ type ParamModel struct {
 	Pos          source.Position
 }
 
+// Position is where the builder call is written.
+func (m *ParamModel) Position() source.Position { return m.Pos }
+
 // ParamBuilders says which builder arguments may be the parameter.
 const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …)"
 
@@ -140,6 +143,18 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 			errs = rerrs
 		default:
 			pc = rel
+		}
+	}
+	if errs == nil {
+		if err := pc.Absorbed(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			var pos source.Position
+			if at, ok := m.(interface{ Position() source.Position }); ok {
+				pos = at.Position()
+			}
+			errs = source.ErrorList{errorAt(pos, "%v", err)}
 		}
 	}
 	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours

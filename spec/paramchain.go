@@ -41,6 +41,9 @@ func (m *paramChain) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "chain", Note: fmt.Sprintf("for every %s in %s", m.name, m.in)}
 }
 
+// Position is where the chain block starts.
+func (m *paramChain) Position() source.Position { return m.pos }
+
 // Build refuses: the chain is built by BuildParam.
 func (m *paramChain) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
 	return nil, property.ErrParamBuild
@@ -73,6 +76,9 @@ func (m *paramModules) Info() property.ModelInfo {
 	i.Note = fmt.Sprintf("for every %s in %s", m.name, m.in)
 	return i
 }
+
+// Position is where the first module starts.
+func (m *paramModules) Position() source.Position { return m.m.Pos }
 
 // Build refuses: the modules are explored by BuildParam.
 func (m *paramModules) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
