@@ -185,7 +185,7 @@ func Frame(names []string, vals []chain.Valuation, labels [][]string, inputs []i
 }
 
 // Absorbed reports an error (wrapping ErrParam) when some state reachable
-// from an input of a neighbouring pair never reaches an absorbing state:
+// from an input never reaches an absorbing state:
 // the mass it keeps is never absorbed, which the analysis does not
 // support (the ordinary verifier's output ⊥∞). It is a search of the
 // graph, linear in its size, so that the model can be refused when it is
@@ -219,7 +219,11 @@ func (c *Chain) Absorbed(ctx context.Context) error {
 	}
 	from := make([]int32, n) // the input a state was first reached from, +1
 	queue = queue[:0]
-	for _, p := range c.Neighbours {
+	for _, s := range c.Frame.Inputs() {
+		from[s] = int32(s) + 1
+		queue = append(queue, int32(s))
+	}
+	for _, p := range c.Neighbours { // inputs too, unless the frame is wrong
 		for _, s := range p {
 			if from[s] == 0 {
 				from[s] = int32(s) + 1
