@@ -432,3 +432,31 @@ func TestParamModuleLimitsAndContext(t *testing.T) {
 		t.Errorf("Prepare with an ended context: %v, want context.Canceled", err)
 	}
 }
+
+// TestParamModuleSelfLoopIsAbsorbing: a module state whose only command
+// leads back to itself ([] y > 0 -> (y' = y)) is absorbing, as without the
+// parameter (it was refused: "never reaches an absorbing state"). From x =
+// 0 the output y = 1 has probability a and y = 2 has 1 − a; from x = 1,
+// a/2 and 1 − a/2. By hand the largest ratio is 2 (y = 1) up to a = 2/3
+// and (1 − a/2)/(1 − a) (y = 2) above: at a = 4/5, 3.
+func TestParamModuleSelfLoopIsAbsorbing(t *testing.T) {
+	const src = "param a in (0, 1)\nmodule m\n  input x : [0..1];\n  y : [0..2] init 0;\n" +
+		"  [] y = 0 -> a/(x + 1) : (y' = 1) + 1 - a/(x + 1) : (y' = 2);\n  [] y > 0 -> (y' = y);\nendmodule\n" +
+		"outputs var y\nneighbours |x - x'| <= 1\nquery eps(delta = 0) for a\n"
+	r, err := dpcheck.CheckSource(context.Background(), "loop.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.Statements[0].(*property.ParamEpsOutcome)
+	want := []string{"ln(2) for a in (0, 2/3] ((0.0000, 0.6667])", "ln((1/2·a − 1)/(a − 1)) for a in (2/3, 1) ((0.6667, 1.0000))"}
+	if diff := cmp.Diff(want, o.Pieces); diff != "" {
+		t.Errorf("pieces (-want +got):\n%s", diff)
+	}
+	e, err := o.Result.Eps(big.NewRat(4, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := exact.LnOf(big.NewRat(3, 1)); !e.Equal(want) {
+		t.Errorf("ε at a = 4/5 = %s, want %s", e, want)
+	}
+}

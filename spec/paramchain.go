@@ -94,7 +94,11 @@ func (m *paramModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.
 		return nil, err
 	}
 	rows := make([][]param.Trans, len(sc.Rows))
+	one := poly.FromPoly(poly.FromInts(1))
 	for s, r := range sc.Rows {
+		if len(r) == 1 && r[0].To == s && r[0].P.Equal(one) {
+			continue // a self-loop of probability 1: absorbing, as without the parameter
+		}
 		rows[s] = make([]param.Trans, len(r))
 		for i, t := range r {
 			rows[s][i] = param.Trans{To: t.To, P: t.P}
