@@ -299,7 +299,11 @@ func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
 		return f, false
 	}
 	if bad {
-		c.errorf(int(t.probOff), "the probability %s is not positive at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
+		how := "is not positive at %s = %s: it must be"
+		if s, err := w.SignOf(c.ctx, f.Den()); err == nil && s == 0 {
+			how = "has a pole at %s = %s: it must be positive" // undefined there
+		}
+		c.errorf(int(t.probOff), "the probability %s "+how+" for every %s in %s (the chain's graph must be the same for every %s)",
 			exprText(e), c.param.name, w.Format(c.param.name), c.param.name, c.param.text, c.param.name)
 		return f, false
 	}
