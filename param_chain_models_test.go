@@ -324,6 +324,35 @@ func TestParamNeighboursAndInputs(t *testing.T) {
 	}
 }
 
+// TestParamBuilderInputsWhereKeepsOnlyInputs: inputs where … on a
+// parametric builder keeps some of the builder's inputs, as without the
+// parameter — its output states never become inputs (inputs where true
+// kept all 8 states, and out >= 0 made the 4 outputs the inputs with no
+// pair: ε = ∞), and keeping one input is the same positioned error.
+func TestParamBuilderInputsWhereKeepsOnlyInputs(t *testing.T) {
+	ctx := context.Background()
+	const head = "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 3)\ninputs where "
+	r, err := dpcheck.CheckSource(ctx, "all.dp", head+"true\nquery eps(delta = 0) for alpha\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := [2]int{len(r.Prepared.Chain.Inputs()), len(r.Prepared.Neighbours)}, [2]int{4, 3}; got != want {
+		t.Errorf("inputs where true: (inputs, pairs) = %v, want %v", got, want)
+	}
+	if got, want := r.Statements[0].Value(), "ln(1/alpha) for alpha in (0, 1)"; got != want {
+		t.Errorf("inputs where true: ε = %q, want %q", got, want)
+	}
+	for _, c := range []struct{ where, err string }{
+		{"out >= 0", "x.dp:3:14: no input of the model satisfies this inputs predicate (it has 4 inputs)"},
+		{"in = 0", "x.dp:3:14: no two of the 1 inputs this predicate keeps are neighbours in the model"},
+	} {
+		_, err := dpcheck.CheckSource(ctx, "x.dp", head+c.where+"\nquery eps(delta = 0) for alpha\n")
+		if err == nil || err.Error() != c.err {
+			t.Errorf("inputs where %s: error %v, want %s", c.where, err, c.err)
+		}
+	}
+}
+
 // TestParamModuleAgreesWithInstances: a module using the parameter in
 // every way it may — an update probability mixing it with a variable,
 // geometric1 clamped from below, bernoulli — gives at rational points the
@@ -401,5 +430,33 @@ func TestParamModuleLimitsAndContext(t *testing.T) {
 	cancel()
 	if _, err := property.Prepare(ctx, prog, property.Limits{}); err != context.Canceled {
 		t.Errorf("Prepare with an ended context: %v, want context.Canceled", err)
+	}
+}
+
+// TestParamModuleSelfLoopIsAbsorbing: a module state whose only command
+// leads back to itself ([] y > 0 -> (y' = y)) is absorbing, as without the
+// parameter (it was refused: "never reaches an absorbing state"). From x =
+// 0 the output y = 1 has probability a and y = 2 has 1 − a; from x = 1,
+// a/2 and 1 − a/2. By hand the largest ratio is 2 (y = 1) up to a = 2/3
+// and (1 − a/2)/(1 − a) (y = 2) above: at a = 4/5, 3.
+func TestParamModuleSelfLoopIsAbsorbing(t *testing.T) {
+	const src = "param a in (0, 1)\nmodule m\n  input x : [0..1];\n  y : [0..2] init 0;\n" +
+		"  [] y = 0 -> a/(x + 1) : (y' = 1) + 1 - a/(x + 1) : (y' = 2);\n  [] y > 0 -> (y' = y);\nendmodule\n" +
+		"outputs var y\nneighbours |x - x'| <= 1\nquery eps(delta = 0) for a\n"
+	r, err := dpcheck.CheckSource(context.Background(), "loop.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.Statements[0].(*property.ParamEpsOutcome)
+	want := []string{"ln(2) for a in (0, 2/3] ((0.0000, 0.6667])", "ln((1/2·a − 1)/(a − 1)) for a in (2/3, 1) ((0.6667, 1.0000))"}
+	if diff := cmp.Diff(want, o.Pieces); diff != "" {
+		t.Errorf("pieces (-want +got):\n%s", diff)
+	}
+	e, err := o.Result.Eps(big.NewRat(4, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := exact.LnOf(big.NewRat(3, 1)); !e.Equal(want) {
+		t.Errorf("ε at a = 4/5 = %s, want %s", e, want)
 	}
 }

@@ -141,3 +141,33 @@ func TestParamEquivalenceWithoutModel(t *testing.T) {
 		t.Errorf("difference (-want +got):\n%s", diff)
 	}
 }
+
+// TestParamEquivalenceChainModel: a chain block with the parameter uses it,
+// so check equivalent(model, survey()) for alpha compares it with the
+// survey for every alpha (it was refused: "neither model uses the
+// parameter"). The chain answers Y with alpha from both inputs: at x=0,
+// y=0 it gives 1 − alpha against survey()'s 3/4, first different at the
+// simplest rational 1/2 (1/2 against 3/4); model against itself holds.
+func TestParamEquivalenceChainModel(t *testing.T) {
+	src := "param alpha in (0, 1)\nchain {\n  state p0 (x = 0) [in_0]\n  state p1 (x = 1) [in_1]\n  state Y (y = 1)\n  state N (y = 0)\n" +
+		"  p0 -> Y : alpha, N : 1 - alpha\n  p1 -> Y : alpha, N : 1 - alpha\n}\ninputs p0, p1\nneighbours p0 ~ p1\n" +
+		"check equivalent(model, survey()) for alpha expect violated\ncheck equivalent(model, model) for alpha expect holds\n"
+	res, err := dpcheck.CheckSource(context.Background(), "chain.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Statements) != 2 || !res.Statements[0].Pass() || !res.Statements[1].Pass() {
+		t.Fatalf("outcomes %v, want 2 passing", res.Statements)
+	}
+	o := res.Statements[0].(*property.ParamEquivalenceOutcome)
+	if c := o.Statement().(*property.ParamEquivalenceCheck).Constant(); c != [2]bool{false, true} {
+		t.Errorf("constant %v, want the second model only", c)
+	}
+	d := o.Result.Counterexample
+	got := []string{d.Input, d.Output, d.PrA.Format("alpha"), d.PrB.Format("alpha"),
+		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
+	want := []string{"x=0", "y=0", "−alpha + 1", "3/4", "1/2", "1/2", "3/4"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("difference (-want +got):\n%s", diff)
+	}
+}

@@ -226,17 +226,35 @@ func lnBounds(r *big.Rat, prec uint) (lo, hi *big.Rat) {
 		return new(big.Rat), new(big.Rat)
 	}
 	e := int64(r.Num().BitLen() - r.Denom().BitLen()) // 2^(e-1) < r < 2^(e+1)
-	m := new(big.Rat).Set(r)
+	// m = a/b = r/2^e, and t = (m-1)/(m+1) = (a-b)/(a+b), bounded in
+	// floating point with directed rounding: no greatest common divisor
+	// of r's (possibly millions of bits long) numerator and denominator.
+	a, b := r.Num(), r.Denom()
 	if e > 0 {
-		m.SetFrac(r.Num(), new(big.Int).Lsh(r.Denom(), uint(e)))
+		b = new(big.Int).Lsh(b, uint(e))
 	} else if e < 0 {
-		m.SetFrac(new(big.Int).Lsh(r.Num(), uint(-e)), r.Denom())
+		a = new(big.Int).Lsh(a, uint(-e))
 	}
 	wp := prec + uint(big.NewInt(abs64(e)).BitLen()) + 16
-	// t = (m-1)/(m+1)
-	t := new(big.Rat).Sub(m, ratOne)
-	t.Quo(t, new(big.Rat).Add(m, ratOne))
-	alo, ahi := atanhBounds(t, wp)
+	u := new(big.Int).Sub(a, b) // t's numerator
+	v := new(big.Int).Add(a, b) // t's denominator, > 0
+	tLo, tHi := new(big.Rat), new(big.Rat)
+	if u.Sign() != 0 {
+		down := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToNegativeInf) }
+		up := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToPositiveInf) }
+		uLo, uHi := down().SetInt(u), up().SetInt(u)
+		vLo, vHi := down().SetInt(v), up().SetInt(v)
+		if u.Sign() > 0 {
+			down().Quo(uLo, vHi).Rat(tLo)
+			up().Quo(uHi, vLo).Rat(tHi)
+		} else {
+			down().Quo(uLo, vLo).Rat(tLo)
+			up().Quo(uHi, vHi).Rat(tHi)
+		}
+	}
+	// atanh is increasing: atanh(tLo) <= atanh(t) <= atanh(tHi).
+	alo, _ := atanhBounds(tLo, wp)
+	_, ahi := atanhBounds(tHi, wp)
 	lo = new(big.Rat).Add(alo, alo)
 	hi = new(big.Rat).Add(ahi, ahi)
 	if e != 0 {

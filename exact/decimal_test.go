@@ -113,6 +113,37 @@ func TestDecimalReal(t *testing.T) {
 	}
 }
 
+// TestDecimalHugeLn: ln of a rational of 6.3 million bits (as
+// 65536·ln(12345678901234567890123456789/2) expands) is rounded from
+// bounds on t = (m − 1)/(m + 1) taken in floating point, without reducing
+// fractions of that size (printing took 4 minutes, now milliseconds:
+// BenchmarkDecimal/ln6Mbits). The digits are 65536·ln(r) by Python's
+// decimal module at 60 digits: 4193645.78561811981298181933106….
+func TestDecimalHugeLn(t *testing.T) {
+	c := hugePower()
+	if got, want := exact.TextDecimal().Eps(exact.LnOf(c)), "4.19365e+06"; got != want {
+		t.Errorf("text = %q, want %q", got, want)
+	}
+	if got, want := exact.JSONDecimal().Eps(exact.LnOf(c)), "4193645.7856181198"; got != want {
+		t.Errorf("json = %q, want %q", got, want)
+	}
+	lo, hi := exact.LnBounds(c, 100)
+	ref := r("4193645.78561811981298181933106407965504265059123651815506341")
+	slack := r("1/1000000000000000000000000000000000000000000000000000")
+	if new(big.Rat).Sub(lo, slack).Cmp(ref) > 0 || new(big.Rat).Add(hi, slack).Cmp(ref) < 0 {
+		t.Errorf("[%s, %s] misses 65536·ln(r)", lo.FloatString(30), hi.FloatString(30))
+	}
+}
+
+// hugePower returns (12345678901234567890123456789/2)^65536.
+func hugePower() *big.Rat {
+	c := r("12345678901234567890123456789/2")
+	for range 16 {
+		c.Mul(c, c)
+	}
+	return c
+}
+
 // TestLnBounds checks that the bounds enclose ln(r) (against the reference
 // digits) and shrink with the precision.
 func TestLnBounds(t *testing.T) {
@@ -137,7 +168,8 @@ func TestLnBounds(t *testing.T) {
 
 // BenchmarkDecimal measures printing one value correctly rounded: a
 // rational, ln of a ratio of 55-digit integers (the ε), ln of a
-// 1000-digit fraction and an irrational tight δ.
+// 1000-digit fraction, an irrational tight δ and ln of a 6-million-bit
+// fraction.
 //
 //	go test ./exact -run '^$' -bench Decimal -benchmem
 func BenchmarkDecimal(b *testing.B) {
@@ -146,6 +178,7 @@ func BenchmarkDecimal(b *testing.B) {
 	big3 := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(3), big.NewInt(2096), nil))
 	huge := exact.LnOf(new(big.Rat).Quo(big7, big3))
 	delta := exact.Affine(r("1/2"), r("-1/4"), rational(r("1/10")))
+	hugeLn := exact.LnOf(hugePower())
 	for _, bc := range []struct {
 		name string
 		f    func() string
@@ -155,6 +188,7 @@ func BenchmarkDecimal(b *testing.B) {
 		{"ln55digits/json", func() string { return exact.JSONDecimal().Eps(window) }},
 		{"ln1000digits/json", func() string { return exact.JSONDecimal().Eps(huge) }},
 		{"real/json", func() string { return exact.JSONDecimal().Real(delta) }},
+		{"ln6Mbits/json", func() string { return exact.JSONDecimal().Eps(hugeLn) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

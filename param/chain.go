@@ -183,3 +183,78 @@ func Frame(names []string, vals []chain.Valuation, labels [][]string, inputs []i
 	}
 	return b.Build()
 }
+
+// Absorbed reports an error (wrapping ErrParam) when some state reachable
+// from an input never reaches an absorbing state:
+// the mass it keeps is never absorbed, which the analysis does not
+// support (the ordinary verifier's output ⊥∞). It is a search of the
+// graph, linear in its size, so that the model can be refused when it is
+// prepared rather than when a statement is evaluated.
+func (c *Chain) Absorbed(ctx context.Context) error {
+	n := len(c.Rows)
+	pred := make([][]int32, n)
+	for s, row := range c.Rows {
+		for _, t := range row {
+			pred[t.To] = append(pred[t.To], int32(s))
+		}
+	}
+	good := make([]bool, n) // reaches an absorbing state
+	var queue []int32
+	for s := range n {
+		if c.IsAbsorbing(s) {
+			good[s] = true
+			queue = append(queue, int32(s))
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for _, v := range pred[queue[i]] {
+			if !good[v] {
+				good[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	from := make([]int32, n) // the input a state was first reached from, +1
+	queue = queue[:0]
+	for _, s := range c.Frame.Inputs() {
+		from[s] = int32(s) + 1
+		queue = append(queue, int32(s))
+	}
+	for _, p := range c.Neighbours { // inputs too, unless the frame is wrong
+		for _, s := range p {
+			if from[s] == 0 {
+				from[s] = int32(s) + 1
+				queue = append(queue, int32(s))
+			}
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		u := queue[i]
+		if !good[u] {
+			// u has successors, none of them absorbed either: name one
+			// rather than the input itself
+			bad := int(u)
+			for _, t := range c.Rows[u] {
+				if t.To != bad {
+					bad = t.To
+					break
+				}
+			}
+			return fmt.Errorf("%w: from input %s the state %s is reachable but never reaches an absorbing state (mass never absorbed is not supported)",
+				ErrParam, c.Frame.Name(int(from[u]-1)), c.Frame.Name(bad))
+		}
+		for _, t := range c.Rows[u] {
+			if from[t.To] == 0 {
+				from[t.To] = from[u]
+				queue = append(queue, int32(t.To))
+			}
+		}
+	}
+	return nil
+}

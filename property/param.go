@@ -47,6 +47,9 @@ type ParamModel struct {
 	Pos          source.Position
 }
 
+// Position is where the builder call is written.
+func (m *ParamModel) Position() source.Position { return m.Pos }
+
 // ParamBuilders says which builder arguments may be the parameter.
 const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …)"
 
@@ -132,7 +135,7 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	p := pp.Program
 	var errs source.ErrorList
 	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
-		rel, rerrs, err := pp.paramRelation(ctx, pc)
+		rel, rerrs, err := pp.paramRelation(ctx, pc, isBuilder(m))
 		switch {
 		case err != nil:
 			return nil, err
@@ -140,6 +143,18 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 			errs = rerrs
 		default:
 			pc = rel
+		}
+	}
+	if errs == nil {
+		if err := pc.Absorbed(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			var pos source.Position
+			if at, ok := m.(interface{ Position() source.Position }); ok {
+				pos = at.Position()
+			}
+			errs = source.ErrorList{errorAt(pos, "%v", err)}
 		}
 	}
 	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
@@ -160,11 +175,21 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 // (inputs where …) and neighbours, resolved against its frame: the
 // model's own pairs whose states are both still inputs when only the
 // inputs change.
-func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.Chain, source.ErrorList, error) {
+func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain, builderModel bool) (*param.Chain, source.ErrorList, error) {
 	p := pp.Program
 	frame, pairs := pc.Frame, pc.Neighbours
 	at := p.Inputs
-	if p.Inputs != nil && p.Inputs.Where != nil {
+	switch {
+	case p.Inputs == nil || p.Inputs.Where == nil:
+	case builderModel:
+		// as for a builder without the parameter: its inputs are kept or
+		// dropped (its other states never become inputs), and its
+		// relation keeps the pairs of two kept inputs
+		var errs source.ErrorList
+		if frame, pairs, errs = keepInputs(ctx, frame, pc.Neighbours, p.Inputs, p.Neighbours == nil); frame == nil {
+			return nil, errs, ctx.Err()
+		}
+	default:
 		var errs source.ErrorList
 		if frame, errs = inputsWhere(ctx, frame, p.Inputs.Where); frame == nil {
 			return nil, errs, ctx.Err()
@@ -196,6 +221,12 @@ func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain) (*param.
 		return nil, source.ErrorList{errorAt(pos, "%v", err)}, nil
 	}
 	return out, nil, nil
+}
+
+// isBuilder reports whether the parametric model is a builder call.
+func isBuilder(m ParamSource) bool {
+	_, ok := m.(*ParamModel)
+	return ok
 }
 
 // IsParam reports whether the model has a parameter (Param is set).

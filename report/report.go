@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/exact"
@@ -151,11 +152,11 @@ func epsTextW(e exact.Eps, width int) string {
 		return s
 	}
 	d := exact.TextDecimal().Eps(e)
-	if len(s) > width {
+	if n := utf8.RuneCountInString(s); n > width {
 		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
 			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", d, len(s)-4)
 		}
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, len(s))
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, n)
 	}
 	if s == d {
 		return s
@@ -177,8 +178,8 @@ func realTextW(r exact.Real, width int) string {
 	}
 	s := r.String()
 	d := exact.TextDecimal().Real(r)
-	if len(s) > width {
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, len(s))
+	if n := utf8.RuneCountInString(s); n > width {
+		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, n)
 	}
 	return s + " ≈ " + d
 }

@@ -120,7 +120,7 @@ func TestEpsElision(t *testing.T) {
 		want string
 	}{
 		{pure, "≈ 194.591 (exact: ln of a fraction of 85 characters; the JSON report prints it)"},
-		{mixed, "≈ 97.3955 (exact: 101 characters; the JSON report prints it)"},
+		{mixed, "≈ 97.3955 (exact: 100 characters; the JSON report prints it)"}, // characters, not bytes (· is two)
 		{power, "50·ln(7) + 1/10 ≈ 97.3955"},
 		{exact.Eps{}, "0"},
 	} {
@@ -251,5 +251,44 @@ func TestNoWitnessAtDeltaZero(t *testing.T) {
 	// ε carries e^ε when it is rational
 	if e := sts[0].Eps; e == nil || e.Exact != "ln(3)" || e.ExpEps != "3" || e.Decimal.String() != "1.0986122886681097" {
 		t.Errorf("eps %+v", e)
+	}
+}
+
+// TestAnswerWidthCountsCharacters: a query's answer prints in full up to
+// MaxAnswerWidth characters, counted as characters, not bytes (· is two
+// bytes): 1/2·ln(N) with N of 992 digits is 1000 characters and 1001
+// bytes, and was elided as "1001 characters"; with 993 digits it is
+// elided, and the count is 1001 characters. The same for a δ with e^ε.
+func TestAnswerWidthCountsCharacters(t *testing.T) {
+	num := func(zeros int) *big.Rat {
+		n, _ := new(big.Int).SetString("3"+strings.Repeat("0", zeros)+"1", 10)
+		return new(big.Rat).SetInt(n)
+	}
+	half := big.NewRat(1, 2)
+	e1000, err := exact.MulLn(half, num(990))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e1001, err := exact.MulLn(half, num(991))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := e1000.String()
+	if got, want := epsAnswer(e1000), full+" ≈ 1141.48"; got != want {
+		t.Errorf("1000 characters: %.60s…, want the exact form in full", got)
+	}
+	if got, want := epsAnswer(e1001), "≈ 1142.63 (exact: 1001 characters; the JSON report prints it)"; got != want {
+		t.Errorf("1001 characters: %q, want %q", got, want)
+	}
+	e978, err := exact.MulLn(half, num(976))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := exact.Affine(big.NewRat(2, 3), big.NewRat(-1, 3), e978)
+	if s := d.String(); !strings.HasPrefix(s, "2/3 - 1/3·e^(1/2·ln(3000") || len([]rune(s)) != 1000 {
+		t.Fatalf("δ = %.40s… of %d characters, want 2/3 - 1/3·e^(1/2·ln(N)) of 1000", s, len([]rune(s)))
+	}
+	if got := realAnswer(d); !strings.HasPrefix(got, d.String()+" ≈ ") {
+		t.Errorf("δ of 1000 characters: %.60s…, want it in full", got)
 	}
 }

@@ -264,7 +264,11 @@ func (c *checker) nonNegative(e *Expr, f poly.RatFunc, lo int64, what string) bo
 	if err != nil || !outside {
 		return true
 	}
-	c.errorf(e.Pos(), "%s = %s is negative at %s = %s: it must be ≥ 0 for every %s in %s", what, exprText(e), c.param.name, w.Format(c.param.name), c.param.name, c.param.text)
+	how := "is negative"
+	if s, err := w.SignOf(c.ctx, f.Den()); err == nil && s == 0 {
+		how = "has a pole" // undefined there, not negative
+	}
+	c.errorf(e.Pos(), "%s = %s %s at %s = %s: it must be ≥ 0 for every %s in %s", what, exprText(e), how, c.param.name, w.Format(c.param.name), c.param.name, c.param.text)
 	return false
 }
 

@@ -26,7 +26,7 @@ func (c *checker) paramEquivalence(call *Expr, h property.Header) property.State
 				ok = false
 				continue
 			}
-			if _, isParam := c.model.(*property.ParamModel); isParam {
+			if _, isParam := c.model.(property.ParamSource); isParam {
 				uses++
 			}
 			s.Models[i] = c.model

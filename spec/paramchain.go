@@ -41,6 +41,9 @@ func (m *paramChain) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "chain", Note: fmt.Sprintf("for every %s in %s", m.name, m.in)}
 }
 
+// Position is where the chain block starts.
+func (m *paramChain) Position() source.Position { return m.pos }
+
 // Build refuses: the chain is built by BuildParam.
 func (m *paramChain) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
 	return nil, property.ErrParamBuild
@@ -74,6 +77,9 @@ func (m *paramModules) Info() property.ModelInfo {
 	return i
 }
 
+// Position is where the first module starts.
+func (m *paramModules) Position() source.Position { return m.m.Pos }
+
 // Build refuses: the modules are explored by BuildParam.
 func (m *paramModules) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
 	return nil, property.ErrParamBuild
@@ -88,7 +94,11 @@ func (m *paramModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.
 		return nil, err
 	}
 	rows := make([][]param.Trans, len(sc.Rows))
+	one := poly.FromPoly(poly.FromInts(1))
 	for s, r := range sc.Rows {
+		if len(r) == 1 && r[0].To == s && r[0].P.Equal(one) {
+			continue // a self-loop of probability 1: absorbing, as without the parameter
+		}
 		rows[s] = make([]param.Trans, len(r))
 		for i, t := range r {
 			rows[s][i] = param.Trans{To: t.To, P: t.P}
@@ -274,7 +284,7 @@ func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
 	e := d.probs[-t.prob-1].expr
 	c.paramUsed = c.paramUsed || c.mentionsParam(e)
 	f, ok := c.ratFunc(e, "a probability")
-	if !ok {
+	if !ok || c.param.bad { // a bad interval is reported at the param statement
 		return f, false
 	}
 	var lim poly.Limits
@@ -289,7 +299,11 @@ func (c *checker) paramProb(d *chainData, t targetRec) (poly.RatFunc, bool) {
 		return f, false
 	}
 	if bad {
-		c.errorf(int(t.probOff), "the probability %s is not positive at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
+		how := "is not positive at %s = %s: it must be"
+		if s, err := w.SignOf(c.ctx, f.Den()); err == nil && s == 0 {
+			how = "has a pole at %s = %s: it must be positive" // undefined there
+		}
+		c.errorf(int(t.probOff), "the probability %s "+how+" for every %s in %s (the chain's graph must be the same for every %s)",
 			exprText(e), c.param.name, w.Format(c.param.name), c.param.name, c.param.text, c.param.name)
 		return f, false
 	}

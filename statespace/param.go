@@ -353,8 +353,12 @@ func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.
 			return err
 		}
 		if bad {
-			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+" is not %s at %s = %s: it must be for every %s in %s (the chain's graph must be the same for every %s)",
-				f.Format(s.p.Name), bound, s.p.Name, w.Format(s.p.Name), s.p.Name, s.p.Interval, s.p.Name)}}
+			how := "is not " + bound + " at %s = %s: it must be"
+			if sg, err := w.SignOf(ctx, g.Den()); err == nil && sg == 0 {
+				how = "has a pole at %s = %s: it must be " + bound // undefined there
+			}
+			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+" "+how+" for every %s in %s (the chain's graph must be the same for every %s)",
+				f.Format(s.p.Name), s.p.Name, w.Format(s.p.Name), s.p.Name, s.p.Interval, s.p.Name)}}
 		}
 		return nil
 	}
