@@ -144,7 +144,7 @@
 // Errors are for what cannot be answered, never for a violated property.
 // ErrModel wraps malformed models (a neighbour pair that names a non-input,
 // a relation relating no two inputs, too many trace prefixes, runs that may
-// never end in a composition), ErrLossValues a composition over its
+// never end in a composition, distributions over MaxDistributionBytes), ErrLossValues a composition over its
 // limits, ErrParam bad parameters (ε < 0 or infinite, δ outside [0, 1]),
 // ErrEps an ε that is malformed or cannot be compared within the precision
 // limits, and ErrFormula a formula the checker cannot compute exactly (§5).
