@@ -224,7 +224,7 @@ func view(o property.Outcome) kind {
 			text: func(w io.Writer) {
 				r := o.Result
 				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
-				fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, infos[0].Call, pad, infos[1].Call)
+				fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, modelName(infos[0]), pad, modelName(infos[1]))
 				if r.InputVars != nil || r.OutputVars != nil {
 					fmt.Fprintf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
 						varsText(r.OutputVars), ignoredText(r.OutputIgnored))
@@ -234,7 +234,7 @@ func view(o property.Outcome) kind {
 				}
 			},
 			json: func(d *StatementDoc) {
-				d.Models = []string{infos[0].Call, infos[1].Call}
+				d.Models = []string{modelName(infos[0]), modelName(infos[1])}
 				r := o.Result
 				d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
 				if x := o.Result.Counterexample; x != nil {
@@ -294,4 +294,18 @@ func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expe
 		}
 		fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratTextW(prs[i], MaxAnswerWidth), note)
 	}
+}
+
+// modelName names a compared model: its call as written, or what it is
+// (an explicit chain has no call).
+func modelName(i property.ModelInfo) string {
+	switch {
+	case i.Call != "":
+		return i.Call
+	case i.Name != "":
+		return i.Name
+	case i.Note != "":
+		return i.Note
+	}
+	return "the file's model"
 }

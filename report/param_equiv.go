@@ -15,9 +15,9 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 	infos, constant := s.Infos(), s.Constant()
 	call := func(i int) string {
 		if constant[i] {
-			return infos[i].Call + " (the same for every " + s.Param + ")"
+			return modelName(infos[i]) + " (the same for every " + s.Param + ")"
 		}
-		return infos[i].Call
+		return modelName(infos[i])
 	}
 	return kind{
 		text: func(w io.Writer) {
@@ -42,7 +42,7 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 			}
 		},
 		json: func(d *StatementDoc) {
-			d.Models = []string{infos[0].Call, infos[1].Call}
+			d.Models = []string{modelName(infos[0]), modelName(infos[1])}
 			r := o.Result
 			d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
 			h := r.Equal
