@@ -184,9 +184,42 @@ func checkFormat(t *testing.T, name, src string) {
 	if a, b := summarize(src), summarize(once); a != b {
 		t.Fatalf("%s: formatting changed the meaning:\n%s", name, cmp.Diff(a, b))
 	}
-	if strings.Count(src, "//")+strings.Count(src, "/*") > strings.Count(once, "//")+strings.Count(once, "/*") {
-		t.Fatalf("%s: formatting lost comments:\n%s", name, once)
+	if a, b := comments(src), comments(once); !slices.Equal(a, b) {
+		t.Fatalf("%s: formatting changed the comments %q to %q:\n%s", name, a, b, once)
 	}
+}
+
+// comments lists the texts of src's comments in order (string literals
+// skipped; trailing spaces dropped), so that "*//*", the end of one
+// comment and the start of the next, counts as two comments and no "//".
+func comments(src string) []string {
+	var out []string
+	for i := 0; i < len(src); i++ {
+		switch {
+		case src[i] == '"':
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case strings.HasPrefix(src[i:], "//"):
+			end := strings.IndexByte(src[i:], '\n')
+			if end < 0 {
+				end = len(src) - i
+			}
+			out = append(out, strings.TrimRight(src[i:i+end], " \t\r"))
+			i += end
+		case strings.HasPrefix(src[i:], "/*"):
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				out = append(out, src[i:])
+				return out
+			}
+			out = append(out, src[i:i+2+end+2])
+			i += 2 + end + 1
+		}
+	}
+	return out
 }
 
 func TestFormatModels(t *testing.T) {
