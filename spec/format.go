@@ -104,14 +104,20 @@ func (p *printer) node(sp Span, print func()) {
 		p.next++
 	}
 	sep := commentMark
+	afterLine := false // a // comment was written: the rest on lines of their own
 	for _, t := range trailing {
-		if strings.Contains(t, "\n") { // a block comment spanning lines: its own line
+		switch {
+		case afterLine: // its own line, as the next format reads it
+			p.b.WriteString("\n" + p.indent + t)
+		case strings.Contains(t, "\n"): // a block comment spanning lines: its own line
 			p.b.WriteString("\n" + p.indent + t)
 			sep = commentMark
 			continue
+		default:
+			p.b.WriteString(sep + t)
+			sep = " "
 		}
-		p.b.WriteString(sep + t)
-		sep = " "
+		afterLine = afterLine || strings.HasPrefix(t, "//")
 	}
 	p.b.WriteString("\n")
 	p.lastLine = last

@@ -296,3 +296,19 @@ func TestModelsAreFormatted(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatCommentsAfterLineComment: comments that follow a // comment
+// moved to the end of a statement's line go on lines of their own (found
+// by FuzzFormat: the block comment became part of the line comment).
+func TestFormatCommentsAfterLineComment(t *testing.T) {
+	src := "model\n// a\nsurvey() /* b */ /* c */\n"
+	want := "model survey() // a\n/* b */\n/* c */\n"
+	got, err := spec.Format("a.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("Format = %q, want %q", got, want)
+	}
+	checkFormat(t, "a.dp", src)
+}
