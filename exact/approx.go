@@ -67,6 +67,7 @@ func ApproxInt(x *big.Int, scratch *big.Int) Approx {
 	return NewApprox(float64(scratch.Uint64()), int64(n-64))
 }
 
+// NewApprox returns f·2^e as an Approx.
 func NewApprox(f float64, e int64) Approx {
 	if f == 0 {
 		return Approx{}
@@ -80,8 +81,10 @@ func ApproxRat(x *big.Rat, scratch *big.Int) Approx {
 	return ApproxInt(x.Num(), scratch).Div(ApproxInt(x.Denom(), scratch))
 }
 
+// IsZero reports whether a is zero.
 func (a Approx) IsZero() bool { return a.m == 0 }
 
+// Mul returns a·b (with the error bound of Approx's doc).
 func (a Approx) Mul(b Approx) Approx {
 	if a.m == 0 || b.m == 0 {
 		return Approx{}

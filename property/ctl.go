@@ -29,6 +29,7 @@ type FormulaOutcome struct {
 	Result *verify.FormulaResult
 }
 
+// Head returns the statement's header.
 func (s *FormulaCheck) Head() *Header { return &s.Header }
 
 // Kind is "check formula".
@@ -116,6 +117,7 @@ type ProbOutcome struct {
 	Probs []verify.InputProb
 }
 
+// Head returns the statement's header.
 func (s *ProbQuery) Head() *Header { return &s.Header }
 
 // Kind is "query P".
@@ -227,6 +229,7 @@ type DBoundOutcome struct {
 	eps    bool
 }
 
+// Head returns the statement's header.
 func (s *DEpsQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D eps".
@@ -289,6 +292,7 @@ type DDeltaQuery struct {
 	onMDP        bool
 }
 
+// Head returns the statement's header.
 func (s *DDeltaQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D delta".

@@ -95,6 +95,7 @@ type DPOutcome struct {
 	Result *verify.DPResult
 }
 
+// Head returns the statement's header.
 func (s *DPCheck) Head() *Header { return &s.Header }
 
 // Kind is "check dp".
@@ -141,6 +142,7 @@ type EpsOutcome struct {
 	Result *verify.EpsResult
 }
 
+// Head returns the statement's header.
 func (s *EpsQuery) Head() *Header { return &s.Header }
 
 // Kind is "query eps".
@@ -195,6 +197,7 @@ type DeltaOutcome struct {
 	Result *verify.DeltaResult
 }
 
+// Head returns the statement's header.
 func (s *DeltaQuery) Head() *Header { return &s.Header }
 
 // Kind is "query delta".
@@ -242,6 +245,7 @@ type ProfileOutcome struct {
 	Result *verify.Profile
 }
 
+// Head returns the statement's header.
 func (s *ProfileQuery) Head() *Header { return &s.Header }
 
 // Kind is "query profile".

@@ -30,6 +30,7 @@ type EquivalenceOutcome struct {
 	Result *verify.EquivalenceResult
 }
 
+// Head returns the statement's header.
 func (s *EquivalenceCheck) Head() *Header { return &s.Header }
 
 // Kind is "check equivalent".

@@ -286,6 +286,7 @@ func (b *base) passPieces(s *paramHead, f param.Piecewise) {
 	}
 }
 
+// Head returns the statement's header.
 func (s *paramHead) Head() *Header { return &s.Header }
 
 func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {

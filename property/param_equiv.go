@@ -50,6 +50,7 @@ type ParamEquivalenceOutcome struct {
 	Result *param.EquivalenceResult
 }
 
+// Head returns the statement's header.
 func (s *ParamEquivalenceCheck) Head() *Header { return &s.Header }
 
 // Kind is "check equivalent".
