@@ -76,7 +76,7 @@ func NewApprox(f float64, e int64) Approx {
 	return Approx{m, e + int64(x)}
 }
 
-// approxRat approximates |x|.
+// ApproxRat approximates |x|.
 func ApproxRat(x *big.Rat, scratch *big.Int) Approx {
 	return ApproxInt(x.Num(), scratch).Div(ApproxInt(x.Denom(), scratch))
 }
