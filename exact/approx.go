@@ -14,11 +14,11 @@ package exact
 // mantissa m in [1/2, 1) and an int64 exponent, so it never overflows or
 // underflows.
 //
-//   - approxInt keeps the top 64 bits of an integer (relative truncation
+//   - ApproxInt keeps the top 64 bits of an integer (relative truncation
 //     error < 2^-63) and rounds them to float64 (≤ u): error < 1.01u.
-//   - approxRat divides two such values: error ≤ 3.1u.
-//   - a ratio of two approxRat values: error ≤ 7.3u; a product c̃·x̃ with
-//     c̃ from approxRat: ≤ 7.3u.
+//   - ApproxRat divides two such values: error ≤ 3.1u.
+//   - a ratio of two ApproxRat values: error ≤ 7.3u; a product c̃·x̃ with
+//     c̃ from ApproxRat: ≤ 7.3u.
 //
 // We decide "r < c" from approximations only when r̃ < c̃·(1 - tol) and
 // "r > c" only when r̃ > c̃·(1 + tol), with Tol = 2^-44 ≈ 2^9·u, far above
@@ -52,7 +52,7 @@ type Approx struct {
 	e int64
 }
 
-// approxInt approximates |x|. scratch is overwritten.
+// ApproxInt approximates |x|. scratch is overwritten.
 func ApproxInt(x *big.Int, scratch *big.Int) Approx {
 	n := x.BitLen()
 	if n == 0 {
@@ -92,7 +92,7 @@ func (a Approx) Mul(b Approx) Approx {
 	return NewApprox(a.m*b.m, a.e+b.e)
 }
 
-// div returns a/b; b must not be zero.
+// Div returns a/b; b must not be zero.
 func (a Approx) Div(b Approx) Approx {
 	if a.m == 0 {
 		return Approx{}
@@ -100,10 +100,10 @@ func (a Approx) Div(b Approx) Approx {
 	return NewApprox(a.m/b.m, a.e-b.e)
 }
 
-// scale returns a·f for a float64 f > 0 close to 1.
+// Scale returns a·f for a float64 f > 0 close to 1.
 func (a Approx) Scale(f float64) Approx { return NewApprox(a.m*f, a.e) }
 
-// cmp compares the represented values exactly (the representations, not the
+// Cmp compares the represented values exactly (the representations, not the
 // reals they approximate).
 func (a Approx) Cmp(b Approx) int {
 	switch {
@@ -126,7 +126,7 @@ func (a Approx) Cmp(b Approx) int {
 	return 0
 }
 
-// float returns the value as a float64; it may underflow to a subnormal or
+// Float returns the value as a float64; it may underflow to a subnormal or
 // zero (absolute error ≤ 2^-1074) and must only be used for values ≤ 1.
 func (a Approx) Float() float64 {
 	if a.m == 0 {
