@@ -155,8 +155,14 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			// A query that halts surely (stay 0: every noisy answer
+			// compares to T) is the last: no unreachable states after it.
+			last := k
+			if stay[d][T].Sign() == 0 {
+				last = 1
+			}
 			prev := -1
-			for i := 1; i <= k; i++ {
+			for i := 1; i <= last; i++ {
 				q := b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
 					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
 				if prev < 0 {

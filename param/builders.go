@@ -300,8 +300,12 @@ func AboveThresholdQ(ctx context.Context, lim poly.Limits, alphaT *big.Rat, n, k
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			last := k // as the builder: nothing after a query that surely halts
+			if stay[d][T].Num().IsZero() {
+				last = 1
+			}
 			prev := -1
-			for i := 1; i <= k; i++ {
+			for i := 1; i <= last; i++ {
 				q := add(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
 					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
 				if prev < 0 {

@@ -27,6 +27,9 @@ func TestAboveThresholdQInstances(t *testing.T) {
 				t.Fatalf("parameter %q", pc.Param)
 			}
 			want := (n+1)*(n+1)*(1+k) + k + 1 // inputs, shared query states, outputs
+			if cmp == builder.AtLeast {
+				want -= (n + 1) * (k - 1) // no query after one at T = 0
+			}
 			if pc.Frame.NumStates() != want {
 				t.Fatalf("n = %d, k = %d: %d states, want %d", n, k, pc.Frame.NumStates(), want)
 			}
