@@ -619,24 +619,30 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 // envelope returns the pointwise maximum of distinct continuous functions
 // on the interval, piecewise (see envelopeInf).
 func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewise, error) {
-	return a.envelopeInf(ctx, cands, nil, nil)
+	return a.envelopeInf(ctx, cands, nil)
 }
 
 // envelopeInf is the pointwise maximum of distinct continuous functions on
-// the interval, +∞ on the open set where inf holds of a rational point: inf
-// may change only at roots of the polynomials infCuts, and a cut point
-// between an infinite and a finite part belongs to the finite side (where
-// the maximum is continuous). On each finite part the maximum is found by
-// sweep; a cut point between two finite pieces belongs to the piece on its
-// left (both functions agree there).
-func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infCuts []poly.Poly, inf func(*big.Rat) (bool, error)) (Piecewise, error) {
+// the interval, +∞ on the open set where some function of infFns is
+// positive: it may change only at their roots, and a point where none is
+// positive is finite (where the maximum is continuous) — a cut point
+// between an infinite and a finite part, or an isolated point between two
+// infinite parts where every positive function on either side has a root.
+// On each finite part the maximum is found by sweep; a cut point between
+// two finite pieces belongs to the piece on its left (both functions agree
+// there).
+func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns []poly.RatFunc) (Piecewise, error) {
 	in := a.c.Interval
 	pw := Piecewise{Param: a.c.Param}
 	if len(cands) > MaxCandidates {
 		return pw, fmt.Errorf("%w: %d distinct candidate functions; the envelope handles at most %d", poly.ErrLimit, len(cands), MaxCandidates)
 	}
 	var roots []poly.Algebraic
-	if inf != nil {
+	if len(infFns) > 0 {
+		infCuts := make([]poly.Poly, len(infFns))
+		for i, g := range infFns {
+			infCuts[i] = g.Num()
+		}
 		var err error
 		if roots, err = a.cuts(ctx, infCuts); err != nil {
 			return pw, err
@@ -644,31 +650,50 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infCut
 	}
 	ends := a.bounds(roots)
 	type part struct {
-		lo, hi poly.Algebraic
-		inf    bool
+		lo, hi       poly.Algebraic
+		inf, isPoint bool
 	}
 	var parts []part
 	for i := 0; i+1 < len(ends); i++ {
 		isInf := false
-		if inf != nil {
+		if len(infFns) > 0 {
 			q, err := between(ctx, ends[i], ends[i+1])
 			if err != nil {
 				return pw, err
 			}
-			if isInf, err = inf(q); err != nil {
+			if isInf, err = anyPositive(ctx, infFns, poly.Rational(q)); err != nil {
 				return pw, err
 			}
 		}
 		if n := len(parts); n > 0 && parts[n-1].inf == isInf {
+			if isInf {
+				// An isolated finite point between two infinite parts.
+				pos, err := anyPositive(ctx, infFns, ends[i])
+				if err != nil {
+					return pw, err
+				}
+				if !pos {
+					parts = append(parts, part{ends[i], ends[i], false, true}, part{ends[i], ends[i+1], true, false})
+					continue
+				}
+			}
 			parts[n-1].hi = ends[i+1]
 			continue
 		}
-		parts = append(parts, part{ends[i], ends[i+1], isInf})
+		parts = append(parts, part{ends[i], ends[i+1], isInf, false})
 	}
 	sw := &sweeper{a: a, cands: cands, roots: map[[2]int][]poly.Algebraic{}}
 	for k, pt := range parts {
 		if pt.inf {
 			pw.Pieces = append(pw.Pieces, Piece{Lo: pt.lo, Hi: pt.hi, LoOpen: true, HiOpen: true, Inf: true})
+			continue
+		}
+		if pt.isPoint {
+			point, err := pointPiece(ctx, a.c.Limits, cands, pt.lo)
+			if err != nil {
+				return pw, err
+			}
+			pw.Pieces = append(pw.Pieces, point)
 			continue
 		}
 		ps, err := sw.sweep(ctx, pt.lo, pt.hi)
@@ -682,30 +707,63 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infCut
 	}
 	pw.Pieces[0].LoOpen = in.LoOpen
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
-	// A closed end of the interval where Pr_s(Z) − δ is 0 is finite there.
-	if inf != nil {
+	// A closed end of the interval where no function of infFns is
+	// positive is finite there.
+	if len(infFns) > 0 {
 		if p := pw.Pieces[0]; p.Inf && !p.LoOpen {
-			point, finite, err := pointPiece(cands, inf, p.Lo)
+			pos, err := anyPositive(ctx, infFns, p.Lo)
 			if err != nil {
 				return pw, err
 			}
-			if finite {
+			if !pos {
+				point, err := pointPiece(ctx, a.c.Limits, cands, p.Lo)
+				if err != nil {
+					return pw, err
+				}
 				pw.Pieces[0].LoOpen = true
 				pw.Pieces = append([]Piece{point}, pw.Pieces...)
 			}
 		}
 		if n := len(pw.Pieces); pw.Pieces[n-1].Inf && !pw.Pieces[n-1].HiOpen {
-			point, finite, err := pointPiece(cands, inf, pw.Pieces[n-1].Hi)
+			pos, err := anyPositive(ctx, infFns, pw.Pieces[n-1].Hi)
 			if err != nil {
 				return pw, err
 			}
-			if finite {
+			if !pos {
+				point, err := pointPiece(ctx, a.c.Limits, cands, pw.Pieces[n-1].Hi)
+				if err != nil {
+					return pw, err
+				}
 				pw.Pieces[n-1].HiOpen = true
 				pw.Pieces = append(pw.Pieces, point)
 			}
 		}
 	}
 	return pw, nil
+}
+
+// signAt returns the sign of f at x, exactly (x is not a pole of f).
+func signAt(ctx context.Context, f poly.RatFunc, x poly.Algebraic) (int, error) {
+	n, err := x.SignOf(ctx, f.Num())
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	d, err := x.SignOf(ctx, f.Den())
+	return n * d, err
+}
+
+// anyPositive reports whether some function of fs is positive at x.
+func anyPositive(ctx context.Context, fs []poly.RatFunc, x poly.Algebraic) (bool, error) {
+	for _, g := range fs {
+		s, err := signAt(ctx, g, x)
+		if err != nil {
+			return false, err
+		}
+		if s > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // sweeper finds the upper envelope of candidate functions part by part,
@@ -857,25 +915,25 @@ func uniqueMax(cands []poly.RatFunc, q *big.Rat) (best int, tied bool, err error
 	return best, tied, nil
 }
 
-// pointPiece returns the piece [x, x] of the rational x with the largest
-// function there, and whether x is finite (inf does not hold there).
-func pointPiece(cands []poly.RatFunc, inf func(*big.Rat) (bool, error), x poly.Algebraic) (Piece, bool, error) {
-	q := x.Rat()
-	isInf, err := inf(q)
-	if err != nil || isInf {
-		return Piece{}, false, err
+// pointPiece returns the piece [x, x] with a largest function at x
+// (rational or not: the candidates are compared by the sign of their
+// differences there).
+func pointPiece(ctx context.Context, lim poly.Limits, cands []poly.RatFunc, x poly.Algebraic) (Piece, error) {
+	best := 0
+	for k := 1; k < len(cands); k++ {
+		d, err := lim.RatSub(ctx, cands[k], cands[best])
+		if err != nil {
+			return Piece{}, err
+		}
+		s, err := signAt(ctx, d, x)
+		if err != nil {
+			return Piece{}, err
+		}
+		if s > 0 {
+			best = k
+		}
 	}
-	best, err := argmaxAt(cands, q)
-	if err != nil {
-		return Piece{}, false, err
-	}
-	return Piece{Lo: x, Hi: x, F: cands[best]}, true, nil
-}
-
-// argmaxAt returns the index of a largest function at q.
-func argmaxAt(cands []poly.RatFunc, q *big.Rat) (int, error) {
-	best, _, err := uniqueMax(cands, q)
-	return best, err
+	return Piece{Lo: x, Hi: x, F: cands[best]}, nil
 }
 
 // ratio returns f/g, the common power of α of the cross products taken out

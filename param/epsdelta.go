@@ -30,26 +30,11 @@ func (a *Analysis) TightEpsilonAt(ctx context.Context, delta poly.RatFunc) (*Eps
 	if err := a.whole(ctx, "δ", delta, poly.GE); err != nil {
 		return nil, err
 	}
-	cands, infFns, infCuts, err := a.epsAtCandidates(ctx, delta)
+	cands, infFns, err := a.epsAtCandidates(ctx, delta)
 	if err != nil {
 		return nil, err
 	}
-	var inf func(*big.Rat) (bool, error)
-	if len(infFns) > 0 {
-		inf = func(q *big.Rat) (bool, error) {
-			for _, g := range infFns {
-				v, err := g.Eval(q)
-				if err != nil {
-					return false, err
-				}
-				if v.Sign() > 0 {
-					return true, nil
-				}
-			}
-			return false, nil
-		}
-	}
-	pw, err := a.envelopeInf(ctx, cands, infCuts, inf)
+	pw, err := a.envelopeInf(ctx, cands, infFns)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +43,8 @@ func (a *Analysis) TightEpsilonAt(ctx context.Context, delta poly.RatFunc) (*Eps
 
 // epsAtCandidates returns TightEpsilonAt's candidate functions (the
 // constant 1 first), the functions Pr_s(Z) − δ of the pairs with outputs
-// Z unreachable from t, and their numerators.
-func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (cands, infFns []poly.RatFunc, infCuts []poly.Poly, err error) {
+// Z unreachable from t.
+func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (cands, infFns []poly.RatFunc, err error) {
 	lim := a.c.Limits
 	one := poly.FromPoly(poly.FromInts(1))
 	cands = []poly.RatFunc{one}
@@ -74,13 +59,13 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 		var err error
 		for i, o := range ds.Out {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			pt := dt.Prob(o)
 			if pt.Num().IsZero() {
 				hasZ = true
 				if pz, err = lim.RatAdd(ctx, pz, ds.P[i]); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				continue
 			}
@@ -89,11 +74,10 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 		if hasZ {
 			g, err := lim.RatSub(ctx, pz, delta)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			if _, fresh := seenInf.add(g); fresh {
 				infFns = append(infFns, g)
-				infCuts = append(infCuts, g.Num())
 			}
 		}
 		if len(zs) == 0 {
@@ -102,7 +86,7 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 		ratios := make([]poly.RatFunc, len(zs))
 		for i := range zs {
 			if ratios[i], err = ratio(ctx, lim, zs[i], zt[i]); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 		}
 		var orderCuts []poly.Poly
@@ -110,7 +94,7 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 			for j := i + 1; j < len(ratios); j++ {
 				d, err := lim.RatSub(ctx, ratios[i], ratios[j])
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				if !d.Num().IsZero() {
 					orderCuts = append(orderCuts, d.Num())
@@ -119,27 +103,27 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 		}
 		points, err := a.samples(ctx, orderCuts)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		done := map[string]bool{}
 		for _, q := range points {
 			order, err := orderAt(ratios, q)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			var ps, pt poly.RatFunc
 			var key strings.Builder
 			for _, i := range order {
 				if err := ctx.Err(); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				key.WriteString(strconv.Itoa(i))
 				key.WriteByte(',')
 				if ps, err = lim.RatAdd(ctx, ps, zs[i]); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				if pt, err = lim.RatAdd(ctx, pt, zt[i]); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				if done[key.String()] {
 					continue
@@ -154,7 +138,7 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 					c, err = lim.RatDiv(ctx, num, pt)
 				}
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				if _, fresh := seen.add(c); fresh {
 					cands = append(cands, c)
@@ -169,17 +153,17 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 	for _, c := range cands[1:] {
 		g, err := lim.RatSub(ctx, c, one)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		above, err := lim.WhereRat(ctx, g, poly.GT, a.c.Interval)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		if !above.IsEmpty() {
 			kept = append(kept, c)
 		}
 	}
-	return kept, infFns, infCuts, nil
+	return kept, infFns, nil
 }
 
 // orderAt returns the indices of the ratios sorted by their value at q,
