@@ -110,7 +110,8 @@ func subset(rng *rand.Rand, from []int, full float64) []int {
 // simple (weights constant or linear, so that candidates often cross at
 // rational points, and no intermediate layer), rows with random
 // supports (so some outputs are unreachable from some inputs), some input
-// rows copies of others (ties), and random neighbour pairs.
+// rows copies of others (ties), random neighbour pairs, and sometimes two
+// outputs sharing a value of the variable out (for AnalyzeVar).
 func randChain(t *testing.T, rng *rand.Rand) *Chain {
 	t.Helper()
 	ri := randIntervals()[rng.Intn(4)]
@@ -122,6 +123,7 @@ func randChain(t *testing.T, rng *rand.Rand) *Chain {
 	var names []string
 	var vals []chain.Valuation
 	var inputs, outs, mids []int
+	half := rng.Intn(2) == 0 // outputs 2i and 2i+1 have the same value of out
 	for i := range nIn {
 		inputs = append(inputs, len(names))
 		names = append(names, fmt.Sprintf("s%d", i))
@@ -135,7 +137,11 @@ func randChain(t *testing.T, rng *rand.Rand) *Chain {
 	for i := range nOut {
 		outs = append(outs, len(names))
 		names = append(names, fmt.Sprintf("o%d", i))
-		vals = append(vals, chain.Valuation{{Name: "out", Value: int64(i)}})
+		v := int64(i)
+		if half {
+			v /= 2
+		}
+		vals = append(vals, chain.Valuation{{Name: "out", Value: v}})
 	}
 	rows := make([][]Trans, len(names))
 	full := []float64{0.2, 0.5, 0.9}[rng.Intn(3)]
@@ -348,42 +354,50 @@ func sameEps(t *testing.T, what string, x *big.Rat, res *EpsResult, want exact.E
 
 // envelopeStats counts what TestEnvelopeRandom compared.
 type envelopeStats struct {
-	chains, points, infEps, finiteEps, deltaPts, dpHold, dpFail, pieces, multi, ratEnds, irrEnds, infPieces int
+	chains, points, infEps, finiteEps, deltaPts, dpHold, dpFail, pieces, multi, ratEnds, irrEnds, infPieces, byVar int
 }
 
 // TestEnvelopeRandom compares the piecewise results (TightEpsilon,
 // TightEpsilonAt, TightDelta, DP) on random small chains with verify on the
 // chain instantiated at random rational points, at the piece boundaries and
 // just next to them, exactly; and checks the pieces' structure. The seed is
-// fixed; ENVELOPE_SEED and ENVELOPE_CHAINS (default 2026 and 40) run other
+// fixed; ENVELOPE_SEED and ENVELOPE_CHAINS (default 2026 and 32) run other
 // or more chains, e.g. ENVELOPE_SEED=7 ENVELOPE_CHAINS=500 go test ./param
 // -run TestEnvelopeRandom.
 func TestEnvelopeRandom(t *testing.T) {
 	var st envelopeStats
-	n := 40
+	n := 32
 	if v := os.Getenv("ENVELOPE_CHAINS"); v != "" {
 		n, _ = strconv.Atoi(v)
 	}
 	rng := rand.New(rand.NewSource(seedFromEnv()))
 	for k := range n {
 		pc := randChain(t, rng)
-		envelopeCheck(t, rng, pc, &st, k)
+		a := mustAnalyze(t, pc)
+		if rng.Intn(3) == 0 {
+			var err error
+			if a, err = AnalyzeVar(ctx, pc, "out"); err != nil {
+				t.Fatal(err)
+			}
+			st.byVar++
+		}
+		envelopeCheck(t, rng, a, &st, k)
 	}
 	t.Logf("%+v", st)
-	if st.infEps == 0 || st.finiteEps == 0 || st.dpHold == 0 || st.dpFail == 0 || st.multi == 0 {
+	if st.infEps == 0 || st.finiteEps == 0 || st.dpHold == 0 || st.dpFail == 0 || st.multi == 0 || st.byVar == 0 || st.ratEnds == 0 || st.irrEnds == 0 || st.infPieces == 0 {
 		t.Errorf("the random chains missed a case: %+v", st)
 	}
 }
 
-func envelopeCheck(t *testing.T, rng *rand.Rand, pc *Chain, st *envelopeStats, k int) {
+func envelopeCheck(t *testing.T, rng *rand.Rand, a *Analysis, st *envelopeStats, k int) {
 	t.Helper()
+	pc := a.Chain()
 	defer func() {
 		if t.Failed() {
 			t.Logf("chain %d:\n%s", k, describe(pc))
 		}
 	}()
 	st.chains++
-	a := mustAnalyze(t, pc)
 
 	in := pc.Interval
 	deltas := []poly.RatFunc{{}, rf(t, []int64{1}, []int64{10}), rf(t, []int64{1}, []int64{3}), rf(t, []int64{0, 1}, []int64{3})}
@@ -669,7 +683,7 @@ func TestEnvelopeTies(t *testing.T) {
 			}
 		}
 		var st envelopeStats
-		envelopeCheck(t, rng, pc, &st, i)
+		envelopeCheck(t, rng, mustAnalyze(t, pc), &st, i)
 		t.Logf("%s: %+v", c.name, st)
 	}
 }
