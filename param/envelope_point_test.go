@@ -20,27 +20,31 @@ func TestTightEpsilonAtIsolatedFinitePoint(t *testing.T) {
 		ps, pt []poly.RatFunc
 		x      *big.Rat // the finite point when rational
 		want   string
+		region string // where dp(0, 1/4) holds: that point
 	}{{
 		// Pr_s(o2) = (1 − α)/2 > 1/4 below 1/2, Pr_t(o3) = α/2 > 1/4
 		// above: at 1/2 both are 1/4 = δ and s, t give o0 3/4.
-		name: "two pairs trade at 1/2",
-		ps:   []poly.RatFunc{rf(t, []int64{1, 1}, []int64{2}), {}, rf(t, []int64{1, -1}, []int64{2}), {}},
-		pt:   []poly.RatFunc{rf(t, []int64{2, -1}, []int64{2}), {}, {}, rf(t, []int64{0, 1}, []int64{2})},
-		x:    r(1, 2),
-		want: "∞ for α in (0, 1/2); ln(1) for α in [1/2, 1/2]; ∞ for α in (1/2, 1)",
+		name:   "two pairs trade at 1/2",
+		ps:     []poly.RatFunc{rf(t, []int64{1, 1}, []int64{2}), {}, rf(t, []int64{1, -1}, []int64{2}), {}},
+		pt:     []poly.RatFunc{rf(t, []int64{2, -1}, []int64{2}), {}, {}, rf(t, []int64{0, 1}, []int64{2})},
+		x:      r(1, 2),
+		want:   "∞ for α in (0, 1/2); ln(1) for α in [1/2, 1/2]; ∞ for α in (1/2, 1)",
+		region: "{1/2}",
 	}, {
 		// Pr_s(o2) = 1/4 + (α − 1/2)² touches δ = 1/4 at 1/2.
-		name: "one pair touches at 1/2",
-		ps:   []poly.RatFunc{rf(t, []int64{1, 2, -2}, []int64{2}), rf(t, []int64{1, -2, 2}, []int64{2})},
-		pt:   []poly.RatFunc{rf(t, []int64{1}, []int64{1}), {}},
-		x:    r(1, 2),
-		want: "∞ for α in (0, 1/2); ln(1) for α in [1/2, 1/2]; ∞ for α in (1/2, 1)",
+		name:   "one pair touches at 1/2",
+		ps:     []poly.RatFunc{rf(t, []int64{1, 2, -2}, []int64{2}), rf(t, []int64{1, -2, 2}, []int64{2})},
+		pt:     []poly.RatFunc{rf(t, []int64{1}, []int64{1}), {}},
+		x:      r(1, 2),
+		want:   "∞ for α in (0, 1/2); ln(1) for α in [1/2, 1/2]; ∞ for α in (1/2, 1)",
+		region: "{1/2}",
 	}, {
 		// As the first with α² for α: the finite point is √2/2.
-		name: "two pairs trade at √2/2",
-		ps:   []poly.RatFunc{rf(t, []int64{1, 0, 1}, []int64{2}), {}, rf(t, []int64{1, 0, -1}, []int64{2}), {}},
-		pt:   []poly.RatFunc{rf(t, []int64{2, 0, -1}, []int64{2}), {}, {}, rf(t, []int64{0, 0, 1}, []int64{2})},
-		want: "∞ for α in (0, √2/2); ln(1) for α in [√2/2, √2/2]; ∞ for α in (√2/2, 1)",
+		name:   "two pairs trade at √2/2",
+		ps:     []poly.RatFunc{rf(t, []int64{1, 0, 1}, []int64{2}), {}, rf(t, []int64{1, 0, -1}, []int64{2}), {}},
+		pt:     []poly.RatFunc{rf(t, []int64{2, 0, -1}, []int64{2}), {}, {}, rf(t, []int64{0, 0, 1}, []int64{2})},
+		want:   "∞ for α in (0, √2/2); ln(1) for α in [√2/2, √2/2]; ∞ for α in (√2/2, 1)",
+		region: "{√2/2}",
 	}}
 	for _, c := range cases {
 		for len(c.ps) < len(c.pt) {
@@ -53,6 +57,13 @@ func TestTightEpsilonAtIsolatedFinitePoint(t *testing.T) {
 		}
 		if got := res.String(); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
+		dp, err := a.DP(ctx, rf(t, []int64{1}, []int64{1}), quarter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dp.Region.String(); dp.Holds || got != c.region {
+			t.Errorf("%s: dp(0, 1/4) holds on %s, want %s", c.name, got, c.region)
 		}
 		if c.x == nil {
 			continue
