@@ -15,10 +15,16 @@ import (
 )
 
 // randInterval is one of the parameter intervals of the random chains, and
-// whether (1 − α) is positive on it (so that weights may use it).
+// whether (1 − α) is positive on it (so that weights may use it); α is
+// positive on it unless it holds 0.
 type randInterval struct {
 	in    poly.Interval
 	below bool
+}
+
+// weightKind says which factors a random weight may have on an interval.
+type weightKind struct {
+	below, zero, simple bool // 1 − α > 0; the interval holds 0; no powers
 }
 
 func randIntervals() []randInterval {
@@ -27,17 +33,19 @@ func randIntervals() []randInterval {
 		{poly.Closed(r(1, 4), r(3, 4)), true},
 		{poly.Interval{Lo: r(1, 3), Hi: r(2, 1), LoOpen: true}, false},
 		{poly.Interval{Lo: r(0, 1), Hi: r(1, 2), LoOpen: true}, true},
+		{poly.Closed(r(0, 1), r(1, 1)), false},
 	}
 }
 
 // randWeight returns a random rational function of α positive on the
 // interval: a + b·α, (a + b·α)/(c + d·α), α^k·(1−α)^j (α^k·(1+α)^j when
-// 1 − α is not positive on the interval) or a constant.
-func randWeight(t *testing.T, rng *rand.Rand, below, simple bool) poly.RatFunc {
+// 1 − α is not positive on the interval, k = 0 when it holds 0) or a
+// constant; only the first and the last when simple.
+func randWeight(t *testing.T, rng *rand.Rand, wk weightKind) poly.RatFunc {
 	t.Helper()
 	a, b := int64(1+rng.Intn(5)), int64(rng.Intn(5))
 	kind := rng.Intn(4)
-	if simple {
+	if wk.simple {
 		kind = 3 * rng.Intn(2)
 	}
 	switch kind {
@@ -48,10 +56,12 @@ func randWeight(t *testing.T, rng *rand.Rand, below, simple bool) poly.RatFunc {
 	case 2:
 		p := poly.FromInts(1)
 		for range rng.Intn(4) {
-			p = p.Mul(poly.X())
+			if !wk.zero {
+				p = p.Mul(poly.X())
+			}
 		}
 		f := poly.FromInts(1, 1)
-		if below {
+		if wk.below {
 			f = poly.FromInts(1, -1)
 		}
 		for range rng.Intn(4) {
@@ -65,13 +75,13 @@ func randWeight(t *testing.T, rng *rand.Rand, below, simple bool) poly.RatFunc {
 
 // randRow returns a row to the given targets (ascending) with random
 // weights normalised to sum to 1.
-func randRow(t *testing.T, rng *rand.Rand, below, simple bool, targets []int) []Trans {
+func randRow(t *testing.T, rng *rand.Rand, wk weightKind, targets []int) []Trans {
 	t.Helper()
 	ws := make([]poly.RatFunc, len(targets))
 	var sum poly.RatFunc
 	var err error
 	for i := range targets {
-		ws[i] = randWeight(t, rng, below, simple)
+		ws[i] = randWeight(t, rng, wk)
 		if sum, err = (poly.Limits{}).RatAdd(ctx, sum, ws[i]); err != nil {
 			t.Fatal(err)
 		}
@@ -114,10 +124,11 @@ func subset(rng *rand.Rand, from []int, full float64) []int {
 // outputs sharing a value of the variable out (for AnalyzeVar).
 func randChain(t *testing.T, rng *rand.Rand) *Chain {
 	t.Helper()
-	ri := randIntervals()[rng.Intn(4)]
+	ris := randIntervals()
+	ri := ris[rng.Intn(len(ris))]
 	nIn, nOut, nMid := 2+rng.Intn(3), 2+rng.Intn(4), 0
-	simple := rng.Intn(2) == 0
-	if !simple && rng.Intn(2) == 0 {
+	wk := weightKind{below: ri.below, zero: ri.in.Contains(new(big.Rat)), simple: rng.Intn(2) == 0}
+	if !wk.simple && rng.Intn(2) == 0 {
 		nMid = 1 + rng.Intn(3)
 	}
 	var names []string
@@ -146,14 +157,14 @@ func randChain(t *testing.T, rng *rand.Rand) *Chain {
 	rows := make([][]Trans, len(names))
 	full := []float64{0.2, 0.5, 0.9}[rng.Intn(3)]
 	for _, m := range mids {
-		rows[m] = randRow(t, rng, ri.below, simple, subset(rng, outs, full))
+		rows[m] = randRow(t, rng, wk, subset(rng, outs, full))
 	}
 	for k, s := range inputs {
 		if k > 0 && rng.Intn(4) == 0 {
 			rows[s] = rows[inputs[rng.Intn(k)]] // the same distribution as an earlier input
 			continue
 		}
-		rows[s] = randRow(t, rng, ri.below, simple, subset(rng, append(append([]int(nil), mids...), outs...), full))
+		rows[s] = randRow(t, rng, wk, subset(rng, append(append([]int(nil), mids...), outs...), full))
 	}
 	var pairs [][2]int
 	seen := map[[2]int]bool{}
@@ -402,6 +413,9 @@ func envelopeCheck(t *testing.T, rng *rand.Rand, a *Analysis, st *envelopeStats,
 	in := pc.Interval
 	deltas := []poly.RatFunc{{}, rf(t, []int64{1}, []int64{10}), rf(t, []int64{1}, []int64{3}), rf(t, []int64{0, 1}, []int64{3})}
 	cs := []poly.RatFunc{konst(t, 1), konst(t, 2), rf(t, []int64{3}, []int64{2}), rf(t, []int64{1}, []int64{0, 1}), rf(t, []int64{1, 1}, []int64{1})}
+	if in.Contains(new(big.Rat)) {
+		cs[3] = rf(t, []int64{2}, []int64{1, 1}) // 1/α has a pole at 0
+	}
 	// Coincidences: e^ε the ratio Pr_s(o)/Pr_t(o) of some output (so that
 	// Pr_s(o) − c·Pr_t(o) is identically 0), δ the mass Pr_s(Z) of the
 	// outputs t never reaches (so that Pr_s(Z) − δ is).
