@@ -59,7 +59,7 @@ func sigDigits(x *big.Rat, n int) (neg bool, digits string, exp int) {
 	den := x.Denom()
 	// 10^e <= |x| < 10^(e+1); estimate from the bit lengths, then fix.
 	bits := num.BitLen() - den.BitLen()
-	e := int(float64(bits) * 0.30102999566398120) // an estimate only
+	e := int(float64(bits) * 0.30102999566398120) // display only: an estimate of the exponent that cmp10 corrects exactly below
 	ten := big.NewInt(10)
 	pow := func(k int) *big.Int { return new(big.Int).Exp(ten, big.NewInt(int64(k)), nil) }
 	// cmp10 returns sign(|x| - 10^k).

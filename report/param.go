@@ -85,36 +85,29 @@ func paramView(o property.Outcome) (kind, bool) {
 		}, true
 	case *property.ParamEpsOutcome:
 		s := o.Statement().(*property.ParamEpsQuery)
-		return kind{
-			output: s.Out(),
-			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sε at δ = %s for every %s in %s%s:\n", pad, s.DeltaText, s.Param, s.Interval(), expectNote(o))
-				for _, p := range o.Pieces {
-					fmt.Fprintf(w, "%s  ε = %s\n", pad, p)
-				}
-				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "pieces"
-				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
-			},
-		}, true
+		return piecesView(o, s.Out(), s.Param, s.Interval(), "ε", "δ = "+s.DeltaText, s.Describe(), o.Pieces), true
 	case *property.ParamDeltaOutcome:
 		s := o.Statement().(*property.ParamDeltaQuery)
-		return kind{
-			output: s.Out(),
-			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sδ at ε = %s for every %s in %s%s:\n", pad, s.EpsText, s.Param, s.Interval(), expectNote(o))
-				for _, p := range o.Pieces {
-					fmt.Fprintf(w, "%s  δ = %s\n", pad, p)
-				}
-				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "pieces"
-				d.Param = &ParamDoc{Name: s.Param, Interval: s.Interval(), Pieces: o.Pieces}
-			},
-		}, true
+		return piecesView(o, s.Out(), s.Param, s.Interval(), "δ", "ε = "+s.EpsText, s.Describe(), o.Pieces), true
 	}
 	return kind{}, false
+}
+
+// piecesView renders a query for every parameter value answered piece by
+// piece: "ε at δ = 0 for every alpha in (0, 1):" and a line per piece.
+func piecesView(o property.Outcome, out, param, interval, what, at, describe string, pieces []string) kind {
+	return kind{
+		output: out,
+		text: func(w io.Writer) {
+			fmt.Fprintf(w, "%s%s at %s for every %s in %s%s:\n", pad, what, at, param, interval, expectNote(o))
+			for _, p := range pieces {
+				fmt.Fprintf(w, "%s  %s = %s\n", pad, what, p)
+			}
+			fmt.Fprintf(w, "%s%s\n", pad, describe)
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "pieces"
+			d.Param = &ParamDoc{Name: param, Interval: interval, Pieces: pieces}
+		},
+	}
 }
