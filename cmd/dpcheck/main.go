@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
@@ -43,7 +44,7 @@ const (
 )
 
 // hints say how to raise each limit an error names.
-var hints = map[string]string{"states": "--max-states", "transitions": "--max-transitions", "bits": "--max-bits", "file size": "--max-file-size"}
+var hints = map[string]string{"states": "--max-states", "transitions": "--max-transitions", "bits": "--max-bits", "file size": "--max-file-size", "memory": "--max-memory"}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() { // the last resort: a bug in dpcheck is not a crash
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	fl.IntVar(&cfg.Limits.MaxStates, "max-states", def.MaxStates, "")
 	fl.IntVar(&cfg.Limits.MaxTransitions, "max-transitions", def.MaxTransitions, "")
 	fl.Int64Var(&cfg.Limits.MaxBits, "max-bits", def.MaxBits, "")
+	cfg.Limits.MaxMemory = def.MaxMemory
+	fl.Var((*bytesFlag)(&cfg.Limits.MaxMemory), "max-memory", "")
 	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
 	var constDefs constFlag
 	fl.Var(&constDefs, "const", "")
@@ -86,8 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "unknown format %q (text, json, junit or github)", *format)
 	case *timeout < 0:
 		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
-	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1:
-		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-file-size, --max-sequences and --max-horizon must be positive")
+	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.Limits.MaxMemory < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1:
+		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-memory, --max-file-size, --max-sequences and --max-horizon must be positive")
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	}
@@ -209,6 +212,44 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 			return append(files, rest...), nil
 		}
 		files, args = append(files, rest[0]), rest[1:]
+	}
+}
+
+// bytesFlag is a number of bytes with an optional unit: 4GiB, 512MiB,
+// 1.5G, 100000.
+type bytesFlag int64
+
+func (b *bytesFlag) String() string { return fmt.Sprint(int64(*b)) }
+
+func (b *bytesFlag) Set(v string) error {
+	n, err := parseBytes(v)
+	if err != nil {
+		return err
+	}
+	*b = bytesFlag(n)
+	return nil
+}
+
+// parseBytes reads a size: a number (decimals allowed) and an optional
+// unit, B, K/KB/KiB, M/MB/MiB, G/GB/GiB or T/TB/TiB; every unit is a power
+// of 1024.
+func parseBytes(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	shift := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30, "t": 40, "tb": 40, "tib": 40}
+	sh, ok := shift[strings.ToLower(unit)]
+	x, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || num == "" {
+		return 0, fmt.Errorf("invalid size %q: write bytes with an optional unit, as 4GiB, 512MiB or 100000", v)
+	}
+	if f := x * float64(uint64(1)<<sh); f >= 1<<62 {
+		return 0, fmt.Errorf("size %q is too large", v)
+	} else {
+		return int64(f), nil
 	}
 }
 

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// An attack is a hostile input run as a CI job runs dpcheck on a pull
+// request: the dpcheck command itself (this test binary acting as it, see
+// TestMain), in a fresh directory, on files an attacker wrote. Unlike the
+// older table of TestHostileInputs (run in-process), every attack is its own
+// process, so that its exit status is the real one (a Go fatal error would
+// exit 2 there) and its peak memory and time can be measured.
+type attack struct {
+	name string
+	// files are written into the attack's directory, which is the working
+	// directory of the run: path → contents. A content "symlink:TARGET"
+	// makes a symbolic link to TARGET instead, "dir:" a directory and
+	// "fifo:" a named pipe.
+	files map[string]string
+	// args are dpcheck's arguments; "$DIR" in one stands for the attack's
+	// directory, "$OUT" for a directory outside it (for what the attack
+	// must not be able to read or write).
+	args  []string
+	stdin string
+	// exit is the expected exit status.
+	exit int
+	// want are texts the output (standard output and error) must contain;
+	// forbid, texts it must not (a leaked secret, a raw control
+	// character, a line starting with "::" that the attacker wrote).
+	want, forbid []string
+}
+
+// secret is in the environment of every attack run and in a file outside
+// the attack's directory ($OUT/secret.txt): no output may ever show it.
+const secret = "s3cr3t-CI-token-4f9a"
+
+// attacks gathers the attack tables of the files attacks_*_test.go; each
+// adds its own slice in an init function.
+var attacks []attack
+
+var attackDoc = flag.String("attacks-doc", "", "run the attacks at dpcheck's default limits and write the Markdown table of exit status, peak memory and time to this file")
+
+// testMaxMemory is the memory limit the attacks run with under go test
+// (unless an attack sets --max-memory itself): lower than the default, so
+// that the attacks that fill memory reach the limit quickly. -attacks-doc
+// runs them at the defaults.
+const testMaxMemory = "1GiB"
+
+// TestMain lets the test binary act as the dpcheck command: with
+// DPCHECK_TEST_MAIN=1 in its environment it runs main, so that the attacks
+// run the real command, exit status and signals included.
+func TestMain(m *testing.M) {
+	if os.Getenv("DPCHECK_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// attackRun is what one attack did.
+type attackRun struct {
+	exit    int
+	out     string // standard output then standard error, the directories replaced by $DIR and $OUT
+	peakRSS int64  // bytes
+	wall    time.Duration
+}
+
+// runAttack runs a as its own process, in a fresh directory.
+func runAttack(t *testing.T, a attack, defaults bool) attackRun {
+	t.Helper()
+	root := t.TempDir()
+	dir, out := filepath.Join(root, "case"), filepath.Join(root, "outside")
+	for _, d := range []string{dir, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "secret.txt"), []byte(secret+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expand := func(s string) string {
+		return strings.NewReplacer("$DIR", dir, "$OUT", out).Replace(s)
+	}
+	names := make([]string, 0, len(a.files))
+	for name := range a.files {
+		names = append(names, name)
+	}
+	slices.Sort(names) // directories before what they hold
+	for _, name := range names {
+		content := a.files[name]
+		p := filepath.Join(dir, expand(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch {
+		case strings.HasPrefix(content, "symlink:"):
+			err = os.Symlink(expand(strings.TrimPrefix(content, "symlink:")), p)
+		case content == "dir:":
+			err = os.MkdirAll(p, 0o755)
+		case content == "fifo:":
+			err = syscall.Mkfifo(p, 0o644)
+		default:
+			err = os.WriteFile(p, []byte(content), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var args []string
+	if !defaults && !slices.ContainsFunc(a.args, func(s string) bool { return strings.HasPrefix(s, "--max-memory") }) && !slices.Contains(a.args, "fmt") {
+		args = append(args, "--max-memory", testMaxMemory)
+	}
+	for _, s := range a.args {
+		args = append(args, expand(s))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a hang is a failure, not a stuck CI job
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DPCHECK_TEST_MAIN=1", "CI_SECRET_TOKEN="+secret)
+	cmd.Stdin = strings.NewReader(a.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%s: %v", a.name, err)
+		}
+		code = ee.ExitCode()
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // KiB on Linux
+	}
+	text := strings.NewReplacer(dir, "$DIR", out, "$OUT").Replace(stdout.String() + stderr.String())
+	return attackRun{exit: code, out: text, peakRSS: rss, wall: wall}
+}
+
+// TestAttacks runs every attack as a process and checks its exit status and
+// what it says; the first lines of each are the golden table
+// testdata/golden/attacks.txt. With -attacks-doc FILE it runs them at the
+// default limits instead and writes the table of exit status, peak memory
+// and time that docs/robustness.md shows.
+func TestAttacks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the attacks run dpcheck as a process each")
+	}
+	var table, doc strings.Builder
+	doc.WriteString("| attack | exit | peak memory | time |\n|---|---|---|---|\n")
+	for _, a := range attacks {
+		r := runAttack(t, a, *attackDoc != "")
+		fmt.Fprintf(&table, "## %s\nexit %d\n%s\n", a.name, r.exit, summary(r.out, ""))
+		fmt.Fprintf(&doc, "| %s | %d | %s | %.2f s |\n", a.name, r.exit, mib(r.peakRSS), r.wall.Seconds())
+		if r.exit != a.exit {
+			t.Errorf("%s: exit %d, want %d; output:\n%s", a.name, r.exit, a.exit, r.out)
+		}
+		for _, w := range a.want {
+			if !strings.Contains(r.out, w) {
+				t.Errorf("%s: the output does not say %q:\n%s", a.name, w, r.out)
+			}
+		}
+		for _, f := range append([]string{secret, "goroutine ", "fatal error:"}, a.forbid...) {
+			if strings.Contains(r.out, f) {
+				t.Errorf("%s: the output has %q:\n%s", a.name, f, r.out)
+			}
+		}
+		for _, l := range strings.Split(r.out, "\n") {
+			if strings.HasPrefix(l, "::") && !strings.HasPrefix(l, "::error file=") && !strings.HasPrefix(l, "::warning file=") && !strings.HasPrefix(l, "::notice") {
+				t.Errorf("%s: a workflow command dpcheck did not write: %q", a.name, l)
+			}
+		}
+	}
+	if *attackDoc != "" {
+		if err := os.WriteFile(*attackDoc, []byte(doc.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	path := filepath.Join("testdata", "golden", "attacks.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(table.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/dpcheck -run TestAttacks -update creates it)", err)
+	}
+	if got := table.String(); got != string(want) {
+		t.Errorf("the attack table differs from %s (-update rewrites it); got:\n%s", path, got)
+	}
+}
+
+// mib writes a byte count in MiB for the table.
+func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+1<<19)>>20) }
