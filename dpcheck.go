@@ -97,6 +97,10 @@ type Config struct {
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
 	ConstHint func(name string) string
+	// LimitHint says how the caller raises a limit ("memory", as
+	// builder.LimitMemory), for the error of a check stopped by it; nil
+	// adds nothing.
+	LimitHint func(limit string) string
 	// Lump evaluates the statements that observe the chain only through
 	// its outputs or a formula's atoms on the chain lumped exactly for
 	// them (package lump, docs/semantics.md §4.9): verdicts and values are
@@ -154,6 +158,8 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 // error when ctx ends, while loading as well as while checking.
 func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Result, err error) {
 	defer recoverInternal(&err)
+	ctx, finish := c.watch(ctx)
+	defer func() { err = finish(err) }()
 	p, err := c.Load(ctx, filename, src)
 	if err != nil {
 		return nil, err
@@ -167,6 +173,8 @@ func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Resul
 // the model itself is fine.
 func (c Config) Load(ctx context.Context, filename, src string) (p *property.Prepared, err error) {
 	defer recoverInternal(&err)
+	ctx, finish := c.watch(ctx)
+	defer func() { err = finish(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -197,6 +205,8 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 // properties file (see LoadPRISM).
 func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (r *Result, err error) {
 	defer recoverInternal(&err)
+	ctx, finish := c.watch(ctx)
+	defer func() { err = finish(err) }()
 	p, err := c.LoadPRISM(ctx, modelPath, propsPath, consts)
 	if err != nil {
 		return nil, err
@@ -214,6 +224,8 @@ func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, con
 // name that is no undefined constant is a *prism.ConstError.
 func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (p *property.Prepared, err error) {
 	defer recoverInternal(&err)
+	ctx, finish := c.watch(ctx)
+	defer func() { err = finish(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -260,6 +272,8 @@ func Run(ctx context.Context, p *property.Prepared) (*Result, error) {
 // statements that fail individually carry their error in their Outcome.
 func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err error) {
 	defer recoverInternal(&err)
+	ctx, finish := c.watch(ctx)
+	defer func() { err = finish(err) }()
 	env := property.NewEnvWith(p, property.Options{Lump: c.Lump, MDP: c.MDP})
 	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
 	if m := p.MDP; m != nil {
@@ -279,8 +293,12 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	}
 	defer func() { r.Lumped = env.Lumpings() }()
 	for _, st := range p.Program.Statements {
-		r.Statements = append(r.Statements, st.Evaluate(ctx, r.env))
+		o := st.Evaluate(ctx, r.env)
+		r.Statements = append(r.Statements, o)
 		if ctx.Err() != nil {
+			if me := memoryCause(ctx); me != nil {
+				property.Stopped(o, c.withHint(me))
+			}
 			return r, ctx.Err()
 		}
 	}

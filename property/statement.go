@@ -63,6 +63,17 @@ func (b *base) fail(err error) {
 	b.err, b.pass = err, false
 }
 
+// Stopped gives an outcome that was cut off by the end of its context the
+// error that says why (context.Cause: a memory limit, say) instead of the
+// bare cancellation. Outcomes that were not cut off are left alone.
+func Stopped(o Outcome, why error) {
+	if b, ok := o.(interface{ setErr(error) }); ok && errors.Is(o.Err(), context.Canceled) {
+		b.setErr(why)
+	}
+}
+
+func (b *base) setErr(err error) { b.fail(err) }
+
 // verdict is the value of a check.
 func verdict(b *base, holds bool) string {
 	switch {

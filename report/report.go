@@ -61,7 +61,10 @@ func stopped(err error) bool {
 
 // errText describes an error, in words for a timeout or an interrupt.
 func errText(err error) string {
+	var me *dpcheck.MemoryError
 	switch {
+	case errors.As(err, &me):
+		return "stopped: " + me.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		return "stopped: the time limit was reached"
 	case errors.Is(err, context.Canceled):

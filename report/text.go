@@ -34,7 +34,11 @@ func Text(w io.Writer, entries []Entry) {
 			}
 			if e.Result == nil {
 				n.stoppedFiles++
-				fmt.Fprintf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
+				if me := (*dpcheck.MemoryError)(nil); errors.As(e.Err, &me) {
+					fmt.Fprintf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
+				} else {
+					fmt.Fprintf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
+				}
 				continue
 			}
 		}

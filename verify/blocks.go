@@ -2,10 +2,8 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"slices"
-	"sync/atomic"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"gonum.org/v1/gonum/graph/topo"
@@ -40,9 +38,9 @@ func components(c *chain.Chain) [][]int {
 // self-loop); a larger block is a linear system (I - Q)·X = R solved by
 // exact sparse elimination. There is no iteration to a tolerance. Every
 // block must be able to leave itself with positive probability, so that
-// I - Q is non-singular. The distributions may take budget bytes
-// (dvec.bytes) in all; beyond, solveBlocks stops with an error naming
-// MaxDistributionBytes.
+// I - Q is non-singular. The memory the distributions take is bounded by
+// the caller's watch of the process's memory (dpcheck.WatchMemory), which
+// ends ctx: solveBlocks checks it between components and inside large ones.
 //
 // Components are solved level by level (a component's level is one more
 // than the highest level of the components it leads to), and the
@@ -50,7 +48,7 @@ func components(c *chain.Chain) [][]int {
 // when there are many: the inputs of a chain that shares its states, such
 // as above threshold's (n+1)² inputs over shared query states, are one
 // level.
-func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bool, x []dvec, budget int64) error {
+func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bool, x []dvec) error {
 	blockOf := make([]int, c.NumStates())
 	for i := range blockOf {
 		blockOf[i] = -1
@@ -103,21 +101,12 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 	}
 	report, _ := ctx.Value(progressKey{}).(func(Progress))
 	var seq propScratch // for the levels solved in this goroutine
-	var used atomic.Int64
 	solve := func(sc *propScratch, i int) error {
 		if block := blocks[i]; len(block) == 1 {
 			x[block[0]] = propagate(c, block[0], x, sc)
-		} else if err := solveComponent(ctx, c, blocks[i], i, blockOf, x); err != nil {
-			return err
+			return nil
 		}
-		var b int64
-		for _, s := range blocks[i] {
-			b += x[s].bytes()
-		}
-		if used.Add(b) > budget {
-			return fmt.Errorf("%w: the exact distributions of the chain's %d states need more than %d MiB (verify.MaxDistributionBytes); check a smaller model, or one with fewer outputs", ErrModel, c.NumStates(), budget>>20)
-		}
-		return nil
+		return solveComponent(ctx, c, blocks[i], i, blockOf, x)
 	}
 	done, reported := 0, -1
 	for _, comps := range byLevel {
@@ -147,23 +136,6 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 		}
 	}
 	return nil
-}
-
-// MaxDistributionBytes bounds the memory of the exact distributions that
-// solveBlocks keeps for every state (an estimate: each probability's words
-// and the headers of its numbers), so that a chain with millions of states
-// and many outputs, such as above threshold with n = 100 and k = 100, stops
-// with an error naming this limit instead of exhausting the machine.
-const MaxDistributionBytes = 3 << 30
-
-// bytes estimates the memory of v: its outputs and probabilities with the
-// words of their numerators and denominators.
-func (v dvec) bytes() int64 {
-	b := int64(len(v.out))*8 + int64(len(v.p))*96
-	for _, p := range v.p {
-		b += int64(len(p.Num().Bits())+len(p.Denom().Bits())) * 8
-	}
-	return b
 }
 
 // minParallelLevel is the least number of components of one level that

@@ -377,7 +377,7 @@ func (m *Checker) untilVec(ctx context.Context, l, r *Formula) ([]*big.Rat, erro
 	if m.sccs == nil {
 		m.sccs = components(m.c)
 	}
-	if err := solveBlocks(ctx, m.c, m.sccs, unknown, x, MaxDistributionBytes); err != nil {
+	if err := solveBlocks(ctx, m.c, m.sccs, unknown, x); err != nil {
 		return nil, err
 	}
 	zero := new(big.Rat)

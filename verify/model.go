@@ -331,7 +331,7 @@ func finalDistributions(ctx context.Context, c *chain.Chain, inputs []int, out O
 			}
 		}
 	}
-	if err := solveBlocks(ctx, c, sccs, unknown, x, MaxDistributionBytes); err != nil {
+	if err := solveBlocks(ctx, c, sccs, unknown, x); err != nil {
 		return nil, nil, nil, err
 	}
 	res := make(map[int]dvec, len(inputs))

@@ -106,6 +106,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "--const gives the undefined constants of a PRISM model: give a model and a properties file (dpcheck MODEL.prism PROPS.pctl --const N=5)")
 	}
 	cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
+	cfg.LimitHint = func(limit string) string { return "raise it with " + hints[limit] }
+	// The collector keeps garbage under the limit; the watch of each
+	// check (dpcheck.WatchMemory) stops what is live beyond it.
+	debug.SetMemoryLimit(cfg.Limits.MaxMemory)
 	pictures := *dot != "" || *svg != "" || *prof != ""
 	if pictures && len(inputs) != 1 {
 		return usageError(stderr, "--dot, --svg and --profile draw one file; %d given", len(inputs))

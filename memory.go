@@ -1,0 +1,137 @@
+package dpcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"github.com/dpcheck/dpcheck/builder"
+)
+
+// MemoryError says that a check was stopped because the process held more
+// memory than the limit (Config.Limits.MaxMemory): what it needed could
+// not be estimated before it was allocated, and the watch on the process's
+// memory stopped it. It counts as a stopped run, like a timeout: errors.Is
+// reports it as context.Canceled.
+type MemoryError struct {
+	// Held is the live memory measured after a garbage collection, at
+	// least Limit.
+	Held, Limit int64
+	// Hint says how to raise the limit (Config.LimitHint), or is empty.
+	Hint string
+}
+
+func (e *MemoryError) Error() string {
+	s := fmt.Sprintf("the check held %s of memory; the limit is %s", builder.Bytes(e.Held), builder.Bytes(e.Limit))
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+// Unwrap makes a MemoryError a cancellation: the run was stopped.
+func (e *MemoryError) Unwrap() error { return context.Canceled }
+
+// memoryWatchKey marks a context that a memory watch already covers.
+type memoryWatchKey struct{}
+
+// memorySample is how often the watch reads the process's memory. At a
+// few gigabytes a second of allocation, a run holds at most some tens of
+// megabytes more than the limit before the watch sees it.
+const memorySample = 10 * time.Millisecond
+
+// WatchMemory returns a context that is cancelled when the process holds
+// more than limit bytes of live memory, with a *MemoryError as its cause
+// (context.Cause), and the function that ends the watch. Everything dpcheck
+// computes checks its context, so a check that needs more memory than the
+// limit stops soon after it gets there, instead of exhausting the machine.
+//
+// It measures the whole process, as the Go runtime counts it (the memory
+// it has mapped and not returned to the system); when that exceeds the
+// limit it collects garbage and stops the check only if the live heap is
+// still over the limit, so garbage never stops a check. For the collector
+// to keep garbage under the limit on its own, set the same value with
+// debug.SetMemoryLimit (the dpcheck command does). Config's checks watch
+// their memory with Config.Limits.MaxMemory; use WatchMemory to give the
+// same protection to verify or builder calls made directly.
+func WatchMemory(ctx context.Context, limit int64) (context.Context, context.CancelFunc) {
+	if ctx.Value(memoryWatchKey{}) != nil {
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, cancel
+	}
+	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, memoryWatchKey{}, limit))
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(memorySample)
+		defer tick.Stop()
+		samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var lastGC time.Time
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				metrics.Read(samples)
+				held := int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
+				if held <= limit || now.Sub(lastGC) < 5*memorySample {
+					continue
+				}
+				// Over the limit as mapped: garbage or live data? A
+				// collection tells.
+				runtime.GC()
+				lastGC = time.Now()
+				metrics.Read(live)
+				if h := int64(live[0].Value.Uint64()); h > limit {
+					cancel(&MemoryError{Held: h, Limit: limit})
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() { close(done) })
+		cancel(context.Canceled)
+	}
+}
+
+// memoryCause returns the *MemoryError that stopped ctx, or nil.
+func memoryCause(ctx context.Context) *MemoryError {
+	var me *MemoryError
+	if errors.As(context.Cause(ctx), &me) {
+		return me
+	}
+	return nil
+}
+
+// watch runs a check of c under a watch of its memory (WatchMemory with
+// c.Limits.MaxMemory) and returns the context and the function that ends
+// the watch and turns a cancellation by it into the *MemoryError.
+func (c Config) watch(ctx context.Context) (context.Context, func(error) error) {
+	ctx, stop := WatchMemory(ctx, c.Limits.WithDefaults().MaxMemory)
+	return ctx, func(err error) error {
+		me := memoryCause(ctx)
+		stop()
+		if me != nil && errors.Is(err, context.Canceled) {
+			return c.withHint(me)
+		}
+		return err
+	}
+}
+
+// withHint gives a memory error the caller's hint.
+func (c Config) withHint(me *MemoryError) *MemoryError {
+	if c.LimitHint != nil && me.Hint == "" {
+		cp := *me
+		cp.Hint = c.LimitHint(string(builder.LimitMemory))
+		return &cp
+	}
+	return me
+}
