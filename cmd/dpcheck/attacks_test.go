@@ -60,12 +60,36 @@ const testMaxMemory = "1GiB"
 // TestMain lets the test binary act as the dpcheck command: with
 // DPCHECK_TEST_MAIN=1 in its environment it runs main, so that the attacks
 // run the real command, exit status and signals included.
+//
+// With DPCHECK_TEST_CRASH set as well, the worker process (see
+// supervise.go) fails as dpcheck must never fail, to test that the
+// supervisor reports it: "stack" overflows the stack, "panic" panics in a
+// goroutine, "kill" kills itself with SIGKILL.
 func TestMain(m *testing.M) {
 	if os.Getenv("DPCHECK_TEST_MAIN") == "1" {
+		if os.Getenv(workerEnv) == "1" {
+			crash(os.Getenv("DPCHECK_TEST_CRASH"))
+		}
 		main()
 		return
 	}
 	os.Exit(m.Run())
+}
+
+// crash fails the process as kind says (see TestMain); "" does nothing.
+func crash(kind string) {
+	switch kind {
+	case "stack":
+		var deep func(int) int
+		deep = func(n int) int { return deep(n+1) + 1 }
+		deep(0)
+	case "panic":
+		go panic("a bug in a goroutine")
+		select {}
+	case "kill":
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
 }
 
 // attackRun is what one attack did.

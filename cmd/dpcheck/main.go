@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -29,13 +28,19 @@ import (
 var usage string
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C kills the process at once
-	}()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	worker := os.Getenv(workerEnv) == "1"
+	if !worker {
+		if code, ok := supervise(os.Args[1:], os.Stderr); ok {
+			os.Exit(code)
+		}
+	}
+	ctx, stop := stopSignals()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if worker {
+		code += workerBase
+	}
+	os.Exit(code)
 }
 
 // Exit statuses.
@@ -189,7 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "dpcheck: stopped after %s (--timeout)\n", *timeout)
 		return max(code, exitAborted)
 	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "dpcheck: interrupted")
+		fmt.Fprintf(stderr, "dpcheck: %s\n", stoppedBy(ctx))
 		return max(code, exitAborted)
 	}
 	return code
