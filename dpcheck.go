@@ -12,6 +12,7 @@ package dpcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -278,9 +279,9 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
 	if m := p.MDP; m != nil {
 		r.Size = mdpSize(m)
-		r.Size.Inputs, r.Size.Pairs = len(p.Chain.Inputs()), len(p.Neighbours)
+		r.Size.Inputs, r.Size.Pairs = len(p.Chain.Inputs()), p.NumPairs()
 	} else if c := p.Chain; c != nil { // nil in a file of equivalence checks only
-		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(p.Neighbours)}
+		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: p.NumPairs()}
 		if pc := p.Param; pc != nil { // the frame's rows are not the parametric chain's
 			r.Size.Transitions = 0
 			for _, row := range pc.Rows {
@@ -295,10 +296,13 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	for _, st := range p.Program.Statements {
 		o := st.Evaluate(ctx, r.env)
 		r.Statements = append(r.Statements, o)
-		if ctx.Err() != nil {
-			if me := memoryCause(ctx); me != nil {
-				property.Stopped(o, c.withHint(me))
+		property.WrapErr(o, func(err error) error {
+			if me := memoryCause(ctx); me != nil && errors.Is(err, context.Canceled) {
+				return c.withHint(me)
 			}
+			return c.hintLimit(err)
+		})
+		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
 	}

@@ -135,3 +135,25 @@ func (c Config) withHint(me *MemoryError) *MemoryError {
 	}
 	return me
 }
+
+// hintLimit adds the caller's hint (Config.LimitHint) to an error about a
+// limit (a *builder.LimitError) that stopped a statement.
+func (c Config) hintLimit(err error) error {
+	var le *builder.LimitError
+	if c.LimitHint == nil || !errors.As(err, &le) {
+		return err
+	}
+	if h := c.LimitHint(string(le.Limit)); h != "" {
+		return &hinted{err: err, hint: h}
+	}
+	return err
+}
+
+// hinted is an error with a hint on how to avoid it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() + " (" + h.hint + ")" }
+func (h *hinted) Unwrap() error { return h.err }

@@ -37,7 +37,7 @@ func (o *overOutput) prepare(p *Prepared, h *Header) source.ErrorList {
 	if p.composed(o.out) {
 		o.runs = p.Composition.Runs
 	}
-	if c := p.inputChain(); c != nil && p.Program.Neighbours == nil && !hasPair(p.Neighbours) { // a neighbours statement says so itself
+	if c := p.inputChain(); c != nil && p.Program.Neighbours == nil && !p.hasPairs() { // a neighbours statement says so itself
 		if n := len(c.Inputs()); n == 1 {
 			errs = append(errs, errorAt(h.Pos, "this statement compares neighbouring inputs, and the model has one input"))
 		} else {
@@ -45,6 +45,14 @@ func (o *overOutput) prepare(p *Prepared, h *Header) source.ErrorList {
 		}
 	}
 	return errs
+}
+
+// hasPairs reports whether two distinct inputs are neighbours.
+func (p *Prepared) hasPairs() bool {
+	if p.AllPairs {
+		return p.NumPairs() > 0
+	}
+	return hasPair(p.Neighbours)
 }
 
 // hasPair reports whether some pair relates two distinct inputs.

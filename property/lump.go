@@ -96,8 +96,28 @@ func (e *Env) canLump() bool {
 // quotient.
 type lumping struct {
 	*lump.Lumping
-	pairs [][2]int
 	index int // in Env.lumped
+	// pairs are the neighbouring pairs on the quotient, made by
+	// quotientPairs when a statement needs them.
+	pairs [][2]int
+	made  bool
+}
+
+// quotientPairs returns the neighbouring pairs of the model on l's
+// quotient.
+func (e *Env) quotientPairs(l *lumping) ([][2]int, error) {
+	if !l.made {
+		ns, err := e.p.Pairs()
+		if err != nil {
+			return nil, err
+		}
+		l.pairs = make([][2]int, len(ns))
+		for i, p := range ns {
+			l.pairs[i] = [2]int{l.Block[p[0]], l.Block[p[1]]}
+		}
+		l.made = true
+	}
+	return l.pairs, nil
 }
 
 // lump lumps the chain respecting r, once for every initial partition,
@@ -131,14 +151,10 @@ func (e *Env) lump(ctx context.Context, what string, r lump.Respect) (*lumping, 
 	if err != nil {
 		return nil, err
 	}
-	pairs := make([][2]int, len(e.p.Neighbours))
-	for i, p := range e.p.Neighbours {
-		pairs[i] = [2]int{l.Block[p[0]], l.Block[p[1]]}
-	}
 	if e.lumps == nil {
 		e.lumps = map[string]*lumping{}
 	}
-	e.lumps[string(sig)] = &lumping{Lumping: l, pairs: pairs, index: len(e.lumped)}
+	e.lumps[string(sig)] = &lumping{Lumping: l, index: len(e.lumped)}
 	e.lumped = append(e.lumped, Lumped{For: []string{what}, Before: l.Before, After: l.After})
 	return e.lumps[string(sig)], nil
 }
@@ -151,7 +167,11 @@ func (e *Env) lumpedAnalysis(ctx context.Context, out verify.Output) (*verify.An
 	if err != nil {
 		return nil, err
 	}
-	q, err := verify.Analyze(ctx, &verify.Model{Chain: l.Quotient, Neighbours: l.pairs, Output: out})
+	pairs, err := e.quotientPairs(l)
+	if err != nil {
+		return nil, err
+	}
+	q, err := verify.Analyze(ctx, &verify.Model{Chain: l.Quotient, Neighbours: pairs, Output: out})
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +208,12 @@ func (e *Env) formulaChecker(ctx context.Context) (*verify.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := verify.NewChecker(l.Quotient, l.pairs)
-	if err != nil {
+	var m *verify.Checker
+	if e.p.AllPairs {
+		m = verify.NewCheckerLazy(l.Quotient, e.p.NumPairs(), func() ([][2]int, error) { return e.quotientPairs(l) })
+	} else if ns, err := e.quotientPairs(l); err != nil {
+		return nil, err
+	} else if m, err = verify.NewChecker(l.Quotient, ns); err != nil {
 		return nil, err
 	}
 	e.fchecker, e.flump, e.fresolved = m, l.Lumping, map[*Formula]*verify.Formula{}

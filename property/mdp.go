@@ -140,7 +140,7 @@ type OnFrame struct {
 }
 
 // onFrame is what an outcome on e's MDP knows of it.
-func (e *Env) onFrame() OnFrame { return OnFrame{frame: e.p.Chain, pairs: len(e.p.Neighbours)} }
+func (e *Env) onFrame() OnFrame { return OnFrame{frame: e.p.Chain, pairs: e.p.NumPairs()} }
 
 // StateInfo names state s of the MDP (the From and To of a result).
 func (f OnFrame) StateInfo(s int) verify.StateInfo {
@@ -251,7 +251,12 @@ func (e *Env) mdpOptions() mdp.Options { return e.opts.MDP }
 // dpOnMDP evaluates check dp on an MDP.
 func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	r, err := mdp.CheckDP(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Eps, s.Delta, e.mdpOptions())
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	r, err := mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
 		return o
@@ -264,7 +269,12 @@ func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 // epsOnMDP evaluates query eps on an MDP.
 func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	r, err := mdp.TightEpsilon(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Delta, e.mdpOptions())
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	r, err := mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
 		return o
@@ -277,7 +287,12 @@ func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 // deltaOnMDP evaluates query delta on an MDP.
 func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	r, err := mdp.TightDelta(ctx, e.p.MDP, e.p.Neighbours, s.out, s.Eps, e.mdpOptions())
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	r, err := mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
 		return o
@@ -293,12 +308,17 @@ const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input 
 // epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
 func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	if len(e.p.Neighbours) == 0 {
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	if len(pairs) == 0 {
 		o.Result = &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}
 		o.passEpsMDP(&s.Header, o.Result, s.Expected)
 		return o
 	}
-	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Delta, e.mdpOptions())
+	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
 		return o
@@ -311,12 +331,17 @@ func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
 // deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
 func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	if len(e.p.Neighbours) == 0 {
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	if len(pairs) == 0 {
 		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
 		o.passDeltaMDP(&s.Header, o.Result, expectedDelta(s.Expected, s.ExpectedReal))
 		return o
 	}
-	r, err := mdp.TightDeltaD(ctx, e.p.MDP, e.p.Neighbours, s.f, s.Eps, e.mdpOptions())
+	r, err := mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, e.mdpOptions())
 	if err != nil {
 		o.fail(err)
 		return o
@@ -486,6 +511,7 @@ const (
 type mdpEval struct {
 	ctx   context.Context
 	e     *Env
+	pairs [][2]int // the neighbouring pairs
 	probs map[*mdpNode][]*big.Rat
 	dAll  map[*mdpNode]*mdp.Result
 	// dPair are D's results pair by pair (by index in the neighbours),
@@ -534,7 +560,7 @@ func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
 	if r, ok := v.dAll[n]; ok {
 		return r, nil
 	}
-	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.e.p.Neighbours, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.pairs, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -547,7 +573,7 @@ func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
 // the pairs of s, each pair checked once: a violated one, else an unknown
 // one, else one that holds (nil when s has no pair).
 func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
-	pairs := v.e.p.Neighbours
+	pairs := v.pairs
 	if !v.hasPair(s) {
 		return nil, nil // no neighbour: D holds
 	}
@@ -583,7 +609,7 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 
 // hasPair reports whether input s has a neighbour.
 func (v *mdpEval) hasPair(s int) bool {
-	return slices.ContainsFunc(v.e.p.Neighbours, func(p [2]int) bool { return p[0] == s || p[1] == s })
+	return slices.ContainsFunc(v.pairs, func(p [2]int) bool { return p[0] == s || p[1] == s })
 }
 
 // rank orders verdicts by how much they decide a D at an input: one
@@ -681,7 +707,12 @@ func atoms(n *mdpNode, out []*mdpNode) []*mdpNode {
 // formulaOnMDP evaluates check φ on an MDP.
 func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPFormulaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	v := &mdpEval{ctx: ctx, e: e, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
+	pairs, err := e.p.Pairs()
+	if err != nil {
+		o.fail(err)
+		return o
+	}
+	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
 	c := e.p.Chain
 	ins := c.Inputs()
 	o.Inputs = len(ins)
@@ -758,7 +789,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 		}
 		return a, true
 	}
-	if s >= 0 && !v.hasPair(s) || s < 0 && len(v.e.p.Neighbours) == 0 {
+	if s >= 0 && !v.hasPair(s) || s < 0 && len(v.pairs) == 0 {
 		a.Verdict = mdp.Holds // no neighbour: D holds (Result nil)
 		return a, true
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
@@ -26,8 +28,15 @@ type Prepared struct {
 	// Chain is the model's chain (nil in a file of equivalence checks only).
 	Chain *chain.Chain
 	// Neighbours are unordered pairs of inputs; both directions are
-	// checked.
+	// checked. When AllPairs is set they are nil until Pairs makes them:
+	// read them through Pairs.
 	Neighbours [][2]int
+	// AllPairs says that every two inputs are neighbours (the convention of
+	// a PRISM model's initial states): the pairs, quadratic in the inputs,
+	// are made only when a statement compares pairs, within the memory
+	// limit.
+	AllPairs bool
+	pairs    *lazyPairs
 	Output     verify.Output
 	Observed   []string
 	Limits     Limits
@@ -46,13 +55,42 @@ type Prepared struct {
 	Param *param.Chain
 }
 
+// lazyPairs makes the pairs of AllPairs once.
+type lazyPairs struct {
+	once sync.Once
+	err  error
+}
+
+// Pairs returns the neighbouring pairs (Neighbours), making them first
+// when every two inputs are neighbours (AllPairs); a *builder.LimitError
+// when they would take more than the memory limit.
+func (p *Prepared) Pairs() ([][2]int, error) {
+	if !p.AllPairs {
+		return p.Neighbours, nil
+	}
+	p.pairs.once.Do(func() {
+		p.Neighbours, p.pairs.err = builder.AllPairs(p.Chain.Inputs(), p.Limits.MaxMemory)
+	})
+	return p.Neighbours, p.pairs.err
+}
+
+// NumPairs is the number of unordered neighbouring pairs, without making
+// them.
+func (p *Prepared) NumPairs() int {
+	if p.AllPairs {
+		n := len(p.Chain.Inputs())
+		return n * (n - 1) / 2
+	}
+	return len(p.Neighbours)
+}
+
 // Prepare builds the program's model within the limits and resolves every
 // name of the program against it. Every name that does not resolve is
 // reported, at its position, as a source.ErrorList; Prepare stops with
 // ctx's error when ctx ends.
 func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 	l = l.WithDefaults()
-	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState()}
+	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState(), pairs: &lazyPairs{}}
 	var errs source.ErrorList
 	if pm, ok := p.Model.(ParamSource); ok {
 		pp.Model = pm.Info()
@@ -74,12 +112,13 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 		pp.Chain, pp.MDP = mech.Chain, mech.MDP
 		_, builderModel := p.Model.(*BuilderModel)
 		neighbourPairs := mech.Neighbours
+		allPairs := mech.AllPairs && p.Neighbours == nil
 		switch {
 		case p.Inputs == nil || p.Inputs.Where == nil:
 		case pp.Composition != nil:
 			errs = append(errs, errorAt(p.Inputs.Pos, "inputs where … is not available for compose(…): its inputs are those of the composed model"))
 		default:
-			if builderModel {
+			if builderModel && !mech.AllPairs {
 				// a builder's inputs are kept or dropped; its relation
 				// keeps the pairs of two kept inputs
 				pp.Chain, neighbourPairs, errs = keepInputs(ctx, pp.Chain, mech.Neighbours, p.Inputs, p.Neighbours == nil)
@@ -95,6 +134,8 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 		}
 		if pp.Chain != nil {
 			switch {
+			case allPairs:
+				pp.AllPairs = true
 			case p.Neighbours == nil:
 				pp.Neighbours = neighbourPairs
 			case len(pp.Chain.Inputs()) > 0:

@@ -63,12 +63,13 @@ func (b *base) fail(err error) {
 	b.err, b.pass = err, false
 }
 
-// Stopped gives an outcome that was cut off by the end of its context the
-// error that says why (context.Cause: a memory limit, say) instead of the
-// bare cancellation. Outcomes that were not cut off are left alone.
-func Stopped(o Outcome, why error) {
-	if b, ok := o.(interface{ setErr(error) }); ok && errors.Is(o.Err(), context.Canceled) {
-		b.setErr(why)
+// WrapErr replaces the error of an outcome that could not be evaluated
+// with wrap(err): the runner says there why a statement stopped (the cause
+// of its context's end, a memory limit) and how to raise a limit. An
+// outcome without an error is left alone.
+func WrapErr(o Outcome, wrap func(error) error) {
+	if b, ok := o.(interface{ setErr(error) }); ok && o.Err() != nil {
+		b.setErr(wrap(o.Err()))
 	}
 }
 
@@ -176,7 +177,10 @@ func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis
 	if e.canLump() {
 		a, err = e.lumpedAnalysis(ctx, out)
 	} else {
-		a, err = verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: e.p.Neighbours, Output: out})
+		var pairs [][2]int
+		if pairs, err = e.p.Pairs(); err == nil {
+			a, err = verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: pairs, Output: out})
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -198,6 +202,10 @@ func (e *Env) Analyzed(out verify.Output) (*verify.Analysis, bool) {
 func (e *Env) Checker() (*verify.Checker, error) {
 	if e.p.MDP != nil {
 		return nil, errMDPFrame
+	}
+	if e.checker == nil && e.p.AllPairs {
+		// the pairs are made when a formula needs them
+		e.checker = verify.NewCheckerLazy(e.p.Chain, e.p.NumPairs(), e.p.Pairs)
 	}
 	if e.checker == nil {
 		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)

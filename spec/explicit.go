@@ -60,14 +60,7 @@ func (m *explicitModel) Build(ctx context.Context, _ property.Limits) (*builder.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ins := m.chain.Inputs()
-	var pairs [][2]int
-	for i, s := range ins {
-		for _, t := range ins[i+1:] {
-			pairs = append(pairs, [2]int{s, t})
-		}
-	}
-	return &builder.Mechanism{Chain: m.chain, MDP: m.mdp, Neighbours: pairs, Note: m.note}, nil
+	return &builder.Mechanism{Chain: m.chain, MDP: m.mdp, AllPairs: true, Note: m.note}, nil
 }
 
 // explicitFiles checks explicit("m.tra", "m.lab", "m.sta"), reads the

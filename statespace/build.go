@@ -71,19 +71,9 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 	if x.deadlocks > 0 {
 		note += fmt.Sprintf("; %d deadlock states got a self-loop, as PRISM does", x.deadlocks)
 	}
-	return &builder.Mechanism{Chain: c, MDP: md, Neighbours: allPairs(c.Inputs()), Note: note}, nil
-}
-
-// allPairs relates every two inputs: PRISM's dpCTL convention, and a
-// default that a neighbours statement replaces.
-func allPairs(ins []int) [][2]int {
-	var out [][2]int
-	for i, s := range ins {
-		for _, t := range ins[i+1:] {
-			out = append(out, [2]int{s, t})
-		}
-	}
-	return out
+	// Every two inputs are neighbours: PRISM's dpCTL convention, and a
+	// default that a neighbours statement replaces.
+	return &builder.Mechanism{Chain: c, MDP: md, AllPairs: true, Note: note}, nil
 }
 
 // slots maps the model's variables to their slots.

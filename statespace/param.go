@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/poly"
@@ -122,7 +123,11 @@ func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*Pa
 	if err != nil {
 		return nil, err
 	}
-	return &ParamChain{Frame: c, Rows: x.sym.rows, Neighbours: allPairs(c.Inputs()),
+	pairs, err := builder.AllPairs(c.Inputs(), l.MaxMemory)
+	if err != nil {
+		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(builder.LimitMemory)}}
+	}
+	return &ParamChain{Frame: c, Rows: x.sym.rows, Neighbours: pairs,
 		Note: fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))}, nil
 }
 

@@ -26,6 +26,10 @@ type Checker struct {
 	pairs [][2]int
 	nb    [][]int // neighbours of each state
 	sccs  [][]int
+	// lazy, when set, makes pairs and nb the first time a formula needs
+	// them (see NewCheckerLazy); numPairs counts them before.
+	lazy     func() ([][2]int, error)
+	numPairs int
 
 	// Formulas are identified structurally (id): equal formulas share
 	// their memo entries, and the keys stay linear in the formula's size.
@@ -55,15 +59,48 @@ func NewChecker(c *chain.Chain, neighbours [][2]int) (*Checker, error) {
 		sat: map[int][]bool{}, leaves: map[int][]*big.Rat{},
 		memo: map[memoKey]*big.Rat{}, forms: map[int]*Formula{},
 	}
+	m.setPairs(pairs)
+	return m, nil
+}
+
+// NewCheckerLazy is NewChecker for a neighbour relation of numPairs pairs
+// that pairs makes only when a formula first needs them (a D operator, or
+// a tight ε or δ of one): a relation too large to make is then the error of
+// those formulas alone, and the others are checked without it.
+func NewCheckerLazy(c *chain.Chain, numPairs int, pairs func() ([][2]int, error)) *Checker {
+	m, _ := NewChecker(c, nil) // an empty relation is always valid
+	m.lazy, m.numPairs = pairs, numPairs
+	return m
+}
+
+func (m *Checker) setPairs(pairs [][2]int) {
+	m.pairs, m.numPairs = pairs, len(pairs)
 	for _, p := range pairs {
 		m.nb[p[0]] = append(m.nb[p[0]], p[1])
 		m.nb[p[1]] = append(m.nb[p[1]], p[0])
 	}
-	return m, nil
+}
+
+// needPairs makes the neighbour relation of a lazy checker.
+func (m *Checker) needPairs() error {
+	if m.lazy == nil {
+		return nil
+	}
+	ns, err := m.lazy()
+	if err != nil {
+		return err
+	}
+	pairs, err := validatePairs(m.c, ns, true)
+	if err != nil {
+		return err
+	}
+	m.lazy = nil
+	m.setPairs(pairs)
+	return nil
 }
 
 // NumPairs returns the number of unordered neighbouring pairs.
-func (m *Checker) NumPairs() int { return len(m.pairs) }
+func (m *Checker) NumPairs() int { return m.numPairs }
 
 // Sat returns, for every state, whether the state formula f holds there.
 // The result is read-only.
@@ -129,6 +166,9 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 			out[s] = CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
 		}
 	case OpDP:
+		if err := m.needPairs(); err != nil {
+			return nil, err
+		}
 		pr, err := m.Prob(ctx, f.Args[0])
 		if err != nil {
 			return nil, err

@@ -59,7 +59,7 @@ func (m *Checker) Check(ctx context.Context, f *Formula) (*FormulaResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &FormulaResult{Formula: f, Holds: true, Inputs: len(m.c.Inputs()), Pairs: len(m.pairs)}
+	res := &FormulaResult{Formula: f, Holds: true, Inputs: len(m.c.Inputs()), Pairs: m.numPairs}
 	for _, s := range m.c.Inputs() {
 		if !sat[s] {
 			res.Holds = false
@@ -183,11 +183,14 @@ func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.R
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
+	if err := m.needPairs(); err != nil {
+		return nil, err
+	}
 	pr, err := m.Prob(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.Text(MaxFormulaText), Delta: exact.RatReal(delta), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Delta: exact.RatReal(delta), Pairs: m.numPairs}
 	var best *big.Rat // nil: c = 1
 	inf := false
 	for _, p := range m.pairs {
@@ -231,11 +234,14 @@ func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps exact.Eps)
 	if err := checkEps(eps); err != nil {
 		return nil, err
 	}
+	if err := m.needPairs(); err != nil {
+		return nil, err
+	}
 	pr, err := m.Prob(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	res := &DPBound{Path: path.Text(MaxFormulaText), Eps: eps, Delta: exact.RatReal(new(big.Rat)), Pairs: len(m.pairs)}
+	res := &DPBound{Path: path.Text(MaxFormulaText), Eps: eps, Delta: exact.RatReal(new(big.Rat)), Pairs: m.numPairs}
 	for _, p := range m.pairs {
 		for _, d := range [2][2]int{{p[0], p[1]}, {p[1], p[0]}} {
 			a, b := pr[d[0]], pr[d[1]]
