@@ -37,9 +37,9 @@ type Prepared struct {
 	// limit.
 	AllPairs bool
 	pairs    *lazyPairs
-	Output     verify.Output
-	Observed   []string
-	Limits     Limits
+	Output   verify.Output
+	Observed []string
+	Limits   Limits
 	// MDP is set when the model is a Markov decision process: Chain is
 	// then its frame (states, names, valuations, labels, inputs — every
 	// state absorbing, not the MDP's dynamics), and the statements are
