@@ -212,7 +212,7 @@ func TestLimitsWithDefaults(t *testing.T) {
 		t.Errorf("zero limits: %+v, want %+v", got, builder.DefaultLimits)
 	}
 	l := builder.Limits{MaxStates: 7, MaxBits: -1}.WithDefaults()
-	want := builder.Limits{MaxStates: 7, MaxTransitions: builder.DefaultLimits.MaxTransitions, MaxBits: builder.DefaultLimits.MaxBits}
+	want := builder.Limits{MaxStates: 7, MaxTransitions: builder.DefaultLimits.MaxTransitions, MaxBits: builder.DefaultLimits.MaxBits, MaxMemory: builder.DefaultLimits.MaxMemory}
 	if l != want {
 		t.Errorf("partial limits: %+v, want %+v", l, want)
 	}

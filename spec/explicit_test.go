@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
@@ -65,7 +66,11 @@ func TestExplicitFiles(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chain (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([][2]int{{0, 3}}, mech.Neighbours); diff != "" {
+	pairs, err := builder.AllPairs(mech.Chain.Inputs(), 1<<20)
+	if err != nil || !mech.AllPairs || mech.Neighbours != nil {
+		t.Errorf("every two inputs should be neighbours, made when needed: AllPairs %v, Neighbours %v, %v", mech.AllPairs, mech.Neighbours, err)
+	}
+	if diff := cmp.Diff([][2]int{{0, 3}}, pairs); diff != "" {
 		t.Errorf("neighbours (-want +got):\n%s", diff)
 	}
 	info := p.Model.Info()
