@@ -153,3 +153,91 @@ func CmpFilter(r, c Approx) int {
 
 // Exp returns the binary exponent e of a = m·2^e (m in [1/2, 1)).
 func (a Approx) Exp() int64 { return a.e }
+
+// approxLn returns ln(r) for a rational r > 0 and a bound on its absolute
+// error, from float64 arithmetic alone: a filter for the decimals of ε,
+// which lnBounds computes exactly when it cannot decide them.
+//
+// Error. r = a/b is m·2^e with m = ã/b̃ the ratio of ApproxInt's mantissas
+// (in (1/4, 4), relative error ≤ 3.1u: see the package's error model), so
+// |ln m̃ − ln m| ≤ 3.2u. With x = m̃·2^j in [1/√2, √2) (scaling by 2 is
+// exact), ln x = 2·atanh(t) with t = (x − 1)/(x + 1), |t| ≤ 0.172: x − 1 is
+// exact (Sterbenz), x + 1 and the division round once each, so t has
+// relative error ≤ 2.1u, and atanh(t̃) is within 2.2u·|atanh(t)| of
+// atanh(t). The series Σ t^(2i+1)/(2i+1) is summed while its terms exceed
+// 2^-60·|t| (at most 13 terms, as they fall by a factor t² ≤ 1/33): the
+// i-th term is within (2i+2)u of its value, which adds up to 2.2u·|t|,
+// and each addition rounds once, within u of a partial sum no larger than
+// |atanh(t)|: 13u·|atanh(t)|; the remainder after the last term is
+// ≤ 1.03·2^-60·|t|. ln 2 as a float64 is within u/2 of it, and
+// (e + j)·ln 2 (|e + j| < 2^53, exact as a float64) rounds once; the final
+// addition once more. With L = 2·atanh(t), the absolute error of the
+// result is therefore below
+//
+//	24u·(|L| + |e + j|·ln 2 + 1) + 2^-58·|t|,
+//
+// and approxLn returns four times that.
+func approxLn(r *big.Rat) (v, err float64) {
+	var scratch big.Int
+	m := ApproxInt(r.Num(), &scratch).Div(ApproxInt(r.Denom(), &scratch))
+	x, e := m.m, m.e // m̃ = x·2^e, x in [1/2, 1)
+	if x < math.Sqrt2/2 {
+		x, e = 2*x, e-1
+	}
+	t := (x - 1) / (x + 1)
+	t2 := t * t
+	sum, p := 0.0, t
+	for i := 0; math.Abs(p) > math.Abs(t)/(1<<60); i++ {
+		sum += p / float64(2*i+1)
+		p *= t2
+	}
+	at := 2 * sum
+	ef := float64(e)
+	v = at + ef*math.Ln2
+	err = 4 * (24*u*(math.Abs(at)+math.Abs(ef)*math.Ln2+1) + math.Abs(t)/(1<<58))
+	return v, err
+}
+
+// approxBounds returns rationals lo ≤ ε ≤ hi for a finite ε = k·ln(r) + q
+// from float64 arithmetic (approxLn), for displaying ε: k and q, like r,
+// are approximated within 3.1u, and every further operation rounds once.
+// ok is false when a part is too large for a float64.
+func (e Eps) approxBounds() (lo, hi *big.Rat, ok bool) {
+	d := e.d
+	var scratch big.Int
+	signed := func(x *big.Rat) (float64, bool) {
+		a := ApproxRat(x, &scratch)
+		if a.e > 1000 || a.e < -1000 {
+			return 0, false
+		}
+		f := math.Ldexp(a.m, int(a.e))
+		if x.Sign() < 0 {
+			f = -f
+		}
+		return f, true
+	}
+	k, okK := signed(d.k)
+	if !okK {
+		return nil, nil, false
+	}
+	l, lerr := approxLn(d.r)
+	v := k * l
+	// k·l: k within 3.1u, l within lerr, one rounding.
+	err := math.Abs(k)*lerr*1.01 + 5*u*math.Abs(v)
+	if d.q != nil {
+		q, okQ := signed(d.q)
+		if !okQ {
+			return nil, nil, false
+		}
+		v += q
+		err += 5*u*math.Abs(q) + 2*u*math.Abs(v)
+	}
+	err = 2*err + 4*u*math.Abs(v) // the subtraction and addition below round
+	if math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(err, 0) {
+		return nil, nil, false
+	}
+	lo, hi = new(big.Rat), new(big.Rat)
+	lo.SetFloat64(v - err)
+	hi.SetFloat64(v + err)
+	return lo, hi, true
+}

@@ -148,7 +148,7 @@ func (st Decimal) Rat(x *big.Rat) string {
 // refining until lo and hi round to the same digits.
 func (st Decimal) bounded(bounds func(prec uint) (lo, hi *big.Rat)) string {
 	n := max(st.Digits, 1)
-	prec := uint(64 + 4*n)
+	prec := uint(16 + 4*n) // enough unless the value is very near a rounding boundary: then refined
 	for {
 		lo, hi := bounds(prec)
 		if lo.Sign() == hi.Sign() && lo.Sign() != 0 {
@@ -174,6 +174,16 @@ func (st Decimal) Eps(e Eps) string {
 	}
 	if e.d.k == nil {
 		return st.Rat(e.d.q)
+	}
+	// Most values are decided by float64 bounds with a proven error
+	// (approxBounds), in a microsecond; the others exactly.
+	if lo, hi, ok := e.approxBounds(); ok && lo.Sign() == hi.Sign() && lo.Sign() != 0 {
+		n := max(st.Digits, 1)
+		n1, d1, e1 := sigDigits(lo, n)
+		n2, d2, e2 := sigDigits(hi, n)
+		if n1 == n2 && d1 == d2 && e1 == e2 {
+			return st.format(n1, d1, e1)
+		}
 	}
 	return st.bounded(e.bounds)
 }
@@ -229,6 +239,8 @@ func lnBounds(r *big.Rat, prec uint) (lo, hi *big.Rat) {
 	// m = a/b = r/2^e, and t = (m-1)/(m+1) = (a-b)/(a+b), bounded in
 	// floating point with directed rounding: no greatest common divisor
 	// of r's (possibly millions of bits long) numerator and denominator.
+	// Everything below rounds towards the bound it computes, and only the
+	// two results become rationals.
 	a, b := r.Num(), r.Denom()
 	if e > 0 {
 		b = new(big.Int).Lsh(b, uint(e))
@@ -236,79 +248,126 @@ func lnBounds(r *big.Rat, prec uint) (lo, hi *big.Rat) {
 		a = new(big.Int).Lsh(a, uint(-e))
 	}
 	wp := prec + uint(big.NewInt(abs64(e)).BitLen()) + 16
+	down := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToNegativeInf) }
+	up := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToPositiveInf) }
 	u := new(big.Int).Sub(a, b) // t's numerator
 	v := new(big.Int).Add(a, b) // t's denominator, > 0
-	tLo, tHi := new(big.Rat), new(big.Rat)
+	tLo, tHi := down(), up()
 	if u.Sign() != 0 {
-		down := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToNegativeInf) }
-		up := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToPositiveInf) }
 		uLo, uHi := down().SetInt(u), up().SetInt(u)
 		vLo, vHi := down().SetInt(v), up().SetInt(v)
 		if u.Sign() > 0 {
-			down().Quo(uLo, vHi).Rat(tLo)
-			up().Quo(uHi, vLo).Rat(tHi)
+			tLo.Quo(uLo, vHi)
+			tHi.Quo(uHi, vLo)
 		} else {
-			down().Quo(uLo, vLo).Rat(tLo)
-			up().Quo(uHi, vHi).Rat(tHi)
+			tLo.Quo(uLo, vLo)
+			tHi.Quo(uHi, vHi)
 		}
 	}
-	// atanh is increasing: atanh(tLo) <= atanh(t) <= atanh(tHi).
-	alo, _ := atanhBounds(tLo, wp)
-	_, ahi := atanhBounds(tHi, wp)
-	lo = new(big.Rat).Add(alo, alo)
-	hi = new(big.Rat).Add(ahi, ahi)
+	// atanh is increasing: atanh(tLo) <= atanh(t) <= atanh(tHi); doubling
+	// is exact.
+	loF := atanhBound(tLo, wp, false)
+	hiF := atanhBound(tHi, wp, true)
+	loF.SetMantExp(loF, 1)
+	hiF.SetMantExp(hiF, 1)
 	if e != 0 {
-		l2lo, l2hi := ln2Bounds(wp)
-		ke := big.NewRat(e, 1)
-		a, b := new(big.Rat).Mul(ke, l2lo), new(big.Rat).Mul(ke, l2hi)
+		l2lo, l2hi := ln2FloatBounds(wp)
+		ke := new(big.Float).SetInt64(e) // exact: |e| < 2^63 needs at most 64 bits
 		if e < 0 {
-			a, b = b, a
+			l2lo, l2hi = l2hi, l2lo
 		}
-		lo.Add(lo, a)
-		hi.Add(hi, b)
+		loF.Add(loF, down().Mul(ke, l2lo))
+		hiF.Add(hiF, up().Mul(ke, l2hi))
 	}
+	lo, _ = loF.Rat(nil)
+	hi, _ = hiF.Rat(nil)
 	return lo, hi
 }
 
 // ln2Bounds returns lo <= ln(2) <= hi: ln(2) = 2·atanh(1/3).
 func ln2Bounds(wp uint) (lo, hi *big.Rat) {
-	a, b := atanhBounds(big.NewRat(1, 3), wp)
-	return a.Add(a, a), b.Add(b, b)
+	l, h := ln2FloatBounds(wp)
+	lo, _ = l.Rat(nil)
+	hi, _ = h.Rat(nil)
+	return lo, hi
 }
 
+// ln2FloatBounds returns lo <= ln(2) <= hi with wp bits, rounded down and
+// up: from the constant ln2Floor when it has the bits, else the series.
+func ln2FloatBounds(wp uint) (lo, hi *big.Float) {
+	lo = new(big.Float).SetPrec(wp).SetMode(big.ToNegativeInf)
+	hi = new(big.Float).SetPrec(wp).SetMode(big.ToPositiveInf)
+	if wp <= ln2Bits-16 {
+		// ⌊ln 2·2^n⌋/2^n ≤ ln 2 < (⌊…⌋ + 1)/2^n, rounded outwards
+		x, _ := new(big.Int).SetString(ln2Floor, 16)
+		xf := new(big.Float).SetInt(x) // exact
+		lo.Set(xf)                     // rounds down to wp bits
+		hi.Set(xf.SetInt(x.Add(x, big.NewInt(1))))
+		// (SetMantExp(z, …) with z itself keeps z's precision)
+		return lo.SetMantExp(lo, -ln2Bits), hi.SetMantExp(hi, -ln2Bits)
+	}
+	third := new(big.Float).SetPrec(wp + 8).SetMode(big.ToNegativeInf).SetRat(big.NewRat(1, 3))
+	l := atanhBound(third, wp, false)
+	third = new(big.Float).SetPrec(wp + 8).SetMode(big.ToPositiveInf).SetRat(big.NewRat(1, 3))
+	h := atanhBound(third, wp, true)
+	lo.Set(l)
+	hi.Set(h)
+	return lo.SetMantExp(lo, 1), hi.SetMantExp(hi, 1)
+}
+
+// ln2Floor is ⌊ln 2·2^ln2Bits⌋ in hexadecimal (TestLn2Constant checks it
+// against the series ln 2 = 2·atanh(1/3)): the bounds of ln 2 that most
+// decimals need, without summing a series each time.
+const (
+	ln2Bits  = 1100
+	ln2Floor = "b17217f7d1cf79abc9e3b39803f2f6af40f343267298b62d8a0d175b8baafa2be7b876206debac98559552fb4afa1b10ed2eae35c138214427573b291169b8253e96ca16224ae8c51acbda11317c387eb9ea9bc3b136603b256fa0ec7657f74b72ce87b19d6548caf5dfa6bd38303248655fa1872f20e3a2da2d97c50f3fd5c607f4ca11fb5bfb90610"
+)
+
 // atanhBounds returns lo <= atanh(t) <= hi for |t| <= 1/3, with hi - lo at
-// most about 2^-wp: atanh(t) = Σ t^(2j+1)/(2j+1). For t >= 0 every term is
-// positive and increasing in t, so summing down-rounded terms of a lower
-// bound of t gives a lower bound; the upper bound adds the remainder after
-// term j, at most p_j·t²/(1-t²) <= p_j/8 with p_j = t^(2j+1) (t² <= 1/9).
+// most about 2^-wp (see atanhBound).
 func atanhBounds(t *big.Rat, wp uint) (lo, hi *big.Rat) {
+	tLo := new(big.Float).SetPrec(wp + 8).SetMode(big.ToNegativeInf).SetRat(t)
+	tHi := new(big.Float).SetPrec(wp + 8).SetMode(big.ToPositiveInf).SetRat(t)
+	lo, _ = atanhBound(tLo, wp, false).Rat(nil)
+	hi, _ = atanhBound(tHi, wp, true).Rat(nil)
+	return lo, hi
+}
+
+// atanhBound returns a lower bound of atanh(t) (an upper one when upper
+// is set) for |t| <= 1/3, within about 2^-wp of it: atanh(t) =
+// Σ t^(2j+1)/(2j+1). For t >= 0 every term is positive and increasing in
+// t, so summing terms rounded down gives a lower bound; the upper bound
+// rounds up and adds the remainder after term j, at most p_j·t²/(1-t²) <=
+// p_j/8 with p_j = t^(2j+1) (t² <= 1/9). For t < 0, atanh(t) =
+// -atanh(-t) with the directions swapped.
+func atanhBound(t *big.Float, wp uint, upper bool) *big.Float {
+	mode := big.ToNegativeInf
+	if upper {
+		mode = big.ToPositiveInf
+	}
+	f := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(mode) }
 	switch t.Sign() {
 	case 0:
-		return new(big.Rat), new(big.Rat)
+		return f()
 	case -1:
-		l, h := atanhBounds(new(big.Rat).Neg(t), wp)
-		return h.Neg(h), l.Neg(l)
+		b := atanhBound(new(big.Float).Neg(t), wp, !upper)
+		return b.Neg(b)
 	}
-	down := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToNegativeInf) }
-	up := func() *big.Float { return new(big.Float).SetPrec(wp).SetMode(big.ToPositiveInf) }
-	tLo, tHi := down().SetRat(t), up().SetRat(t)
-	t2Lo, t2Hi := down().Mul(tLo, tLo), up().Mul(tHi, tHi)
-	pLo, pHi := down().Set(tLo), up().Set(tHi)
-	sumLo, sumHi := down(), up()
+	p := f().Set(t)
+	t2 := f().Mul(t, t)
+	sum, term := f(), f()
+	odd := new(big.Float).SetPrec(64) // 2j+1, exact
 	eps := new(big.Float).SetMantExp(big.NewFloat(1), -int(wp)-8)
 	for j := int64(0); ; j++ {
-		sumLo.Add(sumLo, down().Quo(pLo, down().SetInt64(2*j+1)))
-		sumHi.Add(sumHi, up().Quo(pHi, up().SetInt64(2*j+1)))
-		pLo.Mul(pLo, t2Lo)
-		pHi.Mul(pHi, t2Hi)
-		if pHi.Cmp(eps) < 0 {
-			// Remainder: Σ_{i>j} p_i/(2i+1) <= p_{j+1}·1/(1-t²) <= p_{j+1}·9/8.
-			rem := up().Mul(pHi, up().SetFloat64(1.125))
-			sumHi.Add(sumHi, rem)
-			break
+		odd.SetInt64(2*j + 1)
+		sum.Add(sum, term.Quo(p, odd))
+		p.Mul(p, t2)
+		if p.Cmp(eps) < 0 {
+			if upper {
+				// Remainder: Σ_{i>j} p_i/(2i+1) <= p_{j+1}·1/(1-t²) <= p_{j+1}·9/8.
+				sum.Add(sum, term.Mul(p, f().SetFloat64(1.125)))
+			}
+			return sum
 		}
 	}
-	lo, _ = sumLo.Rat(nil)
-	hi, _ = sumHi.Rat(nil)
-	return lo, hi
 }
