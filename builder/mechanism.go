@@ -53,7 +53,7 @@ func buildChain(ctx context.Context, b *chain.Builder) (*chain.Chain, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c, err := b.Build()
+	c, err := b.BuildContext(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"runtime"
@@ -159,6 +160,13 @@ var ratOne = big.NewRat(1, 1)
 // ErrorList holding every problem found. The Builder must not be used after
 // Build.
 func (b *Builder) Build() (*Chain, error) {
+	return b.BuildContext(context.Background())
+}
+
+// BuildContext is Build that stops with ctx's error when ctx ends: checking
+// that the rows sum to 1 exactly can take long when their probabilities
+// are large rationals.
+func (b *Builder) BuildContext(ctx context.Context) (*Chain, error) {
 	errs := slices.Clone(b.errs)
 	n := len(b.names)
 	// Resolve names given to AddTransitionTo.
@@ -207,12 +215,18 @@ func (b *Builder) Build() (*Chain, error) {
 		}()
 	}
 	for s := range n {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- s
 	}
 	close(next)
 	wg.Wait()
 	if r := panicked.Load(); r != nil {
 		panic(r)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for _, l := range rowErrs {
 		errs = append(errs, l...)

@@ -926,7 +926,10 @@ func (x *explorer) chain() (*chain.Chain, error) {
 			b.AddTransition(s, int(t.to), t.p)
 		}
 	}
-	c, err := b.Build()
+	c, err := b.BuildContext(x.ctx)
+	if err := x.ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error()}}
 	}
