@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/prism"
@@ -54,7 +55,13 @@ type Result struct {
 	// Lumped lists the lumpings the statements were evaluated on
 	// (Config.Lump), with the chain's size before and after each.
 	Lumped []property.Lumped
-	env    *property.Env
+	// Times[i] is how long Statements[i] took to evaluate; Elapsed is how
+	// long the whole file took: loading, building and every statement
+	// (Run alone: every statement). They are for reports (a JUnit test
+	// case's time) and never decide anything.
+	Times   []time.Duration
+	Elapsed time.Duration
+	env     *property.Env
 }
 
 // Pass reports whether every statement met its expectation.
@@ -154,11 +161,16 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 // error when ctx ends, while loading as well as while checking.
 func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Result, err error) {
 	defer recoverInternal(&err)
+	start := time.Now()
 	p, err := c.Load(ctx, filename, src)
 	if err != nil {
 		return nil, err
 	}
-	return c.Run(ctx, p)
+	r, err = c.Run(ctx, p)
+	if r != nil {
+		r.Elapsed = time.Since(start)
+	}
+	return r, err
 }
 
 // Load loads a .dp file and prepares it: it checks the file, builds its
@@ -170,6 +182,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	reportStage(ctx, "loading")
 	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile}.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {
@@ -178,6 +191,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if prog == nil {
 		return nil, err
 	}
+	reportStage(ctx, buildStage(prog))
 	prep, perr := property.Prepare(ctx, prog, c.Limits)
 	if perr != nil {
 		more, ok := perr.(source.ErrorList)
@@ -197,11 +211,16 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 // properties file (see LoadPRISM).
 func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (r *Result, err error) {
 	defer recoverInternal(&err)
+	start := time.Now()
 	p, err := c.LoadPRISM(ctx, modelPath, propsPath, consts)
 	if err != nil {
 		return nil, err
 	}
-	return c.Run(ctx, p)
+	r, err = c.Run(ctx, p)
+	if r != nil {
+		r.Elapsed = time.Since(start)
+	}
+	return r, err
 }
 
 // LoadPRISM reads a PRISM model file (.prism, .pm) and a properties file
@@ -242,6 +261,7 @@ func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, cons
 	if err != nil {
 		return nil, err
 	}
+	reportStage(ctx, buildStage(prog))
 	prep, err := property.Prepare(ctx, prog, c.Limits)
 	if err != nil {
 		return nil, err
@@ -277,9 +297,12 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 		c := comp.Run
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(comp.Neighbours), Runs: comp.Runs}
 	}
-	defer func() { r.Lumped = env.Lumpings() }()
+	start := time.Now()
+	defer func() { r.Lumped, r.Elapsed = env.Lumpings(), time.Since(start) }()
 	for _, st := range p.Program.Statements {
-		r.Statements = append(r.Statements, st.Evaluate(ctx, r.env))
+		t := time.Now()
+		r.Statements = append(r.Statements, st.Evaluate(statementProgress(ctx, st), r.env))
+		r.Times = append(r.Times, time.Since(t))
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
