@@ -14,6 +14,7 @@ import (
 
 	"codeberg.org/go-fonts/dejavu/dejavusans"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
@@ -817,9 +818,12 @@ func truncate(s string, width vg.Length, measure func(string) vg.Length) string 
 	return strings.TrimRight(string(r), " ") + "…"
 }
 
-// drawable replaces the characters that the plot's font cannot draw by
-// their code points (U+2A00), so that a text never silently loses them.
+// drawable escapes a text as the reports do (source.Escape: no control
+// character reaches the picture, and an SVG stays valid XML) and replaces
+// the characters that the plot's font cannot draw by their code points
+// (U+2A00), so that a text never silently loses them.
 func drawable(h text.Handler, s string) string {
+	s = source.Escape(s)
 	face := h.Cache().Lookup(sans, 12)
 	if face.Face == nil {
 		return s
