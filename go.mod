@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	codeberg.org/go-fonts/dejavu v0.4.0
 	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/image v0.30.0
 	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0
