@@ -82,7 +82,7 @@ func summaryDOT(c *chain.Chain, h Highlight) []byte {
 		title = append(title, h.Title)
 	}
 	title = append(title, fmt.Sprintf("a summary: the chain has %s and %s", thousands(n, "state"), thousands(c.NumTransitions(), "transition")),
-		fmt.Sprintf("(a picture shows at most %d states and %d transitions)", MaxDOTStates, MaxDOTTransitions))
+		fmt.Sprintf("(a picture shows at most %d states and %d transitions)", MaxDOTStates, MaxDOTTransitions), " ")
 	fmt.Fprintf(&b, "  label=%s;\n", dotLabel(title...))
 	b.WriteString("  node [fontname=Helvetica, fontsize=11];\n  edge [fontname=Helvetica, fontsize=10, arrowsize=0.7];\n")
 
@@ -116,22 +116,22 @@ func summaryDOT(c *chain.Chain, h Highlight) []byte {
 	if hasEvent {
 		label := []string{"worst event E*"}
 		if len(h.EventNames) > 0 {
-			label = append(label, eventList(h.EventNames, 4))
+			label = append(label, eventLines(h.EventNames, 6, 44)...)
 		}
 		if count['e'] > 0 {
 			label = append(label, fmt.Sprintf("(%s)", thousands(count['e'], "final state")))
 		}
-		b.WriteString("  event [shape=ellipse, peripheries=2, style=filled, fillcolor=salmon, label=" + dotLabel(label...) + "];\n")
+		b.WriteString("  event [shape=box, peripheries=2, style=\"rounded,filled\", fillcolor=salmon, label=" + dotLabel(label...) + "];\n")
 		right = append(right, "event")
 	}
 	if count['o'] > 0 {
-		what := "outputs"
+		what := "final states"
 		if hasEvent {
-			what = "other outputs"
+			what = "other final states"
 		}
 		label := []string{fmt.Sprintf("%s %s", thousands(count['o'], ""), what)}
 		label = append(label, someNames(c, group, 'o', 3)...)
-		b.WriteString("  outputs [shape=ellipse, peripheries=2, style=filled, fillcolor=lightyellow, label=" + dotLabel(label...) + "];\n")
+		b.WriteString("  outputs [shape=box, peripheries=2, style=\"rounded,filled\", fillcolor=lightyellow, label=" + dotLabel(label...) + "];\n")
 		right = append(right, "outputs")
 	}
 	column := func(name, rank string, ids []string) {
@@ -226,17 +226,34 @@ func someNames(c *chain.Chain, group []byte, g byte, k int) []string {
 	return names
 }
 
-// eventList writes an event's outputs, at most k of them: "{t0, t1, …}
-// (12 outputs)".
-func eventList(names []string, k int) string {
-	shownNames := make([]string, 0, k)
+// eventLines writes an event's outputs, at most k of them, in lines of
+// about width characters: "{t0, t1," / "t2, …} (12 outputs)".
+func eventLines(names []string, k, width int) []string {
+	var items []string
 	for i, n := range names {
 		if i == k && len(names) > k+1 {
-			return "{" + strings.Join(shownNames, ", ") + ", …} (" + thousands(len(names), "output") + ")"
+			items = append(items, "…")
+			break
 		}
-		shownNames = append(shownNames, shown(n))
+		items = append(items, shown(n))
 	}
-	return "{" + strings.Join(shownNames, ", ") + "}"
+	var lines []string
+	line := "{"
+	for i, it := range items {
+		sep := ", "
+		if i == len(items)-1 {
+			sep = "}"
+		}
+		if len([]rune(line)) > 1 && len([]rune(line+it)) > width {
+			lines = append(lines, strings.TrimRight(line, " "))
+			line = ""
+		}
+		line += it + sep
+	}
+	if len(items) < len(names) {
+		line += " (" + thousands(len(names), "output") + ")"
+	}
+	return append(lines, line)
 }
 
 // probText writes an exact probability for a picture: "1/3 ≈ 0.333333",
