@@ -1,7 +1,9 @@
 // Package picture draws dpcheck's models and results: the chain in
 // Graphviz DOT (through gonum's DOT encoder), rendered to SVG when
-// Graphviz is installed, and the exact privacy profile δ(ε) plotted with
-// gonum's plot package. Pictures are for people; nothing here decides a
+// Graphviz is installed (a summary of a chain too large to draw whole),
+// and the exact privacy profile δ(ε) plotted on gonum's vg canvases.
+// Names from the files are escaped where they enter a picture. Pictures
+// are for people; nothing here decides a
 // verdict, and the floating point used for plotting never reaches one.
 package picture
 

@@ -565,3 +565,23 @@ check dp(eps = 0)
 		t.Errorf("%d salmon states, want 2", n)
 	}
 }
+
+// TestNoUnusedFonts: the command links no font it does not use. gonum's
+// plot package registers the twelve Liberation fonts (4.5 MB) in its init;
+// the profile plot draws with gonum's vg packages in DejaVu Sans instead,
+// and nothing of dpcheck imports the plot package.
+func TestNoUnusedFonts(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/dpcheck/dpcheck/cmd/dpcheck").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "gonum.org/v1/plot" || dep == "gonum.org/v1/plot/plotter" || strings.HasPrefix(dep, "codeberg.org/go-fonts/liberation") || strings.HasPrefix(dep, "gonum.org/v1/plot/font/liberation") {
+			t.Errorf("dpcheck links %s", dep)
+		}
+	}
+}
