@@ -1,5 +1,8 @@
-// Package report formats dpcheck results for people (Text) and for
-// machines (JSON). The JSON document's schema is documented in the README
+// Package report formats dpcheck results for people (Text, Markdown) and
+// for machines (JSON, JUnit, GitHub workflow commands), and shows progress
+// on a terminal. Every rendering escapes the names, statements and
+// messages that come from the files checked (escape.go). The JSON
+// document's schema is docs/dpcheck.schema.json, documented in the README
 // and versioned by SchemaVersion.
 package report
 
