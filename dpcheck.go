@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/prism"
@@ -55,7 +56,13 @@ type Result struct {
 	// Lumped lists the lumpings the statements were evaluated on
 	// (Config.Lump), with the chain's size before and after each.
 	Lumped []property.Lumped
-	env    *property.Env
+	// Times[i] is how long Statements[i] took to evaluate; Elapsed is how
+	// long the whole file took: loading, building and every statement
+	// (Run alone: every statement). They are for reports (a JUnit test
+	// case's time) and never decide anything.
+	Times   []time.Duration
+	Elapsed time.Duration
+	env     *property.Env
 }
 
 // Pass reports whether every statement met its expectation.
@@ -161,11 +168,16 @@ func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Resul
 	defer recoverInternal(&err)
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
+	start := time.Now()
 	p, err := c.Load(ctx, filename, src)
 	if err != nil {
 		return nil, err
 	}
-	return c.Run(ctx, p)
+	r, err = c.Run(ctx, p)
+	if r != nil {
+		r.Elapsed = time.Since(start)
+	}
+	return r, err
 }
 
 // Load loads a .dp file and prepares it: it checks the file, builds its
@@ -179,6 +191,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	reportStage(ctx, "loading")
 	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile}.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {
@@ -187,6 +200,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 	if prog == nil {
 		return nil, err
 	}
+	reportStage(ctx, buildStage(prog))
 	prep, perr := property.Prepare(ctx, prog, c.Limits)
 	if perr != nil {
 		more, ok := perr.(source.ErrorList)
@@ -208,11 +222,16 @@ func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, con
 	defer recoverInternal(&err)
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
+	start := time.Now()
 	p, err := c.LoadPRISM(ctx, modelPath, propsPath, consts)
 	if err != nil {
 		return nil, err
 	}
-	return c.Run(ctx, p)
+	r, err = c.Run(ctx, p)
+	if r != nil {
+		r.Elapsed = time.Since(start)
+	}
+	return r, err
 }
 
 // LoadPRISM reads a PRISM model file (.prism, .pm) and a properties file
@@ -255,6 +274,7 @@ func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, cons
 	if err != nil {
 		return nil, err
 	}
+	reportStage(ctx, buildStage(prog))
 	prep, err := property.Prepare(ctx, prog, c.Limits)
 	if err != nil {
 		return nil, err
@@ -292,9 +312,12 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 		c := comp.Run
 		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(comp.Neighbours), Runs: comp.Runs}
 	}
-	defer func() { r.Lumped = env.Lumpings() }()
+	start := time.Now()
+	defer func() { r.Lumped, r.Elapsed = env.Lumpings(), time.Since(start) }()
 	for _, st := range p.Program.Statements {
-		o := st.Evaluate(ctx, r.env)
+		t := time.Now()
+		o := st.Evaluate(statementProgress(ctx, st), r.env)
+		r.Times = append(r.Times, time.Since(t))
 		r.Statements = append(r.Statements, o)
 		property.WrapErr(o, func(err error) error {
 			if me := memoryCause(ctx); me != nil && errors.Is(err, context.Canceled) {

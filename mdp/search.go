@@ -267,29 +267,11 @@ func (p *problem) setOutput(out verify.Output) error {
 		if !ok {
 			id = len(p.outNames)
 			ids[sk] = id
-			p.outNames = append(p.outNames, outputName(fr.Name(s), sk))
+			p.outNames = append(p.outNames, out.KeyName(fr.Name(s), sk))
 		}
 		p.outID[s] = id
 	}
 	return nil
-}
-
-// outputName displays a final output from its key.
-func outputName(state, sk string) string {
-	if sk == "" {
-		return state
-	}
-	switch sk[0] {
-	case 's':
-		return state
-	case 'v':
-		return sk[1:]
-	case 'u':
-		return "(" + strings.ReplaceAll(sk[1:], "\x00", ", ") + ")"
-	case 'l':
-		return "{" + strings.ReplaceAll(sk[1:], "\x00", ", ") + "}"
-	}
-	return sk
 }
 
 func traceLabel(l string) string {

@@ -84,7 +84,7 @@ func TestSurveyOneQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantReal(t, "δ", d.Delta, "3/5")
-	if !d.Exact || d.Verdict != Holds || !slices.Equal(d.Sequence, []string{"H"}) || !slices.Equal(d.Event, []string{"1"}) {
+	if !d.Exact || d.Verdict != Holds || !slices.Equal(d.Sequence, []string{"H"}) || !slices.Equal(d.Event, []string{"ans=1"}) {
 		t.Errorf("got %+v", d)
 	}
 }
@@ -120,7 +120,7 @@ func TestSurveyTwoQuestions(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantReal(t, "δ at ln 2", d2.Delta, "14/25")
-	if !slices.Equal(d2.Sequence, []string{"H", "H"}) || !slices.Equal(d2.Event, []string{"(1, 1)"}) {
+	if !slices.Equal(d2.Sequence, []string{"H", "H"}) || !slices.Equal(d2.Event, []string{"(a1=1, a2=1)"}) {
 		t.Errorf("got %+v", d2)
 	}
 }

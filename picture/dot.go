@@ -1,7 +1,9 @@
 // Package picture draws dpcheck's models and results: the chain in
 // Graphviz DOT (through gonum's DOT encoder), rendered to SVG when
-// Graphviz is installed, and the exact privacy profile δ(ε) plotted with
-// gonum's plot package. Pictures are for people; nothing here decides a
+// Graphviz is installed (a summary of a chain too large to draw whole),
+// and the exact privacy profile δ(ε) plotted on gonum's vg canvases.
+// Names from the files are escaped where they enter a picture. Pictures
+// are for people; nothing here decides a
 // verdict, and the floating point used for plotting never reaches one.
 package picture
 
@@ -18,6 +20,7 @@ import (
 	"time"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/source"
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/encoding"
 	"gonum.org/v1/gonum/graph/encoding/dot"
@@ -37,11 +40,17 @@ const (
 )
 
 // Highlight marks a counterexample in a picture: an ordered pair of states
-// and the states of the event (absorbing states).
+// and the states of the event (absorbing states). A summary picture (see
+// Summarized) shows the event as one node: EventNames are its outputs as
+// the reports name them, PrFrom and PrTo its exact probabilities under
+// From and To ("3/4"; empty when unknown).
 type Highlight struct {
-	From, To int // -1 when there is no pair
-	Event    []int
-	Title    string
+	From, To   int // -1 when there is no pair
+	Event      []int
+	Title      string
+	EventNames []string
+	PrFrom     string
+	PrTo       string
 }
 
 // NoHighlight draws the chain plainly.
@@ -56,14 +65,13 @@ var NoHighlight = Highlight{From: -1, To: -1}
 // self-loops of absorbing states are not drawn. The highlighted pair is
 // outlined in red and its event filled salmon.
 //
-// A chain of more than MaxDOTStates states or MaxDOTTransitions transitions
-// is refused: its picture would be unreadable.
+// A chain of more than MaxDOTStates states or MaxDOTTransitions
+// transitions would be unreadable: it is drawn as a summary (see
+// Summarized), the counterexample's pair and event with the rest
+// collapsed.
 func DOT(c *chain.Chain, h Highlight) ([]byte, error) {
-	if n := c.NumStates(); n > MaxDOTStates {
-		return nil, fmt.Errorf("the chain has %d states; a picture is drawn for at most %d states", n, MaxDOTStates)
-	}
-	if n := c.NumTransitions(); n > MaxDOTTransitions {
-		return nil, fmt.Errorf("the chain has %d transitions; a picture is drawn for at most %d transitions", n, MaxDOTTransitions)
+	if Summarized(c) {
+		return summaryDOT(c, h), nil
 	}
 	return dot.MarshalMulti(newDOTGraph(c, h), "dpcheck", "", "  ")
 }
@@ -222,7 +230,7 @@ func (g *dotGraph) DOTAttributers() (graphAttrs, nodeAttrs, edgeAttrs encoding.A
 		{Key: "fontname", Value: "Helvetica"},
 	}
 	if g.title != "" {
-		ga = append(ga, encoding.Attribute{Key: "label", Value: quote(g.title)}, encoding.Attribute{Key: "labelloc", Value: "t"})
+		ga = append(ga, encoding.Attribute{Key: "label", Value: dotLabel(strings.Split(g.title, "\n")...)}, encoding.Attribute{Key: "labelloc", Value: "t"})
 	}
 	return ga, attrs{{Key: "fontname", Value: "Helvetica"}, {Key: "fontsize", Value: "11"}},
 		attrs{{Key: "arrowsize", Value: "0.7"}}
@@ -236,7 +244,45 @@ type attrs []encoding.Attribute
 
 func (a attrs) Attributes() []encoding.Attribute { return a }
 
-func quote(s string) string { return fmt.Sprintf("%q", s) }
+// quote is a node's ID: the state's name as a Go string literal, which
+// DOT reads as a string (its escapes are two characters each; an ID is
+// never shown: every node has a label).
+func quote(s string) string { return strconv.Quote(s) }
+
+// What a picture shows of a name, a label or a statement is escaped, as
+// the reports escape it, where it enters the DOT text: dotLabel for
+// Graphviz's strings, htmlText for its HTML-like labels. Graphviz then
+// never meets a control character (a NUL ends its input), and an SVG it
+// writes is valid XML.
+
+// MaxDrawnName is the longest name a picture shows; a longer one is cut
+// with … (the reports show it whole).
+const MaxDrawnName = 40
+
+// shown is a name as a picture shows it: escaped (source.Escape) and cut
+// to MaxDrawnName characters.
+func shown(s string) string {
+	s = source.Escape(s)
+	if r := []rune(s); len(r) > MaxDrawnName {
+		s = string(r[:MaxDrawnName-1]) + "…"
+	}
+	return s
+}
+
+// dotLabel is a DOT string that Graphviz shows as these lines, each
+// escaped and, when it is a name, cut (see shown): backslashes and quotes
+// are escaped for DOT, the lines joined by its line break \n.
+func dotLabel(lines ...string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.Replace(source.Escape(l))
+	}
+	return `"` + strings.Join(out, `\n`) + `"`
+}
+
+// htmlText is a text in an HTML-like label: shown, then HTML-escaped.
+func htmlText(s string) string { return html.EscapeString(shown(s)) }
 
 // dotNode is a state: its ID is its place in the drawing order.
 type dotNode struct {
@@ -254,12 +300,16 @@ func (n dotNode) Attributes() []encoding.Attribute { return n.attrs }
 // (to targets, in drawing order) on the right, one row and port each.
 // Absorbing states are double ellipses.
 func nodeAttributes(c *chain.Chain, s int, targets []int, h Highlight, event map[int]bool) attrs {
-	text := []string{c.Name(s)}
+	text := []string{shown(c.Name(s))}
 	if v := c.Valuation(s); len(v) > 0 {
 		text = append(text, v.String())
 	}
 	if ls := c.Labels(s); len(ls) > 0 {
-		text = append(text, "["+strings.Join(ls, ", ")+"]")
+		shownLabels := make([]string, len(ls))
+		for i, l := range ls {
+			shownLabels[i] = shown(l)
+		}
+		text = append(text, "["+strings.Join(shownLabels, ", ")+"]")
 	}
 	marked := s == h.From || s == h.To
 	if len(targets) == 0 {
@@ -274,7 +324,7 @@ func nodeAttributes(c *chain.Chain, s int, targets []int, h Highlight, event map
 			fill = "salmon"
 		}
 		a := attrs{
-			{Key: "label", Value: quote(strings.Join(text, "\n"))},
+			{Key: "label", Value: dotLabel(text...)},
 			{Key: "shape", Value: "ellipse"}, {Key: "peripheries", Value: "2"},
 			{Key: "style", Value: "filled"}, {Key: "fillcolor", Value: fill},
 		}
@@ -298,7 +348,7 @@ func nodeAttributes(c *chain.Chain, s int, targets []int, h Highlight, event map
 		if k == 0 {
 			lines := make([]string, len(text))
 			for i, l := range text {
-				lines[i] = html.EscapeString(l)
+				lines[i] = html.EscapeString(l) // shown above
 			}
 			fmt.Fprintf(&b, `<TD ROWSPAN="%d" BGCOLOR="%s">%s</TD>`, len(targets), fill, strings.Join(lines, "<BR/>"))
 		}

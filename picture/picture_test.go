@@ -1,22 +1,28 @@
 package picture_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"github.com/dpcheck/dpcheck/exact"
+	"io"
 	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/picture"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -179,43 +185,92 @@ func TestDOTOrder(t *testing.T) {
 	}
 }
 
-func TestDOTTooBig(t *testing.T) {
+// TestDOTSummary: a chain over MaxDOTStates states or MaxDOTTransitions
+// transitions is drawn as a summary — the pair, the event with the pair's
+// exact probabilities of it and of the rest, and the other inputs,
+// interior states and outputs collapsed into nodes that count them; the
+// largest chain drawn whole is not. The summary of the above-threshold
+// model (930 states) is golden (testdata/above_threshold_summary.dot).
+func TestDOTSummary(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want string
 	}{
 		// 2n+2 states: n = 100 has 202.
-		{100, "the chain has 202 states; a picture is drawn for at most 200 states"},
+		{100, "the chain has 202 states and 10 302 transitions"},
 		// (n+1)² + n+1 transitions: n = 31 has 1056, in 64 states.
-		{31, "the chain has 1056 transitions; a picture is drawn for at most 1000 transitions"},
+		{31, "the chain has 64 states and 1 056 transitions"},
 	} {
 		m, err := builder.TruncatedGeometric(big.NewRat(1, 2), tc.n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = picture.DOT(m.Chain, picture.NoHighlight)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("n = %d: error %v, want %q", tc.n, err, tc.want)
+		if !picture.Summarized(m.Chain) {
+			t.Errorf("n = %d: not summarized", tc.n)
+		}
+		src, err := picture.DOT(m.Chain, picture.NoHighlight)
+		if err != nil || !strings.Contains(string(src), tc.want) {
+			t.Errorf("n = %d: error %v, DOT lacks %q:\n%s", tc.n, err, tc.want, src)
 		}
 	}
-	// The largest geometric chain that is drawn: n = 30, 62 states and 992
-	// transitions.
+	// The largest geometric chain that is drawn whole: n = 30, 62 states
+	// and 992 transitions.
 	m, err := builder.TruncatedGeometric(big.NewRat(1, 2), 30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := picture.DOT(m.Chain, picture.NoHighlight); err != nil {
-		t.Errorf("n = 30: %v", err)
+	if picture.Summarized(m.Chain) {
+		t.Error("n = 30 is summarized")
+	}
+	r, err := dpcheck.CheckSource(context.Background(), "at.dp", `model above_threshold(alpha_t = 1/4, alpha_q = 1/2, n = 9, k = 9, cmp = ">=")
+check dp(eps = ln(16)) expect violated
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := picture.HighlightOf(r)
+	src, err := picture.DOT(r.Prepared.Chain, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	for _, want := range []string{"a summary: the chain has", "pair0 -> event [color=red", "pair1 -> event [color=blue", "worst event E*", "interior"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, s)
+		}
+	}
+	goldenFile(t, "testdata/above_threshold_summary.dot", src)
+	if _, err := exec.LookPath("dot"); err == nil {
+		out := filepath.Join(t.TempDir(), "s.svg")
+		if err := picture.SVG(context.Background(), src, out); err != nil {
+			t.Errorf("Graphviz does not render the summary: %v", err)
+		}
+	}
+}
+
+// goldenFile compares got with the file path (-update rewrites it).
+func goldenFile(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (-update writes it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the output differs from %s (-update rewrites it):\n%s", path, got)
 	}
 }
 
 // TestMessagesNameNoFlags: the library's messages say nothing of the
 // command line's flags.
 func TestMessagesNameNoFlags(t *testing.T) {
-	m, _ := builder.TruncatedGeometric(big.NewRat(1, 2), 200)
-	_, err := picture.DOT(m.Chain, picture.NoHighlight)
 	perr := picture.ProfilePlot(filepath.Join(t.TempDir(), "p.gif"), "t", nil, nil)
-	for _, msg := range []string{picture.ErrNoGraphviz.Error(), err.Error(), perr.Error()} {
+	for _, msg := range []string{picture.ErrNoGraphviz.Error(), perr.Error()} {
 		if strings.Contains(msg, "--") {
 			t.Errorf("message names a flag: %q", msg)
 		}
@@ -388,4 +443,145 @@ func mustLn(t *testing.T, x float64) exact.Eps {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// TestHostilePictures: names with control characters, line ends, direction
+// controls, XML and HTML are escaped in the DOT text (no control
+// character: Graphviz would stop at a NUL), the SVG Graphviz renders and
+// the profile plot's SVG are valid XML and show the names escaped; a
+// 10 000-character name is cut.
+func TestHostilePictures(t *testing.T) {
+	q := strconv.Quote
+	a, b, long := "a\n::error file=x::owned", "b\x1b[2J\x00\r\u202e<&>", strings.Repeat("long", 2500)
+	src := strings.Join([]string{
+		"chain {",
+		"  state " + q(a) + " (x = 1) [" + q("l\x1b[2J</TD>") + "]",
+		"  state " + q(b) + " (x = 0)",
+		"  state " + q(long) + " (x = 2)",
+		"  state \"<yes>&\" (top = 2)",
+		"  state y2 (top = 2)",
+		"  state no (top = 1)",
+		"  " + q(a) + " -> \"<yes>&\" : 1/2, y2 : 1/4, no : 1/4",
+		"  " + q(b) + " -> \"<yes>&\" : 1/4, y2 : 1/4, no : 1/2",
+		"  " + q(long) + " -> no : 1",
+		"}",
+		"inputs " + q(a) + ", " + q(b) + ", " + q(long),
+		"neighbours " + q(a) + " ~ " + q(b),
+		"outputs var top",
+		"check dp(eps = ln(1))",
+	}, "\n") + "\n"
+	r, err := dpcheck.CheckSource(context.Background(), "m\x1b<&>.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := picture.HighlightOf(r)
+	dot, err := picture.DOT(r.Prepared.Chain, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range string(dot) {
+		if c != '\n' && source.Unsafe(c) {
+			t.Fatalf("DOT has %U at %d", c, i)
+		}
+	}
+	for _, want := range []string{`>a\n::error file=x::owned<BR/>`, `>b\x1b[2J\x00\r\u202e&lt;&amp;&gt;<BR/>`, `[l\x1b[2J&lt;/TD&gt;]`, "lon…<BR/>x=2"} {
+		if !strings.Contains(string(dot), want) {
+			t.Errorf("DOT lacks %q:\n%.3000s", want, dot)
+		}
+	}
+	// The name is the node's ID (never shown); its label is cut.
+	for _, l := range strings.Split(string(dot), "\n") {
+		if strings.Contains(l, "label=") && strings.Contains(l, strings.Repeat("long", 20)) {
+			t.Errorf("a label shows the whole 10 000-character name: %.200s", l)
+		}
+	}
+	goldenFile(t, "testdata/hostile.dot", dot)
+	dir := t.TempDir()
+	svgs := []string{filepath.Join(dir, "p.svg")}
+	title, curves, points, err := picture.ProfileOf(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := picture.ProfilePlot(svgs[0], title, curves, points); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("dot"); err == nil {
+		svgs = append(svgs, filepath.Join(dir, "m.svg"))
+		if err := picture.SVG(context.Background(), dot, svgs[1]); err != nil {
+			t.Fatalf("Graphviz does not render the hostile DOT: %v", err)
+		}
+	}
+	for _, path := range svgs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		for {
+			if _, err := dec.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s is not XML: %v", filepath.Base(path), err)
+			}
+		}
+		if !strings.Contains(string(data), `a\n::error file=x::owned`) {
+			t.Errorf("%s does not show the name escaped", filepath.Base(path))
+		}
+	}
+}
+
+// TestHighlightOutputsVar: with outputs var top, the worst event is a set
+// of values, and every final state with such a value is highlighted.
+func TestHighlightOutputsVar(t *testing.T) {
+	src := `chain {
+  state pos (x = 1)
+  state neg (x = 0)
+  state a (top = 2)
+  state b (top = 2)
+  state c (top = 1)
+  pos -> a : 1/2, b : 1/4, c : 1/4
+  neg -> a : 1/4, b : 1/4, c : 1/2
+}
+inputs pos, neg
+neighbours pos ~ neg
+outputs var top
+check dp(eps = 0)
+`
+	r, err := dpcheck.CheckSource(context.Background(), "v.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := picture.HighlightOf(r)
+	c := r.Prepared.Chain
+	var names []string
+	for _, s := range h.Event {
+		names = append(names, c.Name(s))
+	}
+	if strings.Join(names, " ") != "a b" || strings.Join(h.EventNames, " ") != "top=2" || h.PrFrom != "3/4" || h.PrTo != "1/2" {
+		t.Errorf("highlight: states %v, event %v, %s vs %s; want a b, top=2, 3/4 vs 1/2", names, h.EventNames, h.PrFrom, h.PrTo)
+	}
+	dot, _ := picture.DOT(c, h)
+	if n := strings.Count(string(dot), "fillcolor=salmon"); n != 2 {
+		t.Errorf("%d salmon states, want 2", n)
+	}
+}
+
+// TestNoUnusedFonts: the command links no font it does not use. gonum's
+// plot package registers the twelve Liberation fonts (4.5 MB) in its init;
+// the profile plot draws with gonum's vg packages in DejaVu Sans instead,
+// and nothing of dpcheck imports the plot package.
+func TestNoUnusedFonts(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/dpcheck/dpcheck/cmd/dpcheck").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "gonum.org/v1/plot" || dep == "gonum.org/v1/plot/plotter" || strings.HasPrefix(dep, "codeberg.org/go-fonts/liberation") || strings.HasPrefix(dep, "gonum.org/v1/plot/font/liberation") {
+			t.Errorf("dpcheck links %s", dep)
+		}
+	}
 }

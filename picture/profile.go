@@ -14,12 +14,11 @@ import (
 
 	"codeberg.org/go-fonts/dejavu/dejavusans"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -125,7 +124,8 @@ func textStyle(h text.Handler, size float64, xa draw.XAlignment, ya draw.YAlignm
 	return text.Style{Color: color.Black, Font: font.From(sans, vg.Points(size)), XAlign: xa, YAlign: ya, Handler: h}
 }
 
-// drawProfile draws the whole figure on c.
+// drawProfile draws the whole figure on c: the title, the axes (frame),
+// the grid, the curves, the checked points and the legend.
 func drawProfile(c draw.Canvas, h text.Handler, title string, curves []Curve, points []Point) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
@@ -144,33 +144,28 @@ func drawProfile(c draw.Canvas, h text.Handler, title string, curves []Curve, po
 	}
 
 	ex, dy := chooseEpsAxis(curves, points), chooseDeltaAxis(curves, points)
-	p := plot.New()
-	p.BackgroundColor = nil
-	p.TextHandler = h
-	setAxis(&p.X, h, ex, axisLabel("ε", ex))
-	setAxis(&p.Y, h, dy, axisLabel("δ(ε)", dy))
-	p.Add(&grid{x: ex, y: dy})
+	fr := frame{h: h, x: ex, y: dy, xLabel: axisLabel("ε", ex), yLabel: axisLabel("δ(ε)", dy)}
 
+	type curve struct {
+		xys   []xy
+		style draw.LineStyle
+	}
+	var drawn []curve
 	var legend []legendEntry
-	var paths [][]plotter.XY // every curve, for the legend's placement
 	for i, cv := range curves {
 		xys := mapped(sampleProfile(cv.Profile, ex), ex, dy)
-		line, err := plotter.NewLine(xys)
-		if err != nil {
+		if !finite(xys) {
 			continue // no finite point: nothing to draw
 		}
-		line.Color = curveColors[i%len(curveColors)]
-		line.Width = vg.Points(2)
+		sty := draw.LineStyle{Color: curveColors[i%len(curveColors)], Width: vg.Points(2)}
 		if i > 0 {
-			line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			sty.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
-		p.Add(line)
-		paths = append(paths, xys)
-		legend = append(legend, legendEntry{drawable(h, cv.Name), line})
+		drawn = append(drawn, curve{xys, sty})
+		legend = append(legend, legendEntry{drawable(h, cv.Name), lineThumb{sty}})
 	}
 	mk := newMarkers(points, ex, dy)
 	if len(mk.pts) > 0 {
-		p.Add(mk)
 		for _, holds := range []bool{true, false} {
 			if mk.has(holds) {
 				name := "dp(ε, δ) violated"
@@ -182,49 +177,66 @@ func drawProfile(c draw.Canvas, h text.Handler, title string, curves []Curve, po
 		}
 	}
 
-	leg := plot.NewLegend()
-	leg.TextStyle = textStyle(h, 10, draw.XLeft, draw.YBottom)
-	leg.Left, leg.Top = true, true
-	leg.ThumbnailWidth = vg.Points(22)
-	leg.Padding = vg.Points(2)
-	for _, e := range legend {
-		leg.Add(e.name, e.thumb)
-	}
+	leg := legendBox{style: textStyle(h, 10, draw.XLeft, draw.YCenter), entries: legend}
 	const boxPad = 5
-	size := leg.Rectangle(area).Size()
-	boxW, boxH := size.X+2*vg.Points(boxPad), size.Y+2*vg.Points(boxPad)
+	boxW, boxH := leg.width()+2*vg.Points(boxPad), leg.height()+2*vg.Points(boxPad)
 
+	ax := fr.layout(area.Rectangle, mk)
 	var box vg.Rectangle
-	placed := false
 	if len(legend) > 0 {
-		data := p.DataCanvas(area)
-		lines, boxes := obstacles(p, data, paths, mk)
-		box, placed = placeLegend(data, boxW, boxH, lines, boxes)
+		var paths [][]xy
+		for _, cv := range drawn {
+			paths = append(paths, cv.xys)
+		}
+		lines, boxes := obstacles(ax, paths, mk)
+		var placed bool
+		box, placed = placeLegend(draw.Canvas{Rectangle: ax.frame}, boxW, boxH, lines, boxes)
 		if !placed {
 			// No free corner: the legend goes right of the plot, level
 			// with the plot's top.
 			area = draw.Crop(area, 0, -(boxW + vg.Points(10)), 0, 0)
-			data = p.DataCanvas(area)
-			box = vg.Rectangle{Min: vg.Point{X: area.Max.X + vg.Points(10), Y: data.Max.Y - boxH}, Max: vg.Point{X: area.Max.X + vg.Points(10) + boxW, Y: data.Max.Y}}
+			ax = fr.layout(area.Rectangle, mk)
+			box = vg.Rectangle{Min: vg.Point{X: area.Max.X + vg.Points(10), Y: ax.frame.Max.Y - boxH}, Max: vg.Point{X: area.Max.X + vg.Points(10) + boxW, Y: ax.frame.Max.Y}}
 		}
 	}
-	p.Draw(area)
+	fr.drawGrid(c, ax)
+	inside := draw.Canvas{Canvas: c.Canvas, Rectangle: ax.frame}
+	for _, cv := range drawn {
+		pts := make([]vg.Point, len(cv.xys))
+		for i, p := range cv.xys {
+			pts[i] = ax.point(p)
+		}
+		inside.StrokeLines(cv.style, inside.ClipLinesXY(pts)...)
+	}
+	fr.drawAxes(c, ax)
+	for i, pt := range mk.positions(ax) {
+		c.DrawGlyphNoClip(mk.style(mk.holds[i]), pt)
+	}
 	if len(legend) > 0 {
 		c.SetColor(color.White)
 		c.Fill(box.Path())
 		c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 160}, Width: vg.Points(0.6)})
 		c.Stroke(box.Path())
-		inner := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		leg.draw(c, vg.Rectangle{
 			Min: box.Min.Add(vg.Point{X: vg.Points(boxPad), Y: vg.Points(boxPad)}),
 			Max: box.Max.Sub(vg.Point{X: vg.Points(boxPad), Y: vg.Points(boxPad)}),
-		}}
-		leg.Draw(inner)
+		})
 	}
+}
+
+// finite reports whether a sampled curve has a finite point to draw.
+func finite(xys []xy) bool {
+	for _, p := range xys {
+		if !math.IsInf(p.X, 0) && !math.IsNaN(p.X) && !math.IsInf(p.Y, 0) && !math.IsNaN(p.Y) {
+			return true
+		}
+	}
+	return false
 }
 
 type legendEntry struct {
 	name  string
-	thumb plot.Thumbnailer
+	thumb thumbnail
 }
 
 // axis is a choice of range and scale: [0, Max], linear, or linear on
@@ -262,8 +274,8 @@ func (a axis) inverse(u float64) float64 {
 // ticks returns the axis' ticks, at values (not yet mapped by f): round
 // steps on a linear axis; 0 and the powers of ten, with minor ticks
 // between, on a logarithmic one.
-func (a axis) ticks() []plot.Tick {
-	var ts []plot.Tick
+func (a axis) ticks() []tick {
+	var ts []tick
 	if !a.Log {
 		step := niceStep(a.Max / 5)
 		prec := decimals(step)
@@ -273,18 +285,18 @@ func (a axis) ticks() []plot.Tick {
 			if i == 0 {
 				label = "0"
 			}
-			ts = append(ts, plot.Tick{Value: v, Label: label})
+			ts = append(ts, tick{Value: v, Label: label})
 			if m := v + step/2; m < a.Max {
-				ts = append(ts, plot.Tick{Value: m})
+				ts = append(ts, tick{Value: m})
 			}
 		}
 		return ts
 	}
-	ts = append(ts, plot.Tick{Value: 0, Label: "0"})
+	ts = append(ts, tick{Value: 0, Label: "0"})
 	for d := a.Linear; d <= a.Max*(1+1e-9); d *= 10 {
-		ts = append(ts, plot.Tick{Value: d, Label: formatTick(d)})
+		ts = append(ts, tick{Value: d, Label: formatTick(d)})
 		for k := 2; k <= 9 && float64(k)*d <= a.Max; k++ {
-			ts = append(ts, plot.Tick{Value: float64(k) * d})
+			ts = append(ts, tick{Value: float64(k) * d})
 		}
 	}
 	return ts
@@ -407,24 +419,6 @@ func chooseDeltaAxis(curves []Curve, points []Point) axis {
 	return axis{Max: math.Min(roundUp(1.05*top), math.Max(1, top))}
 }
 
-// setAxis sets a plot axis to show ch: gonum's linear scale over the
-// values mapped by ch.f, with ch's ticks placed accordingly.
-func setAxis(a *plot.Axis, h text.Handler, ch axis, label string) {
-	a.Min, a.Max = 0, ch.f(ch.Max)
-	var ts plot.ConstantTicks
-	for _, t := range ch.ticks() {
-		t.Value = ch.f(t.Value)
-		ts = append(ts, t)
-	}
-	a.Tick.Marker = ts
-	a.Label.Text = label
-	a.Label.TextStyle = textStyle(h, 11, draw.XCenter, draw.YBottom)
-	a.Tick.Label.Font = font.From(sans, vg.Points(9))
-	a.Tick.Label.Handler = h
-	a.Tick.Length = vg.Points(5)
-	a.Padding = vg.Points(3)
-}
-
 // axisLabel names an axis, and says where it turns logarithmic.
 func axisLabel(name string, a axis) string {
 	if a.Log {
@@ -434,37 +428,17 @@ func axisLabel(name string, a axis) string {
 }
 
 // mapped returns the points mapped by the axes' f, as the plot draws them.
-func mapped(xys plotter.XYs, x, y axis) plotter.XYs {
-	out := make(plotter.XYs, len(xys))
-	for i, xy := range xys {
-		out[i] = plotter.XY{X: x.f(xy.X), Y: y.f(xy.Y)}
+func mapped(xys []xy, x, y axis) []xy {
+	out := make([]xy, len(xys))
+	for i, p := range xys {
+		out[i] = xy{X: x.f(p.X), Y: y.f(p.Y)}
 	}
 	return out
 }
 
-// grid draws light lines at the major ticks.
-type grid struct{ x, y axis }
-
-func (g *grid) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	sty := draw.LineStyle{Color: gridColor, Width: vg.Points(0.5)}
-	for _, t := range g.x.ticks() {
-		if t.Label != "" {
-			x := trX(g.x.f(t.Value))
-			c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
-		}
-	}
-	for _, t := range g.y.ticks() {
-		if t.Label != "" {
-			y := trY(g.y.f(t.Value))
-			c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
-		}
-	}
-}
-
 // sampleProfile samples δ(ε) over the axis, evenly in the axis' own
 // coordinate and at every breakpoint, so that kinks stay sharp.
-func sampleProfile(p *verify.Profile, ax axis) plotter.XYs {
+func sampleProfile(p *verify.Profile, ax axis) []xy {
 	type bp struct{ c, eps, delta float64 }
 	var bps []bp
 	for _, pt := range p.Points {
@@ -497,12 +471,12 @@ func sampleProfile(p *verify.Profile, ax axis) plotter.XYs {
 		}
 	}
 	sort.Float64s(xs)
-	xys := make(plotter.XYs, 0, len(xs))
+	xys := make([]xy, 0, len(xs))
 	for i, x := range xs {
 		if i > 0 && x == xs[i-1] {
 			continue
 		}
-		xys = append(xys, plotter.XY{X: x, Y: deltaAt(x)})
+		xys = append(xys, xy{X: x, Y: deltaAt(x)})
 	}
 	return xys
 }
@@ -510,7 +484,7 @@ func sampleProfile(p *verify.Profile, ax axis) plotter.XYs {
 // markers draws the checked points: held as hollow circles, violated as
 // crosses, those that would overlap set side by side (markerOffsets).
 type markers struct {
-	pts    []plotter.XY
+	pts    []xy
 	holds  []bool
 	radius vg.Length
 }
@@ -523,7 +497,7 @@ func newMarkers(points []Point, x, y axis) *markers {
 			continue
 		}
 		d, _ := pt.Delta.Float64()
-		m.pts = append(m.pts, plotter.XY{X: x.f(pt.Eps.Float()), Y: y.f(d)})
+		m.pts = append(m.pts, xy{X: x.f(pt.Eps.Float()), Y: y.f(d)})
 		m.holds = append(m.holds, pt.Holds)
 	}
 	return m
@@ -548,42 +522,18 @@ func (m *markers) style(holds bool) draw.GlyphStyle {
 // spacing is how far apart the centres of two markers must be.
 func (m *markers) spacing() vg.Length { return 2*m.radius + vg.Points(2) }
 
-func (m *markers) positions(c draw.Canvas, p *plot.Plot) []vg.Point {
-	trX, trY := p.Transforms(&c)
+// positions returns where the markers are drawn in the axes ax, set
+// apart where they would overlap.
+func (m *markers) positions(ax axes) []vg.Point {
 	pos := make([]vg.Point, len(m.pts))
-	offs := make([]vg.Length, len(m.pts))
 	for i, pt := range m.pts {
-		pos[i] = vg.Point{X: trX(pt.X), Y: trY(pt.Y)}
+		pos[i] = ax.point(pt)
 	}
-	offs = markerOffsets(pos, m.holds, m.spacing())
+	offs := markerOffsets(pos, m.holds, m.spacing())
 	for i := range pos {
 		pos[i].X += offs[i]
 	}
 	return pos
-}
-
-func (m *markers) Plot(c draw.Canvas, p *plot.Plot) {
-	for i, pt := range m.positions(c, p) {
-		c.DrawGlyphNoClip(m.style(m.holds[i]), pt)
-	}
-}
-
-// GlyphBoxes keeps the markers, and their offsets, inside the plot. The
-// offsets depend on the canvas; this takes them as if the plot were 5×3
-// inches.
-func (m *markers) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
-	pos := make([]vg.Point, len(m.pts))
-	for i, pt := range m.pts {
-		pos[i] = vg.Point{X: 5 * vg.Inch * vg.Length(p.X.Norm(pt.X)), Y: 3 * vg.Inch * vg.Length(p.Y.Norm(pt.Y))}
-	}
-	offs := markerOffsets(pos, m.holds, m.spacing())
-	boxes := make([]plot.GlyphBox, len(m.pts))
-	for i, pt := range m.pts {
-		r := m.radius + vg.Points(1)
-		boxes[i] = plot.GlyphBox{X: p.X.Norm(pt.X), Y: p.Y.Norm(pt.Y),
-			Rectangle: vg.Rectangle{Min: vg.Point{X: offs[i] - r, Y: -r}, Max: vg.Point{X: offs[i] + r, Y: r}}}
-	}
-	return boxes
 }
 
 // markerOffsets returns horizontal offsets that set apart markers closer
@@ -673,24 +623,31 @@ func (g crossGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 // glyphThumb is a marker's legend thumbnail.
 type glyphThumb struct{ sty draw.GlyphStyle }
 
-func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyphNoClip(g.sty, c.Center()) }
+func (g glyphThumb) draw(c draw.Canvas, r vg.Rectangle) {
+	c.DrawGlyphNoClip(g.sty, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2})
+}
+
+// lineThumb is a curve's legend thumbnail: a stretch of its line.
+type lineThumb struct{ sty draw.LineStyle }
+
+func (l lineThumb) draw(c draw.Canvas, r vg.Rectangle) {
+	y := (r.Min.Y + r.Max.Y) / 2
+	c.StrokeLine2(l.sty, r.Min.X, y, r.Max.X, y)
+}
 
 // obstacles returns what the legend must not cover, in canvas
 // coordinates: the curves as polylines and the markers as boxes.
-func obstacles(p *plot.Plot, data draw.Canvas, paths [][]plotter.XY, mk *markers) (lines [][]vg.Point, boxes []vg.Rectangle) {
-	trX, trY := p.Transforms(&data)
+func obstacles(ax axes, paths [][]xy, mk *markers) (lines [][]vg.Point, boxes []vg.Rectangle) {
 	for _, xys := range paths {
 		pl := make([]vg.Point, len(xys))
-		for i, xy := range xys {
-			pl[i] = vg.Point{X: trX(xy.X), Y: trY(xy.Y)}
+		for i, p := range xys {
+			pl[i] = ax.point(p)
 		}
 		lines = append(lines, pl)
 	}
-	if len(mk.pts) > 0 {
-		for _, pt := range mk.positions(data, p) {
-			r := mk.radius
-			boxes = append(boxes, vg.Rectangle{Min: vg.Point{X: pt.X - r, Y: pt.Y - r}, Max: vg.Point{X: pt.X + r, Y: pt.Y + r}})
-		}
+	for _, pt := range mk.positions(ax) {
+		r := mk.radius
+		boxes = append(boxes, vg.Rectangle{Min: vg.Point{X: pt.X - r, Y: pt.Y - r}, Max: vg.Point{X: pt.X + r, Y: pt.Y + r}})
 	}
 	return lines, boxes
 }
@@ -817,9 +774,12 @@ func truncate(s string, width vg.Length, measure func(string) vg.Length) string 
 	return strings.TrimRight(string(r), " ") + "…"
 }
 
-// drawable replaces the characters that the plot's font cannot draw by
-// their code points (U+2A00), so that a text never silently loses them.
+// drawable escapes a text as the reports do (source.Escape: no control
+// character reaches the picture, and an SVG stays valid XML) and replaces
+// the characters that the plot's font cannot draw by their code points
+// (U+2A00), so that a text never silently loses them.
 func drawable(h text.Handler, s string) string {
+	s = source.Escape(s)
 	face := h.Cache().Lookup(sans, 12)
 	if face.Face == nil {
 		return s

@@ -2,6 +2,7 @@ package picture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,19 +30,17 @@ func HighlightOf(r *dpcheck.Result) Highlight {
 				continue
 			}
 			cx := o.Result.Counterexample
-			hl := Highlight{From: cx.From.ID, To: cx.To.ID, Title: title}
+			hl := Highlight{From: cx.From.ID, To: cx.To.ID, Title: title, PrFrom: cx.PrFrom.RatString(), PrTo: cx.PrTo.RatString()}
 			if cx.Loss != nil {
 				// A composition's pair is named by one run's states; the
 				// product chain's inputs have the same names. Its event is
 				// a set of loss values, not of states.
 				hl.From, hl.To = lookup(c, cx.From.Name), lookup(c, cx.To.Name)
+				hl.PrFrom, hl.PrTo = "", ""
 				return hl
 			}
-			for _, name := range cx.Event {
-				if s, ok := c.Lookup(name); ok && c.IsAbsorbing(s) {
-					hl.Event = append(hl.Event, s)
-				}
-			}
+			hl.EventNames = cx.Event
+			hl.Event = eventStates(c, o.Statement().(*property.DPCheck).Output(), cx.Event)
 			return hl
 		case *property.FormulaOutcome:
 			if o.Result == nil || o.Result.Counterexample == nil {
@@ -54,6 +53,28 @@ func HighlightOf(r *dpcheck.Result) Highlight {
 		}
 	}
 	return NoHighlight
+}
+
+// eventStates returns the absorbing states whose output (over out) is one
+// of the event's: the states themselves for final states; for "outputs
+// var y" every final state whose y is one of the event's values (an
+// output named "y=2"). Over traces it returns none: a trace is not a
+// state.
+func eventStates(c *chain.Chain, out verify.Output, event []string) []int {
+	if !out.Final() {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, e := range event {
+		names[e] = true
+	}
+	var states []int
+	for s := 0; s < c.NumStates(); s++ {
+		if c.IsAbsorbing(s) && names[out.KeyName(c.Name(s), out.StateKey(c, s))] {
+			states = append(states, s)
+		}
+	}
+	return states
 }
 
 // lookup returns the state named name, or -1.
@@ -121,7 +142,7 @@ func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []C
 			if err != nil {
 				return "", nil, nil, err
 			}
-			curves = append(curves, Curve{Name: fmt.Sprintf("δ(ε), %s vs %s", cx.From.Name, cx.To.Name), Profile: pp})
+			curves = append(curves, Curve{Name: fmt.Sprintf("δ(ε), %s vs %s", shown(cx.From.Name), shown(cx.To.Name)), Profile: pp})
 			pairAdded = true
 		}
 	}
@@ -134,36 +155,64 @@ func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []C
 
 // Draw writes the pictures of a checked file: its chain in DOT to the file
 // dot, rendered to SVG in svg, and its privacy profile to prof (.png or
-// .svg) — each only when its path is not empty.
-func Draw(ctx context.Context, r *dpcheck.Result, dot, svg, prof string) error {
-	if r.Prepared.Chain == nil && (dot != "" || svg != "" || r.Prepared.Composition == nil) {
-		if c := r.Prepared.Composition; c != nil {
-			return fmt.Errorf("%s: the chain of the %d runs was not built (no statement needed it), so it cannot be drawn", r.File, c.Runs)
-		}
-		return fmt.Errorf("%s has no model of its own to draw", r.File)
-	}
+// .svg) — each only when its path is not empty. A picture that cannot be
+// drawn does not keep the others from being written: Draw returns the
+// error of each that failed (a chain too large to draw whole is drawn as
+// a summary, and said so by Summarized). Pictures decide nothing.
+func Draw(ctx context.Context, r *dpcheck.Result, dot, svg, prof string) []error {
+	var errs []error
 	if dot != "" || svg != "" {
-		src, err := DOT(r.Prepared.Chain, HighlightOf(r))
-		switch {
-		case err != nil:
-			return err
-		case dot != "":
-			if err := os.WriteFile(dot, src, 0o644); err != nil {
-				return err
-			}
-		}
-		if svg != "" {
-			if err := SVG(ctx, src, svg); err != nil {
-				return err
-			}
+		if err := drawChain(ctx, r, dot, svg); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	if prof == "" {
-		return nil
+	if prof != "" {
+		if err := plotProfile(ctx, r, prof); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// drawChain writes the chain's DOT to dot and its SVG to svg.
+func drawChain(ctx context.Context, r *dpcheck.Result, dot, svg string) error {
+	if r.Prepared.Chain == nil {
+		return noChain(r)
+	}
+	src, err := DOT(r.Prepared.Chain, HighlightOf(r))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	if dot != "" {
+		if err := os.WriteFile(dot, src, 0o644); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if svg != "" {
+		if err := SVG(ctx, src, svg); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// plotProfile plots the privacy profile to prof.
+func plotProfile(ctx context.Context, r *dpcheck.Result, prof string) error {
+	if r.Prepared.Chain == nil && r.Prepared.Composition == nil {
+		return noChain(r)
 	}
 	title, curves, points, err := ProfileOf(ctx, r)
 	if err != nil {
 		return err
 	}
 	return ProfilePlot(prof, title, curves, points)
+}
+
+// noChain says why a result has no chain to draw.
+func noChain(r *dpcheck.Result) error {
+	if c := r.Prepared.Composition; c != nil {
+		return fmt.Errorf("%s: the chain of the %d runs was not built (no statement needed it), so it cannot be drawn", r.File, c.Runs)
+	}
+	return fmt.Errorf("%s has no model of its own to draw", r.File)
 }

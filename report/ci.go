@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -16,7 +17,9 @@ import (
 // per statement; a statement that does not meet its expectation is a
 // failure whose text is the statement's full report (counterexample
 // included); a file with parse or semantic errors is a suite with one
-// erroring test case.
+// erroring test case. Every test case has the time its statement took
+// (dpcheck.Result.Times), every suite its file's (Entry.Elapsed), in
+// seconds. Names and messages are escaped as in the text report.
 func JUnit(w io.Writer, entries []Entry) error {
 	type failure struct {
 		Message string `xml:"message,attr"`
@@ -26,6 +29,7 @@ func JUnit(w io.Writer, entries []Entry) error {
 	type testcase struct {
 		Classname string   `xml:"classname,attr"`
 		Name      string   `xml:"name,attr"`
+		Time      string   `xml:"time,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
 		Error     *failure `xml:"error,omitempty"`
 		SystemOut string   `xml:"system-out,omitempty"`
@@ -35,6 +39,7 @@ func JUnit(w io.Writer, entries []Entry) error {
 		Tests    int        `xml:"tests,attr"`
 		Failures int        `xml:"failures,attr"`
 		Errors   int        `xml:"errors,attr"`
+		Time     string     `xml:"time,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
 	type testsuites struct {
@@ -43,30 +48,39 @@ func JUnit(w io.Writer, entries []Entry) error {
 		Tests    int         `xml:"tests,attr"`
 		Failures int         `xml:"failures,attr"`
 		Errors   int         `xml:"errors,attr"`
+		Time     string      `xml:"time,attr"`
 		Suites   []testsuite `xml:"testsuite"`
 	}
 	doc := testsuites{Name: "dpcheck"}
+	var total time.Duration
 	for _, e := range entries {
-		s := testsuite{Name: e.File}
+		file := junitAttr(e.File)
+		elapsed := e.elapsed()
+		total += elapsed
+		s := testsuite{Name: file, Time: seconds(elapsed)}
 		if e.Result == nil {
 			var b bytes.Buffer
 			writeErr(&b, e)
-			s.Cases = append(s.Cases, testcase{Classname: e.File, Name: "load " + e.File,
-				Error: &failure{Message: "the file does not load", Type: "dpcheck.invalid", Text: b.String()}})
+			s.Cases = append(s.Cases, testcase{Classname: file, Name: "load " + file, Time: seconds(elapsed),
+				Error: &failure{Message: "the file does not load", Type: "dpcheck.invalid", Text: junitText(b.String())}})
 			s.Errors++
 		} else {
-			for _, o := range e.Result.Statements {
+			for i, o := range e.Result.Statements {
 				var b bytes.Buffer
 				textOutcome(&b, o)
-				text := dedent(b.String())
+				text := junitText(dedent(b.String()))
 				h := o.Statement().Head()
-				tc := testcase{Classname: e.File, Name: fmt.Sprintf("line %d: %s", h.Pos.Line, h.Text)}
+				var took time.Duration
+				if i < len(e.Result.Times) {
+					took = e.Result.Times[i]
+				}
+				tc := testcase{Classname: file, Name: junitAttr(fmt.Sprintf("line %d: %s", h.Pos.Line, h.Text)), Time: seconds(took)}
 				switch {
 				case o.Err() != nil:
-					tc.Error = &failure{Message: errText(o.Err()), Type: "dpcheck.error", Text: text}
+					tc.Error = &failure{Message: junitAttr(errText(o.Err())), Type: "dpcheck.error", Text: text}
 					s.Errors++
 				case !o.Pass():
-					tc.Failure = &failure{Message: summary(o), Type: "dpcheck.fail", Text: text}
+					tc.Failure = &failure{Message: junitAttr(summary(o)), Type: "dpcheck.fail", Text: text}
 					s.Failures++
 				default:
 					tc.SystemOut = text
@@ -80,17 +94,22 @@ func JUnit(w io.Writer, entries []Entry) error {
 		doc.Errors += s.Errors
 		doc.Suites = append(doc.Suites, s)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	doc.Time = seconds(total)
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	b.WriteString("\n")
+	_, err := w.Write(b.Bytes())
 	return err
 }
+
+// seconds writes a duration as JUnit's time attribute: seconds, to the
+// millisecond.
+func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 // summary says in one line how a statement's outcome differs from its
 // expectation.
@@ -113,7 +132,9 @@ func summary(o property.Outcome) string {
 // GitHub writes GitHub Actions workflow commands: an error annotation on
 // the line of every statement that does not meet its expectation and of
 // every parse or semantic error, then a notice with the totals.
-func GitHub(w io.Writer, entries []Entry) error {
+func GitHub(out io.Writer, entries []Entry) error {
+	var b bytes.Buffer
+	w := &b
 	var pass, fail, bad int
 	for _, e := range entries {
 		if e.Result == nil {
@@ -146,17 +167,8 @@ func GitHub(w io.Writer, entries []Entry) error {
 	}
 	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(fmt.Sprintf("%s, %s: %d passed, %d failed, %s with errors",
 		count(len(entries), "file"), count(pass+fail, "statement"), pass, fail, count(bad, "file"))))
-	return nil
-}
-
-// ghData escapes a workflow command's message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProp escapes a workflow command's property value.
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	_, err := out.Write(b.Bytes())
+	return err
 }
 
 // dedent removes the text report's indentation.

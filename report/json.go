@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -431,10 +432,18 @@ func counterexampleDoc(cx *verify.Counterexample) *CounterexampleDoc {
 	return c
 }
 
-// JSON writes the entries as one indented JSON document.
+// JSON writes the entries as one indented JSON document. Strings are
+// escaped by the encoding: besides JSON's own escapes, every character
+// that could drive a terminal showing the document raw (DEL, C1, the
+// direction controls) is written as a \u escape.
 func JSON(w io.Writer, entries []Entry, version string) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(Build(entries, version))
+	if err := enc.Encode(Build(entries, version)); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonSafe(b.Bytes()))
+	return err
 }

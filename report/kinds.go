@@ -42,7 +42,7 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s: %s, ε = %s, δ = %s; %s\n",
+				printf(w, "%s%s: %s, ε = %s, δ = %s; %s\n",
 					pad, verdictText(o), s.Describe(), epsText(r.Eps), ratText(r.Delta), checkedText(r.Checked))
 				if cx := r.Counterexample; cx != nil {
 					writeCounterexample(w, cx)
@@ -70,15 +70,15 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
-				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				printf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
+				printf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
 				if wt := r.Witness; wt != nil {
 					what := "on"
 					if r.Delta.Sign() > 0 {
 						what = "with excess δ on"
 					}
-					fmt.Fprintf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
+					printf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
 				}
 			},
 			json: func(d *StatementDoc) {
@@ -96,13 +96,13 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
-				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				printf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
+				printf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
 				if wt := eventWitness(r.Witness); wt != nil {
-					fmt.Fprintf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
+					printf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
 				} else {
-					fmt.Fprintf(w, "%s%s\n", pad, noEvent)
+					printf(w, "%s%s\n", pad, noEvent)
 				}
 			},
 			json: func(d *StatementDoc) {
@@ -118,11 +118,11 @@ func view(o property.Outcome) kind {
 		return kind{
 			output: out,
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%sprivacy profile δ(ε), %s:\n", pad, s.Describe())
+				printf(w, "%sprivacy profile δ(ε), %s:\n", pad, s.Describe())
 				writeComposition(w, o.Result.Checked)
-				fmt.Fprintf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
+				printf(w, "%sδ is linear in e^ε between these points and constant after the last\n", pad)
 				for _, p := range o.Result.Points {
-					fmt.Fprintf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), ratText(p.Delta))
+					printf(w, "%s  ε = %-24s δ = %s\n", pad, epsText(p.Eps), ratText(p.Delta))
 				}
 			},
 			json: func(d *StatementDoc) {
@@ -141,9 +141,9 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
+				printf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Pairs, "neighbouring pair"))
 				if cx := r.Counterexample; cx != nil {
-					fmt.Fprintf(w, "%sfails at %s:\n", pad, cx.State)
+					printf(w, "%sfails at %s:\n", pad, cx.State)
 					writeExplanation(w, cx, pad+"  ")
 				}
 			},
@@ -158,7 +158,7 @@ func view(o property.Outcome) kind {
 		return kind{
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%s%s:\n", pad, sem)
+				printf(w, "%s%s:\n", pad, sem)
 				states := make([]verify.StateInfo, len(o.Probs))
 				prs := make([]*big.Rat, len(o.Probs))
 				for i, p := range o.Probs {
@@ -194,13 +194,13 @@ func view(o property.Outcome) kind {
 			text: func(w io.Writer) {
 				b := o.Result
 				if what == "ε" {
-					fmt.Fprintf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+					printf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o))
 				} else {
-					fmt.Fprintf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+					printf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
 				}
-				fmt.Fprintf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
+				printf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
 				if b.From != nil {
-					fmt.Fprintf(w, "%sattained by %s vs %s: Pr(ψ) = %s vs %s\n", pad, b.From, b.To, ratText(b.PrFrom), ratText(b.PrTo))
+					printf(w, "%sattained by %s vs %s: Pr(ψ) = %s vs %s\n", pad, b.From, b.To, ratText(b.PrFrom), ratText(b.PrTo))
 				}
 			},
 			json: func(d *StatementDoc) {
@@ -223,14 +223,14 @@ func view(o property.Outcome) kind {
 		return kind{
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
-				fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, modelName(infos[0]), pad, modelName(infos[1]))
+				printf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
+				printf(w, "%s  %s\n%s  %s\n", pad, modelName(infos[0]), pad, modelName(infos[1]))
 				if r.InputVars != nil || r.OutputVars != nil {
-					fmt.Fprintf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
+					printf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
 						varsText(r.OutputVars), ignoredText(r.OutputIgnored))
 				}
 				if d := r.Counterexample; d != nil {
-					fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, ratText(d.PrA), ratText(d.PrB))
+					printf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, ratText(d.PrA), ratText(d.PrB))
 				}
 			},
 			json: func(d *StatementDoc) {
@@ -281,7 +281,7 @@ func isCheck(o property.Outcome) bool {
 func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expected func(id int) *big.Rat) {
 	width := 0
 	for _, st := range states {
-		width = max(width, len([]rune(st.String())))
+		width = alignTo(width, st.String())
 	}
 	for i, st := range states {
 		name := st.String()
@@ -292,7 +292,7 @@ func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expe
 				note = ", expected " + ratText(want)
 			}
 		}
-		fmt.Fprintf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", width-len([]rune(name))), ratTextW(prs[i], MaxAnswerWidth), note)
+		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(prs[i], MaxAnswerWidth), note)
 	}
 }
 

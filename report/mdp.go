@@ -58,10 +58,10 @@ func sequenceText(seq []string) string {
 func rows(w io.Writer, indent string, rs [][2]string) {
 	width := 0
 	for _, r := range rs {
-		width = max(width, len([]rune(r[0])))
+		width = alignTo(width, r[0])
 	}
 	for _, r := range rs {
-		fmt.Fprintf(w, "%s%s%s  %s\n", indent, r[0], strings.Repeat(" ", width-len([]rune(r[0]))), r[1])
+		printf(w, "%s%s%s  %s\n", indent, r[0], strings.Repeat(" ", max(0, width-textWidth(r[0]))), r[1])
 	}
 }
 
@@ -173,8 +173,8 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: func(d *StatementDoc) { d.Eps, d.Delta = ptr(epsNum(s.Eps)), ptr(ratNum(s.Delta)) },
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, r.Verdict, r))
-				fmt.Fprintf(w, "%schecked: %s; ε = %s, δ = %s; %s\n", pad, s.Describe(),
+				printf(w, "%s%s\n", pad, mdpCheckText(o, r.Verdict, r))
+				printf(w, "%schecked: %s; ε = %s, δ = %s; %s\n", pad, s.Describe(),
 					epsText(s.Eps), ratText(s.Delta), count(2*o.Pairs(), "ordered pair"))
 				rows(w, pad+"  ", resultRows(r, names, false))
 			},
@@ -204,8 +204,8 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: params,
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
-				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
+				printf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
+				printf(w, "%s%s\n", pad, o.Statement().Describe())
 				rows(w, pad+"  ", epsRows(r, names))
 			},
 			json: func(doc *StatementDoc) {
@@ -239,8 +239,8 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: params,
 			text: func(w io.Writer) {
 				r := o.Result
-				fmt.Fprintf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
-				fmt.Fprintf(w, "%s%s\n", pad, o.Statement().Describe())
+				printf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
+				printf(w, "%s%s\n", pad, o.Statement().Describe())
 				rows(w, pad+"  ", resultRows(r, names, d))
 			},
 			json: func(doc *StatementDoc) {
@@ -261,7 +261,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 		return kind{
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%s%s:\n", pad, s.Describe())
+				printf(w, "%s%s:\n", pad, s.Describe())
 				states := make([]verify.StateInfo, len(o.Probs))
 				prs := make([]*big.Rat, len(o.Probs))
 				for i, p := range o.Probs {
@@ -299,15 +299,15 @@ func mdpView(o property.Outcome) (kind, bool) {
 		return kind{
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
-				fmt.Fprintf(w, "%s%s\n", pad, mdpCheckText(o, o.Verdict, formulaDelta(o)))
-				fmt.Fprintf(w, "%schecked: %s; %s, %s\n", pad, s.Describe(), count(o.Inputs, "input"), count(o.Pairs(), "neighbouring pair"))
+				printf(w, "%s%s\n", pad, mdpCheckText(o, o.Verdict, formulaDelta(o)))
+				printf(w, "%schecked: %s; %s, %s\n", pad, s.Describe(), count(o.Inputs, "input"), count(o.Pairs(), "neighbouring pair"))
 				switch {
 				case o.State == nil:
-					fmt.Fprintf(w, "%sat every input:\n", pad)
+					printf(w, "%sat every input:\n", pad)
 				case o.Verdict == mdp.Violated:
-					fmt.Fprintf(w, "%sfails at %s:\n", pad, o.State)
+					printf(w, "%sfails at %s:\n", pad, o.State)
 				default:
-					fmt.Fprintf(w, "%sundecided at %s:\n", pad, o.State)
+					printf(w, "%sundecided at %s:\n", pad, o.State)
 				}
 				for _, a := range o.Atoms {
 					writeAtom(w, a, names)
@@ -362,9 +362,9 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 	in := pad + "  "
 	if a.Extreme == "" && a.Result == nil {
 		if a.State == nil {
-			fmt.Fprintf(w, "%s%s: holds: no input has a neighbour\n", in, a.Formula)
+			printf(w, "%s%s: holds: no input has a neighbour\n", in, a.Formula)
 		} else {
-			fmt.Fprintf(w, "%s%s: holds at %s: it has no neighbour\n", in, a.Formula, a.State)
+			printf(w, "%s%s: holds at %s: it has no neighbour\n", in, a.Formula, a.State)
 		}
 		return
 	}
@@ -376,14 +376,14 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 		case a.WorstState != nil:
 			where = " (the extreme over the inputs, at " + a.WorstState.String() + ")"
 		}
-		fmt.Fprintf(w, "%s%s: %s %s: P%s(ψ) = %s%s\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), allSchedulersText, a.Extreme, ratText(a.Pr), where)
+		printf(w, "%s%s: %s %s: P%s(ψ) = %s%s\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), allSchedulersText, a.Extreme, ratText(a.Pr), where)
 		return
 	}
 	where := " over every neighbouring pair"
 	if a.State != nil {
 		where = " at " + a.State.String()
 	}
-	fmt.Fprintf(w, "%s%s: %s%s, over query schedulers\n", in, a.Formula, mdpVerdictText(a.Verdict, a.Result), where)
+	printf(w, "%s%s: %s%s, over query schedulers\n", in, a.Formula, mdpVerdictText(a.Verdict, a.Result), where)
 	rows(w, in+"  ", resultRows(a.Result, names, true))
 }
 

@@ -54,21 +54,21 @@ func paramView(o property.Outcome) (kind, bool) {
 					if !o.Pass() {
 						v += ", expected " + s.Expect.Text
 					}
-					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s\n", pad, v, s.EpsText, s.DeltaText)
+					printf(w, "%s%s: ε = %s, δ = %s\n", pad, v, s.EpsText, s.DeltaText)
 				} else {
 					where := fmt.Sprintf("only for %s in %s (%s)", s.Param, o.Region, o.RegionDecimal)
 					if r.Region.IsEmpty() {
 						where = fmt.Sprintf("for no %s in %s", s.Param, s.Interval())
 					}
-					fmt.Fprintf(w, "%s%s: ε = %s, δ = %s holds %s; at %s = %s:\n", pad, verdictText(o),
+					printf(w, "%s%s: ε = %s, δ = %s holds %s; at %s = %s:\n", pad, verdictText(o),
 						s.EpsText, s.DeltaText, where, s.Param, r.Witness.Format(s.Param))
 					if r.Instance != nil && r.Instance.Counterexample != nil {
 						writeCounterexample(w, r.Instance.Counterexample)
 					} else {
-						fmt.Fprintf(w, "%s  (no counterexample of the instance: e^ε < 1 there, or the witness is irrational)\n", pad)
+						printf(w, "%s  (no counterexample of the instance: e^ε < 1 there, or the witness is irrational)\n", pad)
 					}
 				}
-				fmt.Fprintf(w, "%s%s\n", pad, s.Describe())
+				printf(w, "%s%s\n", pad, s.Describe())
 			},
 			json: func(d *StatementDoc) {
 				d.Param = doc()
@@ -99,11 +99,11 @@ func piecesView(o property.Outcome, out, param, interval, what, at, describe str
 	return kind{
 		output: out,
 		text: func(w io.Writer) {
-			fmt.Fprintf(w, "%s%s at %s for every %s in %s%s:\n", pad, what, at, param, interval, expectNote(o))
+			printf(w, "%s%s at %s for every %s in %s%s:\n", pad, what, at, param, interval, expectNote(o))
 			for _, p := range pieces {
-				fmt.Fprintf(w, "%s  %s = %s\n", pad, what, p)
+				printf(w, "%s  %s = %s\n", pad, what, p)
 			}
-			fmt.Fprintf(w, "%s%s\n", pad, describe)
+			printf(w, "%s%s\n", pad, describe)
 		},
 		json: func(d *StatementDoc) {
 			d.Outcome = "pieces"

@@ -29,16 +29,16 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 					v += ", expected " + s.Expect.Text
 				}
 			}
-			fmt.Fprintf(w, "%s%s: %s; %s, %s\n", pad, v, s.Describe(), count(r.Inputs, "input"), count(r.Outputs, "output"))
-			fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad, call(0), pad, call(1))
+			printf(w, "%s%s: %s; %s, %s\n", pad, v, s.Describe(), count(r.Inputs, "input"), count(r.Outputs, "output"))
+			printf(w, "%s  %s\n%s  %s\n", pad, call(0), pad, call(1))
 			if r.InputVars != nil || r.OutputVars != nil {
-				fmt.Fprintf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
+				printf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
 					varsText(r.OutputVars), ignoredText(r.OutputIgnored))
 			}
 			if d := r.Counterexample; d != nil {
-				fmt.Fprintf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
+				printf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
 					d.PrA.Format(s.Param), d.PrB.Format(s.Param))
-				fmt.Fprintf(w, "%sat %s = %s: %s vs %s\n", pad, s.Param, d.Witness.RatString(), ratText(d.WitnessA), ratText(d.WitnessB))
+				printf(w, "%sat %s = %s: %s vs %s\n", pad, s.Param, d.Witness.RatString(), ratText(d.WitnessA), ratText(d.WitnessB))
 			}
 		},
 		json: func(d *StatementDoc) {

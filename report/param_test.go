@@ -44,7 +44,7 @@ func paramEntries(t *testing.T) []Entry {
 // TestParamGolden: every rendering of the statements for every parameter
 // value, in testdata/golden/param_FORMAT.txt (-update rewrites them).
 func TestParamGolden(t *testing.T) {
-	entries := paramEntries(t)
+	entries := stopClocks(paramEntries(t))
 	for _, format := range Formats() {
 		var b bytes.Buffer
 		if err := Write(&b, format, entries, "test"); err != nil {

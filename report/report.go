@@ -1,5 +1,8 @@
-// Package report formats dpcheck results for people (Text) and for
-// machines (JSON). The JSON document's schema is documented in the README
+// Package report formats dpcheck results for people (Text, Markdown) and
+// for machines (JSON, JUnit, GitHub workflow commands), and shows progress
+// on a terminal. Every rendering escapes the names, statements and
+// messages that come from the files checked (escape.go). The JSON
+// document's schema is docs/dpcheck.schema.json, documented in the README
 // and versioned by SchemaVersion.
 package report
 
@@ -10,6 +13,7 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dpcheck/dpcheck"
@@ -28,6 +32,17 @@ type Entry struct {
 	Sources map[string]string
 	Result  *dpcheck.Result
 	Err     error
+	// Elapsed is how long the file took, reading it included (the JUnit
+	// report's suite time); when it is zero, Result.Elapsed is used.
+	Elapsed time.Duration
+}
+
+// elapsed is how long the entry's file took.
+func (e Entry) elapsed() time.Duration {
+	if e.Elapsed == 0 && e.Result != nil {
+		return e.Result.Elapsed
+	}
+	return e.Elapsed
 }
 
 // text returns the source of the file name: the entry's own, or one of
@@ -198,22 +213,24 @@ func eventText(ev []string) string {
 // formats are the renderings Write knows.
 func formats() map[string]func(w io.Writer, entries []Entry, version string) error {
 	return map[string]func(io.Writer, []Entry, string) error{
-		"text":   func(w io.Writer, e []Entry, _ string) error { Text(w, e); return nil },
-		"json":   JSON,
-		"junit":  func(w io.Writer, e []Entry, _ string) error { return JUnit(w, e) },
-		"github": func(w io.Writer, e []Entry, _ string) error { return GitHub(w, e) },
+		"text":     func(w io.Writer, e []Entry, _ string) error { return Text(w, e) },
+		"json":     JSON,
+		"junit":    func(w io.Writer, e []Entry, _ string) error { return JUnit(w, e) },
+		"github":   func(w io.Writer, e []Entry, _ string) error { return GitHub(w, e) },
+		"markdown": func(w io.Writer, e []Entry, _ string) error { return Markdown(w, e) },
 	}
 }
 
-// Formats lists the formats Write knows: text, json, junit, github.
-func Formats() []string { return []string{"text", "json", "junit", "github"} }
+// Formats lists the formats Write knows: text, json, junit, github,
+// markdown.
+func Formats() []string { return []string{"text", "json", "junit", "github", "markdown"} }
 
 // Write renders the entries in format (one of Formats); version is
 // dpcheck's, for the JSON document.
 func Write(w io.Writer, format string, entries []Entry, version string) error {
 	f, ok := formats()[format]
 	if !ok {
-		return fmt.Errorf("unknown format %q (text, json, junit or github)", format)
+		return fmt.Errorf("unknown format %q (text, json, junit, github or markdown)", format)
 	}
 	return f(w, entries, version)
 }
@@ -284,6 +301,6 @@ func compositionText(c verify.Checked) string {
 // computed.
 func writeComposition(w io.Writer, c verify.Checked) {
 	if c.Runs > 0 {
-		fmt.Fprintf(w, "%s%s\n", pad, compositionText(c))
+		printf(w, "%s%s\n", pad, compositionText(c))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/property"
@@ -291,4 +292,21 @@ func TestAnswerWidthCountsCharacters(t *testing.T) {
 	if got := realAnswer(d); !strings.HasPrefix(got, d.String()+" ≈ ") {
 		t.Errorf("δ of 1000 characters: %.60s…, want it in full", got)
 	}
+}
+
+// stopClocks replaces the measured times of entries by fixed ones — the
+// i-th statement of a file took i+1 ms, a file 250 ms — so that the
+// renderings that show them are golden.
+func stopClocks(entries []Entry) []Entry {
+	for i := range entries {
+		entries[i].Elapsed = 250 * time.Millisecond
+		if r := entries[i].Result; r != nil {
+			r.Elapsed = entries[i].Elapsed
+			r.Times = make([]time.Duration, len(r.Statements))
+			for k := range r.Times {
+				r.Times[k] = time.Duration(k+1) * time.Millisecond
+			}
+		}
+	}
+	return entries
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +16,17 @@ import (
 // Text writes entries for a person at a terminal: per file the model and
 // its size, then each statement with PASS or FAIL, its exact outcome and,
 // for violations, the counterexample; parse and semantic errors with the
-// source line and a caret. It ends with a summary line.
-func Text(w io.Writer, entries []Entry) {
+// source line and a caret. It ends with a summary line. Names and
+// messages from the files are escaped (no control character, line end or
+// workflow command reaches w); the error is w's.
+func Text(w io.Writer, entries []Entry) error {
+	var b bytes.Buffer
+	text(&b, entries)
+	_, err := w.Write(guardLines(b.Bytes()))
+	return err
+}
+
+func text(w io.Writer, entries []Entry) {
 	var n counts
 	for i, e := range entries {
 		if i > 0 {
@@ -35,9 +45,9 @@ func Text(w io.Writer, entries []Entry) {
 			if e.Result == nil {
 				n.stoppedFiles++
 				if me := (*dpcheck.MemoryError)(nil); errors.As(e.Err, &me) {
-					fmt.Fprintf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
+					printf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
 				} else {
-					fmt.Fprintf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
+					printf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
 				}
 				continue
 			}
@@ -48,7 +58,7 @@ func Text(w io.Writer, entries []Entry) {
 			n.fail += c.fail
 			n.stopped += c.stopped
 			if e.Err != nil && c.stopped == 0 {
-				fmt.Fprintf(w, "  %s\n", errText(e.Err))
+				printf(w, "  %s\n", errText(e.Err))
 			}
 		}
 	}
@@ -57,15 +67,15 @@ func Text(w io.Writer, entries []Entry) {
 	if len(entries) != 1 {
 		files = "files"
 	}
-	fmt.Fprintf(w, "%d %s, %s: %d passed, %d failed", len(entries), files, count(n.pass+n.fail+n.stopped, "statement"), n.pass, n.fail)
+	printf(w, "%d %s, %s: %d passed, %d failed", len(entries), files, count(n.pass+n.fail+n.stopped, "statement"), n.pass, n.fail)
 	if n.stopped > 0 {
-		fmt.Fprintf(w, ", %d stopped", n.stopped)
+		printf(w, ", %d stopped", n.stopped)
 	}
 	if n.bad > 0 {
-		fmt.Fprintf(w, ", %d with errors", n.bad)
+		printf(w, ", %d with errors", n.bad)
 	}
 	if n.stoppedFiles > 0 {
-		fmt.Fprintf(w, ", %s stopped before checking", count(n.stoppedFiles, "file"))
+		printf(w, ", %s stopped before checking", count(n.stoppedFiles, "file"))
 	}
 	fmt.Fprintln(w)
 }
@@ -73,11 +83,21 @@ func Text(w io.Writer, entries []Entry) {
 func writeErr(w io.Writer, e Entry) {
 	var list source.ErrorList
 	if errors.As(e.Err, &list) {
-		fmt.Fprintf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
-		fmt.Fprint(w, indent(list.PrettyIn(e.text), "  "))
+		printf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
+		// Each error is one line: its file name and message escaped
+		// before they are laid out with the source line.
+		safe := make(source.ErrorList, len(list))
+		names := map[string]string{}
+		for i, x := range list {
+			c := *x
+			c.Pos.Filename, c.Msg = textSafe(x.Pos.Filename), textSafe(x.Msg)
+			names[c.Pos.Filename] = x.Pos.Filename
+			safe[i] = &c
+		}
+		printLines(w, indent(safe.PrettyIn(func(name string) (string, bool) { return e.text(names[name]) }), "  "))
 		return
 	}
-	fmt.Fprintf(w, "%s: error: %s\n", e.File, errText(e.Err))
+	printf(w, "%s: error: %s\n", e.File, errText(e.Err))
 }
 
 func count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }
@@ -100,17 +120,17 @@ func indent(s, pre string) string {
 }
 
 func textResult(w io.Writer, r *dpcheck.Result) counts {
-	fmt.Fprintln(w, r.File)
+	printf(w, "%s\n", r.File)
 	m := r.Model
 	switch m.Kind {
 	case "builder", "modules", "prism":
-		fmt.Fprintf(w, "  model  %s: %s\n", m.Call, m.Note)
+		printf(w, "  model  %s: %s\n", m.Call, m.Note)
 	case "chain":
 		if strings.HasPrefix(m.Note, "for every ") { // a chain with the parameter
-			fmt.Fprintf(w, "  model  explicit chain: %s\n", m.Note)
+			printf(w, "  model  explicit chain: %s\n", m.Note)
 			break
 		}
-		fmt.Fprintf(w, "  model  explicit chain\n")
+		printf(w, "  model  explicit chain\n")
 	default:
 		return textStatements(w, r)
 	}
@@ -120,29 +140,29 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		run = "one run: "
 	}
 	if s.MDP {
-		fmt.Fprintf(w, "  size   MDP: %s, %s, %s, %s; %s, %s (%d ordered)",
+		printf(w, "  size   MDP: %s, %s, %s, %s; %s, %s (%d ordered)",
 			count(s.States, "state"), count(s.Choices, "choice"), count(s.Transitions, "transition"), count(s.Actions, "action"),
 			count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
 	} else {
-		fmt.Fprintf(w, "  size   %s%s, %s, %s, %s (%d ordered)", run,
+		printf(w, "  size   %s%s, %s, %s, %s (%d ordered)", run,
 			count(s.States, "state"), count(s.Transitions, "transition"), count(s.Inputs, "input"), count(s.Pairs, "neighbouring pair"), 2*s.Pairs)
 	}
 	if s.Outputs > 0 {
-		fmt.Fprintf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
+		printf(w, ", %d outputs (%s)", s.Outputs, r.OutputSpace)
 	}
 	if s.Runs > 0 {
-		fmt.Fprintf(w, "; the product chain of the %d runs is not built", s.Runs)
+		printf(w, "; the product chain of the %d runs is not built", s.Runs)
 	}
 	fmt.Fprintln(w)
 	if m.Neighbours != "" {
-		fmt.Fprintf(w, "  pairs  %s", m.Neighbours)
+		printf(w, "  pairs  %s", m.Neighbours)
 		if s.Inputs == 1 {
 			fmt.Fprint(w, "; with one initial state there is no pair, and D{ε,δ}[ψ] holds trivially")
 		}
 		fmt.Fprintln(w)
 	}
 	for _, l := range r.Lumped {
-		fmt.Fprintf(w, "  lumped %d → %s, %d → %s, for %s\n", l.Before.States, count(l.After.States, "state"),
+		printf(w, "  lumped %d → %s, %d → %s, for %s\n", l.Before.States, count(l.After.States, "state"),
 			l.Before.Transitions, count(l.After.Transitions, "transition"), strings.Join(l.For, "; "))
 	}
 	return textStatements(w, r)
@@ -169,7 +189,7 @@ func textStatements(w io.Writer, r *dpcheck.Result) (n counts) {
 			n.fail++
 		}
 		h := o.Statement().Head()
-		fmt.Fprintf(w, "  %s  line %d  %s\n", status, h.Pos.Line, h.Text)
+		printf(w, "  %s  line %d  %s\n", status, h.Pos.Line, h.Text)
 		textOutcome(w, o)
 	}
 	return n
@@ -180,10 +200,10 @@ const pad = "        "
 func textOutcome(w io.Writer, o property.Outcome) {
 	if err := o.Err(); err != nil {
 		if stopped(err) {
-			fmt.Fprintf(w, "%s%s\n", pad, errText(err))
+			printf(w, "%s%s\n", pad, errText(err))
 			return
 		}
-		fmt.Fprintf(w, "%serror: %v\n", pad, err)
+		printf(w, "%serror: %v\n", pad, err)
 		return
 	}
 	view(o).text(w)
@@ -202,7 +222,7 @@ func expectNote(o property.Outcome) string {
 
 func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 	from, to := cx.From.Name, cx.To.Name
-	fmt.Fprintf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
+	printf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
 	rows := [][2]string{
 		{"worst event", "E* = " + witnessEvent(&cx.Witness)},
 		{"Pr[E* | " + from + "]", ratText(cx.PrFrom)},
@@ -238,20 +258,20 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 	}
 	width := 0
 	for _, r := range rows {
-		width = max(width, len([]rune(r[0])))
+		width = alignTo(width, r[0])
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s  %s%s  %s\n", pad, r[0], strings.Repeat(" ", width-len([]rune(r[0]))), r[1])
+		printf(w, "%s  %s%s  %s\n", pad, r[0], strings.Repeat(" ", max(0, width-textWidth(r[0]))), r[1])
 	}
 }
 
 // writeExplanation prints why a formula fails, following its cause.
 func writeExplanation(w io.Writer, e *verify.Explanation, indent string) {
-	fmt.Fprintf(w, "%s%s: %s\n", indent, e.Formula, e.Reason)
+	printf(w, "%s%s: %s\n", indent, e.Formula, e.Reason)
 	if d := e.DP; d != nil {
-		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.From.Name, ratText(d.PrFrom))
-		fmt.Fprintf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.To.Name, ratText(d.PrTo))
-		fmt.Fprintf(w, "%s  bound e^ε·Pr[… | %s] + δ = %s, excess %s\n", indent, d.To.Name, realText(d.Bound), realText(d.Excess))
+		printf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.From.Name, ratText(d.PrFrom))
+		printf(w, "%s  Pr[%s | %s] = %s\n", indent, d.Path, d.To.Name, ratText(d.PrTo))
+		printf(w, "%s  bound e^ε·Pr[… | %s] + δ = %s, excess %s\n", indent, d.To.Name, realText(d.Bound), realText(d.Excess))
 	}
 	for _, c := range e.Causes {
 		writeExplanation(w, c, indent+"  ")

@@ -51,6 +51,27 @@ func (o Output) StateKey(c *chain.Chain, s int) string {
 	return string(k.kind) + k.text
 }
 
+// KeyName displays the final output a StateKey stands for as the
+// reports name outputs: "top=2", "(y1=0, y2=1)", "{out_Y}", or the name
+// of the state (given: a key does not hold it). A trace's key is
+// returned as it is.
+func (o Output) KeyName(state, key string) string {
+	if o.kind == outTraces {
+		return key
+	}
+	if key == "" {
+		return state
+	}
+	switch key[0] {
+	case 'v':
+		v, _ := strconv.ParseInt(key[1:], 10, 64)
+		return outKey{kind: 'v', value: v}.display(o)
+	case 'u', 'l':
+		return outKey{kind: key[0], text: key[1:]}.display(o)
+	}
+	return state
+}
+
 // Lift returns the analysis a would be on chain c, when a's chain is a
 // quotient of c: block maps every state of c to a state of a's chain, each
 // input of c is alone in its block, and the blocks' rows and absorbing

@@ -25,6 +25,15 @@ func WithProgress(ctx context.Context, report func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, report)
 }
 
+// ProgressReporter returns the progress reporter ctx carries (see
+// WithProgress), or nil: a caller that runs several stages reports their
+// names through it, and may wrap it to say which stage the verifier's
+// reports belong to.
+func ProgressReporter(ctx context.Context) func(Progress) {
+	report, _ := ctx.Value(progressKey{}).(func(Progress))
+	return report
+}
+
 // parallel calls work(sc, i) for i in [0, n) on up to GOMAXPROCS workers;
 // sc is the calling worker's own scratch space, never shared. It stops early and
 // returns the context's error when ctx is cancelled, or the first error a

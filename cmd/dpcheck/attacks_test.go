@@ -33,6 +33,14 @@ type attack struct {
 	// must not be able to read or write).
 	args  []string
 	stdin string
+	// env are NAME=VALUE settings added to the run's environment ("$DIR"
+	// expanded); stdout, when set, is a file (such as /dev/full) the
+	// run's standard output is written to instead of being captured; read
+	// are files of the attack's directory shown after the output (as
+	// "-- NAME --" and their contents), for what a run wrote.
+	env    []string
+	stdout string
+	read   []string
 	// exit is the expected exit status.
 	exit int
 	// want are texts the output (standard output and error) must contain;
@@ -154,9 +162,20 @@ func runAttack(t *testing.T, a attack, defaults bool) attackRun {
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "DPCHECK_TEST_MAIN=1", "CI_SECRET_TOKEN="+secret)
+	for _, e := range a.env {
+		cmd.Env = append(cmd.Env, expand(e))
+	}
 	cmd.Stdin = strings.NewReader(a.stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if a.stdout != "" {
+		f, err := os.OpenFile(expand(a.stdout), os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	}
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
@@ -172,7 +191,15 @@ func runAttack(t *testing.T, a attack, defaults bool) attackRun {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss << 10 // KiB on Linux
 	}
+	for _, name := range a.read {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			data = []byte(err.Error())
+		}
+		fmt.Fprintf(&stderr, "-- %s --\n%s", name, data)
+	}
 	text := strings.NewReplacer(dir, "$DIR", out, "$OUT").Replace(stdout.String() + stderr.String())
+	text = junitTimes.ReplaceAllString(text, `time="T"`) // measured: not golden
 	return attackRun{exit: code, out: text, peakRSS: rss, wall: wall}
 }
 

@@ -10,18 +10,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/mdp"
-	"github.com/dpcheck/dpcheck/picture"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 //go:embed usage.txt
@@ -79,6 +81,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	fl.Int64Var(&cfg.MDP.MaxSequences, "max-sequences", mdp.DefaultMaxSequences, "")
 	fl.IntVar(&cfg.MDP.MaxHorizon, "max-horizon", mdp.DefaultMaxHorizon, "")
 	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
+	var outs reportFiles
+	fl.StringVar(&outs.junit, "junit", "", "")
+	fl.StringVar(&outs.json, "json", "", "")
+	fl.StringVar(&outs.markdown, "markdown", "", "")
 	version, help := fl.Bool("version", false, ""), fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)
 	switch {
@@ -91,13 +97,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stdout, "dpcheck %s\n", dpcheck.Version)
 		return exitPass
 	case !strings.Contains(" "+strings.Join(report.Formats(), " ")+" ", " "+*format+" "):
-		return usageError(stderr, "unknown format %q (text, json, junit or github)", *format)
+		return usageError(stderr, "unknown format %q (text, json, junit, github or markdown)", *format)
 	case *timeout < 0:
 		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
 	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.Limits.MaxMemory < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1:
 		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-memory, --max-file-size, --max-sequences and --max-horizon must be positive")
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
+	case *prof != "" && !strings.EqualFold(filepath.Ext(*prof), ".png") && !strings.EqualFold(filepath.Ext(*prof), ".svg"):
+		return usageError(stderr, "--profile draws to a .png or .svg file, not %q", *prof)
 	}
 	inputs, err := dpcheck.ExpandInputs(args)
 	if err != nil {
@@ -127,7 +135,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	var entries []report.Entry
 	for _, in := range inputs {
 		f := in.File
+		start := time.Now()
 		pctx, done := report.Progress(ctx, stderr, f)
+		if show := verify.ProgressReporter(pctx); show != nil {
+			show(verify.Progress{Stage: "reading"})
+		}
 		// Other files an entry reads (PRISM models) are kept for its errors.
 		read := map[string]string{}
 		c := cfg
@@ -151,14 +163,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			}
 		}
 		e.Err = withHint(e.Err)
+		e.Elapsed = time.Since(start)
 		entries = append(entries, e)
 		done()
 		if ctx.Err() != nil {
 			break
 		}
-	}
-	if err := report.Write(stdout, *format, entries, dpcheck.Version); err != nil {
-		return usageError(stderr, "%v", err)
 	}
 	for _, e := range entries {
 		switch report.StatusOf(e) {
@@ -173,21 +183,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = max(code, exitInternal)
 		}
 	}
-	if r := entries[0].Result; pictures && r != nil && r.Prepared != nil && r.Prepared.IsMDP() {
-		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw a Markov chain; the model of %s is an MDP, and pictures of MDPs are not drawn yet\n", entries[0].File)
-		code = max(code, exitInvalid)
-	} else if pictures && r != nil && r.Prepared != nil && r.Prepared.IsParam() {
-		fmt.Fprintf(stderr, "dpcheck: --dot, --svg and --profile draw a Markov chain; the model of %s has a parameter, and pictures of parametric chains are not drawn yet\n", entries[0].File)
-		code = max(code, exitInvalid)
-	} else if pictures && r != nil && ctx.Err() == nil {
-		err := picture.Draw(ctx, entries[0].Result, *dot, *svg, *prof)
-		if errors.Is(err, picture.ErrNoGraphviz) {
-			err = fmt.Errorf("%v; --dot writes the DOT file to render elsewhere", err)
-		}
-		if err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "dpcheck: %v\n", err)
-			code = max(code, exitInvalid)
-		}
+	// A report that cannot be written is an error of the run (exit status
+	// 3, the file named); a picture that cannot be drawn is a warning.
+	if !writeReports(stdout, stderr, *format, outs, entries) {
+		code = max(code, exitAborted)
+	}
+	if pictures && ctx.Err() == nil {
+		drawPictures(ctx, stderr, entries[0], *dot, *svg, *prof)
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -312,9 +314,14 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("dpcheck fmt", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	write, check := fl.Bool("w", false, ""), fl.Bool("check", false, "")
+	help := fl.Bool("help", false, "")
 	args, err := parseAnywhere(fl, args)
+	if errors.Is(err, flag.ErrHelp) || err == nil && *help {
+		fmt.Fprint(stdout, fmtUsage)
+		return exitPass
+	}
 	if err != nil || len(args) == 0 {
-		fmt.Fprintf(stderr, "usage: dpcheck fmt [-w] [--check] FILE|DIR ...\n")
+		fmt.Fprint(stderr, fmtUsage)
 		return exitInvalid
 	}
 	files, err := dpcheck.Expand(args)

@@ -198,15 +198,16 @@ func checkCommand(t *testing.T, at int, line string) {
 func runDpcheck(t *testing.T, at int, args []string) {
 	t.Helper()
 	var clean []string
-	for _, a := range args {
+	for i, a := range args {
 		if a == ">" { // a redirection ends the arguments
 			break
 		}
 		if strings.ContainsAny(a, "|…") || a == "FILE" || a == "DIR" {
 			return // a usage pattern, not a command
 		}
-		if filepath.Ext(a) == ".png" || filepath.Ext(a) == ".svg" {
-			a = filepath.Join(t.TempDir(), filepath.Base(a))
+		// Files the command writes go to a temporary directory.
+		if filepath.Ext(a) == ".png" || filepath.Ext(a) == ".svg" || i > 0 && slices.Contains([]string{"--dot", "--junit", "--json", "--markdown"}, args[i-1]) {
+			a = filepath.Join(t.TempDir(), filepath.Base(strings.Trim(a, `"$`)))
 		}
 		clean = append(clean, a)
 	}
