@@ -65,11 +65,12 @@ func (e *ConfineError) Unwrap() error { return e.Err }
 // is), or a *ConfineError.
 //
 // The path must lie below root as written (after "." and ".." are
-// resolved), and, where it exists on disk, with every symbolic link on it
-// resolved, below root with its symbolic links resolved; there it must be
-// a regular file. A path that does not exist on disk is returned as
-// written: reading it says it is missing — or, for a caller that reads
-// its files from elsewhere than the disk, finds it there.
+// resolved), and, with every symbolic link on it resolved as far as it
+// exists on disk, below root with its symbolic links resolved; where it
+// exists it must be a regular file. A path that does not exist on disk
+// (below root) is returned as written: reading it says it is missing — or,
+// for a caller that reads its files from elsewhere than the disk, finds
+// it there.
 func Confine(root, dir, name string) (string, error) {
 	full := name
 	if !filepath.IsAbs(name) {
@@ -81,25 +82,63 @@ func Confine(root, dir, name string) (string, error) {
 	if !Within(root, full) {
 		return fail(Outside, nil)
 	}
-	real, err := filepath.EvalSymlinks(full)
-	if errors.Is(err, fs.ErrNotExist) {
-		return full, nil
-	}
+	real, err := resolve(full, 0)
 	if err != nil {
 		return fail(Unresolved, err)
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
+	realRoot, err := resolve(root, 0)
 	if err != nil || !Within(realRoot, real) {
 		return fail(ThroughLink, nil)
 	}
 	info, err := os.Stat(real)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return full, nil
 	case err != nil:
 		return fail(Unresolved, err)
 	case !info.Mode().IsRegular():
 		return "", &ConfineError{Name: name, Root: root, Reason: NotRegular, Dir: info.IsDir()}
 	}
 	return full, nil
+}
+
+// maxLinks bounds the symbolic links resolve follows, as the kernel does.
+const maxLinks = 40
+
+// resolve returns p with every symbolic link on it resolved, as far as it
+// exists: the real path of its deepest existing part (a dangling link
+// followed to where it points) joined with the rest. So a path that
+// leads outside is found to, whether or not what it names exists there:
+// a source cannot learn which files exist outside its root.
+func resolve(p string, links int) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return real, err
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return "", err
+	}
+	rp, err := resolve(parent, links)
+	if err != nil {
+		return "", err
+	}
+	last := filepath.Join(rp, filepath.Base(p))
+	info, err := os.Lstat(last)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return last, nil // missing from here on
+	}
+	if links >= maxLinks {
+		return "", fmt.Errorf("%w: too many levels of symbolic links", fs.ErrInvalid)
+	}
+	target, err := os.Readlink(last)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(rp, target) // rp has no link: ".." is its parent
+	}
+	return resolve(target, links+1)
 }
 
 // Within reports whether path lies below the directory root (or is root),

@@ -27,16 +27,17 @@ func TestConfine(t *testing.T) {
 	}
 	abs := func(p string) string { return filepath.Join(top, p) }
 	links := map[string]string{
-		"models/in.tra":    "m.tra",                 // inside, relative
-		"models/inabs.tra": abs("models/sub/n.tra"), // inside, absolute
-		"models/out.tra":   "../outside/secret.txt",
-		"models/outdir":    abs("outside"),
-		"models/chain1":    "chain2",
-		"models/chain2":    "../outside/secret.txt",
-		"models/env":       "/proc/self/environ",
-		"models/dangling":  "../outside/none",
-		"models/loop":      "loop",
-		"models/data":      "../data",
+		"models/in.tra":     "m.tra",                 // inside, relative
+		"models/inabs.tra":  abs("models/sub/n.tra"), // inside, absolute
+		"models/out.tra":    "../outside/secret.txt",
+		"models/outdir":     abs("outside"),
+		"models/chain1":     "chain2",
+		"models/chain2":     "../outside/secret.txt",
+		"models/env":        "/proc/self/environ",
+		"models/dangling":   "../outside/none",
+		"models/danglingin": "sub/none",
+		"models/loop":       "loop",
+		"models/data":       "../data",
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, name); err != nil {
@@ -58,7 +59,10 @@ func TestConfine(t *testing.T) {
 		{"models", "inabs.tra", 0, "models/inabs.tra"},
 		{"models", abs("models/m.tra"), 0, abs("models/m.tra")},
 		{"models", "missing.tra", 0, "models/missing.tra"},
-		{"models", "dangling", 0, "models/dangling"},
+		{"models", "dangling", source.ThroughLink, ""},
+		{"models", "danglingin", 0, "models/danglingin"},
+		{"models", "outdir/missing", source.ThroughLink, ""},
+		{"models", "nodir/missing", 0, "models/nodir/missing"},
 		{"models", "/etc/passwd", source.Outside, ""},
 		{"models", "../outside/secret.txt", source.Outside, ""},
 		{"models", "sub/../../outside/secret.txt", source.Outside, ""},
