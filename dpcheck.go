@@ -97,10 +97,16 @@ type Config struct {
 	// (DefaultMaxFileSize when zero).
 	MaxFileSize int64
 	// ReadFile reads the files a check needs besides a source it is given:
-	// the PRISM model a .dp file names (model prism("m.pm")), and the
-	// model and properties files of CheckPRISM. Nil reads them with
-	// ReadSource, within MaxFileSize.
+	// the files a .dp file names (model prism("m.pm"), model
+	// explicit("m.tra", …)), once confined below Root, and the model and
+	// properties files of CheckPRISM. Nil reads them with ReadSource,
+	// within MaxFileSize.
 	ReadFile func(path string) (string, error)
+	// Root is the directory the files a .dp file names must lie below
+	// (spec.Options.Root): "" is the directory of the .dp file itself. A
+	// path outside it, through ".." or a symbolic link, is an error at the
+	// path, whose Limit is spec.LimitRoot.
+	Root string
 	// ConstHint says how the caller gives a value to an undefined PRISM
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
@@ -192,7 +198,7 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 		return nil, err
 	}
 	reportStage(ctx, "loading")
-	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile}.Load(ctx, filename, src)
+	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root}.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {
 		return nil, err // cancelled

@@ -180,7 +180,8 @@ func TestYN2PRISM(t *testing.T) {
 		"check D{3, 0}[F (s = 2 | s = 4)]\n" +
 		"check P>=1/2[F (s = 2 | s = 4)]\n" +
 		"check P>=3/4[F (s = 2 | s = 4)] expect violated\n"
-	res, err := dpcheck.CheckSource(context.Background(), "yn2.dp", src)
+	// The model is named by its absolute path: below the root given.
+	res, err := dpcheck.Config{Root: filepath.Dir(path)}.CheckSource(context.Background(), "yn2.dp", src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // DefaultMaxFileSize is the largest source file read by default (256 MiB).
@@ -25,8 +27,15 @@ type FileSizeError struct {
 }
 
 func (e *FileSizeError) Error() string {
+	if e.Size == e.Limit+1 { // reading stopped there: it may have more
+		return fmt.Sprintf("%s has more than %s bytes; the limit is %s bytes", e.Path, thousands(e.Limit), thousands(e.Limit))
+	}
 	return fmt.Sprintf("%s has %s bytes; the limit is %s bytes", e.Path, thousands(e.Size), thousands(e.Limit))
 }
+
+// LimitKind names the limit the error reports, as source.Error.Limit
+// does: "file size".
+func (e *FileSizeError) LimitKind() string { return "file size" }
 
 // ErrNotRegular is wrapped by the error for a path that is not a regular
 // file (a directory, a device such as /dev/zero, a pipe, a socket).
@@ -72,6 +81,30 @@ func ReadSource(path string, limit int64) (string, error) {
 	return b.String(), nil
 }
 
+// StdinName is the name standard input ("-" among the paths) has in
+// positions and reports.
+const StdinName = "<stdin>"
+
+// ReadSourceFrom reads a source of at most limit bytes
+// (DefaultMaxFileSize when limit ≤ 0) from r — standard input, say, which
+// has no size to check first — counting the bytes as they are read: it
+// reads at most limit+1 of them, and more than limit is a *FileSizeError
+// naming name.
+func ReadSourceFrom(name string, r io.Reader, limit int64) (string, error) {
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	var b strings.Builder
+	n, err := io.Copy(&b, io.LimitReader(r, limit+1))
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	if n > limit {
+		return "", &FileSizeError{Path: name, Size: n, Limit: limit}
+	}
+	return b.String(), nil
+}
+
 // thousands writes n with thousands separators: 67,108,864.
 func thousands(n int64) string {
 	s := fmt.Sprint(n)
@@ -87,9 +120,22 @@ func thousands(n int64) string {
 
 // Expand turns paths into .dp files: a directory stands for every .dp
 // file below it, in lexical order; a directory without any is an error.
+// "-" (standard input) is kept as it is.
+//
+// A walk never leaves the directory walked: a symbolic link below it that
+// leads outside — to a .dp file or to a directory — is an error naming
+// it, not skipped, so that a run that was meant to check a directory does
+// not check less, or something else, without saying so. A symbolic link
+// to a .dp file inside is checked under its own name; a symbolic link to
+// a directory inside is not followed (what it holds is walked where it
+// is).
 func Expand(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
+		if a == "-" {
+			files = append(files, a)
+			continue
+		}
 		info, err := os.Stat(a)
 		if err != nil || !info.IsDir() {
 			files = append(files, a)
@@ -98,23 +144,70 @@ func Expand(args []string) ([]string, error) {
 			}
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".dp") {
-				found = append(found, p)
-			}
-			return err
-		})
+		found, err := walk(a)
 		if err == nil && len(found) == 0 {
 			err = fmt.Errorf("no .dp files in %s", a)
 		}
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(found)
 		files = append(files, found...)
 	}
 	return files, nil
+}
+
+// walk returns the .dp files below the directory dir, sorted.
+func walk(dir string) ([]string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	// With a separator at its end, a directory given as a symbolic link
+	// is walked, not reported as the link.
+	err = filepath.WalkDir(strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator), func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.Type()&fs.ModeSymlink != 0:
+			return walkLink(root, dir, p, &found)
+		case !d.IsDir() && strings.HasSuffix(p, ".dp"):
+			found = append(found, p)
+		}
+		return nil
+	})
+	sort.Strings(found)
+	return found, err
+}
+
+// walkLink decides on the symbolic link p met while walking dir (root
+// resolved): see Expand.
+func walkLink(root, dir, p string, found *[]string) error {
+	isDP := strings.HasSuffix(p, ".dp")
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		if isDP {
+			*found = append(*found, p) // reading it says what is wrong
+		}
+		return nil
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !info.IsDir() && !isDP:
+		return nil // not a .dp file
+	case !source.Within(root, target):
+		what := "a file"
+		if info.IsDir() {
+			what = "a directory"
+		}
+		return fmt.Errorf("%s is a symbolic link to %s outside %s: a directory walk does not follow it (name the file itself to check it)", source.Escape(p), what, source.Escape(dir))
+	case isDP && !info.IsDir():
+		*found = append(*found, p)
+	}
+	return nil
 }
 
 // Input is what one entry of a run checks: a .dp file, or a PRISM
@@ -149,7 +242,8 @@ func IsPRISMProperties(path string) bool {
 // ExpandInputs turns paths into what to check: a directory stands for
 // every .dp file below it (as in Expand); a PRISM model file (.prism, .pm,
 // .nm) is checked against each properties file (.pctl, .props) that
-// follows it; any other file is a .dp file. A model without a properties
+// follows it — "-" (standard input) among them is a properties file too;
+// any other file is a .dp file, "-" included. A model without a properties
 // file after it has nothing to check, and a properties file without a
 // model before it nothing to check against: both are errors.
 func ExpandInputs(args []string) ([]Input, error) {
@@ -159,7 +253,7 @@ func ExpandInputs(args []string) ([]Input, error) {
 		switch {
 		case IsPRISMModel(a):
 			n := 0
-			for i+1 < len(args) && IsPRISMProperties(args[i+1]) {
+			for i+1 < len(args) && (IsPRISMProperties(args[i+1]) || args[i+1] == "-") {
 				i++
 				out = append(out, Input{File: args[i], Model: a})
 				n++

@@ -97,7 +97,8 @@ func TestConformanceYNAsDP(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := fmt.Sprintf("model prism(%q)\nquery eps(delta = 0) expect ln(3)\nquery delta(eps = 0) expect 1/2\ncheck D{3, 0}[F s = 2]\n", model)
-	res, err := dpcheck.CheckSource(context.Background(), "yn.dp", src)
+	// The model is named by its absolute path: below the root given.
+	res, err := dpcheck.Config{Root: filepath.Dir(model)}.CheckSource(context.Background(), "yn.dp", src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,17 @@
 // Package source holds what every front end of dpcheck shares about source
 // text: positions (file:line:col, columns counting characters), positioned
 // errors, lists of them reported all at once, and their rendering for a
-// terminal with the offending line and a caret. It imports nothing of
+// terminal with the offending line and a caret, short escaped excerpts of
+// a file's text for messages (Quote), and the confinement of the files a
+// source names below a root directory (Confine). It imports nothing of
 // dpcheck's.
 package source
 
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -102,11 +104,14 @@ func (l ErrorList) Pretty(src string) string {
 
 // PrettyIn is Pretty for errors in several files: text returns the source
 // of the file an error names (false when it is not known: the error is
-// written without its line).
+// written without its line). Control characters, bidirectional-text
+// controls and invalid UTF-8, in the quoted line and in the message, are
+// written escaped (\x1b, \u202e, \xff), never raw, so that a file cannot
+// move the cursor, recolour the terminal or reorder what is shown.
 func (l ErrorList) PrettyIn(text func(filename string) (string, bool)) string {
 	var b strings.Builder
 	for _, e := range l {
-		b.WriteString(e.Error())
+		b.WriteString(Escape(e.Error()))
 		b.WriteByte('\n')
 		src, known := text(e.Pos.Filename)
 		if !known {
@@ -116,29 +121,130 @@ func (l ErrorList) PrettyIn(text func(filename string) (string, bool)) string {
 		if !ok {
 			continue
 		}
-		// Columns count characters (as positions do), so does the caret.
-		runes := []rune(line)
-		col := min(len(runes), max(0, e.Pos.Column-1))
-		from, to := 0, len(runes)
+		// Columns count characters (as positions do); each is shown as
+		// one cell or, escaped, as several, and the caret counts cells.
+		units := displayUnits(line)
+		col := min(len(units), max(0, e.Pos.Column-1))
+		from, to := window(units, col)
 		prefix, suffix := "", ""
-		if len(runes) > MaxQuoted {
-			from = max(0, col-MaxQuoted/2)
-			to = min(len(runes), from+MaxQuoted)
-			from = max(0, to-MaxQuoted)
-			if from > 0 {
-				prefix = "…"
-			}
-			if to < len(runes) {
-				suffix = "…"
-			}
+		if from > 0 {
+			prefix = "…"
+		}
+		if to < len(units) {
+			suffix = "…"
 		}
 		b.WriteString("    ")
-		b.WriteString(prefix + printable(string(runes[from:to])) + suffix)
+		b.WriteString(prefix)
+		caret := len([]rune(prefix))
+		for i, u := range units[from:to] {
+			b.WriteString(u)
+			if from+i < col {
+				caret += utf8.RuneCountInString(u)
+			}
+		}
+		b.WriteString(suffix)
 		b.WriteString("\n    ")
-		b.WriteString(strings.Repeat(" ", col-from+len([]rune(prefix))))
+		b.WriteString(strings.Repeat(" ", caret))
 		b.WriteString("^\n")
 	}
 	return b.String()
+}
+
+// window returns the units [from, to) of a line to quote around the
+// column col: all of them when they take at most MaxQuoted cells, else
+// about MaxQuoted cells with col about in the middle.
+func window(units []string, col int) (from, to int) {
+	width := func(u string) int { return utf8.RuneCountInString(u) }
+	total := 0
+	for _, u := range units {
+		total += width(u)
+	}
+	if total <= MaxQuoted {
+		return 0, len(units)
+	}
+	// Half the cells before the column, then the rest after it; what the
+	// end of the line leaves unused goes before the column.
+	from, used := col, 0
+	for from > 0 && used+width(units[from-1]) <= MaxQuoted/2 {
+		from--
+		used += width(units[from])
+	}
+	to = from
+	used = 0
+	for to < len(units) && used+width(units[to]) <= MaxQuoted {
+		used += width(units[to])
+		to++
+	}
+	for from > 0 && used+width(units[from-1]) <= MaxQuoted {
+		from--
+		used += width(units[from])
+	}
+	return from, to
+}
+
+// displayUnits splits a source line into what each of its characters
+// shows as: the character itself, a space for a tab, or its escape. An
+// invalid byte is one character, as positions count it.
+func displayUnits(line string) []string {
+	units := make([]string, 0, len(line))
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		units = append(units, display(line[i:i+size], r))
+		i += size
+	}
+	return units
+}
+
+// display is how the character text (r decoded) is shown.
+func display(text string, r rune) string {
+	switch {
+	case r == '\t':
+		return " "
+	case r == utf8.RuneError && len(text) == 1:
+		return fmt.Sprintf(`\x%02x`, text[0])
+	case Unsafe(r):
+		if r < 0x80 {
+			return fmt.Sprintf(`\x%02x`, r)
+		}
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return text
+}
+
+// MaxExcerpt bounds the characters of a file's text that Quote quotes.
+const MaxExcerpt = 40
+
+// Quote returns text, a piece of a file an error is about, quoted for the
+// error's message as strconv.Quote quotes it (control characters,
+// bidirectional-text controls and invalid bytes escaped) and cut to its
+// first MaxExcerpt characters, with "…" and its length, when it is longer:
+// a message carries at most a short excerpt of what a file holds.
+func Quote(text string) string {
+	n, cut := 0, len(text)
+	for i := range text {
+		if n == MaxExcerpt {
+			cut = i
+			break
+		}
+		n++
+	}
+	if cut == len(text) {
+		return strconv.Quote(text)
+	}
+	return fmt.Sprintf("%s… (%s bytes)", strconv.Quote(text[:cut]), thousands(len(text)))
+}
+
+// thousands writes n with thousands separators: 1,048,576.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }
 
 // sourceLine returns the line of src that p is on, without its line end.
@@ -163,23 +269,6 @@ func sourceLine(src string, p Position) (string, bool) {
 		end = len(src) - start
 	}
 	return strings.TrimRight(src[start:start+end], "\r"), true
-}
-
-// printable replaces tabs by spaces and other control or invalid
-// characters by "·", so that a source line prints on one terminal line.
-func printable(line string) string {
-	var b strings.Builder
-	for _, r := range line {
-		switch {
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == utf8.RuneError || unicode.IsControl(r):
-			b.WriteString("·")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // File is a source text and its name; it turns byte offsets into

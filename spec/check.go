@@ -21,11 +21,23 @@ type Options struct {
 	// means property.Limits' defaults). Builders are checked against them
 	// when the program is prepared.
 	Limits property.Limits
-	// ReadFile reads the PRISM model a file names (model prism("m.pm")),
-	// by its path relative to the directory of the .dp file; nil refuses
-	// such a model.
+	// ReadFile reads the files a model names (model prism("m.pm"), model
+	// explicit("m.tra", …)), by their paths relative to the directory of
+	// the .dp file, once they are confined below Root; nil refuses such a
+	// model.
 	ReadFile func(path string) (string, error)
+	// Root is the directory every file a model names must lie below; ""
+	// is the directory of the .dp file itself. A path that leads outside
+	// it — absolute, through "..", or through a symbolic link — and
+	// anything but a regular file are refused at the path, before
+	// ReadFile is called (source.Confine); an error about a path outside
+	// has Limit LimitRoot.
+	Root string
 }
+
+// LimitRoot is the Limit of an error about a file a model names outside
+// Options.Root: a caller can say how to give another root.
+const LimitRoot = "root"
 
 // Load parses and checks a .dp file with the default options.
 func Load(ctx context.Context, filename, src string) (*property.Program, error) {
@@ -51,7 +63,7 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // also the errors that need the built model (unknown labels, say) in the
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
-	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile,
+	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root,
 		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
@@ -105,8 +117,10 @@ type checker struct {
 	expanded int
 	// model is the file's own model, once checked (check equivalent(model, …)).
 	model property.Model
-	// readFile reads a PRISM model a model statement names.
+	// readFile reads a file a model statement names, below root
+	// (Options.Root; "" for the .dp file's directory).
 	readFile func(path string) (string, error)
+	root     string
 	// kind says whether the file's model is an MDP, once known.
 	kind modelKind
 	// param is the file's parameter, if any.

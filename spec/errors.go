@@ -89,3 +89,35 @@ func (c *checker) suggestState(name string) string {
 	}
 	return property.Suggest(name, c.stateNames)
 }
+
+// errNamedFile reports why the file a model names at off (written name)
+// cannot be read: it lies outside the files a model may read, it is not a
+// regular file, or reading it failed. The path is quoted as written, the
+// file system's reason without the path it resolved to.
+func (c *checker) errNamedFile(off int, what, name string, err error) {
+	var ce *source.ConfineError
+	if errors.As(err, &ce) {
+		switch ce.Reason {
+		case source.Outside, source.ThroughLink:
+			how := "is outside"
+			if ce.Reason == source.ThroughLink {
+				how = "leads through a symbolic link outside"
+			}
+			c.errorf(off, "%s %s %s: a model may only read files below it", source.Quote(name), how, c.rootName())
+			c.errs[len(c.errs)-1].Limit = LimitRoot
+			return
+		case source.NotRegular:
+			kind := "a device, pipe or socket"
+			if ce.Dir {
+				kind = "a directory"
+			}
+			c.errorf(off, "%s is %s: %s must be a regular file", source.Quote(name), kind, what)
+			return
+		}
+	}
+	c.errorf(off, "cannot read %s %s: %s", what, source.Quote(name), source.Reason(err))
+	var lk limitKind
+	if errors.As(err, &lk) {
+		c.errs[len(c.errs)-1].Limit = lk.LimitKind()
+	}
+}

@@ -81,10 +81,10 @@ func (c *checker) explicitFiles(call *Expr) property.Model {
 		ext := strings.ToLower(filepath.Ext(a.Text))
 		switch {
 		case ext != ".tra" && ext != ".lab" && ext != ".sta":
-			c.errorf(a.Pos(), "%q is not one of PRISM's explicit files: give a .tra file, a .lab file and a .sta file", a.Text)
+			c.errorf(a.Pos(), "%s is not one of PRISM's explicit files: give a .tra file, a .lab file and a .sta file", source.Quote(a.Text))
 			good = false
 		case paths[ext] != nil:
-			c.errorf(a.Pos(), "two %s files: %q and %q", ext, paths[ext].Text, a.Text)
+			c.errorf(a.Pos(), "two %s files: %s and %s", ext, source.Quote(paths[ext].Text), source.Quote(a.Text))
 			good = false
 		default:
 			paths[ext] = a
@@ -107,13 +107,8 @@ func (c *checker) explicitFiles(call *Expr) property.Model {
 		if a == nil {
 			continue
 		}
-		full := a.Text
-		if !filepath.IsAbs(full) {
-			full = filepath.Join(filepath.Dir(c.f.Name), full)
-		}
-		src, err := c.readFile(full)
-		if err != nil {
-			c.errorf(a.Pos(), "cannot read the PRISM explicit file: %v", err)
+		full, src, ok := c.readNamed(a, "the PRISM explicit file")
+		if !ok {
 			return nil
 		}
 		files[ext] = source.NewFile(full, src)
@@ -172,6 +167,8 @@ type explicitReader struct {
 	errs   source.ErrorList
 	// stop is set when reading cannot go on (a limit, the context).
 	stop bool
+	// size is what the files read so far would take in memory.
+	size explicitSize
 }
 
 func (r *explicitReader) errorf(f *source.File, off int, format string, args ...any) {
@@ -242,6 +239,7 @@ type explicitProb struct {
 // read reads the files (lab and sta may be nil) and builds the chain, or
 // returns nil with the errors in r.errs.
 func (r *explicitReader) read(tra, lab, sta *source.File) *chain.Chain {
+	r.size = newSize(false, lab, sta)
 	n, trans := r.transitions(tra)
 	if r.stop || n == 0 {
 		return nil
@@ -249,6 +247,10 @@ func (r *explicitReader) read(tra, lab, sta *source.File) *chain.Chain {
 	labels, inputs := r.labels(lab, n)
 	vals := r.states(sta, n)
 	if len(r.errs) > 0 || r.stop {
+		return nil
+	}
+	r.size.transitions = len(trans.list)
+	if r.overMemory(tra, lab, len(inputs)) {
 		return nil
 	}
 	b := frameStates(n, vals, labels)
@@ -296,27 +298,18 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 		if header {
 			header = false
 			fs = l.fields(fs)
-			var ok1, ok2 bool
-			switch len(fs) {
-			case 2:
-				n, ok1 = index(fs[0].text, 1<<31-1)
-				m, ok2 = index(fs[1].text, 1<<31-1)
+			if len(fs) != 2 {
+				r.errorf(f, l.off, "the first line of a .tra file gives the number of states and of transitions: N M (found %s)", plural(len(fs), "field"))
+				n, r.stop = 0, true
+				return false
 			}
-			switch {
-			case !ok1 || !ok2:
-				r.errorf(f, l.off, "the first line of a .tra file gives the number of states and of transitions: N M")
-			case n == 0:
-				r.errorf(f, l.off, "the model has no states")
-			case n > r.limits.MaxStates:
-				r.limitf(f, l.off, builder.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
-			case int64(m)+int64(n) > int64(r.limits.MaxTransitions): // absorbing states get a self-loop
-				r.limitf(f, l.off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
-			default:
-				d.list = make([]transition, 0, min(m, len(f.Text)/6)) // a line is at least "0 0 1\n"
-				return true
+			var ok bool
+			if n, m, ok = r.header(f, fs[0], fs[1]); !ok {
+				n, r.stop = 0, true
+				return false
 			}
-			n, r.stop = 0, true
-			return false
+			d.list = make([]transition, 0, min(m, len(f.Text)/6)) // a line is at least "0 0 1\n"
+			return true
 		}
 		if count%1024 == 0 && r.ctx.Err() != nil {
 			r.stop = true
@@ -374,6 +367,72 @@ func (r *explicitReader) transitions(f *source.File) (int, traData) {
 		r.rows(f, &d)
 	}
 	return n, d
+}
+
+// header checks the counts of a DTMC's .tra file, "N M": numbers, M
+// possible for N states, both within the limits, and the memory the
+// model would take; it reports what is wrong and returns false.
+func (r *explicitReader) header(f *source.File, fn, fm line) (n, m int, ok bool) {
+	n, okN := r.count(f, fn, "states")
+	m, okM := r.count(f, fm, "transitions")
+	switch {
+	case !okN || !okM:
+		return 0, 0, false
+	case n == 0:
+		r.errorf(f, fn.off, "the model has no states")
+		return 0, 0, false
+	case int64(m) > int64(n)*int64(n):
+		r.errorf(f, fm.off, "%s can have at most %s transitions (one from each state to each): the first line says %s",
+			plural(n, "state"), exact.Thousands(int64(n)*int64(n)), exact.Thousands(int64(m)))
+		return 0, 0, false
+	}
+	return n, m, r.withinLimits(f, fn.off, n, m, min(m, len(f.Text)/6), 0)
+}
+
+// count reads a count of the first line of a .tra file (of what:
+// "states", "choices", "transitions"): a number from 0 to 2³¹ − 1.
+func (r *explicitReader) count(f *source.File, fd line, what string) (int, bool) {
+	t := fd.text
+	switch {
+	case len(t) > 1 && t[0] == '-' && isDigits(t[1:]):
+		r.errorf(f, fd.off, "the number of %s is negative (%s)", what, excerpt(t))
+	case !isDigits(t):
+		r.errorf(f, fd.off, "%s is not a number of %s", source.Quote(t), what)
+	default:
+		if x, ok := index(t, 1<<31-1); ok {
+			return x, true
+		}
+		r.errorf(f, fd.off, "the number of %s, %s, is more than PRISM's explicit files can number (2,147,483,647)", what, excerpt(t))
+	}
+	return 0, false
+}
+
+// excerpt is a number of a file for a message: as written, or its first
+// digits and how many there are.
+func excerpt(t string) string {
+	if len(t) <= source.MaxExcerpt {
+		return t
+	}
+	return fmt.Sprintf("%s… (%s digits)", t[:20], exact.Thousands(int64(len(t))))
+}
+
+// withinLimits checks the size a .tra file's first line declares — n
+// states, m transitions — against the states and transitions limits, and
+// the memory the files would take to read against the memory limit, with
+// the transitions and choices the file can hold, held and choices (a file
+// that says it has more is wrong, and is told so once it is read). It
+// reports the first limit exceeded, and stops.
+func (r *explicitReader) withinLimits(f *source.File, off, n, m, held, choices int) bool {
+	switch {
+	case n > r.limits.MaxStates:
+		r.limitf(f, off, builder.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
+		return false
+	case int64(m)+int64(n) > int64(r.limits.MaxTransitions): // absorbing states get a self-loop
+		r.limitf(f, off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
+		return false
+	}
+	r.size.states, r.size.transitions, r.size.choices = n, held, choices
+	return !r.overMemory(f, nil, 0)
 }
 
 // rows sorts the transitions by source and target (PRISM writes them so),
@@ -446,7 +505,7 @@ func frameStates(n int, vals []chain.Valuation, labels [][]string) *chain.Builde
 
 // errNotState reports a field that is not one of the n states.
 func (r *explicitReader) errNotState(f *source.File, off int, text string, n int) {
-	r.errorf(f, off, "%q is not a state: the states are 0 to %d", text, n-1)
+	r.errorf(f, off, "%s is not a state: the states are 0 to %d", source.Quote(text), n-1)
 }
 
 // internProb returns the index in probs of the probability written text,
@@ -462,7 +521,7 @@ func internProb(probs *[]explicitProb, seen map[string]int32, text string) int32
 }
 
 func probability(text string) explicitProb {
-	bad := explicitProb{err: fmt.Sprintf("%q is not a probability: write a decimal (0.25, 1.0E-4) or a fraction (1/4)", text)}
+	bad := explicitProb{err: fmt.Sprintf("%s is not a probability: write a decimal (0.25, 1.0E-4) or a fraction (1/4)", source.Quote(text))}
 	num, den, frac := strings.Cut(text, "/")
 	sc := scanner{src: num}
 	if num == "" || sc.number(0) != len(num) || frac && (den == "" || (&scanner{src: den}).number(0) != len(den)) {
@@ -473,14 +532,14 @@ func probability(text string) explicitProb {
 	}
 	x, err := parseNumber(num)
 	if err != nil {
-		return explicitProb{err: err.Error()}
+		return explicitProb{err: numberError(err, num)}
 	}
 	if !frac {
 		return explicitProb{val: x}
 	}
 	y, err := parseNumber(den)
 	if err != nil {
-		return explicitProb{err: err.Error()}
+		return explicitProb{err: numberError(err, den)}
 	}
 	if y.Sign() == 0 {
 		return explicitProb{err: "division by zero"}
@@ -492,6 +551,12 @@ func probability(text string) explicitProb {
 	return explicitProb{val: z}
 }
 
+// numberError is parseNumber's error about the number text of an explicit
+// file, with the text (up to 1000 digits) cut to an excerpt.
+func numberError(err error, text string) string {
+	return strings.ReplaceAll(err.Error(), text, excerpt(text))
+}
+
 // limitf reports that the files exceed a resource limit, and stops.
 func (r *explicitReader) limitf(f *source.File, off int, limit builder.LimitKind, format string, args ...any) {
 	r.errorf(f, off, format, args...)
@@ -500,15 +565,19 @@ func (r *explicitReader) limitf(f *source.File, off int, limit builder.LimitKind
 }
 
 // labels reads a .lab file: each state's labels, and the initial states
-// (state 0 without a file, as PRISM does).
+// (state 0 without a file, as PRISM does). A label given twice to a state
+// is kept once, as PRISM sets its bit again.
 func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 	if f == nil {
 		return nil, []int{0}
 	}
 	var names []string // by index; "" where none is declared
 	init := -1
-	labels := make([][]string, n)
-	var inputs []int
+	// entries are the (state, label) pairs read, state<<32 | label;
+	// onLine[k] is the last line that gave label k, so that a line
+	// repeating a label adds it once.
+	var entries []uint64
+	var onLine []int32
 	header := true
 	var fs []line
 	count := 0
@@ -519,7 +588,7 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 			for _, fd := range decls {
 				k, name, ok := labelDecl(fd.text)
 				if !ok {
-					r.errorf(f, fd.off, "%q is not a label: the first line of a .lab file lists them as 0=\"init\" 1=\"deadlock\" …", fd.text)
+					r.errorf(f, fd.off, "%s is not a label: the first line of a .lab file lists them as 0=\"init\" 1=\"deadlock\" …, each name an identifier", source.Quote(fd.text))
 					continue
 				}
 				if k >= len(decls) {
@@ -541,6 +610,7 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 			if init < 0 {
 				r.errorf(f, l.off, "the labels file has no \"init\" label: PRISM marks the initial states with it")
 			}
+			onLine = make([]int32, len(names))
 			return true
 		}
 		if count++; count%1024 == 0 && r.ctx.Err() != nil {
@@ -563,29 +633,43 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 		for _, fd := range (line{rest, l.off + len(head) + 1}).fields(fs) {
 			k, ok := index(fd.text, len(names))
 			if !ok || names[k] == "" {
-				r.errorf(f, fd.off, "%q is not a label of the first line", fd.text)
+				r.errorf(f, fd.off, "%s is not a label of the first line", source.Quote(fd.text))
 				continue
 			}
-			if slices.Contains(labels[s], names[k]) {
-				continue // PRISM sets the bit again
-			}
-			labels[s] = append(labels[s], names[k])
-			if k == init {
-				inputs = append(inputs, s)
+			if onLine[k] != int32(count) {
+				onLine[k] = int32(count)
+				entries = append(entries, uint64(s)<<32|uint64(k))
 			}
 		}
 		return true
 	})
+	slices.Sort(entries)
+	entries = slices.Compact(entries)
+	r.size.labels = len(entries)
+	labels := make([][]string, n)
+	all := make([]string, len(entries)) // every state's labels, cut from one array
+	var inputs []int
+	for lo := 0; lo < len(entries); {
+		s, hi := int(entries[lo]>>32), lo
+		for ; hi < len(entries) && int(entries[hi]>>32) == s; hi++ {
+			k := int(uint32(entries[hi]))
+			all[hi] = names[k]
+			if k == init {
+				inputs = append(inputs, s)
+			}
+		}
+		labels[s] = all[lo:hi:hi]
+		lo = hi
+	}
 	if header {
 		r.errorf(f, 0, "the labels file is empty: its first line lists the labels, 0=\"init\" …")
 	} else if init >= 0 && len(inputs) == 0 && !r.stop {
 		r.errorf(f, 0, "no state is labelled \"init\": the model has no initial state")
 	}
-	slices.Sort(inputs)
 	return labels, inputs
 }
 
-// labelDecl reads K="NAME".
+// labelDecl reads K="NAME", NAME an identifier (as PRISM's labels are).
 func labelDecl(text string) (int, string, bool) {
 	k, name, ok := strings.Cut(text, "=")
 	if !ok || len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' {
@@ -593,7 +677,7 @@ func labelDecl(text string) (int, string, bool) {
 	}
 	i, ok := index(k, 1<<31-1)
 	name = name[1 : len(name)-1]
-	return i, name, ok && name != "" && !strings.Contains(name, `"`)
+	return i, name, ok && isName(name)
 }
 
 // states reads a .sta file: each state's valuation (nil without a file).
@@ -616,7 +700,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 			}
 			for _, v := range strings.Split(t[1:len(t)-1], ",") {
 				if v == "" || !isName(v) {
-					r.errorf(f, l.off, "%q is not a variable name", v)
+					r.errorf(f, l.off, "%s is not a variable name", source.Quote(v))
 					vars = nil
 					return false
 				}
@@ -653,6 +737,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 			r.errorf(f, l.off, "state %d has %d values for %d variables", s, len(values), len(vars))
 			return true
 		}
+		r.size.values += len(vars)
 		val := make(chain.Valuation, len(vars))
 		for i, v := range values {
 			x, err := strconv.ParseInt(v, 10, 64)
@@ -662,7 +747,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 			case v == "false":
 				x = 0
 			case err != nil:
-				r.errorf(f, l.off, "%q is not a value: write an integer, true or false", v)
+				r.errorf(f, l.off, "%s is not a value: write an integer, true or false", source.Quote(v))
 				return true
 			}
 			val[i] = chain.Var{Name: vars[i], Value: x}

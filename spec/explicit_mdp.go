@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
@@ -51,6 +50,7 @@ func isMDPHeader(f *source.File) bool {
 // readMDP reads an MDP's files into its frame and the MDP, or returns nil
 // with the errors in r.errs.
 func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp.MDP) {
+	r.size = newSize(true, lab, sta)
 	n, d := r.mdpTransitions(tra)
 	if r.stop || n == 0 {
 		return nil, nil
@@ -58,6 +58,10 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	labels, inputs := r.labels(lab, n)
 	vals := r.states(sta, n)
 	if len(r.errs) > 0 || r.stop {
+		return nil, nil
+	}
+	r.size.transitions = len(d.list)
+	if r.overMemory(tra, lab, len(inputs)) {
 		return nil, nil
 	}
 	b := frameStates(n, vals, labels)
@@ -130,6 +134,32 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	return frame, m
 }
 
+// mdpHeader checks the counts of an MDP's .tra file, "N C M": numbers,
+// C and M possible for N states (every choice has a transition, and at
+// most one to each state), all within the limits and the memory the
+// model would take; it reports what is wrong and returns false.
+func (r *explicitReader) mdpHeader(f *source.File, fn, fc, fm line) (n, c, m int, ok bool) {
+	n, okN := r.count(f, fn, "states")
+	c, okC := r.count(f, fc, "choices")
+	m, okM := r.count(f, fm, "transitions")
+	switch {
+	case !okN || !okC || !okM:
+		return 0, 0, 0, false
+	case n == 0:
+		r.errorf(f, fn.off, "the model has no states")
+		return 0, 0, 0, false
+	case c > m:
+		r.errorf(f, fm.off, "%s need at least %s transitions (one each): the first line says %s",
+			plural(c, "choice"), exact.Thousands(int64(c)), exact.Thousands(int64(m)))
+		return 0, 0, 0, false
+	case int64(m) > int64(c)*int64(n):
+		r.errorf(f, fm.off, "%s can have at most %s transitions (one from each choice to each of the %s): the first line says %s",
+			plural(c, "choice"), exact.Thousands(int64(c)*int64(n)), plural(n, "state"), exact.Thousands(int64(m)))
+		return 0, 0, 0, false
+	}
+	return n, c, m, r.withinLimits(f, fn.off, n, m, min(m, len(f.Text)/8), min(c, len(f.Text)/8))
+}
+
 // mdpTransitions reads an MDP's .tra file: the number of states and the
 // transitions, checked (0 states after an error in the first line).
 func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
@@ -144,26 +174,14 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 		if header {
 			header = false
 			fs = l.fields(fs)
-			var ok1, ok2, ok3 bool
-			n, ok1 = index(fs[0].text, 1<<31-1)
-			c, ok2 = index(fs[1].text, 1<<31-1)
-			m, ok3 = index(fs[2].text, 1<<31-1)
-			switch {
-			case !ok1 || !ok2 || !ok3:
-				r.errorf(f, l.off, "the first line of an MDP's .tra file gives the numbers of states, choices and transitions: N C M")
-			case n == 0:
-				r.errorf(f, l.off, "the model has no states")
-			case n > r.limits.MaxStates:
-				r.limitf(f, l.off, builder.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
-			case int64(m)+int64(n) > int64(r.limits.MaxTransitions):
-				r.limitf(f, l.off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
-			default:
-				d.list = make([]mdpTransition, 0, min(m, len(f.Text)/8)) // a line is at least "0 0 0 1\n"
-				d.choices = c
-				return true
+			var ok bool
+			if n, c, m, ok = r.mdpHeader(f, fs[0], fs[1], fs[2]); !ok {
+				n, r.stop = 0, true
+				return false
 			}
-			n, r.stop = 0, true
-			return false
+			d.list = make([]mdpTransition, 0, min(m, len(f.Text)/8)) // a line is at least "0 0 0 1\n"
+			d.choices = c
+			return true
 		}
 		if count%1024 == 0 && r.ctx.Err() != nil {
 			r.stop = true
@@ -186,7 +204,7 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 		}
 		choice, okc := index(fs[1].text, 1<<31-1)
 		if !okc {
-			r.errorf(f, fs[1].off, "%q is not a choice: a state's choices are numbered 0, 1, …", fs[1].text)
+			r.errorf(f, fs[1].off, "%s is not a choice: a state's choices are numbered 0, 1, …", source.Quote(fs[1].text))
 		}
 		to, ok2 := index(fs[2].text, n)
 		if !ok2 {
@@ -211,6 +229,10 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 			return false
 		}
 		var act int32
+		if len(fs) == 5 && !isName(fs[4].text) {
+			r.errorf(f, fs[4].off, "%s is not an action: PRISM's actions are identifiers", source.Quote(fs[4].text))
+			return true
+		}
 		if len(fs) == 5 {
 			a, known := actionIndex[fs[4].text]
 			if !known {
@@ -238,6 +260,14 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 		r.mdpChoices(f, &d)
 	}
 	return n, d
+}
+
+// actionName quotes an action of an MDP's .tra file for a message.
+func actionName(a string) string {
+	if a == "" {
+		return "none"
+	}
+	return source.Quote(a)
 }
 
 // mdpChoices sorts the transitions by source, choice and target, and
@@ -275,7 +305,7 @@ func (r *explicitReader) mdpChoices(f *source.File, d *mdpTra) {
 				dup = true
 			}
 			if t.action != first.action {
-				r.errorf(f, int(t.off), "choice %d of state %d has two actions, %q and %q (line %d)", t.choice, t.from, d.actions[t.action], d.actions[first.action], line(first))
+				r.errorf(f, int(t.off), "choice %d of state %d has two actions, %s and %s (line %d)", t.choice, t.from, actionName(d.actions[t.action]), actionName(d.actions[first.action]), line(first))
 				dup = true
 			}
 			acc.Add(d.probs[t.p].val)

@@ -75,7 +75,7 @@ func TestExplicitMDPErrors(t *testing.T) {
 		want      []string
 	}{
 		{name: "header", tra: "2 x 3\n0 0 1 1\n",
-			want: []string{"m.tra:1:1: the first line of an MDP's .tra file gives the numbers of states, choices and transitions: N C M []"}},
+			want: []string{`m.tra:1:3: "x" is not a number of choices []`}},
 		{name: "transitions limit", tra: "2 2 3\n0 0 1 1\n", limits: property.Limits{MaxTransitions: 4},
 			want: []string{"m.tra:1:1: the model would have about 5 transitions; the limit is 4 transitions [transitions]"}},
 		{name: "lines", tra: "2 2 4\n0 0 1\n0 x 1 1\n0 0 2 1\n0 0 1 0\n1 0 0 1\n",

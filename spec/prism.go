@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
@@ -10,8 +9,8 @@ import (
 )
 
 // prismModel checks "model prism("FILE", NAME = VALUE, …)": a PRISM model
-// file (a path relative to the .dp file), read through Options.ReadFile and
-// translated with the values of its undefined constants. Its errors are
+// file (a path relative to the .dp file, below Options.Root), read through
+// Options.ReadFile and translated with the values of its undefined constants. Its errors are
 // positioned in the model file.
 func (c *checker) prismModel(call *Expr) property.Model {
 	if len(call.Args) == 0 || call.Args[0].Op != EStr {
@@ -58,13 +57,8 @@ func (c *checker) prismModel(call *Expr) property.Model {
 		c.errorf(call.Pos(), "this load reads no other file: give spec.Options a ReadFile to read PRISM models")
 		return nil
 	}
-	full := path
-	if !filepath.IsAbs(path) {
-		full = filepath.Join(filepath.Dir(c.f.Name), path)
-	}
-	src, err := c.readFile(full)
-	if err != nil {
-		c.errorf(call.Args[0].Pos(), "cannot read the PRISM model: %v", err)
+	full, src, ok := c.readNamed(call.Args[0], "the PRISM model")
+	if !ok {
 		return nil
 	}
 	mf, err := prism.ParseModel(full, src)

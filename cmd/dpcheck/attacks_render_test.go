@@ -80,6 +80,6 @@ func init() {
 			args: []string{"--format", "github", "--junit", "j.xml", "--json", "r.json", "--markdown", "summary.md", "m.dp"}, exit: 1, read: []string{"summary.md", "j.xml", "r.json"},
 			want: []string{"-- summary.md --\n## an earlier step\n### dpcheck: 1 file, 2 statements: 1 passed, 1 failed", "| **FAIL** | m\\.dp | 3 | check dp(eps = ln(2)) |",
 				`<testcase classname="m.dp" name="line 3: check dp(eps = ln(2))" time="T">`, `"status": "fail"`}},
-		{name: "fmt --help", args: []string{"fmt", "--help"}, exit: 0, want: []string{"Usage: dpcheck fmt [-w] [--check] FILE|DIR ..."}},
+		{name: "fmt --help", args: []string{"fmt", "--help"}, exit: 0, want: []string{"Usage: dpcheck fmt [-w] [--check] FILE|DIR|- ..."}},
 	}...)
 }

@@ -75,6 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	cfg.Limits.MaxMemory = def.MaxMemory
 	fl.Var((*bytesFlag)(&cfg.Limits.MaxMemory), "max-memory", "")
 	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
+	fl.StringVar(&cfg.Root, "root", "", "")
 	var constDefs constFlag
 	fl.Var(&constDefs, "const", "")
 	fl.BoolVar(&cfg.Lump, "lump", false, "")
@@ -111,6 +112,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	stdin, stdinErr, err := readStdin(inputs, cfg.MaxFileSize)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
 	consts, err := prism.ParseConsts(constDefs...)
 	switch {
 	case err != nil:
@@ -135,6 +140,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	var entries []report.Entry
 	for _, in := range inputs {
 		f := in.File
+		if f == "-" {
+			f = dpcheck.StdinName
+		}
 		start := time.Now()
 		pctx, done := report.Progress(ctx, stderr, f)
 		if show := verify.ProgressReporter(pctx); show != nil {
@@ -144,19 +152,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		read := map[string]string{}
 		c := cfg
 		c.ReadFile = func(path string) (string, error) {
+			if in.File == "-" && in.Model != "" && path == f { // the properties
+				return stdin, stdinErr
+			}
 			src, err := dpcheck.ReadSource(path, cfg.MaxFileSize)
 			if err == nil {
 				read[path] = src
 			}
 			return src, err
 		}
+		if in.File == "-" && c.Root == "" {
+			c.Root = "." // what standard input names is below the working directory
+		}
 		var e report.Entry
 		if in.Model != "" {
 			e = report.Entry{File: f, Sources: read}
 			e.Result, e.Err = c.CheckPRISM(pctx, in.Model, f, consts)
 			e.Source = read[f]
+			if in.File == "-" {
+				e.Source = stdin
+			}
 		} else {
-			src, err := dpcheck.ReadSource(f, cfg.MaxFileSize)
+			src, err := dpcheck.ReadSource(in.File, cfg.MaxFileSize)
+			if in.File == "-" {
+				src, err = stdin, stdinErr
+			}
 			e = report.Entry{File: f, Source: src, Sources: read, Err: err}
 			if err == nil {
 				e.Result, e.Err = c.CheckSource(pctx, f, src)
@@ -299,6 +319,8 @@ func withHint(err error) error {
 		for _, e := range list {
 			if flag := hints[e.Limit]; flag != "" {
 				e.Msg += " (raise it with " + flag + ")"
+			} else if e.Limit == spec.LimitRoot {
+				e.Msg += " (give another root with --root DIR)"
 			}
 		}
 	}
@@ -307,6 +329,26 @@ func withHint(err error) error {
 		return fmt.Errorf("%w (raise it with %s)", err, hints["file size"])
 	}
 	return err
+}
+
+// readStdin reads standard input when one of the inputs is "-" (at most
+// one may be): its text, or the error reading it (over --max-file-size),
+// which is that input's. More than one "-" is a usage error.
+func readStdin(inputs []dpcheck.Input, limit int64) (string, error, error) {
+	n := 0
+	for _, in := range inputs {
+		if in.File == "-" {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return "", nil, nil
+	case n > 1:
+		return "", nil, errors.New("standard input (-) can be read once: give - at most once")
+	}
+	src, err := dpcheck.ReadSourceFrom(dpcheck.StdinName, os.Stdin, limit)
+	return src, err, nil
 }
 
 // runFmt is "dpcheck fmt".
@@ -329,9 +371,29 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dpcheck fmt: %v\n", err)
 		return exitInvalid
 	}
+	stdin := 0
+	for _, f := range files {
+		if f == "-" {
+			stdin++
+		}
+	}
+	switch {
+	case stdin > 1:
+		fmt.Fprintf(stderr, "dpcheck fmt: standard input (-) can be read once: give - at most once\n")
+		return exitInvalid
+	case stdin > 0 && *write:
+		fmt.Fprintf(stderr, "dpcheck fmt: -w rewrites files, and standard input (-) is none: without -w, dpcheck fmt - prints it formatted\n")
+		return exitInvalid
+	}
 	code := exitPass
 	for _, f := range files {
-		src, err := dpcheck.ReadSource(f, dpcheck.DefaultMaxFileSize)
+		var src string
+		if f == "-" {
+			f = dpcheck.StdinName
+			src, err = dpcheck.ReadSourceFrom(f, os.Stdin, dpcheck.DefaultMaxFileSize)
+		} else {
+			src, err = dpcheck.ReadSource(f, dpcheck.DefaultMaxFileSize)
+		}
 		var out string
 		if err == nil {
 			out, err = spec.Format(f, src)
