@@ -214,8 +214,9 @@ func (b *Builder) BuildContext(ctx context.Context) (*Chain, error) {
 			}
 		}()
 	}
+	var stopped error
 	for s := range n {
-		if ctx.Err() != nil {
+		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
 		next <- s
@@ -225,8 +226,8 @@ func (b *Builder) BuildContext(ctx context.Context) (*Chain, error) {
 	if r := panicked.Load(); r != nil {
 		panic(r)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if stopped != nil {
+		return nil, stopped
 	}
 	for _, l := range rowErrs {
 		errs = append(errs, l...)

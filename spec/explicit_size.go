@@ -16,8 +16,7 @@ import (
 // 10-byte file can ask for ten million states. So the memory the files
 // would take is estimated from the first line and compared with
 // Limits.MaxMemory before anything is allocated for them, and again, with
-// the labels, values and pairs of initial states, before the model is
-// built.
+// the labels and values, before the model is built.
 const (
 	// What any load takes besides (maps, the builder's workers, …).
 	explicitBaseBytes = 1 << 20
@@ -38,16 +37,13 @@ const (
 	// A label of a state (8 while read, 16 kept), a value of a state.
 	explicitLabelBytes = 24
 	explicitValueBytes = 32
-	// A pair of initial states, every two of which are neighbours.
-	explicitPairBytes = 16
 )
 
 // explicitSize is what the files read so far would take.
 type explicitSize struct {
 	perState, perTrans           int64 // a state, with the files given; a transition
 	states, transitions, choices int
-	labels, values               int   // a state's labels of the .lab, values of the .sta
-	pairs                        int64 // of initial states
+	labels, values               int // a state's labels of the .lab, values of the .sta
 }
 
 // newSize starts the estimate of what a DTMC's or an MDP's files take,
@@ -70,7 +66,7 @@ func newSize(mdp bool, lab, sta *source.File) explicitSize {
 func (s explicitSize) bytes() float64 {
 	return explicitBaseBytes + float64(s.states)*float64(s.perState) + float64(s.transitions)*float64(s.perTrans) +
 		float64(s.choices)*explicitMDPChoiceBytes + float64(s.labels)*explicitLabelBytes +
-		float64(s.values)*explicitValueBytes + float64(s.pairs)*explicitPairBytes
+		float64(s.values)*explicitValueBytes
 }
 
 // overMemory reports, and stops, when the model the files give would take

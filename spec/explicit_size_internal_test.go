@@ -123,6 +123,5 @@ func explicitModelFiles(n, per, choicesPerSt int, lab, sta bool, inits int) (map
 	size := newSize(choicesPerSt > 0, fileIf(lab), fileIf(sta))
 	size.states, size.transitions, size.choices = n, m, n*choicesPerSt
 	size.labels, size.values = labels, values
-	size.pairs = int64(inits) * int64(inits-1) / 2
 	return files, call + ")\nquery P=?[F \"init\"]\n", size
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dpcheck/dpcheck/property"
 )
 
 // An attack is a hostile input run as a CI job runs dpcheck on a pull
@@ -221,6 +223,9 @@ func TestAttacks(t *testing.T) {
 		if r.exit != a.exit {
 			t.Errorf("%s: exit %d, want %d; output:\n%s", a.name, r.exit, a.exit, r.out)
 		}
+		if limit := attackMemoryLimit(t, a, *attackDoc != ""); r.peakRSS > limit+memorySlack {
+			t.Errorf("%s: peak memory %s, over the limit of %s by more than %s", a.name, mib(r.peakRSS), mib(limit), mib(memorySlack))
+		}
 		for _, w := range a.want {
 			if !strings.Contains(r.out, w) {
 				t.Errorf("%s: the output does not say %q:\n%s", a.name, w, r.out)
@@ -257,6 +262,33 @@ func TestAttacks(t *testing.T) {
 	if got := table.String(); got != string(want) {
 		t.Errorf("the attack table differs from %s (-update rewrites it); got:\n%s", path, got)
 	}
+}
+
+// memorySlack is how much more than the memory limit a run may hold at
+// its peak: the program and runtime, and what is allocated between two
+// reads of the memory watch.
+const memorySlack = 384 << 20
+
+// attackMemoryLimit is the memory limit a runs with: its own --max-memory,
+// else the test's or (for the docs' table) the default.
+func attackMemoryLimit(t *testing.T, a attack, defaults bool) int64 {
+	t.Helper()
+	v := testMaxMemory
+	if defaults {
+		v = fmt.Sprint(property.Limits{}.WithDefaults().MaxMemory)
+	}
+	for i, s := range a.args {
+		if s == "--max-memory" && i+1 < len(a.args) {
+			v = a.args[i+1]
+		} else if x, ok := strings.CutPrefix(s, "--max-memory="); ok {
+			v = x
+		}
+	}
+	n, err := parseBytes(v)
+	if err != nil {
+		return 1 << 62 // a case about a malformed flag
+	}
+	return n
 }
 
 // mib writes a byte count in MiB for the table.
