@@ -3,6 +3,7 @@ package dpcheck
 import (
 	"errors"
 	"fmt"
+	"github.com/dpcheck/dpcheck/exact"
 	"io"
 	"io/fs"
 	"os"
@@ -28,9 +29,9 @@ type FileSizeError struct {
 
 func (e *FileSizeError) Error() string {
 	if e.Size == e.Limit+1 { // reading stopped there: it may have more
-		return fmt.Sprintf("%s has more than %s bytes; the limit is %s bytes", e.Path, thousands(e.Limit), thousands(e.Limit))
+		return fmt.Sprintf("%s has more than %s bytes; the limit is %s bytes", e.Path, exact.Thousands(e.Limit), exact.Thousands(e.Limit))
 	}
-	return fmt.Sprintf("%s has %s bytes; the limit is %s bytes", e.Path, thousands(e.Size), thousands(e.Limit))
+	return fmt.Sprintf("%s has %s bytes; the limit is %s bytes", e.Path, exact.Thousands(e.Size), exact.Thousands(e.Limit))
 }
 
 // LimitKind names the limit the error reports, as source.Error.Limit
@@ -103,19 +104,6 @@ func ReadSourceFrom(name string, r io.Reader, limit int64) (string, error) {
 		return "", &FileSizeError{Path: name, Size: n, Limit: limit}
 	}
 	return b.String(), nil
-}
-
-// thousands writes n with thousands separators: 67,108,864.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // Expand turns paths into .dp files: a directory stands for every .dp

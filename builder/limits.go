@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // Limits bound the size of the chains the catalog builds, so that a
@@ -114,15 +116,7 @@ func thousands(f float64) string {
 	if f >= 1e15 || math.IsInf(f, 0) {
 		return fmt.Sprintf("%.3g", f)
 	}
-	s := fmt.Sprintf("%d", int64(f))
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
+	return exact.Thousands(int64(f))
 }
 
 // CheckSize estimates the size of the chain d would build from a (states,
