@@ -45,9 +45,13 @@ func TestErrors(t *testing.T) {
 		{"division by zero", "model truncated_geometric(alpha = 1/0, n = 5)", []string{"1:36: division by zero"}},
 		{"huge literal exponent", "model truncated_geometric(alpha = 1e999999, n = 5)", []string{"1:35: the exponent of 1e999999 is outside ±1000"}},
 		{"huge power", "model survey()\ncheck dp(eps = 2^100000000)", []string{"2:16: the exponent 100000000 is too large"}},
-		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 2000000 bits; the limit is 1048576"}},
-		{"huge product", "const a = 3^500000\nconst b = a*a*a\nmodel survey()", []string{"2:12: this result would have about 1584964 bits; the limit is 1048576"}},
-		{"power of a huge base", "const a = 3^500000\nconst c = a^2\nmodel survey()", []string{"2:11: (a number of 238561 digits)^2 would have about 1584964 bits; the limit is 1048576"}},
+		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 1,584,964 bits; the limit is 1,048,576"}},
+		// 2^600000 has 600 001 bits (and 1 for its denominator), under the
+		// limit; the size of a power is not the exponent times the base's.
+		{"power of two under the limit", "const a = 2^600000\nconst b = 2^1048576\nmodel survey()", []string{"2:11: 2^1048576 would have 1,048,578 bits; the limit is 1,048,576"}},
+		{"power of a fraction over the limit", "const a = (1/3)^1000000\nmodel survey()", []string{"1:11: (1/3)^1000000 would have about 1,584,964 bits; the limit is 1,048,576"}},
+		{"huge product", "const a = 3^500000\nconst b = a*a*a\nmodel survey()", []string{"2:12: this result would have 1,584,964 bits; the limit is 1,048,576"}},
+		{"power of a huge base", "const a = 3^500000\nconst c = a^2\nmodel survey()", []string{"2:11: (a number of 238561 digits)^2 would have about 1,584,964 bits; the limit is 1,048,576"}},
 		{"model too big", "model truncated_geometric(alpha = 1/2, n = 5000)", []string{"1:7: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 transitions"}},
 		{"composition of too many runs", "model compose(k = 2000000, model = survey())", []string{"1:7: compose: parameter k must be between 1 and 1048576, got 2000000"}},
 		{"composition whose product a formula needs", "model compose(k = 1000000, model = survey())\ncheck dp(eps = ln(3))\ncheck D{ln(3), 0}[X out_Y_1]", []string{"1:7: compose(k = 1000000, model = survey()) would have more than 10^308 states; the limit is 10,000,000 states; line 3 (check D{ln(3), 0}[X out_Y_1]) needs the chain of the runs (dp, eps, delta and profile over their final outputs do not)"}},

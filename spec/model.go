@@ -539,7 +539,7 @@ func evalLiteral(l *litRec) (*big.Rat, string, int32) {
 	}
 	x := new(big.Rat).Quo(a, b)
 	if bits := exact.Bits(x); bits > MaxPowerBits {
-		return nil, fmt.Sprintf("this result would have about %d bits; the limit is %d", bits, MaxPowerBits), l.slashRel
+		return nil, fmt.Sprintf("this result would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits)), l.slashRel
 	}
 	return x, "", 0
 }
