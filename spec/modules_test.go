@@ -16,7 +16,7 @@ func TestModuleErrors(t *testing.T) {
 	}{
 		{"no endmodule", "module m\n  x : [0..3] init 0;\n", []string{`3:1: unexpected "neighbours": module m (line 1) has no endmodule before it`}},
 		{"unprimed update", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x = 1);\nendmodule\n", []string{"3:16: an update names the next value of a variable with a prime: (x' = …)"}},
-		{"missing semicolon", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = 1)\nendmodule\n", []string{`4:1: unexpected "endmodule" (expected ";")`}},
+		{"missing semicolon", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = 1)\nendmodule\n", []string{"3:23: missing ; at the end of this command (inside a module, declarations and commands end with ;)"}},
 		{"keyword module", "module model\n  x : [0..3] init 0;\nendmodule\n", []string{"1:8: model is a keyword and cannot name a module"}},
 		{"module twice", "module m\n  x : [0..3] init 0;\nendmodule\nmodule m\n  y : [0..3] init 0;\nendmodule\n", []string{"4:8: module m is already declared at line 1"}},
 		{"keyword variable", "module m\n  P : [0..3] init 0;\nendmodule\n", []string{"2:3: P is a keyword and cannot name a variable"}},
@@ -35,7 +35,7 @@ func TestModuleErrors(t *testing.T) {
 		{"primed in an expression", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = x' + 1);\nendmodule\n", []string{"3:21: x' (a primed name) is written only in an update: (x' = …)"}},
 		{"log", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> log(2) : (x' = 1);\nendmodule\n", []string{"3:15: log is not a rational function: a module's numbers are exact rationals"}},
 		{"unknown function", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = sqrt(4));\nendmodule\n", []string{"3:21: unknown function sqrt (min, max, floor, ceil, mod, pow, abs)"}},
-		{"unknown distribution", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\n", []string{"3:21: unknown distribution laplace (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
+		{"unknown distribution", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\n", []string{"3:21: unknown distribution laplace (the discrete Laplace distribution is the two-sided geometric: geometric(alpha, centre, lo, hi), Pr[Z = z] ∝ alpha^|z|) (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
 		{"draw arity", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(1/2, 0));\nendmodule\n", []string{"3:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2"}},
 		{"formula cycle", "formula f = g + 1\nformula g = f\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f);\nendmodule\n", []string{"2:13: formula f is defined in terms of itself"}},
 		{"label twice", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x = 1\nlabel \"a\" = x = 2\n", []string{"5:7: label a is already defined at line 4"}},
