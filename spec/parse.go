@@ -261,22 +261,6 @@ func (p *parser) statement() Stmt {
 		p.unexpected(statementWords)
 	}
 	switch p.tok.text {
-	case "input":
-		p.fail(p.tok.off, `unexpected "input" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)`)
-	case "endmodule":
-		p.fail(p.tok.off, `unexpected "endmodule": no module is open (a module is module NAME … endmodule)`)
-	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
-		p.fail(p.tok.off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.tok.text)
-	}
-	if w := p.tok.text; p.peek.kind == tOp && p.peek.text == "(" && !slices.Contains(statementKeywords, w) {
-		verb := "check"
-		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
-			verb = "query"
-		}
-		p.fail(p.tok.off, "unexpected %s: a property is written after check or query: %s %s(…)", describe(p.tok), verb, w)
-	}
-	p.misspelt(append(statementKeywords, "neighbors"), "")
-	switch p.tok.text {
 	case "const":
 		p.advance()
 		s := &ConstStmt{Name: p.word("a name")}
@@ -452,8 +436,30 @@ func (p *parser) statement() Stmt {
 		s.Span = span()
 		return s
 	}
-	p.unexpected(statementWords)
+	p.notAStatement()
 	return nil
+}
+
+// notAStatement fails at a word that starts no statement: a property
+// without check or query, or a misspelt statement word.
+func (p *parser) notAStatement() {
+	switch p.tok.text {
+	case "input":
+		p.fail(p.tok.off, `unexpected "input" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)`)
+	case "endmodule":
+		p.fail(p.tok.off, `unexpected "endmodule": no module is open (a module is module NAME … endmodule)`)
+	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
+		p.fail(p.tok.off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.tok.text)
+	}
+	if w := p.tok.text; p.tok.kind == tIdent && p.peek.kind == tOp && p.peek.text == "(" {
+		verb := "check"
+		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
+			verb = "query"
+		}
+		p.fail(p.tok.off, "unexpected %s: a property is written after check or query: %s %s(…)", describe(p.tok), verb, w)
+	}
+	p.misspelt(statementKeywords, "")
+	p.unexpected(statementWords)
 }
 
 func (p *parser) chain() *ChainStmt {
