@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/spec"
 )
@@ -36,5 +37,42 @@ func BenchmarkParamModuleGeometric(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkNoisyMaxParam measures report-noisy-max over three queries for
+// every alpha (models/noisy_max_param.dp, the index only;
+// noisy_max_value_param.dp, index and value): preparing the model
+// (exploration, validation), its output distributions, and the tight ε at
+// δ = 0 (643 and 123 candidate ratios, 2 kept).
+func BenchmarkNoisyMaxParam(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, path, out string }{
+		{"index", "models/noisy_max_param.dp", "best"},
+		{"value", "models/noisy_max_value_param.dp", "out"},
+	} {
+		var pc *param.Chain
+		b.Run(c.name+"/prepare", func(b *testing.B) {
+			for b.Loop() {
+				pc = prepareParamFile(b, c.path)
+			}
+		})
+		var a *param.Analysis
+		b.Run(c.name+"/distributions", func(b *testing.B) {
+			for b.Loop() {
+				var err error
+				if a, err = param.AnalyzeVar(ctx, pc, c.out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/tight-eps", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := a.TightEpsilon(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/internal/reference"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
@@ -23,7 +24,7 @@ import (
 
 // prepareParamFile loads and prepares a file with a parameter and returns
 // its parametric chain.
-func prepareParamFile(t *testing.T, path string) *param.Chain {
+func prepareParamFile(t testing.TB, path string) *param.Chain {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -458,5 +459,72 @@ func TestParamModuleSelfLoopIsAbsorbing(t *testing.T) {
 	}
 	if want := exact.LnOf(big.NewRat(3, 1)); !e.Equal(want) {
 		t.Errorf("ε at a = 4/5 = %s, want %s", e, want)
+	}
+}
+
+// TestNoisyMaxParam: report-noisy-max over three queries for every alpha.
+// Releasing the index and the value, the tight ε is ln(1/alpha^3):
+// internal/reference, which enumerates the noise directly (no chain),
+// finds 3·ln(1/alpha) at rational points, and the output "index 1, value -3" has the
+// hand-computed probabilities (alpha^3/(1 + alpha))^3 from the answers
+// (0, 0, 0) and (alpha^4/(1 + alpha))^3 from (1, 1, 1), ratio 1/alpha^3 (the
+// upper bound is post-processing of three ln(1/alpha)-DP releases). The
+// index alone has a rational function R, which the reference's tight ε
+// matches at rational points (6844/1853 at 1/2, noisy_max.dp's).
+func TestNoisyMaxParam(t *testing.T) {
+	ctx := context.Background()
+	const value, index = "models/noisy_max_value_param.dp", "models/noisy_max_param.dp"
+	got := paramSummary(t, value)
+	if diff := cmp.Diff([]string{"holds ", "violated ∅", "ln(1/alpha^3) for alpha in (0, 1)"}, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", value, diff)
+	}
+	a, err := param.AnalyzeVar(ctx, prepareParamFile(t, value), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dists := outputDists(t, a, func(s int) (string, bool) {
+		v := a.Chain().Frame.Valuation(s).String()
+		return v, strings.Contains(v, "a1=0, a2=0, a3=0,") || strings.Contains(v, "a1=1, a2=1, a3=1,")
+	})
+	lim := poly.Limits{}
+	cube := func(k int64) poly.RatFunc { // (alpha^k/(1 + alpha))^3
+		f, err := lim.RatFunc(ctx, poly.New(append(make([]*big.Rat, 3*k), big.NewRat(1, 1))...), poly.FromInts(1, 3, 3, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	var lowest []poly.RatFunc
+	for _, in := range []string{"a1=0, a2=0, a3=0,", "a1=1, a2=1, a3=1,"} {
+		for v, d := range dists {
+			if strings.Contains(v, in) {
+				lowest = append(lowest, d["out=1"])
+			}
+		}
+	}
+	if diff := cmp.Diff([]poly.RatFunc{cube(3), cube(4)}, lowest, ratFuncComparer); diff != "" {
+		t.Errorf("Pr(out=1) from (0, 0, 0) and (1, 1, 1) (-hand +module):\n%s", diff)
+	}
+	idx := checkParamFile(t, index)
+	tight := idx[len(idx)-1].(*property.ParamEpsOutcome).Result
+	for _, x := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(3, 4), big.NewRat(9, 10)} {
+		cube := new(big.Rat).Mul(x, new(big.Rat).Mul(x, x))
+		if ref := reference.NoisyMaxModel(x, -3, 5, 3, 0, 2, true).TightEps(); ref.Infinite || ref.Ratio.Cmp(cube.Inv(cube)) != 0 {
+			t.Errorf("%s at alpha = %s: the reference's tight ε is %v, want ln(1/alpha^3)", value, x.RatString(), ref)
+		}
+		got, err := tight.Eps(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref := reference.NoisyMaxModel(x, -3, 5, 3, 0, 2, false).TightEps(); ref.Infinite || !got.Equal(exact.LnOf(ref.Ratio)) {
+			t.Errorf("%s at alpha = %s: tight ε %s, the reference's %v", index, x.RatString(), got, ref)
+		}
+	}
+	half, err := tight.Eps(big.NewRat(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := half.Cmp(exact.LnOf(big.NewRat(6844, 1853))); err != nil || n != 0 {
+		t.Errorf("the index's tight ε at 1/2 is %s, want ln(6844/1853) (noisy_max.dp)", half)
 	}
 }

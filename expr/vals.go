@@ -379,10 +379,16 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
 		}
 		r := x.rat()
-		if bits := int64(r.Num().BitLen()+r.Denom().BitLen()) * max(n, -n); bits > MaxPowBits {
+		// PowBits is at most 2 bits above the power's size (not the
+		// product of the exponent and the base's size, twice it for 2^k).
+		if bits := exact.PowBits(r, n); bits > MaxPowBits+2 {
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d) would have about %s bits; the limit is %s", Value{x}.brief(), n, exact.Thousands(bits), exact.Thousands(MaxPowBits))}
 		}
-		return small(ratPow(r, n)), nil
+		pw := ratPow(r, n)
+		if bits := int64(exact.Bits(pw)); bits > MaxPowBits {
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d) would have %s bits; the limit is %s", Value{x}.brief(), n, exact.Thousands(bits), exact.Thousands(MaxPowBits))}
+		}
+		return small(pw), nil
 	}
 }
 

@@ -12,11 +12,6 @@ import (
 	"github.com/dpcheck/dpcheck/verify"
 )
 
-// MaxCandidates bounds the distinct candidate functions of TightEpsilon and
-// TightDelta: their upper envelope isolates the roots of every pairwise
-// difference, so the cost is quadratic in them.
-const MaxCandidates = 256
-
 // DPResult is the verdict of dp(ε(α), δ(α)) for every α in the interval.
 type DPResult struct {
 	// C is e^ε as a function of the parameter, Delta is δ.
@@ -634,8 +629,9 @@ func (a *Analysis) envelope(ctx context.Context, cands []poly.RatFunc) (Piecewis
 func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns []poly.RatFunc) (Piecewise, error) {
 	in := a.c.Interval
 	pw := Piecewise{Param: a.c.Param}
-	if len(cands) > MaxCandidates {
-		return pw, fmt.Errorf("%w: %d distinct candidate functions; the envelope handles at most %d", poly.ErrLimit, len(cands), MaxCandidates)
+	cands, err := a.prune(ctx, cands)
+	if err != nil {
+		return pw, err
 	}
 	var roots []poly.Algebraic
 	if len(infFns) > 0 {
@@ -643,7 +639,6 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 		for i, g := range infFns {
 			infCuts[i] = g.Num()
 		}
-		var err error
 		if roots, err = a.cuts(ctx, infCuts); err != nil {
 			return pw, err
 		}
@@ -879,13 +874,20 @@ func (sw *sweeper) crossings(ctx context.Context, i, j int) ([]poly.Algebraic, e
 	if rs, ok := sw.roots[key]; ok {
 		return rs, nil
 	}
-	d, err := sw.a.c.Limits.RatSub(ctx, sw.cands[i], sw.cands[j])
+	// The numerator of the difference over the denominators (which do not
+	// vanish on the interval) has the same roots there; most pairs have
+	// none, which Descartes' rule shows without isolating them.
+	in := sw.a.c.Interval
+	num := crossNum(sw.cands[i], sw.cands[j])
+	free, err := rootFree(ctx, num, in.Lo, in.Hi)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := sw.a.cuts(ctx, []poly.Poly{d.Num()})
-	if err != nil {
-		return nil, err
+	var rs []poly.Algebraic
+	if !free {
+		if rs, err = sw.a.cuts(ctx, []poly.Poly{num}); err != nil {
+			return nil, err
+		}
 	}
 	sw.roots[key] = rs
 	return rs, nil

@@ -146,24 +146,10 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 			}
 		}
 	}
-	// A candidate that never exceeds the constant 1 is never the
-	// envelope: dropping it saves the envelope its crossings (about half
-	// of the geometric mechanism's candidates).
-	kept := cands[:1]
-	for _, c := range cands[1:] {
-		g, err := lim.RatSub(ctx, c, one)
-		if err != nil {
-			return nil, nil, err
-		}
-		above, err := lim.WhereRat(ctx, g, poly.GT, a.c.Interval)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !above.IsEmpty() {
-			kept = append(kept, c)
-		}
-	}
-	return kept, infFns, nil
+	// The envelope drops (prune) the candidates the constant 1 or another
+	// one exceeds everywhere (about half of the geometric mechanism's never
+	// exceed 1).
+	return cands, infFns, nil
 }
 
 // orderAt returns the indices of the ratios sorted by their value at q,

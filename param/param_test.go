@@ -12,6 +12,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/poly"
+	"github.com/google/go-cmp/cmp"
 )
 
 var ctx = context.Background()
@@ -654,9 +655,13 @@ func TestFinalVar(t *testing.T) {
 	propertyCheck(t, as, konst(t, 3), poly.RatFunc{}, 30)
 }
 
-func TestEnvelopeLimit(t *testing.T) {
-	// Input a spreads 1/300 over 300 outputs, b gives output k
-	// (1 + (2k − 299)α/2000)/300: 600 distinct ratios over both directions.
+// TestEnvelopeManyCandidates: input a spreads 1/300 over 300 outputs, b
+// gives output k (1 + (2k − 299)α/2000)/300: 600 distinct ratios over both
+// directions (more than the envelope once handled). The largest is a over
+// b at k = 0, 2000/(2000 − 299α), on all of (0, 1): it exceeds b over a at
+// k = 299, (2000 + 299α)/2000, since their product's denominator
+// 2000² − (299α)² is below 2000².
+func TestEnvelopeManyCandidates(t *testing.T) {
 	const m = 300
 	names := []string{"a", "b"}
 	for k := range m {
@@ -675,10 +680,26 @@ func TestEnvelopeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = mustAnalyze(t, pc).TightEpsilon(ctx)
-	if !errors.Is(err, poly.ErrLimit) || !strings.Contains(err.Error(), "600 distinct candidate functions") {
-		t.Fatalf("envelope limit: %v", err)
+	got, err := mustAnalyze(t, pc).TightEpsilon(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	want := Piecewise{Param: "α", Pieces: []Piece{{Lo: poly.Rational(r(0, 1)), Hi: poly.Rational(r(1, 1)), LoOpen: true, HiOpen: true,
+		F: rf(t, []int64{2000}, []int64{2000, -299})}}}
+	if d := cmp.Diff(want, got.R, exactCmp); d != "" {
+		t.Errorf("tight ε over 600 candidates (-want +got):\n%s", d)
+	}
+}
+
+// exactCmp compares rational functions and algebraic numbers exactly, for
+// go-cmp.
+var exactCmp = cmp.Options{
+	cmp.Comparer(func(f, g poly.RatFunc) bool { return f.Equal(g) }),
+	cmp.Comparer(func(x, y poly.Algebraic) bool {
+		c, err := x.Cmp(context.Background(), y)
+		return err == nil && c == 0 && x.IsRational() == y.IsRational()
+	}),
+	cmp.Comparer(func(x, y *big.Rat) bool { return x.Cmp(y) == 0 }),
 }
 
 // ruin is gambler's ruin on {0..n}: from k, up with α and down with 1 − α,

@@ -44,6 +44,14 @@ func errInputLacksVar(r expr.Read, input string) *source.Error {
 	return errorAt(r.Pos, "input %s has no variable %s; a neighbour predicate may only compare variables every input has", expr.DisplayName(input), r.Name)
 }
 
+func errConstantAtInputs(r expr.Read, v int64, differ []string) *source.Error {
+	which := "none does"
+	if len(differ) > 0 {
+		which = expr.JoinLimited(differ, 8)
+	}
+	return errorAt(r.Pos, "%s is not an input variable: it is %d at every initial state of the model (its inputs), so comparing it cannot tell two inputs apart; a neighbour predicate compares the variables whose initial values differ (%s)", r.Name, v, which)
+}
+
 func errTooManyInputs(p source.Position, n int) *source.Error {
 	return errorAt(p, "a neighbour predicate over %d inputs would try %d pairs; the limit is %d inputs (list the pairs instead)", n, n*(n-1)/2, MaxPredicateInputs)
 }
@@ -72,18 +80,30 @@ func InputNames(c *chain.Chain) string {
 // Suggest returns " (did you mean X?)" for the name among names closest to
 // name (by edit distance, at most 2), or "".
 func Suggest(name string, names []string) string {
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
-	best, bestD := "", 3
-	for _, s := range sorted {
-		if d := editDistance(name, s); d < bestD {
-			best, bestD = s, d
-		}
-	}
-	if best == "" {
+	best := Suggestions(name, names)
+	if len(best) == 0 {
 		return ""
 	}
-	return " (did you mean " + best + "?)"
+	return " (did you mean " + best[0] + "?)"
+}
+
+// Suggestions returns the names closest to name, at most two edits away,
+// sorted (all of those at the closest distance: "modul" is as close to
+// model as to module); none when no name is that close.
+func Suggestions(name string, names []string) []string {
+	sorted := append([]string(nil), names...)
+	sort.Strings(sorted)
+	var best []string
+	bestD := 3
+	for _, s := range sorted {
+		switch d := editDistance(name, s); {
+		case d < bestD:
+			best, bestD = []string{s}, d
+		case d == bestD && d < 3 && best[len(best)-1] != s:
+			best = append(best, s)
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {

@@ -141,6 +141,9 @@ func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
 			case len(pp.Chain.Inputs()) > 0:
 				var nerrs source.ErrorList
 				pp.Neighbours, nerrs = neighbours(ctx, p.Neighbours, pp.Chain)
+				if nerrs == nil && pp.Model.Kind == "prism" {
+					nerrs = initialValuesDiffer(p.Neighbours, pp.Chain)
+				}
 				errs = append(errs, nerrs...)
 			}
 			var oerrs source.ErrorList
@@ -346,6 +349,50 @@ func neighbours(ctx context.Context, n *Neighbours, c *chain.Chain) ([][2]int, s
 		return nil, source.ErrorList{{Pos: n.Pred.Pos, Msg: "this neighbour predicate relates no two distinct inputs"}}
 	}
 	return pairs, nil
+}
+
+// initialValuesDiffer checks that a neighbour predicate over a PRISM
+// model (or PRISM's explicit files) reads only variables whose values
+// differ between its initial states, the inputs: one with the same value
+// at every initial state is not part of the input (a counter that starts
+// at 0, an output not yet drawn), and comparing it would relate every pair
+// or none. Each variable is reported once, where it is first read.
+func initialValuesDiffer(n *Neighbours, c *chain.Chain) source.ErrorList {
+	if n.Pred == nil {
+		return nil
+	}
+	f, errs := expr.Compile(n.Pred, c, true)
+	if errs != nil {
+		return errs
+	}
+	ins := c.Inputs()
+	varies := func(name string) (int64, bool) {
+		v0, _ := c.Value(ins[0], name)
+		for _, s := range ins[1:] {
+			if v, _ := c.Value(s, name); v != v0 {
+				return v0, true
+			}
+		}
+		return v0, false
+	}
+	var differ []string
+	for _, v := range c.Vars() {
+		if _, ok := varies(v); ok {
+			differ = append(differ, v)
+		}
+	}
+	seen := map[string]bool{}
+	var out source.ErrorList
+	for _, r := range f.Reads {
+		if seen[r.Name] {
+			continue
+		}
+		seen[r.Name] = true
+		if v, ok := varies(r.Name); !ok {
+			out = append(out, errConstantAtInputs(r, v, differ))
+		}
+	}
+	return out
 }
 
 // inputByName finds an input state by name.

@@ -108,9 +108,11 @@ type checker struct {
 	bitsExceeded bool
 	// observe is the observe statement, if any.
 	observe *ObserveStmt
-	// vars are the modules' variables (their index in the model);
-	// formulas the formulas, expanded where used.
+	// vars are the modules' variables (their index in the model), and
+	// inputVars those declared input; formulas the formulas, expanded
+	// where used.
 	vars      map[string]int
+	inputVars map[string]bool
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes).
@@ -428,6 +430,9 @@ func (c *checker) check() (*property.Program, bool) {
 	}
 	if s.neighbours != nil {
 		p.Neighbours = c.neighbours(s.neighbours)
+		if len(s.modules) > 0 && s.neighbours.Pred != nil && !s.conflict {
+			c.neighbourReadsInputs(s.neighbours.Pred, s.labels)
+		}
 	}
 	p.Output = c.outputs(s.outputs)
 	if s.observe != nil {

@@ -2,11 +2,15 @@ package spec_test
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -45,9 +49,13 @@ func TestErrors(t *testing.T) {
 		{"division by zero", "model truncated_geometric(alpha = 1/0, n = 5)", []string{"1:36: division by zero"}},
 		{"huge literal exponent", "model truncated_geometric(alpha = 1e999999, n = 5)", []string{"1:35: the exponent of 1e999999 is outside ±1000"}},
 		{"huge power", "model survey()\ncheck dp(eps = 2^100000000)", []string{"2:16: the exponent 100000000 is too large"}},
-		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 2000000 bits; the limit is 1048576"}},
-		{"huge product", "const a = 3^500000\nconst b = a*a*a\nmodel survey()", []string{"2:12: this result would have about 1584964 bits; the limit is 1048576"}},
-		{"power of a huge base", "const a = 3^500000\nconst c = a^2\nmodel survey()", []string{"2:11: (a number of 238561 digits)^2 would have about 1584964 bits; the limit is 1048576"}},
+		{"power too big", "model survey()\ncheck dp(eps = 3^1000000)", []string{"2:16: 3^1000000 would have about 1,584,964 bits; the limit is 1,048,576"}},
+		// 2^600000 has 600 001 bits (and 1 for its denominator), under the
+		// limit; the size of a power is not the exponent times the base's.
+		{"power of two under the limit", "const a = 2^600000\nconst b = 2^1048576\nmodel survey()", []string{"2:11: 2^1048576 would have 1,048,578 bits; the limit is 1,048,576"}},
+		{"power of a fraction over the limit", "const a = (1/3)^1000000\nmodel survey()", []string{"1:11: (1/3)^1000000 would have about 1,584,964 bits; the limit is 1,048,576"}},
+		{"huge product", "const a = 3^500000\nconst b = a*a*a\nmodel survey()", []string{"2:12: this result would have 1,584,964 bits; the limit is 1,048,576"}},
+		{"power of a huge base", "const a = 3^500000\nconst c = a^2\nmodel survey()", []string{"2:11: (a number of 238561 digits)^2 would have about 1,584,964 bits; the limit is 1,048,576"}},
 		{"model too big", "model truncated_geometric(alpha = 1/2, n = 5000)", []string{"1:7: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 transitions"}},
 		{"composition of too many runs", "model compose(k = 2000000, model = survey())", []string{"1:7: compose: parameter k must be between 1 and 1048576, got 2000000"}},
 		{"composition whose product a formula needs", "model compose(k = 1000000, model = survey())\ncheck dp(eps = ln(3))\ncheck D{ln(3), 0}[X out_Y_1]", []string{"1:7: compose(k = 1000000, model = survey()) would have more than 10^308 states; the limit is 10,000,000 states; line 3 (check D{ln(3), 0}[X out_Y_1]) needs the chain of the runs (dp, eps, delta and profile over their final outputs do not)"}},
@@ -178,6 +186,64 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestSlips: the misspellings and slips of a new user each get an error
+// at their position that says what to write (a did-you-mean for a
+// misspelt word, as property.Suggest makes them for names).
+func TestSlips(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"endmodule misspelt", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodul\noutputs var y\nneighbours d != d'\ncheck dp(eps = 1)", []string{"5:1: unexpected \"endmodul\" (did you mean endmodule?)"}},
+		{"output for outputs", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\noutput var y\ncheck dp(eps = 1)", []string{"7:1: unexpected \"output\" (did you mean outputs?)"}},
+		{"neighbour for neighbours", "module m\n  input d : [0..1];\nendmodule\nneighbour d != d'\ncheck dp(eps = 1)", []string{"4:1: unexpected \"neighbour\" (did you mean neighbours?)"}},
+		{"chek for check", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\nchek dp(eps = 1)", []string{"7:1: unexpected \"chek\" (did you mean check?)"}},
+		{"querry for query", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\nquerry eps(delta = 0)", []string{"7:1: unexpected \"querry\" (did you mean query?)"}},
+		{"modul: model or module", "modul m\n  input d : [0..1];\nendmodule", []string{"1:1: unexpected \"modul\" (did you mean model or module?)"}},
+		{"cosnt for const", "cosnt n = 3\nmodel survey()", []string{"1:1: unexpected \"cosnt\" (did you mean const?)"}},
+		{"lable for label", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\nlable done = y = 1\ncheck dp(eps = 1)", []string{"7:1: unexpected \"lable\" (did you mean label?)"}},
+		{"input for inputs", "chain {\n  state a (x = 1)\n  state b\n  a -> b : 1\n}\ninput a\nneighbours a ~ a", []string{"6:1: unexpected \"input\" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)"}},
+		{"inputs for input in a module", "module m\n  inputs d : [0..1];\nendmodule", []string{"2:3: unexpected \"inputs\" (did you mean input? an input variable is declared input d : [lo..hi];)"}},
+		{"PRISM model type", "dtmc\nmodule m\n  input d : [0..1];\nendmodule", []string{"1:1: unexpected \"dtmc\": a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism(\"m.prism\"))"}},
+		{"property without check", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\ndp(eps = ln(2))", []string{"7:1: unexpected \"dp\": a property is written after check or query: check dp(…)"}},
+		{"query without query", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\neps(delta = 0)", []string{"7:1: unexpected \"eps\": a property is written after check or query: query eps(…)"}},
+		{"declaration without colon", "module m\n  input d : [0..1];\n  y [0..1] init 0;\nendmodule", []string{"3:5: unexpected \"[\" (expected \":\" after the variable's name: y : [lo..hi] init e;)"}},
+		{"command without arrow", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 (y' = 1);\nendmodule", []string{"4:12: unexpected \"(\" (expected \"->\" between the guard and the updates: [] guard -> updates;)"}},
+		{"command without brackets", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  y = 0 -> (y' = 1);\nendmodule", []string{"4:3: a command starts with [] (or [action] in an mdp module): [] guard -> updates;"}},
+		{"declaration without semicolon", "module m\n  input d : [0..1]\n  y : [0..1] init 0;\nendmodule", []string{"2:19: missing ; at the end of this declaration (inside a module, declarations and commands end with ;)"}},
+		{"command without semicolon", "module m\n  input d : [0..1];\n  y : [0..2] init 0;\n  [] y = 0 -> (y' = 1)\n  [] y = 1 -> (y' = 2);\nendmodule", []string{"4:23: missing ; at the end of this command (inside a module, declarations and commands end with ;)"}},
+		{"update with ==", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' == 1);\nendmodule", []string{"4:19: an update assigns with one =: (y' = …)"}},
+		{"update with :=", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' := 1);\nendmodule", []string{"4:19: an update assigns with one =: (y' = …)"}},
+		{"update without parentheses", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> y' = 1;\nendmodule", []string{"4:15: an update is written in parentheses: (y' = …)"}},
+		{"probability after its update", "module m\n  input d : [0..1];\n  y : [0..2] init 0;\n  [] y = 0 -> (y' = 1) : 1/2 + (y' = 2) : 1/2;\nendmodule", []string{"4:24: the probability comes before its update: P : (x' = …) + …"}},
+		{"probability without colon", "module m\n  input d : [0..1];\n  y : [0..2] init 0;\n  [] y = 0 -> 1/2 : (y' = 1) + 1/2 (y' = 2);\nendmodule", []string{"4:36: unexpected \"(\" (expected \":\" between the probability and its update: P : (x' = …))"}},
+		{"named argument with ==", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\ncheck dp(eps == ln(2))", []string{"7:14: a named argument is written with one =: eps = …"}},
+		{"distribution misspelt", "module m\n  input d : [0..1];\n  y : [0..2] init 0;\n  [] y = 0 -> (y' ~ geometrc(1/2, d, 0, 2));\nendmodule\nneighbours d != d'", []string{"4:21: unknown distribution geometrc (did you mean geometric?) (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
+		{"bernoulli misspelt", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' ~ bernouli(1/2));\nendmodule\nneighbours d != d'", []string{"4:21: unknown distribution bernouli (did you mean bernoulli?) (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
+		{"draw argument misspelt", "module m\n  input d : [0..1];\n  y : [0..2] init 0;\n  [] y = 0 -> (y' ~ geometric(alpah = 1/2, centre = d, lo = 0, hi = 2));\nendmodule\nneighbours d != d'", []string{"4:31: geometric has no argument alpah (did you mean alpha?) (arguments: alpha, centre, lo, hi; NAME = … is a named argument only for these, a comparison otherwise)"}},
+		{"outputs vars", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\noutputs vars y\ncheck dp(eps = 1)", []string{"7:9: unexpected \"vars\" (did you mean var?) (outputs state, outputs var NAME or outputs labels L, …)"}},
+		{"boolean for bool", "module m\n  input d : [0..1];\n  b : boolean init false;\nendmodule", []string{"3:7: unexpected \"boolean\": a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)"}},
+		{"int type", "module m\n  input d : [0..1];\n  x : int init 0;\nendmodule", []string{"3:7: unexpected \"int\": a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)"}},
+		{"init misspelt", "module m\n  input d : [0..1];\n  y : [0..2] int 0;\nendmodule", []string{"3:14: unexpected \"int\" (did you mean init?) (an initial value is written init e)"}},
+		{"range with three dots", "module m\n  input d : [0...1];\nendmodule", []string{"2:15: a range is written with two dots: [lo..hi]"}},
+		{"range with a comma", "module m\n  input d : [0,1];\nendmodule", []string{"2:15: unexpected \",\" (expected \"..\": a range is [lo..hi])"}},
+		{"row without colon", "chain {\n  state a (x = 1)\n  state b\n  a -> b 1\n}", []string{"4:10: unexpected \"1\" (expected \":\" between the target and its probability: b : PROBABILITY)"}},
+		{"row with =>", "chain {\n  state a (x = 1)\n  state b\n  a => b : 1\n}", []string{"4:5: unexpected \"=>\" (expected \"->\": a row is FROM -> TO : PROBABILITY, TO : PROBABILITY …)"}},
+		{"expect hold", "module m\n  input d : [0..1];\n  y : [0..1] init 0;\n  [] y = 0 -> (y' = 1);\nendmodule\nneighbours d != d'\ncheck dp(eps = 1) expect hold", []string{"7:26: a check expects holds or violated, not hold (did you mean holds?)"}},
+		{"builder misspelt", "model trunacted_geometric(alpha = 1/2, n = 3)\ncheck dp(eps = 1)", []string{"1:7: unknown model trunacted_geometric (did you mean truncated_geometric?) (models: above_threshold, above_threshold_loop, above_threshold_mdp, compose, cutoff_decision, generalized_decision, interactive_survey, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, yarrow_geometric)"}},
+		{"builder parameter misspelt", "model survey(thteta1 = 1/2)\ncheck dp(eps = 1)", []string{"1:14: survey has no parameter thteta1 (did you mean theta1?) (parameters: theta1, theta2)"}},
+		{"neighbours over an output", "module m\n  input h : [0..3];\n  r : [0..3] init 0;\n  done : bool init false;\n  [] !done -> (r' ~ geometric(1/2, h, 0, 3)) & (done' = true);\nendmodule\nlabel \"fin\" = done\noutputs var r\nneighbours |r - r'| <= 1 | fin & |h - h'| = 1\ncheck dp(eps = ln(2))", []string{"9:13: r is not an input variable: every input has it at its initial value, so comparing it cannot tell two inputs apart; a neighbour predicate compares input variables (input variables: h)", "9:28: label \"fin\" reads no input variable, so it holds at every input or at none; a neighbour predicate compares input variables (input variables: h)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, errorsOf(t, tt.src)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestPretty(t *testing.T) {
 	src := "model survey()\ncheck dp(eps = ln(0)) // ε must be positive\n"
 	_, err := dpcheck.Config{}.Load(context.Background(), "m.dp", src)
@@ -194,10 +260,99 @@ func TestPretty(t *testing.T) {
 	// The caret counts characters, not bytes.
 	src = "model survey()\ncheck dp(eps = 0) expect /* ε */ holdz\n"
 	_, err = dpcheck.Config{}.Load(context.Background(), "m.dp", src)
-	want = "m.dp:2:34: a check expects holds or violated, not holdz\n" +
+	want = "m.dp:2:34: a check expects holds or violated, not holdz (did you mean holds?)\n" +
 		"    check dp(eps = 0) expect /* ε */ holdz\n" +
 		"                                     ^\n"
 	if got := err.(source.ErrorList).Pretty(src); got != want {
 		t.Errorf("Pretty with a multi-byte character:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestNeighboursReadInputData: a neighbour predicate compares what varies
+// between inputs. Over modules, a variable that is not declared input is
+// an error (errors_test's "neighbours over an output"); over a PRISM model
+// or PRISM's explicit files, a variable with the same value at every
+// initial state; a chain block's and a builder's inputs carry only their
+// own data, so any variable they all have may be compared, even one that
+// is the same at the inputs kept.
+func TestNeighboursReadInputData(t *testing.T) {
+	files := map[string]string{}
+	for _, ext := range []string{".prism", ".tra", ".lab", ".sta"} {
+		data, err := os.ReadFile("../models/prism/randomized_response" + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["rr"+ext] = string(data)
+	}
+	cfg := dpcheck.Config{ReadFile: func(path string) (string, error) {
+		if src, ok := files[path]; ok {
+			return src, nil
+		}
+		return "", fmt.Errorf("open %s: %w", path, fs.ErrNotExist)
+	}}
+	const answer = "answer is not an input variable: it is 0 at every initial state of the model (its inputs), so comparing it cannot tell two inputs apart; a neighbour predicate compares the variables whose initial values differ (truth)"
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"PRISM: the answer", "model prism(\"rr.prism\", p = 1/2)\noutputs var answer\nneighbours |answer - answer'| <= 1 & truth != truth'\ncheck dp(eps = ln(3))",
+			[]string{"3:13: " + answer}},
+		{"PRISM: the truth", "model prism(\"rr.prism\", p = 1/2)\nneighbours truth != truth'\ncheck dp(eps = ln(3))", nil},
+		{"explicit files: the answer", "model explicit(\"rr.tra\", \"rr.lab\", \"rr.sta\")\nneighbours answer = answer'\ncheck dp(eps = ln(3))",
+			[]string{"2:12: " + answer}},
+		{"chain: a variable the same at every input", "chain {\n  state a (x = 1, k = 0)\n  state b (x = 0, k = 0)\n  state y\n  a -> y : 1\n  b -> y : 1\n}\ninputs a, b\nneighbours k = k' & x != x'\ncheck dp(eps = 1)", nil},
+		{"builder: a variable the same at every input kept", "model above_threshold(n = 3, k = 2)\ninputs where t = 2\nneighbours |d - d'| <= 1 & t = t'\ncheck dp(eps = ln(16))", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			if _, err := cfg.Load(context.Background(), "t.dp", tt.src); err != nil {
+				list, ok := err.(source.ErrorList)
+				if !ok {
+					t.Fatalf("error %v", err)
+				}
+				for _, e := range list {
+					got = append(got, strings.TrimPrefix(e.Error(), "t.dp:"))
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNamedArgumentsOrComparisons: NAME = … in the arguments of a draw or
+// a builder is a named argument where NAME is one of its parameters, and
+// otherwise the comparison it looks like: geometric(1/2, i = 1 ? d : 0,
+// 0, 2) draws around (i = 1) ? d : 0, and survey(x = 1 ? 1/2 : 1/3) with a
+// constant x = 1 is survey(theta1 = 1/2).
+func TestNamedArgumentsOrComparisons(t *testing.T) {
+	f, err := spec.Parse("t.dp", "module m\n  input d : [0..1];\n  i : [0..1] init 1;\n  y : [0..2] init 0;\n  [] y = 0 -> (y' ~ geometric(1/2, i = 1 ? d : 0, lo = 0, hi = 2));\nendmodule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	draw := f.Stmts[0].(*spec.ModuleStmt).Commands[0].Updates[0].Assigns[0].Draw
+	var got []string
+	for _, a := range draw.Args {
+		s := fmt.Sprint(a.Op)
+		if a.Op == spec.EArg {
+			s += " " + a.Text
+		}
+		if a.Op == spec.EIte {
+			s += fmt.Sprint(" ", a.Args[0].Op, " ", a.Args[0].Text)
+		}
+		got = append(got, s)
+	}
+	want := []string{fmt.Sprint(spec.EProd), fmt.Sprint(spec.EIte, " ", spec.ECmp, " ", "="), fmt.Sprint(spec.EArg, " lo"), fmt.Sprint(spec.EArg, " hi")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the draw's arguments (-want +got):\n%s", diff)
+	}
+	p, err := dpcheck.Config{}.Load(context.Background(), "t.dp", "const x = 1\nmodel survey(x = 1 ? 1/2 : 1/3)\ncheck dp(eps = ln(3))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Model.Call, "survey(theta1 = 1/2)"; got != want {
+		t.Errorf("model %s, want %s", got, want)
 	}
 }

@@ -15,8 +15,9 @@ const (
 	MaxLiteralLength = 1000
 	// MaxDecimalExponent bounds |e| in a literal like 1e-3.
 	MaxDecimalExponent = 1000
-	// MaxPowerBits bounds the size of x^k: about bits(x)·|k| bits, and of
-	// every other number an expression computes (a*a*…).
+	// MaxPowerBits bounds the size in bits (numerator and denominator) of
+	// x^k, estimated before it is computed (exact.PowBits), and of every
+	// other number an expression computes (a*a*…).
 	MaxPowerBits = 1 << 20
 )
 
@@ -29,11 +30,20 @@ func shortRat(x *big.Rat) string {
 	return fmt.Sprintf("(a number of %d digits)", len(s))
 }
 
+// powBase writes the base of a power for a message: in parentheses
+// unless it is a natural number.
+func powBase(x *big.Rat) string {
+	if x.IsInt() && x.Sign() >= 0 {
+		return shortRat(x)
+	}
+	return "(" + shortRat(x) + ")"
+}
+
 // sized returns x as a value, or reports that it is larger than
 // MaxPowerBits allows.
 func (ev constEval) sized(p int, x *big.Rat) (value, bool) {
 	if bits := exact.Bits(x); bits > MaxPowerBits {
-		ev.c.errorf(p, "this result would have about %d bits; the limit is %d", bits, MaxPowerBits)
+		ev.c.errorf(p, "this result would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits))
 		return value{}, false
 	}
 	return numVal(x), true
@@ -185,14 +195,19 @@ func power(x *big.Rat, k *big.Rat) (*big.Rat, error) {
 		return nil, fmt.Errorf("the exponent %s is too large", k.RatString())
 	}
 	e := k.Num().Int64()
-	bits := int64(max(x.Num().BitLen(), x.Denom().BitLen())) * max(e, -e)
-	if bits > MaxPowerBits {
-		return nil, fmt.Errorf("%s^%d would have about %d bits; the limit is %d", shortRat(x), e, bits, MaxPowerBits)
-	}
 	if x.Sign() == 0 && e < 0 {
 		return nil, fmt.Errorf("division by zero: 0^%d", e)
 	}
-	return exact.Pow(x, e), nil
+	// PowBits is at most 2 bits above the power's size: one that may be
+	// within the limit is computed, and its size is then exact.
+	if bits := exact.PowBits(x, e); bits > MaxPowerBits+2 {
+		return nil, fmt.Errorf("%s^%d would have about %s bits; the limit is %s", powBase(x), e, exact.Thousands(bits), exact.Thousands(MaxPowerBits))
+	}
+	y := exact.Pow(x, e)
+	if bits := exact.Bits(y); bits > MaxPowerBits {
+		return nil, fmt.Errorf("%s^%d would have %s bits; the limit is %s", powBase(x), e, exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits))
+	}
+	return y, nil
 }
 
 // constEval evaluates expressions that do not depend on a state: builder

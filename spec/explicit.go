@@ -546,7 +546,7 @@ func probability(text string) explicitProb {
 	}
 	z := new(big.Rat).Quo(x, y)
 	if bits := exact.Bits(z); bits > MaxPowerBits {
-		return explicitProb{err: fmt.Sprintf("this number would have about %d bits; the limit is %d", bits, MaxPowerBits)}
+		return explicitProb{err: fmt.Sprintf("this number would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits))}
 	}
 	return explicitProb{val: z}
 }

@@ -248,6 +248,7 @@ func FuzzFormat(f *testing.F) {
 			f.Add(string(src))
 		}
 	}
+	f.Add("const x = 1\nmodel survey(x = 1 ? 1/2 : 1/3, theta2 = (x = 1) ? 1 : 0)\nmodule m\n  y : [0..2] init 0;\n  [] y = 0 -> (y' ~ geometric(alpha = 1/2, y = 0 ? 1 : 2, lo = 0, hi = 2));\nendmodule\ncheck dp(eps = ln(3))\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4000 {
 			return

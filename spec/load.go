@@ -313,7 +313,7 @@ func (p *parser) loadRow(d *chainData) {
 		p.unexpected(`"}", a state or a row FROM -> TO : PROBABILITY`)
 	}
 	from := p.name("a state name")
-	p.expect("->")
+	p.rowArrow()
 	keep := !d.over
 	r := rowRec{fromOff: int32(from.Off), start: int32(start), sinkOff: -1}
 	if keep {
@@ -323,7 +323,7 @@ func (p *parser) loadRow(d *chainData) {
 	n := 0
 	for {
 		to := p.name("a transition TARGET : PROBABILITY")
-		p.expect(":")
+		p.rowColon(to)
 		n++
 		t := targetRec{off: int32(to.Off), probOff: int32(p.tok.off)}
 		if lit, ok := p.probLiteral(d, keep); ok {

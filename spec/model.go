@@ -21,7 +21,7 @@ import (
 func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 	def, ok := builder.Lookup(call.Text)
 	if !ok {
-		c.errorf(call.Pos(), "unknown model %s (models: %s)", call.Text, builderNames())
+		c.errorf(call.Pos(), "unknown model %s%s (models: %s)", call.Text, didYouMean(call.Text, builderNameList()), builderNames())
 		return nil
 	}
 	args := builder.NewArgs()
@@ -31,6 +31,11 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 	named := false
 	for i, a := range call.Args {
 		name, val := arg(a)
+		if bad := misnamedArg(a, c.constOrParam); bad != "" {
+			c.errorf(a.Pos(), "%s has no parameter %s%s (parameters: %s)", def.Name, bad, didYouMean(bad, paramNameList(def)), paramNames(def))
+			good = false
+			continue
+		}
 		if name == "" {
 			if named {
 				c.errorf(a.Pos(), "positional argument after a named one")
@@ -48,7 +53,7 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 		}
 		param, ok := def.Param(name)
 		if !ok {
-			c.errorf(a.Pos(), "%s has no parameter %s (parameters: %s)", def.Name, name, paramNames(def))
+			c.errorf(a.Pos(), "%s has no parameter %s%s (parameters: %s)", def.Name, name, didYouMean(name, paramNameList(def)), paramNames(def))
 			good = false
 			continue
 		}
@@ -163,19 +168,40 @@ func choice(e *Expr) (string, bool) {
 	return "", false
 }
 
-func paramNames(d *builder.Def) string {
+func paramNames(d *builder.Def) string { return strings.Join(paramNameList(d), ", ") }
+
+func paramNameList(d *builder.Def) []string {
 	var ns []string
 	for _, p := range d.Params {
 		ns = append(ns, p.Name)
 	}
-	return strings.Join(ns, ", ")
+	return ns
 }
-func builderNames() string {
+
+func builderNames() string { return strings.Join(builderNameList(), ", ") }
+
+func builderNameList() []string {
 	var ns []string
 	for _, d := range builder.Catalog() {
 		ns = append(ns, d.Name)
 	}
-	return strings.Join(ns, ", ")
+	return ns
+}
+
+// misnamedArg returns NAME when the argument a is written NAME = … with a
+// NAME that is not a parameter of its call (the parser then reads the
+// comparison NAME = …) and that known does not know either: a misspelt
+// parameter rather than a comparison. Otherwise "".
+func misnamedArg(a *Expr, known func(string) bool) string {
+	if a.Op == ECmp && a.Text == "=" && a.Args[0].Op == EName && !a.Args[0].Primed && !known(a.Args[0].Text) {
+		return a.Args[0].Text
+	}
+	return ""
+}
+
+// constOrParam reports whether name is a constant or the parameter.
+func (c *checker) constOrParam(name string) bool {
+	return c.consts[name] != nil || c.param != nil && name == c.param.name
 }
 func quoteAll(xs []string) string {
 	q := make([]string, len(xs))
@@ -539,7 +565,7 @@ func evalLiteral(l *litRec) (*big.Rat, string, int32) {
 	}
 	x := new(big.Rat).Quo(a, b)
 	if bits := exact.Bits(x); bits > MaxPowerBits {
-		return nil, fmt.Sprintf("this result would have about %d bits; the limit is %d", bits, MaxPowerBits), l.slashRel
+		return nil, fmt.Sprintf("this result would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits)), l.slashRel
 	}
 	return x, "", 0
 }

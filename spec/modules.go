@@ -53,7 +53,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	if len(mods) > 1 {
 		m.Name = "modules " + strings.Join(names, ", ")
 	}
-	c.vars = map[string]int{}
+	c.vars, c.inputVars = map[string]int{}, map[string]bool{}
 	owner := map[string]int{}
 	ok := mdpOK
 	seen := map[string]int{}
@@ -108,6 +108,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				ok = ok && !t.failed
 			}
 			c.vars[name] = len(m.Vars)
+			c.inputVars[name] = d.Input
 			owner[name] = mi
 			m.Vars = append(m.Vars, v)
 		}
@@ -210,12 +211,23 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
 	d, known := draws[call.Text]
 	if !known {
-		c.errorf(call.Pos(), "unknown distribution %s (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))", call.Text)
+		hint := didYouMean(call.Text, []string{"geometric", "geometric1", "uniform", "bernoulli"})
+		switch strings.ToLower(call.Text) {
+		case "laplace", "lap", "dlaplace", "discrete_laplace", "twosided_geometric":
+			hint = " (the discrete Laplace distribution is the two-sided geometric: geometric(alpha, centre, lo, hi), Pr[Z = z] ∝ alpha^|z|)"
+		case "gaussian", "normal", "exponential", "gamma":
+			hint = " (dpcheck draws from distributions with exact rational probabilities over finitely many values)"
+		}
+		c.errorf(call.Pos(), "unknown distribution %s%s (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))", call.Text, hint)
 		return nil
 	}
 	named := false
 	for _, a := range call.Args {
 		named = named || a.Op == EArg
+		if bad := misnamedArg(a, c.moduleName); bad != "" {
+			c.errorf(a.Pos(), "%s has no argument %s%s (arguments: %s; NAME = … is a named argument only for these, a comparison otherwise)", call.Text, bad, didYouMean(bad, d.params), strings.Join(d.params, ", "))
+			return nil
+		}
 	}
 	if !named && len(call.Args) != len(d.params) {
 		c.errorf(call.Pos(), "%s takes %d arguments, %s(%s); found %d", call.Text, len(d.params), call.Text, strings.Join(d.params, ", "), len(call.Args))
@@ -232,6 +244,87 @@ func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
 	}
 	t.paramOK = false
 	return n
+}
+
+// neighbourReadsInputs checks that a neighbour predicate over modules
+// reads only input variables: every input has each other variable at its
+// initial value, so comparing one would relate every pair of inputs or
+// none. A label it names must read an input variable (its formulas
+// expanded); a label that reads none holds at every input or at none.
+// Each name is reported once, where it first appears.
+func (c *checker) neighbourReadsInputs(pred *Expr, labels []*LabelStmt) {
+	byName := map[string]*LabelStmt{}
+	for _, lb := range labels {
+		byName[lb.Name.Text] = lb
+	}
+	reported := map[string]bool{}
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		if e.Op == EName && !reported[e.Text] {
+			_, isVar := c.vars[e.Text]
+			switch lb := byName[e.Text]; {
+			case isVar && !c.inputVars[e.Text]:
+				reported[e.Text] = true
+				c.errorf(e.Pos(), "%s is not an input variable: every input has it at its initial value, so comparing it cannot tell two inputs apart; a neighbour predicate compares input variables%s", e.Text, c.inputVarList())
+			case !isVar && lb != nil && !c.readsInput(lb.Value, map[string]bool{}):
+				reported[e.Text] = true
+				c.errorf(e.Pos(), "label %q reads no input variable, so it holds at every input or at none; a neighbour predicate compares input variables%s", e.Text, c.inputVarList())
+			}
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(pred)
+}
+
+// readsInput reports whether e reads an input variable, formulas expanded
+// (seen guards against cycles, reported elsewhere).
+func (c *checker) readsInput(e *Expr, seen map[string]bool) bool {
+	if e == nil {
+		return false
+	}
+	if e.Op == EName {
+		if c.inputVars[e.Text] {
+			return true
+		}
+		if f := c.formulas[e.Text]; f != nil && !seen[e.Text] {
+			seen[e.Text] = true
+			if c.readsInput(f.Value, seen) {
+				return true
+			}
+		}
+	}
+	for _, a := range e.Args {
+		if c.readsInput(a, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputVarList names the input variables for a message: " (input
+// variables: a, b)", or that there are none.
+func (c *checker) inputVarList() string {
+	var names []string
+	for n, in := range c.inputVars {
+		if in {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return " (the modules declare no input variable: write input x : [lo..hi];)"
+	}
+	return " (input variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+}
+
+// moduleName reports whether name is known in a module's expression: a
+// variable, a formula, a constant or the parameter.
+func (c *checker) moduleName(name string) bool {
+	return hasKey(c.vars, name) || c.formulas[name] != nil || c.constOrParam(name)
 }
 
 // knownVars lists the modules' variables for a message.

@@ -2,10 +2,14 @@ package spec
 
 import (
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
-	"github.com/dpcheck/dpcheck/source"
 	"slices"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // Limits of the parser.
@@ -97,6 +101,7 @@ type parser struct {
 	maxNodes int      // MaxNodes
 	stmtKind string   // the statement being parsed, for messages
 	ld       *loading // set when the file is loaded rather than parsed
+	inModule bool     // inside module … endmodule, where ; ends items
 }
 
 // advance moves to the next token. A token the scanner could not read
@@ -135,12 +140,56 @@ func (p *parser) unexpected(expected string) {
 		panic(bailout{p.peekErr.off, p.peekErr.msg})
 	}
 	msg := "unexpected " + describe(p.tok)
-	if p.tok.kind == tOp && p.tok.text == ";" {
+	if p.tok.kind == tOp && p.tok.text == ";" && !p.inModule {
 		msg += ": .dp needs no ; (statements end by themselves; remove it)"
 	} else if expected != "" {
 		msg += " (expected " + expected + ")"
 	}
 	p.fail(p.tok.off, "%s", msg)
+}
+
+// misspelt fails at the current token when it is a word close to one of
+// words (property.Suggest: at most two edits), saying which was meant,
+// with hint after it.
+func (p *parser) misspelt(words []string, hint string) {
+	if p.tok.kind != tIdent || slices.Contains(words, p.tok.text) || len(p.tok.text) < 3 ||
+		p.peekErr != nil && p.peekErr.off == p.tok.end { // a word cut short by a character the scanner refuses
+		return
+	}
+	if sg := didYouMean(p.tok.text, words); sg != "" {
+		p.fail(p.tok.off, "unexpected %s%s%s", describe(p.tok), sg, hint)
+	}
+}
+
+// didYouMean returns " (did you mean X?)", or " (did you mean X or Y?)"
+// when two words are as close, for the words closest to name (at most two
+// edits: property.Suggestions), or "".
+func didYouMean(name string, words []string) string {
+	best := property.Suggestions(name, words)
+	switch len(best) {
+	case 0:
+		return ""
+	case 1:
+		return " (did you mean " + best[0] + "?)"
+	}
+	return " (did you mean " + strings.Join(best[:len(best)-1], ", ") + " or " + best[len(best)-1] + "?)"
+}
+
+// expectSemicolon consumes the ; that ends a declaration or command of a
+// module. When the next token is on a later line, the ; is missing at the
+// end of the item: the error points there.
+func (p *parser) expectSemicolon(what string) {
+	if p.isOp(";") {
+		p.advance()
+		return
+	}
+	if p.peekErr != nil && p.peekErr.off == p.tok.end || p.tok.kind == tEOF {
+		p.unexpected(`";"`)
+	}
+	if strings.Contains(p.f.Src[p.lastEnd:p.tok.off], "\n") {
+		p.fail(p.lastEnd, "missing ; at the end of this %s (inside a module, declarations and commands end with ;)", what)
+	}
+	p.unexpected(`";" ending the ` + what)
 }
 
 func (p *parser) is(text string) bool {
@@ -201,6 +250,9 @@ func (p *parser) names(expected string) []Name {
 }
 
 const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, param, check or query"
+
+// statementKeywords are the words that start a statement.
+var statementKeywords = []string{"const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "param", "check", "query"}
 
 func (p *parser) statement() Stmt {
 	start := p.tok.off
@@ -285,6 +337,7 @@ func (p *parser) statement() Stmt {
 			p.advance()
 			s.Labels = p.names("a label")
 		default:
+			p.misspelt([]string{"state", "var", "labels"}, " (outputs state, outputs var NAME or outputs labels L, …)")
 			p.unexpected("state, var NAME or labels L, …")
 		}
 		s.Span = span()
@@ -383,8 +436,30 @@ func (p *parser) statement() Stmt {
 		s.Span = span()
 		return s
 	}
-	p.unexpected(statementWords)
+	p.notAStatement()
 	return nil
+}
+
+// notAStatement fails at a word that starts no statement: a property
+// without check or query, or a misspelt statement word.
+func (p *parser) notAStatement() {
+	switch p.tok.text {
+	case "input":
+		p.fail(p.tok.off, `unexpected "input" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)`)
+	case "endmodule":
+		p.fail(p.tok.off, `unexpected "endmodule": no module is open (a module is module NAME … endmodule)`)
+	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
+		p.fail(p.tok.off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.tok.text)
+	}
+	if w := p.tok.text; p.tok.kind == tIdent && p.peek.kind == tOp && p.peek.text == "(" {
+		verb := "check"
+		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
+			verb = "query"
+		}
+		p.fail(p.tok.off, "unexpected %s: a property is written after check or query: %s %s(…)", describe(p.tok), verb, w)
+	}
+	p.misspelt(statementKeywords, "")
+	p.unexpected(statementWords)
 }
 
 func (p *parser) chain() *ChainStmt {
@@ -429,10 +504,10 @@ func (p *parser) chain() *ChainStmt {
 			p.unexpected(`"}", a state or a row FROM -> TO : PROBABILITY`)
 		}
 		r := &TransDecl{From: p.name("a state name")}
-		p.expect("->")
+		p.rowArrow()
 		for {
 			tg := Target{To: p.name("a transition TARGET : PROBABILITY")}
-			p.expect(":")
+			p.rowColon(tg.To)
 			tg.Prob = p.expr()
 			r.Targets = append(r.Targets, tg)
 			if !p.isOp(",") {
@@ -456,6 +531,22 @@ func (p *parser) chain() *ChainStmt {
 	}
 	p.advance()
 	return s
+}
+
+// rowArrow consumes the -> of a chain's row.
+func (p *parser) rowArrow() {
+	if !p.isOp("->") {
+		p.unexpected(`"->": a row is FROM -> TO : PROBABILITY, TO : PROBABILITY …`)
+	}
+	p.advance()
+}
+
+// rowColon consumes the : between a row's target to and its probability.
+func (p *parser) rowColon(to Name) {
+	if !p.isOp(":") {
+		p.unexpected(`":" between the target and its probability: ` + expr.DisplayName(to.Text) + ` : PROBABILITY`)
+	}
+	p.advance()
 }
 
 // call parses NAME(ARGS) as an ECall.
@@ -716,9 +807,29 @@ func (p *parser) primary() *Expr {
 	return nil
 }
 
+// callParams returns the names that NAME = … gives as a named argument
+// of a call of name: a draw's or a builder's parameters, where anything
+// else written NAME = … is the comparison it looks like (geometric(1/2,
+// i = 1 ? a : b, 0, n)); nil for the other calls (prism's constants, dp,
+// eps, delta), where any name is one.
+func callParams(name string) []string {
+	if d, ok := draws[name]; ok {
+		return d.params
+	}
+	if def, ok := builder.Lookup(name); ok {
+		names := make([]string, len(def.Params))
+		for i, p := range def.Params {
+			names[i] = p.Name
+		}
+		return names
+	}
+	return nil
+}
+
 func (p *parser) callExpr() *Expr {
 	start := p.tok.off
 	name := p.tok.text
+	params := callParams(name)
 	p.advance()
 	p.expect("(")
 	p.nest()
@@ -734,7 +845,11 @@ func (p *parser) callExpr() *Expr {
 		if !p.startsExpr() {
 			p.unexpected(`an argument or ")"`)
 		}
-		if p.tok.kind == tIdent && p.peek.kind == tOp && p.peek.text == "=" {
+		named := p.tok.kind == tIdent && (params == nil || slices.Contains(params, p.tok.text))
+		if named && p.peek.kind == tOp && p.peek.text == "==" {
+			p.fail(p.peek.off, "a named argument is written with one =: %s = …", p.tok.text)
+		}
+		if named && p.peek.kind == tOp && p.peek.text == "=" {
 			as := p.tok.off
 			n := p.tok.text
 			p.advance()
@@ -824,8 +939,13 @@ func (p *parser) reset(m mark) {
 func (p *parser) module() *ModuleStmt {
 	at := p.tok.off
 	s := &ModuleStmt{Name: p.word("a module name")}
+	p.inModule = true
+	defer func() { p.inModule = false }()
 	for !p.is("endmodule") {
 		start := p.tok.off
+		if p.is("inputs") && p.peek.kind == tIdent && p.colonAfterPeek() {
+			p.fail(p.tok.off, `unexpected "inputs" (did you mean input? an input variable is declared input d : [lo..hi];)`)
+		}
 		if p.tok.kind == tEOF || p.tok.kind == tIdent && (isStatementWord(p.tok.text) || p.tok.text == "mdp" && p.peek.kind == tIdent && p.peek.text == "module") && p.peek.kind != tOp {
 			p.fail(p.tok.off, "unexpected %s: module %s (line %d) has no endmodule before it", describe(p.tok), s.Name.Name, strings.Count(p.f.Src[:at], "\n")+1)
 		}
@@ -836,33 +956,64 @@ func (p *parser) module() *ModuleStmt {
 			s.Items = append(s.Items, c)
 			continue
 		}
+		if !(p.peek.kind == tOp && p.peek.text == ":") {
+			// Not a declaration: a misspelt endmodule, or a command
+			// without its brackets.
+			p.misspelt([]string{"endmodule"}, "")
+			if p.tok.kind == tIdent && p.peek.kind == tOp && slices.Contains([]string{"=", "==", "!=", "<", "<=", ">", ">=", "&", "|", "->"}, p.peek.text) {
+				p.fail(p.tok.off, "a command starts with [] (or [action] in an mdp module): [] guard -> updates;")
+			}
+		}
 		d := &VarDecl{}
 		if p.is("input") && p.peek.kind == tIdent {
 			d.Input = true
 			p.advance()
 		}
 		d.Name = p.word(`a variable declaration "x : [lo..hi] init e;", or a command "[] guard -> updates;"`)
-		p.expect(":")
-		if p.is("bool") {
+		if !p.isOp(":") {
+			p.unexpected(`":" after the variable's name: ` + d.Name.Name + ` : [lo..hi] init e;`)
+		}
+		p.advance()
+		switch {
+		case p.is("bool"):
 			p.advance()
-		} else {
+		case p.tok.kind == tIdent:
+			p.misspelt([]string{"bool"}, " (a variable's type is a range [lo..hi] or bool)")
+			p.fail(p.tok.off, "unexpected %s: a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)", describe(p.tok))
+		default:
 			p.expect("[")
 			d.Lo = p.expr()
-			p.expect("..")
+			if !p.isOp("..") {
+				p.unexpected(`"..": a range is [lo..hi]`)
+			}
+			p.advance()
+			if p.tok.kind == tNumber && strings.HasPrefix(p.tok.text, ".") {
+				p.fail(p.tok.off-2, "a range is written with two dots: [lo..hi]")
+			}
 			d.Hi = p.expr()
 			p.expect("]")
 		}
 		if p.is("init") {
 			p.advance()
 			d.Init = p.expr()
+		} else if !p.isOp(";") {
+			p.misspelt([]string{"init"}, " (an initial value is written init e)")
 		}
-		p.expect(";")
+		p.expectSemicolon("declaration")
 		d.Span = Span{start, p.lastEnd}
 		s.Vars = append(s.Vars, d)
 		s.Items = append(s.Items, d)
 	}
 	p.advance()
 	return s
+}
+
+// colonAfterPeek reports whether ":" follows the next token.
+func (p *parser) colonAfterPeek() bool {
+	m := p.mark()
+	defer p.reset(m)
+	p.advance()
+	return p.peek.kind == tOp && p.peek.text == ":"
 }
 
 // command parses "[ACTION] GUARD -> UPDATES;".
@@ -875,19 +1026,25 @@ func (p *parser) command() *CommandDecl {
 	}
 	p.expect("]")
 	c.Guard = p.expr()
-	p.expect("->")
+	if !p.isOp("->") {
+		p.unexpected(`"->" between the guard and the updates: [] guard -> updates;`)
+	}
+	p.advance()
 	if p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":") {
 		p.advance()
 	} else {
 		for {
 			c.Updates = append(c.Updates, p.update())
+			if p.isOp(":") {
+				p.fail(p.tok.off, "the probability comes before its update: P : (x' = …) + …")
+			}
 			if !p.isOp("+") {
 				break
 			}
 			p.advance()
 		}
 	}
-	p.expect(";")
+	p.expectSemicolon("command")
 	return c
 }
 
@@ -905,7 +1062,13 @@ func (p *parser) update() *UpdateDecl {
 		if unprimed && !p.isOp(":") {
 			p.fail(name.off, "an update names the next value of a variable with a prime: (%s' = …)", name.text)
 		}
-		p.expect(":")
+		if e := u.Prob; e.Op == ECmp && (e.Text == "=" || e.Text == "==") && e.Args[0].Op == EName && e.Args[0].Primed {
+			p.fail(e.Pos(), "an update is written in parentheses: (%s' = …)", e.Args[0].Text)
+		}
+		if !p.isOp(":") {
+			p.unexpected(`":" between the probability and its update: P : (x' = …)`)
+		}
+		p.advance()
 	}
 	if p.is("true") {
 		p.advance()
@@ -969,6 +1132,8 @@ func (p *parser) assignment() AssignDecl {
 	case p.isOp("~"):
 		p.advance()
 		a.Draw = p.call("a distribution such as geometric(alpha, centre, lo, hi)")
+	case p.isOp("==") || p.isOp(":") && p.peek.kind == tOp && p.peek.text == "=":
+		p.fail(p.tok.off, "an update assigns with one =: (%s' = …)", a.Var.Name)
 	default:
 		p.unexpected(`"=" or "~"`)
 	}

@@ -299,7 +299,7 @@ func (c *checker) propArgs(call *Expr, at int, name string, params []string, req
 			n = params[i]
 		}
 		if !slices.Contains(params, n) {
-			c.errorf(a.Pos(), "%s has no argument %s (arguments: %s)", name, n, strings.Join(params, ", "))
+			c.errorf(a.Pos(), "%s has no argument %s%s (arguments: %s)", name, n, didYouMean(n, params), strings.Join(params, ", "))
 			ok = false
 			continue
 		}
@@ -364,7 +364,7 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 	var ok bool
 	switch s := st.(type) {
 	case *property.DPCheck, *property.FormulaCheck, *property.EquivalenceCheck:
-		c.errorf(ex.Start, "a check expects holds or violated, not %s", h.Expect.Text)
+		c.errorf(ex.Start, "a check expects holds or violated, not %s%s", h.Expect.Text, didYouMean(h.Expect.Text, []string{"holds", "violated"}))
 	case *property.ProfileQuery:
 		c.errorf(ex.Start, "query profile takes no expectation")
 	case *property.EpsQuery:
