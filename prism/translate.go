@@ -41,6 +41,12 @@ type Options struct {
 	// Pos is where the model is named (a .dp file's prism(…) call), for
 	// errors about the given values; the zero Position otherwise.
 	Pos source.Position
+	// Context, when set, stops the translation when it ends: Program and
+	// NewModel then return its error.
+	Context context.Context
+	// Limits bound the translation (MaxBits: the bits of the numbers it
+	// computes from constants, in all); zero fields are the defaults.
+	Limits property.Limits
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores
@@ -125,6 +131,9 @@ func plural(n int, noun string) string {
 func NewModel(mf *ModelFile, opt Options) (*Model, error) {
 	t := newTranslator(mf, nil, opt)
 	m := t.model()
+	if t.ctxErr != nil {
+		return nil, t.ctxErr
+	}
 	if err := t.givenUnused(); err != nil {
 		return nil, err
 	}
@@ -148,6 +157,9 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 	var stmts []property.Statement
 	if m != nil {
 		stmts = t.properties()
+	}
+	if t.ctxErr != nil {
+		return nil, t.ctxErr
 	}
 	if err := t.givenUnused(); err != nil {
 		return nil, err
@@ -222,6 +234,26 @@ type translator struct {
 	foreignWrites int
 	// refused are the variables whose declaration is refused.
 	refused map[string]bool
+	// nodes counts the expression nodes translated, depth the nesting of
+	// the one being translated (enter); stopped is set once a limit is
+	// reached or the context has ended (ctxErr), and fails every further
+	// expression.
+	nodes, depth int
+	stopped      bool
+	ctxErr       error
+	// limits are opt.Limits with defaults; bits counts the bits of the
+	// numbers computed (numVal), against limits.MaxBits.
+	limits property.Limits
+	bits   int64
+	// texts are the texts of spans (text); purity the judgements of pure,
+	// pureDepth its nesting.
+	texts     map[spanKey]string
+	purity    map[*Expr]bool
+	pureDepth int
+	// atomSpans names the hidden label of each span a property tests;
+	// atomNames are the names of atoms.
+	atomSpans map[spanKey]string
+	atomNames map[string]bool
 }
 
 type constInfo struct {
@@ -244,9 +276,10 @@ type labelInfo struct {
 }
 
 func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
-	return &translator{opt: opt, mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
+	return &translator{opt: opt, limits: opt.Limits.WithDefaults(), mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
 		labels: map[string]*labelInfo{}, expanding: map[string]bool{}, vars: map[string]int{}, global: map[string]bool{},
-		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{}}
+		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{},
+		texts: map[spanKey]string{}, purity: map[*Expr]bool{}, atomSpans: map[spanKey]string{}, atomNames: map[string]bool{}}
 }
 
 // errorf reports an error at byte offset off of file f.

@@ -101,8 +101,12 @@ type checker struct {
 	vars      map[string]int
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
-	// expanded counts the expression nodes of the modules (MaxExpandedNodes).
-	expanded int
+	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
+	// depth the nesting of the one being translated (MaxExpandedDepth);
+	// depthExceeded is set once the depth is reported.
+	expanded      int
+	depth         int
+	depthExceeded bool
 	// model is the file's own model, once checked (check equivalent(model, …)).
 	model property.Model
 	// readFile reads a PRISM model a model statement names.
@@ -180,6 +184,10 @@ func (c *checker) constant(off int, name string) (value, bool) {
 		return value{}, false
 	case 2:
 		return e.val, e.ok
+	}
+	if len(c.stack) >= MaxExpandedDepth {
+		c.errorf(off, "constant %s is defined through more than %s other constants; the limit is %s: simplify the definitions", name, exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
+		return value{}, false
 	}
 	e.state = 1
 	c.stack = append(c.stack, name)
