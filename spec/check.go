@@ -186,7 +186,7 @@ func (c *checker) constant(off int, name string) (value, bool) {
 		return e.val, e.ok
 	}
 	if len(c.stack) >= MaxExpandedDepth {
-		c.errorf(off, "constant %s is defined through more than %s other constants; the limit is %s: simplify the definitions", name, exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
+		c.errorf(off, "constant %s is reached through a chain of more than %s constants, each defined by the next; the limit is %s: simplify the definitions", name, exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
 		return value{}, false
 	}
 	e.state = 1

@@ -401,6 +401,12 @@ func equal(a, b []int64) bool {
 	return true
 }
 
+// The built-in labels of PRISM's semantics, in chain.
+const (
+	labelInit     = -1
+	labelDeadlock = -2
+)
+
 // maxDescribe bounds the text of a state in messages.
 const maxDescribe = 2000
 
@@ -1045,43 +1051,58 @@ func (x *explorer) chain() (*chain.Chain, error) {
 	if dtmc {
 		to, ps = make([]int, len(x.succs)), make([]*big.Rat, len(x.succs))
 	}
+	// The labels in the order of their names, so that every state's
+	// are sorted as the chain keeps them.
+	type label struct {
+		name string
+		li   int // the label's index, or labelInit, labelDeadlock
+	}
+	order := make([]label, 0, len(m.Labels)+2)
+	for li, l := range m.Labels {
+		order = append(order, label{l.Name, li})
+	}
+	if m.Semantics == PRISM {
+		order = append(order, label{"init", labelInit}, label{"deadlock", labelDeadlock})
+	}
+	slices.SortStableFunc(order, func(a, b label) int { return strings.Compare(a.name, b.name) })
 	var labelBytes int64
+	var scratch []string
 	for s := range n {
-		if s%256 == 0 {
-			if x.ctx.Err() != nil {
-				return nil, x.ctx.Err()
-			}
-			if err := x.memoryFor(labelBytes); err != nil {
-				return nil, err
-			}
+		if s%256 == 0 && x.ctx.Err() != nil {
+			return nil, x.ctx.Err()
+		}
+		if err := x.memoryFor(labelBytes); err != nil {
+			return nil, err
 		}
 		v := x.state(s)
 		val := chain.Valuation(vars[s*x.nv : (s+1)*x.nv : (s+1)*x.nv])
 		for i, y := range v {
 			val[i] = chain.Var{Name: m.Vars[i].Name, Value: y}
 		}
-		var labels []string
-		for li, f := range x.p.labels {
-			if li%1024 == 1023 && x.ctx.Err() != nil {
+		labels := scratch[:0]
+		for i, l := range order {
+			if i%1024 == 1023 && x.ctx.Err() != nil {
 				return nil, x.ctx.Err()
 			}
-			ok, err := f(v)
-			if err != nil {
-				return nil, source.ErrorList{errEval(err, m.Labels[li].Pos)}
+			var ok bool
+			switch l.li {
+			case labelInit:
+				ok = s < x.inputs
+			case labelDeadlock:
+				ok = dtmc && x.start[s] == x.start[s+1] || m.MDP && len(x.mdp[s]) == 0
+			default:
+				var err error
+				if ok, err = x.p.labels[l.li](v); err != nil {
+					return nil, source.ErrorList{errEval(err, m.Labels[l.li].Pos)}
+				}
 			}
 			if ok {
-				labels = append(labels, m.Labels[li].Name)
+				labels = append(labels, l.name)
 			}
 		}
-		if m.Semantics == PRISM {
-			if s < x.inputs {
-				labels = append(labels, "init")
-			}
-			if dtmc && x.start[s] == x.start[s+1] || m.MDP && len(x.mdp[s]) == 0 {
-				labels = append(labels, "deadlock")
-			}
-		}
-		labelBytes += int64(cap(labels)) * 16
+		scratch = labels
+		labels = slices.Clone(labels) // exactly its size
+		labelBytes += int64(len(labels)) * labelBytes1
 		b.AddStateOwned("s"+strconv.Itoa(s), val, labels)
 		if s < x.inputs {
 			b.MarkInput(s)

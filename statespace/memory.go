@@ -46,8 +46,8 @@ const (
 	// valuation (twice: the outcome and its copy).
 	branchBytes    = 192
 	branchVarBytes = 16
-	// labelBytes is the cost of a label a state carries.
-	labelBytes = 16
+	// labelBytes1 is the cost of a label a state carries.
+	labelBytes1 = 16
 )
 
 // held estimates the bytes the exploration holds, with the chain to be
