@@ -383,8 +383,15 @@ func (t *translator) name(sc *scope, e *Expr) (val, bool) {
 	return val{}, false
 }
 
-// suggest lists the names an unknown one may have meant.
+// maxSuggested bounds the unknown names given suggestions.
+const maxSuggested = 20
+
+// suggest lists the names an unknown one may have meant (for the first
+// maxSuggested unknown names).
 func (t *translator) suggest(name string) string {
+	if t.suggested++; t.suggested > maxSuggested {
+		return ""
+	}
 	var names []string
 	for n := range t.vars {
 		names = append(names, n)

@@ -179,3 +179,26 @@ func TestClipText(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxErrors: a file with 5000 unknown names gets the first 1000
+// errors (each compares the name with every other only for the first
+// few) and a last one saying the translation stops.
+func TestMaxErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("dtmc\nmodule m\n  s : [0..1] init 0;\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "  [] z%d = 0 -> (s'=1);\n", i)
+	}
+	b.WriteString("endmodule\n")
+	_, err := check(t, b.String(), "P=? [ F s=1 ]", nil)
+	got := errorsOf(t, err)
+	if len(got) != prism.MaxErrors+1 {
+		t.Fatalf("%d errors, want %d", len(got), prism.MaxErrors+1)
+	}
+	if want := "m.pm:1004:6: more than 1,000 errors: the translation stops here"; got[len(got)-1] != want {
+		t.Errorf("last error %q, want %q", got[len(got)-1], want)
+	}
+	if want := "m.pm:4:6: unknown name z0 (did you mean s?)"; got[0] != want {
+		t.Errorf("first error %q, want %q", got[0], want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -245,6 +246,11 @@ type translator struct {
 	// numbers computed (numVal), against limits.MaxBits.
 	limits property.Limits
 	bits   int64
+	// tooMany is set once MaxErrors errors are reported; suggested counts
+	// the unknown names given suggestions (maxSuggested at most: each
+	// compares the name with every other).
+	tooMany   bool
+	suggested int
 	// texts are the texts of spans (text); purity the judgements of pure,
 	// pureDepth its nesting.
 	texts     map[spanKey]string
@@ -282,8 +288,19 @@ func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
 		texts: map[spanKey]string{}, purity: map[*Expr]bool{}, atomSpans: map[spanKey]string{}, atomNames: map[string]bool{}}
 }
 
+// MaxErrors bounds the errors a translation reports: past it, it stops,
+// saying so (a file can have as many mistakes as it has lines).
+const MaxErrors = 1000
+
 // errorf reports an error at byte offset off of file f.
 func (t *translator) errorf(f *File, off int, format string, args ...any) {
+	if len(t.errs) >= MaxErrors {
+		if !t.tooMany {
+			t.tooMany, t.stopped = true, true
+			t.errs = append(t.errs, &source.Error{Pos: f.Position(off), Msg: fmt.Sprintf("more than %s errors: the translation stops here", exact.Thousands(MaxErrors))})
+		}
+		return
+	}
 	t.errs = append(t.errs, &source.Error{Pos: f.Position(off), Msg: fmt.Sprintf(format, args...)})
 }
 

@@ -316,8 +316,9 @@ type explorer struct {
 	trans, nchoices int
 	// extra counts the bytes held besides states, transitions and
 	// choices: cached distributions, shared probabilities, geometric
-	// tables (memory.go).
-	extra int64
+	// tables (memory.go); pending those of the outcomes of the state
+	// being explored, while it is.
+	extra, pending int64
 	// rats shares equal probabilities; noise caches distributions.
 	rats  map[string]*big.Rat
 	noise map[string][]pv
@@ -522,6 +523,7 @@ func (x *explorer) explore() error {
 		if s%16 == 0 && x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
+		x.pending = 0
 		cs, err := x.choices(s)
 		if err != nil {
 			return err
@@ -556,6 +558,7 @@ func (x *explorer) explore() error {
 		if x.trans > x.limits.MaxTransitions {
 			return x.transitionsError()
 		}
+		x.pending = 0
 		if err := x.memoryFor(0); err != nil {
 			return err
 		}
@@ -755,6 +758,7 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 	if acc.Cmp(x.one) != 0 {
 		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", acc.Rat(nil).RatString(), x.atParam())})
 	}
+	x.reserve(len(out), 0)
 	return out, nil
 }
 
@@ -921,6 +925,7 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 		if err := x.outcomesFit(outcomes, combos*float64(64+8*len(mods)), byAction[a][mods[0]][0], cur, what); err != nil {
 			return nil, err
 		}
+		x.reserve(int(outcomes), combos*float64(64+8*len(mods)))
 		pick := make([]int, len(mods)) // the combination, as an index per module
 		for n := 0; ; n++ {
 			if n%1024 == 1023 && x.ctx.Err() != nil {

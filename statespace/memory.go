@@ -54,7 +54,7 @@ const (
 // built from it.
 func (x *explorer) held() int64 {
 	n, nv := int64(x.n), int64(x.nv)
-	bytes := n*(stateBytes+nv*varBytes) + x.extra
+	bytes := n*(stateBytes+nv*varBytes) + x.extra + x.pending
 	if x.p.m.MDP {
 		return bytes + int64(x.nchoices)*choiceBytes + int64(x.trans)*mdpTransBytes
 	}
@@ -109,6 +109,12 @@ func (x *explorer) outcomesFit(n, bytes float64, ci int, cur []int64, what strin
 	}
 	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(builder.LimitMemory),
 		Msg: fmt.Sprintf(what+" at %s, which would need about %s of memory; the limit is %s", thousands(n), x.describe(cur), builder.Bytes(int64(math.Min(need, math.MaxInt64/2))), builder.Bytes(x.limits.MaxMemory))}}
+}
+
+// reserve counts n outcomes of the state being explored, and bytes more
+// besides them, as held until its row is made.
+func (x *explorer) reserve(n int, bytes float64) {
+	x.pending += int64(x.outcomesBytes(float64(n)) + bytes)
 }
 
 // fits is outcomesFit for n outcomes of command ci.
