@@ -338,12 +338,14 @@ func (c *checker) check() (*property.Program, bool) {
 	if s.param != nil {
 		c.declareParam(s.param)
 	}
-	// Evaluate every constant, so that errors in unused ones are reported.
+	// Evaluate every constant, so that errors in unused ones are reported,
+	// in the order of the file: a constant defined by the previous one is
+	// then evaluated in one step, however long the chain.
 	names := make([]string, 0, len(c.consts))
 	for n := range c.consts {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool { return c.consts[names[i]].decl.Start < c.consts[names[j]].decl.Start })
 	for _, n := range names {
 		c.constant(c.consts[n].decl.Start, n)
 	}

@@ -52,3 +52,19 @@ func TestExprTextStops(t *testing.T) {
 		t.Errorf("errors %v", got)
 	}
 }
+
+// TestConstantChainForward: constants are evaluated in the order of the
+// file, so a chain of 100 000 constants each defined by the previous one
+// loads, in one step per constant (in the order of their names, c100000
+// came before c99999 and went through 90 000 others).
+func TestConstantChainForward(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("const c0 = 1\n")
+	for i := 1; i <= 100_000; i++ {
+		fmt.Fprintf(&b, "const c%d = -c%d\n", i, i-1)
+	}
+	b.WriteString("model survey(theta1 = 1/2 + c100000 - c100000, theta2 = 1/2)\ncheck dp(eps = ln(3))\n")
+	if got := errorsOf(t, b.String()); len(got) != 0 {
+		t.Errorf("errors %v", got)
+	}
+}
