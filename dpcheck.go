@@ -276,7 +276,7 @@ func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, cons
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	prog, err := prism.Program(mf, pf, prism.Options{Consts: consts, ConstHint: c.ConstHint})
+	prog, err := prism.Program(mf, pf, prism.Options{Consts: consts, ConstHint: c.ConstHint, Context: ctx, Limits: c.Limits})
 	if err != nil {
 		return nil, err
 	}

@@ -28,9 +28,14 @@
 // says what a PRISM model and its properties mean to dpcheck.
 //
 // Like the .dp parser, it reads one token at a time (memory proportional
-// to the input), keeps numeric literals as their exact text (never a
-// float), and bounds the nesting of expressions (MaxNesting), so that no
-// input can exhaust the stack.
+// to the input, at most MaxNodes expression nodes and declarations),
+// keeps numeric literals as their exact text (never a float), and bounds
+// the nesting of expressions (MaxNesting). The translation writes
+// formulas (and named properties) out where they are used, within
+// MaxExpandedNodes nodes and MaxExpandedDepth levels counted as it goes,
+// and counts the bits of the numbers it folds against Limits.MaxBits
+// (Options): so that no input can exhaust the stack or the memory,
+// however its formulas nest or double.
 //
 // # Model files (.prism, .pm, .nm)
 //

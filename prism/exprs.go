@@ -5,15 +5,70 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // Expressions: PRISM's types (int, double, bool) checked as PRISM checks
 // them, constants folded exactly, formulas expanded, and the result an
 // expr.Expr that statespace evaluates on each state.
+
+// Limits of the translation. Formulas are written out where they are
+// used, and named properties where they are referred to, so that a few
+// lines can stand for an expression of any size or depth (a formula that
+// uses the previous one twice doubles at each line; a chain of a million
+// formulas, each the negation of the previous one, nests a million
+// levels): both are bounded as the translation goes, before it builds
+// more.
+const (
+	// MaxExpandedNodes bounds the expression nodes the translation of a
+	// model and its properties visits, formulas and named properties
+	// written out wherever they are used.
+	MaxExpandedNodes = 1_000_000
+	// MaxExpandedDepth bounds how deeply the expressions nest once
+	// formulas, constants, labels and named properties are written out,
+	// so that no translated expression can exhaust the stack of what
+	// walks it (the translation itself, exploration, evaluation).
+	MaxExpandedDepth = 10_000
+)
+
+// enter counts the translation of e (a node of an expression or a
+// formula) against MaxExpandedNodes and MaxExpandedDepth, and checks the
+// context every few thousand nodes. It returns false when a limit is
+// reached (reported once, at the node where it is) or the context has
+// ended; the caller then fails without a message of its own. Every
+// enter that returns true is matched by a leave.
+func (t *translator) enter(sc *scope, e *Expr) bool {
+	if t.stopped {
+		return false
+	}
+	t.nodes++
+	switch {
+	case t.nodes > MaxExpandedNodes:
+		t.stopped = true
+		t.errAt(sc, e, "the expressions expand to more than %s nodes here, every formula written out where it is used and every named property where it is referred to; the limit is %s nodes: simplify them", exact.Thousands(MaxExpandedNodes), exact.Thousands(MaxExpandedNodes))
+		return false
+	case t.depth >= MaxExpandedDepth:
+		t.stopped = true
+		t.errAt(sc, e, "the expression nests more than %s levels deep here, every formula, constant and label written out where it is used; the limit is %s levels: simplify it", exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
+		return false
+	case t.nodes%4096 == 0 && t.opt.Context != nil && t.opt.Context.Err() != nil:
+		t.stopped = true
+		t.ctxErr = t.opt.Context.Err()
+		return false
+	}
+	t.depth++
+	return true
+}
+
+// leave ends the translation of the node entered last.
+func (t *translator) leave() { t.depth-- }
 
 // scope is where an expression is translated.
 type scope struct {
@@ -59,17 +114,58 @@ func (t *translator) errAt(sc *scope, e *Expr, format string, args ...any) {
 }
 
 func (t *translator) node(sc *scope, e *Expr, op expr.Op) *expr.Expr {
-	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: clipText(sc.f.Source(e.Span()))}
+	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: t.text(sc.f, e.Span())}
 }
 
+// spanKey names the text of a span of a file.
+type spanKey struct {
+	f *File
+	s Span
+}
+
+// text is clipText of a span of f: the source itself when it is already
+// on one line, else computed once per span (a formula written out many
+// times shares its texts).
+func (t *translator) text(f *File, s Span) string {
+	src := f.Source(s)
+	if plainLine(src) {
+		return src
+	}
+	k := spanKey{f, s}
+	if x, ok := t.texts[k]; ok {
+		return x
+	}
+	x := clipText(src)
+	t.texts[k] = x
+	return x
+}
+
+// numVal is a number the translation has just computed (folding
+// constants): its bits are counted against Limits.MaxBits, with those of
+// every other number computed, since the translated expressions may keep
+// them all.
 func (t *translator) numVal(sc *scope, e *Expr, x *big.Rat, ty typ) (val, bool) {
 	if !sized(x) {
 		t.errAt(sc, e, "this value would have about %s bits; the limit is %s", exact.Thousands(int64(exact.Bits(x))), exact.Thousands(MaxValueBits))
 		return val{}, false
 	}
+	if t.bits += int64(exact.Bits(x)); t.bits > t.limits.MaxBits {
+		if !t.stopped {
+			t.stopped = true
+			t.errs = append(t.errs, &source.Error{Pos: sc.f.Position(int(e.Off)), Limit: string(builder.LimitBits),
+				Msg: fmt.Sprintf("the numbers computed from constants come to more than %s bits here; the limit is %s bits%s", exact.Thousands(t.limits.MaxBits), exact.Thousands(t.limits.MaxBits), sc.where)})
+		}
+		return val{}, false
+	}
+	return t.numNode(sc, e, x, ty), true
+}
+
+// numNode is a constant number that is not new (a constant's value,
+// shared by every use).
+func (t *translator) numNode(sc *scope, e *Expr, x *big.Rat, ty typ) val {
 	n := t.node(sc, e, expr.Num)
 	n.Value = x
-	return val{n: n, t: ty, konst: true, num: x}, true
+	return val{n: n, t: ty, konst: true, num: x}
 }
 
 func (t *translator) boolVal(sc *scope, e *Expr, b bool) val {
@@ -78,13 +174,59 @@ func (t *translator) boolVal(sc *scope, e *Expr, b bool) val {
 	return val{n: n, t: tyBool, konst: true, b: b}
 }
 
-// clipText is an expression's source on one line, for messages.
+// clipText is an expression's source on one line, for messages: its
+// runs of white space folded into one space, cut after 200 characters
+// with "…". It reads at most maxClipScan bytes of s, so that the text of
+// every node of a long expression costs little; a source already on one
+// line is returned as it is (no copy).
 func clipText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		return string(r[:200]) + "…"
+	if plainLine(s) {
+		return s
 	}
-	return s
+	var b strings.Builder
+	n, space := 0, false
+	for i, r := range s {
+		if i >= maxClipScan {
+			return b.String() + "…"
+		}
+		if unicode.IsSpace(r) {
+			space = n > 0
+			continue
+		}
+		if space && n < clipRunes {
+			b.WriteByte(' ')
+			n++
+		}
+		space = false
+		if n == clipRunes {
+			return b.String() + "…"
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+const (
+	// clipRunes is the length of an expression's text in messages.
+	clipRunes = 200
+	// maxClipScan bounds the bytes of source clipText reads.
+	maxClipScan = 1 << 16
+)
+
+// plainLine reports whether s is already as clipText would write it:
+// ASCII, at most clipRunes long, single spaces between words.
+func plainLine(s string) bool {
+	if len(s) > clipRunes || s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c < ' ' || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // number translates an expression that must be a number.
@@ -110,6 +252,10 @@ func (t *translator) condition(sc *scope, e *Expr, what string) (val, bool) {
 // expr translates an expression. It reports every error it finds (once)
 // and returns false when the expression has one.
 func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
+	if !t.enter(sc, e) {
+		return val{}, false
+	}
+	defer t.leave()
 	switch e.Op {
 	case EInt, EDouble:
 		x, err := parseNumber(e.Text)
@@ -231,14 +377,21 @@ func (t *translator) name(sc *scope, e *Expr) (val, bool) {
 		if v.t == tyBool {
 			return t.boolVal(sc, e, v.b), true
 		}
-		return t.numVal(sc, e, v.num, v.t)
+		return t.numNode(sc, e, v.num, v.t), true
 	}
 	t.errAt(sc, e, "unknown name %s%s", name, t.suggest(name))
 	return val{}, false
 }
 
-// suggest lists the names an unknown one may have meant.
+// maxSuggested bounds the unknown names given suggestions.
+const maxSuggested = 20
+
+// suggest lists the names an unknown one may have meant (for the first
+// maxSuggested unknown names).
 func (t *translator) suggest(name string) string {
+	if t.suggested++; t.suggested > maxSuggested {
+		return ""
+	}
 	var names []string
 	for n := range t.vars {
 		names = append(names, n)
@@ -637,7 +790,7 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 					best = a.num
 				}
 			}
-			return t.numVal(sc, e, new(big.Rat).Set(best), ty)
+			return t.numNode(sc, e, best, ty), true
 		}
 		n := t.node(sc, e, expr.Min)
 		if name == "max" {
@@ -708,7 +861,7 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 		}
 		if konst {
 			k := ex.num.Num().Int64()
-			bits := int64(max(base.num.Num().BitLen(), base.num.Denom().BitLen())) * abs64(k)
+			bits := exact.PowBits(base.num, k) // at most 2 bits over
 			switch {
 			case bits > MaxValueBits:
 				t.errAt(sc, e, "pow(%s, %d) would have about %s bits; the limit is %s", shortRat(base.num), k, exact.Thousands(bits), exact.Thousands(MaxValueBits))

@@ -361,26 +361,27 @@ func (t *translator) assign(m module, mi int, c *Command, a *Assign, seen map[st
 // atomLabel returns the name of the hidden label of a condition a
 // property tests (one per distinct source text; the name is the text,
 // clipped, made distinct from every other name), adding it to the state
-// space.
-func (t *translator) atomLabel(source string, cond *expr.Expr) string {
-	key := strings.Join(strings.Fields(source), " ")
-	if name, ok := t.atoms[key]; ok {
+// space. The text of a span is read once (a named property referred to
+// many times tests the same spans again).
+func (t *translator) atomLabel(f *File, span Span, cond *expr.Expr) string {
+	if name, ok := t.atomSpans[spanKey{f, span}]; ok {
 		return name
 	}
-	name := clipText(key)
-	for t.labels[name] != nil || hasVar(t.vars, name) || t.isAtomName(name) {
-		name += "'"
+	key := strings.Join(strings.Fields(f.Source(span)), " ")
+	name, ok := t.atoms[key]
+	if !ok {
+		name = clipText(key)
+		for t.labels[name] != nil || hasVar(t.vars, name) || t.isAtomName(name) {
+			name += "'"
+		}
+		t.atoms[key] = name
+		t.atomNames[name] = true
+		t.space.Labels = append(t.space.Labels, statespace.Label{Name: name, Cond: cond, Pos: cond.Pos})
 	}
-	t.atoms[key] = name
-	t.space.Labels = append(t.space.Labels, statespace.Label{Name: name, Cond: cond, Pos: cond.Pos})
+	t.atomSpans[spanKey{f, span}] = name
 	return name
 }
 
 func (t *translator) isAtomName(name string) bool {
-	for _, n := range t.atoms {
-		if n == name {
-			return true
-		}
-	}
-	return name == "init" || name == "deadlock" || strings.TrimSpace(name) == ""
+	return t.atomNames[name] || name == "init" || name == "deadlock" || strings.TrimSpace(name) == ""
 }

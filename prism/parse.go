@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -16,6 +17,12 @@ const (
 	// D each add a level. Deeper input is refused before the parser
 	// recurses further, so no input can exhaust the stack.
 	MaxNesting = 1000
+	// MaxNodes bounds the operators and operands of the expressions a file
+	// holds, and its declarations, commands, updates and properties, each
+	// one: 70 to 200 bytes each as parsed and declared, so that the memory
+	// a file takes is bounded whatever its size (2^23 is a 16 MB line of
+	// x+x+…, about 0.6 GB).
+	MaxNodes = 1 << 23
 	// MaxFileSize bounds the source the parser accepts (offsets are kept
 	// in 32 bits).
 	MaxFileSize = 1<<31 - 1
@@ -131,6 +138,7 @@ type parser struct {
 	peekErr *scanError
 	lastEnd int // end of the last token consumed
 	depth   int
+	nodes   int // expression nodes made (MaxNodes)
 	// prop is set where property operators (P, D, filter, labels) may
 	// appear, path where path operators (X, F, G, U) may.
 	prop, path bool
@@ -306,6 +314,7 @@ func (p *parser) modelFile(m *ModelFile) {
 // constDecl parses "const TYPE? NAME (= EXPR)? ;" or "prob NAME …".
 func (p *parser) constDecl() *Const {
 	start := p.tok.off
+	p.count(start)
 	c := &Const{Type: ConstInt}
 	switch p.tok.text {
 	case "rate":
@@ -350,6 +359,7 @@ func (p *parser) constDecl() *Const {
 // formulaDecl parses "formula NAME = EXPR ;".
 func (p *parser) formulaDecl() *Formula {
 	start := p.tok.off
+	p.count(start)
 	p.advance()
 	f := &Formula{Name: p.name("a formula name", "a formula")}
 	p.expect("=", "")
@@ -362,6 +372,7 @@ func (p *parser) formulaDecl() *Formula {
 // labelDecl parses `label "NAME" = EXPR ;`.
 func (p *parser) labelDecl() *Label {
 	start := p.tok.off
+	p.count(start)
 	p.advance()
 	if p.tok.kind == tIdent {
 		p.fail(p.tok.off, "label names are written in double quotes: label \"%s\" = …", p.tok.text)
@@ -377,6 +388,7 @@ func (p *parser) labelDecl() *Label {
 // varDecl parses "NAME : [LOW..HIGH] (init E)? ;" or "NAME : bool (init
 // E)? ;"; start is where the declaration starts (at global, if any).
 func (p *parser) varDecl(start int) *Var {
+	p.count(start)
 	v := &Var{Name: p.name("a variable name", "a variable")}
 	p.expect(":", "")
 	switch {
@@ -414,6 +426,7 @@ func (p *parser) varDecl(start int) *Var {
 // module parses "module NAME VARS COMMANDS endmodule" or a renamed module.
 func (p *parser) module() *Module {
 	start := p.tok.off
+	p.count(start)
 	p.advance()
 	m := &Module{Name: p.name("a module name", "a module")}
 	if p.isOp("=") {
@@ -422,6 +435,7 @@ func (p *parser) module() *Module {
 		m.Base = &base
 		p.expect("[", `"[" and the renamings, e.g. [x1=x2, a1=a2]`)
 		for {
+			p.count(p.tok.off)
 			r := Rename{From: p.renamed()}
 			p.expect("=", "")
 			r.To = p.renamed()
@@ -473,6 +487,7 @@ func (p *parser) renamed() Ident {
 // command parses "[ACTION] GUARD -> UPDATES ;".
 func (p *parser) command() *Command {
 	start := p.tok.off
+	p.count(start)
 	p.advance() // [
 	c := &Command{}
 	if p.tok.kind == tIdent {
@@ -514,6 +529,7 @@ func (p *parser) command() *Command {
 // update parses "true" or "(x'=e) & (y'=f) …"; start is where the update
 // (with its probability) starts.
 func (p *parser) update(start int) *Update {
+	p.count(start)
 	u := &Update{}
 	if p.is("true") {
 		p.advance()
@@ -530,6 +546,7 @@ func (p *parser) update(start int) *Update {
 			p.unexpected(expected)
 		}
 		expected = `an update (x'=…)`
+		p.count(p.tok.off)
 		a := &Assign{Span: Span{Start: p.tok.off}}
 		p.advance()
 		if p.tok.kind != tPrimed {
@@ -567,6 +584,7 @@ func (p *parser) rewards() *Rewards {
 		r.Name = &n
 	}
 	for !p.is("endrewards") {
+		p.count(p.tok.off)
 		it := &RewardItem{Span: Span{Start: p.tok.off}}
 		if p.isOp("[") {
 			it.Transition = true
@@ -600,7 +618,16 @@ func (p *parser) nest(off int) {
 func (p *parser) unnest() { p.depth-- }
 
 func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
+	p.count(start)
 	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
+}
+
+// count counts an expression node, declaration, command, update or
+// property at offset off against MaxNodes.
+func (p *parser) count(off int) {
+	if p.nodes++; p.nodes > MaxNodes {
+		p.fail(off, "this file has more than %s operators, operands, declarations, commands and updates; the limit is %s", exact.Thousands(MaxNodes), exact.Thousands(MaxNodes))
+	}
 }
 
 // startsExpr reports whether the current token can start an expression.

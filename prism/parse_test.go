@@ -61,16 +61,39 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 }
 
 // refusedExternal are the external files the parser refuses, with the
-// exact error: both ask for expected rewards (R), which dpcheck does not
-// compute.
+// exact error (the first, where parsing stops): they use what dpcheck does
+// not support — expected rewards (R), steady state (S), CTL's E, lower
+// and interval time bounds. PRISM's regression tests (prism_tests) are
+// mostly such files; TestPRISMRegressionTests checks their properties
+// one by one.
 var refusedExternal = map[string]string{
-	"prism_dice/dice.pctl":           "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_dice/two_dice_knuth.pctl": "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_dice/dice.pctl":                                     "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_dice/two_dice_knuth.pctl":                           "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "30:7: lower and interval time bounds (G>…) are not supported: write G<=k or G<k",
+	"prism_tests/dtmcs/bounded-reach/bounded-reach-2.pm.props": "8:8: lower and interval time bounds (F=…) are not supported: write F<=k or F<k",
+	"prism_tests/dtmcs/dtmc_pctl.pm.props":                     "41:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/dtmc_steady_1.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
+	"prism_tests/dtmcs/dtmc_steady_2.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
+	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props":         "5:1: E (CTL exists) is not supported: write P>0 [ψ]",
+	"prism_tests/dtmcs/rewards/cosafe/robot.pm.cosafe.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.cosafety.props": "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.props":          "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/rewards/dtmc_rewards2.pm.props":         "2:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/rewards/dtmc_rewards_bsccs.pm.props":    "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/cosafe/nav.nm.props":             "5:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/cosafe/robot.nm.cosafe.props":    "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/mdp_rewards.nm.cosafety.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/mdp_rewards.nm.props":            "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/rewpoliter.nm.props":             "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/robot.nm.reach.props":            "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/total-reward-1.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/total-reward-2.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/total-reward-3.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 }
 
 // TestExternalFilesParse: every PRISM model and properties file of the
-// external models parses, but for the two whose R properties are refused
-// at their exact position.
+// external models parses, but for those of refusedExternal, refused at
+// their exact position.
 func TestExternalFilesParse(t *testing.T) {
 	readExternal(t, "README.md")
 	n := 0

@@ -221,23 +221,39 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 }
 
 // pure reports whether e is a condition on a state's variables alone: no
-// label, P, D, filter or path operator (formulas looked through).
+// label, P, D, filter or path operator (formulas looked through). Each
+// node is judged once (t.purity), so that judging every subformula of a
+// property costs what the property's text does; beyond MaxExpandedDepth
+// formulas a node is taken as impure, and the translation of the formula
+// reports the depth.
 func (t *translator) pure(e *Expr) bool {
-	ok := true
-	e.Walk(func(x *Expr) bool {
-		switch x.Op {
-		case ELabel, EProb, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter:
-			ok = false
-		case EName:
-			if f := t.formulas[x.Text]; f != nil && !t.expanding[x.Text] {
-				t.expanding[x.Text] = true
-				ok = ok && t.pure(f.decl.Value)
-				delete(t.expanding, x.Text)
-			}
+	if p, ok := t.purity[e]; ok {
+		return p
+	}
+	if t.pureDepth >= MaxExpandedDepth {
+		return false
+	}
+	t.pureDepth++
+	defer func() { t.pureDepth-- }()
+	p := true
+	switch e.Op {
+	case ELabel, EProb, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter:
+		p = false
+	case EName:
+		if f := t.formulas[e.Text]; f != nil && !t.expanding[e.Text] {
+			t.expanding[e.Text] = true
+			p = t.pure(f.decl.Value)
+			delete(t.expanding, e.Text)
 		}
-		return ok
-	})
-	return ok
+	}
+	for _, a := range e.Args {
+		if !p {
+			break
+		}
+		p = a == nil || t.pure(a)
+	}
+	t.purity[e] = p
+	return p
 }
 
 // formula translates a state formula, or with path set a path formula. It
@@ -246,8 +262,12 @@ func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
 	if t.pure(e) {
 		return t.atom(sc, e)
 	}
+	if !t.enter(sc, e) {
+		return nil
+	}
+	defer t.leave()
 	pos := sc.f.Position(int(e.Off))
-	text := clipText(sc.f.Source(e.Span()))
+	text := t.text(sc.f, e.Span())
 	f := &property.Formula{Pos: pos, Text: text}
 	sub := func(x *Expr) *property.Formula { return t.formula(sc, x, path) }
 	switch e.Op {
@@ -352,7 +372,7 @@ func (t *translator) atom(sc *scope, e *Expr) *property.Formula {
 		return nil
 	}
 	pos := sc.f.Position(int(e.Off))
-	text := clipText(sc.f.Source(e.Span()))
+	text := t.text(sc.f, e.Span())
 	if v.konst {
 		op := verify.OpFalse
 		if v.b {
@@ -360,7 +380,7 @@ func (t *translator) atom(sc *scope, e *Expr) *property.Formula {
 		}
 		return &property.Formula{Op: op, Pos: pos, Text: text}
 	}
-	name := t.atomLabel(sc.f.Source(e.Span()), v.n)
+	name := t.atomLabel(sc.f, e.Span(), v.n)
 	return &property.Formula{Op: verify.OpAtom, Pos: pos, Text: text, Atom: labelTest(name, pos)}
 }
 

@@ -52,6 +52,7 @@ var startsProperty = map[string]bool{
 // oneProperty parses `("NAME":)? EXPR`.
 func (p *parser) oneProperty() *Property {
 	start := p.tok.off
+	p.count(start)
 	pr := &Property{}
 	if p.tok.kind == tString && p.peekIsOp(":") {
 		n := p.quoted("", "property")

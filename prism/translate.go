@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -41,6 +42,12 @@ type Options struct {
 	// Pos is where the model is named (a .dp file's prism(…) call), for
 	// errors about the given values; the zero Position otherwise.
 	Pos source.Position
+	// Context, when set, stops the translation when it ends: Program and
+	// NewModel then return its error.
+	Context context.Context
+	// Limits bound the translation (MaxBits: the bits of the numbers it
+	// computes from constants, in all); zero fields are the defaults.
+	Limits property.Limits
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores
@@ -125,6 +132,9 @@ func plural(n int, noun string) string {
 func NewModel(mf *ModelFile, opt Options) (*Model, error) {
 	t := newTranslator(mf, nil, opt)
 	m := t.model()
+	if t.ctxErr != nil {
+		return nil, t.ctxErr
+	}
 	if err := t.givenUnused(); err != nil {
 		return nil, err
 	}
@@ -148,6 +158,9 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 	var stmts []property.Statement
 	if m != nil {
 		stmts = t.properties()
+	}
+	if t.ctxErr != nil {
+		return nil, t.ctxErr
 	}
 	if err := t.givenUnused(); err != nil {
 		return nil, err
@@ -222,6 +235,31 @@ type translator struct {
 	foreignWrites int
 	// refused are the variables whose declaration is refused.
 	refused map[string]bool
+	// nodes counts the expression nodes translated, depth the nesting of
+	// the one being translated (enter); stopped is set once a limit is
+	// reached or the context has ended (ctxErr), and fails every further
+	// expression.
+	nodes, depth int
+	stopped      bool
+	ctxErr       error
+	// limits are opt.Limits with defaults; bits counts the bits of the
+	// numbers computed (numVal), against limits.MaxBits.
+	limits property.Limits
+	bits   int64
+	// tooMany is set once MaxErrors errors are reported; suggested counts
+	// the unknown names given suggestions (maxSuggested at most: each
+	// compares the name with every other).
+	tooMany   bool
+	suggested int
+	// texts are the texts of spans (text); purity the judgements of pure,
+	// pureDepth its nesting.
+	texts     map[spanKey]string
+	purity    map[*Expr]bool
+	pureDepth int
+	// atomSpans names the hidden label of each span a property tests;
+	// atomNames are the names of atoms.
+	atomSpans map[spanKey]string
+	atomNames map[string]bool
 }
 
 type constInfo struct {
@@ -244,13 +282,25 @@ type labelInfo struct {
 }
 
 func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
-	return &translator{opt: opt, mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
+	return &translator{opt: opt, limits: opt.Limits.WithDefaults(), mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
 		labels: map[string]*labelInfo{}, expanding: map[string]bool{}, vars: map[string]int{}, global: map[string]bool{},
-		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{}}
+		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{},
+		texts: map[spanKey]string{}, purity: map[*Expr]bool{}, atomSpans: map[spanKey]string{}, atomNames: map[string]bool{}}
 }
+
+// MaxErrors bounds the errors a translation reports: past it, it stops,
+// saying so (a file can have as many mistakes as it has lines).
+const MaxErrors = 1000
 
 // errorf reports an error at byte offset off of file f.
 func (t *translator) errorf(f *File, off int, format string, args ...any) {
+	if len(t.errs) >= MaxErrors {
+		if !t.tooMany {
+			t.tooMany, t.stopped = true, true
+			t.errs = append(t.errs, &source.Error{Pos: f.Position(off), Msg: fmt.Sprintf("more than %s errors: the translation stops here", exact.Thousands(MaxErrors))})
+		}
+		return
+	}
 	t.errs = append(t.errs, &source.Error{Pos: f.Position(off), Msg: fmt.Sprintf(format, args...)})
 }
 

@@ -84,6 +84,10 @@ func TestTranslationErrors(t *testing.T) {
 			want: []string{"m.pm:4:11: the high bound of s is 99999999999999999999, outside [-4611686018427387904, 4611686018427387904]"}},
 		{name: "huge power", model: "dtmc\nconst int N = pow(10, 60000);\nconst int M = N*N*N*N*N*N;\n" + base[5:], props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:3:15: this value would have about 1,195,896 bits; the limit is 1,048,576"}},
+		// 2^17 to the 60 000th has 1 020 001 bits: under the limit
+		// (counting 18 bits a factor, it was refused); 2^18 is over it.
+		{name: "power past the bits limit", model: "dtmc\nconst double q = pow(1/131072, 60000);\nconst double r = pow(262144, 60000);\n" + base[5:], props: "P=? [ F s=1 ]",
+			want: []string{"m.pm:3:18: pow(262144, 60000) would have about 1,080,002 bits; the limit is 1,048,576"}},
 		{name: "several errors at once", model: strings.Replace(strings.Replace(base, "[] s=0", "[] t=0", 1), "(s'=2)", "(s'=true)", 1), props: "P=? [ F \"nope\" ]\nP=? [ F u=1 ]",
 			want: []string{
 				"m.pm:5:6: unknown name t (did you mean b?)",

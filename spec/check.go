@@ -115,8 +115,12 @@ type checker struct {
 	inputVars map[string]bool
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
-	// expanded counts the expression nodes of the modules (MaxExpandedNodes).
-	expanded int
+	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
+	// depth the nesting of the one being translated (MaxExpandedDepth);
+	// depthExceeded is set once the depth is reported.
+	expanded      int
+	depth         int
+	depthExceeded bool
 	// model is the file's own model, once checked (check equivalent(model, …)).
 	model property.Model
 	// readFile reads a file a model statement names, below root
@@ -196,6 +200,10 @@ func (c *checker) constant(off int, name string) (value, bool) {
 		return value{}, false
 	case 2:
 		return e.val, e.ok
+	}
+	if len(c.stack) >= MaxExpandedDepth {
+		c.errorf(off, "constant %s is reached through a chain of more than %s constants, each defined by the next; the limit is %s: simplify the definitions", name, exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
+		return value{}, false
 	}
 	e.state = 1
 	c.stack = append(c.stack, name)
@@ -346,12 +354,14 @@ func (c *checker) check() (*property.Program, bool) {
 	if s.param != nil {
 		c.declareParam(s.param)
 	}
-	// Evaluate every constant, so that errors in unused ones are reported.
+	// Evaluate every constant, so that errors in unused ones are reported,
+	// in the order of the file: a constant defined by the previous one is
+	// then evaluated in one step, however long the chain.
 	names := make([]string, 0, len(c.consts))
 	for n := range c.consts {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool { return c.consts[names[i]].decl.Start < c.consts[names[j]].decl.Start })
 	for _, n := range names {
 		c.constant(c.consts[n].decl.Start, n)
 	}

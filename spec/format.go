@@ -475,10 +475,16 @@ func (p *printer) names(ns []Name) {
 	}
 }
 
+// full reports whether the printer has written its limit: what follows
+// is not printed, nor walked.
+func (p *printer) full() bool { return p.limit > 0 && p.b.Len() > p.limit }
+
 // expr prints an expression: single spaces around binary operators but
-// none around *, / and ^; parentheses exactly as written.
+// none around *, / and ^; parentheses exactly as written. Past the
+// printer's limit it returns at once, so that the text of a node costs
+// about the limit, not the node's size.
 func (p *printer) expr(e *Expr) {
-	if e == nil {
+	if e == nil || p.full() {
 		return
 	}
 	switch e.Op {
@@ -504,6 +510,9 @@ func (p *printer) expr(e *Expr) {
 	case ECall:
 		p.w(e.Text, "(")
 		for i, a := range e.Args {
+			if p.full() {
+				return
+			}
 			if i > 0 {
 				p.w(", ")
 			}
@@ -525,6 +534,9 @@ func (p *printer) expr(e *Expr) {
 		p.expr(e.Args[1])
 	case ESum, EProd, EAnd, EOr:
 		for i, a := range e.Args {
+			if p.full() {
+				return
+			}
 			if i > 0 {
 				switch {
 				case e.Op == EAnd:

@@ -30,6 +30,14 @@ var draws = map[string]struct {
 // twice grow exponentially).
 const MaxExpandedNodes = 1_000_000
 
+// MaxExpandedDepth bounds how deeply a module's expressions nest with
+// every formula written out where it is used, and how many constants a
+// constant's value goes through: a chain of formulas (or constants), each
+// using the previous one, nests as deep as it is long, whatever the
+// nesting of each, and no expression walked recursively may exhaust the
+// stack.
+const MaxExpandedDepth = 10_000
+
 // modules checks the module blocks, formulas and labels of a file.
 func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Model {
 	m := &statespace.Model{Semantics: statespace.DP, Pos: c.position(mods[0].Start)}
@@ -359,6 +367,16 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		t.failed = true
 		return &expr.Expr{Op: expr.Bool}
 	}
+	if c.depth >= MaxExpandedDepth {
+		if !c.depthExceeded {
+			c.depthExceeded = true
+			c.errorf(e.Pos(), "the expression nests more than %s levels deep here, every formula written out where it is used; the limit is %s levels: simplify it", exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
+		}
+		t.failed = true
+		return &expr.Expr{Op: expr.Bool}
+	}
+	c.depth++
+	defer func() { c.depth-- }()
 	n := t.node(0, e)
 	switch e.Op {
 	case ENum:

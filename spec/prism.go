@@ -65,7 +65,7 @@ func (c *checker) prismModel(call *Expr) property.Model {
 	if err == nil {
 		var m *prism.Model
 		m, err = prism.NewModel(mf, prism.Options{Consts: consts, Call: exprText(call), Pos: c.position(call.Pos()),
-			ConstHint: func(name string) string { return fmt.Sprintf("give it in the call: prism(%q, %s = …)", path, name) }})
+			ConstHint: func(name string) string { return fmt.Sprintf("give it in the call: prism(%q, %s = …)", path, name) }, Context: c.ctx, Limits: c.limits})
 		if err == nil {
 			return m
 		}

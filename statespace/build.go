@@ -1,11 +1,13 @@
 package statespace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +33,7 @@ func (m *Model) Info() property.ModelInfo {
 
 // newExplorer returns an explorer of the compiled program p within l.
 func (m *Model) newExplorer(ctx context.Context, l property.Limits, p *compiled) *explorer {
-	return &explorer{p: p, nv: len(m.Vars), index: map[uint64][]int32{}, limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
+	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
 }
 
 // run explores from the initial states and returns the chain.
@@ -104,8 +106,10 @@ type compiled struct {
 	initCond expr.ValCond
 	// actions lists, for each action, the modules that have it.
 	actions map[string][]int
-	// index is each command's 1-based index within its module.
-	index []int
+	// index is each command's 1-based index within its module; writes
+	// lists the variables each command assigns.
+	index  []int
+	writes [][]int
 }
 
 type cupdate struct {
@@ -220,6 +224,9 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 	for _, mods := range p.actions {
 		sort.Ints(mods) // synchronised commands combine module by module
 	}
+	for ci := range m.Commands {
+		p.writes = append(p.writes, p.writesOf(ci))
+	}
 	for _, lb := range m.Labels {
 		f, ce := expr.CompileCondition(lb.Cond, sl)
 		add(ce)
@@ -279,15 +286,29 @@ type succ struct {
 }
 
 type explorer struct {
-	p      *compiled
-	nv     int
-	vals   []int64 // state i's valuation is vals[i*nv : (i+1)*nv]
-	index  map[uint64][]int32
-	rows   [][]succ
+	p    *compiled
+	nv   int
+	n    int     // the states found
+	vals []int64 // state i's valuation is vals[i*nv : (i+1)*nv]
+	// table indexes the states by their valuation: open addressing, a
+	// slot holding a state's number plus one (0: empty), at most half
+	// full.
+	table []int32
+	// The rows of a Markov chain's states, in the order they are
+	// explored: state s's successors are succs[start[s]:start[s+1]].
+	start  []int
+	succs  []succ
 	inputs int
 	limits property.Limits
 	ctx    context.Context
-	trans  int
+	// trans counts the transitions of the states explored (at least one
+	// each), nchoices the choices of an MDP's.
+	trans, nchoices int
+	// extra counts the bytes held besides states, transitions and
+	// choices: cached distributions, shared probabilities, geometric
+	// tables (memory.go); pending those of the outcomes of the state
+	// being explored, while it is.
+	extra, pending int64
 	// rats shares equal probabilities; noise caches distributions.
 	rats  map[string]*big.Rat
 	noise map[string][]pv
@@ -304,6 +325,10 @@ type explorer struct {
 	// sym is set by BuildParam: the branches carry their probabilities
 	// as functions of the parameter too (param.go).
 	sym *symbolic
+	// one is the probability 1 (shared, never modified); acc sums the
+	// probabilities of a command's updates.
+	one *big.Rat
+	acc chain.Accumulator
 }
 
 func (x *explorer) state(i int) []int64 { return x.vals[i*x.nv : (i+1)*x.nv] }
@@ -315,28 +340,47 @@ func hash(v []int64) uint64 {
 		h *= 1099511628211
 		h ^= h >> 29
 	}
-	return h
+	return h ^ h>>32
 }
 
-// find returns the state of valuation v, adding it when new.
+// find returns the state of valuation v, adding it when new, within the
+// limits on states and memory.
 func (x *explorer) find(v []int64) (int, bool, error) {
-	h := hash(v)
-	for _, s := range x.index[h] {
-		if equal(x.state(int(s)), v) {
-			return int(s), false, nil
+	mask := len(x.table) - 1
+	i := int(hash(v)) & mask
+	for ; x.table[i] != 0; i = (i + 1) & mask {
+		if s := int(x.table[i]) - 1; equal(x.state(s), v) {
+			return s, false, nil
 		}
 	}
-	n := len(x.vals) / max(1, x.nv)
-	if x.nv == 0 {
-		n = len(x.rows)
-	}
-	if n >= x.limits.MaxStates || n >= math.MaxInt32 {
+	n := x.n
+	if n >= x.limits.MaxStates || n >= math.MaxInt32-1 {
 		return 0, false, x.limitError(builder.LimitStates, fmt.Sprintf("the model has more than %s reachable states; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
 	}
+	if err := x.memoryFor(x.stateBytes()); err != nil {
+		return 0, false, err
+	}
 	x.vals = append(x.vals, v...)
-	x.rows = append(x.rows, nil)
-	x.index[h] = append(x.index[h], int32(n))
+	x.n++
+	x.table[i] = int32(n + 1)
+	if 2*x.n > len(x.table) {
+		x.rehash()
+	}
 	return n, true, nil
+}
+
+// rehash doubles the index.
+func (x *explorer) rehash() {
+	t := make([]int32, 2*len(x.table))
+	mask := len(t) - 1
+	for s := range x.n {
+		i := int(hash(x.state(s))) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = int32(s + 1)
+	}
+	x.table = t
 }
 
 func equal(a, b []int64) bool {
@@ -348,17 +392,31 @@ func equal(a, b []int64) bool {
 	return true
 }
 
+// The built-in labels of PRISM's semantics, in chain.
+const (
+	labelInit     = -1
+	labelDeadlock = -2
+)
+
+// maxDescribe bounds the text of a state in messages.
+const maxDescribe = 2000
+
 func (x *explorer) limitError(kind builder.LimitKind, msg string) error {
 	return source.ErrorList{{Pos: x.p.m.Pos, Msg: msg, Limit: string(kind)}}
 }
 
-// describe writes a state's valuation: "(d=1, t=2)".
+// describe writes a state's valuation: "(d=1, t=2)", cut after about
+// maxDescribe bytes.
 func (x *explorer) describe(v []int64) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, val := range v {
 		if i > 0 {
 			b.WriteString(", ")
+		}
+		if b.Len() > maxDescribe {
+			fmt.Fprintf(&b, "… %d variables in all", len(v))
+			break
 		}
 		b.WriteString(x.p.m.Vars[i].Name)
 		b.WriteByte('=')
@@ -436,7 +494,7 @@ func (x *explorer) initial() error {
 			v[i] = m.Vars[i].Lo
 		}
 	}
-	x.inputs = len(x.rows)
+	x.inputs = x.n
 	if x.inputs == 0 {
 		at := m.Pos
 		if m.InputsWhere != nil {
@@ -451,10 +509,11 @@ func (x *explorer) initial() error {
 
 // explore visits every reachable state, breadth-first.
 func (x *explorer) explore() error {
-	for s := 0; s < len(x.rows); s++ {
+	for s := 0; s < x.n; s++ {
 		if s%16 == 0 && x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
+		x.pending = 0
 		cs, err := x.choices(s)
 		if err != nil {
 			return err
@@ -470,6 +529,7 @@ func (x *explorer) explore() error {
 				n += len(c.to)
 			}
 			x.trans += max(1, n)
+			x.nchoices += len(mc)
 		} else if x.sym != nil {
 			row, err := x.symRow(cs)
 			if err != nil {
@@ -478,15 +538,19 @@ func (x *explorer) explore() error {
 			x.sym.rows = append(x.sym.rows, row)
 			x.trans += max(1, len(row))
 		} else {
-			row, err := x.successors(cs)
+			n, err := x.successors(cs)
 			if err != nil {
 				return err
 			}
-			x.rows[s] = row
-			x.trans += max(1, len(row))
+			x.start = append(x.start, len(x.succs))
+			x.trans += max(1, n)
 		}
 		if x.trans > x.limits.MaxTransitions {
 			return x.transitionsError()
+		}
+		x.pending = 0
+		if err := x.memoryFor(0); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -518,6 +582,9 @@ func (x *explorer) choices(s int) ([]choice, error) {
 	cur := append([]int64(nil), x.state(s)...)
 	var enabled []int
 	for ci, g := range x.p.guards {
+		if ci%1024 == 1023 && x.ctx.Err() != nil {
+			return nil, x.ctx.Err()
+		}
 		b, err := g(cur)
 		if err != nil {
 			return nil, x.at(ci, cur, errEval(err, m.Commands[ci].Pos))
@@ -566,31 +633,45 @@ func (x *explorer) choices(s int) ([]choice, error) {
 	return choices, nil
 }
 
-// successors is the row of a state of a Markov chain: a uniform choice
-// among its choices (nil: absorbing, the chain gives it a self-loop).
-func (x *explorer) successors(choices []choice) ([]succ, error) {
+// successors appends the row of a state of a Markov chain to x.succs, a
+// uniform choice among its choices (none: absorbing, the chain gives it
+// a self-loop), and returns its length.
+func (x *explorer) successors(choices []choice) (int, error) {
 	if len(choices) == 0 {
-		return nil, nil
+		return 0, nil
 	}
 	var share *big.Rat
+	var shared map[*big.Rat]*big.Rat // p·share by p (probabilities are shared)
 	if len(choices) > 1 {
 		share = big.NewRat(1, int64(len(choices)))
+		shared = map[*big.Rat]*big.Rat{}
 	}
-	var row []succ
-	for _, c := range choices {
+	n := 0
+	for i, c := range choices {
+		if i%1024 == 1023 && x.ctx.Err() != nil {
+			return 0, x.ctx.Err()
+		}
 		for _, b := range c.bs {
 			t, _, err := x.find(b.v)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
 			p := b.p
 			if share != nil {
-				p = chain.Mul(p, share)
+				q, ok := shared[p]
+				if !ok {
+					q = x.share(chain.Mul(p, share))
+					shared[p] = q
+				}
+				p = q
+			} else {
+				p = x.share(p)
 			}
-			row = append(row, succ{to: int32(t), p: x.share(p)})
+			x.succs = append(x.succs, succ{to: int32(t), p: p})
+			n++
 		}
 	}
-	return row, nil
+	return n, nil
 }
 
 // at adds the state and command to an error.
@@ -609,6 +690,7 @@ func (x *explorer) share(p *big.Rat) *big.Rat {
 		return q
 	}
 	x.rats[k] = p
+	x.extra += ratBytes(p) + int64(len(k)) + 48
 	return p
 }
 
@@ -617,10 +699,11 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 	m := x.p.m
 	c := m.Commands[ci]
 	var out []branch
-	var acc chain.Accumulator
+	acc := &x.acc
+	acc.Reset()
 	var fsum poly.RatFunc // the sum as a function (BuildParam)
 	for ui, u := range x.p.updates[ci] {
-		p := big.NewRat(1, 1)
+		p := x.one
 		var f poly.RatFunc
 		if x.sym != nil {
 			f = x.sym.one
@@ -636,7 +719,7 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 					return nil, err
 				}
 			}
-			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
+			if p.Sign() < 0 || p.Cmp(x.one) > 0 {
 				return nil, x.at(ci, cur, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]%s", p.RatString(), x.atParam())})
 			}
 			if x.sym == nil && p.Sign() == 0 || x.sym != nil && f.Equal(poly.RatFunc{}) {
@@ -662,9 +745,10 @@ func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
 	if x.sym != nil && !fsum.Equal(x.sym.one) {
 		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", fsum.Format(x.sym.p.Name))})
 	}
-	if sum := acc.Rat(nil); sum.Cmp(big.NewRat(1, 1)) != 0 {
-		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", sum.RatString(), x.atParam())})
+	if acc.Cmp(x.one) != 0 {
+		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", acc.Rat(nil).RatString(), x.atParam())})
 	}
+	x.reserve(len(out), 0)
 	return out, nil
 }
 
@@ -727,6 +811,16 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat, f poly.RatFunc) (
 		}
 	}
 	out := []branch{{v: next, p: p, f: f}}
+	if len(draws) > 1 {
+		// The product of the draws, counted before it is enumerated.
+		total := 1.0
+		for _, d := range draws {
+			total *= float64(max(len(d.dist), len(d.sym)))
+		}
+		if err := x.outcomesFit(total, 0, ci, cur, "the draws of this update have %s outcomes together"); err != nil {
+			return nil, err
+		}
+	}
 	for _, d := range draws {
 		v := m.Vars[d.v]
 		if x.sym != nil {
@@ -765,7 +859,8 @@ func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().I
 func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 	m := x.p.m
 	var choices []choice
-	byAction := map[string]map[int][]int{} // action → module → enabled commands
+	var byAction map[string]map[int][]int // action → module → enabled commands
+	var expanded map[int][]branch         // the branches of the synchronised commands
 	for _, ci := range enabled {
 		c := m.Commands[ci]
 		if c.Action == "" {
@@ -775,6 +870,9 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 			}
 			choices = append(choices, choice{cmds: []int{ci}, bs: bs})
 			continue
+		}
+		if byAction == nil {
+			byAction, expanded = map[string]map[int][]int{}, map[int][]branch{}
 		}
 		if byAction[c.Action] == nil {
 			byAction[c.Action] = map[int][]int{}
@@ -797,70 +895,120 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 		if !ready {
 			continue
 		}
-		// Every combination of one enabled command per module.
-		combos := [][]int{nil}
+		// Every combination of one enabled command per module, counted
+		// (with their outcomes) before they are enumerated.
+		combos, outcomes := 1.0, 1.0
 		for _, mod := range mods {
-			var grown [][]int
-			for _, cmb := range combos {
-				for _, ci := range byAction[a][mod] {
-					grown = append(grown, append(append([]int(nil), cmb...), ci))
+			cmds := byAction[a][mod]
+			n := 0
+			for _, ci := range cmds {
+				bs, err := x.commandOnce(ci, cur, expanded)
+				if err != nil {
+					return nil, err
 				}
+				n += len(bs)
 			}
-			combos = grown
+			combos *= float64(len(cmds))
+			outcomes *= float64(n)
 		}
-		for _, cmb := range combos {
-			bs, err := x.synchronise(cmb, cur)
+		what := fmt.Sprintf("the commands synchronised on [%s] have %%s outcomes (%s combinations of one enabled command per module)", a, thousands(combos))
+		if err := x.outcomesFit(outcomes, combos*float64(64+8*len(mods)), byAction[a][mods[0]][0], cur, what); err != nil {
+			return nil, err
+		}
+		x.reserve(int(outcomes), combos*float64(64+8*len(mods)))
+		pick := make([]int, len(mods)) // the combination, as an index per module
+		for n := 0; ; n++ {
+			if n%1024 == 1023 && x.ctx.Err() != nil {
+				return nil, x.ctx.Err()
+			}
+			cmb := make([]int, len(mods))
+			for i, mod := range mods {
+				cmb[i] = byAction[a][mod][pick[i]]
+			}
+			bs, err := x.synchronise(cmb, cur, expanded)
 			if err != nil {
 				return nil, err
 			}
 			choices = append(choices, choice{action: a, cmds: cmb, bs: bs})
+			// the next combination, the last module fastest
+			i := len(mods) - 1
+			for ; i >= 0; i-- {
+				if pick[i]++; pick[i] < len(byAction[a][mods[i]]) {
+					break
+				}
+				pick[i] = 0
+			}
+			if i < 0 {
+				break
+			}
 		}
 	}
 	return choices, nil
 }
 
+// commandOnce is command, computed once per state: expanded holds the
+// branches of the commands expanded at cur.
+func (x *explorer) commandOnce(ci int, cur []int64, expanded map[int][]branch) ([]branch, error) {
+	if bs, ok := expanded[ci]; ok {
+		return bs, nil
+	}
+	bs, err := x.command(ci, cur)
+	if err != nil {
+		return nil, err
+	}
+	expanded[ci] = bs
+	return bs, nil
+}
+
 // synchronise combines commands of different modules on one action: the
 // product of their distributions, each branch applying every command's
-// assignments to the variables it writes.
-func (x *explorer) synchronise(cmds []int, cur []int64) ([]branch, error) {
-	out := []branch{{v: append([]int64(nil), cur...), p: big.NewRat(1, 1)}}
-	for _, ci := range cmds {
-		bs, err := x.command(ci, cur)
+// assignments to the variables it writes (counted by the caller before
+// it is enumerated).
+func (x *explorer) synchronise(cmds []int, cur []int64, expanded map[int][]branch) ([]branch, error) {
+	parts := make([][]branch, len(cmds))
+	n := int64(1)
+	for i, ci := range cmds {
+		bs, err := x.commandOnce(ci, cur, expanded)
 		if err != nil {
 			return nil, err
 		}
-		written := x.writes(ci)
-		if err := x.fits(int64(len(out))*int64(len(bs)), ci, cur); err != nil {
-			return nil, err
-		}
-		var grown []branch
-		for _, a := range out {
-			for _, b := range bs {
-				v := append([]int64(nil), a.v...)
-				for _, w := range written {
-					v[w] = b.v[w]
-				}
-				grown = append(grown, branch{v: v, p: chain.Mul(a.p, b.p)})
+		parts[i] = bs
+		if n *= int64(len(bs)); n > int64(x.limits.MaxTransitions) || n == 0 {
+			if err := x.fits(n, ci, cur); err != nil || n == 0 {
+				return nil, err
 			}
 		}
-		out = grown
 	}
-	return out, nil
-}
-
-// fits returns a transitions-limit error, at command ci, unless n more
-// successors of the state cur fit within the limit: a single state's row
-// is refused before it is built.
-func (x *explorer) fits(n int64, ci int, cur []int64) error {
-	room := int64(x.limits.MaxTransitions - x.trans)
-	if n <= room {
-		return nil
+	out := make([]branch, 0, n)
+	pick := make([]int, len(cmds)) // a branch of each command
+	for {
+		v := append([]int64(nil), cur...)
+		p := x.one
+		for i, ci := range cmds {
+			b := parts[i][pick[i]]
+			for _, w := range x.p.writes[ci] {
+				v[w] = b.v[w]
+			}
+			switch {
+			case isOne(b.p):
+			case isOne(p):
+				p = b.p
+			default:
+				p = chain.Mul(p, b.p)
+			}
+		}
+		out = append(out, branch{v: v, p: p})
+		i := len(cmds) - 1
+		for ; i >= 0; i-- {
+			if pick[i]++; pick[i] < len(parts[i]) {
+				break
+			}
+			pick[i] = 0
+		}
+		if i < 0 {
+			return out, nil
+		}
 	}
-	if n <= int64(x.limits.MaxTransitions) {
-		return x.transitionsError()
-	}
-	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(builder.LimitTransitions),
-		Msg: fmt.Sprintf("this command has %s outcomes at %s, more than the limit of %s transitions", exact.Thousands(n), x.describe(cur), exact.Thousands(int64(x.limits.MaxTransitions)))}}
 }
 
 func (x *explorer) transitionsError() error {
@@ -869,9 +1017,9 @@ func (x *explorer) transitionsError() error {
 }
 
 // writes lists the variables command ci assigns.
-func (x *explorer) writes(ci int) []int {
+func (p *compiled) writesOf(ci int) []int {
 	var out []int
-	for _, u := range x.p.updates[ci] {
+	for _, u := range p.updates[ci] {
 		for _, a := range u.assigns {
 			if !contains(out, a.v) {
 				out = append(out, a.v)
@@ -881,50 +1029,93 @@ func (x *explorer) writes(ci int) []int {
 	return out
 }
 
-// chain builds the explored chain.
+// chain builds the explored chain: every state's valuation cut from one
+// array, every row from two, each row sorted by target (so that the
+// chain's builder keeps it in place), the explorer's rows released as
+// they are copied. Labels are counted against the memory limit as they
+// are evaluated.
 func (x *explorer) chain() (*chain.Chain, error) {
 	m := x.p.m
 	b := chain.NewBuilder()
-	n := len(x.rows)
+	n := x.n
+	b.Grow(n)
+	vars := make([]chain.Var, n*x.nv)
+	dtmc := !m.MDP && x.sym == nil
+	var to []int
+	var ps []*big.Rat
+	if dtmc {
+		to, ps = make([]int, len(x.succs)), make([]*big.Rat, len(x.succs))
+	}
+	// The labels in the order of their names, so that every state's
+	// are sorted as the chain keeps them.
+	type label struct {
+		name string
+		li   int // the label's index, or labelInit, labelDeadlock
+	}
+	order := make([]label, 0, len(m.Labels)+2)
+	for li, l := range m.Labels {
+		order = append(order, label{l.Name, li})
+	}
+	if m.Semantics == PRISM {
+		order = append(order, label{"init", labelInit}, label{"deadlock", labelDeadlock})
+	}
+	slices.SortStableFunc(order, func(a, b label) int { return strings.Compare(a.name, b.name) })
+	var labelBytes int64
+	var scratch []string
 	for s := range n {
-		if s%4096 == 0 && x.ctx.Err() != nil {
+		if s%256 == 0 && x.ctx.Err() != nil {
 			return nil, x.ctx.Err()
 		}
+		if err := x.memoryFor(labelBytes); err != nil {
+			return nil, err
+		}
 		v := x.state(s)
-		val := make(chain.Valuation, len(v))
+		val := chain.Valuation(vars[s*x.nv : (s+1)*x.nv : (s+1)*x.nv])
 		for i, y := range v {
 			val[i] = chain.Var{Name: m.Vars[i].Name, Value: y}
 		}
-		var labels []string
-		for li, f := range x.p.labels {
-			ok, err := f(v)
-			if err != nil {
-				return nil, source.ErrorList{errEval(err, m.Labels[li].Pos)}
+		labels := scratch[:0]
+		for i, l := range order {
+			if i%1024 == 1023 && x.ctx.Err() != nil {
+				return nil, x.ctx.Err()
+			}
+			var ok bool
+			switch l.li {
+			case labelInit:
+				ok = s < x.inputs
+			case labelDeadlock:
+				ok = dtmc && x.start[s] == x.start[s+1] || m.MDP && len(x.mdp[s]) == 0
+			default:
+				var err error
+				if ok, err = x.p.labels[l.li](v); err != nil {
+					return nil, source.ErrorList{errEval(err, m.Labels[l.li].Pos)}
+				}
 			}
 			if ok {
-				labels = append(labels, m.Labels[li].Name)
+				labels = append(labels, l.name)
 			}
 		}
-		if m.Semantics == PRISM {
-			if s < x.inputs {
-				labels = append(labels, "init")
-			}
-			if !m.MDP && x.rows[s] == nil || m.MDP && len(x.mdp[s]) == 0 {
-				labels = append(labels, "deadlock")
-			}
-		}
-		b.AddState("s"+strconv.Itoa(s), val, labels...)
+		scratch = labels
+		labels = slices.Clone(labels) // exactly its size
+		labelBytes += int64(len(labels)) * labelBytes1
+		b.AddStateOwned("s"+strconv.Itoa(s), val, labels)
 		if s < x.inputs {
 			b.MarkInput(s)
 		}
 	}
-	for s, row := range x.rows {
-		if x.sym != nil {
-			break // a parametric model's frame: its rows are x.sym.rows
+	if dtmc {
+		for s := range n {
+			lo, hi := x.start[s], x.start[s+1]
+			row := x.succs[lo:hi]
+			slices.SortStableFunc(row, func(a, b succ) int { return cmp.Compare(a.to, b.to) })
+			for i, t := range row {
+				to[lo+i], ps[lo+i] = int(t.to), t.p
+			}
+			if hi > lo {
+				b.AddRow(s, to[lo:hi:hi], ps[lo:hi:hi])
+			}
 		}
-		for _, t := range row {
-			b.AddTransition(s, int(t.to), t.p)
-		}
+		x.succs, x.start = nil, nil
 	}
 	c, err := b.BuildContext(x.ctx)
 	if err := x.ctx.Err(); err != nil {

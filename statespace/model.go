@@ -6,7 +6,10 @@
 // A Model is language-neutral: front ends (spec for .dp modules, prism for
 // PRISM files) build it with constants folded and formulas expanded, its
 // expressions in package expr. Build explores it under a context and
-// within the limits on states and transitions, and reports what is wrong
+// within the limits on states, transitions and memory (memory.go: the
+// memory is estimated as states are found, and a command's outcomes, a
+// product of draws and the combinations of synchronised commands are
+// counted before they are enumerated), and reports what is wrong
 // with it — a guard that does not evaluate, an update out of a variable's
 // range, a row that does not sum to exactly 1, two commands enabled at once
 // in a .dp module — at the position of the command, naming the state.

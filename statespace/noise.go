@@ -45,6 +45,7 @@ func (x *explorer) draw(n *cnoise, cur []int64, v *Var) ([]pv, *source.Error) {
 		x.shared[d[i].p] = true
 	}
 	x.noise[key] = d
+	x.extra += int64(len(d))*16 + int64(len(key)) + 64
 	return d, nil
 }
 
@@ -170,7 +171,8 @@ func (x *explorer) distribution(kind NoiseKind, args []*big.Rat, at source.Posit
 type geoTable struct {
 	alpha, inv, mid, one                     *big.Rat
 	pw, point, above, below, point1, atMost1 map[int64]*big.Rat
-	bits                                     *int64
+	// bits and bytes count what the table holds, in the explorer.
+	bits, bytes *int64
 }
 
 func (x *explorer) geoTable(alpha *big.Rat) *geoTable {
@@ -180,7 +182,7 @@ func (x *explorer) geoTable(alpha *big.Rat) *geoTable {
 	}
 	inv := new(big.Rat).Inv(new(big.Rat).Add(alpha, big.NewRat(1, 1))) // 1/(1+α)
 	one := chain.OneMinus(alpha)
-	t := &geoTable{alpha: alpha, inv: inv, mid: chain.Mul(one, inv), one: one, bits: &x.bits,
+	t := &geoTable{alpha: alpha, inv: inv, mid: chain.Mul(one, inv), one: one, bits: &x.bits, bytes: &x.extra,
 		pw: map[int64]*big.Rat{0: big.NewRat(1, 1)}, point: map[int64]*big.Rat{}, above: map[int64]*big.Rat{},
 		below: map[int64]*big.Rat{}, point1: map[int64]*big.Rat{}, atMost1: map[int64]*big.Rat{}}
 	x.geo[key] = t
@@ -195,6 +197,7 @@ func (t *geoTable) memo(m map[int64]*big.Rat, k int64, f func() *big.Rat) *big.R
 	p := f()
 	m[k] = p
 	*t.bits += int64(exact.Bits(p))
+	*t.bytes += ratBytes(p) + 48
 	return p
 }
 

@@ -1,0 +1,4 @@
+package prism
+
+// ClipText is clipText, for the tests.
+var ClipText = clipText
