@@ -34,12 +34,12 @@ func advanced(k int, eps float64, delta1 func(float64) float64) float64 {
 	return best
 }
 
-// TestCompositionTheoremsTable keeps the README's table of composition
+// TestCompositionTheoremsTable keeps the table of composition
 // theorems against the exact δ of ten surveys true: the basic theorem
 // (ε/k and δ1(ε/k) per run, δ = k·δ1(ε/k)), the advanced one (best over
 // its parameters) and the exact value.
 func TestCompositionTheoremsTable(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("docs/composition.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestCompositionTheoremsTable(t *testing.T) {
 	sort.Strings(rows)
 	for _, r := range rows {
 		if !strings.Contains(string(readme), r) {
-			t.Errorf("README.md lacks the row\n%s", r)
+			t.Errorf("docs/composition.md lacks the row\n%s", r)
 		}
 	}
 }

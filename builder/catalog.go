@@ -168,7 +168,7 @@ func Catalog() []*Def {
 			Name: "survey",
 			Bits: surveyBits,
 			Size: func(*Args) (float64, float64) { return 4, 6 },
-			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (seeds 001, 004)",
+			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (the notes Differential Privacy; Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
@@ -181,7 +181,7 @@ func Catalog() []*Def {
 			Name: "truncated_geometric",
 			Bits: func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
-			Doc:  "the truncated alpha-geometric mechanism over {0..n} (seed 004)",
+			Doc:  "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
 				{Name: "n", Kind: Integer, Doc: "largest count"},
@@ -197,13 +197,13 @@ func Catalog() []*Def {
 			Size: func(a *Args) (float64, float64) {
 				return sharedThresholdSize(a.Int("n"), a.Int("k"))
 			},
-			Doc: "the paper's online model with at most k queries (seed 004, Algorithm 1)",
+			Doc: "the paper's online model with at most k queries (Model Checking Differentially Private Properties, Algorithm 1)",
 			Params: []Param{
 				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
 				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
-				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the seed's prose) or ">" (its pseudocode) the noisy threshold`},
+				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the paper's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
 				cmp := AtLeast
@@ -217,7 +217,7 @@ func Catalog() []*Def {
 			Name: "above_threshold_loop",
 			Bits: aboveThresholdLoopBits,
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
-			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (seed 004)",
+			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
 				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
@@ -277,7 +277,7 @@ func Catalog() []*Def {
 			Name: "randomized_response",
 			Bits: randomizedResponseBits,
 			Size: func(a *Args) (float64, float64) { k := f(a.Int("k")); return 2 * k, k*k + k },
-			Doc:  "k-ary randomized response: truthful with probability theta1, else uniform over k values (seed 001)",
+			Doc:  "k-ary randomized response: truthful with probability theta1, else uniform over k values (the notes Differential Privacy)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "k", Kind: Integer, Default: "2", Doc: "number of possible answers"},
@@ -290,7 +290,7 @@ func Catalog() []*Def {
 			Name: "compose",
 			Bits: func(*Args) float64 { return 0 }, // it shares the model's probabilities
 			Size: func(a *Args) (float64, float64) { return composeSize(a.Int("k"), a.Model("model")) },
-			Doc:  "k independent runs of a model on the same input, every output observed (seed 001)",
+			Doc:  "k independent runs of a model on the same input, every output observed (the notes Differential Privacy)",
 			Params: []Param{
 				{Name: "k", Kind: Integer, Doc: "number of runs"},
 				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
@@ -311,12 +311,12 @@ func Catalog() []*Def {
 				}
 				return r * (4 + 2*b), r * (4 + 4*b)
 			},
-			Doc: "yarrow's sampler for the truncated geometric mechanism, step by step (seed 003)",
+			Doc: "yarrow's sampler for the truncated geometric mechanism, step by step (the Harvard Privacy Tools notes Geometric Mechanism)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "count_min", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "count_max", Kind: Integer, Doc: "largest count"},
-				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the seed's choice"},
+				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the notes' choice"},
 			},
 			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
 				return yarrowGeometric(ctx, a.Rat("alpha"), a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
@@ -326,7 +326,7 @@ func Catalog() []*Def {
 			Name: "laplace_decision",
 			Bits: laplaceDecisionBits,
 			Size: decisionSize,
-			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (seed 000 §4)",
+			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (Implementation of Stochastic Decision, §4)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "k", Kind: Integer, Doc: "threshold"},
@@ -341,7 +341,7 @@ func Catalog() []*Def {
 			Name: "cutoff_decision",
 			Bits: cutoffDecisionBits,
 			Size: decisionSize,
-			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (seed 000 §5)",
+			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "m", Kind: Integer, Doc: "minimum count"},
@@ -356,7 +356,7 @@ func Catalog() []*Def {
 			Name: "generalized_decision",
 			Bits: generalizedDecisionBits,
 			Size: decisionSize,
-			Doc:  "the decision that spends δ, built from the seed's recursion around p0 (seed 000 §6)",
+			Doc:  "the decision that spends δ, built from the notes' recursion around p0 (Implementation of Stochastic Decision, §6)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "delta", Kind: Rational, Doc: "δ"},
@@ -372,7 +372,7 @@ func Catalog() []*Def {
 			Name: "streaming_sum",
 			Bits: streamingSumBits,
 			Size: func(a *Args) (float64, float64) { r := f(a.Int("rows")); return 2*r*r + 2*r, 4*r*r + 4*r },
-			Doc:  "the block sum of seed 002, Theorem 1: private row ±1 plus rows-1 random rows",
+			Doc:  "the block sum of Composition Theorem for streaming CW-privacy, Theorem 1: private row ±1 plus rows-1 random rows",
 			Params: []Param{
 				{Name: "rows", Kind: Integer, Doc: "rows in the block (cn), the private row included"},
 				{Name: "p", Kind: Rational, Doc: "probability that a row is +1"},

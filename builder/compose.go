@@ -14,7 +14,7 @@ import (
 const MaxComposedStates = 1_000_000
 
 // Compose returns k independent runs of m on the same input, all outputs
-// observed (sequential composition, seed 001). From an input s the chain
+// observed (sequential composition, the notes Differential Privacy). From an input s the chain
 // runs m from s; when a run ends in an absorbing state o it starts the next
 // run from s again, remembering the outputs so far; after k runs it ends in
 // the absorbing state "o1,o2,…,ok". That final state carries each run's

@@ -94,7 +94,7 @@ func ratPow(x *big.Rat, j int) *big.Rat {
 	return z
 }
 
-// LaplaceDecision is seed 000 §4: Q(N) = [N + Lap(1/ε) >= k] with
+// LaplaceDecision is Implementation of Stochastic Decision, §4: Q(N) = [N + Lap(1/ε) >= k] with
 // α = e^(-ε), so Pr[Q(N) = 1] = α^(k-N)/2 for N < k and 1 - α^(N-k)/2 for
 // N >= k, over counts N in {lo..hi}. It is exactly ε-DP.
 func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
@@ -129,8 +129,8 @@ func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*Mecha
 		})
 }
 
-// CutoffDecision is seed 000 §5: Pr[Q(N) = 1] = α^(m-N) for N <= m and 1
-// above, over counts N in {lo..hi}. The seed claims (ε, 1 - e^(-ε))-DP with
+// CutoffDecision is Implementation of Stochastic Decision, §5: Pr[Q(N) = 1] = α^(m-N) for N <= m and 1
+// above, over counts N in {lo..hi}. The notes claim (ε, 1 - e^(-ε))-DP with
 // that δ the least possible.
 func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
 	return cutoffDecision(context.Background(), alpha, m, lo, hi)
@@ -162,7 +162,7 @@ func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*Mechan
 		})
 }
 
-// GeneralizedDecision is seed 000 §6, the decision that spends δ: with
+// GeneralizedDecision is Implementation of Stochastic Decision, §6, the decision that spends δ: with
 // α = e^(-ε), Pr[Q(m) = 1] = p0 = (1 + αδ)/(1 + α) (the root of the seed's
 // g(p), eq. 6.10), and going outwards each step takes the least value the
 // DP constraints allow: f(N-1) = max(0, (f(N) - δ)·α) below m (6.11) and

@@ -10,7 +10,7 @@
 //
 // The Catalog describes every builder by name with typed, documented
 // parameters; the spec language and the command line use it to check and
-// call builders, and the README's table of mechanisms is generated from it.
+// call builders, and the table of mechanisms in docs/language.md is generated from it.
 // A Def's Build takes a context and stops with the context's error,
 // unwrapped, soon after it ends; the exported functions build under
 // context.Background().

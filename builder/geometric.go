@@ -51,7 +51,7 @@ func (g *geometricTable) prob(k, l int) *big.Rat {
 }
 
 // TruncatedGeometric returns the truncated α-geometric mechanism over
-// {0..n} of Ghosh, Roughgarden and Sundararajan (seed 004) for a query of
+// {0..n} of Ghosh, Roughgarden and Sundararajan (Model Checking Differentially Private Properties) for a query of
 // sensitivity 1. See TruncatedGeometricSensitivity.
 func TruncatedGeometric(alpha *big.Rat, n int) (*Mechanism, error) {
 	return truncatedGeometric(context.Background(), alpha, n, 1)

@@ -316,7 +316,7 @@ func TestModelsWithinLimits(t *testing.T) {
 }
 
 // TestBenchmarksWithinLimits: the largest models of verify's benchmarks
-// and the README's examples pass the default limits (checked, not built).
+// and the docs' examples pass the default limits (checked, not built).
 func TestBenchmarksWithinLimits(t *testing.T) {
 	set := func(d *builder.Def, rats map[string]string, ints map[string]int) *builder.Args {
 		a := builder.NewArgs()

@@ -8,7 +8,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 )
 
-// StreamingSum is the block sum of seed 002, Theorem 1, given the
+// StreamingSum is the block sum of Composition Theorem for streaming CW-privacy, Theorem 1, given the
 // auxiliary information: the private row x_i is +1 or -1 (the neighbours
 // X and X', inputs "plus" and "minus", x = ±1), the other rows-1 rows of
 // its block are drawn one at a time, +1 with probability p and -1

@@ -92,7 +92,7 @@ const (
 	maxSharedThresholdTransitions = 100_000_000
 )
 
-// AboveThreshold returns the paper's online model (seed 004, Algorithm 1)
+// AboveThreshold returns the paper's online model (Model Checking Differentially Private Properties, Algorithm 1)
 // with at most k queries (the catalog's above_threshold). The input
 // database d and threshold t range over {0..n}. The threshold is noised
 // once by the truncated alphaT-geometric mechanism over {0..n}; each query

@@ -9,7 +9,7 @@ import (
 )
 
 // YarrowGeometric returns yarrow's sampling algorithm for the geometric
-// mechanism (seed 003, Algorithm 2) as a chain, step by step:
+// mechanism (the Harvard Privacy Tools notes Geometric Mechanism, Algorithm 2) as a chain, step by step:
 //
 //  1. u ← Unif(0,1); if u < (1-α)/(1+α) return f(D)          (state "k<v>_zero")
 //  2. s ← ±1 with probability 1/2 each                       ("k<v>_plus", "k<v>_minus")
@@ -24,7 +24,7 @@ import (
 //
 // Inputs "s<v>" (in=v) for v in {count_min..count_max}, outputs "t<l>"
 // (out=l), as for TruncatedGeometric, so the two can be compared with
-// equivalent(…). bits is the budget; 0 means the seed's choice
+// equivalent(…). bits is the budget; 0 means the notes' choice
 // count_max - count_min, with which the output equals the truncated
 // α-geometric mechanism exactly. A smaller budget caps the noise: the
 // untruncated draw of the seed's Algorithm 1 run with too few bits.

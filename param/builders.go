@@ -88,7 +88,7 @@ func abs(x int) int {
 	return x
 }
 
-// SurveyTheta1 returns randomized response with two coins (seed 001,
+// SurveyTheta1 returns randomized response with two coins (the notes Differential Privacy,
 // builder.Survey) for every θ1 in (0, 1) at a fixed θ2 in (0, 1): states
 // "+" (x=1, in_pos), "-" (x=0, in_neg), "Y" (y=1, out_Y), "N" (y=0,
 // out_N); Pr(Y | +) = θ1 + (1−θ1)·θ2, Pr(N | +) = (1−θ1)(1−θ2), Pr(Y | −) =
@@ -124,7 +124,7 @@ func survey(ctx context.Context, lim poly.Limits, name string, truth, yesIfLie, 
 	return New(ctx, lim, frame, name, poly.Open(new(big.Rat), big.NewRat(1, 1)), rows, [][2]int{{0, 1}})
 }
 
-// CutoffDecision returns seed 000 §5's cutoff decision for every α in
+// CutoffDecision returns Implementation of Stochastic Decision, §5's cutoff decision for every α in
 // (0, 1), exactly as builder.CutoffDecision defines it at one α: outputs
 // "yes" (q=1, label yes) and "no" (q=0, label no), inputs "n<N>" (N, label
 // in) for counts N in {lo..hi}, neighbours N and N+1, and Pr[yes | N] =
@@ -174,7 +174,7 @@ func CutoffDecision(ctx context.Context, lim poly.Limits, m, lo, hi int) (*Chain
 // distribution is one per output).
 const MaxThresholdStates = 100_000
 
-// AboveThresholdQ returns the paper's online model (seed 004, Algorithm 1;
+// AboveThresholdQ returns the paper's online model (Model Checking Differentially Private Properties, Algorithm 1;
 // builder.AboveThreshold) for every query noise α_q in (0, 1) at a
 // fixed threshold noise alphaT in (0, 1), with the same states,
 // valuations, labels, inputs and neighbours as

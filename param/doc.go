@@ -75,10 +75,10 @@
 //
 // Builders mirror package builder exactly for every parameter value:
 // TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,
-// seed 001) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1,
-// CutoffDecision (seed 000 §5) in α, and AboveThresholdQ (the paper's
+// the notes Differential Privacy) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1,
+// CutoffDecision (Implementation of Stochastic Decision, §5) in α, and AboveThresholdQ (the paper's
 // above threshold) in its query noise α_q for a fixed threshold noise,
-// and YarrowGeometric (seed 003's sampler) in α.
+// and YarrowGeometric (the Harvard Privacy Tools notes Geometric Mechanism's sampler) in α.
 //
 // Equivalence for every α (Equivalent): two chains have the same output
 // distributions at every α of the interval exactly when, input by input and

@@ -38,7 +38,7 @@ func mustEquivalent(t *testing.T, a, b *Chain) *EquivalenceResult {
 	return res
 }
 
-// TestEquivalentYarrow: with the seed's budget the sampler is the
+// TestEquivalentYarrow: with the notes' budget the sampler is the
 // truncated geometric mechanism for every α, inputs and outputs matched on
 // in and out.
 func TestEquivalentYarrow(t *testing.T) {

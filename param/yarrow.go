@@ -10,7 +10,7 @@ import (
 )
 
 // YarrowGeometric returns yarrow's sampler for the geometric mechanism
-// (seed 003, Algorithm 2; builder.YarrowGeometric) for every α in (0, 1),
+// (the Harvard Privacy Tools notes Geometric Mechanism, Algorithm 2; builder.YarrowGeometric) for every α in (0, 1),
 // with the same states (in the same order), names, valuations, labels,
 // inputs and neighbours as builder.YarrowGeometric(α, countMin, countMax,
 // bits) and its rows as rational functions of α: from input "s<v>" to
@@ -20,7 +20,7 @@ import (
 // next bit is drawn, the last bit going to clip(v ± bits) with 1; once
 // v ± j is clipped, bit j is the state "max_bit<j>" ("min_bit<j>") shared
 // by every input. bits = 0
-// is the seed's budget countMax − countMin. The range countMax − countMin
+// is the notes' budget countMax − countMin. The range countMax − countMin
 // and the budget are at most MaxRange. The parameter is named "alpha".
 func YarrowGeometric(ctx context.Context, lim poly.Limits, countMin, countMax, bits int) (*Chain, error) {
 	r := countMax - countMin

@@ -2,7 +2,7 @@
 // for machines (JSON, JUnit, GitHub workflow commands), and shows progress
 // on a terminal. Every rendering escapes the names, statements and
 // messages that come from the files checked (escape.go). The JSON
-// document's schema is docs/dpcheck.schema.json, documented in the README
+// document's schema is docs/dpcheck.schema.json, documented in docs/ci.md
 // and versioned by SchemaVersion.
 package report
 

@@ -1,7 +1,7 @@
 package spec
 
 // grammar is the .dp language in EBNF, as the parser in parse.go reads it
-// (the README quotes it; TestGrammarInReadme keeps them equal, and the
+// (docs/language.md quotes it; TestGrammarInReadme keeps them equal, and the
 // parser's tests exercise every production).
 const grammar = `File = Stmt* .
 Stmt = Const | Model | Chain | Module | Formula | Label | Inputs | Outputs | Observe | Neighbours | Param | Property .

@@ -283,13 +283,14 @@ query eps(delta = 0) expect ln(3/2)
 	}
 }
 
+// TestGrammarInReadme: the grammar in docs/language.md is the parser's.
 func TestGrammarInReadme(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/language.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	block := "```ebnf\n" + spec.Grammar() + "\n```"
-	if !strings.Contains(string(readme), block) {
-		t.Errorf("README.md does not contain the current grammar; replace its ebnf block with:\n%s", block)
+	if !strings.Contains(string(doc), block) {
+		t.Errorf("docs/language.md does not contain the current grammar; replace its ebnf block with:\n%s", block)
 	}
 }

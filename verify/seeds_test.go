@@ -180,7 +180,7 @@ func binomialTail(m int, p *big.Rat, b int) *big.Rat {
 	return sum
 }
 
-// TestStreamingTheorem1: seed 002's Theorem 1 with the Chernoff bound h
+// TestStreamingTheorem1: Composition Theorem for streaming CW-privacy's Theorem 1 with the Chernoff bound h
 // replaced by the exact tail it bounds, for every β: the claimed
 // (ε(β), δ(β)) holds, and the exact δ at ε(β) is at most δ(β). The exact
 // values are kept in testdata/streaming_theorem1.txt (-update rewrites it).

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,40 +15,60 @@ import (
 	"github.com/dpcheck/dpcheck/spec"
 )
 
-// TestReadmeOutputs keeps the README's sample outputs true: every block
-// marked <!-- output: dpcheck ARGS --> must be what dpcheck ARGS prints,
-// run from the repository root.
-func TestReadmeOutputs(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+// docFiles are the documents whose code blocks the tests keep true: the
+// README and the pages of docs/, relative to the repository root.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) < 5 {
+		t.Fatalf("docs/*.md: %d pages, %v", len(pages), err)
 	}
+	files := []string{"README.md"}
+	for _, p := range pages {
+		files = append(files, filepath.ToSlash(strings.TrimPrefix(p, "../../")))
+	}
+	return files
+}
+
+// TestReadmeOutputs keeps the sample outputs of the README and the docs
+// true: every block marked <!-- output: dpcheck ARGS --> must be what
+// dpcheck ARGS prints, run from the repository root.
+func TestReadmeOutputs(t *testing.T) {
+	files := docFiles(t)
 	t.Chdir("../..")
 	re := regexp.MustCompile("(?s)<!-- output: dpcheck ([^>]*) -->\n```\n(.*?)```\n")
-	blocks := re.FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) < 3 {
-		t.Fatalf("found %d sample outputs in README.md, want at least 3", len(blocks))
-	}
-	for _, b := range blocks {
-		var stdout bytes.Buffer
-		run(context.Background(), strings.Fields(b[1]), &stdout, &bytes.Buffer{})
-		if got, want := strings.TrimRight(stdout.String(), "\n"), strings.TrimRight(b[2], "\n"); got != want {
-			t.Errorf("README sample for dpcheck %s is stale; dpcheck now prints:\n%s", b[1], got)
+	n := 0
+	for _, f := range files {
+		doc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, b := range re.FindAllStringSubmatch(string(doc), -1) {
+			n++
+			var stdout bytes.Buffer
+			run(context.Background(), strings.Fields(b[1]), &stdout, &bytes.Buffer{})
+			if got, want := strings.TrimRight(stdout.String(), "\n"), strings.TrimRight(b[2], "\n"); got != want {
+				t.Errorf("%s: the sample for dpcheck %s is stale; dpcheck now prints:\n%s", f, b[1], got)
+			}
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found %d sample outputs, want at least 3", n)
 	}
 }
 
-// block is a fenced code block of the README.
+// block is a fenced code block of a document.
 type block struct {
+	file   string // the document, relative to the repository root
 	info   string // the info string: sh, go, dp, yaml, ebnf or ""
 	marker string // a <!-- readme-test: … --> comment just before it
 	text   string
 	line   int
 }
 
-func readmeBlocks(t *testing.T) []block {
+func readmeBlocks(t *testing.T, file string) []block {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile(filepath.Join("../..", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +78,7 @@ func readmeBlocks(t *testing.T) []block {
 		if !strings.HasPrefix(lines[i], "```") {
 			continue
 		}
-		b := block{info: strings.TrimPrefix(lines[i], "```"), line: i + 1}
+		b := block{file: file, info: strings.TrimPrefix(lines[i], "```"), line: i + 1}
 		if i > 0 && strings.HasPrefix(lines[i-1], "<!-- readme-test:") {
 			b.marker = strings.TrimSuffix(strings.TrimPrefix(lines[i-1], "<!-- readme-test: "), " -->")
 		}
@@ -71,13 +92,16 @@ func readmeBlocks(t *testing.T) []block {
 	return out
 }
 
-// TestReadmeCodeBlocks keeps every other code block of the README true:
+// TestReadmeCodeBlocks keeps every other code block of the docs true:
 // shell commands run (dpcheck) or name what exists (packages, fuzz targets,
 // benchmarks); .dp files load and pass (fragments marked "parse" parse); Go
 // snippets are quoted from compiled, tested files; the workflow's dpcheck
 // steps run; the JSON schema names only fields the report has.
 func TestReadmeCodeBlocks(t *testing.T) {
-	blocks := readmeBlocks(t)
+	var blocks []block
+	for _, f := range docFiles(t) {
+		blocks = append(blocks, readmeBlocks(t, f)...)
+	}
 	t.Chdir("../..")
 	seen := map[string]int{}
 	for _, b := range blocks {
@@ -85,7 +109,7 @@ func TestReadmeCodeBlocks(t *testing.T) {
 		switch b.info {
 		case "sh":
 			for _, l := range strings.Split(b.text, "\n") {
-				checkCommand(t, b.line, l)
+				checkCommand(t, b.at(), l)
 			}
 		case "dp":
 			checkDP(t, b)
@@ -94,7 +118,7 @@ func TestReadmeCodeBlocks(t *testing.T) {
 		case "yaml":
 			for _, l := range strings.Split(b.text, "\n") {
 				if cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "run: "); ok && strings.HasPrefix(cmd, "dpcheck ") {
-					checkCommand(t, b.line, strings.TrimSuffix(cmd, " || true"))
+					checkCommand(t, b.at(), strings.TrimSuffix(cmd, " || true"))
 				}
 			}
 		case "ebnf": // spec.TestGrammarInReadme
@@ -103,15 +127,18 @@ func TestReadmeCodeBlocks(t *testing.T) {
 				checkSchema(t, b)
 			} // other plain blocks are outputs: TestReadmeOutputs
 		default:
-			t.Errorf("README.md:%d: a code block of unknown kind %q", b.line, b.info)
+			t.Errorf("%s: a code block of unknown kind %q", b.at(), b.info)
 		}
 	}
 	for _, kind := range []string{"sh", "dp", "go", "yaml", "ebnf"} {
 		if seen[kind] == 0 {
-			t.Errorf("README.md has no %s block; the test expects the ones it documents", kind)
+			t.Errorf("the docs have no %s block; the test expects the ones it documents", kind)
 		}
 	}
 }
+
+// at is where the block starts: "docs/cli.md:12".
+func (b block) at() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
 // shellFields splits a command line, honouring single quotes, and drops a
 // trailing # comment.
@@ -150,8 +177,8 @@ func flagValue(args []string, name string) string {
 	return ""
 }
 
-// checkCommand checks one README command.
-func checkCommand(t *testing.T, at int, line string) {
+// checkCommand checks one command of the docs.
+func checkCommand(t *testing.T, at string, line string) {
 	t.Helper()
 	f := shellFields(line)
 	for len(f) > 0 && regexp.MustCompile(`^[A-Z_]+=`).MatchString(f[0]) {
@@ -191,11 +218,11 @@ func checkCommand(t *testing.T, at int, line string) {
 			mustBench(t, at, pkg, re)
 		}
 	default:
-		t.Errorf("README.md:%d: a command this test does not know how to check: %s", at, line)
+		t.Errorf("%s: a command this test does not know how to check: %s", at, line)
 	}
 }
 
-func runDpcheck(t *testing.T, at int, args []string) {
+func runDpcheck(t *testing.T, at string, args []string) {
 	t.Helper()
 	var clean []string
 	for i, a := range args {
@@ -213,14 +240,14 @@ func runDpcheck(t *testing.T, at int, args []string) {
 	}
 	var stderr bytes.Buffer
 	if code := run(context.Background(), clean, &bytes.Buffer{}, &stderr); code != 0 {
-		t.Errorf("README.md:%d: dpcheck %s exits %d: %s", at, strings.Join(args, " "), code, stderr.String())
+		t.Errorf("%s: dpcheck %s exits %d: %s", at, strings.Join(args, " "), code, stderr.String())
 	}
 }
 
-func mustExist(t *testing.T, at int, pkg string) {
+func mustExist(t *testing.T, at string, pkg string) {
 	t.Helper()
 	if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
-		t.Errorf("README.md:%d: %s does not exist", at, pkg)
+		t.Errorf("%s: %s does not exist", at, pkg)
 	}
 }
 
@@ -228,7 +255,7 @@ func mustExist(t *testing.T, at int, pkg string) {
 // way the testing package does: the pattern is split at each "/" outside
 // parentheses and brackets, and the first part is matched, unanchored,
 // against the function's name, Benchmark included.
-func mustBench(t *testing.T, at int, pkg, pattern string) {
+func mustBench(t *testing.T, at string, pkg, pattern string) {
 	t.Helper()
 	var names []string
 	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
@@ -242,13 +269,13 @@ func mustBench(t *testing.T, at int, pkg, pattern string) {
 	parts := splitBench(pattern)
 	for _, p := range parts {
 		if _, err := regexp.Compile(p); err != nil {
-			t.Errorf("README.md:%d: -bench %s: %v", at, pattern, err)
+			t.Errorf("%s: -bench %s: %v", at, pattern, err)
 			return
 		}
 	}
 	re := regexp.MustCompile(parts[0])
 	if !slices.ContainsFunc(names, re.MatchString) {
-		t.Errorf("README.md:%d: -bench %s: %q selects no benchmark of %s (it has %v)", at, pattern, parts[0], pkg, names)
+		t.Errorf("%s: -bench %s: %q selects no benchmark of %s (it has %v)", at, pattern, parts[0], pkg, names)
 	}
 }
 
@@ -274,7 +301,7 @@ func splitBench(pattern string) []string {
 }
 
 // mustDefine checks that a test file of pkg matches the pattern.
-func mustDefine(t *testing.T, at int, pkg, pattern string) {
+func mustDefine(t *testing.T, at string, pkg, pattern string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
 	re := regexp.MustCompile(pattern)
@@ -283,7 +310,7 @@ func mustDefine(t *testing.T, at int, pkg, pattern string) {
 			return
 		}
 	}
-	t.Errorf("README.md:%d: no test file of %s defines %s", at, pkg, pattern)
+	t.Errorf("%s: no test file of %s defines %s", at, pkg, pattern)
 }
 
 // checkDP loads a .dp block: every statement must pass; a fragment marked
@@ -291,8 +318,8 @@ func mustDefine(t *testing.T, at int, pkg, pattern string) {
 func checkDP(t *testing.T, b block) {
 	t.Helper()
 	if b.marker == "parse" {
-		if _, err := spec.Parse("README.md", b.text); err != nil {
-			t.Errorf("README.md:%d: the .dp fragment does not parse: %v", b.line, err)
+		if _, err := spec.Parse(b.file, b.text); err != nil {
+			t.Errorf("%s: the .dp fragment does not parse: %v", b.at(), err)
 		}
 		return
 	}
@@ -301,18 +328,20 @@ func checkDP(t *testing.T, b block) {
 		name, _, _ = strings.Cut(name, " ")
 		file, err := os.ReadFile(filepath.Join("models", name))
 		if err != nil {
-			t.Errorf("README.md:%d: the block quotes models/%s: %v", b.line, name, err)
+			t.Errorf("%s: the block quotes models/%s: %v", b.at(), name, err)
 		} else if strings.TrimRight(string(file), "\n") != b.text {
-			t.Errorf("README.md:%d: the block differs from models/%s, which it quotes", b.line, name)
+			t.Errorf("%s: the block differs from models/%s, which it quotes", b.at(), name)
 		}
 	}
-	res, err := dpcheck.CheckSource(context.Background(), "README.md", b.text)
+	// The files a block names are relative to the repository's root, as
+	// the commands of the docs are run from it.
+	res, err := dpcheck.CheckSource(context.Background(), filepath.Base(b.file), b.text)
 	if err != nil {
-		t.Errorf("README.md:%d: the .dp example does not load: %v", b.line, err)
+		t.Errorf("%s: the .dp example does not load: %v", b.at(), err)
 		return
 	}
 	if !res.Pass() {
-		t.Errorf("README.md:%d: a statement of the .dp example fails", b.line)
+		t.Errorf("%s: a statement of the .dp example fails", b.at())
 	}
 }
 
@@ -358,7 +387,7 @@ func checkGoQuoted(t *testing.T, b block) {
 			return
 		}
 	}
-	t.Errorf("README.md:%d: the Go snippet is not quoted from any test file:\n%s", b.line, b.text)
+	t.Errorf("%s: the Go snippet is not quoted from any test file:\n%s", b.at(), b.text)
 }
 
 // checkSchema: every field the JSON schema block names is a JSON field of
@@ -374,7 +403,7 @@ func checkSchema(t *testing.T, b block) {
 	tags := src.String()
 	for _, m := range regexp.MustCompile(`"([a-z_]+)":`).FindAllStringSubmatch(b.text, -1) {
 		if !strings.Contains(tags, `json:"`+m[1]) {
-			t.Errorf("README.md:%d: the JSON schema names %q, which the report has no field for", b.line, m[1])
+			t.Errorf("%s: the JSON schema names %q, which the report has no field for", b.at(), m[1])
 		}
 	}
 }

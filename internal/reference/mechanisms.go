@@ -236,7 +236,7 @@ func HistogramModel(alpha *big.Rat, n, bins int) Model {
 	return m
 }
 
-// AboveThreshold is the online above-threshold model of seed 004 on input
+// AboveThreshold is the online above-threshold model of Model Checking Differentially Private Properties on input
 // (d, t): T' is the truncated αT-geometric over {0..n} centred at t; at each
 // query i = 1..k the answer d gets a fresh truncated αQ-geometric noise over
 // {0..n}, and the algorithm halts when the noisy answer is ≥ T'. Outputs
