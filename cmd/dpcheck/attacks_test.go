@@ -215,11 +215,11 @@ func TestAttacks(t *testing.T) {
 		t.Skip("the attacks run dpcheck as a process each")
 	}
 	var table, doc strings.Builder
-	doc.WriteString("| attack | exit | peak memory | time |\n|---|---|---|---|\n")
+	doc.WriteString(attackDocHeader)
 	for _, a := range attacks {
 		r := runAttack(t, a, *attackDoc != "")
 		fmt.Fprintf(&table, "## %s\nexit %d\n%s\n", a.name, r.exit, summary(r.out, ""))
-		fmt.Fprintf(&doc, "| %s | %d | %s | %.2f s |\n", a.name, r.exit, mib(r.peakRSS), r.wall.Seconds())
+		fmt.Fprintf(&doc, "| %s | %d | %s | %.2f s | %s |\n", mdCell(a.name), r.exit, mib(r.peakRSS), r.wall.Seconds(), mdCell(firstWords(r.out)))
 		if r.exit != a.exit {
 			t.Errorf("%s: exit %d, want %d; output:\n%s", a.name, r.exit, a.exit, r.out)
 		}
@@ -289,6 +289,53 @@ func attackMemoryLimit(t *testing.T, a attack, defaults bool) int64 {
 		return 1 << 62 // a case about a malformed flag
 	}
 	return n
+}
+
+// attackDocHeader opens docs/attacks.md.
+const attackDocHeader = `# The attack table
+
+Every hostile input of dpcheck's tests, run as a CI job runs dpcheck on a pull request: the
+dpcheck command itself, in a fresh directory of files an attacker wrote, at the default limits
+(4 GiB of memory), with a secret in its environment and one in a file outside the directory
+(neither may appear in any output). Each row is the exit status, the peak resident memory of the
+process (its child that checks included), the wall time on a 2-core machine, and what dpcheck
+says first. ` + "`TestAttacks`" + ` checks every exit status and message, and that the peak
+memory stays within the limit plus 384 MiB; this page is written by
+
+` + "```sh\ngo test ./cmd/dpcheck -run TestAttacks -attacks-doc ../../docs/attacks.md\n```" + `
+
+| attack | exit | peak memory | time | what dpcheck says first |
+|---|---|---|---|---|
+`
+
+// firstWords is the first line of an attack's output that says something
+// (not the file's name alone), cut to 120 characters.
+func firstWords(out string) string {
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" || i == 0 && !strings.Contains(l, " ") && len(lines) > 1 {
+			continue
+		}
+		if strings.HasPrefix(l, "model ") || strings.HasPrefix(l, "size ") || strings.HasPrefix(l, "pairs ") {
+			continue
+		}
+		if r := []rune(l); len(r) > 120 {
+			l = string(r[:120]) + "…"
+		}
+		return l
+	}
+	return ""
+}
+
+// mdCell makes s one cell of a Markdown table: code, with its pipes and
+// backquotes escaped.
+func mdCell(s string) string {
+	s = strings.NewReplacer("|", "\\|", "`", "'").Replace(s)
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
 }
 
 // mib writes a byte count in MiB for the table.
