@@ -130,12 +130,16 @@ func summarize(src string) string {
 			// Formatting moves lines: "also at line 3" may become line 2.
 			msgs = append(msgs, lineRef.ReplaceAllString(e.Msg, "$1 N"))
 		}
+		// A chain reads a probability written again once, by its text:
+		// its error is reported once for every way it is written, and
+		// formatting may write two spellings alike ("1- p" and "1 - p").
 		slices.Sort(msgs)
+		msgs = slices.Compact(msgs)
 		return "errors " + strings.Join(msgs, "; ")
 	}
 	var b strings.Builder
 	if p.Chain != nil {
-		fmt.Fprintf(&b, "%d states, %d transitions, %d pairs, %s\n", p.Chain.NumStates(), p.Chain.NumTransitions(), len(p.Neighbours), p.Output)
+		fmt.Fprintf(&b, "%d states, %d transitions, %d pairs, %s\n", p.Chain.NumStates(), p.Chain.NumTransitions(), p.NumPairs(), p.Output)
 	}
 	for _, st := range p.Program.Statements {
 		fmt.Fprintf(&b, "%s: %s; expect %d %s; %s\n", st.Kind(), describe(st), st.Head().Expect.Kind, st.Head().Expect.Text, st.Describe())
