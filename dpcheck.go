@@ -125,6 +125,15 @@ type Config struct {
 	// MDP (the zero value: package mdp's defaults). Lump does not apply to
 	// an MDP.
 	MDP mdp.Options
+	// Composition bounds the privacy-loss distributions of compose(k, M)
+	// (the zero value: package verify's defaults): their distinct loss
+	// values and the estimated work of computing them.
+	Composition verify.CompositionOptions
+	// MaxEliminationWork bounds the estimated work of state elimination
+	// over rational functions, for a model with a parameter whose chain has
+	// cycles (param.Chain.MaxEliminationWork; zero: package param's
+	// default).
+	MaxEliminationWork float64
 }
 
 // mdpSize counts an MDP's states, choices, transitions and actions.
@@ -301,7 +310,7 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	defer recoverInternal(&err)
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
-	env := property.NewEnvWith(p, property.Options{Lump: c.Lump, MDP: c.MDP})
+	env := property.NewEnvWith(p, property.Options{Lump: c.Lump, MDP: c.MDP, Composition: c.Composition, MaxEliminationWork: c.MaxEliminationWork})
 	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
 	if m := p.MDP; m != nil {
 		r.Size = mdpSize(m)

@@ -137,13 +137,25 @@ func (c Config) withHint(me *MemoryError) *MemoryError {
 }
 
 // hintLimit adds the caller's hint (Config.LimitHint) to an error about a
-// limit (a *builder.LimitError) that stopped a statement.
+// limit that stopped a statement: a *builder.LimitError, or an error that
+// names its limit with a LimitKind method (verify.WorkLimitError,
+// param.EliminationLimitError, mdp.LimitError).
 func (c Config) hintLimit(err error) error {
-	var le *builder.LimitError
-	if c.LimitHint == nil || !errors.As(err, &le) {
+	if c.LimitHint == nil {
 		return err
 	}
-	if h := c.LimitHint(string(le.Limit)); h != "" {
+	var kind string
+	var le *builder.LimitError
+	var lk interface{ LimitKind() string }
+	switch {
+	case errors.As(err, &le):
+		kind = string(le.Limit)
+	case errors.As(err, &lk):
+		kind = lk.LimitKind()
+	default:
+		return err
+	}
+	if h := c.LimitHint(kind); h != "" {
 		return &hinted{err: err, hint: h}
 	}
 	return err

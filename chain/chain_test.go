@@ -139,6 +139,50 @@ func TestDuplicatesMergedZerosDropped(t *testing.T) {
 	}
 }
 
+// TestManyDuplicatesMerged: a row of 3000 probabilities to three targets
+// in turn (as a lumped chain's rows are) is merged into one exact sum per
+// target: terms 1/2^(k+2), 1/3^k and 1/2^(k+2), whose sums are known in
+// closed form.
+func TestManyDuplicatesMerged(t *testing.T) {
+	b := chain.NewBuilder()
+	a := b.AddState("a", nil)
+	x := b.AddState("x", nil)
+	y := b.AddState("y", nil)
+	z := b.AddState("z", nil)
+	const n = 1000
+	half, third := new(big.Rat), new(big.Rat)
+	for k := 1; k <= n; k++ {
+		h := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		th := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(3), big.NewInt(int64(k)), nil))
+		b.AddTransition(a, x, new(big.Rat).Quo(h, r("4")))
+		b.AddTransition(a, y, th)
+		b.AddTransition(a, z, new(big.Rat).Quo(h, r("4")))
+		half.Add(half, h)
+		third.Add(third, th)
+	}
+	// Σ 2^-k = 1 − 2^-n, Σ 3^-k = (1 − 3^-n)/2: the rest goes to the sink.
+	b.SendRemainderToSink(a)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, p := c.Row(a)
+	wantHalf := new(big.Rat).Sub(r("1"), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), n)))
+	wantThird := new(big.Rat).Quo(new(big.Rat).Sub(r("1"), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(3), big.NewInt(n), nil))), r("2"))
+	if half.Cmp(wantHalf) != 0 || third.Cmp(wantThird) != 0 {
+		t.Fatal("closed forms")
+	}
+	sink, _ := c.Sink()
+	if diff := cmp.Diff([]int{x, y, z, sink}, to); diff != "" {
+		t.Errorf("targets (-want +got):\n%s", diff)
+	}
+	quarter := new(big.Rat).Quo(wantHalf, r("4"))
+	rest := new(big.Rat).Sub(r("1"), new(big.Rat).Add(new(big.Rat).Quo(wantHalf, r("2")), wantThird))
+	if diff := cmp.Diff([]*big.Rat{quarter, wantThird, quarter, rest}, p, ratCmp); diff != "" {
+		t.Errorf("probabilities (-want +got):\n%s", diff)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	tests := []struct {
 		name  string

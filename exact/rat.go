@@ -3,6 +3,7 @@ package exact
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 )
 
 // ratOne is 1; it is never written to.
@@ -19,6 +20,25 @@ func Thousands(n int64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// Rounded writes an estimate f ≥ 0 to two significant digits with
+// thousands separators (3,100,000,000), or as 3.1e+18 from 10^15 on.
+func Rounded(f float64) string {
+	if !(f < 1e15) {
+		return fmt.Sprintf("%.2g", f)
+	}
+	r, _ := strconv.ParseFloat(fmt.Sprintf("%.2g", f), 64)
+	return Thousands(int64(r))
+}
+
+// Whole writes a limit f ≥ 0 as a whole number with thousands separators
+// (100,000,000,000), or as %g from 10^15 on.
+func Whole(f float64) string {
+	if !(f < 1e15) {
+		return fmt.Sprintf("%g", f)
+	}
+	return Thousands(int64(f))
 }
 
 func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }

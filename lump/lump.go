@@ -98,7 +98,7 @@ func Lump(ctx context.Context, c *chain.Chain, r Respect) (*Lumping, error) {
 		size := Size{n, c.NumTransitions()}
 		return &Lumping{Quotient: c, Block: block, Rep: slices.Clone(block), Before: size, After: size}, nil
 	}
-	return quotient(c, block)
+	return quotient(ctx, c, block)
 }
 
 // Partition returns the coarsest ordinary lumpable partition of c that
@@ -304,10 +304,12 @@ func (p *refiner) push(b int32) {
 }
 
 // refine splits blocks until the partition is stable with respect to
-// every block.
+// every block. It looks at ctx every ctxWork predecessors or so.
 func (p *refiner) refine(ctx context.Context) error {
-	for rounds := 0; len(p.queue) > 0; rounds++ {
-		if rounds%256 == 0 {
+	work := 0
+	for len(p.queue) > 0 {
+		if work >= ctxWork {
+			work = 0
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -315,19 +317,39 @@ func (p *refiner) refine(ctx context.Context) error {
 		b := p.queue[len(p.queue)-1]
 		p.queue = p.queue[:len(p.queue)-1]
 		p.queued[b] = false
-		p.split(b)
+		w, err := p.split(ctx, b)
+		if err != nil {
+			return err
+		}
+		work += w + 1
 	}
 	return nil
 }
 
-// split refines the partition with respect to the splitter block sp.
-func (p *refiner) split(sp int32) {
+// ctxWork is about how many predecessors refine weighs between looks at
+// its context: a sum of big rationals each.
+const ctxWork = 1 << 12
+
+// split refines the partition with respect to the splitter block sp and
+// returns the predecessors it weighed. States alone in their block are
+// not weighed: they cannot split (the inputs are alone from the start).
+func (p *refiner) split(ctx context.Context, sp int32) (int, error) {
 	// The splitter's states, copied: splitting may reorder its own block.
 	p.members = append(p.members[:0], p.elems[p.start[sp]:p.end[sp]]...)
 	p.touched = p.touched[:0]
+	work := 0
 	for _, t := range p.members {
 		for i := p.predOff[t]; i < p.predOff[t+1]; i++ {
 			s, x := p.predFrom[i], p.predP[i]
+			if b := p.blockOf[s]; p.end[b]-p.start[b] == 1 {
+				continue
+			}
+			if work++; work%ctxWork == 0 {
+				if err := ctx.Err(); err != nil {
+					p.clear()
+					return work, err
+				}
+			}
 			switch {
 			case p.w[s] == nil:
 				p.w[s] = x
@@ -356,6 +378,12 @@ func (p *refiner) split(sp int32) {
 	for _, b := range p.blocks {
 		p.splitBlock(b)
 	}
+	p.clear()
+	return work, nil
+}
+
+// clear forgets the weights of the touched states.
+func (p *refiner) clear() {
 	for _, s := range p.touched {
 		p.w[s], p.owned[s] = nil, false
 	}
@@ -461,7 +489,7 @@ func (p *refiner) numbered() []int {
 }
 
 // quotient builds the lumped chain of the partition block.
-func quotient(c *chain.Chain, block []int) (*Lumping, error) {
+func quotient(ctx context.Context, c *chain.Chain, block []int) (*Lumping, error) {
 	n := c.NumStates()
 	nb := 0
 	for _, b := range block {
@@ -529,7 +557,10 @@ func quotient(c *chain.Chain, block []int) (*Lumping, error) {
 	for _, s := range c.Inputs() {
 		qb.MarkInput(block[s])
 	}
-	q, err := qb.Build()
+	q, err := qb.BuildContext(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lump: the quotient does not build: %w", err)
 	}

@@ -159,11 +159,11 @@ func psiAt(h int) *verify.Formula {
 	return verify.And(verify.Next(h-1, verify.Label("bot")), verify.Next(h, verify.Label("top")))
 }
 
-func benchSearch(b *testing.B, run func() (explored, pruned, transposed int64, err error)) {
-	var ex, pr, tr int64
+func benchSearch(b *testing.B, run func() (*Result, error)) {
+	var last *Result
 	for b.Loop() {
 		start := time.Now()
-		e, p, tp, err := run()
+		r, err := run()
 		var le *LimitError
 		if errors.As(err, &le) {
 			b.Skipf("after %v: %v", time.Since(start).Round(time.Millisecond), err)
@@ -171,11 +171,12 @@ func benchSearch(b *testing.B, run func() (explored, pruned, transposed int64, e
 		if err != nil {
 			b.Fatal(err)
 		}
-		ex, pr, tr = e, p, tp
+		last = r
 	}
-	b.ReportMetric(float64(ex), "explored")
-	b.ReportMetric(float64(pr), "pruned")
-	b.ReportMetric(float64(tr), "transposed")
+	b.ReportMetric(float64(last.Explored), "explored")
+	b.ReportMetric(float64(last.Pruned), "pruned")
+	b.ReportMetric(float64(last.Transposed), "transposed")
+	b.ReportMetric(float64(last.Weighed), "weighed")
 }
 
 // benchOptions stops the trace searches from horizon 12 after a million
@@ -193,12 +194,8 @@ func BenchmarkAboveThresholdD(b *testing.B) {
 	eps, _ := exact.Ln(big.NewRat(2, 1))
 	for _, h := range []int{4, 6, 8, 12} {
 		b.Run(fmt.Sprintf("h=%d", h), func(b *testing.B) {
-			benchSearch(b, func() (int64, int64, int64, error) {
-				r, err := TightDeltaD(context.Background(), m, pairs, psiAt(h), eps, benchOptions(false, h))
-				if err != nil {
-					return 0, 0, 0, err
-				}
-				return r.Explored, r.Pruned, r.Transposed, nil
+			benchSearch(b, func() (*Result, error) {
+				return TightDeltaD(context.Background(), m, pairs, psiAt(h), eps, benchOptions(false, h))
 			})
 		})
 	}
@@ -209,12 +206,8 @@ func BenchmarkAboveThresholdTraces(b *testing.B) {
 	eps, _ := exact.Ln(big.NewRat(2, 1))
 	for _, h := range []int{4, 6, 8, 12} {
 		b.Run(fmt.Sprintf("h=%d", h), func(b *testing.B) {
-			benchSearch(b, func() (int64, int64, int64, error) {
-				r, err := TightDelta(context.Background(), m, pairs, verify.Traces(h, "top", "bot"), eps, benchOptions(true, h))
-				if err != nil {
-					return 0, 0, 0, err
-				}
-				return r.Explored, r.Pruned, r.Transposed, nil
+			benchSearch(b, func() (*Result, error) {
+				return TightDelta(context.Background(), m, pairs, verify.Traces(h, "top", "bot"), eps, benchOptions(true, h))
 			})
 		})
 	}

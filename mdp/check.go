@@ -126,7 +126,7 @@ func solve(ctx context.Context, p *problem, path *verify.Formula, q query, o Opt
 			// The search for a violation is optional: at the limit the
 			// answer keeps what it proved (the gaps found are real) and
 			// says where it stopped.
-			ans.reason = fmt.Sprintf("sequences of up to %s searched; the search stopped at horizon %d, at the limit of %s sequences", plural(h-1, "action"), h, exact.Thousands(sr.limit))
+			ans.reason = fmt.Sprintf("sequences of up to %s searched; the search stopped at horizon %d, at %s", plural(h-1, "action"), h, lim.at)
 			if ans.hasUpper {
 				ans.reason = "Proposition 2; " + ans.reason
 			}

@@ -1,6 +1,7 @@
 package mdp
 
 import (
+	"context"
 	"math/big"
 	"sort"
 
@@ -59,9 +60,16 @@ func get[K comparable](m map[K]*big.Rat, k K) *big.Rat {
 }
 
 // hockey adds to (A, B) the a and b of the keys where a > c·b, so that
-// A − c·B grows by Σ max(0, a − c·b).
-func hockey[K comparable](cv *cval, ma, mb map[K]*big.Rat, A, B *big.Rat) error {
+// A − c·B grows by Σ max(0, a − c·b). It looks at ctx (when not nil) every
+// ctxEntries keys.
+func hockey[K comparable](ctx context.Context, cv *cval, ma, mb map[K]*big.Rat, A, B *big.Rat) error {
+	n := 0
 	for k, a := range ma {
+		if n++; n%ctxEntries == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		b := get(mb, k)
 		ok, err := cv.above(a, b)
 		if err != nil {

@@ -125,7 +125,7 @@ func deltaQuery(ctx context.Context, p *problem, path *verify.Formula, q query, 
 	r := &Result{
 		Exact: ans.exact, Reason: ans.reason, Horizon: sr.reached, From: -1, To: -1,
 		Delta: exact.RatReal(new(big.Rat)), Upper: ans.upper,
-		Explored: sr.explored, Pruned: sr.pruned, Transposed: sr.transposed,
+		Explored: sr.explored, Pruned: sr.pruned, Transposed: sr.transposed, Weighed: sr.work,
 	}
 	if ans.bisim {
 		r.Upper = nil
@@ -183,7 +183,7 @@ func epsQuery(ctx context.Context, p *problem, path *verify.Formula, delta *big.
 	}
 	sr := ans.sr
 	r := &EpsResult{Exact: ans.exact, Reason: ans.reason, Horizon: sr.reached, From: -1, To: -1,
-		Explored: sr.explored, Pruned: sr.pruned, Transposed: sr.transposed}
+		Explored: sr.explored, Pruned: sr.pruned, Transposed: sr.transposed, Weighed: sr.work}
 	if sr.have {
 		r.From, r.To = sr.bestDir[0], sr.bestDir[1]
 		r.Sequence = sr.names(sr.bestSeq)

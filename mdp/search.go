@@ -129,9 +129,12 @@ type problem struct {
 	valCalls int
 	valStop  bool
 
-	pairCV  *cval                  // kindD in δ mode: the c of pairG
-	pairs   map[[2]key][2]*big.Rat // pairG, once computed
-	pairEst map[[2]key]float64     // pairG in floats (ordering only)
+	pairCV *cval                  // kindD in δ mode: the c of pairG
+	pairs  map[[2]key][2]*big.Rat // pairG, once computed
+	// pairCalls counts the pairs pairG computes, to look at the context
+	// every 64 of them.
+	pairCalls int
+	pairEst   map[[2]key]float64 // pairG in floats (ordering only)
 
 	tdepth []int                             // kindTraces: the length of a trie node's trace
 	conts  map[[2]int]map[string][2]*big.Rat // kindTraces: contVals, once computed
@@ -372,13 +375,19 @@ func (p *problem) start(s int) *dist {
 
 // step applies action a to d: a state takes its choice for a, a state
 // that does not enable a stays. depth is the number of steps after it.
-func (p *problem) step(d *dist, a, depth int) *dist {
+func (p *problem) step(d *dist, a, depth int) (*dist, error) {
 	nd := &dist{live: make(map[key]*big.Rat, len(d.live)), done: make(map[int]*big.Rat, len(d.done)+1)}
 	for o, x := range d.done {
 		nd.done[o] = x
 	}
 	t := new(big.Rat)
+	n := 0
 	for k, x := range d.live {
+		if n++; n%ctxEntries == 0 && p.ctx != nil {
+			if err := p.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		s := int(k.s)
 		var c *Choice
 		if !p.absorb[s] {
@@ -398,8 +407,13 @@ func (p *problem) step(d *dist, a, depth int) *dist {
 		}
 		nd.live = map[key]*big.Rat{}
 	}
-	return nd
+	return nd, nil
 }
+
+// ctxEntries is how many entries of a distribution a step or a
+// hockey-stick sum goes through between looks at the context (a trace's
+// distribution may have a million).
+const ctxEntries = 1 << 12
 
 func (p *problem) move(nd *dist, k key, u int, x *big.Rat) {
 	if p.kind == kindTraces {
@@ -430,7 +444,7 @@ func (p *problem) lowerParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 		B.Add(B, get(dt.done, 0))
 		return A, B, nil
 	}
-	err = hockey(cv, ds.done, dt.done, A, B)
+	err = hockey(p.ctx, cv, ds.done, dt.done, A, B)
 	return A, B, err
 }
 
@@ -445,10 +459,10 @@ func (p *problem) lowerParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) {
 	A, B = new(big.Rat), new(big.Rat)
 	if p.kind != kindD {
-		if err = hockey(cv, ds.done, dt.done, A, B); err != nil {
+		if err = hockey(p.ctx, cv, ds.done, dt.done, A, B); err != nil {
 			return nil, nil, err
 		}
-		err = hockey(cv, ds.live, dt.live, A, B)
+		err = hockey(p.ctx, cv, ds.live, dt.live, A, B)
 		return A, B, err
 	}
 	A.Set(get(ds.done, 0))
@@ -590,7 +604,7 @@ func (p *problem) contVals(s, L int) map[string][2]*big.Rat {
 // ok is false when the continuations are too many.
 func (p *problem) traceParts(cv *cval, ds, dt *dist) (A, B *big.Rat, ok bool, err error) {
 	A, B = new(big.Rat), new(big.Rat)
-	if err := hockey(cv, ds.done, dt.done, A, B); err != nil {
+	if err := hockey(p.ctx, cv, ds.done, dt.done, A, B); err != nil {
 		return nil, nil, false, err
 	}
 	type out struct {
@@ -631,7 +645,7 @@ func (p *problem) traceParts(cv *cval, ds, dt *dist) (A, B *big.Rat, ok bool, er
 			}
 		}
 	}
-	if err := hockey(cv, as, bs, A, B); err != nil {
+	if err := hockey(p.ctx, cv, as, bs, A, B); err != nil {
 		return nil, nil, false, err
 	}
 	return A, B, true, nil
@@ -652,6 +666,12 @@ func (p *problem) pairG(k1, k2 key) (A, B *big.Rat, err error) {
 	}
 	if p.pairs == nil {
 		p.pairs = map[[2]key][2]*big.Rat{}
+	}
+	// A stopped computation returns before it remembers anything.
+	if p.pairCalls++; p.pairCalls%64 == 0 && p.ctx != nil {
+		if err := p.ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if p.f.horizon(int(k1.r)) < 0 || p.f.horizon(int(k2.r)) < 0 {
 		hi, _ := p.values(k1)
@@ -960,6 +980,7 @@ type search struct {
 	p           *problem
 	horizon     int
 	limit       int64
+	maxWork     int64
 	noPrune     bool
 	noTranspose bool
 	everyGap    bool // a proven lower bound at every prefix (ψ unbounded, final outputs)
@@ -969,6 +990,7 @@ type search struct {
 	delta     *big.Rat // ε mode
 
 	explored, pruned, transposed int64
+	work                         int64 // distribution entries weighed (see spend)
 
 	// The transposition table of the current horizon: the contents of
 	// the nodes explored (depth and every input's distribution, encoded)
@@ -1004,11 +1026,14 @@ type search struct {
 }
 
 func newSearch(p *problem, o Options) *search {
-	lim := o.MaxSequences
+	lim, work := o.MaxSequences, o.MaxWork
 	if lim <= 0 {
 		lim = DefaultMaxSequences
 	}
-	return &search{p: p, limit: lim, noPrune: o.noPrune, noTranspose: o.noTranspose}
+	if work <= 0 {
+		work = DefaultMaxWork
+	}
+	return &search{p: p, limit: lim, maxWork: work, noPrune: o.noPrune, noTranspose: o.noTranspose}
 }
 
 // The bounds of the transposition table: beyond them no node is added
@@ -1119,7 +1144,7 @@ func (sr *search) closedValue(di int, ds []*dist) (exact.Real, error) {
 	_, c1, _ := p.split(d1)
 	_, c2, _ := p.split(d2)
 	A, B := new(big.Rat), new(big.Rat)
-	if err := hockey(sr.cv, c1, c2, A, B); err != nil {
+	if err := hockey(sr.p.ctx, sr.cv, c1, c2, A, B); err != nil {
 		return exact.Real{}, err
 	}
 	return sr.cv.real(A, B), nil
@@ -1501,8 +1526,17 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		}
 	}
 	sr.terminal = terminal
+	// Each direction's step below may take milliseconds of exact
+	// arithmetic (96 directions over every pair of the paper's
+	// above-threshold MDP): the context is looked at for every one.
 	if terminal || sr.everyGap {
 		for _, di := range active {
+			if err := p.ctx.Err(); err != nil {
+				return err
+			}
+			if err := sr.spend(ds[p.dirs[di][0]], ds[p.dirs[di][1]]); err != nil {
+				return err
+			}
 			if err := sr.consider(di, ds); err != nil {
 				return err
 			}
@@ -1513,6 +1547,12 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 	}
 	var act []int
 	for k, di := range active {
+		if err := p.ctx.Err(); err != nil {
+			return err
+		}
+		if err := sr.spend(ds[p.dirs[di][0]], ds[p.dirs[di][1]]); err != nil {
+			return err
+		}
 		var ok bool
 		var err error
 		if ups != nil && !sr.noPrune && sr.have {
@@ -1546,6 +1586,9 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 	}
 	if depth == sr.horizon {
 		for _, di := range act {
+			if err := p.ctx.Err(); err != nil {
+				return err
+			}
 			if err := sr.cutAt(di, ds); err != nil {
 				return err
 			}
@@ -1613,12 +1656,11 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		effects[string(eb)] = true
 		sr.explored++
 		if sr.explored > sr.limit {
-			return &LimitError{Msg: fmt.Sprintf("mdp: more than %s action sequences to explore (the limit on the sequences a search explores) at horizon %d", exact.Thousands(sr.limit), sr.horizon)}
+			return &LimitError{Limit: "sequences", at: "the limit of " + exact.Thousands(sr.limit) + " sequences", Msg: fmt.Sprintf("the search over query schedulers would explore more than %s action sequences at horizon %d; the limit is %s sequences",
+				exact.Thousands(sr.limit), sr.horizon, exact.Thousands(sr.limit))}
 		}
-		if sr.explored&63 == 0 {
-			if err := p.ctx.Err(); err != nil {
-				return err
-			}
+		if err := p.ctx.Err(); err != nil {
+			return err
 		}
 		c := child{a: a, ds: make([]*dist, len(ds))}
 		for i, d := range ds {
@@ -1630,7 +1672,13 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			}
 			nd, ok := stepped[i][keys[i]]
 			if !ok {
-				nd = p.step(d, a, depth+1)
+				if err := sr.spend(d); err != nil {
+					return err
+				}
+				var err error
+				if nd, err = p.step(d, a, depth+1); err != nil {
+					return err
+				}
 				stepped[i][keys[i]] = nd
 			}
 			c.ds[i] = nd
@@ -1642,7 +1690,13 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 			c.ups = make([]exact.Real, len(act))
 			c.est = math.Inf(-1)
 			for k, di := range act {
+				if err := p.ctx.Err(); err != nil {
+					return err
+				}
 				dir := p.dirs[di]
+				if err := sr.spend(c.ds[dir[0]], c.ds[dir[1]]); err != nil {
+					return err
+				}
 				A, B, err := p.upperParts(sr.cv, c.ds[dir[0]], c.ds[dir[1]])
 				if err != nil {
 					return err
@@ -1668,6 +1722,27 @@ func (sr *search) node(depth int, ds []*dist, active []int, ups []exact.Real) er
 		sr.record(tr)
 	}
 	return nil
+}
+
+// size is the number of entries of d: its live keys and decided outcomes.
+func (d *dist) size() int { return len(d.live) + len(d.done) }
+
+// spend adds the entries of the distributions ds to the work of the
+// search, and stops it with a *LimitError beyond Options.MaxWork.
+func (sr *search) spend(ds ...*dist) error {
+	for _, d := range ds {
+		sr.work += int64(d.size())
+	}
+	if sr.work <= sr.maxWork {
+		return nil
+	}
+	max, seqs := exact.Thousands(sr.maxWork), exact.Thousands(sr.explored)+" action sequences"
+	if sr.explored == 1 {
+		seqs = "1 action sequence"
+	}
+	return &LimitError{Limit: "search work", at: "the limit of " + max + " distribution entries weighed",
+		Msg: fmt.Sprintf("the search over query schedulers would weigh more than %s distribution entries (%s explored, at horizon %d); the limit is %s entries",
+			max, seqs, sr.horizon, max)}
 }
 
 func (sr *search) names(seq []int) []string {

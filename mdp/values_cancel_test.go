@@ -88,3 +88,54 @@ func TestValuesStopWithTheContext(t *testing.T) {
 		t.Errorf("TightDeltaD under a context that ends: err = %v", err)
 	}
 }
+
+// counted is a countdown that also counts the calls of Err.
+type counted struct {
+	countdown
+	calls int
+}
+
+func (c *counted) Err() error {
+	c.calls++
+	return c.countdown.Err()
+}
+
+// TestSearchStopsWithTheContext: a context that ends anywhere in the
+// search over query schedulers of the paper's above-threshold MDP (ψ_4
+// over every neighbouring pair: each prefix bounds 96 directions) ends it
+// with the context's error at the next look; the search looks at it for
+// every child and every direction.
+func TestSearchStopsWithTheContext(t *testing.T) {
+	m, _ := aboveThreshold(t)
+	var pairs [][2]int
+	for th := 0; th <= 5; th++ {
+		for r := 0; r <= 5; r++ {
+			for q := max(0, r-1); q <= min(5, r+1); q++ {
+				s, ok1 := m.Frame.Lookup(fmt.Sprintf("in0_%d_%d", th, r))
+				u, ok2 := m.Frame.Lookup(fmt.Sprintf("in1_%d_%d", th, q))
+				if !ok1 || !ok2 {
+					t.Fatal("no input")
+				}
+				pairs = append(pairs, [2]int{s, u})
+			}
+		}
+	}
+	psi := psiAt(4)
+	all := &counted{countdown: countdown{Context: context.Background(), n: 1 << 60}}
+	if _, err := TightDeltaD(all, m, pairs, psi, exact.Eps{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	n := all.calls
+	if n < 1000 {
+		t.Fatalf("%d pairs: the search looked at its context %d times", len(pairs), n)
+	}
+	for _, k := range []int{0, n / 4, n / 2, 3 * n / 4, n - 2} {
+		c := &counted{countdown: countdown{Context: context.Background(), n: k}}
+		if _, err := TightDeltaD(c, m, pairs, psi, exact.Eps{}, Options{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("ended at look %d of %d: err = %v", k, n, err)
+		}
+		if c.calls > k+1 {
+			t.Errorf("ended at look %d of %d: %d looks in all, it went on", k, n, c.calls)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -240,8 +239,20 @@ func TestLimitsAndContext(t *testing.T) {
 	out := verify.FinalVars("a1", "a2")
 	_, err := TightDelta(context.Background(), m, pairs, out, exact.Eps{}, Options{MaxSequences: 3})
 	var le *LimitError
-	if !errors.As(err, &le) || !strings.Contains(le.Msg, "more than 3 action sequences") || !strings.Contains(le.Msg, "at horizon 2") {
-		t.Errorf("err = %v", err)
+	const msg = "the search over query schedulers would explore more than 3 action sequences at horizon 2; the limit is 3 sequences"
+	if !errors.As(err, &le) || le.Msg != msg || le.LimitKind() != "sequences" {
+		t.Errorf("err = %v, want %q", err, msg)
+	}
+	// The work limit: the start distributions (2 entries), their steps
+	// and bounds, until more than 10 entries are weighed.
+	r, err := TightDelta(context.Background(), m, pairs, out, exact.Eps{}, Options{})
+	if err != nil || r.Weighed <= 10 {
+		t.Fatalf("%v entries weighed, err = %v", r, err)
+	}
+	_, err = TightDelta(context.Background(), m, pairs, out, exact.Eps{}, Options{MaxWork: 10})
+	const workMsg = "the search over query schedulers would weigh more than 10 distribution entries (1 action sequence explored, at horizon 2); the limit is 10 entries"
+	if !errors.As(err, &le) || le.Msg != workMsg || le.LimitKind() != "search work" {
+		t.Errorf("err = %v, want %q", err, workMsg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

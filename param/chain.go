@@ -40,6 +40,12 @@ type Chain struct {
 	Neighbours [][2]int
 	// Limits bounds the polynomial algebra (zero value: poly's defaults).
 	Limits poly.Limits
+	// MaxEliminationWork bounds the coefficient operations that state
+	// elimination (for the inputs whose reachable states have a cycle) is
+	// estimated to take over all the inputs analysed together
+	// (DefaultMaxEliminationWork when zero): Analyze refuses a chain over
+	// it with an *EliminationLimitError before eliminating anything.
+	MaxEliminationWork float64
 }
 
 // New validates and returns a parametric chain. Every row must sum to the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/poly"
 )
 
@@ -16,6 +17,47 @@ import (
 // it). Elimination is repeated for every compared input. Acyclic chains are
 // propagated in topological order and are not bounded by it.
 const MaxEliminationStates = 200
+
+// DefaultMaxEliminationWork bounds the coefficient operations that state
+// elimination over rational functions is estimated to take, over all the
+// inputs it is done for, when Chain.MaxEliminationWork is zero: 5·10^8,
+// up to about a minute on one core (some 10^-7 s an operation). The
+// gambler's ruin on {0..60} from its 59 inner states estimates 5·10^7 (the
+// whole check takes 7 s), the random walk on a 7×7 grid from its 25 inner
+// states 2.8·10^8 (52 s); on 8×8 1.9·10^9 (more than 5 minutes), on
+// 11×11 1.3·10^11.
+const DefaultMaxEliminationWork = 5e8
+
+// EliminationLimitError says that state elimination over rational
+// functions would take more coefficient operations than the chain allows
+// (Chain.MaxEliminationWork): about Work for the first Done of the Inputs
+// inputs it is needed for, the last of them From, with States states
+// reachable from it. It is refused before anything is eliminated.
+type EliminationLimitError struct {
+	Work, Max    float64
+	Done, Inputs int
+	From         string
+	States       int
+}
+
+// Error says how much work for how many inputs, and the limit.
+func (e *EliminationLimitError) Error() string {
+	of := fmt.Sprintf("%d of the %d inputs it is needed for", e.Done, e.Inputs)
+	if e.Done == e.Inputs {
+		of = fmt.Sprintf("the %d inputs it is needed for", e.Inputs)
+		if e.Inputs == 1 {
+			of = "the input it is needed for"
+		}
+	}
+	return fmt.Sprintf("state elimination over rational functions would take about %s coefficient operations for %s (%d states are reachable from %s); the limit is %s",
+		exact.Rounded(e.Work), of, e.States, e.From, exact.Whole(e.Max))
+}
+
+// LimitKind names the limit: "elimination work".
+func (e *EliminationLimitError) LimitKind() string { return "elimination work" }
+
+// Unwrap makes an EliminationLimitError a poly.ErrLimit.
+func (e *EliminationLimitError) Unwrap() error { return poly.ErrLimit }
 
 // Dist is the distribution over final outputs of one input: the outputs
 // reached (ascending output IDs, named by Analysis.OutputName) and their
@@ -69,7 +111,9 @@ func (a *Analysis) Distribution(s int) (Dist, bool) {
 // neighbouring pair: by propagation in topological order when the states
 // reachable from the input form an acyclic graph, and otherwise by state
 // elimination over rational functions (at most MaxEliminationStates
-// reachable states). Every reachable state must reach an absorbing state
+// reachable states; the work of all the eliminations, estimated before
+// any is made, at most c.MaxEliminationWork, else an
+// *EliminationLimitError). Every reachable state must reach an absorbing state
 // (mass that is never absorbed is not supported here).
 //
 // The outputs are the absorbing states themselves, as verify.FinalState
@@ -91,22 +135,21 @@ func AnalyzeVar(ctx context.Context, c *Chain, name string) (*Analysis, error) {
 
 func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
 	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName, cyclic: map[int]bool{}}
+	plans, err := c.plan(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ids := map[string]int{}
-	for _, p := range c.Neighbours {
-		for _, s := range p {
-			if _, ok := a.dist[s]; ok {
-				continue
-			}
-			d, cyclic, err := c.distribution(ctx, s)
-			if err != nil {
-				return nil, err
-			}
-			a.cyclic[s] = cyclic
-			if d, err = a.observe(ctx, d, ids); err != nil {
-				return nil, err
-			}
-			a.dist[s] = d
+	for _, pl := range plans {
+		d, err := c.distribution(ctx, pl)
+		if err != nil {
+			return nil, err
 		}
+		a.cyclic[pl.s] = !pl.acyclic
+		if d, err = a.observe(ctx, d, ids); err != nil {
+			return nil, err
+		}
+		a.dist[pl.s] = d
 	}
 	// The cuts of DP rely on denominators of constant sign on the interval.
 	// Sums and products of functions without a pole in the interval (the
@@ -177,16 +220,73 @@ func (c *Chain) reach(s int) (post []int, acyclic bool) {
 	return post, acyclic
 }
 
-func (c *Chain) distribution(ctx context.Context, s int) (Dist, bool, error) {
+// inputPlan is how the distribution of input s is computed: the states
+// reachable from it in DFS post-order, by propagation when they are
+// acyclic, else by elimination in that order.
+type inputPlan struct {
+	s       int
+	post    []int
+	acyclic bool
+}
+
+// plan returns the plan of every input in a neighbouring pair, in the
+// order of the pairs, once the inputs that need elimination are known to
+// be within MaxEliminationStates and their estimated work within
+// c.MaxEliminationWork: nothing is computed for a chain over a limit.
+func (c *Chain) plan(ctx context.Context) ([]inputPlan, error) {
+	var plans []inputPlan
+	seen := map[int]bool{}
+	cyclic := 0
+	for _, p := range c.Neighbours {
+		for _, s := range p {
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			post, acyclic := c.reach(s)
+			if !acyclic && len(post) > MaxEliminationStates {
+				return nil, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
+					poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
+			}
+			if !acyclic {
+				cyclic++
+			}
+			plans = append(plans, inputPlan{s, post, acyclic})
+		}
+	}
+	limit := c.MaxEliminationWork
+	if limit <= 0 {
+		limit = DefaultMaxEliminationWork
+	}
+	work, done := 0.0, 0
+	for _, pl := range plans {
+		if pl.acyclic {
+			continue
+		}
+		w, err := c.eliminationWork(ctx, pl.s, pl.post)
+		if err != nil {
+			return nil, err
+		}
+		work += w
+		done++
+		if work > limit {
+			return nil, &EliminationLimitError{Work: work, Max: limit, Done: done, Inputs: cyclic, From: c.Frame.Describe(pl.s), States: len(pl.post)}
+		}
+	}
+	return plans, nil
+}
+
+// distribution computes the distribution of the input of pl.
+func (c *Chain) distribution(ctx context.Context, pl inputPlan) (Dist, error) {
 	lim := c.Limits
-	post, acyclic := c.reach(s)
-	if acyclic {
+	s, post := pl.s, pl.post
+	if pl.acyclic {
 		mass := map[int]poly.RatFunc{s: poly.FromPoly(poly.FromInts(1))}
 		var d Dist
 		for i := len(post) - 1; i >= 0; i-- { // reverse post-order: topological
 			u := post[i]
 			if err := ctx.Err(); err != nil {
-				return Dist{}, false, err
+				return Dist{}, err
 			}
 			m := mass[u]
 			if c.IsAbsorbing(u) {
@@ -199,26 +299,106 @@ func (c *Chain) distribution(ctx context.Context, s int) (Dist, bool, error) {
 				x, err := t.P, error(nil)
 				if !unit {
 					if x, err = lim.RatMul(ctx, m, t.P); err != nil {
-						return Dist{}, false, err
+						return Dist{}, err
 					}
 				}
 				if y, ok := mass[t.To]; ok {
 					if x, err = lim.RatAdd(ctx, y, x); err != nil {
-						return Dist{}, false, err
+						return Dist{}, err
 					}
 				}
 				mass[t.To] = x
 			}
 		}
 		sortDist(&d)
-		return d, false, nil
+		return d, nil
 	}
-	if len(post) > MaxEliminationStates {
-		return Dist{}, true, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
-			poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
+	return c.eliminate(ctx, s, post)
+}
+
+// eliminationWork estimates the coefficient operations of eliminating the
+// states of post from s (see eliminate) without computing any: it removes
+// them from the graph as eliminate does and prices every operation
+// p(v,w) + p(v,u)·p(u,w)/(1 − p(u,u)) at (D+1)², D the sum of the degrees
+// (numerator plus denominator) of its operands — a product of polynomials
+// of degree D, or their GCD, makes some D² products of coefficients. The
+// degree of a probability made is the sum of those it is made from, at
+// most 2·d·(k+1) for d the largest degree of the chain's probabilities
+// and k the eliminated states connected to u: after their elimination
+// every probability through them is a ratio of determinants of their
+// matrix (Cramer's rule). On gambler's ruins and random walks on grids
+// the estimate is 1.2 to 2 times the operations eliminate makes.
+func (c *Chain) eliminationWork(ctx context.Context, s int, post []int) (float64, error) {
+	deg := func(f poly.RatFunc) int { return max(f.Num().Degree(), 0) + f.Den().Degree() }
+	d := 0
+	out := map[int]map[int]int{} // the degree of every probability left
+	in := map[int]map[int]bool{}
+	adj := map[int][]int{} // the chain's graph, both ways
+	for _, u := range post {
+		out[u], in[u] = map[int]int{}, map[int]bool{}
 	}
-	d, err := c.eliminate(ctx, s, post)
-	return d, true, err
+	for _, u := range post {
+		for _, t := range c.Rows[u] {
+			d = max(d, t.P.Num().Degree(), t.P.Den().Degree())
+			out[u][t.To] = deg(t.P)
+			in[t.To][u] = true
+			adj[u], adj[t.To] = append(adj[u], t.To), append(adj[t.To], u)
+		}
+	}
+	// The eliminated states' connected parts (union-find).
+	parent, size := map[int]int{}, map[int]int{}
+	find := func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	work, ops := 0.0, 0
+	for _, u := range post {
+		if u == s || c.IsAbsorbing(u) {
+			continue
+		}
+		parent[u], size[u] = u, 1
+		for _, x := range adj[u] {
+			if _, gone := parent[x]; gone {
+				if a, b := find(u), find(x); a != b {
+					parent[b] = a
+					size[a] += size[b]
+				}
+			}
+		}
+		most := 2 * d * (size[find(u)] + 1)
+		stay := 0
+		if l, ok := out[u][u]; ok {
+			stay = l
+			delete(out[u], u)
+			delete(in[u], u)
+		}
+		for v := range in[u] {
+			f := out[v][u] + stay
+			work += float64((f + 1) * (f + 1))
+			f = min(f, most)
+			for w, puw := range out[u] {
+				if ops++; ops%1024 == 0 {
+					if err := ctx.Err(); err != nil {
+						return 0, err
+					}
+				}
+				D := f + puw + out[v][w] // 0 when there is no p(v,w) yet
+				work += float64((D + 1) * (D + 1))
+				out[v][w] = min(D, most)
+				in[w][v] = true
+			}
+			delete(out[v], u)
+		}
+		for w := range out[u] {
+			delete(in[w], u)
+		}
+		delete(out, u)
+		delete(in, u)
+	}
+	return work, nil
 }
 
 func sortDist(d *Dist) {

@@ -22,7 +22,7 @@
 // (one product and sum of rational functions per transition); otherwise
 // state elimination over rational functions removes every transient state
 // u, p(v,w) += p(v,u)·p(u,w)/(1 − p(u,u)), for at most
-// MaxEliminationStates reachable states. Every reachable state must reach
+// MaxEliminationStates reachable states and within Chain.MaxEliminationWork. Every reachable state must reach
 // an absorbing state.
 //
 // DP for every α. With c(α) = e^ε > 0 on I (−ln α is c = 1/α, ln 3 is
@@ -55,7 +55,11 @@
 //
 // Limits and cost. Every long loop takes a context.Context. The polynomial
 // algebra is bounded by the chain's poly.Limits (degree and coefficient
-// bits, *poly.LimitError) and MaxEliminationStates bounds cyclic chains.
+// bits, *poly.LimitError); MaxEliminationStates bounds cyclic chains, and
+// Chain.MaxEliminationWork the coefficient operations their elimination
+// is estimated to take, from every input, before any is made
+// (*EliminationLimitError; the estimate follows the elimination on the
+// graph with bounds on the degrees, within twice the work on random walks).
 // An envelope takes any number of candidate functions: prune keeps those
 // that no "champion" (a largest one at one of 16 rational points) exceeds
 // everywhere, proved by Descartes' rule of signs on their difference

@@ -171,7 +171,7 @@ func (e *Env) Privacy(ctx context.Context, out verify.Output) (verify.Privacy, e
 	if err != nil {
 		return nil, err
 	}
-	comp, err := verify.NewComposition(ctx, a, c.Runs, verify.CompositionOptions{})
+	comp, err := verify.NewComposition(ctx, a, c.Runs, e.opts.Composition)
 	if err != nil {
 		return nil, err
 	}

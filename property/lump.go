@@ -42,6 +42,13 @@ type Options struct {
 	// MDP bounds the query-scheduler search of statements on an MDP (the
 	// zero value: mdp's defaults).
 	MDP mdp.Options
+	// Composition bounds the privacy-loss distributions of a composition's
+	// runs (the zero value: verify's defaults).
+	Composition verify.CompositionOptions
+	// MaxEliminationWork bounds the estimated work of state elimination
+	// over rational functions (param.Chain.MaxEliminationWork; zero:
+	// param's default).
+	MaxEliminationWork float64
 }
 
 // Lumped is one lumping an Env made.

@@ -361,11 +361,15 @@ func TestMDPSurvey(t *testing.T) {
 	opts := cmp.Options{ratCmp, epsCmp, realCmp}
 	zero := exact.RatReal(r(0, 1))
 	fifth := exact.RatReal(r(1, 5))
+	// Weighed: the start distributions (one entry each) weighed for the
+	// two directions (4) and stepped by L and H (4); after a step each
+	// has two outputs, weighed for the two directions' upper bounds (δ
+	// mode only: 16) and their gaps (16): 40, or 24 for the tight ε.
 	wantResults := []any{
-		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"L"}, Delta: zero, Explored: 2},
-		&mdp.Result{Verdict: mdp.Violated, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2},
-		&mdp.EpsResult{Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Eps: ln(t, r(4, 1)), Explored: 2},
-		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2},
+		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"L"}, Delta: zero, Explored: 2, Weighed: 40},
+		&mdp.Result{Verdict: mdp.Violated, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2, Weighed: 40},
+		&mdp.EpsResult{Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Eps: ln(t, r(4, 1)), Explored: 2, Weighed: 24},
+		&mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, Event: []string{"yes"}, Delta: fifth, Explored: 2, Weighed: 40},
 	}
 	for i, w := range wantResults {
 		var g any
@@ -385,7 +389,7 @@ func TestMDPSurvey(t *testing.T) {
 	minus := verify.StateInfo{ID: 1, Name: "-", Valuation: chain.Valuation{{Name: "x", Value: 0}}}
 	d := out[4].(*property.MDPFormulaOutcome)
 	wantD := &mdp.Result{Verdict: mdp.Violated, Exact: true, Reason: every, Horizon: 1, From: 0, To: 1, Sequence: []string{"H"},
-		ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: fifth, Upper: &fifth, Explored: 2}
+		ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: fifth, Upper: &fifth, Explored: 2, Weighed: 24} // one entry, Pr(ψ), after a step
 	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Violated, Inputs: 2, State: &plus,
 		Atoms: []property.MDPAtom{{Formula: "D{ln(3), 0}[X out_Y]", State: &plus, Verdict: mdp.Violated, Result: wantD}}},
 		d, opts, cmpopts()); diff != "" {
@@ -395,7 +399,7 @@ func TestMDPSurvey(t *testing.T) {
 	if diff := cmp.Diff(&property.MDPFormulaOutcome{Verdict: mdp.Holds, Inputs: 2,
 		Atoms: []property.MDPAtom{
 			{Formula: "D{2·ln(2), 0}[F out_Y]", Verdict: mdp.Holds, Result: &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: reactive,
-				Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: zero, Explored: 2}},
+				Horizon: 1, From: 0, To: 1, Sequence: []string{"H"}, ProbFrom: r(4, 5), ProbTo: r(1, 5), Delta: zero, Explored: 2, Weighed: 24}},
 			{Formula: "P>=1/5[X out_Y]", Verdict: mdp.Holds, Extreme: "min", Pr: r(1, 5), WorstState: &minus},
 		}}, both, opts, cmpopts()); diff != "" {
 		t.Errorf("check D & P (-want +got):\n%s", diff)

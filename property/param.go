@@ -240,16 +240,25 @@ func (e *Env) paramAnalysis(ctx context.Context) (*param.Analysis, error) {
 	}
 	var a *param.Analysis
 	var err error
+	pc := e.paramChain(e.p.Param)
 	if vs := e.p.Program.Output.Vars; len(vs) == 1 {
-		a, err = param.AnalyzeVar(ctx, e.p.Param, vs[0].Name)
+		a, err = param.AnalyzeVar(ctx, pc, vs[0].Name)
 	} else {
-		a, err = param.Analyze(ctx, e.p.Param)
+		a, err = param.Analyze(ctx, pc)
 	}
 	if err != nil {
 		return nil, err
 	}
 	e.pa = a
 	return a, nil
+}
+
+// paramChain returns pc within the environment's bound on state
+// elimination (a copy: pc is the prepared program's).
+func (e *Env) paramChain(pc *param.Chain) *param.Chain {
+	c := *pc
+	c.MaxEliminationWork = e.opts.MaxEliminationWork
+	return &c
 }
 
 // paramHead is what the statements for every parameter value have.

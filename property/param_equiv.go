@@ -125,7 +125,7 @@ func (s *ParamEquivalenceCheck) prepare(ctx context.Context, p *Prepared) source
 // value with param.Equivalent.
 func (s *ParamEquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEquivalenceOutcome{base: base{st: s}}
-	r, err := param.Equivalent(ctx, s.chains[0], s.chains[1])
+	r, err := param.Equivalent(ctx, e.paramChain(s.chains[0]), e.paramChain(s.chains[1]))
 	if err != nil {
 		o.fail(err)
 		return o

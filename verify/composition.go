@@ -58,6 +58,35 @@ type CompositionOptions struct {
 	// MaxLossValues bounds the distinct finite loss values of an ordered
 	// pair over all runs (DefaultMaxLossValues when zero).
 	MaxLossValues int
+	// MaxWork bounds the word operations the products of a pair's masses
+	// over all runs are estimated to take (DefaultMaxWork when zero): a
+	// pair over it is refused with a *WorkLimitError before they are made.
+	MaxWork float64
+}
+
+// withDefaults returns o with every zero field replaced by its default.
+func (o CompositionOptions) withDefaults() CompositionOptions {
+	if o.MaxLossValues <= 0 {
+		o.MaxLossValues = DefaultMaxLossValues
+	}
+	if o.MaxWork <= 0 {
+		o.MaxWork = DefaultMaxWork
+	}
+	return o
+}
+
+// powerError turns what lossDist.power refuses into the public error of
+// the pair (from, to) over runs runs.
+func (o CompositionOptions) powerError(err error, from, to StateInfo, runs int) error {
+	var tm *tooMany
+	var tw *tooMuchWork
+	switch {
+	case errors.As(err, &tm):
+		return &LossLimitError{From: from, To: to, Runs: runs, AtRuns: tm.runs, Count: tm.count, Max: o.MaxLossValues}
+	case errors.As(err, &tw):
+		return &WorkLimitError{From: from, To: to, Runs: runs, Values: tw.values, Bits: tw.bits, Work: tw.work, Max: o.MaxWork}
+	}
+	return err
 }
 
 // Composition answers dp, the tight ε and δ and the privacy profile for
@@ -70,7 +99,7 @@ type CompositionOptions struct {
 type Composition struct {
 	a    *Analysis
 	runs int
-	max  int
+	opts CompositionOptions
 	base []*sortedDist // one run's distribution per ordered pair
 	// first[k] is the first ordered pair with the same one-run
 	// distribution as pair k (the pairs share their powers).
@@ -88,10 +117,7 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 	if runs < 1 {
 		return nil, fmt.Errorf("%w: %d runs; a composition needs at least one", ErrParam, runs)
 	}
-	max := opts.MaxLossValues
-	if max <= 0 {
-		max = DefaultMaxLossValues
-	}
+	opts = opts.withDefaults()
 	for _, s := range a.inputsCompared() {
 		ds := a.dist[s]
 		for i, o := range ds.out {
@@ -102,7 +128,7 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 		}
 	}
 	n := a.numOrdered()
-	c := &Composition{a: a, runs: runs, max: max, base: make([]*sortedDist, n), first: make([]int, n)}
+	c := &Composition{a: a, runs: runs, opts: opts, base: make([]*sortedDist, n), first: make([]int, n)}
 	prints := make([]string, n)
 	err := parallel(ctx, "ordered pairs (loss distributions)", n, func(sc *scratch, k int) error {
 		s, t := a.orderedPair(k)
@@ -184,14 +210,10 @@ func (c *Composition) ensure(ctx context.Context) ([]*sortedDist, error) {
 	out := make([]*sortedDist, len(c.first))
 	err := parallel(ctx, "ordered pairs (composition)", len(uniq), func(_ *scratch, i int) error {
 		k := uniq[i]
-		p, err := c.base[k].lossDist.power(ctx, c.runs, c.max)
-		var tm *tooMany
-		if errors.As(err, &tm) {
-			s, t := c.a.orderedPair(k)
-			return &LossLimitError{From: c.a.stateInfo(s), To: c.a.stateInfo(t), Runs: c.runs, AtRuns: tm.runs, Count: tm.count, Max: c.max}
-		}
+		p, err := c.base[k].lossDist.power(ctx, c.runs, c.opts.MaxLossValues, c.opts.MaxWork)
 		if err != nil {
-			return err
+			s, t := c.a.orderedPair(k)
+			return c.opts.powerError(err, c.a.stateInfo(s), c.a.stateInfo(t), c.runs)
 		}
 		out[k], err = p.sorted(ctx)
 		return err
@@ -626,21 +648,22 @@ func (p *PLD) Infinite() *big.Rat { return new(big.Rat).SetFrac(p.d.inf, p.d.ds)
 // runs: its k-fold convolution with equal losses merged, by repeated
 // squaring. It refuses with a *LossLimitError when the result would have
 // more than maxValues distinct finite loss values (DefaultMaxLossValues
-// when maxValues ≤ 0).
+// when maxValues ≤ 0), and with a *WorkLimitError when it would take more
+// than DefaultMaxWork word operations (ComposeWithin sets both).
 func (p *PLD) Compose(ctx context.Context, k, maxValues int) (*PLD, error) {
+	return p.ComposeWithin(ctx, k, CompositionOptions{MaxLossValues: maxValues})
+}
+
+// ComposeWithin is Compose within the limits of opts (their defaults when
+// zero).
+func (p *PLD) ComposeWithin(ctx context.Context, k int, opts CompositionOptions) (*PLD, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("%w: %d repetitions; at least one is needed", ErrParam, k)
 	}
-	if maxValues <= 0 {
-		maxValues = DefaultMaxLossValues
-	}
-	q, err := p.d.lossDist.power(ctx, k, maxValues)
-	var tm *tooMany
-	if errors.As(err, &tm) {
-		return nil, &LossLimitError{From: p.From, To: p.To, Runs: k * p.d.runs, AtRuns: tm.runs, Count: tm.count, Max: maxValues}
-	}
+	opts = opts.withDefaults()
+	q, err := p.d.lossDist.power(ctx, k, opts.MaxLossValues, opts.MaxWork)
 	if err != nil {
-		return nil, err
+		return nil, opts.powerError(err, p.From, p.To, k*p.d.runs)
 	}
 	sd, err := q.sorted(ctx)
 	if err != nil {

@@ -103,7 +103,11 @@
 //
 // A pair whose distribution over the runs would have more than
 // CompositionOptions.MaxLossValues distinct loss values is refused with a
-// *LossLimitError that gives the count.
+// *LossLimitError that gives the count, and one whose products of masses
+// are estimated to take more than CompositionOptions.MaxWork word
+// operations with a *WorkLimitError that gives the estimate: both are
+// known from the loss values of every step, counted before any mass is
+// multiplied.
 //
 // # Exactness
 //

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
@@ -51,7 +53,8 @@ const (
 )
 
 // hints say how to raise each limit an error names.
-var hints = map[string]string{"states": "--max-states", "transitions": "--max-transitions", "bits": "--max-bits", "file size": "--max-file-size", "memory": "--max-memory"}
+var hints = map[string]string{"states": "--max-states", "transitions": "--max-transitions", "bits": "--max-bits", "file size": "--max-file-size", "memory": "--max-memory",
+	"sequences": "--max-sequences", "search work": "--max-search-work", "composition work": "--max-composition-work", "elimination work": "--max-elimination-work"}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() { // the last resort: a bug in dpcheck is not a crash
@@ -81,6 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	fl.BoolVar(&cfg.Lump, "lump", false, "")
 	fl.Int64Var(&cfg.MDP.MaxSequences, "max-sequences", mdp.DefaultMaxSequences, "")
 	fl.IntVar(&cfg.MDP.MaxHorizon, "max-horizon", mdp.DefaultMaxHorizon, "")
+	fl.Int64Var(&cfg.MDP.MaxWork, "max-search-work", mdp.DefaultMaxWork, "")
+	fl.Float64Var(&cfg.Composition.MaxWork, "max-composition-work", verify.DefaultMaxWork, "")
+	fl.Float64Var(&cfg.MaxEliminationWork, "max-elimination-work", param.DefaultMaxEliminationWork, "")
 	dot, svg, prof := fl.String("dot", "", ""), fl.String("svg", "", ""), fl.String("profile", "", "")
 	var outs reportFiles
 	fl.StringVar(&outs.junit, "junit", "", "")
@@ -101,8 +107,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "unknown format %q (text, json, junit, github or markdown)", *format)
 	case *timeout < 0:
 		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
-	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.Limits.MaxMemory < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1:
-		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-memory, --max-file-size, --max-sequences and --max-horizon must be positive")
+	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.Limits.MaxMemory < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1 || cfg.MDP.MaxWork < 1:
+		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-memory, --max-file-size, --max-sequences, --max-horizon and --max-search-work must be positive")
+	case !(cfg.Composition.MaxWork >= 1) || !(cfg.MaxEliminationWork >= 1) || math.IsInf(cfg.Composition.MaxWork+cfg.MaxEliminationWork, 0):
+		return usageError(stderr, "--max-composition-work and --max-elimination-work must be finite numbers of at least 1, as 1e12")
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	case *prof != "" && !strings.EqualFold(filepath.Ext(*prof), ".png") && !strings.EqualFold(filepath.Ext(*prof), ".svg"):
@@ -124,7 +132,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "--const gives the undefined constants of a PRISM model: give a model and a properties file (dpcheck MODEL.prism PROPS.pctl --const N=5)")
 	}
 	cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
-	cfg.LimitHint = func(limit string) string { return "raise it with " + hints[limit] }
+	cfg.LimitHint = func(limit string) string {
+		if hints[limit] == "" {
+			return ""
+		}
+		return "raise it with " + hints[limit]
+	}
 	// The collector keeps garbage under the limit; the watch of each
 	// check (dpcheck.WatchMemory) stops what is live beyond it.
 	debug.SetMemoryLimit(cfg.Limits.MaxMemory)
