@@ -331,7 +331,15 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	defer func() { r.Lumped, r.Elapsed = env.Lumpings(), time.Since(start) }()
 	for _, st := range p.Program.Statements {
 		t := time.Now()
-		o := st.Evaluate(statementProgress(ctx, st), r.env)
+		var o property.Outcome
+		sctx := statementProgress(ctx, st)
+		if err := ctx.Err(); err != nil {
+			// Stopped between two statements: the next one is the one cut
+			// off, so that every report shows where the run stopped.
+			o = property.Stopped(st, err)
+		} else {
+			o = st.Evaluate(sctx, r.env)
+		}
 		r.Times = append(r.Times, time.Since(t))
 		r.Statements = append(r.Statements, o)
 		property.WrapErr(o, func(err error) error {
@@ -340,10 +348,11 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 			}
 			return c.hintLimit(err)
 		})
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && o.Err() != nil {
 			return r, ctx.Err()
 		}
 	}
+
 	if a, ok := r.env.Analyzed(p.Output); ok {
 		r.Size.Outputs = a.NumOutputs()
 	} else if c, ok := r.env.Composed(); ok && r.Size.Runs > 0 {

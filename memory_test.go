@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 // TestMemoryLimitStopsACheck: a check whose model or distributions need
@@ -43,5 +44,36 @@ func TestMemoryLimitStopsACheck(t *testing.T) {
 	}
 	if r.Statements[0].Pass() || r.Statements[0].Value() != "error" {
 		t.Errorf("a stopped statement passes: %v", r.Statements[0].Value())
+	}
+}
+
+// TestRunStoppedBetweenStatements: a run whose context ends between two
+// statements reports the next statement as stopped — every report then
+// shows where the run stopped — instead of ending after a statement that
+// passed with nothing cut off.
+func TestRunStoppedBetweenStatements(t *testing.T) {
+	src := "model survey()\ncheck dp(eps = ln(3))\nquery eps(delta = 0)\n"
+	p, err := Config{}.Load(context.Background(), "s.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The stop comes as the first statement reports its last pair done:
+	// it has nothing left to stop, and completes.
+	ctx = verify.WithProgress(ctx, func(pr verify.Progress) {
+		if pr.Stage == "line 2 (check dp): ordered pairs (dp)" && pr.Done == pr.Total {
+			cancel()
+		}
+	})
+	r, err := Config{}.Run(ctx, p)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if len(r.Statements) != 2 || !r.Statements[0].Pass() || !errors.Is(r.Statements[1].Err(), context.Canceled) || r.Statements[1].Statement() != p.Program.Statements[1] {
+		t.Fatalf("%d statements; want the first passed and the second stopped", len(r.Statements))
+	}
+	if v := r.Statements[1].Value(); v != "error" {
+		t.Errorf("value %q, want error", v)
 	}
 }

@@ -63,6 +63,17 @@ func (b *base) fail(err error) {
 	b.err, b.pass = err, false
 }
 
+// Stopped is the outcome of a statement that was not evaluated because
+// the run stopped before it began: err is why (the context's error, or its
+// cause). It renders as a statement cut off.
+func Stopped(st Statement, err error) Outcome {
+	return &stoppedOutcome{base{st: st, err: err}}
+}
+
+type stoppedOutcome struct{ base }
+
+func (o *stoppedOutcome) Value() string { return "error" }
+
 // WrapErr replaces the error of an outcome that could not be evaluated
 // with wrap(err): the runner says there why a statement stopped (the cause
 // of its context's end, a memory limit) and how to raise a limit. An

@@ -98,7 +98,7 @@ func TestDrawsProduct(t *testing.T) {
 		msg, limit string
 	}{
 		{property.Limits{}, "the draws of this update have 100,000,000 outcomes together at " + at + ", more than the limit of 10,000,000 transitions", "transitions"},
-		{property.Limits{MaxTransitions: 1 << 40}, "the draws of this update have 100,000,000 outcomes together at " + at + ", which would need about 31.3 GiB of memory; the limit is 4 GiB", "memory"},
+		{property.Limits{MaxTransitions: 1 << 40}, "the draws of this update have 100,000,000 outcomes together at " + at + ", which would need about 55.9 GiB of memory; the limit is 4 GiB", "memory"},
 	} {
 		_, err := draws(8).Build(context.Background(), c.l)
 		msg, limit := limitOf(t, err)
@@ -130,7 +130,7 @@ func TestSynchronisationProduct(t *testing.T) {
 	}
 	_, err := synchronised(20, false).Build(context.Background(), property.Limits{MaxMemory: 64 << 20})
 	msg, limit := limitOf(t, err)
-	want = "the commands synchronised on [a] have 1,048,576 outcomes (1,048,576 combinations of one enabled command per module) at (" + strings.Join(zeros[:20], ", ") + "), which would need about 736 MiB of memory; the limit is 64 MiB"
+	want = "the commands synchronised on [a] have 1,048,576 outcomes (1,048,576 combinations of one enabled command per module) at (" + strings.Join(zeros[:20], ", ") + "), which would need about 1.1 GiB of memory; the limit is 64 MiB"
 	if msg != want || limit != "memory" {
 		t.Errorf("20 modules: %q (limit %q), want %q", msg, limit, want)
 	}

@@ -127,11 +127,14 @@ func manyLines(head, line string, n int, tail string) string {
 
 // eightDraws draws eight variables from uniform(0, 9) in one update: 10^8
 // outcomes.
-func eightDraws() string {
+func eightDraws() string { return draws(8) }
+
+// draws draws n variables from uniform(0, 9) in one update: 10^n outcomes.
+func draws(n int) string {
 	var b strings.Builder
 	b.WriteString("module m\n  input x : [0..1];\n")
 	var draws []string
-	for i := range 8 {
+	for i := range n {
 		fmt.Fprintf(&b, "  y%d : [0..9] init 0;\n", i)
 		draws = append(draws, fmt.Sprintf("(y%d' ~ uniform(0, 9))", i))
 	}
@@ -183,6 +186,7 @@ func init() {
 		{name: "PRISM: init over 10^9 valuations", files: pm("dtmc\nmodule m\n  s : [0..1000000000];\n  [] true -> true;\nendmodule\ninit true endinit\n", prismProps), args: prismArgs, exit: 2, want: []string{"more than 10,000,000 valuations"}},
 		// Draws: their product counted before it is enumerated.
 		{name: ".dp: eight draws from uniform(0, 9) in one update", files: map[string]string{"m.dp": eightDraws()}, args: []string{"m.dp"}, exit: 2, want: []string{"the draws of this update have 100,000,000 outcomes together", "--max-transitions"}},
-		{name: ".dp: eight draws from uniform(0, 9), --max-transitions 10^12", files: map[string]string{"m.dp": eightDraws()}, args: []string{"--max-transitions", "1000000000000", "m.dp"}, exit: 2, want: []string{"the draws of this update have 100,000,000 outcomes together", "which would need about 32.8 GiB of memory; the limit is 1 GiB", "--max-memory"}},
+		{name: ".dp: seven draws from uniform(0, 9) at the default memory limit", files: map[string]string{"m.dp": draws(7)}, args: []string{"--max-memory", "4GiB", "m.dp"}, exit: 2, want: []string{"the draws of this update have 10,000,000 outcomes together", "the limit is 4 GiB (raise it with --max-memory)"}},
+		{name: ".dp: eight draws from uniform(0, 9), --max-transitions 10^12", files: map[string]string{"m.dp": eightDraws()}, args: []string{"--max-transitions", "1000000000000", "m.dp"}, exit: 2, want: []string{"the draws of this update have 100,000,000 outcomes together", "which would need about 58.1 GiB of memory; the limit is 1 GiB", "--max-memory"}},
 	}...)
 }
