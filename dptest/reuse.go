@@ -1,10 +1,90 @@
 package dptest
 
-import "math/big"
+import (
+	"fmt"
+	"math/big"
+)
+
+// Reuse marks a pure sub-sampler: it returns sub(r') for a Rand r' of its
+// own, with the distribution of sub, but explores that distribution only
+// once per exploration. The first call with a key explores sub's runs
+// (with the budget of the exploration: see Budget); from then on every
+// call with the key is ONE exact choice over the outcomes found, each with
+// its explored probability, plus, when the budget cut some of sub's runs,
+// one more branch with their unexplored mass, which cuts the run that
+// takes it. The explored distribution stays exact and sound: the runs that
+// call sub k times no longer multiply its numbers of paths k times, they
+// add them.
+//
+// The key names the sub-sampler within one exploration (any comparable
+// value: a string, or a struct of the sub-sampler's parameters); calls
+// with the same key must pass the same sub-sampler, with the same result
+// type. The sub-sampler must be a function of its own Rand's choices only:
+// it may not use the Rand of the run that calls it, nor state of that run.
+// Its choices appear in errors after the run's, and the reused choice in
+// a run's choices as "Reuse(key)=outcome".
+func Reuse[T comparable](r *Rand, key any, sub func(*Rand) T) T {
+	s := r.s
+	if s == nil || r.gen != s.gen.Load() {
+		r.stale()
+		var zero T
+		return zero
+	}
+	u := s.sh.reuse[key]
+	if u == nil {
+		u = exploreSub(s, key, sub)
+	} else if u.exploring {
+		s.stop(&MisuseError{What: fmt.Sprintf("Reuse(%v) was called within its own sub-sampler", key), Choices: s.describe(s.pos)})
+	}
+	vals, ok := u.vals.([]T)
+	if !ok {
+		s.stop(&MisuseError{What: fmt.Sprintf("Reuse(%v) was called for sub-samplers of types %s and %T", key, u.typ, *new(T)), Choices: s.describe(s.pos)})
+	}
+	return vals[r.choose(choice{kind: kindReuse, n: len(u.probs), u: u})]
+}
 
 // reused is the explored distribution of a sub-sampler (Reuse).
 type reused struct {
-	probs []*big.Rat
+	key       any
+	exploring bool   // while its runs are explored
+	vals      any    // []T: the outcomes, in the order found
+	typ       string // T, for messages
+	outcome   func(b int) any
+	outcomes  int // the number of outcomes (the branch of the unexplored mass)
+	// probs are the probabilities of the outcomes, then of the unexplored
+	// mass when it is positive.
+	probs []prob
 }
 
-func (u *reused) branchProb(b int) *big.Rat { return u.probs[b] }
+// exploreSub explores the runs of the sub-sampler of key, called by the
+// run in progress of s, which waits for it.
+func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
+	u := &reused{key: key, exploring: true, typ: fmt.Sprintf("%T", *new(T))}
+	s.sh.reuse[key] = u
+	where := fmt.Sprintf("%s, then in the sub-sampler of Reuse(%v): ", s.describe(s.pos), key)
+	if s.pos == 0 {
+		where = fmt.Sprintf("in the sub-sampler of Reuse(%v): ", key)
+	}
+	col := newCollector[T]()
+	s.gen.Store(s.cur | genSuspended)
+	runs, cuts, err := explore(newExplorer(s.sh, where), sub, col)
+	s.gen.Store(s.cur)
+	s.sh.subRuns += runs + cuts
+	if err != nil {
+		s.stop(subError{err})
+	}
+	vals := col.outs
+	u.vals, u.outcomes = vals, len(vals)
+	u.outcome = func(b int) any { return vals[b] }
+	rest := new(big.Rat).Set(ratOne)
+	for i := range vals {
+		p := col.accs[i].total()
+		rest.Sub(rest, p)
+		u.probs = append(u.probs, ratProb(p))
+	}
+	if rest.Sign() > 0 {
+		u.probs = append(u.probs, ratProb(rest))
+	}
+	u.exploring = false
+	return u
+}
