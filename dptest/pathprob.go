@@ -205,18 +205,15 @@ func cmpShifted(x, y u128, d int) int {
 
 // acc sums probabilities exactly. Terms of the same odd denominator are
 // added in machine words, so that summing the runs of Bit and IntN
-// samplers needs no big numbers per run; terms of the same big
-// denominator are added without a gcd.
+// samplers needs no big numbers per run; big terms are added without a
+// gcd while one's denominator divides the other's (as a run's denominator
+// divides those of the runs that extend it).
 type acc struct {
-	sum   *big.Rat
-	ent   [4]accEntry
-	next  int
-	bent  [4]bigEntry
-	bnext int
+	sum    *big.Rat
+	ent    [4]accEntry
+	next   int
+	bn, bd *big.Int // the partial sum bn/bd of big terms; bd == nil if none
 }
-
-// bigEntry is the partial sum n / d; d == nil when unused.
-type bigEntry struct{ n, d *big.Int }
 
 // accEntry is the partial sum num / (den · 2^exp); num == 0 when unused.
 type accEntry struct {
@@ -273,23 +270,34 @@ func (e *accEntry) add(n uint64, exp int) bool {
 
 // addBig adds n/d (which it does not change).
 func (a *acc) addBig(n, d *big.Int) {
-	for i := range a.bent {
-		if e := &a.bent[i]; e.d != nil && e.d.Cmp(d) == 0 {
-			e.n.Add(e.n, n)
+	switch {
+	case a.bd == nil:
+		a.bn, a.bd = new(big.Int).Set(n), d
+		return
+	case a.bd.Cmp(d) == 0:
+		a.bn.Add(a.bn, n)
+		return
+	}
+	var q, r big.Int
+	if d.BitLen() >= a.bd.BitLen() {
+		if q.QuoRem(d, a.bd, &r); r.Sign() == 0 { // bn/bd = bn·q/d
+			a.bn.Add(a.bn.Mul(a.bn, &q), n)
+			a.bd = d
 			return
 		}
+	} else if q.QuoRem(a.bd, d, &r); r.Sign() == 0 { // n/d = n·q/bd
+		a.bn.Add(a.bn, q.Mul(n, &q))
+		return
 	}
-	e := &a.bent[a.bnext]
-	a.bnext = (a.bnext + 1) % len(a.bent)
-	a.flushBig(e)
-	*e = bigEntry{n: new(big.Int).Set(n), d: d}
+	a.flushBig()
+	a.bn, a.bd = new(big.Int).Set(n), d
 }
 
-// flushBig moves e's partial sum into a.sum and empties e.
-func (a *acc) flushBig(e *bigEntry) {
-	if e.d != nil {
-		a.addRat(new(big.Rat).SetFrac(e.n, e.d))
-		*e = bigEntry{}
+// flushBig moves the partial sum of big terms into a.sum.
+func (a *acc) flushBig() {
+	if a.bd != nil {
+		a.addRat(new(big.Rat).SetFrac(a.bn, a.bd))
+		a.bn, a.bd = nil, nil
 	}
 }
 
@@ -313,9 +321,7 @@ func (a *acc) total() *big.Rat {
 	for i := range a.ent {
 		a.flush(&a.ent[i])
 	}
-	for i := range a.bent {
-		a.flushBig(&a.bent[i])
-	}
+	a.flushBig()
 	if a.sum == nil {
 		return new(big.Rat)
 	}

@@ -64,6 +64,23 @@ func TestProbArithmetic(t *testing.T) {
 	if got := a.total(); got.Cmp(sum) != 0 {
 		t.Fatalf("sum = %s, want %s", got.RatString(), sum.RatString())
 	}
+
+	// Big terms whose denominators are products of a few big factors, as
+	// a sampler's runs have, so that they often divide each other.
+	factors := []*big.Int{big.NewInt(1 << 62), new(big.Int).Lsh(big.NewInt(3), 70), big.NewInt(479001600)}
+	var b acc
+	sum = new(big.Rat)
+	for range 3000 {
+		n, d := big.NewInt(int64(rng.IntN(1000)+1)), big.NewInt(1)
+		for range rng.IntN(12) {
+			d.Mul(d, factors[rng.IntN(len(factors))])
+		}
+		b.add(prob{bn: n, bd: d})
+		sum.Add(sum, new(big.Rat).SetFrac(n, d))
+	}
+	if got := b.total(); got.Cmp(sum) != 0 {
+		t.Fatalf("sum = %s, want %s", got.RatString(), sum.RatString())
+	}
 }
 
 // TestRatProb: rationals that fit in words become small probs.

@@ -81,7 +81,8 @@ func (b *bernoulli) is(p *big.Rat) bool {
 		n, d, ok := smallRat(p)
 		return ok && n == b.pn && d == b.pd
 	}
-	return b.p.Cmp(p) == 0
+	// Both are normalised: compare their parts, without allocating.
+	return b.p.Num().Cmp(p.Num()) == 0 && !p.IsInt() && b.p.Denom().Cmp(p.Denom()) == 0
 }
 
 // String describes the choice as the sampler asked for it, with the branch
