@@ -18,8 +18,9 @@ import (
 // of its own (so one Explore makes at most (1 + the number of Reuse keys)
 // × Runs runs), its runs are cut at Depth choices of its own, and at
 // MinProb. A reused call counts as one choice of the run that makes it, so
-// with Reuse a run explores all that it explores without it (for the same
-// Depth and MinProb, as long as Runs does not bind), and usually far more.
+// with Reuse the exploration explores all that it explores without (for
+// the same Depth and MinProb, as long as Runs does not bind and the
+// sub-sampler makes at least one choice), and usually far more.
 type Budget struct {
 	// Runs is the most runs run, completed or cut (default 1 << 20). The
 	// branches below MinProb are cut without being run: they count in
@@ -76,6 +77,7 @@ type NondeterminismError struct {
 	Want, Got string
 }
 
+// Error says what the sampler asked for, after which choices.
 func (e *NondeterminismError) Error() string {
 	return fmt.Sprintf("the sampler is not deterministic given its choices: after %s it asked for %s, and for %s when the same choices were replayed (does it read math/rand, the clock or a global?)", e.Choices, e.Want, e.Got)
 }
@@ -89,6 +91,7 @@ type PanicError struct {
 	Stack string
 }
 
+// Error gives the panic's value and the choices that led to it.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("the sampler panicked after the choices %s: %v", e.Choices, e.Value)
 }
@@ -106,6 +109,7 @@ type MisuseError struct {
 	Choices string
 }
 
+// Error says what the sampler did, after which choices.
 func (e *MisuseError) Error() string {
 	if e.Choices == "" {
 		return "dptest: " + e.What
@@ -145,6 +149,9 @@ type explorer struct {
 	abort   any    // the panic by which the exploration stopped the run
 	sh      *shared
 	where   string // for a sub-sampler: where the outer run called Reuse
+	// lastReuse is the sub-sampler of the last Reuse call, to spare a
+	// look-up of its key when the next call has the same.
+	lastReuse *reused
 }
 
 func newExplorer(sh *shared, where string) *explorer {
@@ -306,8 +313,10 @@ func (s *explorer) backtrack(cuts *int64) bool {
 				s.forced = i + 1
 				return true
 			}
-			if c.uniform() {
-				// Every branch left is as likely, so cut too.
+			if c.uniform() || c.kind == kindReuse {
+				// Every branch left is as likely (IntN, Bit) or less likely
+				// (the outcomes of Reuse, in decreasing probability, then
+				// its unexplored mass), so cut too.
 				*cuts += int64(c.branches() - b)
 				break
 			}

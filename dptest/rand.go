@@ -104,27 +104,35 @@ func (c *choice) String() string {
 
 // ask describes what the sampler asked for, without the branch: "IntN(6)".
 func (c *choice) ask() string {
+	if c.kind == kindBernoulli {
+		return ask(c, c.bern.p)
+	}
+	return ask(c, nil)
+}
+
+// ask describes the choice c asks for, with Bernoulli's p.
+func ask(c *choice, p *big.Rat) string {
 	switch c.kind {
 	case kindBit:
 		return "Bit()"
 	case kindIntN:
 		return fmt.Sprintf("IntN(%d)", c.n)
 	case kindBernoulli:
-		return fmt.Sprintf("Bernoulli(%s)", c.bern.p.RatString())
+		return fmt.Sprintf("Bernoulli(%s)", p.RatString())
 	}
 	return fmt.Sprintf("Reuse(%v)", c.u.key)
 }
 
-// same reports whether d (as asked for, not yet recorded) asks for the same
+// same reports whether d, as asked for (with Bernoulli's p), is the same
 // choice as c (the branch aside).
-func (c *choice) same(d *choice) bool {
+func (c *choice) same(d *choice, p *big.Rat) bool {
 	switch {
 	case c.kind != d.kind:
 		return false
 	case c.kind == kindIntN:
 		return c.n == d.n
 	case c.kind == kindBernoulli:
-		return c.bern.is(d.bern.p)
+		return c.bern.is(p)
 	case c.kind == kindReuse:
 		return c.u == d.u
 	}
@@ -197,7 +205,7 @@ func (r *Rand) Bit() bool {
 			return c.branch == 1
 		}
 	}
-	return r.choose(choice{kind: kindBit}) == 1
+	return r.choose(choice{kind: kindBit}, nil) == 1
 }
 
 // IntN returns a uniform integer in [0, n), as math/rand/v2's IntN; it
@@ -212,7 +220,7 @@ func (r *Rand) IntN(n int) int {
 	if n <= 0 {
 		panic(fmt.Sprintf("dptest: IntN(%d): n must be positive", n))
 	}
-	return r.choose(choice{kind: kindIntN, n: n})
+	return r.choose(choice{kind: kindIntN, n: n}, nil)
 }
 
 // Bernoulli returns true with probability p, as one exact choice; it panics
@@ -228,13 +236,14 @@ func (r *Rand) Bernoulli(p *big.Rat) bool {
 	if n, d, ok := smallRat(p); ok && n > d || !ok && (p.Sign() < 0 || p.Cmp(ratOne) > 0) {
 		panic(fmt.Sprintf("dptest: Bernoulli(%s): p must be in [0, 1]", p.RatString()))
 	}
-	return r.choose(choice{kind: kindBernoulli, bern: &bernoulli{p: p}}) == 0
+	return r.choose(choice{kind: kindBernoulli}, p) == 0
 }
 
-// choose makes the run's next choice: the recorded one while the run
-// replays its forced prefix (checking that the sampler asks for the same
-// choice), else the first branch with a positive probability.
-func (r *Rand) choose(c choice) int {
+// choose makes the run's next choice c (with p, for Bernoulli): the
+// recorded one while the run replays its forced prefix (checking that the
+// sampler asks for the same choice), else the first branch with a positive
+// probability.
+func (r *Rand) choose(c choice, p *big.Rat) int {
 	s := r.s
 	if s == nil || r.gen != s.gen.Load() {
 		return r.stale()
@@ -243,15 +252,15 @@ func (r *Rand) choose(c choice) int {
 	s.pos++
 	if i < s.forced {
 		rec := &s.trace[i]
-		if !rec.same(&c) {
-			s.stop(&NondeterminismError{Choices: s.describe(i), Want: rec.ask(), Got: c.ask()})
+		if !rec.same(&c, p) {
+			s.stop(&NondeterminismError{Choices: s.describe(i), Want: rec.ask(), Got: ask(&c, p)})
 		}
 		if rec.unexplored() {
 			s.stop(cut{}) // not reached: backtrack skips these branches
 		}
 		return rec.branch
 	}
-	return s.extend(c)
+	return s.extend(c, p)
 }
 
 // stale handles a call on a Rand that is not the one of the run in
@@ -300,21 +309,30 @@ func (s *explorer) describe(n int) string {
 	return b.String()
 }
 
-// extend appends a new choice to the run, or cuts the run when the budget
-// does not allow it.
-func (s *explorer) extend(c choice) int {
+// extend appends a new choice to the run (with p, for Bernoulli), or cuts
+// the run when the budget does not allow it.
+func (s *explorer) extend(c choice, p *big.Rat) int {
 	i := len(s.trace)
 	if i >= s.depth {
 		s.stop(cut{})
 	}
 	if c.kind == kindBernoulli {
-		c.bern = newBernoulli(c.bern.p)
+		// The choice that was at position i before the last backtrack
+		// likely asked for the same p: share its copy.
+		if i < cap(s.trace) {
+			if old := s.trace[:i+1][i]; old.kind == kindBernoulli && old.bern.is(p) {
+				c.bern = old.bern
+			}
+		}
+		if c.bern == nil {
+			c.bern = newBernoulli(p)
+		}
 	}
 	c.branch = c.firstBranch()
-	p := s.prefix(i).mul(c.prob(c.branch))
+	pp := s.prefix(i).mul(c.prob(c.branch))
 	s.trace = append(s.trace, c)
-	s.probs = append(s.probs, p)
-	if c.unexplored() || s.hasMin && p.cmp(s.min) < 0 {
+	s.probs = append(s.probs, pp)
+	if c.unexplored() || s.hasMin && pp.cmp(s.min) < 0 {
 		s.stop(cut{})
 	}
 	return c.branch

@@ -3,6 +3,8 @@ package dptest
 import (
 	"fmt"
 	"math/big"
+	"reflect"
+	"sort"
 )
 
 // Reuse marks a pure sub-sampler: it returns sub(r') for a Rand r' of its
@@ -10,7 +12,7 @@ import (
 // once per exploration. The first call with a key explores sub's runs
 // (with the budget of the exploration: see Budget); from then on every
 // call with the key is ONE exact choice over the outcomes found, each with
-// its explored probability, plus, when the budget cut some of sub's runs,
+// its explored probability (tried in decreasing probability), plus, when the budget cut some of sub's runs,
 // one more branch with their unexplored mass, which cuts the run that
 // takes it. The explored distribution stays exact and sound: the runs that
 // call sub k times no longer multiply its numbers of paths k times, they
@@ -30,24 +32,30 @@ func Reuse[T comparable](r *Rand, key any, sub func(*Rand) T) T {
 		var zero T
 		return zero
 	}
-	u := s.sh.reuse[key]
-	if u == nil {
+	var u *reused
+	if s.pos < s.forced && s.trace[s.pos].kind == kindReuse && s.trace[s.pos].u.key == key {
+		u = s.trace[s.pos].u // replaying: no need to look the key up
+	} else if s.lastReuse != nil && s.lastReuse.key == key {
+		u = s.lastReuse
+	} else if u = s.sh.reuse[key]; u == nil {
 		u = exploreSub(s, key, sub)
-	} else if u.exploring {
+	}
+	s.lastReuse = u
+	if u.exploring {
 		s.stop(&MisuseError{What: fmt.Sprintf("Reuse(%v) was called within its own sub-sampler", key), Choices: s.describe(s.pos)})
 	}
 	vals, ok := u.vals.([]T)
 	if !ok {
-		s.stop(&MisuseError{What: fmt.Sprintf("Reuse(%v) was called for sub-samplers of types %s and %T", key, u.typ, *new(T)), Choices: s.describe(s.pos)})
+		s.stop(&MisuseError{What: fmt.Sprintf("Reuse(%v) was called for sub-samplers of types %s and %s", key, u.typ, reflect.TypeFor[T]()), Choices: s.describe(s.pos)})
 	}
-	return vals[r.choose(choice{kind: kindReuse, n: len(u.probs), u: u})]
+	return vals[r.choose(choice{kind: kindReuse, n: len(u.probs), u: u}, nil)]
 }
 
 // reused is the explored distribution of a sub-sampler (Reuse).
 type reused struct {
 	key       any
 	exploring bool   // while its runs are explored
-	vals      any    // []T: the outcomes, in the order found
+	vals      any    // []T: the outcomes, in decreasing probability
 	typ       string // T, for messages
 	outcome   func(b int) any
 	outcomes  int // the number of outcomes (the branch of the unexplored mass)
@@ -59,7 +67,7 @@ type reused struct {
 // exploreSub explores the runs of the sub-sampler of key, called by the
 // run in progress of s, which waits for it.
 func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
-	u := &reused{key: key, exploring: true, typ: fmt.Sprintf("%T", *new(T))}
+	u := &reused{key: key, exploring: true, typ: reflect.TypeFor[T]().String()}
 	s.sh.reuse[key] = u
 	where := fmt.Sprintf("%s, then in the sub-sampler of Reuse(%v): ", s.describe(s.pos), key)
 	if s.pos == 0 {
@@ -73,15 +81,26 @@ func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
 	if err != nil {
 		s.stop(subError{err})
 	}
-	vals := col.outs
+	// The outcomes in decreasing probability (then in the order found),
+	// so that once one is below MinProb, so are the others.
+	type outcome struct {
+		val T
+		p   *big.Rat
+	}
+	outs := make([]outcome, len(col.outs))
+	rest := new(big.Rat).Set(ratOne)
+	for i, v := range col.outs {
+		outs[i] = outcome{v, col.accs[i].total()}
+		rest.Sub(rest, outs[i].p)
+	}
+	sort.SliceStable(outs, func(i, j int) bool { return outs[i].p.Cmp(outs[j].p) > 0 })
+	vals := make([]T, len(outs))
+	for i, o := range outs {
+		vals[i] = o.val
+		u.probs = append(u.probs, ratProb(o.p))
+	}
 	u.vals, u.outcomes = vals, len(vals)
 	u.outcome = func(b int) any { return vals[b] }
-	rest := new(big.Rat).Set(ratOne)
-	for i := range vals {
-		p := col.accs[i].total()
-		rest.Sub(rest, p)
-		u.probs = append(u.probs, ratProb(p))
-	}
 	if rest.Sign() > 0 {
 		u.probs = append(u.probs, ratProb(rest))
 	}

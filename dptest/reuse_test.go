@@ -303,3 +303,36 @@ func TestReuseErrors(t *testing.T) {
 		t.Errorf("a panic after a reused choice: %v", err)
 	}
 }
+
+// TestReuseOrder: a reused choice tries its outcomes in decreasing
+// probability, so that once one is below MinProb, the others are cut at
+// once.
+func TestReuseOrder(t *testing.T) {
+	sub := func(r *dptest.Rand) int { // 0..999 first found, 1/2000 each; 1000 has 1/2
+		if !r.Bit() {
+			return r.IntN(1000)
+		}
+		return 1000
+	}
+	var first []int
+	calls := 0
+	d, err := dptest.Explore(context.Background(), func(r *dptest.Rand) int {
+		calls++
+		a, b := dptest.Reuse(r, "sub", sub), dptest.Reuse(r, "sub", sub)
+		if first == nil {
+			first = []int{a, b}
+		}
+		return a + b
+	}, dptest.Budget{MinProb: r("1/3000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (1000, 1000) completes; (x, y) is cut for every other pair: run
+	// once for each x (y = 1000 then all others at once), not for each y.
+	if diff := cmp.Diff(map[int]*big.Rat{2000: r("1/4")}, d.P, ratCmp); diff != "" || d.Unexplored.Cmp(r("3/4")) != 0 {
+		t.Errorf("P (-want +got):\n%s\nunexplored %s", diff, d.Unexplored.RatString())
+	}
+	if cmp.Diff([]int{1000, 1000}, first) != "" || calls != 1+1000 || d.Runs != 1 || d.Cut != 1000+1000+1000*1000 {
+		t.Errorf("first run %v, %d calls, %d runs, %d cut", first, calls, d.Runs, d.Cut)
+	}
+}
