@@ -2,6 +2,7 @@ package dptest_test
 
 import (
 	"context"
+	"math"
 	"math/big"
 	"testing"
 
@@ -54,6 +55,74 @@ func discreteLaplace(r *dptest.Rand, t int64, reuse bool) int64 {
 	}
 }
 
+// The same sampler down to single bits, with sub-samplers reused at two
+// levels: Bernoulli(γ/k) from bits, and Bernoulli(exp(−γ)) from those.
+
+// bernKey and expKey name the reused Bernoulli(num/den) and
+// Bernoulli(exp(−num/den)).
+type (
+	bernKey struct{ num, den int64 }
+	expKey  struct{ num, den int64 }
+)
+
+// bernBits is Bernoulli(num/den) from bits: true when a uniform number,
+// drawn bit by bit, is below num/den.
+func bernBits(r *dptest.Rand, num, den int64) bool {
+	for num != 0 {
+		num *= 2
+		bit := num >= den // the next binary digit of num/den
+		if bit {
+			num -= den
+		}
+		if r.Bit() != bit {
+			return bit
+		}
+	}
+	return false
+}
+
+// bernExpBits is bernExp with each Bernoulli(γ/k) from bits, reused.
+func bernExpBits(r *dptest.Rand, num, den int64) bool {
+	for num > den {
+		if !dptest.Reuse(r, expKey{1, 1}, func(r *dptest.Rand) bool { return bernExpBits(r, 1, 1) }) {
+			return false
+		}
+		num -= den
+	}
+	k := int64(1)
+	for dptest.Reuse(r, bernKey{num, den * k}, func(r *dptest.Rand) bool { return bernBits(r, num, den*k) }) {
+		k++
+	}
+	return k%2 == 1
+}
+
+// discreteLaplaceBits is discreteLaplace from bits, with bernExpBits
+// reused.
+func discreteLaplaceBits(r *dptest.Rand, t int64) int64 {
+	bexp := func(num, den int64) bool {
+		return dptest.Reuse(r, expKey{num, den}, func(r *dptest.Rand) bool { return bernExpBits(r, num, den) })
+	}
+	for {
+		u := int64(r.IntN(int(t)))
+		if !bexp(u, t) {
+			continue
+		}
+		v := int64(0)
+		for bexp(1, 1) {
+			v++
+		}
+		x := u + t*v
+		y := r.Bit()
+		if y && x == 0 {
+			continue
+		}
+		if y {
+			return -x
+		}
+		return x
+	}
+}
+
 // expBounds brackets exp(−1) by two partial sums of its alternating series.
 func expBounds() (lo, hi *big.Rat) {
 	lo, hi = new(big.Rat), new(big.Rat)
@@ -87,10 +156,10 @@ func dlapBounds(x int64) (lo, hi *big.Rat) {
 	return f(qhi, qlo), f(qlo, qhi)
 }
 
-// TestCKS20DiscreteLaplace: both forms bracket the closed form within the
-// exact unexplored mass, the reused form explores at least as much of every
-// output as the other (the same MinProb), and it reaches an unexplored
-// mass below 10^−6.
+// TestCKS20DiscreteLaplace: the three forms bracket the closed form within
+// the exact unexplored mass, the reused form explores at least as much of
+// every output as the plain one (the same MinProb), and the reused forms
+// reach an unexplored mass below 10^−6, even from bits.
 func TestCKS20DiscreteLaplace(t *testing.T) {
 	ctx := context.Background()
 	b := dptest.Budget{MinProb: big.NewRat(1, 1e9), Runs: 1 << 40}
@@ -102,7 +171,11 @@ func TestCKS20DiscreteLaplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, d := range map[string]*dptest.Dist[int64]{"plain": plain, "reused": reused} {
+	bits, err := dptest.Explore(ctx, func(r *dptest.Rand) int64 { return discreteLaplaceBits(r, 1) }, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range map[string]*dptest.Dist[int64]{"plain": plain, "reused": reused, "bits": bits} {
 		sum := new(big.Rat).Set(d.Unexplored)
 		for x, p := range d.P {
 			sum.Add(sum, p)
@@ -115,8 +188,10 @@ func TestCKS20DiscreteLaplace(t *testing.T) {
 			t.Errorf("%s: masses sum to %s", name, sum.RatString())
 		}
 	}
-	if reused.Unexplored.Cmp(big.NewRat(1, 1e6)) > 0 {
-		t.Errorf("reused: unexplored %s > 10^-6", reused.Unexplored.FloatString(9))
+	for name, d := range map[string]*dptest.Dist[int64]{"reused": reused, "bits": bits} {
+		if d.Unexplored.Cmp(big.NewRat(1, 1e6)) > 0 {
+			t.Errorf("%s: unexplored %s > 10^-6", name, d.Unexplored.FloatString(9))
+		}
 	}
 	// The same MinProb: the reused form explores all the plain one does.
 	same, err := dptest.Explore(ctx, func(r *dptest.Rand) int64 { return discreteLaplace(r, 1, true) }, dptest.Budget{MinProb: big.NewRat(1, 1e6), Runs: 1 << 40})
@@ -133,30 +208,33 @@ func TestCKS20DiscreteLaplace(t *testing.T) {
 	}
 	t.Logf("MinProb 1e-6: plain %d runs, unexplored %s; reused %d runs + %d sub-runs, unexplored %s", plain.Runs+plain.Cut, plain.Unexplored.FloatString(9), same.Runs+same.Cut, same.SubRuns, same.Unexplored.FloatString(12))
 	t.Logf("MinProb 1e-9: reused %d runs + %d sub-runs, unexplored %s", reused.Runs+reused.Cut, reused.SubRuns, reused.Unexplored.FloatString(12))
+	t.Logf("MinProb 1e-9: bits %d runs + %d sub-runs, unexplored %s", bits.Runs+bits.Cut, bits.SubRuns, bits.Unexplored.FloatString(12))
 }
 
 // BenchmarkCKS20 explores the discrete Laplace sampler of scale 1 on one
-// input: with Bernoulli(exp(−γ)) reused (reuse), to an unexplored mass ≤
-// 10^−6; with only Bernoulli(γ/k) as exact choices (plain), to MinProb
-// 10^−10 (an unexplored mass of 1.7·10^−5: 10^−6 takes MinProb 3·10^−13
-// and 5.9 million runs).
+// input: with Bernoulli(exp(−γ)) reused (reuse), and from bits with
+// Bernoulli(γ/k) and Bernoulli(exp(−γ)) reused (bits-reuse), to an
+// unexplored mass ≤ 10^−6; with only Bernoulli(γ/k) as exact choices
+// (plain), to MinProb 10^−10 (an unexplored mass of 1.7·10^−5: 10^−6 takes
+// MinProb 3·10^−13 and 5.9 million runs).
 //
 //	go test ./dptest -run '^$' -bench CKS20 -benchmem -cpu 1
 func BenchmarkCKS20(b *testing.B) {
 	for _, c := range []struct {
 		name    string
-		reuse   bool
+		sampler func(*dptest.Rand) int64
 		minProb *big.Rat
 		want    float64 // the most unexplored mass
 	}{
-		{"reuse", true, big.NewRat(1, 1e9), 1e-6},
-		{"plain", false, big.NewRat(1, 1e10), 2e-5},
+		{"reuse", func(r *dptest.Rand) int64 { return discreteLaplace(r, 1, true) }, big.NewRat(1, 1e9), 1e-6},
+		{"bits-reuse", func(r *dptest.Rand) int64 { return discreteLaplaceBits(r, 1) }, big.NewRat(1, 1e9), 1e-6},
+		{"plain", func(r *dptest.Rand) int64 { return discreteLaplace(r, 1, false) }, big.NewRat(1, 1e10), 2e-5},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var d *dptest.Dist[int64]
 			for b.Loop() {
 				var err error
-				d, err = dptest.Explore(context.Background(), func(r *dptest.Rand) int64 { return discreteLaplace(r, 1, c.reuse) }, dptest.Budget{MinProb: c.minProb, Runs: 1 << 40})
+				d, err = dptest.Explore(context.Background(), c.sampler, dptest.Budget{MinProb: c.minProb, Runs: 1 << 40})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -165,7 +243,7 @@ func BenchmarkCKS20(b *testing.B) {
 			if u > c.want {
 				b.Fatalf("unexplored %g", u)
 			}
-			b.ReportMetric(u, "unexplored")
+			b.ReportMetric(-math.Log10(u), "-log10(unexplored)")
 			b.ReportMetric(float64(d.Runs+d.Cut+d.SubRuns), "runs/op")
 			b.ReportMetric(float64(b.N)*float64(d.Runs+d.Cut+d.SubRuns)/b.Elapsed().Seconds(), "runs/s")
 		})
