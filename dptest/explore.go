@@ -98,7 +98,8 @@ func (e *PanicError) Error() string {
 
 // MisuseError says that a sampler broke the rules of its Rand: it used a
 // Rand after the run it was made for had returned (it kept it, or handed it
-// to a goroutine), used its own Rand inside a sub-sampler of Reuse, called
+// to a goroutine), used its own Rand inside a sub-sampler of Reuse or
+// another exploration (caught when that Rand's run is cut), called
 // Reuse with one key for sub-samplers of different types or from within
 // the sub-sampler of that key, or recovered the panic by which the
 // exploration stops a run.
@@ -273,6 +274,9 @@ func runOnce[Out comparable](s *explorer, run func(*Rand) Out) (out Out, done bo
 			done = false
 			switch v := v.(type) {
 			case cut:
+				if s.abort == nil { // not this exploration's
+					err = &MisuseError{What: "the sampler used the Rand of another exploration", Choices: s.describe(min(s.pos, len(s.trace)))}
+				}
 			case *NondeterminismError:
 				err = v
 			case *MisuseError:

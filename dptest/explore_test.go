@@ -385,3 +385,31 @@ func testMisuseGoroutine(t *testing.T) {
 	}()
 	new(dptest.Rand).IntN(2)
 }
+
+// TestExploreNested: a sampler may run an exploration of its own, but not
+// hand its Rand to it (caught when that Rand's run is cut).
+func TestExploreNested(t *testing.T) {
+	ctx := context.Background()
+	d, err := dptest.Explore(ctx, func(r *dptest.Rand) int {
+		inner, err := dptest.Explore(ctx, func(r *dptest.Rand) int { return r.IntN(3) }, dptest.Budget{})
+		if err != nil || len(inner.P) != 3 {
+			panic(err)
+		}
+		return r.IntN(2)
+	}, dptest.Budget{})
+	if err != nil || len(d.P) != 2 {
+		t.Errorf("nested explorations: %v", err)
+	}
+	_, err = dptest.Explore(ctx, func(r *dptest.Rand) int {
+		inner, err := dptest.Explore(ctx, func(inner *dptest.Rand) int { return inner.IntN(2) + r.IntN(2) }, dptest.Budget{})
+		if err != nil {
+			panic(err)
+		}
+		return len(inner.P)
+	}, dptest.Budget{Depth: 1})
+	// The inner exploration's second run cuts the outer run.
+	var me *dptest.MisuseError
+	if !errors.As(err, &me) || me.What != "the sampler used the Rand of another exploration" || me.Choices != "IntN(2)=1" {
+		t.Errorf("the outer Rand in an inner exploration: %v", err)
+	}
+}
