@@ -33,4 +33,3 @@ func LnFrac(a, b int64) Eps {
 	}
 	return Must(Ln(big.NewRat(a, b)))
 }
-
