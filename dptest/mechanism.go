@@ -230,6 +230,8 @@ type InputError struct {
 	Err   error
 }
 
+// Error says which input, and what went wrong there.
 func (e *InputError) Error() string { return fmt.Sprintf("dptest: input %s: %v", e.Input, e.Err) }
 
+// Unwrap returns the sampler's error.
 func (e *InputError) Unwrap() error { return e.Err }

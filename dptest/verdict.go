@@ -24,6 +24,7 @@ const (
 	Violated
 )
 
+// String is "holds", "violated" or "unknown".
 func (v Verdict) String() string {
 	switch v {
 	case Holds:
@@ -167,16 +168,24 @@ func CheckDP(ctx context.Context, m Model, eps exact.Eps, delta *big.Rat) (*Resu
 	}
 	r := &Result{
 		Eps: eps, Delta: delta, Bounded: true,
-		DeltaBound: pbs[hi].upper, DeltaLow: atLeastZero(pbs[lo].lower),
+		DeltaBound: pbs[hi].upper, DeltaLow: pbs[lo].low,
 		Worst:       md.pairBoundsOf(pbs[hi]),
 		Checked:     md.checked(),
 		Exploration: md.exploration(),
 	}
 	dr := exact.RatReal(delta)
+	above, err := r.DeltaBound.Cmp(dr)
+	if err != nil {
+		return nil, err
+	}
+	refuted, err := pbs[lo].lower.Cmp(dr)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case cmpReal(r.DeltaBound, dr) <= 0:
+	case above <= 0:
 		r.Verdict = Holds
-	case cmpReal(pbs[lo].lower, dr) > 0:
+	case refuted > 0:
 		r.Verdict = Violated
 		if r.Counterexample, r.LeastEpsLow, err = md.boundedCounterexample(ctx, a, pbs[lo], eps, delta); err != nil {
 			return nil, err
@@ -228,7 +237,7 @@ func TightDelta(ctx context.Context, m Model, eps exact.Eps) (*DeltaResult, erro
 		if err != nil {
 			return nil, err
 		}
-		return &DeltaResult{Eps: eps, Low: d.Delta, High: d.Delta, Witness: md.witness(d.Witness), Checked: md.checked()}, nil
+		return &DeltaResult{Eps: eps, Low: d.Delta, High: d.Delta, Witness: md.witness(d.Witness), Checked: md.checked(), Exploration: md.exploration()}, nil
 	}
 	pbs, err := md.pairBounds(ctx, a, eps)
 	if err != nil {
@@ -239,7 +248,7 @@ func TightDelta(ctx context.Context, m Model, eps exact.Eps) (*DeltaResult, erro
 		return nil, err
 	}
 	return &DeltaResult{
-		Eps: eps, Low: atLeastZero(pbs[lo].lower), High: pbs[hi].upper,
+		Eps: eps, Low: pbs[lo].low, High: pbs[hi].upper,
 		Worst: md.pairBoundsOf(pbs[hi]), Checked: md.checked(), Exploration: md.exploration(),
 	}, nil
 }
@@ -304,6 +313,7 @@ func (m *model) exactDP(ctx context.Context, a *verify.Analysis, eps exact.Eps, 
 type pairBound struct {
 	from, to     int // inputs
 	upper, lower exact.Real
+	low          exact.Real // max(lower, 0)
 	event        []string
 	A, B         *big.Rat
 }
@@ -321,12 +331,19 @@ func (m *model) pairBounds(ctx context.Context, a *verify.Analysis, eps exact.Ep
 			ux, uy := m.inputs[x].u, m.inputs[y].u
 			A := new(big.Rat).Sub(d.Witness.PrFrom, ux) // E* holds "unexplored by x" when u_x > 0
 			B := new(big.Rat).Add(d.Witness.PrTo, uy)
-			out = append(out, pairBound{
+			pb := pairBound{
 				from: x, to: y, upper: d.Delta,
 				lower: exact.Affine(A, new(big.Rat).Neg(B), eps),
 				event: m.witness(d.Witness).Event,
 				A:     A, B: B,
-			})
+			}
+			pb.low = pb.lower
+			if s, err := pb.lower.Sign(); err != nil {
+				return nil, err
+			} else if s < 0 {
+				pb.low = exact.RatReal(new(big.Rat))
+			}
+			out = append(out, pb)
 		}
 	}
 	return out, nil
@@ -353,26 +370,8 @@ func extremes(pbs []pairBound) (hi, lo int, err error) {
 	return hi, lo, nil
 }
 
-// cmpReal compares two reals of the same ε; an ε too hard to compare
-// exactly was already refused by the analysis, so an error here is a bug.
-func cmpReal(x, y exact.Real) int {
-	c, err := x.Cmp(y)
-	if err != nil {
-		panic(fmt.Sprintf("dptest: comparing %s and %s: %v", x, y, err))
-	}
-	return c
-}
-
-// atLeastZero is max(x, 0).
-func atLeastZero(x exact.Real) exact.Real {
-	if cmpReal(x, exact.RatReal(new(big.Rat))) < 0 {
-		return exact.RatReal(new(big.Rat))
-	}
-	return x
-}
-
 func (m *model) pairBoundsOf(p pairBound) *PairBounds {
-	return &PairBounds{From: m.inputs[p.from].name, To: m.inputs[p.to].name, Low: atLeastZero(p.lower), High: p.upper}
+	return &PairBounds{From: m.inputs[p.from].name, To: m.inputs[p.to].name, Low: p.low, High: p.upper}
 }
 
 // boundedCounterexample is the counterexample of a violation proved with

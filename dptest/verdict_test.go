@@ -2,6 +2,7 @@ package dptest_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"math/big"
 	"slices"
@@ -411,4 +412,49 @@ func newChain(t *testing.T, rows map[string]map[string]*big.Rat) *chain.Chain {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// swapped gives "a" and "b" with 1/2 each on both inputs, but not the
+// same way: one Bit gives its first output at once, a rejection loop (two
+// bits a round, accepted with 1/2) its second. Truly δ = 0 at ε = 0; after
+// k rounds each input's unexplored mass is 2^-(k+1), all of it on its
+// second output, so input 0 has "a" complete where input 1 still misses
+// 2^-(k+1) of it: H(L_0‖L_1) = 2^-(k+1), and d = H + u_0 = 2^-k, twice the
+// unexplored mass — halving with every round.
+func swapped(rounds int) dptest.Mechanism[int, string] {
+	return dptest.Mechanism[int, string]{
+		Inputs: []int{0, 1},
+		Run: func(x int, r *dptest.Rand) string {
+			first, second := "a", "b"
+			if x == 1 {
+				first, second = "b", "a"
+			}
+			if r.Bit() {
+				return first
+			}
+			for {
+				if r.Bit() != r.Bit() {
+					return second
+				}
+			}
+		},
+		Budget: dptest.Budget{Depth: 1 + 2*rounds},
+	}
+}
+
+// TestDMoreThanUnexploredMass: d counts the excess that the edge of the
+// explored runs shows, not only the unexplored mass.
+func TestDMoreThanUnexploredMass(t *testing.T) {
+	for k := 1; k <= 3; k++ {
+		d, err := dptest.TightDelta(context.Background(), swapped(k), exact.Eps{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Exploration.Unexplored.Cmp(pow2(k+1)) != 0 {
+			t.Errorf("%d rounds: unexplored %s, want 2^-%d", k, d.Exploration.Unexplored, k+1)
+		}
+		wantRat(t, fmt.Sprintf("d after %d rounds", k), d.High, pow2(k))
+		// The lower bound: H(L_0‖L_1) − u_1 = 0.
+		wantRat(t, "lower bound", d.Low, new(big.Rat))
+	}
 }
