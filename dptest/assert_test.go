@@ -45,9 +45,9 @@ func record(t *testing.T, assert func(tb testing.TB)) *recorder {
 func TestAssertions(t *testing.T) {
 	right, binary := rrFormula(3, false), rrFormula(3, true)
 	ln3, ln6 := exact.LnInt(3), exact.LnInt(6)
-	unknown := tail()
+	unknown := tailSampler()
 	unknown.Budget = dptest.Budget{Depth: 5}
-	violated := tail()
+	violated := tailSampler()
 	violated.Budget = dptest.Budget{Depth: 20}
 	for _, c := range []struct {
 		name   string
@@ -135,9 +135,9 @@ func TestFailureIsTheCommandsCounterexample(t *testing.T) {
 // TestBoundedMessages: what an unknown verdict and a violation proved
 // with unexplored mass say.
 func TestBoundedMessages(t *testing.T) {
-	unknown := tail()
+	unknown := tailSampler()
 	unknown.Budget = dptest.Budget{Depth: 5}
-	violated := tail()
+	violated := tailSampler()
 	violated.Budget = dptest.Budget{Depth: 20}
 	u := record(t, func(tb testing.TB) { dptest.AssertDP(tb, unknown, exact.LnInt(2), pow2(12)) })
 	v := record(t, func(tb testing.TB) { dptest.AssertDP(tb, violated, exact.LnInt(2), pow2(12)) })

@@ -15,8 +15,8 @@ import (
 	"github.com/dpcheck/dpcheck/verify"
 )
 
-// q parses an exact rational ("3/4").
-func q(s string) *big.Rat {
+// ratOf parses an exact rational ("3/4").
+func ratOf(s string) *big.Rat {
 	x, ok := new(big.Rat).SetString(s)
 	if !ok {
 		panic(s)
@@ -49,9 +49,9 @@ func wantEps(t *testing.T, what string, got, want exact.Eps) {
 	}
 }
 
-// rr is k-ary randomized response as an exact distribution: the true
+// rrDist is k-ary randomized response as an exact distribution: the true
 // value with probability p, each other value with probability o.
-func rr(k int, p, o *big.Rat) dptest.Mechanism[int, int] {
+func rrDist(k int, p, o *big.Rat) dptest.Mechanism[int, int] {
 	ins := make([]int, k)
 	for i := range ins {
 		ins[i] = i
@@ -73,9 +73,9 @@ func rr(k int, p, o *big.Rat) dptest.Mechanism[int, int] {
 // e^ε/(e^ε + 1), the rest split between the two other values.
 func rrFormula(c int64, binary bool) dptest.Mechanism[int, int] {
 	if binary {
-		return rr(3, big.NewRat(c, c+1), big.NewRat(1, 2*(c+1)))
+		return rrDist(3, big.NewRat(c, c+1), big.NewRat(1, 2*(c+1)))
 	}
-	return rr(3, big.NewRat(c, c+2), big.NewRat(1, c+2))
+	return rrDist(3, big.NewRat(c, c+2), big.NewRat(1, c+2))
 }
 
 // TestRandomizedResponse3: with the right formula, 3-ary randomized
@@ -169,11 +169,11 @@ func TestSamplerWithoutUnexploredMass(t *testing.T) {
 	}
 }
 
-// tail returns x with probability 2^-10 (after ten heads) and −1
+// tailSampler returns x with probability 2^-10 (after ten heads) and −1
 // otherwise: a sampler whose privacy hangs on runs of more than ten
 // choices. Exactly, Pr(x | x) = 2^-10 and Pr(x | y) = 0 for y ≠ x, so it
 // is not (ε, δ)-DP for any δ < 2^-10.
-func tail() dptest.Mechanism[int, int] {
+func tailSampler() dptest.Mechanism[int, int] {
 	return dptest.Mechanism[int, int]{Inputs: []int{0, 1}, Run: func(x int, r *dptest.Rand) int {
 		n := 0
 		for r.Bit() {
@@ -186,13 +186,13 @@ func tail() dptest.Mechanism[int, int] {
 	}}
 }
 
-// TestUnexploredMassGivesUnknown: explored to 5 choices a run, tail's two
+// TestUnexploredMassGivesUnknown: explored to 5 choices a run, tailSampler's two
 // inputs have the same explored distribution (−1 with 31/32), so the
 // explored runs alone would say "holds" at any ε and δ; the unexplored
 // 1/32 of each input is exactly where the difference lies. The verdict
 // must be unknown, with d = 0 + 1/32 and a lower bound of 0.
 func TestUnexploredMassGivesUnknown(t *testing.T) {
-	m := tail()
+	m := tailSampler()
 	m.Budget = dptest.Budget{Depth: 5}
 	r, err := dptest.CheckDP(context.Background(), m, exact.LnInt(2), pow2(12))
 	if err != nil {
@@ -225,7 +225,7 @@ func TestUnexploredMassGivesUnknown(t *testing.T) {
 // does, H(0‖1) ≥ 1023/2^20 − 2·2^-20 > δ = 2^-12 at ε = ln(2).
 func TestExploredRunsProveViolation(t *testing.T) {
 	ctx := context.Background()
-	m := tail()
+	m := tailSampler()
 	m.Budget = dptest.Budget{Depth: 20}
 	r, err := dptest.CheckDP(ctx, m, exact.LnInt(2), pow2(12))
 	if err != nil {
@@ -241,10 +241,10 @@ func TestExploredRunsProveViolation(t *testing.T) {
 		t.Errorf("counterexample:\n%s", cx)
 	}
 	wantRat(t, "bound", cx.Bound, new(big.Rat).Add(pow2(12), new(big.Rat).Mul(big.NewRat(2, 1), B)))
-	wantRat(t, "excess", cx.Excess, q("765/1048576")) // 1023/2^20 − 2/2^20 − 256/2^20
+	wantRat(t, "excess", cx.Excess, ratOf("765/1048576")) // 1023/2^20 − 2/2^20 − 256/2^20
 	// d = H(L_0‖L_1) + u_0 = (2^-10 − 2^-20) + 2^-20, the exact δ.
 	wantRat(t, "d", r.DeltaBound, pow2(10))
-	wantRat(t, "lower bound", r.DeltaLow, q("1021/1048576"))
+	wantRat(t, "lower bound", r.DeltaLow, ratOf("1021/1048576"))
 	// The least ε: no finite one is proved (an input's unexplored mass
 	// may fall where the other has none); at least ln(c) where
 	// 1023/2^20 − c·2^-20 = 2^-12, c = 767.
@@ -330,8 +330,8 @@ func TestBoundedIrrationalEps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantReal(t, "d", d.High, exact.Affine(q("43/64"), q("-21/64"), half))
-	wantReal(t, "lower bound", d.Low, exact.Affine(q("21/32"), q("-11/32"), half))
+	wantReal(t, "d", d.High, exact.Affine(ratOf("43/64"), ratOf("-21/64"), half))
+	wantReal(t, "lower bound", d.Low, exact.Affine(ratOf("21/32"), ratOf("-11/32"), half))
 }
 
 // TestTightEpsilonBounds: coinRR after three rounds at δ = 1/32. The
@@ -346,7 +346,7 @@ func TestTightEpsilonBounds(t *testing.T) {
 	wantEps(t, "low", e.Low, exact.LnFrac(20, 11))
 	wantEps(t, "high", e.High, exact.LnFrac(41, 21))
 	// The true value, from the exact distribution (2/3, 1/3).
-	exactRR := rr(2, big.NewRat(2, 3), big.NewRat(1, 3))
+	exactRR := rrDist(2, big.NewRat(2, 3), big.NewRat(1, 3))
 	truth, err := dptest.TightEpsilon(context.Background(), exactRR, big.NewRat(1, 32))
 	if err != nil {
 		t.Fatal(err)
@@ -360,11 +360,11 @@ func TestTightEpsilonBounds(t *testing.T) {
 // of its own.
 func TestVerdictsAgreeWithHandBuiltChain(t *testing.T) {
 	ctx := context.Background()
-	m := tail()
+	m := tailSampler()
 	m.Budget = dptest.Budget{Depth: 14} // outputs x with 2^-11..2^-14, unexplored 2^-14
 	b := newChain(t, map[string]map[string]*big.Rat{
-		"x0": {"minus": new(big.Rat).Sub(big.NewRat(1, 1), pow2(10)), "zero": q("15/16384"), "u0": pow2(14)},
-		"x1": {"minus": new(big.Rat).Sub(big.NewRat(1, 1), pow2(10)), "one": q("15/16384"), "u1": pow2(14)},
+		"x0": {"minus": new(big.Rat).Sub(big.NewRat(1, 1), pow2(10)), "zero": ratOf("15/16384"), "u0": pow2(14)},
+		"x1": {"minus": new(big.Rat).Sub(big.NewRat(1, 1), pow2(10)), "one": ratOf("15/16384"), "u1": pow2(14)},
 	})
 	a, err := verify.Analyze(ctx, &verify.Model{Chain: b, Neighbours: [][2]int{{0, 1}}})
 	if err != nil {
