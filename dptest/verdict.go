@@ -580,86 +580,101 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 	for _, in := range w.inputs {
 		byKey[in.key] = in
 	}
-	r := &DistResult{Verdict: Holds, Inputs: len(g.inputs)}
-	var worst *inputGap
-	for _, in := range g.inputs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	// The distance of two distributions is their hockey-stick divergence
+	// at ε = 0, so the bounds are those of CheckDP: on a model whose pairs
+	// are each input of got and its counterpart in want, the ordered pair
+	// (got, want) has H(L_g‖L_w) + u_g = the upper bound of the distance
+	// and H(L_g‖L_w) − u_w the lower one.
+	both := &model{}
+	index := map[string]int{}
+	add := func(side *model, in *modelInput) {
+		c := &modelInput{name: in.name, key: in.key, u: in.u, p: make(map[int]*big.Rat, len(in.p))}
+		for j, name := range side.outputs { // in order: ties go to the first
+			p := in.p[j]
+			if p == nil {
+				continue
+			}
+			k, ok := index[name]
+			if !ok {
+				k = len(both.outputs)
+				index[name] = k
+				both.outputs = append(both.outputs, name)
+			}
+			c.p[k] = p
 		}
+		both.inputs = append(both.inputs, c)
+	}
+	for _, in := range g.inputs {
 		other, ok := byKey[in.key]
 		if !ok {
 			return nil, fmt.Errorf("dptest: input %s has no counterpart in the model compared with", in.name)
 		}
-		gap := compareInputs(g, in, w, other)
+		add(g, in)
+		add(w, other)
+		n := len(both.inputs)
+		both.pairs = append(both.pairs, [2]int{n - 2, n - 1})
+	}
+	a, err := both.analysis(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pbs, err := both.pairBounds(ctx, a, exact.Eps{})
+	if err != nil {
+		return nil, err
+	}
+	r := &DistResult{Verdict: Holds, Inputs: len(g.inputs)}
+	var worst *inputGap
+	for i := range g.inputs {
+		pb := pbs[2*i] // (got, want); pbs[2*i+1] is the reverse
+		high, _ := pb.upper.Rat()
+		low, _ := pb.low.Rat()
+		gap := &inputGap{in: both.inputs[2*i], other: both.inputs[2*i+1], low: low, high: high}
 		switch {
-		case gap.low.Sign() > 0:
-			if r.Verdict != Violated || gap.low.Cmp(worst.low) > 0 {
+		case low.Sign() > 0:
+			if r.Verdict != Violated || low.Cmp(worst.low) > 0 {
 				worst = gap
 			}
 			r.Verdict = Violated
 		case r.Verdict == Violated:
-		case gap.high.Sign() > 0:
+		case high.Sign() > 0:
 			r.Verdict = Unknown
-			if worst == nil || gap.high.Cmp(worst.high) > 0 {
+			if worst == nil || high.Cmp(worst.high) > 0 {
 				worst = gap
 			}
 		case worst == nil:
 			worst = gap
 		}
 	}
+	worst.mostDifferent(both.outputs)
 	r.Input, r.TVLow, r.TVHigh = worst.in.name, worst.low, worst.high
 	r.Output, r.Got, r.Want = worst.output, worst.got, worst.want
 	r.UnexploredGot, r.UnexploredWant = worst.in.u, worst.other.u
 	return r, nil
 }
 
-// inputGap compares one input's distributions.
+// inputGap is the comparison of one input's distributions: the bounds
+// of their distance, and the output whose explored masses differ most.
 type inputGap struct {
 	in, other *modelInput
 	low, high *big.Rat
-	// the output whose explored masses differ most
 	output    string
 	got, want *big.Rat
 }
 
-func compareInputs(g *model, in *modelInput, w *model, other *modelInput) *inputGap {
-	wantP := map[string]*big.Rat{}
-	for j, p := range other.p {
-		wantP[w.outputs[j]] = p
-	}
-	gap := &inputGap{in: in, other: other, got: new(big.Rat), want: new(big.Rat)}
-	h := new(big.Rat)
-	var bestDiff *big.Rat
-	consider := func(name string, pg, pw *big.Rat) {
-		d := new(big.Rat).Sub(pg, pw)
-		if d.Sign() > 0 {
-			h.Add(h, d)
-		}
-		d.Abs(d)
-		if bestDiff == nil || d.Cmp(bestDiff) > 0 {
-			bestDiff, gap.output, gap.got, gap.want = d, name, pg, pw
-		}
-	}
-	seen := map[string]bool{}
-	for j, name := range g.outputs {
-		pg := in.p[j]
-		if pg == nil {
+// mostDifferent finds the output whose explored masses differ most (the
+// first in output order on ties).
+func (gap *inputGap) mostDifferent(outputs []string) {
+	var best *big.Rat
+	for j, name := range outputs {
+		pg, pw := orZero(gap.in.p[j]), orZero(gap.other.p[j])
+		if pg.Sign() == 0 && pw.Sign() == 0 {
 			continue
 		}
-		seen[name] = true
-		consider(name, pg, orZero(wantP[name]))
-	}
-	for j, name := range w.outputs {
-		if pw := other.p[j]; pw != nil && !seen[name] {
-			consider(name, new(big.Rat), pw)
+		d := new(big.Rat).Sub(pg, pw)
+		if d.Abs(d); best == nil || d.Cmp(best) > 0 {
+			best, gap.output, gap.got, gap.want = d, name, pg, pw
 		}
 	}
-	gap.high = new(big.Rat).Add(h, in.u)
-	gap.low = new(big.Rat).Sub(h, other.u)
-	if gap.low.Sign() < 0 {
-		gap.low.SetInt64(0)
-	}
-	return gap
 }
 
 func orZero(x *big.Rat) *big.Rat {
