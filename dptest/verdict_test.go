@@ -24,11 +24,6 @@ func ratOf(s string) *big.Rat {
 	return x
 }
 
-// pow2 is 2^-n.
-func pow2(n int) *big.Rat {
-	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(n)))
-}
-
 // wantReal fails unless got equals want exactly.
 func wantReal(t *testing.T, what string, got exact.Real, want exact.Real) {
 	t.Helper()
