@@ -74,19 +74,15 @@ func ExampleMechanism_sampler() {
 // A failing assertion prints the counterexample.
 func ExampleAssertDP() {
 	var t testing.TB = printTB{} // in a test, the *testing.T
-	m := dptest.Mechanism[int, int]{
+	dptest.AssertDP(t, dptest.Mechanism[int, int]{
 		Inputs: []int{0, 1, 2},
 		Run: func(x int, r *dptest.Rand) int {
-			if r.Bernoulli(big.NewRat(3, 4)) {
-				return x
+			if v := r.IntN(8); v >= 6 {
+				return (x + v - 5) % 3 // a lie: each other answer with 1/8
 			}
-			if r.Bit() {
-				return (x + 1) % 3
-			}
-			return (x + 2) % 3
+			return x // the truth with 3/4
 		},
-	}
-	dptest.AssertDP(t, m, exact.LnInt(3), nil)
+	}, exact.LnInt(3), nil) // ε = ln(3), δ = 0
 	// Output:
 	// dptest.AssertDP: violated: ε = ln(3) ≈ 1.09861, δ = 0; 6 ordered pairs × 3 outputs
 	// counterexample: 0 vs 1
@@ -97,7 +93,7 @@ func ExampleAssertDP() {
 	//   excess        3/8 ≈ 0.375
 	//   worst output  0: 3/4 ≈ 0.75 vs 1/8 ≈ 0.125 (ratio 6)
 	//   least ε       ln(6) ≈ 1.79176 would hold at this δ
-	// explored: every run (9 runs)
+	// explored: every run (24 runs)
 }
 
 // Sampler correctness: three random bits mod 6 is no fair die.
