@@ -104,8 +104,9 @@
 // *builder.Mechanism), Chain (a chain with its neighbouring pairs and
 // output space), Source and File (a .dp specification). Two models of any
 // kinds can be compared with SameDist: inputs and outputs are matched on
-// how they print (a chain's inputs by their valuation, "x=1"), so a Go type
-// with a String method matches a chain's names.
+// how they print (a chain's inputs by their valuation on the variables
+// that differ between inputs, "a1=0, a2=2"), so a Go type with a String
+// method matches a chain's names.
 //
 // # Without a test
 //

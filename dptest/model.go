@@ -270,11 +270,12 @@ func (cm chainModel) prepare(ctx context.Context) (*model, error) {
 	}
 	m := &model{chain: cm.c, chainPairs: pairs, output: cm.out}
 	index := map[int]int{}
+	vary := varying(cm.c)
 	for i, s := range cm.c.Inputs() {
 		info := verify.StateInfo{ID: s, Name: cm.c.Name(s), Valuation: cm.c.Valuation(s)}
 		key := info.Name
 		if len(info.Valuation) > 0 {
-			key = info.Valuation.String()
+			key = keep(info.Valuation, vary).String()
 		}
 		m.inputs = append(m.inputs, &modelInput{name: info.String(), key: key, u: new(big.Rat), state: s})
 		index[s] = i
@@ -287,6 +288,54 @@ func (cm chainModel) prepare(ctx context.Context) (*model, error) {
 		}
 	}
 	return m, nil
+}
+
+// varying returns which variables of c's inputs' valuations take more
+// than one value among the inputs — a module's input variables, not its
+// state variables, which every input starts with the same value — or nil
+// (keep every variable) unless every input has the same variables, in the
+// same order, and some of them vary.
+func varying(c *chain.Chain) []bool {
+	ins := c.Inputs()
+	if len(ins) < 2 {
+		return nil
+	}
+	first := c.Valuation(ins[0])
+	vary := make([]bool, len(first))
+	some := false
+	for _, s := range ins[1:] {
+		v := c.Valuation(s)
+		if len(v) != len(first) {
+			return nil
+		}
+		for k := range v {
+			if v[k].Name != first[k].Name {
+				return nil
+			}
+			if v[k].Value != first[k].Value {
+				vary[k], some = true, true
+			}
+		}
+	}
+	if !some {
+		return nil
+	}
+	return vary
+}
+
+// keep is v with only the variables marked in vary (all of v when vary
+// is nil).
+func keep(v chain.Valuation, vary []bool) chain.Valuation {
+	if vary == nil {
+		return v
+	}
+	var out chain.Valuation
+	for k, x := range v {
+		if vary[k] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Source is the Model of a .dp specification (its statements are not

@@ -215,3 +215,81 @@ func TestOutputOrder(t *testing.T) {
 		}
 	}
 }
+
+// count and release print as the module below names its input variable and
+// its output.
+type count int
+type release int
+
+func (c count) String() string   { return fmt.Sprintf("in=%d", int(c)) }
+func (r release) String() string { return fmt.Sprintf("out=%d", int(r)) }
+
+// TestSameDistMatchesInputVariables: a module's inputs are matched on its
+// input variables, not on the state variables that every input starts
+// with alike (out=-1 here), so a Go input prints as "in=1", not as
+// "in=1, out=-1".
+func TestSameDistMatchesInputVariables(t *testing.T) {
+	const src = `module geometric
+  input in : [0..2];
+  out : [-1..2] init -1;
+  [] out = -1 -> (out' ~ geometric(1/2, in, 0, 2)) & (in' = 0);
+endmodule
+outputs var out
+neighbours |in - in'| <= 1
+check dp(eps = ln(2))
+`
+	// clamp(in + Z, 0, 2) with Pr[Z = z] = 1/3·2^−|z|: the tails fold onto
+	// 0 and 2, Pr(0 | in) = Σ_{z ≤ −in} = 2/3·2^−in.
+	m := dptest.Mechanism[count, release]{
+		Inputs: []count{0, 1, 2},
+		Dist: func(in count) map[release]*big.Rat {
+			d := int64(in)
+			return map[release]*big.Rat{
+				0: big.NewRat(2, 3<<d),
+				1: big.NewRat(1, 3<<max(1-d, d-1)),
+				2: big.NewRat(2, 3<<(2-d)),
+			}
+		},
+	}
+	r, err := dptest.SameDist(context.Background(), m, dptest.Source("geometric.dp", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != dptest.Holds || r.Inputs != 3 {
+		t.Errorf("%s", r)
+	}
+	// An input that prints otherwise: the error says how the model's print.
+	bare := dptest.Mechanism[int, int]{Inputs: []int{0, 1}, Run: func(x int, r *dptest.Rand) int { return x }}
+	_, err = dptest.SameDist(context.Background(), bare, dptest.Source("geometric.dp", src))
+	if want := "dptest: input 0 has no counterpart in the model compared with, whose inputs print as in=0; in=1; in=2"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	// A chain block's states: x varies, y does not.
+	const block = `chain {
+  state pos (x = 1, y = 0)
+  state neg (x = 0, y = 0)
+  state yes
+  state no
+  pos -> yes : 3/4, no : 1/4
+  neg -> yes : 1/4, no : 3/4
+}
+inputs pos, neg
+neighbours pos ~ neg
+check dp(eps = ln(3))
+`
+	survey := dptest.Mechanism[string, string]{
+		Inputs: []string{"x=1", "x=0"},
+		Dist: func(x string) map[string]*big.Rat {
+			if x == "x=1" {
+				return map[string]*big.Rat{"yes": big.NewRat(3, 4), "no": big.NewRat(1, 4)}
+			}
+			return map[string]*big.Rat{"yes": big.NewRat(1, 4), "no": big.NewRat(3, 4)}
+		},
+	}
+	if r, err = dptest.SameDist(context.Background(), survey, dptest.Source("survey.dp", block)); err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != dptest.Holds || r.Inputs != 2 {
+		t.Errorf("%s", r)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
@@ -550,8 +551,10 @@ type DistResult struct {
 
 // SameDist compares the output distribution of got with that of want for
 // every input of got. Inputs are matched on how they print — a Go input
-// by %v, an input state of a chain by its valuation ("x=1"), else its
-// name — and so are outputs: a Go output by %v, a chain's by its output
+// by %v, an input state of a chain by its valuation on the variables
+// that differ between inputs ("x=1": a module's input variables, not its
+// state variables, which every input starts alike), else its name — and
+// so are outputs: a Go output by %v, a chain's by its output
 // name ("out=2", or a final state's name). Give a Go type a String method
 // to match a chain's names. Every input of got needs a counterpart in
 // want; want may have more.
@@ -607,7 +610,7 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 	for _, in := range g.inputs {
 		other, ok := byKey[in.key]
 		if !ok {
-			return nil, fmt.Errorf("dptest: input %s has no counterpart in the model compared with", in.name)
+			return nil, fmt.Errorf("dptest: input %s has no counterpart in the model compared with, whose inputs print as %s", in.key, keysText(w.inputs))
 		}
 		add(g, in)
 		add(w, other)
@@ -675,6 +678,22 @@ func (gap *inputGap) mostDifferent(outputs []string) {
 			best, gap.output, gap.got, gap.want = d, name, pg, pw
 		}
 	}
+}
+
+// keysText lists how the first inputs print: "in=0, in=1, … (5 inputs)".
+func keysText(ins []*modelInput) string {
+	var b strings.Builder
+	for i, in := range ins {
+		if i == 3 {
+			fmt.Fprintf(&b, "; … (%d inputs)", len(ins))
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(in.key)
+	}
+	return b.String()
 }
 
 func orZero(x *big.Rat) *big.Rat {
