@@ -544,8 +544,8 @@ func BenchmarkCKS20Delta(b *testing.B) {
 		form string
 		ks   []int // MinProb 10^−k
 	}{
-		{"rational", []int{6, 8, 10, 15, 20, 30, 40, 50, 60}},
-		{"bits", []int{6, 8, 10, 15, 20, 25, 28}},
+		{"rational", []int{6, 8, 10, 15, 20, 30, 37, 40, 50, 60, 66}},
+		{"bits", []int{6, 8, 10, 15, 19, 20, 25, 27}},
 		{"rational-plain", []int{4, 6, 8, 10}},
 		{"bits-plain", []int{3, 4, 5, 6, 7}},
 	} {
