@@ -24,11 +24,13 @@ func benchmarkExplore[Out comparable](b *testing.B, sampler func(*dptest.Rand) O
 	b.ReportMetric(float64(runs)/b.Elapsed().Seconds(), "runs/s")
 }
 
-// The figures of merit are runs explored per second, on one core:
-//
-//	go test ./dptest -run '^$' -bench Explore -benchmem -cpu 1
+// The figures of merit are runs explored per second, on one core (all of
+// them: go test ./dptest -run '^$' -bench Explore -benchmem -cpu 1).
 
-// BenchmarkExploreBits explores a sampler of 16 bits (65 536 runs).
+// BenchmarkExploreBits explores a sampler of 16 bits (65 536 runs); the
+// target is a million runs a second on one core:
+//
+//	go test ./dptest -run '^$' -bench ExploreBits -benchmem -cpu 1
 func BenchmarkExploreBits(b *testing.B) {
 	sampler := func(r *dptest.Rand) int {
 		v := 0
@@ -42,14 +44,18 @@ func BenchmarkExploreBits(b *testing.B) {
 	benchmarkExplore(b, sampler, dptest.Budget{}, func(d *dptest.Dist[int]) bool { return d.Runs == 1<<16 })
 }
 
-// BenchmarkExploreIntN explores four dice (1296 runs).
+// BenchmarkExploreIntN explores four dice (1296 runs):
+//
+//	go test ./dptest -run '^$' -bench ExploreIntN -benchmem -cpu 1
 func BenchmarkExploreIntN(b *testing.B) {
 	sampler := func(r *dptest.Rand) int { return r.IntN(6) + r.IntN(6) + r.IntN(6) + r.IntN(6) }
 	benchmarkExplore(b, sampler, dptest.Budget{}, func(d *dptest.Dist[int]) bool { return d.Runs == 1296 })
 }
 
 // BenchmarkExploreRejection explores a die from rejection sampling of
-// three bits, cut at 2^−36 (12 rounds, 24 570 runs completed).
+// three bits, cut at 2^−36 (12 rounds, 24 570 runs completed):
+//
+//	go test ./dptest -run '^$' -bench ExploreRejection -benchmem -cpu 1
 func BenchmarkExploreRejection(b *testing.B) {
 	benchmarkExplore(b, die, dptest.Budget{MinProb: pow2(36)}, func(d *dptest.Dist[int]) bool {
 		return d.Unexplored.Cmp(pow2(24)) == 0
@@ -57,7 +63,9 @@ func BenchmarkExploreRejection(b *testing.B) {
 }
 
 // BenchmarkExploreBernoulli explores 12 Bernoulli(1/3) choices (4096
-// runs), with an exact rational p per choice.
+// runs), with an exact rational p per choice:
+//
+//	go test ./dptest -run '^$' -bench ExploreBernoulli -benchmem -cpu 1
 func BenchmarkExploreBernoulli(b *testing.B) {
 	third := big.NewRat(1, 3)
 	sampler := func(r *dptest.Rand) int {
@@ -73,7 +81,9 @@ func BenchmarkExploreBernoulli(b *testing.B) {
 }
 
 // BenchmarkExploreReuse explores the sum of 8 reused pairs of coins
-// (3^8 = 6561 runs of 8 reused choices).
+// (3^8 = 6561 runs of 8 reused choices):
+//
+//	go test ./dptest -run '^$' -bench ExploreReuse -benchmem -cpu 1
 func BenchmarkExploreReuse(b *testing.B) {
 	pair := func(r *dptest.Rand) int { return r.IntN(2) + r.IntN(2) }
 	sampler := func(r *dptest.Rand) int {

@@ -182,12 +182,11 @@ func Explore[Out comparable](ctx context.Context, run func(*Rand) Out, b Budget)
 		return nil, err
 	}
 	d := &Dist[Out]{P: make(map[Out]*big.Rat, len(col.outs)), Runs: runs, Cut: cut, SubRuns: sh.subRuns}
-	d.Unexplored = new(big.Rat).Set(ratOne)
+	ps := col.totals()
 	for i, o := range col.outs {
-		p := col.accs[i].total()
-		d.P[o] = p
-		d.Unexplored.Sub(d.Unexplored, p)
+		d.P[o] = ps[i]
 	}
+	d.Unexplored = rest(ps)
 	return d, nil
 }
 
@@ -201,6 +200,35 @@ type collector[Out comparable] struct {
 
 func newCollector[Out comparable]() *collector[Out] {
 	return &collector[Out]{idx: map[Out]int{}}
+}
+
+// totals are the masses of the outputs, in the order of outs.
+func (c *collector[Out]) totals() []*big.Rat {
+	ps := make([]*big.Rat, len(c.accs))
+	for i := range c.accs {
+		ps[i] = c.accs[i].total()
+	}
+	return ps
+}
+
+// rest is 1 − Σ ps: the mass the outputs do not account for. The sum goes
+// through an acc, so that it normalises once where the denominators divide
+// one another (a dyadic sampler's, all powers of 2, always do) instead of
+// once per output: a normalisation is a gcd, quadratic in the size of
+// numbers that reach tens of thousands of bits.
+func rest(ps []*big.Rat) *big.Rat {
+	var a acc
+	for _, p := range ps {
+		if p.Sign() > 0 {
+			a.addBig(p.Num(), p.Denom())
+		}
+	}
+	if a.bd != nil && a.sum == nil {
+		// One big partial sum bn/bd: 1 − bn/bd = (bd − bn)/bd, without
+		// normalising bn/bd first.
+		return fracRat(new(big.Int).Sub(a.bd, a.bn), a.bd)
+	}
+	return new(big.Rat).Sub(ratOne, a.total())
 }
 
 func (c *collector[Out]) add(o Out, p prob) {

@@ -77,7 +77,25 @@ func (p prob) parts() (n, d *big.Int) {
 // rat is p as a new big.Rat.
 func (p prob) rat() *big.Rat {
 	n, d := p.parts()
-	return new(big.Rat).SetFrac(n, d)
+	return fracRat(n, d)
+}
+
+// fracRat is n/d (n ≥ 0, d > 0, neither changed) as a new big.Rat. It is
+// SetFrac, without its gcd when d is a power of 2 — the denominator of
+// every run of a sampler of bits: the common factors are then the trailing
+// zero bits, and the reduced parts are written into the Rat through Num
+// and Denom, which are references to its parts (as math/big documents).
+// SetFrac's gcd is quadratic in the size of the numbers, which reach tens
+// of thousands of bits in the sums of long runs.
+func fracRat(n, d *big.Int) *big.Rat {
+	if n.Sign() <= 0 || d.BitLen() <= 64 || d.TrailingZeroBits() != uint(d.BitLen()-1) {
+		return new(big.Rat).SetFrac(n, d)
+	}
+	k := min(n.TrailingZeroBits(), d.TrailingZeroBits())
+	r := big.NewRat(1, 3) // a fraction: Denom is a reference to its denominator
+	r.Num().Rsh(n, k)
+	r.Denom().Rsh(d, k)
+	return r
 }
 
 // sign is 0 if p is 0, else 1.
@@ -296,14 +314,16 @@ func (a *acc) addBig(n, d *big.Int) {
 // flushBig moves the partial sum of big terms into a.sum.
 func (a *acc) flushBig() {
 	if a.bd != nil {
-		a.addRat(new(big.Rat).SetFrac(a.bn, a.bd))
+		a.addRat(fracRat(a.bn, a.bd))
 		a.bn, a.bd = nil, nil
 	}
 }
 
+// addRat adds x, which it may keep: the caller must not change it.
 func (a *acc) addRat(x *big.Rat) {
 	if a.sum == nil {
-		a.sum = new(big.Rat)
+		a.sum = x // no addition to 0: Add would normalise x again
+		return
 	}
 	a.sum.Add(a.sum, x)
 }

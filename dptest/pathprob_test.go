@@ -93,3 +93,57 @@ func TestRatProb(t *testing.T) {
 		}
 	}
 }
+
+// TestFracRat: fracRat is SetFrac — normalised, equal, with a denominator
+// that is the Rat's own — for dyadic fractions of every size (its
+// shortcut) and others.
+func TestFracRat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		words := make([]big.Word, rng.IntN(48))
+		for i := range words {
+			words[i] = big.Word(rng.Uint64())
+		}
+		n := new(big.Int).SetBits(words)
+		n.Lsh(n, uint(rng.IntN(200)))
+		d := new(big.Int).Lsh(big.NewInt(1), uint(rng.IntN(3200)))
+		if rng.IntN(4) == 0 {
+			d.Mul(d, big.NewInt(int64(rng.IntN(1000)+1)))
+		}
+		n0, d0 := new(big.Int).Set(n), new(big.Int).Set(d)
+		got := fracRat(n, d)
+		want := new(big.Rat).SetFrac(n, d)
+		if got.Cmp(want) != 0 || got.Num().Cmp(want.Num()) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
+			t.Fatalf("fracRat(%s, %s) = %s, want %s", n, d, got.RatString(), want.RatString())
+		}
+		if n.Cmp(n0) != 0 || d.Cmp(d0) != 0 {
+			t.Fatal("fracRat changed its arguments")
+		}
+		// The Rat is a valid value: arithmetic on it agrees.
+		if s, w := new(big.Rat).Add(got, ratOne), new(big.Rat).Add(want, ratOne); s.Cmp(w) != 0 || s.RatString() != w.RatString() {
+			t.Fatalf("%s + 1 = %s, want %s", got.RatString(), s.RatString(), w.RatString())
+		}
+	}
+	if r := fracRat(new(big.Int), new(big.Int).Lsh(big.NewInt(1), 100)); r.Sign() != 0 || r.Denom().Cmp(big.NewInt(1)) != 0 {
+		t.Errorf("fracRat(0, 2^100) = %s", r.RatString())
+	}
+}
+
+// TestRest: 1 − Σ ps exactly, dyadic (one partial sum) or not.
+func TestRest(t *testing.T) {
+	for _, ps := range [][]*big.Rat{
+		nil,
+		{big.NewRat(1, 2), big.NewRat(1, 4)},
+		{new(big.Rat).SetFrac(big.NewInt(3), new(big.Int).Lsh(big.NewInt(1), 300)), new(big.Rat).SetFrac(big.NewInt(5), new(big.Int).Lsh(big.NewInt(1), 90)), new(big.Rat)},
+		{big.NewRat(1, 3), big.NewRat(1, 5), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 100))},
+		{big.NewRat(1, 2), big.NewRat(1, 2)},
+	} {
+		want := new(big.Rat).Set(ratOne)
+		for _, p := range ps {
+			want.Sub(want, p)
+		}
+		if got := rest(ps); got.Cmp(want) != 0 || got.RatString() != want.RatString() {
+			t.Errorf("rest(%v) = %s, want %s", ps, got.RatString(), want.RatString())
+		}
+	}
+}

@@ -88,11 +88,11 @@ func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
 		p   *big.Rat
 	}
 	outs := make([]outcome, len(col.outs))
-	rest := new(big.Rat).Set(ratOne)
+	ps := col.totals()
 	for i, v := range col.outs {
-		outs[i] = outcome{v, col.accs[i].total()}
-		rest.Sub(rest, outs[i].p)
+		outs[i] = outcome{v, ps[i]}
 	}
+	rest := rest(ps)
 	sort.SliceStable(outs, func(i, j int) bool { return outs[i].p.Cmp(outs[j].p) > 0 })
 	vals := make([]T, len(outs))
 	for i, o := range outs {

@@ -25,19 +25,19 @@ func ratOf(s string) *big.Rat {
 }
 
 // wantReal fails unless got equals want exactly.
-func wantReal(t *testing.T, what string, got exact.Real, want exact.Real) {
+func wantReal(t testing.TB, what string, got exact.Real, want exact.Real) {
 	t.Helper()
 	if c, err := got.Cmp(want); err != nil || c != 0 {
 		t.Errorf("%s = %s, want %s", what, got, want)
 	}
 }
 
-func wantRat(t *testing.T, what string, got exact.Real, want *big.Rat) {
+func wantRat(t testing.TB, what string, got exact.Real, want *big.Rat) {
 	t.Helper()
 	wantReal(t, what, got, exact.RatReal(want))
 }
 
-func wantEps(t *testing.T, what string, got, want exact.Eps) {
+func wantEps(t testing.TB, what string, got, want exact.Eps) {
 	t.Helper()
 	if c, err := got.Cmp(want); err != nil || c != 0 {
 		t.Errorf("%s = %s, want %s", what, got, want)
@@ -77,7 +77,20 @@ func rrFormula(c int64, binary bool) dptest.Mechanism[int, int] {
 // response at ε = ln(c) is exactly ln(c)-DP (the ratio p/o is c); with the
 // binary formula the ratio is (c/(c+1)) / (1/(2(c+1))) = 2c, so it is
 // ln(2c)-DP, not ln(c)-DP: at ε = ln(3), caught with the least ε ln(6).
-func TestRandomizedResponse3(t *testing.T) {
+func TestRandomizedResponse3(t *testing.T) { randomizedResponse3(t) }
+
+// BenchmarkRandomizedResponse3 runs all of TestRandomizedResponse3 (for c
+// = 2..6: both formulas checked, the counterexample, the tight ε of each;
+// the builder's encoding at δ = 1/10), whose target is 50 ms:
+//
+//	go test ./dptest -run '^$' -bench RandomizedResponse3 -benchmem -cpu 1
+func BenchmarkRandomizedResponse3(b *testing.B) {
+	for b.Loop() {
+		randomizedResponse3(b)
+	}
+}
+
+func randomizedResponse3(t testing.TB) {
 	ctx := context.Background()
 	for c := int64(2); c <= 6; c++ {
 		right, binary := rrFormula(c, false), rrFormula(c, true)
