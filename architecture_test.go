@@ -60,7 +60,7 @@ func imports(t *testing.T) map[string][]string {
 // when a package imports one it must not.
 func TestImportRules(t *testing.T) {
 	deps := imports(t)
-	for _, p := range []string{"", "source", "exact", "chain", "lump", "mdp", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck", "poly", "param"} {
+	for _, p := range []string{"", "source", "exact", "chain", "lump", "mdp", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck", "poly", "param", "dptest"} {
 		if _, ok := deps[p]; !ok {
 			t.Errorf("package %q not found: the rules below would pass vacuously", p)
 		}
@@ -69,21 +69,22 @@ func TestImportRules(t *testing.T) {
 		"source":      {"*"},
 		"exact":       {"*"},
 		"chain":       {"*"},
-		"lump":        {"source", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
-		"mdp":         {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "lump"},
-		"builder":     {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
-		"verify":      {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder"},
-		"expr":        {"property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "verify"},
-		"property":    {"spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck"},
-		"statespace":  {"spec", "prism", "", "report", "picture", "cmd/dpcheck", "verify"},
-		"spec":        {"", "report", "picture", "cmd/dpcheck"},
-		"prism":       {"spec", "", "report", "picture", "cmd/dpcheck"},
-		"":            {"report", "picture", "cmd/dpcheck"},
-		"report":      {"spec", "prism", "statespace", "picture", "cmd/dpcheck", "builder"},
-		"picture":     {"spec", "prism", "statespace", "report", "cmd/dpcheck", "builder"},
-		"cmd/dpcheck": {"builder"},
-		"poly":        {"", "source", "chain", "lump", "mdp", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck"},
-		"param":       {"", "source", "lump", "mdp", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck"},
+		"lump":        {"source", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "dptest"},
+		"mdp":         {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "lump", "dptest"},
+		"builder":     {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "dptest"},
+		"verify":      {"property", "expr", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "dptest"},
+		"expr":        {"property", "spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "builder", "verify", "dptest"},
+		"property":    {"spec", "prism", "statespace", "", "report", "picture", "cmd/dpcheck", "dptest"},
+		"statespace":  {"spec", "prism", "", "report", "picture", "cmd/dpcheck", "verify", "dptest"},
+		"spec":        {"", "report", "picture", "cmd/dpcheck", "dptest"},
+		"prism":       {"spec", "", "report", "picture", "cmd/dpcheck", "dptest"},
+		"":            {"report", "picture", "cmd/dpcheck", "dptest"},
+		"report":      {"spec", "prism", "statespace", "picture", "cmd/dpcheck", "builder", "dptest"},
+		"picture":     {"spec", "prism", "statespace", "report", "cmd/dpcheck", "builder", "dptest"},
+		"cmd/dpcheck": {"builder", "dptest"},
+		"poly":        {"", "source", "chain", "lump", "mdp", "builder", "verify", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck", "dptest"},
+		"param":       {"", "source", "lump", "mdp", "expr", "property", "spec", "prism", "statespace", "report", "picture", "cmd/dpcheck", "dptest"},
+		"dptest":      {"cmd/dpcheck", "picture", "prism", "statespace", "lump", "mdp", "expr", "param", "poly", "source"},
 	}
 	for pkg, bad := range never {
 		for _, dep := range deps[pkg] {

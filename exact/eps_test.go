@@ -395,3 +395,42 @@ func TestEpsStringLargePowers(t *testing.T) {
 		t.Errorf("ln(6^210) = %s", got)
 	}
 }
+
+// TestMustConstructors: LnInt, LnFrac and Must give the ε of Ln, and panic
+// where Ln would return an error or ε would be negative.
+func TestMustConstructors(t *testing.T) {
+	ln3, _ := exact.Ln(big.NewRat(3, 1))
+	ln32, _ := exact.Ln(big.NewRat(3, 2))
+	half, _ := exact.Rational(big.NewRat(1, 2))
+	for _, c := range []struct {
+		got, want exact.Eps
+	}{
+		{exact.LnInt(3), ln3},
+		{exact.LnInt(1), exact.Eps{}},
+		{exact.LnFrac(3, 2), ln32},
+		{exact.LnFrac(6, 4), ln32},
+		{exact.Must(exact.Rational(big.NewRat(1, 2))), half},
+	} {
+		if !c.got.Equal(c.want) {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+	for name, f := range map[string]func(){
+		"LnInt(0)":       func() { exact.LnInt(0) },
+		"LnFrac(1, 2)":   func() { exact.LnFrac(1, 2) },
+		"LnFrac(1, 0)":   func() { exact.LnFrac(1, 0) },
+		"Must(Ln(-1))":   func() { exact.Must(exact.Ln(big.NewRat(-1, 1))) },
+		"Must(Rational)": func() { exact.Must(exact.Rational(big.NewRat(1<<20, 1))) },
+	} {
+		func() {
+			defer func() {
+				if v := recover(); v == nil {
+					t.Errorf("%s did not panic", name)
+				} else if err, ok := v.(error); !ok || !errors.Is(err, exact.ErrEps) {
+					t.Errorf("%s panicked with %v, want an ErrEps", name, v)
+				}
+			}()
+			f()
+		}()
+	}
+}

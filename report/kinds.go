@@ -73,13 +73,7 @@ func view(o property.Outcome) kind {
 				printf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
 				printf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
-				if wt := r.Witness; wt != nil {
-					what := "on"
-					if r.Delta.Sign() > 0 {
-						what = "with excess δ on"
-					}
-					printf(w, "%sattained by %s vs %s %s %s: %s vs %s\n", pad, wt.From, wt.To, what, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
-				}
+				writeEpsWitness(w, pad, r)
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result
@@ -99,11 +93,7 @@ func view(o property.Outcome) kind {
 				printf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
 				printf(w, "%s%s\n", pad, s.Describe())
 				writeComposition(w, r.Checked)
-				if wt := eventWitness(r.Witness); wt != nil {
-					printf(w, "%sattained by %s vs %s on E* = %s: %s vs %s\n", pad, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
-				} else {
-					printf(w, "%s%s\n", pad, noEvent)
-				}
+				writeDeltaWitness(w, pad, r)
 			},
 			json: func(d *StatementDoc) {
 				r := o.Result

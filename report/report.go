@@ -1,6 +1,9 @@
 // Package report formats dpcheck results for people (Text, Markdown) and
 // for machines (JSON, JUnit, GitHub workflow commands), and shows progress
-// on a terminal. Every rendering escapes the names, statements and
+// on a terminal. Results computed from Go without a file (a
+// verify.Analysis, package dptest) render as the text report shows them
+// under a statement: Counterexample, DPResult, EpsResult, DeltaResult.
+// Every rendering escapes the names, statements and
 // messages that come from the files checked (escape.go). The JSON
 // document's schema is docs/dpcheck.schema.json, documented in docs/ci.md
 // and versioned by SchemaVersion.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -221,14 +222,28 @@ func expectNote(o property.Outcome) string {
 }
 
 func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
+	writeCounterexampleAt(w, pad, cx, nil)
+}
+
+// writeCounterexampleAt writes a counterexample's block with its first
+// line at indent: exact values, or with b the bounds a partial
+// computation proves.
+func writeCounterexampleAt(w io.Writer, indent string, cx *verify.Counterexample, b *Bounds) {
 	from, to := cx.From.Name, cx.To.Name
-	printf(w, "%scounterexample: %s vs %s\n", pad, cx.From, cx.To)
+	printf(w, "%scounterexample: %s vs %s\n", indent, cx.From, cx.To)
+	prFrom, prTo, bound, excess := ratText(cx.PrFrom), ratText(cx.PrTo), realText(cx.Bound), realText(cx.Excess)
+	if b != nil {
+		prFrom, prTo = "≥ "+prFrom+noteText(b.FromNote), "≤ "+prTo+noteText(b.ToNote)
+		bound, excess = "≤ "+bound, "≥ "+excess
+	} else {
+		bound = "= " + bound
+	}
 	rows := [][2]string{
 		{"worst event", "E* = " + witnessEvent(&cx.Witness)},
-		{"Pr[E* | " + from + "]", ratText(cx.PrFrom)},
-		{"Pr[E* | " + to + "]", ratText(cx.PrTo)},
-		{"bound", "e^ε·Pr[E* | " + to + "] + δ = " + realText(cx.Bound)},
-		{"excess", realText(cx.Excess)},
+		{"Pr[E* | " + from + "]", prFrom},
+		{"Pr[E* | " + to + "]", prTo},
+		{"bound", "e^ε·Pr[E* | " + to + "] + δ " + bound},
+		{"excess", excess},
 	}
 	if cx.WorstOutput != "" {
 		ratio := "∞"
@@ -238,7 +253,11 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 				ratio = strings.SplitN(ratio, " (", 2)[0]
 			}
 		}
-		rows = append(rows, [2]string{"worst output", fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, ratText(cx.WorstFrom), ratText(cx.WorstTo), ratio)})
+		v := fmt.Sprintf("%s: %s vs %s (ratio %s)", cx.WorstOutput, ratText(cx.WorstFrom), ratText(cx.WorstTo), ratio)
+		if b != nil && b.WorstNote != "" {
+			v += " " + b.WorstNote
+		}
+		rows = append(rows, [2]string{"worst output", v})
 	}
 	if len(cx.Path) > 2 { // a run of more than one step
 		names := make([]string, len(cx.Path))
@@ -251,9 +270,14 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 		}
 		rows = append(rows, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, ratText(cx.PathPr))})
 	}
-	if cx.LeastEps.IsInf() {
+	switch lo := leastLow(cx, b); {
+	case lo != nil && cx.LeastEps.IsInf():
+		rows = append(rows, [2]string{"least ε", "at least " + epsText(*lo) + "; whether a finite ε holds at this δ is not decided"})
+	case lo != nil:
+		rows = append(rows, [2]string{"least ε", "between " + epsText(*lo) + " and " + epsText(cx.LeastEps) + ", which holds at this δ"})
+	case cx.LeastEps.IsInf():
 		rows = append(rows, [2]string{"least ε", "none: no finite ε holds at this δ"})
-	} else {
+	default:
 		rows = append(rows, [2]string{"least ε", epsText(cx.LeastEps) + " would hold at this δ"})
 	}
 	width := 0
@@ -261,8 +285,24 @@ func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 		width = alignTo(width, r[0])
 	}
 	for _, r := range rows {
-		printf(w, "%s  %s%s  %s\n", pad, r[0], strings.Repeat(" ", max(0, width-textWidth(r[0]))), r[1])
+		printf(w, "%s  %s%s  %s\n", indent, r[0], strings.Repeat(" ", max(0, width-textWidth(r[0]))), r[1])
 	}
+}
+
+// leastLow is the lower bound on the least ε that b gives, or nil when
+// the least ε is known (no bounds, or equal bounds).
+func leastLow(cx *verify.Counterexample, b *Bounds) *exact.Eps {
+	if b == nil || b.LeastEpsLow.Equal(cx.LeastEps) {
+		return nil
+	}
+	return &b.LeastEpsLow
+}
+
+func noteText(note string) string {
+	if note == "" {
+		return ""
+	}
+	return " (" + note + ")"
 }
 
 // writeExplanation prints why a formula fails, following its cause.

@@ -19,7 +19,9 @@
 //     once. The Analysis answers any number of questions: DP checks
 //     dp(ε, δ) (§2.1), TightEpsilon the least ε at a δ (§2.2), TightDelta
 //     the least δ at an ε (§2.3), Profile the whole profile δ(ε) as exact
-//     breakpoints and PairProfile that of one ordered pair (§2.4).
+//     breakpoints; PairDelta and PairProfile give the same of one ordered
+//     pair (§2.4). Every result has a String method of a few readable
+//     lines (package report renders them as the command does).
 //   - NewChecker prepares a chain and its neighbour pairs for dpCTL. Check
 //     decides a state formula at every input (§2.5), ProbQuery gives
 //     Pr_s(ψ) for every input (§2.7), TightEpsilonD and TightDeltaD the

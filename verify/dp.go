@@ -518,3 +518,34 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	}
 	return out, nil
 }
+
+// PairDelta returns the least δ for which the single ordered pair (from,
+// to) satisfies dp(ε, δ): its hockey-stick divergence
+// H_c(from‖to) = Pr_from(E*) − c·Pr_to(E*), exactly, with E* as the
+// witness. It is TightDelta restricted to one pair; from and to must be
+// compared inputs (in some neighbouring pair), else the error wraps
+// ErrModel.
+func (a *Analysis) PairDelta(ctx context.Context, from, to int, eps exact.Eps) (*DeltaResult, error) {
+	if err := checkEps(eps); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, s := range []int{from, to} {
+		if a.dist[s] == nil {
+			return nil, fmt.Errorf("%w: state #%d is not a compared input", ErrModel, s)
+		}
+	}
+	ci := newCinfo(eps)
+	ev, A, B, err := a.excess(from, to, &ci, &scratch{}, true)
+	if err != nil {
+		return nil, err
+	}
+	return &DeltaResult{
+		Eps:     eps,
+		Delta:   exact.Affine(A, new(big.Rat).Neg(B), eps),
+		Witness: &Witness{From: a.stateInfo(from), To: a.stateInfo(to), Event: a.outputNames(ev), PrFrom: A, PrTo: B},
+		Checked: Checked{OrderedPairs: 1, Outputs: len(a.outputs)},
+	}, nil
+}

@@ -57,6 +57,64 @@ func TestReadmeOutputs(t *testing.T) {
 	}
 }
 
+// TestReadmeExampleOutputs keeps the docs' samples of Go output true: a
+// block after <!-- output: PKG.ExampleName --> is the "// Output:" of that
+// runnable example in package PKG, which go test checks.
+func TestReadmeExampleOutputs(t *testing.T) {
+	files := docFiles(t)
+	t.Chdir("../..")
+	re := regexp.MustCompile("(?s)<!-- output: ([a-z]+)\\.(Example\\w*) -->\n```\n(.*?)```\n")
+	n := 0
+	for _, f := range files {
+		doc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range re.FindAllStringSubmatch(string(doc), -1) {
+			n++
+			want, ok := exampleOutput(t, b[1], b[2])
+			if !ok {
+				t.Errorf("%s: no example %s in package %s with an // Output: comment", f, b[2], b[1])
+				continue
+			}
+			if got := strings.TrimRight(b[3], "\n"); got != want {
+				t.Errorf("%s: the sample of %s.%s is stale; the example's output is:\n%s", f, b[1], b[2], want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("found no sample of an example's output")
+	}
+}
+
+// exampleOutput is the "// Output:" comment of func name() in one of
+// package dir's test files.
+func exampleOutput(t *testing.T, dir, name string) (string, bool) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body, ok := strings.Cut(string(src), "\nfunc "+name+"() {\n")
+		if !ok {
+			continue
+		}
+		body, _, _ = strings.Cut(body, "\n}\n")
+		_, out, ok := strings.Cut(body, "\t// Output:\n")
+		if !ok {
+			return "", false
+		}
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			l = strings.TrimPrefix(strings.TrimPrefix(l, "\t//"), " ")
+			lines = append(lines, l)
+		}
+		return strings.Join(lines, "\n"), true
+	}
+	return "", false
+}
+
 // block is a fenced code block of a document.
 type block struct {
 	file   string // the document, relative to the repository root

@@ -1,0 +1,237 @@
+package dptest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Mechanism is a mechanism written in Go over the user's own input and
+// output types: either an exact distribution function (Dist) or a sampler
+// (Run), whose every random choice is explored. It is a Model: every
+// assertion and check of this package takes it.
+//
+//	m := dptest.Mechanism[int, int]{
+//		Inputs:     []int{0, 1, 2},
+//		Neighbours: dptest.Within(1),
+//		Run:        func(x int, r *dptest.Rand) int { return x + noise(r) },
+//	}
+//	dptest.AssertDP(t, m, exact.LnInt(3), nil)
+type Mechanism[In, Out comparable] struct {
+	// Inputs are the inputs compared, in the order results list them;
+	// each is printed with %v.
+	Inputs []In
+	// Neighbours says which inputs are neighbours; it is called on every
+	// two distinct inputs, both ways round, and two inputs are neighbours
+	// when either call says so. Nil: every two distinct inputs are. See
+	// Within, OnePosition and AddRemoveOne for the common relations.
+	Neighbours func(a, b In) bool
+	// Dist is the mechanism's exact output distribution on an input: the
+	// probabilities must be non-negative and sum to exactly 1 (outputs of
+	// probability 0 may be left out).
+	Dist func(In) map[Out]*big.Rat
+	// Run is the mechanism as a sampler: it draws every random choice from
+	// r, and must be deterministic given them. Each input's runs are
+	// explored (Explore) within Budget, inputs in parallel.
+	Run func(x In, r *Rand) Out
+	// Budget bounds the exploration of each input's runs (Run only); the
+	// zero Budget takes the defaults.
+	Budget Budget
+}
+
+// Sampler returns the mechanism of one sampler without an input, for the
+// sampler-correctness checks (SameDist, AssertSameDist): its only input
+// is struct{}{}.
+func Sampler[Out comparable](run func(*Rand) Out, b Budget) Mechanism[struct{}, Out] {
+	return Mechanism[struct{}, Out]{
+		Inputs: []struct{}{{}},
+		Run:    func(_ struct{}, r *Rand) Out { return run(r) },
+		Budget: b,
+	}
+}
+
+// Exact returns the mechanism of one exact distribution without an
+// input: what Sampler's distribution should be.
+func Exact[Out comparable](dist map[Out]*big.Rat) Mechanism[struct{}, Out] {
+	return Mechanism[struct{}, Out]{
+		Inputs: []struct{}{{}},
+		Dist:   func(struct{}) map[Out]*big.Rat { return dist },
+	}
+}
+
+// prepare computes every input's distribution: exactly from Dist, or
+// explored from Run.
+func (m Mechanism[In, Out]) prepare(ctx context.Context) (*model, error) {
+	switch {
+	case m.Dist != nil && m.Run != nil:
+		return nil, errors.New("dptest: the mechanism has both Dist and Run: give one")
+	case m.Dist == nil && m.Run == nil:
+		return nil, errors.New("dptest: the mechanism has neither Dist nor Run: give one")
+	case len(m.Inputs) == 0:
+		return nil, errors.New("dptest: the mechanism has no Inputs")
+	}
+	seen := make(map[In]int, len(m.Inputs))
+	for i, x := range m.Inputs {
+		if j, dup := seen[x]; dup {
+			return nil, fmt.Errorf("dptest: input %v is listed twice in Inputs (at %d and %d)", x, j, i)
+		}
+		seen[x] = i
+	}
+	var dists []*Dist[Out]
+	var err error
+	if m.Dist != nil {
+		dists, err = m.exactDists(ctx)
+	} else {
+		dists, err = m.explore(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	md := &model{sampler: m.Run != nil, budget: m.Budget}
+	// The outputs, in their natural order (numbers numerically, arrays
+	// and structs field by field), so that results do not depend on the
+	// order of a map.
+	index := map[Out]int{}
+	var outs []Out
+	for _, d := range dists {
+		for o := range d.P {
+			if _, ok := index[o]; !ok {
+				index[o] = 0
+				outs = append(outs, o)
+			}
+		}
+	}
+	slices.SortStableFunc(outs, func(a, b Out) int { return compareValues(a, b) })
+	for j, o := range outs {
+		index[o] = j
+		md.outputs = append(md.outputs, fmt.Sprint(o))
+	}
+	for i, x := range m.Inputs {
+		d := dists[i]
+		in := &modelInput{name: fmt.Sprint(x), p: make(map[int]*big.Rat, len(d.P)), u: d.Unexplored, runs: d.Runs, cut: d.Cut}
+		for o, p := range d.P {
+			in.p[index[o]] = p
+		}
+		in.key = in.name
+		md.inputs = append(md.inputs, in)
+	}
+	for i := range m.Inputs {
+		for j := i + 1; j < len(m.Inputs); j++ {
+			if m.neighbours(m.Inputs[i], m.Inputs[j]) {
+				md.pairs = append(md.pairs, [2]int{i, j})
+			}
+		}
+	}
+	return md, nil
+}
+
+func (m Mechanism[In, Out]) neighbours(a, b In) bool {
+	if m.Neighbours == nil {
+		return true
+	}
+	return m.Neighbours(a, b) || m.Neighbours(b, a)
+}
+
+// exactDists calls Dist on every input and checks each row: no nil or
+// negative probability, a sum of exactly 1. The rows are copied.
+func (m Mechanism[In, Out]) exactDists(ctx context.Context) ([]*Dist[Out], error) {
+	out := make([]*Dist[Out], len(m.Inputs))
+	for i, x := range m.Inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		row, err := callDist(m.Dist, x)
+		if err != nil {
+			return nil, err
+		}
+		d := &Dist[Out]{P: make(map[Out]*big.Rat, len(row)), Unexplored: new(big.Rat)}
+		sum := new(big.Rat)
+		for o, p := range row {
+			switch {
+			case p == nil:
+				return nil, fmt.Errorf("dptest: Dist(%v) gives output %v a nil probability", x, o)
+			case p.Sign() < 0:
+				return nil, fmt.Errorf("dptest: Dist(%v) gives output %v the negative probability %s", x, o, p.RatString())
+			case p.Sign() > 0:
+				d.P[o] = new(big.Rat).Set(p)
+				sum.Add(sum, p)
+			}
+		}
+		if sum.Cmp(ratOne) != 0 {
+			return nil, fmt.Errorf("dptest: the probabilities of Dist(%v) sum to %s, not 1", x, sum.RatString())
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// callDist calls dist(x), turning a panic into an error that names x.
+func callDist[In, Out comparable](dist func(In) map[Out]*big.Rat, x In) (row map[Out]*big.Rat, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("dptest: Dist(%v) panicked: %v", x, v)
+		}
+	}()
+	return dist(x), nil
+}
+
+// explore explores every input's runs, inputs in parallel (GOMAXPROCS
+// workers). The first error, in the order of the inputs, is returned,
+// naming its input.
+func (m Mechanism[In, Out]) explore(ctx context.Context) ([]*Dist[Out], error) {
+	n := len(m.Inputs)
+	dists := make([]*Dist[Out], n)
+	errs := make([]error, n)
+	inner, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || inner.Err() != nil {
+					return
+				}
+				x := m.Inputs[i]
+				d, err := Explore(inner, func(r *Rand) Out { return m.Run(x, r) }, m.Budget)
+				if err != nil {
+					errs[i] = err
+					cancel()
+					return
+				}
+				dists[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, &InputError{Input: fmt.Sprint(m.Inputs[i]), Err: err}
+		}
+	}
+	return dists, nil
+}
+
+// InputError is an error of a sampler on one input: a
+// *NondeterminismError, a *PanicError, or an invalid choice.
+type InputError struct {
+	Input string // the input, printed with %v
+	Err   error
+}
+
+// Error says which input, and what went wrong there.
+func (e *InputError) Error() string { return fmt.Sprintf("dptest: input %s: %v", e.Input, e.Err) }
+
+// Unwrap returns the sampler's error.
+func (e *InputError) Unwrap() error { return e.Err }
