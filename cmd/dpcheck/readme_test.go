@@ -265,7 +265,10 @@ func checkCommand(t *testing.T, at string, line string) {
 			mustBench(t, at, pkg, re)
 		}
 		if name := flagValue(f, "-run"); regexp.MustCompile(`^[A-Za-z]+$`).MatchString(name) {
-			mustDefine(t, at, pkg, `func Test`+name+`\(`)
+			if !strings.HasPrefix(name, "Test") {
+				name = "Test" + name
+			}
+			mustDefine(t, at, pkg, `func `+name+`\(`)
 		}
 	case f[0] == "/usr/bin/time" && len(f) > 3 && f[3] == "dpcheck":
 		// measures dpcheck on a file an earlier command generates
