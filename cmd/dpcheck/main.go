@@ -180,7 +180,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			c.Root = "." // what standard input names is below the working directory
 		}
 		var e report.Entry
-		if in.Model != "" {
+		if in.Err != nil { // not read: a path a directory walk does not follow
+			e = report.Entry{File: f, Err: in.Err}
+		} else if in.Model != "" {
 			e = report.Entry{File: f, Sources: read}
 			e.Result, e.Err = c.CheckPRISM(pctx, in.Model, f, consts)
 			e.Source = read[f]
