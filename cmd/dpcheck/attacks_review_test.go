@@ -12,7 +12,7 @@ func init() {
 			forbid: []string{"CI_SECRET_TOKEN", "PATH="}},
 		{name: "reports: a file that does not exist", files: map[string]string{"m.dp": survey},
 			args: []string{"--junit", "j.xml", "nonexist.dp", "m.dp"}, read: []string{"j.xml"}, exit: 2,
-			want: []string{"nonexist.dp: error: cannot read nonexist.dp: no such file", `<testsuite name="nonexist.dp" tests="1" failures="0" errors="1"`, "PASS  line 2"},
+			want:   []string{"nonexist.dp: error: cannot read nonexist.dp: no such file", `<testsuite name="nonexist.dp" tests="1" failures="0" errors="1"`, "PASS  line 2"},
 			forbid: []string{"stat nonexist.dp"}},
 	}...)
 }
