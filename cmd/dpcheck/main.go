@@ -33,7 +33,9 @@ var usage string
 
 func main() {
 	worker := os.Getenv(workerEnv) == "1"
-	if !worker {
+	if worker {
+		watchParent()
+	} else {
 		if code, ok := supervise(os.Args[1:], os.Stderr); ok {
 			os.Exit(code)
 		}
