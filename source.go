@@ -51,7 +51,7 @@ func ReadSource(path string, limit int64) (string, error) {
 	}
 	info, err := os.Stat(path) // before opening: opening a named pipe blocks
 	if err != nil {
-		return "", err
+		return "", &readError{path, err}
 	}
 	if !info.Mode().IsRegular() {
 		what := "a device, pipe or socket"
@@ -65,7 +65,7 @@ func ReadSource(path string, limit int64) (string, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", &readError{path, err}
 	}
 	defer f.Close()
 	// Read into a string of the file's size: no buffer to copy from, no
@@ -74,13 +74,26 @@ func ReadSource(path string, limit int64) (string, error) {
 	b.Grow(int(min(info.Size(), limit)) + 1)
 	n, err := io.Copy(&b, io.LimitReader(f, limit+1))
 	if err != nil {
-		return "", err
+		return "", &readError{path, err}
 	}
 	if n > limit { // the file grew while it was read
 		return "", &FileSizeError{Path: path, Size: n, Limit: limit}
 	}
 	return b.String(), nil
 }
+
+// readError says that a source file could not be read, in the words of
+// the other errors about files: "cannot read m.dp: no such file" (not the
+// file system's "stat m.dp: no such file or directory"). It wraps the
+// file system's error.
+type readError struct {
+	path string
+	err  error
+}
+
+func (e *readError) Error() string { return "cannot read " + e.path + ": " + source.Reason(e.err) }
+
+func (e *readError) Unwrap() error { return e.err }
 
 // StdinName is the name standard input ("-" among the paths) has in
 // positions and reports.
@@ -108,7 +121,8 @@ func ReadSourceFrom(name string, r io.Reader, limit int64) (string, error) {
 
 // Expand turns paths into .dp files: a directory stands for every .dp
 // file below it, in lexical order; a directory without any is an error.
-// "-" (standard input) is kept as it is.
+// "-" (standard input) is kept as it is, and so is a path that does not
+// exist (reading it says so).
 //
 // A walk never leaves the directory walked: a symbolic link below it that
 // leads outside — to a .dp file or to a directory — is an error naming
@@ -116,86 +130,97 @@ func ReadSourceFrom(name string, r io.Reader, limit int64) (string, error) {
 // not check less, or something else, without saying so. A symbolic link
 // to a .dp file inside is checked under its own name; a symbolic link to
 // a directory inside is not followed (what it holds is walked where it
-// is).
+// is). Expand returns the first such error; ExpandInputs keeps each with
+// its path (Input.Err), so that the other files are checked.
 func Expand(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
-		if a == "-" {
-			files = append(files, a)
-			continue
-		}
-		info, err := os.Stat(a)
-		if err != nil || !info.IsDir() {
-			files = append(files, a)
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		found, err := walk(a)
-		if err == nil && len(found) == 0 {
-			err = fmt.Errorf("no .dp files in %s", a)
-		}
+		found, err := expand(a)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, found...)
+		for _, in := range found {
+			if in.Err != nil {
+				return nil, in.Err
+			}
+			files = append(files, in.File)
+		}
 	}
 	return files, nil
 }
 
-// walk returns the .dp files below the directory dir, sorted.
-func walk(dir string) ([]string, error) {
+// expand is Expand of one path, with the errors of the paths a walk met
+// kept in their Input; the error is the path's own (a directory without
+// .dp files).
+func expand(a string) ([]Input, error) {
+	info, err := os.Stat(a)
+	if a == "-" || err != nil || !info.IsDir() {
+		return []Input{{File: a}}, nil
+	}
+	found, err := walk(a)
+	if err == nil && len(found) == 0 {
+		err = fmt.Errorf("no .dp files in %s", source.Escape(a))
+	}
+	return found, err
+}
+
+// walk returns the .dp files below the directory dir, sorted, and the
+// paths below it that are not walked, with their errors (see Expand).
+func walk(dir string) ([]Input, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, err
+		return nil, &readError{dir, err}
 	}
-	var found []string
+	var found []Input
 	// With a separator at its end, a directory given as a symbolic link
 	// is walked, not reported as the link.
 	err = filepath.WalkDir(strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator), func(p string, d fs.DirEntry, err error) error {
 		switch {
-		case err != nil:
-			return err
+		case err != nil: // a directory that cannot be read, say
+			found = append(found, Input{File: p, Err: &readError{source.Escape(p), err}})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
 		case d.Type()&fs.ModeSymlink != 0:
-			return walkLink(root, dir, p, &found)
+			if in, ok := walkLink(root, dir, p); ok {
+				found = append(found, in)
+			}
 		case !d.IsDir() && strings.HasSuffix(p, ".dp"):
-			found = append(found, p)
+			found = append(found, Input{File: p})
 		}
 		return nil
 	})
-	sort.Strings(found)
+	sort.SliceStable(found, func(i, j int) bool { return found[i].File < found[j].File })
 	return found, err
 }
 
 // walkLink decides on the symbolic link p met while walking dir (root
-// resolved): see Expand.
-func walkLink(root, dir, p string, found *[]string) error {
+// resolved): see Expand. ok is false when the link is not walked and not
+// an error (a link to a file that is not a .dp file, a link to a
+// directory inside).
+func walkLink(root, dir, p string) (in Input, ok bool) {
 	isDP := strings.HasSuffix(p, ".dp")
 	target, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		if isDP {
-			*found = append(*found, p) // reading it says what is wrong
-		}
-		return nil
+		return Input{File: p}, isDP // reading it says what is wrong
 	}
 	info, err := os.Stat(target)
 	if err != nil {
-		return err
+		return Input{File: p, Err: &readError{source.Escape(p), err}}, true
 	}
 	switch {
 	case !info.IsDir() && !isDP:
-		return nil // not a .dp file
+		return Input{}, false // not a .dp file
 	case !source.Within(root, target):
 		what := "a file"
 		if info.IsDir() {
 			what = "a directory"
 		}
-		return fmt.Errorf("%s is a symbolic link to %s outside %s: a directory walk does not follow it (name the file itself to check it)", source.Escape(p), what, source.Escape(dir))
+		return Input{File: p, Err: fmt.Errorf("%s is a symbolic link to %s outside %s: a directory walk does not follow it (name the file itself to check it)", source.Escape(p), what, source.Escape(dir))}, true
 	case isDP && !info.IsDir():
-		*found = append(*found, p)
+		return Input{File: p}, true
 	}
-	return nil
+	return Input{}, false
 }
 
 // Input is what one entry of a run checks: a .dp file, or a PRISM
@@ -205,6 +230,11 @@ type Input struct {
 	File string
 	// Model is the PRISM model file of the properties; "" for a .dp file.
 	Model string
+	// Err, when set, is why File is not read: a path a directory walk
+	// does not follow (a symbolic link out of the directory). It is the
+	// file's error, as an error reading it would be; the other files are
+	// checked.
+	Err error
 }
 
 // IsPRISMModel reports whether path names a PRISM model file (.prism,
@@ -233,7 +263,9 @@ func IsPRISMProperties(path string) bool {
 // follows it — "-" (standard input) among them is a properties file too;
 // any other file is a .dp file, "-" included. A model without a properties
 // file after it has nothing to check, and a properties file without a
-// model before it nothing to check against: both are errors.
+// model before it nothing to check against: both are errors, as is a
+// directory without .dp files; a path a walk does not follow is an Input
+// with its Err.
 func ExpandInputs(args []string) ([]Input, error) {
 	var out []Input
 	for i := 0; i < len(args); i++ {
@@ -252,13 +284,11 @@ func ExpandInputs(args []string) ([]Input, error) {
 		case IsPRISMProperties(a):
 			return nil, fmt.Errorf("%s is a PRISM properties file: give the model file (.prism, .pm or .nm) before it", a)
 		default:
-			files, err := Expand([]string{a})
+			found, err := expand(a)
 			if err != nil {
 				return nil, err
 			}
-			for _, f := range files {
-				out = append(out, Input{File: f})
-			}
+			out = append(out, found...)
 		}
 	}
 	return out, nil

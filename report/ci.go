@@ -58,12 +58,19 @@ func JUnit(w io.Writer, entries []Entry) error {
 		elapsed := e.elapsed()
 		total += elapsed
 		s := testsuite{Name: file, Time: seconds(elapsed)}
-		if e.Result == nil {
+		n := tally([]Entry{e})
+		s.Failures, s.Errors = n.fail, n.errors+n.stopped+n.notChecked+n.stoppedBeforeRuns
+		if st := stateOf(e); st != checked {
 			var b bytes.Buffer
 			writeErr(&b, e)
-			s.Cases = append(s.Cases, testcase{Classname: file, Name: "load " + file, Time: seconds(elapsed),
-				Error: &failure{Message: "the file does not load", Type: "dpcheck.invalid", Text: junitText(b.String())}})
-			s.Errors++
+			f := &failure{Message: "the file does not load", Type: "dpcheck.invalid", Text: junitText(b.String())}
+			switch {
+			case st == stoppedBefore:
+				f.Message, f.Type = "the file was stopped before its checks ran", "dpcheck.stopped"
+			case StatusOf(e) == Internal:
+				f.Message, f.Type = "dpcheck failed on the file (an internal error)", "dpcheck.internal"
+			}
+			s.Cases = append(s.Cases, testcase{Classname: file, Name: "load " + file, Time: seconds(elapsed), Error: f})
 		} else {
 			for i, o := range e.Result.Statements {
 				var b bytes.Buffer
@@ -75,13 +82,13 @@ func JUnit(w io.Writer, entries []Entry) error {
 					took = e.Result.Times[i]
 				}
 				tc := testcase{Classname: file, Name: junitAttr(fmt.Sprintf("line %d: %s", h.Pos.Line, h.Text)), Time: seconds(took)}
-				switch {
-				case o.Err() != nil:
+				switch statementStatus(o) {
+				case "STOP":
+					tc.Error = &failure{Message: junitAttr(errText(o.Err())), Type: "dpcheck.stopped", Text: text}
+				case "ERROR":
 					tc.Error = &failure{Message: junitAttr(errText(o.Err())), Type: "dpcheck.error", Text: text}
-					s.Errors++
-				case !o.Pass():
+				case "FAIL":
 					tc.Failure = &failure{Message: junitAttr(summary(o)), Type: "dpcheck.fail", Text: text}
-					s.Failures++
 				default:
 					tc.SystemOut = text
 				}
@@ -135,10 +142,8 @@ func summary(o property.Outcome) string {
 func GitHub(out io.Writer, entries []Entry) error {
 	var b bytes.Buffer
 	w := &b
-	var pass, fail, bad int
 	for _, e := range entries {
-		if e.Result == nil {
-			bad++
+		if st := stateOf(e); st != checked {
 			var list source.ErrorList
 			if errors.As(e.Err, &list) {
 				for _, x := range list {
@@ -150,23 +155,24 @@ func GitHub(out io.Writer, entries []Entry) error {
 						ghProp(file), x.Pos.Line, x.Pos.Column, ghProp("dpcheck: invalid file"), ghData(x.Msg))
 				}
 			} else {
-				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp("dpcheck: cannot check"), ghData(errText(e.Err)))
+				title := "dpcheck: cannot check"
+				if st == stoppedBefore {
+					title = "dpcheck: stopped before checking"
+				}
+				fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(e.File), ghProp(title), ghData(errText(e.Err)))
 			}
 			continue
 		}
 		for _, o := range e.Result.Statements {
 			if o.Pass() {
-				pass++
 				continue
 			}
-			fail++
 			h := o.Statement().Head()
 			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(e.File), h.Pos.Line, h.Pos.Column,
 				ghProp("dpcheck: "+h.Text), ghData(summary(o)))
 		}
 	}
-	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(fmt.Sprintf("%s, %s: %d passed, %d failed, %s with errors",
-		count(len(entries), "file"), count(pass+fail, "statement"), pass, fail, count(bad, "file"))))
+	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(tally(entries).String()))
 	_, err := out.Write(b.Bytes())
 	return err
 }

@@ -25,22 +25,18 @@ const (
 // as Markdown or HTML.
 func Markdown(w io.Writer, entries []Entry) error {
 	var b bytes.Buffer
-	var n counts
 	type row struct{ status, file, line, statement string }
 	type detail struct{ head, body string }
 	var rows []row
 	var details []detail
 	for _, e := range entries {
 		file := mdText(e.File)
-		if e.Result == nil {
+		if st := stateOf(e); st != checked {
 			var t bytes.Buffer
 			writeErr(&t, e)
 			status, what := "**ERROR**", "the file was not checked"
-			if stopped(e.Err) {
+			if st == stoppedBefore {
 				status, what = "**STOP**", "stopped before its checks ran"
-				n.stoppedFiles++
-			} else {
-				n.bad++
 			}
 			rows = append(rows, row{status, file, "", what})
 			details = append(details, detail{status + " " + file, t.String()})
@@ -48,19 +44,9 @@ func Markdown(w io.Writer, entries []Entry) error {
 		}
 		for _, o := range e.Result.Statements {
 			h := o.Statement().Head()
-			status := "PASS"
-			switch {
-			case o.Pass():
-				n.pass++
-			case stopped(o.Err()):
-				status = "**STOP**"
-				n.stopped++
-			case o.Err() != nil:
-				status = "**ERROR**"
-				n.fail++
-			default:
-				status = "**FAIL**"
-				n.fail++
+			status := statementStatus(o)
+			if status != "PASS" {
+				status = "**" + status + "**"
 			}
 			line := fmt.Sprint(h.Pos.Line)
 			rows = append(rows, row{status, file, line, mdText(h.Text)})
@@ -70,21 +56,8 @@ func Markdown(w io.Writer, entries []Entry) error {
 				details = append(details, detail{fmt.Sprintf("%s %s line %s: %s", status, file, line, mdText(h.Text)), dedent(t.String())})
 			}
 		}
-		if e.Err != nil && !stopped(e.Err) {
-			n.bad++
-			rows = append(rows, row{"**ERROR**", file, "", mdText(errText(e.Err))})
-		}
 	}
-	fmt.Fprintf(&b, "### dpcheck: %s, %s: %d passed, %d failed", count(len(entries), "file"), count(n.pass+n.fail+n.stopped, "statement"), n.pass, n.fail)
-	if n.stopped > 0 {
-		fmt.Fprintf(&b, ", %d stopped", n.stopped)
-	}
-	if n.bad > 0 {
-		fmt.Fprintf(&b, ", %d with errors", n.bad)
-	}
-	if n.stoppedFiles > 0 {
-		fmt.Fprintf(&b, ", %s stopped before checking", count(n.stoppedFiles, "file"))
-	}
+	fmt.Fprintf(&b, "### dpcheck: %s", tally(entries))
 	b.WriteString("\n\n")
 	if len(rows) > 0 {
 		b.WriteString("| result | file | line | statement |\n|---|---|--:|---|\n")

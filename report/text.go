@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
@@ -28,57 +29,29 @@ func Text(w io.Writer, entries []Entry) error {
 }
 
 func text(w io.Writer, entries []Entry) {
-	var n counts
 	for i, e := range entries {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		switch StatusOf(e) {
-		case Invalid, Internal:
-			n.bad++
+		switch stateOf(e) {
+		case notChecked:
 			writeErr(w, e)
 			continue
-		case Aborted:
-			if !stopped(e.Err) {
-				n.bad++
-				break
+		case stoppedBefore:
+			if me := (*dpcheck.MemoryError)(nil); errors.As(e.Err, &me) {
+				printf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
+			} else {
+				printf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
 			}
-			if e.Result == nil {
-				n.stoppedFiles++
-				if me := (*dpcheck.MemoryError)(nil); errors.As(e.Err, &me) {
-					printf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
-				} else {
-					printf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
-				}
-				continue
-			}
+			continue
 		}
-		if e.Result != nil {
-			c := textResult(w, e.Result)
-			n.pass += c.pass
-			n.fail += c.fail
-			n.stopped += c.stopped
-			if e.Err != nil && c.stopped == 0 {
-				printf(w, "  %s\n", errText(e.Err))
-			}
+		textResult(w, e.Result)
+		if e.Err != nil && !slices.ContainsFunc(e.Result.Statements, func(o property.Outcome) bool { return stopped(o.Err()) }) {
+			printf(w, "  %s\n", errText(e.Err))
 		}
 	}
 	fmt.Fprintln(w)
-	files := "file"
-	if len(entries) != 1 {
-		files = "files"
-	}
-	printf(w, "%d %s, %s: %d passed, %d failed", len(entries), files, count(n.pass+n.fail+n.stopped, "statement"), n.pass, n.fail)
-	if n.stopped > 0 {
-		printf(w, ", %d stopped", n.stopped)
-	}
-	if n.bad > 0 {
-		printf(w, ", %d with errors", n.bad)
-	}
-	if n.stoppedFiles > 0 {
-		printf(w, ", %s stopped before checking", count(n.stoppedFiles, "file"))
-	}
-	fmt.Fprintln(w)
+	printf(w, "%s\n", tally(entries))
 }
 
 func writeErr(w io.Writer, e Entry) {
@@ -120,7 +93,7 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func textResult(w io.Writer, r *dpcheck.Result) counts {
+func textResult(w io.Writer, r *dpcheck.Result) {
 	printf(w, "%s\n", r.File)
 	m := r.Model
 	switch m.Kind {
@@ -133,7 +106,8 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		}
 		printf(w, "  model  explicit chain\n")
 	default:
-		return textStatements(w, r)
+		textStatements(w, r)
+		return
 	}
 	s := r.Size
 	run := ""
@@ -166,34 +140,16 @@ func textResult(w io.Writer, r *dpcheck.Result) counts {
 		printf(w, "  lumped %d → %s, %d → %s, for %s\n", l.Before.States, count(l.After.States, "state"),
 			l.Before.Transitions, count(l.After.Transitions, "transition"), strings.Join(l.For, "; "))
 	}
-	return textStatements(w, r)
+	textStatements(w, r)
 }
 
-// counts are the totals of the summary line.
-type counts struct {
-	pass, fail, stopped int // statements
-	bad, stoppedFiles   int // files
-}
-
-func textStatements(w io.Writer, r *dpcheck.Result) (n counts) {
+func textStatements(w io.Writer, r *dpcheck.Result) {
 	for _, o := range r.Statements {
 		fmt.Fprintln(w)
-		status := "PASS"
-		switch {
-		case o.Pass():
-			n.pass++
-		case stopped(o.Err()):
-			status = "STOP"
-			n.stopped++
-		default:
-			status = "FAIL"
-			n.fail++
-		}
 		h := o.Statement().Head()
-		printf(w, "  %s  line %d  %s\n", status, h.Pos.Line, h.Text)
+		printf(w, "  %s  line %d  %s\n", statementStatus(o), h.Pos.Line, h.Text)
 		textOutcome(w, o)
 	}
-	return n
 }
 
 const pad = "        "

@@ -56,9 +56,9 @@ func init() {
 			args: []string{"--root", ".", "models/m.dp"}, exit: 2, want: []string{`models/m.dp:1:33: "../data/m.lab" leads through a symbolic link outside the working directory`}},
 		// A directory walk.
 		{name: "files: a walk meets a symbolic link to a .dp file outside", files: map[string]string{"models/a.dp": explicit(`"m.tra", "m.lab"`), "models/m.tra": tra, "models/m.lab": lab, "models/evil.dp": "symlink:$OUT/secret.txt"},
-			args: []string{"models"}, exit: 2, want: []string{"dpcheck: models/evil.dp is a symbolic link to a file outside models: a directory walk does not follow it (name the file itself to check it)"}},
+			args: []string{"models"}, exit: 2, want: []string{"models/evil.dp: error: models/evil.dp is a symbolic link to a file outside models: a directory walk does not follow it (name the file itself to check it)", "PASS  line 2"}},
 		{name: "files: a walk meets a symbolic link to a directory outside", files: map[string]string{"models/a.dp": explicit(`"m.tra", "m.lab"`), "models/m.tra": tra, "models/m.lab": lab, "models/ext": "symlink:$OUT"},
-			args: []string{"models"}, exit: 2, want: []string{"dpcheck: models/ext is a symbolic link to a directory outside models: a directory walk does not follow it"}},
+			args: []string{"models"}, exit: 2, want: []string{"models/ext: error: models/ext is a symbolic link to a directory outside models: a directory walk does not follow it", "PASS  line 2"}},
 		{name: "files: a walk checks a symbolic link to a .dp file inside", files: map[string]string{"models/a.dp": explicit(`"m.tra", "m.lab"`), "models/m.tra": tra, "models/m.lab": lab, "models/alias.dp": "symlink:a.dp"},
 			args: []string{"models"}, exit: 0, want: []string{"models/alias.dp", "2 files, 2 statements: 2 passed"}},
 		// What an error quotes.

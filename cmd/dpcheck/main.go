@@ -33,7 +33,9 @@ var usage string
 
 func main() {
 	worker := os.Getenv(workerEnv) == "1"
-	if !worker {
+	if worker {
+		watchParent()
+	} else {
 		if code, ok := supervise(os.Args[1:], os.Stderr); ok {
 			os.Exit(code)
 		}
@@ -107,14 +109,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return usageError(stderr, "unknown format %q (text, json, junit, github or markdown)", *format)
 	case *timeout < 0:
 		return usageError(stderr, "--timeout must not be negative, got %s", *timeout)
-	case cfg.Limits.MaxStates < 1 || cfg.Limits.MaxTransitions < 1 || cfg.Limits.MaxBits < 1 || cfg.Limits.MaxMemory < 1 || cfg.MaxFileSize < 1 || cfg.MDP.MaxSequences < 1 || cfg.MDP.MaxHorizon < 1 || cfg.MDP.MaxWork < 1:
-		return usageError(stderr, "--max-states, --max-transitions, --max-bits, --max-memory, --max-file-size, --max-sequences, --max-horizon and --max-search-work must be positive")
+	case notPositive(fl) != "":
+		return usageError(stderr, "%s", notPositive(fl))
 	case !(cfg.Composition.MaxWork >= 1) || !(cfg.MaxEliminationWork >= 1) || math.IsInf(cfg.Composition.MaxWork+cfg.MaxEliminationWork, 0):
 		return usageError(stderr, "--max-composition-work and --max-elimination-work must be finite numbers of at least 1, as 1e12")
 	case len(args) == 0:
 		return usageError(stderr, "no files given\nRun dpcheck --help for the usage.")
 	case *prof != "" && !strings.EqualFold(filepath.Ext(*prof), ".png") && !strings.EqualFold(filepath.Ext(*prof), ".svg"):
 		return usageError(stderr, "--profile draws to a .png or .svg file, not %q", *prof)
+	case cfg.Root != "" && !isDir(cfg.Root):
+		return usageError(stderr, "--root %s is not a directory: give the directory below which the files a model names may lie", source.Escape(cfg.Root))
 	}
 	inputs, err := dpcheck.ExpandInputs(args)
 	if err != nil {
@@ -178,7 +182,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			c.Root = "." // what standard input names is below the working directory
 		}
 		var e report.Entry
-		if in.Model != "" {
+		if in.Err != nil { // not read: a path a directory walk does not follow
+			e = report.Entry{File: f, Err: in.Err}
+		} else if in.Model != "" {
 			e = report.Entry{File: f, Sources: read}
 			e.Result, e.Err = c.CheckPRISM(pctx, in.Model, f, consts)
 			e.Source = read[f]
@@ -233,6 +239,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return max(code, exitAborted)
 	}
 	return code
+}
+
+// notPositive says which of the limits that must be at least 1 are not
+// ("" when none is): only the flags given wrongly are named.
+func notPositive(fl *flag.FlagSet) string {
+	var bad []string
+	for _, name := range []string{"max-states", "max-transitions", "max-bits", "max-memory", "max-file-size", "max-sequences", "max-horizon", "max-search-work"} {
+		if n, err := strconv.ParseFloat(fl.Lookup(name).Value.String(), 64); err != nil || n < 1 {
+			bad = append(bad, "--"+name)
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return ""
+	case 1:
+		return bad[0] + " must be positive"
+	}
+	return strings.Join(bad[:len(bad)-1], ", ") + " and " + bad[len(bad)-1] + " must be positive"
+}
+
+// isDir reports whether path is a directory (or a symbolic link to one).
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
 
 func usageError(stderr io.Writer, format string, args ...any) int {

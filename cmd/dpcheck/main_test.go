@@ -292,9 +292,9 @@ func TestFlagsAnywhere(t *testing.T) {
 			t.Errorf("dpcheck %s: exit %d, output %.40q", strings.Join(args, " "), code, stdout.String())
 		}
 	}
-	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--", "--format"}, &bytes.Buffer{}, &stderr); code != 2 || !strings.Contains(stderr.String(), "stat --format: no such file") {
-		t.Errorf("dpcheck -- --format: exit %d, %q", code, stderr.String())
+	var stdout bytes.Buffer
+	if code := run(context.Background(), []string{"--", "--format"}, &stdout, &bytes.Buffer{}); code != 2 || !strings.Contains(stdout.String(), "--format: error: cannot read --format: no such file") {
+		t.Errorf("dpcheck -- --format: exit %d, %q", code, stdout.String())
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
+	"strconv"
 	"syscall"
 )
 
@@ -24,6 +26,15 @@ const (
 	workerEnv = "DPCHECK_WORKER"
 	// workerBase is added to the worker's exit status.
 	workerBase = 64
+	// parentPipeEnv names the worker's file descriptor of the read end
+	// of a pipe whose write end only the supervisor holds: when the
+	// supervisor dies (even by SIGKILL), the worker reads EOF there and
+	// exits at once with workerOrphaned, instead of checking on alone
+	// and holding its memory until its own limits speak.
+	parentPipeEnv = "DPCHECK_PARENT_PIPE"
+	// workerOrphaned is the worker's exit status when its supervisor is
+	// gone; nobody reads it.
+	workerOrphaned = workerBase + 32
 )
 
 // supervise runs the command's arguments in a worker process with the same
@@ -32,18 +43,35 @@ const (
 // terminal sends to both processes is not counted twice), and returns the
 // exit status. ok is false when no worker could be started; the caller
 // then checks in its own process.
+//
+// The worker dies with the supervisor: it watches a pipe the supervisor
+// holds open (see parentPipeEnv), and on Linux the kernel kills it too
+// when the supervisor's thread ends (dieWithParent).
 func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, false
 	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, false
+	}
+	defer w.Close() // only when the worker has ended: until then it is open
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	if runtime.GOOS != "windows" { // which passes no other files
+		// ExtraFiles[0] is the worker's file descriptor 3.
+		cmd.Env = append(cmd.Env, parentPipeEnv+"=3")
+		cmd.ExtraFiles = []*os.File{r}
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	dieWithParent(cmd)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	r.Close() // the worker's end
+	if err != nil {
 		return 0, false
 	}
 	go func() {
@@ -54,6 +82,24 @@ func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	_ = cmd.Wait() // the status says what happened
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	return workerExit(ws, stderr), true
+}
+
+// watchParent makes the worker exit with workerOrphaned as soon as its
+// supervisor is gone: the pipe named by parentPipeEnv then reads EOF.
+// Without the variable (a worker started otherwise) it does nothing.
+func watchParent() {
+	fd, err := strconv.Atoi(os.Getenv(parentPipeEnv))
+	if err != nil || fd < 3 {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "supervisor")
+	if f == nil {
+		return
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, f) // nothing is ever written: it returns when the supervisor is gone
+		os.Exit(workerOrphaned)
+	}()
 }
 
 // workerExit turns how the worker ended into the command's exit status,
