@@ -155,7 +155,7 @@ func TestModelErrors(t *testing.T) {
 func TestSamplerErrorsNameTheInput(t *testing.T) {
 	calls := 0
 	m := dptest.Mechanism[string, int]{
-		Inputs: []string{"alice", "bob"},
+		Inputs: []string{"alice", "carol"}, // bob's error could stop alice's exploration first
 		Run: func(x string, r *dptest.Rand) int {
 			if x == "bob" {
 				calls++ // a global that changes between runs

@@ -73,14 +73,13 @@ func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
 	if s.pos == 0 {
 		where = fmt.Sprintf("in the sub-sampler of Reuse(%v): ", key)
 	}
-	col := newCollector[T]()
 	s.gen.Store(s.cur | genSuspended)
-	runs, cuts, err := explore(newExplorer(s.sh, where), sub, col)
+	p, err := deepen(s.sh, where, sub)
 	s.gen.Store(s.cur)
-	s.sh.subRuns += runs + cuts
 	if err != nil {
 		s.stop(subError{err})
 	}
+	col := p.col
 	// The outcomes in decreasing probability (then in the order found),
 	// so that once one is below MinProb, so are the others.
 	type outcome struct {
