@@ -227,6 +227,9 @@ func (r *Rand) IntN(n int) int {
 // unless 0 <= p <= 1. The exploration keeps a copy of p: the sampler may
 // change p afterwards.
 func (r *Rand) Bernoulli(p *big.Rat) bool {
+	if p == nil {
+		panic("dptest: Bernoulli(nil): p must be a *big.Rat in [0, 1]")
+	}
 	if s := r.s; s != nil && r.gen == s.gen.Load() && s.pos < s.forced {
 		if c := &s.trace[s.pos]; c.kind == kindBernoulli && c.bern.is(p) {
 			s.pos++
