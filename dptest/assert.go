@@ -179,7 +179,7 @@ func (r *Result) String() string {
 }
 
 // dNote says what d counts.
-const dNote = "d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it falls as the budget grows"
+const dNote = "d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it never rises as Budget.Runs grows or Budget.MinProb falls"
 
 // writeExploration says what a sampler's verdict rests on, and with raise
 // how to decide more: which limit of the budget cut the runs, or, at

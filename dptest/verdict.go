@@ -88,7 +88,8 @@ type Result struct {
 	// mass counted against it, plus the excess the explored runs already
 	// show (at the edge of the explored runs one input's mass of an output
 	// may be more complete than its neighbour's), so it is in general
-	// larger than the unexplored mass; it falls as the budget grows.
+	// larger than the unexplored mass; it never rises as Runs grows or
+	// MinProb falls (see Budget).
 	// Without unexplored mass it is the tight δ at ε.
 	DeltaBound exact.Real
 	// DeltaLow is a lower bound of the tight δ at ε: the largest
