@@ -2,10 +2,13 @@ package dptest
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/report"
@@ -13,12 +16,45 @@ import (
 )
 
 // The assertions: each takes a testing.TB, checks one property under the
-// test's context (t.Context()), and reports a failed property with
+// test's context (t.Context(), which ends only when the test returns) with
+// a deadline shortly before the test's own (a *testing.T's Deadline, set
+// by go test's timeout) — so that a sampler stuck in a loop fails the test
+// with a message instead of the test binary's timeout panic — and reports a failed property with
 // t.Error and the message the command would print — the pair of inputs,
 // the worst event, both probabilities, the bound, the excess, the least ε
 // that would hold. A model that cannot be checked (an invalid
 // distribution, a sampler that is not deterministic, no pair of
 // neighbours) stops the test with t.Fatal.
+
+// testContext is t's context, ending shortly before t's deadline, if it
+// has one: a tenth of the time left before it, at most 5 seconds.
+func testContext(t testing.TB) context.Context {
+	ctx := t.Context()
+	d, ok := t.(interface{ Deadline() (time.Time, bool) })
+	if !ok {
+		return ctx
+	}
+	deadline, ok := d.Deadline()
+	if !ok {
+		return ctx
+	}
+	margin := min(time.Until(deadline)/10, 5*time.Second)
+	ctx, cancel := context.WithDeadlineCause(ctx, deadline.Add(-margin), errNearDeadline)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// cause is err, or the cause of ctx's end when err is it.
+func cause(ctx context.Context, err error) error {
+	if c := context.Cause(ctx); c != nil && errors.Is(err, ctx.Err()) {
+		return c
+	}
+	return err
+}
+
+// errNearDeadline is the cause of an assertion's end near the test's
+// deadline.
+var errNearDeadline = errors.New("dptest: stopped shortly before the test's deadline (is the sampler stuck in a loop that draws nothing, or is the budget too large?)")
 
 // AssertDP asserts that m is (ε, δ)-differentially private (a nil delta is
 // δ = 0), proved for every way a sampler's unexplored mass could fall. It
@@ -26,9 +62,10 @@ import (
 // verdict, with both bounds and the budget to raise.
 func AssertDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 	t.Helper()
-	r, err := CheckDP(t.Context(), m, eps, delta)
+	ctx := testContext(t)
+	r, err := CheckDP(ctx, m, eps, delta)
 	if err != nil {
-		t.Fatalf("dptest.AssertDP: %v", err)
+		t.Fatalf("dptest.AssertDP: %v", cause(ctx, err))
 		return nil
 	}
 	if r.Verdict != Holds {
@@ -43,9 +80,10 @@ func AssertDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 // unexplored mass does.
 func AssertNotDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 	t.Helper()
-	r, err := CheckDP(t.Context(), m, eps, delta)
+	ctx := testContext(t)
+	r, err := CheckDP(ctx, m, eps, delta)
 	if err != nil {
-		t.Fatalf("dptest.AssertNotDP: %v", err)
+		t.Fatalf("dptest.AssertNotDP: %v", cause(ctx, err))
 		return nil
 	}
 	if r.Verdict != Violated {
@@ -60,9 +98,10 @@ func AssertNotDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 // mass it passes only when the bounds prove the value.
 func AssertTightEpsilon(t testing.TB, m Model, delta *big.Rat, want exact.Eps) *EpsResult {
 	t.Helper()
-	r, err := TightEpsilon(t.Context(), m, delta)
+	ctx := testContext(t)
+	r, err := TightEpsilon(ctx, m, delta)
 	if err != nil {
-		t.Fatalf("dptest.AssertTightEpsilon: %v", err)
+		t.Fatalf("dptest.AssertTightEpsilon: %v", cause(ctx, err))
 		return nil
 	}
 	lo, err1 := r.Low.Cmp(want)
@@ -86,9 +125,10 @@ func AssertTightEpsilon(t testing.TB, m Model, delta *big.Rat, want exact.Eps) *
 // within what distance they are equal.
 func AssertSameDist(t testing.TB, got, want Model) *DistResult {
 	t.Helper()
-	r, err := SameDist(t.Context(), got, want)
+	ctx := testContext(t)
+	r, err := SameDist(ctx, got, want)
 	if err != nil {
-		t.Fatalf("dptest.AssertSameDist: %v", err)
+		t.Fatalf("dptest.AssertSameDist: %v", cause(ctx, err))
 		return nil
 	}
 	switch r.Verdict {
@@ -110,7 +150,7 @@ func (r *Result) String() string {
 		if r.Verdict == Holds {
 			fmt.Fprintf(&b, "the least δ at this ε is %s\n", report.RealText(r.DeltaBound))
 		}
-		writeExploration(&b, r.Exploration, false)
+		writeExploration(&b, r.Exploration, false, r.Delta)
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	head := fmt.Sprintf("%s: ε = %s, δ = %s; %s", r.Verdict, report.EpsText(r.Eps), report.RatText(r.Delta), checkedText(r.Checked))
@@ -134,16 +174,17 @@ func (r *Result) String() string {
 			LeastEpsLow: r.LeastEpsLow,
 		})
 	}
-	writeExploration(&b, r.Exploration, r.Verdict == Unknown)
+	writeExploration(&b, r.Exploration, r.Verdict == Unknown, r.Delta)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // dNote says what d counts.
-const dNote = "d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it falls as the budget grows"
+const dNote = "d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it never rises as Budget.Runs grows or Budget.MinProb falls"
 
 // writeExploration says what a sampler's verdict rests on, and with raise
-// how to decide more.
-func writeExploration(b *bytes.Buffer, e *Exploration, raise bool) {
+// how to decide more: which limit of the budget cut the runs, or, at
+// δ = 0, that no budget can.
+func writeExploration(b *bytes.Buffer, e *Exploration, raise bool, delta *big.Rat) {
 	if e == nil {
 		return
 	}
@@ -153,9 +194,27 @@ func writeExploration(b *bytes.Buffer, e *Exploration, raise bool) {
 	}
 	fmt.Fprintf(b, "explored: %s, %s cut by the budget; the largest unexplored mass of an input is %s (input %s)\n",
 		runs(e.Runs), exact.Thousands(e.Cut), report.RatText(e.Unexplored), e.Input)
-	if raise {
-		fmt.Fprintf(b, "to decide, raise Budget.Runs or Budget.Depth, or lower Budget.MinProb (the budget was %s)\n", budgetText(e.Budget))
+	if !raise {
+		return
 	}
+	if delta != nil && delta.Sign() == 0 {
+		b.WriteString("with unexplored mass, δ = 0 cannot be proved: give a δ > 0\n")
+		return
+	}
+	var what []string
+	if e.RunsHit {
+		what = append(what, "raise Budget.Runs (a deeper pass needed more runs than it allows)")
+	}
+	if e.DepthCut > 0 {
+		what = append(what, "raise Budget.Depth (runs asked for more choices)")
+	}
+	if e.MinProbCut {
+		what = append(what, "lower Budget.MinProb (runs fell below it)")
+	}
+	if len(what) == 0 {
+		what = append(what, "raise Budget.Runs or Budget.Depth, or lower Budget.MinProb")
+	}
+	fmt.Fprintf(b, "to decide, %s (the budget was %s)\n", strings.Join(what, ", or "), budgetText(e.Budget))
 }
 
 func runs(n int64) string {
@@ -194,7 +253,7 @@ func (r *EpsResult) String() string {
 	default:
 		fmt.Fprintf(&b, "ε between %s and %s at δ = %s, whatever the unexplored mass does\n", report.EpsText(r.Low), report.EpsText(r.High), report.RatText(r.Delta))
 	}
-	writeExploration(&b, r.Exploration, !r.Exact())
+	writeExploration(&b, r.Exploration, !r.Exact(), r.Delta)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -210,7 +269,7 @@ func (r *DeltaResult) String() string {
 			fmt.Fprintf(&b, "worst pair: %s vs %s, δ between %s and %s\n", w.From, w.To, report.RealText(w.Low), report.RealText(w.High))
 		}
 	}
-	writeExploration(&b, r.Exploration, false)
+	writeExploration(&b, r.Exploration, false, nil)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

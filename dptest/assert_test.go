@@ -146,13 +146,13 @@ func TestBoundedMessages(t *testing.T) {
 		want string
 	}{
 		{u.errors, `dptest.AssertDP: unknown: ε = ln(2) ≈ 0.693147, δ = 1/4096 ≈ 0.000244141; 2 ordered pairs × 1 output: neither proved nor refuted within the exploration budget
-proved: ε-DP with δ ≤ 1/32 ≈ 0.03125 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it falls as the budget grows)
+proved: ε-DP with δ ≤ 1/32 ≈ 0.03125 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it never rises as Budget.Runs grows or Budget.MinProb falls)
 not refuted: the least δ at this ε is at least 0, which is not above δ
 worst pair: 0 vs 1, δ between 0 and 1/32 ≈ 0.03125
 explored: 10 runs, 2 cut by the budget; the largest unexplored mass of an input is 1/32 ≈ 0.03125 (input 0)
-to decide, raise Budget.Runs or Budget.Depth, or lower Budget.MinProb (the budget was Budget{Depth: 5})`},
+to decide, raise Budget.Depth (runs asked for more choices) (the budget was Budget{Depth: 5})`},
 		{v.errors, `dptest.AssertDP: violated: ε = ln(2) ≈ 0.693147, δ = 1/4096 ≈ 0.000244141; 2 ordered pairs × 3 outputs, whatever the unexplored mass does
-proved: ε-DP with δ ≤ 1/1024 ≈ 0.000976563 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it falls as the budget grows)
+proved: ε-DP with δ ≤ 1/1024 ≈ 0.000976563 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it never rises as Budget.Runs grows or Budget.MinProb falls)
 counterexample: 0 vs 1
   worst event   E* = {0}
   Pr[E* | 0]    ≥ 1023/1048576 ≈ 0.000975609 (explored runs only)

@@ -27,7 +27,9 @@
 // Neighbours nil makes every two inputs neighbours; Within(d) relates
 // integers at distance at most d, OnePosition(d, coords) vectors that
 // differ in one position by at most d, and AddRemoveOne(rows) databases
-// that differ by one row. Inputs and outputs are printed with %v. A Dist
+// that differ by one row. Inputs and outputs are shown and matched by how
+// they print (%v): two distinct inputs, or outputs, that print alike are an
+// error naming both. A Dist
 // function's rows are checked: non-negative, summing to exactly 1; an
 // error names the input.
 //
@@ -38,17 +40,25 @@
 // (interface{ Bit() bool }, interface{ IntN(int) int }) runs unchanged in
 // the test. Every input's runs are explored (Explore): the sampler is
 // re-executed with each sequence of choices, each with its exact
-// probability, inputs in parallel, under the test's context. A sampler
-// must be a function of its choices: one that reads math/rand, the clock or
-// a global is caught when a replay asks for another choice, and the error
-// (an *InputError wrapping a *NondeterminismError or *PanicError) names
-// the input and the choices.
+// probability, inputs in parallel, under the test's context; when the
+// context ends the check returns at once, even if a sampler is stuck in a
+// loop that draws nothing (its goroutine runs on until the sampler
+// returns). A sampler must be a function of its choices. One that reads
+// math/rand, the clock or a global is caught when a replay asks for
+// another choice (or ends sooner or later), or when one of the first 64
+// completed runs of an input, run a second time, returns another output;
+// one that reads them only for its output in later runs is not caught. The
+// error (an *InputError wrapping a *NondeterminismError, *PanicError or
+// *MisuseError) names the input and the choices.
 //
 // A loop that ends with probability 1 but not surely — rejection sampling
 // — has infinitely many runs: the Mechanism's Budget cuts them (Runs,
 // Depth, MinProb), and the exact mass of what was cut is each input's
-// unexplored mass. Reuse marks a pure sub-sampler whose distribution is
-// explored once and then drawn as one choice.
+// unexplored mass. The runs are explored by iterative deepening on their
+// probability (2^−8, 2^−16, … down to MinProb), keeping the deepest pass
+// that completed within Runs, so the unexplored mass never rises as Runs
+// grows or MinProb falls. Reuse marks a pure sub-sampler whose
+// distribution is explored once and then drawn as one choice.
 //
 // # Verdicts with unexplored mass
 //
@@ -67,8 +77,9 @@
 // upper bound: it counts each input's unexplored mass and the excess the
 // explored runs already show — at the edge of the explored runs one
 // input's mass for an output may be more complete than its neighbour's —
-// so it is in general larger than the unexplored mass, and falls as the
-// budget grows. A counterexample proved with unexplored mass shows bounds:
+// so it is in general larger than the unexplored mass. It never rises as
+// Runs grows or MinProb falls, nor as Depth grows while the same passes
+// complete (see Budget). A counterexample proved with unexplored mass shows bounds:
 // Pr[E* | x] at least x's explored runs, Pr[E* | y] at most y's explored
 // runs and all its unexplored mass. The numbers are computed by package
 // verify on a chain where input x moves to each explored output with its
@@ -104,9 +115,13 @@
 // *builder.Mechanism), Chain (a chain with its neighbouring pairs and
 // output space), Source and File (a .dp specification). Two models of any
 // kinds can be compared with SameDist: inputs and outputs are matched on
-// how they print (a chain's inputs by their valuation on the variables
-// that differ between inputs, "a1=0, a2=2"), so a Go type with a String
-// method matches a chain's names.
+// how they print — a chain's inputs by their valuation on the variables
+// that differ between inputs ("a1=0, a2=2"), its outputs by the final
+// state's name for Builder and Chain models observed by their final
+// states, or by the output variable's valuation ("best=2") for a .dp
+// model that declares "outputs var best" — so a Go type with a String
+// method matches a chain's names. Models no output of which prints as an
+// output of the other are an error that lists both sides' outputs.
 //
 // # Without a test
 //

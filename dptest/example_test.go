@@ -65,7 +65,7 @@ func ExampleMechanism_sampler() {
 	fmt.Println(r)
 	// Output:
 	// holds: ε = ln(2) ≈ 0.693147, δ = 1/32 ≈ 0.03125; 2 ordered pairs × 2 outputs, whatever the unexplored mass does
-	// proved: ε-DP with δ ≤ 1/64 ≈ 0.015625 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it falls as the budget grows)
+	// proved: ε-DP with δ ≤ 1/64 ≈ 0.015625 at this ε (d counts each input's unexplored mass against it and the excess that the explored runs already show, so it is in general more than the unexplored mass; it never rises as Budget.Runs grows or Budget.MinProb falls)
 	// explored: 18 runs, 2 cut by the budget; the largest unexplored mass of an input is 1/64 ≈ 0.015625 (input false)
 }
 

@@ -234,10 +234,47 @@ func truth(root *node) map[int]*big.Rat {
 // tree unrolled, counting runs run, completed and cut, as Budget says.
 type simulation struct {
 	b          dptest.Budget
-	run        int64 // runs run
+	min        *big.Rat // the pass's threshold
+	run        int64    // runs run
 	runs, cuts int64
+	below      int64 // branches cut below min
 	p          map[int]*big.Rat
 	stopped    bool
+}
+
+// simulate models Explore's passes, as Budget says: one depth-first walk
+// at each threshold of the deepening (2^−8, then 2^−8 lower while the
+// passes at least double their runs, else by half the exponent; the last
+// at MinProb), keeping the last that completed within Runs, or the first
+// cut short when none did; it stops after a pass that cut nothing below
+// its threshold.
+func simulate(root *node, b dptest.Budget) *simulation {
+	var kept *simulation
+	ran := int64(0)
+	for e := 8; ; {
+		t, last := pow2(e), false
+		if b.MinProb != nil && b.MinProb.Sign() > 0 && t.Cmp(b.MinProb) <= 0 {
+			t, last = b.MinProb, true
+		}
+		s := &simulation{b: b, min: t, p: map[int]*big.Rat{}}
+		s.visit(root, 0, big.NewRat(1, 1), []frame{{root: root}})
+		if s.stopped {
+			if kept == nil {
+				return s
+			}
+			return kept
+		}
+		kept = s
+		if last || s.below == 0 {
+			return kept
+		}
+		if s.run < 2*ran {
+			e += max(8, e/2)
+		} else {
+			e += 8
+		}
+		ran = s.run
+	}
 }
 
 // frame is a tree being walked: its root (where a restart goes) and where
@@ -306,7 +343,7 @@ func (s *simulation) visit(n *node, k int, p *big.Rat, stack []frame) {
 			continue
 		}
 		q := new(big.Rat).Mul(p, bp)
-		if s.b.MinProb != nil && s.b.MinProb.Sign() > 0 && q.Cmp(s.b.MinProb) < 0 {
+		if q.Cmp(s.min) < 0 {
 			// The first branch is run and cut as it is chosen; the others
 			// are cut without a run (all at once for a uniform choice).
 			if first && !s.runRun() {
@@ -314,9 +351,11 @@ func (s *simulation) visit(n *node, k int, p *big.Rat, stack []frame) {
 			}
 			if n.kind != bernoulliNode {
 				s.cuts += int64(len(probs) - i)
+				s.below += int64(len(probs) - i)
 				return
 			}
 			s.cuts++
+			s.below++
 			first = false
 			continue
 		}
@@ -392,8 +431,7 @@ func fuzzExplore(t *testing.T, data []byte) {
 		t.Fatal(err)
 	}
 	check("inline", inline)
-	sim := &simulation{b: b, p: map[int]*big.Rat{}}
-	sim.visit(root, 0, big.NewRat(1, 1), []frame{{root: root}})
+	sim := simulate(root, b)
 	if diff := cmp.Diff(sim.p, inline.P, ratCmp); diff != "" || sim.runs != inline.Runs || sim.cuts != inline.Cut {
 		t.Errorf("inline: P (-model +got):\n%s\nruns %d (model %d), cut %d (model %d)", diff, inline.Runs, sim.runs, inline.Cut, sim.cuts)
 	}

@@ -66,7 +66,7 @@ func Exact[Out comparable](dist map[Out]*big.Rat) Mechanism[struct{}, Out] {
 
 // prepare computes every input's distribution: exactly from Dist, or
 // explored from Run.
-func (m Mechanism[In, Out]) prepare(ctx context.Context) (*model, error) {
+func (m Mechanism[In, Out]) prepare(ctx context.Context, needPairs bool) (*model, error) {
 	switch {
 	case m.Dist != nil && m.Run != nil:
 		return nil, errors.New("dptest: the mechanism has both Dist and Run: give one")
@@ -75,12 +75,19 @@ func (m Mechanism[In, Out]) prepare(ctx context.Context) (*model, error) {
 	case len(m.Inputs) == 0:
 		return nil, errors.New("dptest: the mechanism has no Inputs")
 	}
-	seen := make(map[In]int, len(m.Inputs))
-	for i, x := range m.Inputs {
-		if j, dup := seen[x]; dup {
-			return nil, fmt.Errorf("dptest: input %v is listed twice in Inputs (at %d and %d)", x, j, i)
+	if err := checkInputs(m.Inputs); err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for i := range m.Inputs {
+		for j := i + 1; j < len(m.Inputs); j++ {
+			if m.neighbours(m.Inputs[i], m.Inputs[j]) {
+				pairs = append(pairs, [2]int{i, j})
+			}
 		}
-		seen[x] = i
+	}
+	if needPairs && len(pairs) == 0 && m.Run != nil { // before exploring (Dist's rows are checked first)
+		return nil, errNoPairs
 	}
 	var dists []*Dist[Out]
 	var err error
@@ -107,27 +114,56 @@ func (m Mechanism[In, Out]) prepare(ctx context.Context) (*model, error) {
 		}
 	}
 	slices.SortStableFunc(outs, func(a, b Out) int { return compareValues(a, b) })
+	printed := map[string]Out{}
 	for j, o := range outs {
 		index[o] = j
-		md.outputs = append(md.outputs, fmt.Sprint(o))
+		name := fmt.Sprint(o)
+		if other, dup := printed[name]; dup {
+			return nil, fmt.Errorf("dptest: two distinct outputs, %#v and %#v, both print as %q: outputs are shown and matched by how they print (%%v); give the type a String method that tells them apart", other, o, name)
+		}
+		printed[name] = o
+		md.outputs = append(md.outputs, name)
 	}
 	for i, x := range m.Inputs {
 		d := dists[i]
-		in := &modelInput{name: fmt.Sprint(x), p: make(map[int]*big.Rat, len(d.P)), u: d.Unexplored, runs: d.Runs, cut: d.Cut}
+		in := &modelInput{name: fmt.Sprint(x), p: make(map[int]*big.Rat, len(d.P)), u: d.Unexplored, runs: d.Runs, cut: d.Cut, depthCut: d.DepthCut, runsHit: d.RunsHit, threshold: d.Threshold}
 		for o, p := range d.P {
 			in.p[index[o]] = p
 		}
 		in.key = in.name
 		md.inputs = append(md.inputs, in)
 	}
-	for i := range m.Inputs {
-		for j := i + 1; j < len(m.Inputs); j++ {
-			if m.neighbours(m.Inputs[i], m.Inputs[j]) {
-				md.pairs = append(md.pairs, [2]int{i, j})
-			}
-		}
-	}
+	md.pairs = pairs
 	return md, nil
+}
+
+// errNoPairs says that a model has no pair of neighbours to compare.
+var errNoPairs = errors.New("dptest: no two inputs are neighbours: there is nothing to compare")
+
+// checkInputs checks that the inputs can be compared, are listed once
+// each, and print differently.
+func checkInputs[In comparable](inputs []In) (err error) {
+	i := 0
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("dptest: input %v (at %d), of type %T, cannot be compared (%v): an input must be a comparable value", inputs[i], i, any(inputs[i]), v)
+		}
+	}()
+	seen := make(map[In]int, len(inputs))
+	printed := make(map[string]int, len(inputs))
+	for i = range inputs {
+		x := inputs[i]
+		if j, dup := seen[x]; dup {
+			return fmt.Errorf("dptest: input %v is listed twice in Inputs (at %d and %d)", x, j, i)
+		}
+		seen[x] = i
+		name := fmt.Sprint(x)
+		if j, dup := printed[name]; dup {
+			return fmt.Errorf("dptest: two distinct inputs, %#v (at %d) and %#v (at %d), both print as %q: inputs are shown and matched by how they print (%%v); give the type a String method that tells them apart", inputs[j], j, x, i, name)
+		}
+		printed[name] = i
+	}
+	return nil
 }
 
 func (m Mechanism[In, Out]) neighbours(a, b In) bool {
@@ -211,7 +247,7 @@ func (m Mechanism[In, Out]) explore(ctx context.Context) ([]*Dist[Out], error) {
 			}
 		}()
 	}
-	wg.Wait()
+	wg.Wait() // Explore returns when ctx ends, even with a sampler stuck
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

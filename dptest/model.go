@@ -24,7 +24,9 @@ import (
 type Model interface {
 	// prepare computes what the checks need: every compared input's
 	// (explored) output distribution, and the neighbouring pairs.
-	prepare(ctx context.Context) (*model, error)
+	// needPairs asks for an error, before any exploration, when no two
+	// inputs are neighbours.
+	prepare(ctx context.Context, needPairs bool) (*model, error)
 }
 
 // model is a prepared Model: its inputs in order with their
@@ -72,6 +74,10 @@ type modelInput struct {
 	u    *big.Rat
 	runs int64
 	cut  int64
+	// depthCut, runsHit and threshold are the Dist's.
+	depthCut  int64
+	runsHit   bool
+	threshold *big.Rat
 	// state is a chain model's input state.
 	state int
 }
@@ -105,7 +111,7 @@ func (m *model) analysis(ctx context.Context) (*verify.Analysis, error) {
 		return a, nil
 	}
 	if len(m.pairs) == 0 {
-		return nil, errors.New("dptest: no two inputs are neighbours: there is nothing to compare")
+		return nil, errNoPairs
 	}
 	b := chain.NewBuilder()
 	m.byState, m.display, m.unexplored = map[int]int{}, map[string]string{}, map[string]bool{}
@@ -229,7 +235,7 @@ func Builder(m *builder.Mechanism) Model { return builderModel{m} }
 
 type builderModel struct{ m *builder.Mechanism }
 
-func (b builderModel) prepare(ctx context.Context) (*model, error) {
+func (b builderModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
 	if b.m == nil || b.m.Chain == nil {
 		return nil, errors.New("dptest: the builder mechanism has no chain")
 	}
@@ -240,7 +246,7 @@ func (b builderModel) prepare(ctx context.Context) (*model, error) {
 	if pairs == nil && !b.m.AllPairs {
 		pairs = [][2]int{}
 	}
-	return chainModel{b.m.Chain, pairs, verify.FinalState()}.prepare(ctx)
+	return chainModel{b.m.Chain, pairs, verify.FinalState()}.prepare(ctx, needPairs)
 }
 
 // Chain is the Model of a chain — one made with chain.NewBuilder, say —
@@ -257,7 +263,7 @@ type chainModel struct {
 	out   verify.Output
 }
 
-func (cm chainModel) prepare(ctx context.Context) (*model, error) {
+func (cm chainModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
 	if cm.c == nil {
 		return nil, errors.New("dptest: no chain")
 	}
@@ -351,7 +357,7 @@ type sourceModel struct {
 	file          bool
 }
 
-func (sm sourceModel) prepare(ctx context.Context) (*model, error) {
+func (sm sourceModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
 	src := sm.src
 	if sm.file {
 		var err error
@@ -380,7 +386,7 @@ func (sm sourceModel) prepare(ctx context.Context) (*model, error) {
 	if pairs == nil {
 		pairs = [][2]int{}
 	}
-	return chainModel{p.Chain, pairs, p.Output}.prepare(ctx)
+	return chainModel{p.Chain, pairs, p.Output}.prepare(ctx, needPairs)
 }
 
 // compareValues orders two values of a comparable type naturally, for

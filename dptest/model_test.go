@@ -155,11 +155,14 @@ func TestModelErrors(t *testing.T) {
 func TestSamplerErrorsNameTheInput(t *testing.T) {
 	calls := 0
 	m := dptest.Mechanism[string, int]{
-		Inputs: []string{"alice", "bob"},
+		Inputs: []string{"alice", "carol"}, // bob's error could stop alice's exploration first
 		Run: func(x string, r *dptest.Rand) int {
 			if x == "bob" {
 				calls++ // a global that changes between runs
 				return r.IntN(2 + calls%2)
+			}
+			if x == "carol" {
+				return 0
 			}
 			if r.Bit() && r.Bit() {
 				panic("unreachable?")

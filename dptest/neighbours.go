@@ -36,11 +36,16 @@ func OnePosition[In any](d int, coords func(In) []int) func(a, b In) bool {
 		}
 		differ := 0
 		for i := range x {
-			if x[i] == y[i] {
+			a, b := x[i], y[i]
+			if a == b {
 				continue
 			}
+			if a < b {
+				a, b = b, a
+			}
 			differ++
-			if differ > 1 || x[i]-y[i] > d || y[i]-x[i] > d {
+			// A difference that overflows is negative.
+			if diff := a - b; differ > 1 || diff < 0 || diff > d {
 				return false
 			}
 		}

@@ -227,6 +227,9 @@ func (r *Rand) IntN(n int) int {
 // unless 0 <= p <= 1. The exploration keeps a copy of p: the sampler may
 // change p afterwards.
 func (r *Rand) Bernoulli(p *big.Rat) bool {
+	if p == nil {
+		panic("dptest: Bernoulli(nil): p must be a *big.Rat in [0, 1]")
+	}
 	if s := r.s; s != nil && r.gen == s.gen.Load() && s.pos < s.forced {
 		if c := &s.trace[s.pos]; c.kind == kindBernoulli && c.bern.is(p) {
 			s.pos++
@@ -313,7 +316,11 @@ func (s *explorer) describe(n int) string {
 // the run when the budget does not allow it.
 func (s *explorer) extend(c choice, p *big.Rat) int {
 	i := len(s.trace)
+	if s.replaying {
+		s.stop(&NondeterminismError{Choices: s.describe(i), Want: "(the end of the run)", Got: ask(&c, p)})
+	}
 	if i >= s.depth {
+		s.depthCut++
 		s.stop(cut{})
 	}
 	if c.kind == kindBernoulli {
@@ -332,7 +339,11 @@ func (s *explorer) extend(c choice, p *big.Rat) int {
 	pp := s.prefix(i).mul(c.prob(c.branch))
 	s.trace = append(s.trace, c)
 	s.probs = append(s.probs, pp)
-	if c.unexplored() || s.hasMin && pp.cmp(s.min) < 0 {
+	if c.unexplored() {
+		s.stop(cut{})
+	}
+	if s.hasMin && pp.cmp(s.min) < 0 {
+		s.belowMin++
 		s.stop(cut{})
 	}
 	return c.branch

@@ -19,9 +19,13 @@ import (
 // add them.
 //
 // The key names the sub-sampler within one exploration (any comparable
-// value: a string, or a struct of the sub-sampler's parameters); calls
-// with the same key must pass the same sub-sampler, with the same result
-// type. The sub-sampler must be a function of its own Rand's choices only:
+// value: a string, or a struct of the sub-sampler's parameters). Calls
+// with the same key MUST pass the same sub-sampler: the key alone is
+// looked up, so a second, different sub-sampler of the same result type
+// under a key already explored is silently drawn from the first one's
+// distribution — a wrong verdict, not an error. Give each sub-sampler (and
+// each set of its parameters) a key of its own; only a different result
+// type under one key is caught (a *MisuseError). The sub-sampler must be a function of its own Rand's choices only:
 // it may not use the Rand of the run that calls it, nor state of that run.
 // Its choices appear in errors after the run's, and the reused choice in
 // a run's choices as "Reuse(key)=outcome".
@@ -73,14 +77,13 @@ func exploreSub[T comparable](s *explorer, key any, sub func(*Rand) T) *reused {
 	if s.pos == 0 {
 		where = fmt.Sprintf("in the sub-sampler of Reuse(%v): ", key)
 	}
-	col := newCollector[T]()
 	s.gen.Store(s.cur | genSuspended)
-	runs, cuts, err := explore(newExplorer(s.sh, where), sub, col)
+	p, err := deepen(s.sh, where, sub)
 	s.gen.Store(s.cur)
-	s.sh.subRuns += runs + cuts
 	if err != nil {
 		s.stop(subError{err})
 	}
+	col := p.col
 	// The outcomes in decreasing probability (then in the order found),
 	// so that once one is below MinProb, so are the others.
 	type outcome struct {

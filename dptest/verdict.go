@@ -50,6 +50,13 @@ type Exploration struct {
 	// that input (printed with %v).
 	Unexplored *big.Rat
 	Input      string
+	// DepthCut counts the runs of Cut that asked for more than Depth
+	// choices; RunsHit says that Runs stopped the exploration of some input
+	// (a deeper pass needed more runs: see Budget); MinProbCut that some
+	// input's runs were cut at MinProb.
+	DepthCut   int64
+	RunsHit    bool
+	MinProbCut bool
 }
 
 // PairBounds bounds the least δ of one ordered pair of neighbours at an ε:
@@ -81,7 +88,8 @@ type Result struct {
 	// mass counted against it, plus the excess the explored runs already
 	// show (at the edge of the explored runs one input's mass of an output
 	// may be more complete than its neighbour's), so it is in general
-	// larger than the unexplored mass; it falls as the budget grows.
+	// larger than the unexplored mass; it never rises as Runs grows or
+	// MinProb falls (see Budget).
 	// Without unexplored mass it is the tight δ at ε.
 	DeltaBound exact.Real
 	// DeltaLow is a lower bound of the tight δ at ε: the largest
@@ -259,7 +267,7 @@ func prepared(ctx context.Context, m Model) (*model, *verify.Analysis, error) {
 	if m == nil {
 		return nil, nil, fmt.Errorf("dptest: no model")
 	}
-	md, err := m.prepare(ctx)
+	md, err := m.prepare(ctx, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -512,6 +520,11 @@ func (m *model) exploration() *Exploration {
 	for _, in := range m.inputs {
 		e.Runs += in.runs
 		e.Cut += in.cut
+		e.DepthCut += in.depthCut
+		e.RunsHit = e.RunsHit || in.runsHit
+		if m := m.budget.MinProb; m != nil && in.threshold != nil && in.threshold.Cmp(m) == 0 {
+			e.MinProbCut = true
+		}
 		if in.u.Cmp(e.Unexplored) > 0 || e.Input == "" {
 			e.Unexplored, e.Input = in.u, in.name
 		}
@@ -554,10 +567,14 @@ type DistResult struct {
 // by %v, an input state of a chain by its valuation on the variables
 // that differ between inputs ("x=1": a module's input variables, not its
 // state variables, which every input starts alike), else its name — and
-// so are outputs: a Go output by %v, a chain's by its output
-// name ("out=2", or a final state's name). Give a Go type a String method
-// to match a chain's names. Every input of got needs a counterpart in
-// want; want may have more.
+// so are outputs: a Go output by %v; a chain's by what it observes — a
+// final state's name for Builder and Chain models observed by their final
+// states ("a0" for builder.RandomizedResponseK), the output variable's
+// valuation ("out=2") for a .dp model that declares "outputs var out". Give a Go type a
+// String method to match a chain's names. Every input of got needs a
+// counterpart in want; want may have more. Two distinct values of one
+// model that print alike are an error, and so are two models no output
+// of which prints as an output of the other.
 //
 //	r, err := dptest.SameDist(ctx, dptest.Sampler(fdr6, dptest.Budget{}), dptest.Exact(uniform6))
 func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
@@ -566,7 +583,7 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 		if m == nil {
 			return nil, fmt.Errorf("dptest: no model")
 		}
-		md, err := m.prepare(ctx)
+		md, err := m.prepare(ctx, false)
 		if err != nil {
 			return nil, err
 		}
@@ -616,6 +633,9 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 		add(w, other)
 		n := len(both.inputs)
 		both.pairs = append(both.pairs, [2]int{n - 2, n - 1})
+	}
+	if !shareOutput(g.outputs, w.outputs) {
+		return nil, fmt.Errorf("dptest: no output of the one model prints as an output of the other, so every distribution would differ wholly: SameDist matches outputs on how they print; the outputs of the first print as %s, those of the second as %s", namesText(g.outputs, "output"), namesText(w.outputs, "output"))
 	}
 	a, err := both.analysis(ctx)
 	if err != nil {
@@ -692,6 +712,40 @@ func keysText(ins []*modelInput) string {
 			b.WriteString("; ")
 		}
 		b.WriteString(in.key)
+	}
+	return b.String()
+}
+
+// shareOutput reports whether some output name is in both a and b, or
+// either is empty (all of a sampler's mass unexplored).
+func shareOutput(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	in := make(map[string]bool, len(a))
+	for _, o := range a {
+		in[o] = true
+	}
+	for _, o := range b {
+		if in[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// namesText lists the first names: "0, 1, 2, … (6 outputs)".
+func namesText(names []string, noun string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i == 4 {
+			fmt.Fprintf(&b, ", … (%d %ss)", len(names), noun)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
 	}
 	return b.String()
 }
