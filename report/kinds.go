@@ -233,6 +233,11 @@ func view(o property.Outcome) kind {
 			},
 		}
 	}
+	if o.Err() != nil {
+		// A statement stopped before it began (property.Stopped): only
+		// its error is shown.
+		return kind{text: func(io.Writer) {}, json: func(*StatementDoc) {}}
+	}
 	panic(fmt.Sprintf("report: no rendering for %T", o))
 }
 
