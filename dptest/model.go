@@ -345,8 +345,10 @@ func keep(v chain.Valuation, vary []bool) chain.Valuation {
 }
 
 // Source is the Model of a .dp specification (its statements are not
-// run): its model, inputs, neighbours and output space. A model with a
-// parameter, an MDP or a composition is refused.
+// run): its model, inputs, neighbours and output space. The file must
+// still load as dpcheck loads it — with at least one statement, which
+// may be any check of it — and a model with a parameter, an MDP or a
+// composition is refused.
 func Source(filename, src string) Model { return sourceModel{filename: filename, src: src} }
 
 // File is Source of the .dp file at path.
