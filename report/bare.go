@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/big"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/verify"
@@ -103,20 +104,24 @@ func writeDeltaWitness(w io.Writer, indent string, r *verify.DeltaResult) {
 // RatText formats an exact rational as the text report does: with its
 // decimal when that differs, "1/3 ≈ 0.333333"; a very long fraction as its
 // decimal and size.
-func RatText(x *big.Rat) string { return textSafe(ratText(x)) }
+func RatText(x *big.Rat) string { return bare(textSafe(ratText(x))) }
 
 // RealText formats an exact real A + B·e^ε as the text report does, with
 // its decimal.
-func RealText(r exact.Real) string { return textSafe(realText(r)) }
+func RealText(r exact.Real) string { return bare(textSafe(realText(r))) }
 
 // EpsText formats ε as the text report does: "ln(3) ≈ 1.09861".
-func EpsText(e exact.Eps) string { return textSafe(epsText(e)) }
+func EpsText(e exact.Eps) string { return bare(textSafe(epsText(e))) }
 
 // write renders into a buffer and writes it guarded (guardLines), as Text
 // does.
 func write(w io.Writer, f func(io.Writer)) error {
 	var b bytes.Buffer
 	f(&b)
-	_, err := w.Write(guardLines(b.Bytes()))
+	_, err := w.Write(guardLines([]byte(bare(b.String()))))
 	return err
 }
+
+// bare points a value too long to print at the result that holds it, not
+// at a JSON report that a Go caller does not have.
+func bare(s string) string { return strings.ReplaceAll(s, jsonNote, goNote) }

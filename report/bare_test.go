@@ -118,3 +118,17 @@ func TestBoundedCounterexample(t *testing.T) {
 		t.Errorf("least ε between bounds:\n%s", b.String())
 	}
 }
+
+// TestBareLongValues: a value too long to print points a Go caller at the
+// result that holds it, not at a JSON report it does not have; the
+// command's text still points at the JSON report.
+func TestBareLongValues(t *testing.T) {
+	huge := new(big.Rat).SetFrac(new(big.Int).Exp(big.NewInt(3), big.NewInt(200), nil), new(big.Int).Exp(big.NewInt(2), big.NewInt(320), nil))
+	got := RatText(huge)
+	if !strings.Contains(got, "(exact: a fraction of 96/97 digits; the result holds it exactly)") {
+		t.Errorf("RatText = %q", got)
+	}
+	if cmd := ratText(huge); !strings.Contains(cmd, "; the JSON report prints it)") {
+		t.Errorf("ratText = %q", cmd)
+	}
+}

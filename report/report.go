@@ -129,6 +129,14 @@ func StatusOf(e Entry) Status {
 // in the notation of %g.
 func ratDec(x *big.Rat) string { return exact.TextDecimal().Rat(x) }
 
+// jsonNote says where a value too long to print is in full: the JSON
+// report has every value exactly. The renderings of bare results say
+// goNote instead: their caller holds the exact value.
+const (
+	jsonNote = "the JSON report prints it"
+	goNote   = "the result holds it exactly"
+)
+
 // MaxExactWidth is the longest exact value the text report prints; longer
 // ones print as their decimal and size (the JSON report prints them all).
 const MaxExactWidth = 60
@@ -151,7 +159,7 @@ func ratTextW(x *big.Rat, width int) string {
 		return s
 	}
 	if len(s) > width {
-		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; the JSON report prints it)", d, len(x.Num().String()), len(x.Denom().String()))
+		return fmt.Sprintf("≈ %s (exact: a fraction of %d/%d digits; %s)", d, len(x.Num().String()), len(x.Denom().String()), jsonNote)
 	}
 	return s + " ≈ " + d
 }
@@ -175,9 +183,9 @@ func epsTextW(e exact.Eps, width int) string {
 	d := exact.TextDecimal().Eps(e)
 	if n := utf8.RuneCountInString(s); n > width {
 		if strings.HasPrefix(s, "ln(") && strings.HasSuffix(s, ")") && !strings.Contains(s[3:], "ln(") && !strings.ContainsAny(s, "+-") {
-			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; the JSON report prints it)", d, len(s)-4)
+			return fmt.Sprintf("≈ %s (exact: ln of a fraction of %d characters; %s)", d, len(s)-4, jsonNote)
 		}
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, n)
+		return fmt.Sprintf("≈ %s (exact: %d characters; %s)", d, n, jsonNote)
 	}
 	if s == d {
 		return s
@@ -200,7 +208,7 @@ func realTextW(r exact.Real, width int) string {
 	s := r.String()
 	d := exact.TextDecimal().Real(r)
 	if n := utf8.RuneCountInString(s); n > width {
-		return fmt.Sprintf("≈ %s (exact: %d characters; the JSON report prints it)", d, n)
+		return fmt.Sprintf("≈ %s (exact: %d characters; %s)", d, n, jsonNote)
 	}
 	return s + " ≈ " + d
 }
