@@ -44,7 +44,9 @@ type Chain struct {
 	// elimination (for the inputs whose reachable states have a cycle) is
 	// estimated to take over all the inputs analysed together
 	// (DefaultMaxEliminationWork when zero): Analyze refuses a chain over
-	// it with an *EliminationLimitError before eliminating anything.
+	// it with an *EliminationLimitError before eliminating anything. A
+	// float: it bounds an estimate of work, never a value on the way to a
+	// verdict.
 	MaxEliminationWork float64
 }
 
