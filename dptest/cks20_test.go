@@ -38,24 +38,33 @@ func bernExp(r *dptest.Rand, num, den int64, reuse bool) bool {
 // discreteLaplace returns x with probability ∝ exp(−|x|/t).
 func discreteLaplace(r *dptest.Rand, t int64, reuse bool) int64 {
 	for {
-		u := int64(r.IntN(int(t)))
-		if !bernExp(r, u, t, reuse) {
-			continue
+		if x, ok := dlapRound(r, t, func(num, den int64) bool { return bernExp(r, num, den, reuse) }); ok {
+			return x
 		}
-		v := int64(0)
-		for bernExp(r, 1, 1, reuse) {
-			v++
-		}
-		x := u + t*v
-		y := r.Bit()
-		if y && x == 0 {
-			continue
-		}
-		if y {
-			return -x
-		}
-		return x
 	}
+}
+
+// dlapRound is one round of the discrete Laplace's rejection loop
+// (Algorithm 2), with Bernoulli(exp(−num/den)) drawn by bexp: the x it
+// accepts, or ok false for a rejection.
+func dlapRound(r *dptest.Rand, t int64, bexp func(num, den int64) bool) (x int64, ok bool) {
+	u := int64(r.IntN(int(t)))
+	if !bexp(u, t) {
+		return 0, false
+	}
+	v := int64(0)
+	for bexp(1, 1) {
+		v++
+	}
+	x = u + t*v
+	y := r.Bit()
+	if y && x == 0 {
+		return 0, false
+	}
+	if y {
+		return -x, true
+	}
+	return x, true
 }
 
 // discreteLaplaceRounds is discreteLaplace with each round of its
@@ -69,23 +78,8 @@ func discreteLaplaceRounds(r *dptest.Rand, t int64) int64 {
 		x  int64
 	}
 	one := func(r *dptest.Rand) round {
-		u := int64(r.IntN(int(t)))
-		if !bernExp(r, u, t, true) {
-			return round{}
-		}
-		v := int64(0)
-		for bernExp(r, 1, 1, true) {
-			v++
-		}
-		x := u + t*v
-		y := r.Bit()
-		if y && x == 0 {
-			return round{}
-		}
-		if y {
-			return round{true, -x}
-		}
-		return round{true, x}
+		x, ok := dlapRound(r, t, func(num, den int64) bool { return bernExp(r, num, den, true) })
+		return round{ok, x}
 	}
 	for {
 		if o := dptest.Reuse(r, "round", one); o.ok {
@@ -165,23 +159,9 @@ func discreteLaplaceFromBits(r *dptest.Rand, t int64, plain bool) int64 {
 		return dptest.Reuse(r, expKey{num, den}, func(r *dptest.Rand) bool { return bernExpBits(r, num, den, false) })
 	}
 	for {
-		u := int64(r.IntN(int(t)))
-		if !bexp(u, t) {
-			continue
+		if x, ok := dlapRound(r, t, bexp); ok {
+			return x
 		}
-		v := int64(0)
-		for bexp(1, 1) {
-			v++
-		}
-		x := u + t*v
-		y := r.Bit()
-		if y && x == 0 {
-			continue
-		}
-		if y {
-			return -x
-		}
-		return x
 	}
 }
 

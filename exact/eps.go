@@ -373,8 +373,9 @@ func gcd64(a, b int64) int64 {
 	return a
 }
 
-// Float returns ε as a float64 approximation, for heuristics and plots;
-// Decimal prints it correctly rounded.
+// Float returns ε as a float64 approximation, for plots and for
+// heuristics that only order work (never for a verdict or a printed
+// value); Decimal prints it correctly rounded.
 func (e Eps) Float() float64 {
 	if e.d == nil {
 		return 0

@@ -22,7 +22,8 @@ func Thousands(n int64) string {
 	return string(out)
 }
 
-// Rounded writes an estimate f ≥ 0 to two significant digits with
+// Rounded writes an estimate f ≥ 0 (of work or memory, for a message)
+// to two significant digits with
 // thousands separators (3,100,000,000), or as 3.1e+18 from 10^15 on.
 func Rounded(f float64) string {
 	if !(f < 1e15) {

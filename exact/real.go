@@ -96,7 +96,8 @@ func (r Real) String() string {
 	return r.A.RatString() + " + " + term
 }
 
-// Float returns a float64 approximation, for heuristics and plots; Decimal
+// Float returns a float64 approximation, for plots and for heuristics
+// that only order work (never for a verdict or a printed value); Decimal
 // prints the value correctly rounded.
 func (r Real) Float() float64 {
 	if x, ok := r.Rat(); ok {

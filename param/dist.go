@@ -34,7 +34,7 @@ const DefaultMaxEliminationWork = 5e8
 // inputs it is needed for, the last of them From, with States states
 // reachable from it. It is refused before anything is eliminated.
 type EliminationLimitError struct {
-	Work, Max    float64
+	Work, Max    float64 // estimates of work and their bound, never a verdict's values
 	Done, Inputs int
 	From         string
 	States       int
@@ -328,6 +328,9 @@ func (c *Chain) distribution(ctx context.Context, pl inputPlan) (Dist, error) {
 // every probability through them is a ratio of determinants of their
 // matrix (Cramer's rule). On gambler's ruins and random walks on grids
 // the estimate is 1.2 to 2 times the operations eliminate makes.
+//
+// The estimate is a float64: it only decides whether to start, and
+// never enters a probability or a verdict.
 func (c *Chain) eliminationWork(ctx context.Context, s int, post []int) (float64, error) {
 	deg := func(f poly.RatFunc) int { return max(f.Num().Degree(), 0) + f.Den().Degree() }
 	d := 0
