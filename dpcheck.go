@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -91,8 +92,8 @@ func (r *Result) Privacy(ctx context.Context, out verify.Output) (verify.Privacy
 // Config controls a check. The zero Config uses the default limits.
 type Config struct {
 	// Limits bound the models a file may build and hold
-	// (property.Limits' defaults when zero).
-	Limits property.Limits
+	// (model.Limits' defaults when zero).
+	Limits model.Limits
 	// MaxFileSize bounds the bytes of a source file CheckFile reads
 	// (DefaultMaxFileSize when zero).
 	MaxFileSize int64
@@ -112,7 +113,7 @@ type Config struct {
 	// names its option there); nil says it neutrally.
 	ConstHint func(name string) string
 	// LimitHint says how the caller raises a limit ("memory", as
-	// builder.LimitMemory), for the error of a check stopped by it; nil
+	// model.LimitMemory), for the error of a check stopped by it; nil
 	// adds nothing.
 	LimitHint func(limit string) string
 	// Lump evaluates the statements that observe the chain only through

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -25,7 +25,7 @@ var errMDP = errors.New("the mechanism is an MDP: its Chain is only the frame of
 //	m, _ := builder.TruncatedGeometric(alpha, n)
 //	a, _ := dpcheck.Analyze(ctx, m)
 //	res, _ := a.DP(ctx, eps, delta)   // res.Holds, res.Counterexample
-func Analyze(ctx context.Context, m *builder.Mechanism) (*verify.Analysis, error) {
+func Analyze(ctx context.Context, m *model.Mechanism) (*verify.Analysis, error) {
 	if m.MDP != nil {
 		return nil, errMDP
 	}
@@ -37,7 +37,7 @@ func Analyze(ctx context.Context, m *builder.Mechanism) (*verify.Analysis, error
 }
 
 // AnalyzeChain prepares a chain — one built with chain.NewBuilder, or a
-// builder.Mechanism's Chain — for checking from Go code: it computes the
+// model.Mechanism's Chain — for checking from Go code: it computes the
 // exact distribution over the output space out of every input in the
 // neighbouring pairs (unordered pairs of input states, both directions
 // checked; nil: every two inputs), once. It is the one front door for a
@@ -52,7 +52,7 @@ func AnalyzeChain(ctx context.Context, c *chain.Chain, pairs [][2]int, out verif
 	}
 	if pairs == nil {
 		var err error
-		if pairs, err = builder.AllPairs(c.Inputs(), builder.DefaultLimits.MaxMemory); err != nil {
+		if pairs, err = model.AllPairs(c.Inputs(), model.DefaultLimits.MaxMemory); err != nil {
 			return nil, err
 		}
 	}
@@ -61,7 +61,7 @@ func AnalyzeChain(ctx context.Context, c *chain.Chain, pairs [][2]int, out verif
 
 // Formulas prepares a mechanism for dpCTL checks (verify.Checker). Like
 // Analyze, it refuses an MDP.
-func Formulas(m *builder.Mechanism) (*verify.Checker, error) {
+func Formulas(m *model.Mechanism) (*verify.Checker, error) {
 	if m.MDP != nil {
 		return nil, errMDP
 	}

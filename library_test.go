@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"math/rand"
 	"reflect"
 	"testing"
 	"testing/quick"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/builder"
@@ -153,7 +155,7 @@ check dp(eps = 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := dpcheck.Analyze(ctx, &builder.Mechanism{Chain: p.Chain, AllPairs: true})
+	a, err := dpcheck.Analyze(ctx, &model.Mechanism{Chain: p.Chain, AllPairs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,18 +7,18 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
 // surveyMechanism is the one-question interactive survey as a
-// builder.Mechanism: from + the answer is yes with probability 3/4 (L)
+// model.Mechanism: from + the answer is yes with probability 3/4 (L)
 // or 4/5 (H), from − with 1/4 or 1/5.
-func surveyMechanism(t *testing.T) *builder.Mechanism {
+func surveyMechanism(t *testing.T) *model.Mechanism {
 	t.Helper()
 	b := chain.NewBuilder()
 	pos, neg := b.AddState("+", nil), b.AddState("-", nil)
@@ -39,16 +39,16 @@ func surveyMechanism(t *testing.T) *builder.Mechanism {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{pos, neg}}, Note: "interactive survey", MDP: m}
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{pos, neg}}, Note: "interactive survey", MDP: m}
 }
 
 // mechModel is a property.Model of a built mechanism.
-type mechModel struct{ m *builder.Mechanism }
+type mechModel struct{ m *model.Mechanism }
 
 func (mm mechModel) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "builder", Name: "survey_mdp", Call: "survey_mdp()"}
 }
-func (mm mechModel) Build(context.Context, property.Limits) (*builder.Mechanism, error) {
+func (mm mechModel) Build(context.Context, model.Limits) (*model.Mechanism, error) {
 	return mm.m, nil
 }
 
@@ -71,7 +71,7 @@ func TestRunMDP(t *testing.T) {
 	m := surveyMechanism(t)
 	st := &property.EpsQuery{Header: property.Header{Pos: source.Position{Line: 2, Column: 1}, Text: "query eps(delta = 0)"}, Delta: new(big.Rat)}
 	p, err := property.Prepare(context.Background(), &property.Program{File: source.NewFile("s.dp", ""), Model: mechModel{m},
-		Statements: []property.Statement{st}}, property.Limits{})
+		Statements: []property.Statement{st}}, model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

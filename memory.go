@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MemoryError says that a check was stopped because the process held more
@@ -26,7 +26,7 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	s := fmt.Sprintf("the check held %s of memory; the limit is %s", builder.Bytes(e.Held), builder.Bytes(e.Limit))
+	s := fmt.Sprintf("the check held %s of memory; the limit is %s", model.Bytes(e.Held), model.Bytes(e.Limit))
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}
@@ -130,14 +130,14 @@ func (c Config) watch(ctx context.Context) (context.Context, func(error) error) 
 func (c Config) withHint(me *MemoryError) *MemoryError {
 	if c.LimitHint != nil && me.Hint == "" {
 		cp := *me
-		cp.Hint = c.LimitHint(string(builder.LimitMemory))
+		cp.Hint = c.LimitHint(string(model.LimitMemory))
 		return &cp
 	}
 	return me
 }
 
 // hintLimit adds the caller's hint (Config.LimitHint) to an error about a
-// limit that stopped a statement: a *builder.LimitError, or an error that
+// limit that stopped a statement: a *model.LimitError, or an error that
 // names its limit with a LimitKind method (verify.WorkLimitError,
 // param.EliminationLimitError, mdp.LimitError).
 func (c Config) hintLimit(err error) error {
@@ -145,7 +145,7 @@ func (c Config) hintLimit(err error) error {
 		return err
 	}
 	var kind string
-	var le *builder.LimitError
+	var le *model.LimitError
 	var lk interface{ LimitKind() string }
 	switch {
 	case errors.As(err, &le):

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -15,7 +15,7 @@ import (
 // evaluating, and says how to raise it when the caller gives a hint.
 func TestMemoryLimitStopsACheck(t *testing.T) {
 	const limit = 96 << 20
-	cfg := Config{Limits: property.Limits{MaxMemory: limit}, LimitHint: func(l string) string { return "raise the " + l + " limit" }}
+	cfg := Config{Limits: model.Limits{MaxMemory: limit}, LimitHint: func(l string) string { return "raise the " + l + " limit" }}
 	ctx := context.Background()
 
 	// Building above threshold at n = 100, k = 100 (a million states)
@@ -35,7 +35,7 @@ func TestMemoryLimitStopsACheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Config{Limits: property.Limits{MaxMemory: 400 << 20}}.Run(ctx, p)
+	r, err := Config{Limits: model.Limits{MaxMemory: 400 << 20}}.Run(ctx, p)
 	if !errors.As(err, &me) || me.Limit != 400<<20 {
 		t.Fatalf("evaluating: err = %v, want a *MemoryError", err)
 	}

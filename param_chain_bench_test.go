@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/spec"
@@ -31,7 +32,7 @@ func BenchmarkParamModuleGeometric(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := property.Prepare(ctx, prog, property.Limits{}); err != nil {
+					if _, err := property.Prepare(ctx, prog, model.Limits{}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
@@ -35,7 +36,7 @@ func prepareParamFile(t testing.TB, path string) *param.Chain {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pp, err := property.Prepare(ctx, prog, property.Limits{})
+	pp, err := property.Prepare(ctx, prog, model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +419,7 @@ func TestParamModuleLimitsAndContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = dpcheck.Config{Limits: property.Limits{MaxStates: 4}}.CheckSource(context.Background(), "walk.dp", string(src))
+	_, err = dpcheck.Config{Limits: model.Limits{MaxStates: 4}}.CheckSource(context.Background(), "walk.dp", string(src))
 	want := "walk.dp:12:1: the model has more than 4 reachable states; the limit is 4 states"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
@@ -429,7 +430,7 @@ func TestParamModuleLimitsAndContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := property.Prepare(ctx, prog, property.Limits{}); err != context.Canceled {
+	if _, err := property.Prepare(ctx, prog, model.Limits{}); err != context.Canceled {
 		t.Errorf("Prepare with an ended context: %v, want context.Canceled", err)
 	}
 }

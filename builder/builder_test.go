@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -147,9 +148,9 @@ func TestParamErrors(t *testing.T) {
 	}
 }
 
-func second(_ *builder.Mechanism, err error) error { return err }
+func second(_ *model.Mechanism, err error) error { return err }
 
-func mustSurvey(t *testing.T) *builder.Mechanism {
+func mustSurvey(t *testing.T) *model.Mechanism {
 	t.Helper()
 	m, err := builder.Survey(r("1/2"), r("1/2"))
 	if err != nil {

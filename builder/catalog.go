@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/big"
 	"sort"
+
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // ParamKind is the type of a builder parameter.
@@ -51,20 +53,20 @@ type Args struct {
 	rats    map[string]*big.Rat
 	ints    map[string]int
 	choices map[string]string
-	models  map[string]*Mechanism
-	limits  Limits
+	models  map[string]*model.Mechanism
+	limits  model.Limits
 }
 
 // NewArgs returns empty arguments.
 func NewArgs() *Args {
-	return &Args{rats: map[string]*big.Rat{}, ints: map[string]int{}, choices: map[string]string{}, models: map[string]*Mechanism{}}
+	return &Args{rats: map[string]*big.Rat{}, ints: map[string]int{}, choices: map[string]string{}, models: map[string]*model.Mechanism{}}
 }
 
 // SetModel sets a model argument.
-func (a *Args) SetModel(name string, m *Mechanism) { a.models[name] = m }
+func (a *Args) SetModel(name string, m *model.Mechanism) { a.models[name] = m }
 
 // Model returns a model argument (nil when unset).
-func (a *Args) Model(name string) *Mechanism { return a.models[name] }
+func (a *Args) Model(name string) *model.Mechanism { return a.models[name] }
 
 // SetRat sets a rational argument.
 func (a *Args) SetRat(name string, x *big.Rat) { a.rats[name] = x }
@@ -92,7 +94,7 @@ type Def struct {
 	Params []Param
 	// Build builds the mechanism. It stops with ctx's error, unwrapped,
 	// when ctx ends before the chain is complete.
-	Build func(ctx context.Context, a *Args) (*Mechanism, error)
+	Build func(ctx context.Context, a *Args) (*model.Mechanism, error)
 	// Size estimates the states and transitions Build would create (an
 	// upper bound where the exact count is awkward).
 	Size func(*Args) (states, transitions float64)
@@ -173,7 +175,7 @@ func Catalog() []*Def {
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return survey(ctx, a.Rat("theta1"), a.Rat("theta2"))
 			},
 		},
@@ -187,7 +189,7 @@ func Catalog() []*Def {
 				{Name: "n", Kind: Integer, Doc: "largest count"},
 				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return truncatedGeometric(ctx, a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
 			},
 		},
@@ -205,7 +207,7 @@ func Catalog() []*Def {
 				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the paper's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				cmp := AtLeast
 				if a.Choice("cmp") == ">" {
 					cmp = Above
@@ -224,7 +226,7 @@ func Catalog() []*Def {
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				cmp := AtLeast
 				if a.Choice("cmp") == ">" {
 					cmp = Above
@@ -249,7 +251,7 @@ func Catalog() []*Def {
 				{Name: "n", Kind: Integer, Default: "5", Doc: "thresholds and answers range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				cmp := AtLeast
 				if a.Choice("cmp") == ">" {
 					cmp = Above
@@ -269,7 +271,7 @@ func Catalog() []*Def {
 			Params: []Param{
 				{Name: "questions", Kind: Integer, Default: "1", Doc: "number of questions the analyst asks"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return interactiveSurvey(ctx, a.Int("questions"))
 			},
 		},
@@ -282,7 +284,7 @@ func Catalog() []*Def {
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "k", Kind: Integer, Default: "2", Doc: "number of possible answers"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return randomizedResponseK(ctx, a.Rat("theta1"), a.Int("k"))
 			},
 		},
@@ -295,7 +297,7 @@ func Catalog() []*Def {
 				{Name: "k", Kind: Integer, Doc: "number of runs"},
 				{Name: "model", Kind: Model, Doc: "the mechanism to run, e.g. survey()"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return Composition{Runs: a.Int("k"), Of: a.Model("model")}.Product(ctx, a.Limits())
 			},
 			Composition: func(a *Args) Composition { return Composition{Runs: a.Int("k"), Of: a.Model("model")} },
@@ -318,7 +320,7 @@ func Catalog() []*Def {
 				{Name: "count_max", Kind: Integer, Doc: "largest count"},
 				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the notes' choice"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return yarrowGeometric(ctx, a.Rat("alpha"), a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
 			},
 		},
@@ -333,7 +335,7 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return laplaceDecision(ctx, a.Rat("alpha"), a.Int("k"), a.Int("lo"), a.Int("hi"))
 			},
 		},
@@ -348,7 +350,7 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return cutoffDecision(ctx, a.Rat("alpha"), a.Int("m"), a.Int("lo"), a.Int("hi"))
 			},
 		},
@@ -364,7 +366,7 @@ func Catalog() []*Def {
 				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "hi", Kind: Integer, Doc: "largest count"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return generalizedDecision(ctx, a.Rat("alpha"), a.Rat("delta"), a.Int("m"), a.Int("lo"), a.Int("hi"))
 			},
 		},
@@ -377,7 +379,7 @@ func Catalog() []*Def {
 				{Name: "rows", Kind: Integer, Doc: "rows in the block (cn), the private row included"},
 				{Name: "p", Kind: Rational, Doc: "probability that a row is +1"},
 			},
-			Build: func(ctx context.Context, a *Args) (*Mechanism, error) {
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return streamingSum(ctx, a.Int("rows"), a.Rat("p"))
 			},
 		},
@@ -403,7 +405,7 @@ func decisionSize(a *Args) (float64, float64) {
 
 // composeSize bounds the states of k runs of m: every input, every state,
 // every sequence of earlier outputs, and the final tuples.
-func composeSize(k int, m *Mechanism) (float64, float64) {
+func composeSize(k int, m *model.Mechanism) (float64, float64) {
 	if m == nil || k < 1 {
 		return 0, 0
 	}
@@ -415,4 +417,4 @@ func composeSize(k int, m *Mechanism) (float64, float64) {
 }
 
 // Limits returns the limits the arguments were checked against.
-func (a *Args) Limits() Limits { return a.limits }
+func (a *Args) Limits() model.Limits { return a.limits }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxComposedStates bounds the states of a composition.
@@ -24,18 +25,18 @@ const MaxComposedStates = 1_000_000
 // state per input in the composition, named "input||state" in the first
 // run, since the runs after it start again from that input. Inputs
 // and the neighbour relation are m's.
-func Compose(k int, m *Mechanism) (*Mechanism, error) {
-	return composeLimited(context.Background(), k, m, Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
+func Compose(k int, m *model.Mechanism) (*model.Mechanism, error) {
+	return composeLimited(context.Background(), k, m, model.Limits{MaxStates: MaxComposedStates, MaxTransitions: math.MaxInt})
 }
 
 // ComposeLimited is Compose that stops with a *LimitError once the
 // composition would exceed l (zero fields are DefaultLimits'). It creates
 // no probabilities: the composition shares m's.
-func ComposeLimited(k int, m *Mechanism, l Limits) (*Mechanism, error) {
+func ComposeLimited(k int, m *model.Mechanism, l model.Limits) (*model.Mechanism, error) {
 	return composeLimited(context.Background(), k, m, l)
 }
 
-func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechanism, error) {
+func composeLimited(ctx context.Context, k int, m *model.Mechanism, l model.Limits) (*model.Mechanism, error) {
 	const name = "compose"
 	l = l.WithDefaults()
 	if m == nil {
@@ -145,7 +146,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 			return nil, stopped
 		}
 		if tooBig {
-			return nil, &LimitError{Builder: name, Limit: LimitStates, Estimate: f(states), Max: int64(l.MaxStates)}
+			return nil, &model.LimitError{Builder: name, Limit: model.LimitStates, Estimate: f(states), Max: int64(l.MaxStates)}
 		}
 	}
 	composed, err := buildChain(ctx, b)
@@ -156,7 +157,7 @@ func composeLimited(ctx context.Context, k int, m *Mechanism, l Limits) (*Mechan
 	for _, p := range m.Neighbours {
 		pairs = append(pairs, [2]int{in[p[0]], in[p[1]]})
 	}
-	return &Mechanism{Chain: composed, Neighbours: pairs, Note: Composition{Runs: k, Of: m}.Note()}, nil
+	return &model.Mechanism{Chain: composed, Neighbours: pairs, Note: Composition{Runs: k, Of: m}.Note()}, nil
 }
 
 // sharedStates marks the states of c that are reached from more than one

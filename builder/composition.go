@@ -3,6 +3,8 @@ package builder
 import (
 	"context"
 	"fmt"
+
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxRuns bounds the runs of a composition. Its product chain is built
@@ -19,7 +21,7 @@ const (
 // the product chain of the runs.
 type Composition struct {
 	Runs int
-	Of   *Mechanism
+	Of   *model.Mechanism
 }
 
 // Note describes the composition, as the product's Mechanism.Note does.
@@ -39,7 +41,7 @@ func (c Composition) check() error {
 // l (zero fields are DefaultLimits'): a *LimitError when its states or
 // transitions would exceed them, a *ParamError for more than
 // MaxProductRuns runs. Nothing is built.
-func (c Composition) CheckProduct(l Limits) error {
+func (c Composition) CheckProduct(l model.Limits) error {
 	if err := c.check(); err != nil {
 		return err
 	}
@@ -47,16 +49,16 @@ func (c Composition) CheckProduct(l Limits) error {
 	states, trans := composeSize(c.Runs, c.Of)
 	switch {
 	case !(states <= float64(l.MaxStates)):
-		return &LimitError{Builder: "compose", Limit: LimitStates, Estimate: states, Max: int64(l.MaxStates)}
+		return &model.LimitError{Builder: "compose", Limit: model.LimitStates, Estimate: states, Max: int64(l.MaxStates)}
 	case !(trans <= float64(l.MaxTransitions)):
-		return &LimitError{Builder: "compose", Limit: LimitTransitions, Estimate: trans, Max: int64(l.MaxTransitions)}
+		return &model.LimitError{Builder: "compose", Limit: model.LimitTransitions, Estimate: trans, Max: int64(l.MaxTransitions)}
 	}
 	return checkRange("compose", "k", c.Runs, 1, MaxProductRuns)
 }
 
 // Product builds the product chain of the runs (Compose) within l, after
 // CheckProduct.
-func (c Composition) Product(ctx context.Context, l Limits) (*Mechanism, error) {
+func (c Composition) Product(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	if err := c.CheckProduct(l); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // countingContext is a context whose Err reports nil for its first n
@@ -64,7 +65,7 @@ func TestBuildCancelledBefore(t *testing.T) {
 	for _, p := range pinned {
 		for _, ctx := range []context.Context{cancelled, counting(0, context.DeadlineExceeded)} {
 			want := ctx.Err()
-			_, _, m, err := callContext(t, ctx, p.call, builder.Limits{})
+			_, _, m, err := callContext(t, ctx, p.call, model.Limits{})
 			if err != want || m != nil {
 				t.Errorf("%s under an ended context: got %v, %v; want %v and no mechanism", p.call, m != nil, err, want)
 			}
@@ -79,7 +80,7 @@ func TestBuildCancelledBefore(t *testing.T) {
 func TestBuildCancelledAtEveryCheck(t *testing.T) {
 	for _, p := range pinned {
 		ctx := counting(math.MaxInt, nil)
-		_, _, m, err := callContext(t, ctx, p.call, builder.Limits{})
+		_, _, m, err := callContext(t, ctx, p.call, model.Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", p.call, err)
 		}
@@ -92,7 +93,7 @@ func TestBuildCancelledAtEveryCheck(t *testing.T) {
 		}
 		for n := range checks {
 			ctx := counting(n, context.Canceled)
-			_, _, m, err := callContext(t, ctx, p.call, builder.Limits{})
+			_, _, m, err := callContext(t, ctx, p.call, model.Limits{})
 			if err != context.Canceled || m != nil {
 				t.Errorf("%s cancelled after %d of %d checks: got %v, %v; want context.Canceled and no mechanism", p.call, n, checks, m != nil, err)
 			}
@@ -125,12 +126,12 @@ func geometricRow(n, k, l int) *big.Rat {
 // same model and what the chain built before builds took a context is.
 var large = []struct {
 	call    string
-	wrapper func() (*builder.Mechanism, error)
-	check   func(t *testing.T, m *builder.Mechanism)
+	wrapper func() (*model.Mechanism, error)
+	check   func(t *testing.T, m *model.Mechanism)
 }{
 	{"truncated_geometric(alpha = 1/2, n = 1500)",
-		func() (*builder.Mechanism, error) { return builder.TruncatedGeometric(r("1/2"), 1500) },
-		func(t *testing.T, m *builder.Mechanism) {
+		func() (*model.Mechanism, error) { return builder.TruncatedGeometric(r("1/2"), 1500) },
+		func(t *testing.T, m *model.Mechanism) {
 			t.Helper()
 			c := m.Chain
 			if c.NumStates() != 3002 || c.NumTransitions() != 2254502 {
@@ -150,10 +151,10 @@ var large = []struct {
 			}
 		}},
 	{"above_threshold(k = 64)",
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			return builder.AboveThreshold(r("1/4"), r("1/2"), 5, 64, builder.AtLeast)
 		},
-		func(t *testing.T, m *builder.Mechanism) {
+		func(t *testing.T, m *model.Mechanism) {
 			t.Helper()
 			c := m.Chain
 			// 36 inputs, 6·6·64 shared query states less the 6·63 after a
@@ -169,14 +170,14 @@ var large = []struct {
 			}
 		}},
 	{"compose(k = 6, model = survey())",
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			m, err := builder.Survey(r("1/2"), r("1/2"))
 			if err != nil {
 				return nil, err
 			}
 			return builder.Compose(6, m)
 		},
-		func(t *testing.T, m *builder.Mechanism) {
+		func(t *testing.T, m *model.Mechanism) {
 			t.Helper()
 			c := m.Chain
 			if c.NumStates() != 190 || c.NumTransitions() != 316 {
@@ -195,7 +196,7 @@ func TestLargeBuildCancelled(t *testing.T) {
 	for _, tt := range large {
 		t.Run(builderName(tt.call), func(t *testing.T) {
 			ctx := counting(math.MaxInt, nil)
-			_, _, m, err := callContext(t, ctx, tt.call, builder.Limits{})
+			_, _, m, err := callContext(t, ctx, tt.call, model.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +210,7 @@ func TestLargeBuildCancelled(t *testing.T) {
 
 			n := checks / 2
 			ctx = counting(n, context.Canceled)
-			_, _, m, err = callContext(t, ctx, tt.call, builder.Limits{})
+			_, _, m, err = callContext(t, ctx, tt.call, model.Limits{})
 			if err != context.Canceled || m != nil {
 				t.Errorf("cancelled after %d of %d checks: got %v, %v; want context.Canceled and no mechanism", n, checks, m != nil, err)
 			}

@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxWindow bounds the number of counts of the decision builders.
@@ -20,7 +22,7 @@ const maxExponent = 1 << 40
 // (N, label in), outputs "yes" (q=1, label yes) and "no" (q=0, label no);
 // neighbours N and N+1. yes(N) is Pr[Q(N) = 1]. The caller has checked
 // the window with checkWindow. It stops with ctx's error when ctx ends.
-func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big.Rat) (*Mechanism, error) {
+func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big.Rat) (*model.Mechanism, error) {
 	b := chain.NewBuilder()
 	y := b.AddState("yes", chain.Valuation{{Name: "q", Value: 1}}, "yes")
 	n := b.AddState("no", chain.Valuation{{Name: "q", Value: 0}}, "no")
@@ -34,7 +36,7 @@ func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big
 		in = append(in, s)
 		p := yes(N)
 		b.AddTransition(s, y, p)
-		b.AddTransition(s, n, chain.OneMinus(p))
+		b.AddTransition(s, n, exact.OneMinus(p))
 	}
 	c, err := buildChain(ctx, b)
 	if err != nil {
@@ -44,7 +46,7 @@ func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big
 	for i := 1; i < len(in); i++ {
 		pairs = append(pairs, [2]int{in[i-1], in[i]})
 	}
-	return &Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
+	return &model.Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
 }
 
 // checkWindow checks the counts lo..hi of a decision.
@@ -97,11 +99,11 @@ func ratPow(x *big.Rat, j int) *big.Rat {
 // LaplaceDecision is Implementation of Stochastic Decision, §4: Q(N) = [N + Lap(1/ε) >= k] with
 // α = e^(-ε), so Pr[Q(N) = 1] = α^(k-N)/2 for N < k and 1 - α^(N-k)/2 for
 // N >= k, over counts N in {lo..hi}. It is exactly ε-DP.
-func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
+func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*model.Mechanism, error) {
 	return laplaceDecision(context.Background(), alpha, k, lo, hi)
 }
 
-func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*Mechanism, error) {
+func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*model.Mechanism, error) {
 	const name = "laplace_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -125,18 +127,18 @@ func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*Mecha
 			if N < k {
 				return mul(half, pw[k-N-from])
 			}
-			return chain.OneMinus(mul(half, pw[N-k-from]))
+			return exact.OneMinus(mul(half, pw[N-k-from]))
 		})
 }
 
 // CutoffDecision is Implementation of Stochastic Decision, §5: Pr[Q(N) = 1] = α^(m-N) for N <= m and 1
 // above, over counts N in {lo..hi}. The notes claim (ε, 1 - e^(-ε))-DP with
 // that δ the least possible.
-func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
+func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	return cutoffDecision(context.Background(), alpha, m, lo, hi)
 }
 
-func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*Mechanism, error) {
+func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	const name = "cutoff_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -168,11 +170,11 @@ func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*Mechan
 // DP constraints allow: f(N-1) = max(0, (f(N) - δ)·α) below m (6.11) and
 // f(N+1) = min(1, 1 - α·(1 - δ - f(N))) above (6.12). Counts N in
 // {lo..hi}.
-func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, error) {
+func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	return generalizedDecision(context.Background(), alpha, delta, m, lo, hi)
 }
 
-func generalizedDecision(ctx context.Context, alpha, delta *big.Rat, m, lo, hi int) (*Mechanism, error) {
+func generalizedDecision(ctx context.Context, alpha, delta *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	const name = "generalized_decision"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -198,12 +200,12 @@ func generalizedDecision(ctx context.Context, alpha, delta *big.Rat, m, lo, hi i
 		}
 		f[N-1] = v
 	}
-	oneMinusDelta := chain.OneMinus(delta)
+	oneMinusDelta := exact.OneMinus(delta)
 	for N := m; N < hi; N++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		v := chain.OneMinus(mul(alpha, sub(oneMinusDelta, f[N])))
+		v := exact.OneMinus(mul(alpha, sub(oneMinusDelta, f[N])))
 		if v.Cmp(one) > 0 {
 			v = one
 		}

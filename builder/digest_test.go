@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // dump writes m in full and in a canonical form: every state in ID order
 // with its valuation, labels and row (targets by name, exact
 // probabilities), the MDP's choices when there is one, then the
 // neighbours and the note.
-func dump(m *builder.Mechanism) string {
+func dump(m *model.Mechanism) string {
 	c := m.Chain
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d states, %d transitions\n", c.NumStates(), c.NumTransitions())
@@ -44,7 +45,7 @@ func dump(m *builder.Mechanism) string {
 }
 
 // digest is a short SHA-256 of dump(m).
-func digest(m *builder.Mechanism) string {
+func digest(m *model.Mechanism) string {
 	return fmt.Sprintf("%x", sha256.Sum256([]byte(dump(m))))[:16]
 }
 
@@ -53,33 +54,33 @@ func digest(m *builder.Mechanism) string {
 // digest of the chain built before builds took a context.
 var pinned = []struct {
 	call    string
-	wrapper func() (*builder.Mechanism, error)
+	wrapper func() (*model.Mechanism, error)
 	digest  string
 }{
 	{"survey(theta1 = 1/3, theta2 = 1/4)",
-		func() (*builder.Mechanism, error) { return builder.Survey(r("1/3"), r("1/4")) },
+		func() (*model.Mechanism, error) { return builder.Survey(r("1/3"), r("1/4")) },
 		"c4f605f79037c53d"},
 	{"truncated_geometric(alpha = 1/3, n = 7, sensitivity = 2)",
-		func() (*builder.Mechanism, error) { return builder.TruncatedGeometricSensitivity(r("1/3"), 7, 2) },
+		func() (*model.Mechanism, error) { return builder.TruncatedGeometricSensitivity(r("1/3"), 7, 2) },
 		"ec9efc9cd93e79f9"},
 	{"truncated_geometric(alpha = 1/2, n = 6)",
-		func() (*builder.Mechanism, error) { return builder.TruncatedGeometric(r("1/2"), 6) },
+		func() (*model.Mechanism, error) { return builder.TruncatedGeometric(r("1/2"), 6) },
 		"4c0314e748c63a97"},
 	{`above_threshold(alpha_t = 1/3, alpha_q = 1/2, n = 3, k = 3, cmp = ">")`,
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			return builder.AboveThreshold(r("1/3"), r("1/2"), 3, 3, builder.Above)
 		},
 		"babc9a19ce9bea68"}, // b6efd352bb35ce0d before the query states were shared (issue 16)
 	{"above_threshold_loop(n = 3)",
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			return builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.AtLeast)
 		},
 		"ce669887c92123e6"}, // 4e3bd38dfab99f0d before the ⊥/⊤ states were shared (issue 16)
 	{"randomized_response(theta1 = 1/3, k = 4)",
-		func() (*builder.Mechanism, error) { return builder.RandomizedResponseK(r("1/3"), 4) },
+		func() (*model.Mechanism, error) { return builder.RandomizedResponseK(r("1/3"), 4) },
 		"1605a1d4eb366735"},
 	{"compose(k = 3, model = survey())",
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			m, err := builder.Survey(r("1/2"), r("1/2"))
 			if err != nil {
 				return nil, err
@@ -88,26 +89,26 @@ var pinned = []struct {
 		},
 		"f5c7e9c173f9b008"},
 	{"yarrow_geometric(alpha = 1/2, count_min = -2, count_max = 3, bits = 3)",
-		func() (*builder.Mechanism, error) { return builder.YarrowGeometric(r("1/2"), -2, 3, 3) },
+		func() (*model.Mechanism, error) { return builder.YarrowGeometric(r("1/2"), -2, 3, 3) },
 		"4eccfe7c33174119"}, // b3a77637df36a939 before the clipped draws were shared (issue 16)
 	{"laplace_decision(alpha = 1/2, k = 3, lo = -1, hi = 6)",
-		func() (*builder.Mechanism, error) { return builder.LaplaceDecision(r("1/2"), 3, -1, 6) },
+		func() (*model.Mechanism, error) { return builder.LaplaceDecision(r("1/2"), 3, -1, 6) },
 		"59dd039be824b080"},
 	{"cutoff_decision(alpha = 2/3, m = 4, hi = 6)",
-		func() (*builder.Mechanism, error) { return builder.CutoffDecision(r("2/3"), 4, 0, 6) },
+		func() (*model.Mechanism, error) { return builder.CutoffDecision(r("2/3"), 4, 0, 6) },
 		"6597a43d2a43c00c"},
 	{"generalized_decision(alpha = 1/2, delta = 1/10, m = 3, hi = 6)",
-		func() (*builder.Mechanism, error) { return builder.GeneralizedDecision(r("1/2"), r("1/10"), 3, 0, 6) },
+		func() (*model.Mechanism, error) { return builder.GeneralizedDecision(r("1/2"), r("1/10"), 3, 0, 6) },
 		"52432d92a7430d4a"},
 	{"interactive_survey(questions = 2)",
-		func() (*builder.Mechanism, error) { return builder.InteractiveSurvey(2) },
+		func() (*model.Mechanism, error) { return builder.InteractiveSurvey(2) },
 		"df82f816ca7849dd"},
 	{`above_threshold_mdp(alpha_t = 1/3, n = 2, cmp = ">")`,
-		func() (*builder.Mechanism, error) {
+		func() (*model.Mechanism, error) {
 			return builder.AboveThresholdMDP(r("1/3"), r("1/2"), 2, builder.Above)
 		},
 		"6d0d9f763d44f29f"},
 	{"streaming_sum(rows = 5, p = 1/3)",
-		func() (*builder.Mechanism, error) { return builder.StreamingSum(5, r("1/3")) },
+		func() (*model.Mechanism, error) { return builder.StreamingSum(5, r("1/3")) },
 		"e8a35b4ae420474e"}, // 7bc00cb238c5b993 before the inputs shared their partial-sum states (issue 16)
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxRange bounds n for the geometric-style builders: the truncated
@@ -53,7 +54,7 @@ func (g *geometricTable) prob(k, l int) *big.Rat {
 // TruncatedGeometric returns the truncated α-geometric mechanism over
 // {0..n} of Ghosh, Roughgarden and Sundararajan (Model Checking Differentially Private Properties) for a query of
 // sensitivity 1. See TruncatedGeometricSensitivity.
-func TruncatedGeometric(alpha *big.Rat, n int) (*Mechanism, error) {
+func TruncatedGeometric(alpha *big.Rat, n int) (*model.Mechanism, error) {
 	return truncatedGeometric(context.Background(), alpha, n, 1)
 }
 
@@ -63,11 +64,11 @@ func TruncatedGeometric(alpha *big.Rat, n int) (*Mechanism, error) {
 // Pr[t_l | s_k] = α^k/(1+α) for l = 0, α^(n-k)/(1+α) for l = n and
 // (1-α)/(1+α)·α^|k-l| in between. Inputs k and l are neighbours iff
 // 0 < |k-l| <= delta. The mechanism is exactly (-delta·ln α)-DP.
-func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*Mechanism, error) {
+func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*model.Mechanism, error) {
 	return truncatedGeometric(context.Background(), alpha, n, delta)
 }
 
-func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*Mechanism, error) {
+func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*model.Mechanism, error) {
 	const name = "truncated_geometric"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -111,7 +112,7 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*Mec
 			pairs = append(pairs, [2]int{in[k], in[l]})
 		}
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      c,
 		Neighbours: pairs,
 		Note:       fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxSurveyQuestions bounds the questions of InteractiveSurvey: the MDP has
@@ -35,11 +36,11 @@ const (
 //
 // With one question the tight ε over final outputs is ln 4 (the analyst
 // asks H); with two, ln 16 (HH); the tight δ at ε = 0 is 3/5 for both.
-func InteractiveSurvey(questions int) (*Mechanism, error) {
+func InteractiveSurvey(questions int) (*model.Mechanism, error) {
 	return interactiveSurvey(context.Background(), questions)
 }
 
-func interactiveSurvey(ctx context.Context, q int) (*Mechanism, error) {
+func interactiveSurvey(ctx context.Context, q int) (*model.Mechanism, error) {
 	const name = "interactive_survey"
 	if err := checkRange(name, "questions", q, 1, MaxSurveyQuestions); err != nil {
 		return nil, err
@@ -132,7 +133,7 @@ func interactiveSurvey(ctx context.Context, q int) (*Mechanism, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      frame,
 		MDP:        m,
 		Neighbours: [][2]int{{inputs[1], inputs[0]}},

@@ -15,20 +15,21 @@ import (
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // call checks and builds a builder call written as in a spec,
 // "laplace_decision(alpha = 1/2, k = 1000000, hi = 1)", under l: the
 // arguments are named, a model argument is itself a call. The returned def
 // and args are those of the outer call.
-func call(t *testing.T, src string, l builder.Limits) (*builder.Def, *builder.Args, *builder.Mechanism, error) {
+func call(t *testing.T, src string, l model.Limits) (*builder.Def, *builder.Args, *model.Mechanism, error) {
 	t.Helper()
 	return callContext(t, context.Background(), src, l)
 }
 
 // callContext is call with the outer build under ctx; model arguments are
 // built under context.Background().
-func callContext(t *testing.T, ctx context.Context, src string, l builder.Limits) (*builder.Def, *builder.Args, *builder.Mechanism, error) {
+func callContext(t *testing.T, ctx context.Context, src string, l model.Limits) (*builder.Def, *builder.Args, *model.Mechanism, error) {
 	t.Helper()
 	open := strings.IndexByte(src, '(')
 	if open < 0 || !strings.HasSuffix(src, ")") {
@@ -124,7 +125,7 @@ func chainBits(c *chain.Chain) (bits float64, n int) {
 
 // mechanismBits is chainBits of m's chain and, for an MDP, of its
 // choices too.
-func mechanismBits(m *builder.Mechanism) (bits float64, n int) {
+func mechanismBits(m *model.Mechanism) (bits float64, n int) {
 	bits, n = chainBits(m.Chain)
 	if m.MDP == nil {
 		return bits, n
@@ -150,29 +151,29 @@ func mechanismBits(m *builder.Mechanism) (bits float64, n int) {
 func TestLimitMessages(t *testing.T) {
 	tests := []struct {
 		call  string
-		limit builder.LimitKind // "" for a model that builds
+		limit model.LimitKind // "" for a model that builds
 		want  string
 	}{
 		{"laplace_decision(alpha = 1/2, k = 1000000, hi = 1)", "", ""},
-		{"laplace_decision(alpha = 1/2, k = 1000000000, hi = 1)", builder.LimitBits,
+		{"laplace_decision(alpha = 1/2, k = 1000000000, hi = 1)", model.LimitBits,
 			"laplace_decision would need probabilities of about 6,000,000,014 bits in all; the limit is 4,294,967,296 bits"},
-		{"cutoff_decision(alpha = 1/2, m = 1000000000, hi = 1)", builder.LimitBits,
+		{"cutoff_decision(alpha = 1/2, m = 1000000000, hi = 1)", model.LimitBits,
 			"cutoff_decision would need probabilities of about 6,000,000,008 bits in all; the limit is 4,294,967,296 bits"},
-		{"laplace_decision(alpha = 999/1000, k = 100000, hi = 1000000)", builder.LimitBits,
+		{"laplace_decision(alpha = 999/1000, k = 100000, hi = 1000000)", model.LimitBits,
 			"laplace_decision would need probabilities of about 16,343,321,356,799 bits in all; the limit is 4,294,967,296 bits"},
-		{"truncated_geometric(alpha = 1/2, n = 5000)", builder.LimitTransitions,
+		{"truncated_geometric(alpha = 1/2, n = 5000)", model.LimitTransitions,
 			"truncated_geometric would have about 25,015,002 transitions; the limit is 10,000,000 transitions"},
-		{"above_threshold(n = 100, k = 10000)", builder.LimitStates,
+		{"above_threshold(n = 100, k = 10000)", model.LimitStates,
 			"above_threshold would have about 102,030,202 states; the limit is 10,000,000 states"},
-		{"compose(k = 1000000, model = survey())", builder.LimitStates,
+		{"compose(k = 1000000, model = survey())", model.LimitStates,
 			"compose would have more than 10^308 states; the limit is 10,000,000 states"},
 		// A power of a rational with 1000-digit numerator and denominator.
-		{"truncated_geometric(alpha = " + strings.Repeat("9", 1000) + "/1" + strings.Repeat("0", 1000) + ", n = 1000)", builder.LimitBits,
+		{"truncated_geometric(alpha = " + strings.Repeat("9", 1000) + "/1" + strings.Repeat("0", 1000) + ", n = 1000)", model.LimitBits,
 			"truncated_geometric would need probabilities of about 6,663,807,052 bits in all; the limit is 4,294,967,296 bits"},
 	}
 	for _, tt := range tests {
 		start := time.Now()
-		d, a, m, err := call(t, tt.call, builder.Limits{})
+		d, a, m, err := call(t, tt.call, model.Limits{})
 		elapsed := time.Since(start)
 		if tt.limit == "" {
 			if err != nil {
@@ -188,9 +189,9 @@ func TestLimitMessages(t *testing.T) {
 			}
 			continue
 		}
-		var le *builder.LimitError
+		var le *model.LimitError
 		if !errors.As(err, &le) {
-			t.Errorf("%s: error %v (%T), want a *builder.LimitError", tt.call, err, err)
+			t.Errorf("%s: error %v (%T), want a *model.LimitError", tt.call, err, err)
 			continue
 		}
 		if got := err.Error(); got != tt.want {
@@ -208,24 +209,24 @@ func TestLimitMessages(t *testing.T) {
 // TestLimitsWithDefaults: zero fields are DefaultLimits', others are kept,
 // and CheckSize applies the defaults itself.
 func TestLimitsWithDefaults(t *testing.T) {
-	if got := (builder.Limits{}).WithDefaults(); got != builder.DefaultLimits {
-		t.Errorf("zero limits: %+v, want %+v", got, builder.DefaultLimits)
+	if got := (model.Limits{}).WithDefaults(); got != model.DefaultLimits {
+		t.Errorf("zero limits: %+v, want %+v", got, model.DefaultLimits)
 	}
-	l := builder.Limits{MaxStates: 7, MaxBits: -1}.WithDefaults()
-	want := builder.Limits{MaxStates: 7, MaxTransitions: builder.DefaultLimits.MaxTransitions, MaxBits: builder.DefaultLimits.MaxBits, MaxMemory: builder.DefaultLimits.MaxMemory}
+	l := model.Limits{MaxStates: 7, MaxBits: -1}.WithDefaults()
+	want := model.Limits{MaxStates: 7, MaxTransitions: model.DefaultLimits.MaxTransitions, MaxBits: model.DefaultLimits.MaxBits, MaxMemory: model.DefaultLimits.MaxMemory}
 	if l != want {
 		t.Errorf("partial limits: %+v, want %+v", l, want)
 	}
 	// A limit that is set is used; an unset one is the default.
 	const src = "laplace_decision(alpha = 1/2, k = 1000000, hi = 1)"
-	_, _, _, err := call(t, src, builder.Limits{MaxBits: 1_000_000})
+	_, _, _, err := call(t, src, model.Limits{MaxBits: 1_000_000})
 	if want := "laplace_decision would need probabilities of about 6,000,011 bits in all; the limit is 1,000,000 bits"; err == nil || err.Error() != want {
 		t.Errorf("MaxBits 10^6: %v, want %q", err, want)
 	}
-	if _, _, _, err := call(t, src, builder.Limits{MaxStates: 4, MaxTransitions: 6}); err != nil {
+	if _, _, _, err := call(t, src, model.Limits{MaxStates: 4, MaxTransitions: 6}); err != nil {
 		t.Errorf("MaxBits unset: %v", err)
 	}
-	if _, _, _, err := call(t, src, builder.Limits{MaxStates: 3}); err == nil || err.Error() != "laplace_decision would have about 4 states; the limit is 3 states" {
+	if _, _, _, err := call(t, src, model.Limits{MaxStates: 3}); err == nil || err.Error() != "laplace_decision would have about 4 states; the limit is 3 states" {
 		t.Errorf("MaxStates 3: %v", err)
 	}
 }
@@ -234,16 +235,16 @@ func TestLimitsWithDefaults(t *testing.T) {
 // estimate beyond float64.
 func TestLimitErrorText(t *testing.T) {
 	tests := []struct {
-		err  builder.LimitError
+		err  model.LimitError
 		want string
 	}{
-		{builder.LimitError{Builder: "b", Limit: builder.LimitStates, Estimate: 12345678, Max: 1000},
+		{model.LimitError{Builder: "b", Limit: model.LimitStates, Estimate: 12345678, Max: 1000},
 			"b would have about 12,345,678 states; the limit is 1,000 states"},
-		{builder.LimitError{Builder: "b", Limit: builder.LimitTransitions, Estimate: 1001, Max: 1000},
+		{model.LimitError{Builder: "b", Limit: model.LimitTransitions, Estimate: 1001, Max: 1000},
 			"b would have about 1,001 transitions; the limit is 1,000 transitions"},
-		{builder.LimitError{Builder: "b", Limit: builder.LimitBits, Estimate: math.Inf(1), Max: 1 << 32},
+		{model.LimitError{Builder: "b", Limit: model.LimitBits, Estimate: math.Inf(1), Max: 1 << 32},
 			"b would need probabilities of more than 10^308 bits in all; the limit is 4,294,967,296 bits"},
-		{builder.LimitError{Builder: "b", Limit: builder.LimitBits, Estimate: 2e15, Max: 1 << 32},
+		{model.LimitError{Builder: "b", Limit: model.LimitBits, Estimate: 2e15, Max: 1 << 32},
 			"b would need probabilities of about 2e+15 bits in all; the limit is 4,294,967,296 bits"},
 	}
 	for _, tt := range tests {
@@ -295,12 +296,12 @@ func TestModelsWithinLimits(t *testing.T) {
 		t.Errorf("found only %d builder calls in models/", len(calls))
 	}
 	for c := range calls {
-		d, a, m, err := call(t, c, builder.Limits{})
-		var le *builder.LimitError
+		d, a, m, err := call(t, c, model.Limits{})
+		var le *model.LimitError
 		if err != nil && d.Composition != nil && errors.As(err, &le) {
 			// Many runs: their product chain is not built for dp, eps,
 			// delta and profile, and the parameters are fine.
-			if err := d.CheckSize(a, builder.Limits{}); err != nil {
+			if err := d.CheckSize(a, model.Limits{}); err != nil {
 				t.Errorf("%s: %v", c, err)
 			}
 			continue
@@ -344,7 +345,7 @@ func TestBenchmarksWithinLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d, _ := builder.Lookup(tt.name)
-		if err := d.CheckSize(set(d, tt.rats, tt.ints), builder.DefaultLimits); err != nil {
+		if err := d.CheckSize(set(d, tt.rats, tt.ints), model.DefaultLimits); err != nil {
 			t.Errorf("%s %v %v: %v", tt.name, tt.rats, tt.ints, err)
 		}
 	}
@@ -392,7 +393,7 @@ func TestBitsEstimate(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
-		d, a, m, err := call(t, tt.call, builder.Limits{})
+		d, a, m, err := call(t, tt.call, model.Limits{})
 		if err != nil {
 			t.Errorf("%s: %v", tt.call, err)
 			continue

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/google/go-cmp/cmp"
 )
 
 // choiceRow returns the choice of action act at the state named from, as
 // "target=p" by target name, or fails.
-func choiceRow(t *testing.T, m *builder.Mechanism, from, act string) map[string]string {
+func choiceRow(t *testing.T, m *model.Mechanism, from, act string) map[string]string {
 	t.Helper()
 	c := m.Chain
 	s, ok := c.Lookup(from)
@@ -37,7 +38,7 @@ func choiceRow(t *testing.T, m *builder.Mechanism, from, act string) map[string]
 // probability-1 self-loop), that every choice sums to 1 with positive
 // probabilities and that no state enables an action twice; it returns the
 // number of choices and of their targets.
-func checkFrame(t *testing.T, m *builder.Mechanism) (choices, targets int) {
+func checkFrame(t *testing.T, m *model.Mechanism) (choices, targets int) {
 	t.Helper()
 	c := m.Chain
 	if m.MDP == nil || m.MDP.Frame != c || m.MDP.NumStates() != c.NumStates() {
@@ -247,7 +248,7 @@ func TestAboveThresholdMDP(t *testing.T) {
 }
 
 func TestMDPBuilderParams(t *testing.T) {
-	second := func(_ *builder.Mechanism, err error) error { return err }
+	second := func(_ *model.Mechanism, err error) error { return err }
 	for _, tt := range []struct {
 		err  error
 		want string
@@ -267,17 +268,17 @@ func TestMDPBuilderParams(t *testing.T) {
 	// threshold (the catalog refuses n = 40 before building anything).
 	for _, tt := range []struct {
 		call string
-		l    builder.Limits
+		l    model.Limits
 		want string
 	}{
-		{"interactive_survey(questions = 3)", builder.Limits{MaxStates: 21}, "interactive_survey would have about 22 states; the limit is 21 states"},
-		{"interactive_survey(questions = 3)", builder.Limits{MaxTransitions: 77}, "interactive_survey would have about 78 transitions; the limit is 77 transitions"},
-		{"interactive_survey(questions = 3)", builder.Limits{MaxStates: 22, MaxTransitions: 78}, ""},
-		{"above_threshold_mdp(n = 40)", builder.Limits{}, "above_threshold_mdp would have about 17,108,973 transitions; the limit is 10,000,000 transitions"},
-		{"above_threshold_mdp()", builder.Limits{MaxStates: 84}, "above_threshold_mdp would have about 85 states; the limit is 84 states"},
+		{"interactive_survey(questions = 3)", model.Limits{MaxStates: 21}, "interactive_survey would have about 22 states; the limit is 21 states"},
+		{"interactive_survey(questions = 3)", model.Limits{MaxTransitions: 77}, "interactive_survey would have about 78 transitions; the limit is 77 transitions"},
+		{"interactive_survey(questions = 3)", model.Limits{MaxStates: 22, MaxTransitions: 78}, ""},
+		{"above_threshold_mdp(n = 40)", model.Limits{}, "above_threshold_mdp would have about 17,108,973 transitions; the limit is 10,000,000 transitions"},
+		{"above_threshold_mdp()", model.Limits{MaxStates: 84}, "above_threshold_mdp would have about 85 states; the limit is 84 states"},
 	} {
 		_, _, m, err := call(t, tt.call, tt.l)
-		var le *builder.LimitError
+		var le *model.LimitError
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%s: %v", tt.call, err)
@@ -287,7 +288,7 @@ func TestMDPBuilderParams(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", tt.call, err, tt.want)
 		}
 	}
-	_, _, m, err := call(t, "interactive_survey(questions = 3)", builder.Limits{})
+	_, _, m, err := call(t, "interactive_survey(questions = 3)", model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

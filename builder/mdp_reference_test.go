@@ -8,13 +8,14 @@ import (
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/internal/reference"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/google/go-cmp/cmp"
 )
 
 // builderMDPDump writes every state's moves, "state [action]: target=p …" with
 // targets sorted, states named by rename, a "*" action for a state that
 // moves alike under every action; and the pairs.
-func builderMDPDump(m *builder.Mechanism, rename func(string) string) []string {
+func builderMDPDump(m *model.Mechanism, rename func(string) string) []string {
 	c := m.Chain
 	var out []string
 	for s, chs := range m.MDP.Choices {

@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxCategories bounds k in RandomizedResponseK.
@@ -16,11 +18,11 @@ const MaxCategories = 1000
 // random value. Inputs "v<i>" (v=i, label in_<i>), outputs "a<j>" (a=j,
 // label out_<j>); every two inputs are neighbours. The tight ε is
 // ln((theta1 + (1-theta1)/k) / ((1-theta1)/k)).
-func RandomizedResponseK(theta1 *big.Rat, k int) (*Mechanism, error) {
+func RandomizedResponseK(theta1 *big.Rat, k int) (*model.Mechanism, error) {
 	return randomizedResponseK(context.Background(), theta1, k)
 }
 
-func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*Mechanism, error) {
+func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*model.Mechanism, error) {
 	const name = "randomized_response"
 	if err := checkUnit(name, "theta1", theta1, false); err != nil {
 		return nil, err
@@ -28,7 +30,7 @@ func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*Mechanis
 	if err := checkRange(name, "k", k, 2, MaxCategories); err != nil {
 		return nil, err
 	}
-	other := quo(chain.OneMinus(theta1), rat(int64(k), 1))
+	other := quo(exact.OneMinus(theta1), rat(int64(k), 1))
 	same := add(theta1, other)
 	b := chain.NewBuilder()
 	in := make([]int, k)
@@ -62,6 +64,6 @@ func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*Mechanis
 			pairs = append(pairs, [2]int{in[i], in[j]})
 		}
 	}
-	return &Mechanism{Chain: c, Neighbours: pairs,
+	return &model.Mechanism{Chain: c, Neighbours: pairs,
 		Note: fmt.Sprintf("%d-ary randomized response: truthful with probability %s, else uniform", k, theta1.RatString())}, nil
 }

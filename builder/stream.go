@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // StreamingSum is the block sum of Composition Theorem for streaming CW-privacy, Theorem 1, given the
@@ -17,11 +19,11 @@ import (
 // left out). States "r<j>_y<v>": j rows drawn, and the private row plus
 // their sum is v. The two inputs share these states: what follows depends
 // on j and v only (issue 16).
-func StreamingSum(rows int, p *big.Rat) (*Mechanism, error) {
+func StreamingSum(rows int, p *big.Rat) (*model.Mechanism, error) {
 	return streamingSum(context.Background(), rows, p)
 }
 
-func streamingSum(ctx context.Context, rows int, p *big.Rat) (*Mechanism, error) {
+func streamingSum(ctx context.Context, rows int, p *big.Rat) (*model.Mechanism, error) {
 	const name = "streaming_sum"
 	if err := checkRange(name, "rows", rows, 2, 2000); err != nil {
 		return nil, err
@@ -29,7 +31,7 @@ func streamingSum(ctx context.Context, rows int, p *big.Rat) (*Mechanism, error)
 	if err := checkUnit(name, "p", p, true); err != nil {
 		return nil, err
 	}
-	q := chain.OneMinus(p)
+	q := exact.OneMinus(p)
 	b := chain.NewBuilder()
 	outs := map[int]int{}
 	output := func(v int) int {
@@ -93,6 +95,6 @@ func streamingSum(ctx context.Context, rows int, p *big.Rat) (*Mechanism, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{Chain: c, Neighbours: [][2]int{{in[1], in[-1]}},
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{in[1], in[-1]}},
 		Note: fmt.Sprintf("block sum of %d rows (p = %s) with the private row +1 or -1", rows, p.RatString())}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // Survey returns randomized response with two coins (seeds 001 and 004):
@@ -15,20 +17,20 @@ import (
 //
 // Pr(Y | +) = theta1 + (1-theta1)·theta2 and Pr(Y | -) = (1-theta1)·theta2.
 // theta1 = theta2 = 1/2 is the paper's survey (3/4 against 1/4).
-func Survey(theta1, theta2 *big.Rat) (*Mechanism, error) {
+func Survey(theta1, theta2 *big.Rat) (*model.Mechanism, error) {
 	return survey(context.Background(), theta1, theta2)
 }
 
-func survey(ctx context.Context, theta1, theta2 *big.Rat) (*Mechanism, error) {
+func survey(ctx context.Context, theta1, theta2 *big.Rat) (*model.Mechanism, error) {
 	if err := checkUnit("survey", "theta1", theta1, false); err != nil {
 		return nil, err
 	}
 	if err := checkUnit("survey", "theta2", theta2, false); err != nil {
 		return nil, err
 	}
-	lie := chain.OneMinus(theta1)
+	lie := exact.OneMinus(theta1)
 	yesIfLie := mul(lie, theta2)
-	noIfLie := mul(lie, chain.OneMinus(theta2))
+	noIfLie := mul(lie, exact.OneMinus(theta2))
 	b := chain.NewBuilder()
 	pos := b.AddState("+", chain.Valuation{{Name: "x", Value: 1}}, "in_pos")
 	neg := b.AddState("-", chain.Valuation{{Name: "x", Value: 0}}, "in_neg")
@@ -44,7 +46,7 @@ func survey(ctx context.Context, theta1, theta2 *big.Rat) (*Mechanism, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      c,
 		Neighbours: [][2]int{{pos, neg}},
 		Note:       "randomized response: truthful with probability theta1, else yes with probability theta2",

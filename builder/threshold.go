@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // Comparison says when a noisy answer counts as above the noisy threshold.
@@ -38,11 +40,11 @@ const MaxQueries = 10000
 // every output distribution are AboveThreshold's; it is kept as a second,
 // independent encoding to check the shared chain against, and to measure
 // what sharing saves.
-func AboveThresholdPerInput(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+func AboveThresholdPerInput(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
 	return aboveThreshold(context.Background(), alphaT, alphaQ, n, k, cmp)
 }
 
-func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
 	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, 100, k, cmp, func() error {
 		if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
 			return &ParamError{"above_threshold", "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
@@ -115,7 +117,7 @@ const (
 // every run's sequence of labels and every output distribution are the
 // same. n may reach MaxSharedThresholdRange; at most 10^7 states and 10^8
 // transitions ((n+1)³ of them are the threshold draws).
-func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+func AboveThreshold(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
 	return aboveThresholdShared(context.Background(), alphaT, alphaQ, n, k, cmp)
 }
 
@@ -126,7 +128,7 @@ func sharedThresholdSize(n, k int) (states, transitions float64) {
 	return n1*n1*(1+kf) + kf + 1, n1*n1*n1 + 2*kf*n1*n1
 }
 
-func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*Mechanism, error) {
+func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
 	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, MaxSharedThresholdRange, k, cmp, func() error {
 		states, trans := sharedThresholdSize(n, k)
 		if states > maxSharedThresholdStates {
@@ -240,12 +242,12 @@ func newThresholdFrame(ctx context.Context, alphaT, alphaQ *big.Rat, n, maxN, k 
 }
 
 // mechanism builds the chain, with input[d][t] the inputs.
-func (f *thresholdFrame) mechanism(ctx context.Context, input [][]int) (*Mechanism, error) {
+func (f *thresholdFrame) mechanism(ctx context.Context, input [][]int) (*model.Mechanism, error) {
 	c, err := buildChain(ctx, f.b)
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      c,
 		Neighbours: thresholdPairs(input),
 		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
@@ -280,7 +282,7 @@ func answerOdds(ctx context.Context, alphaQ *big.Rat, n int, cmp Comparison) (up
 				acc.Add(qry.prob(d, f))
 			}
 			up[d][T] = acc.Rat(nil)
-			stay[d][T] = chain.OneMinus(up[d][T])
+			stay[d][T] = exact.OneMinus(up[d][T])
 		}
 	}
 	return up, stay, nil
@@ -303,11 +305,11 @@ const (
 // inputs of one d share these states (valuation d, T; no t). Observed as
 // traces of {⊥, ⊤} over k steps it is the k-query model; D{ε,δ}[X^k ⊤] is
 // "halted exactly at query k". Neighbours: |d-d'| <= 1 with the same t.
-func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
 	return aboveThresholdLoop(context.Background(), alphaT, alphaQ, n, cmp)
 }
 
-func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
 	const name = "above_threshold_loop"
 	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
 		return nil, err
@@ -364,7 +366,7 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      c,
 		Neighbours: thresholdPairs(input),
 		Note: fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",

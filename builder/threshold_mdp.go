@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // MaxThresholdMDPRange bounds n in AboveThresholdMDP: the MDP has 3n+1
@@ -35,7 +36,7 @@ func ThresholdAction(m, nb int) string { return fmt.Sprintf("m%dn%d", m, nb) }
 // and moves to top or stays as before. Pairs: (0, t, m) ~ (1, t, nb) for
 // |m − nb| <= 1 and every t. ψ_k = X bot & … & X^k bot & X^(k+1) top is
 // "the first k answers are ⊥ and answer k+1 is ⊤".
-func AboveThresholdMDP(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+func AboveThresholdMDP(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
 	return aboveThresholdMDP(context.Background(), alphaT, alphaQ, n, cmp)
 }
 
@@ -51,7 +52,7 @@ func thresholdActions(n int) [][2]int {
 	return acts
 }
 
-func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*Mechanism, error) {
+func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
 	const name = "above_threshold_mdp"
 	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
 		return nil, err
@@ -190,7 +191,7 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 			pairs = append(pairs, [2]int{input[0][t][a[0]], input[1][t][a[1]]})
 		}
 	}
-	return &Mechanism{
+	return &model.Mechanism{
 		Chain:      frame,
 		MDP:        m,
 		Neighbours: pairs,

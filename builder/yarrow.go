@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // YarrowGeometric returns yarrow's sampling algorithm for the geometric
@@ -29,11 +31,11 @@ import (
 // α-geometric mechanism exactly. A smaller budget caps the noise: the
 // untruncated draw of the seed's Algorithm 1 run with too few bits.
 // Neighbours: |v - v'| <= 1.
-func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, error) {
+func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*model.Mechanism, error) {
 	return yarrowGeometric(context.Background(), alpha, countMin, countMax, bits)
 }
 
-func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bits int) (*Mechanism, error) {
+func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bits int) (*model.Mechanism, error) {
 	const name = "yarrow_geometric"
 	if err := checkUnit(name, "alpha", alpha, true); err != nil {
 		return nil, err
@@ -52,9 +54,9 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 		return nil, err
 	}
 	onePlus := add(one, alpha)
-	pZero := quo(chain.OneMinus(alpha), onePlus) // return f(D)
+	pZero := quo(exact.OneMinus(alpha), onePlus) // return f(D)
 	pSign := quo(alpha, onePlus)                 // noise, then this sign: 2α/(1+α)·1/2
-	hit := chain.OneMinus(alpha)                 // a bit is 1
+	hit := exact.OneMinus(alpha)                 // a bit is 1
 	b := chain.NewBuilder()
 	out := map[int]int{}
 	for l := countMin; l <= countMax; l++ {
@@ -133,6 +135,6 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 	for v := countMin; v < countMax; v++ {
 		pairs = append(pairs, [2]int{in[v], in[v+1]})
 	}
-	return &Mechanism{Chain: c, Neighbours: pairs,
+	return &model.Mechanism{Chain: c, Neighbours: pairs,
 		Note: fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)}, nil
 }

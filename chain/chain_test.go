@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/google/go-cmp/cmp"
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/simple"
@@ -533,13 +534,13 @@ func TestArithMatchesBigRat(t *testing.T) {
 	for i, x := range vals {
 		for _, y := range vals[max(0, i-20) : i+1] {
 			want := new(big.Rat).Mul(x, y)
-			got := chain.Mul(x, y)
+			got := exact.Mul(x, y)
 			if got.Cmp(want) != 0 || got.Num().Cmp(want.Num()) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
 				t.Fatalf("Mul(%s, %s) = %s, want %s", x.RatString(), y.RatString(), got.RatString(), want.RatString())
 			}
 		}
 		want := new(big.Rat).Sub(big.NewRat(1, 1), x)
-		got := chain.OneMinus(x)
+		got := exact.OneMinus(x)
 		if got.Cmp(want) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
 			t.Fatalf("OneMinus(%s) = %s, want %s", x.RatString(), got.RatString(), want.RatString())
 		}
@@ -554,7 +555,7 @@ func TestArithMatchesBigRat(t *testing.T) {
 	q := big.NewRat(1, 1)
 	a := r("999/1000")
 	for range 200 {
-		p = chain.Mul(p, a)
+		p = exact.Mul(p, a)
 		q.Mul(q, a)
 	}
 	if p.Cmp(q) != 0 {

@@ -112,7 +112,7 @@
 // # dpcheck's models
 //
 // The same calls take dpcheck's own models: Builder (a
-// *builder.Mechanism), Chain (a chain with its neighbouring pairs and
+// *model.Mechanism), Chain (a chain with its neighbouring pairs and
 // output space), Source and File (a .dp specification). Two models of any
 // kinds can be compared with SameDist: inputs and outputs are matched on
 // how they print — a chain's inputs by their valuation on the variables

@@ -66,7 +66,7 @@ func Exact[Out comparable](dist map[Out]*big.Rat) Mechanism[struct{}, Out] {
 
 // prepare computes every input's distribution: exactly from Dist, or
 // explored from Run.
-func (m Mechanism[In, Out]) prepare(ctx context.Context, needPairs bool) (*model, error) {
+func (m Mechanism[In, Out]) prepare(ctx context.Context, needPairs bool) (*mdl, error) {
 	switch {
 	case m.Dist != nil && m.Run != nil:
 		return nil, errors.New("dptest: the mechanism has both Dist and Run: give one")
@@ -99,7 +99,7 @@ func (m Mechanism[In, Out]) prepare(ctx context.Context, needPairs bool) (*model
 	if err != nil {
 		return nil, err
 	}
-	md := &model{sampler: m.Run != nil, budget: m.Budget}
+	md := &mdl{sampler: m.Run != nil, budget: m.Budget}
 	// The outputs, in their natural order (numbers numerically, arrays
 	// and structs field by field), so that results do not depend on the
 	// order of a map.

@@ -10,14 +10,14 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
 // Model is what the checks and assertions of this package take: a
 // Mechanism written in Go (of any input and output types), or a model of
-// dpcheck's own — Builder (a *builder.Mechanism), Chain (a chain with its
+// dpcheck's own — Builder (a *model.Mechanism), Chain (a chain with its
 // neighbours and output space), Source and File (a .dp specification).
 // Its one method is unexported: the functions taking a Model are not
 // generic, and a Model of one kind is checked like any other.
@@ -26,13 +26,13 @@ type Model interface {
 	// (explored) output distribution, and the neighbouring pairs.
 	// needPairs asks for an error, before any exploration, when no two
 	// inputs are neighbours.
-	prepare(ctx context.Context, needPairs bool) (*model, error)
+	prepare(ctx context.Context, needPairs bool) (*mdl, error)
 }
 
-// model is a prepared Model: its inputs in order with their
+// mdl is a prepared Model: its inputs in order with their
 // distributions, its neighbouring pairs, and the chain the verdicts
 // analyse with package verify.
-type model struct {
+type mdl struct {
 	inputs []*modelInput
 	// outputs are the display names of the outputs, by output index (a
 	// chain model's are filled by fillDists).
@@ -84,7 +84,7 @@ type modelInput struct {
 
 // bounded reports whether some input has unexplored mass: verdicts are
 // then bounds, sound for every way that mass could fall.
-func (m *model) bounded() bool {
+func (m *mdl) bounded() bool {
 	for _, in := range m.inputs {
 		if in.u.Sign() > 0 {
 			return true
@@ -94,7 +94,7 @@ func (m *model) bounded() bool {
 }
 
 // analysis returns the analysis the verdicts use, made once.
-func (m *model) analysis(ctx context.Context) (*verify.Analysis, error) {
+func (m *mdl) analysis(ctx context.Context) (*verify.Analysis, error) {
 	if m.a != nil {
 		return m.a, nil
 	}
@@ -155,7 +155,7 @@ func (m *model) analysis(ctx context.Context) (*verify.Analysis, error) {
 
 // fillDists computes the distribution of every input of a chain model
 // (over all inputs, not only those in pairs) for SameDist.
-func (m *model) fillDists(ctx context.Context) error {
+func (m *mdl) fillDists(ctx context.Context) error {
 	if m.chain == nil || m.filled {
 		return nil
 	}
@@ -188,7 +188,7 @@ func (m *model) fillDists(ctx context.Context) error {
 }
 
 // inputName is the display name of the input state s of a's chain.
-func (m *model) inputName(s verify.StateInfo) string {
+func (m *mdl) inputName(s verify.StateInfo) string {
 	if m.display == nil {
 		return s.String()
 	}
@@ -196,7 +196,7 @@ func (m *model) inputName(s verify.StateInfo) string {
 }
 
 // outputName is the display name of an output of a's chain.
-func (m *model) outputName(o string) string {
+func (m *mdl) outputName(o string) string {
 	if d, ok := m.display[o]; ok {
 		return d
 	}
@@ -205,7 +205,7 @@ func (m *model) outputName(o string) string {
 
 // stateInfo is how results show the input state s of a's chain: a Go
 // input by its %v alone.
-func (m *model) stateInfo(s verify.StateInfo) verify.StateInfo {
+func (m *mdl) stateInfo(s verify.StateInfo) verify.StateInfo {
 	if m.display == nil {
 		return s
 	}
@@ -214,7 +214,7 @@ func (m *model) stateInfo(s verify.StateInfo) verify.StateInfo {
 
 // witness shows w in the model's names, the unexplored-mass outputs left
 // out of its event.
-func (m *model) witness(w *verify.Witness) *verify.Witness {
+func (m *mdl) witness(w *verify.Witness) *verify.Witness {
 	if w == nil {
 		return nil
 	}
@@ -231,11 +231,11 @@ func (m *model) witness(w *verify.Witness) *verify.Witness {
 
 // Builder is the Model of a mechanism made by package builder, with its
 // own neighbours, observed by its final states. An MDP is refused.
-func Builder(m *builder.Mechanism) Model { return builderModel{m} }
+func Builder(m *model.Mechanism) Model { return builderModel{m} }
 
-type builderModel struct{ m *builder.Mechanism }
+type builderModel struct{ m *model.Mechanism }
 
-func (b builderModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
+func (b builderModel) prepare(ctx context.Context, needPairs bool) (*mdl, error) {
 	if b.m == nil || b.m.Chain == nil {
 		return nil, errors.New("dptest: the builder mechanism has no chain")
 	}
@@ -263,18 +263,18 @@ type chainModel struct {
 	out   verify.Output
 }
 
-func (cm chainModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
+func (cm chainModel) prepare(ctx context.Context, needPairs bool) (*mdl, error) {
 	if cm.c == nil {
 		return nil, errors.New("dptest: no chain")
 	}
 	pairs := cm.pairs
 	if pairs == nil {
 		var err error
-		if pairs, err = builder.AllPairs(cm.c.Inputs(), builder.DefaultLimits.MaxMemory); err != nil {
+		if pairs, err = model.AllPairs(cm.c.Inputs(), model.DefaultLimits.MaxMemory); err != nil {
 			return nil, err
 		}
 	}
-	m := &model{chain: cm.c, chainPairs: pairs, output: cm.out}
+	m := &mdl{chain: cm.c, chainPairs: pairs, output: cm.out}
 	index := map[int]int{}
 	vary := varying(cm.c)
 	for i, s := range cm.c.Inputs() {
@@ -359,7 +359,7 @@ type sourceModel struct {
 	file          bool
 }
 
-func (sm sourceModel) prepare(ctx context.Context, needPairs bool) (*model, error) {
+func (sm sourceModel) prepare(ctx context.Context, needPairs bool) (*mdl, error) {
 	src := sm.src
 	if sm.file {
 		var err error

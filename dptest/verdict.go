@@ -263,7 +263,7 @@ func TightDelta(ctx context.Context, m Model, eps exact.Eps) (*DeltaResult, erro
 }
 
 // prepared prepares m and its analysis.
-func prepared(ctx context.Context, m Model) (*model, *verify.Analysis, error) {
+func prepared(ctx context.Context, m Model) (*mdl, *verify.Analysis, error) {
 	if m == nil {
 		return nil, nil, fmt.Errorf("dptest: no model")
 	}
@@ -290,7 +290,7 @@ func checkDelta(d *big.Rat) (*big.Rat, error) {
 
 // exactDP is CheckDP without unexplored mass: verify's verdict, with the
 // model's names.
-func (m *model) exactDP(ctx context.Context, a *verify.Analysis, eps exact.Eps, delta *big.Rat) (*Result, error) {
+func (m *mdl) exactDP(ctx context.Context, a *verify.Analysis, eps exact.Eps, delta *big.Rat) (*Result, error) {
 	res, err := a.DP(ctx, eps, delta)
 	if err != nil {
 		return nil, err
@@ -328,7 +328,7 @@ type pairBound struct {
 }
 
 // pairBounds bounds every ordered pair of neighbours at ε.
-func (m *model) pairBounds(ctx context.Context, a *verify.Analysis, eps exact.Eps) ([]pairBound, error) {
+func (m *mdl) pairBounds(ctx context.Context, a *verify.Analysis, eps exact.Eps) ([]pairBound, error) {
 	var out []pairBound
 	for _, p := range m.pairs {
 		for _, o := range [][2]int{p, {p[1], p[0]}} {
@@ -379,7 +379,7 @@ func extremes(pbs []pairBound) (hi, lo int, err error) {
 	return hi, lo, nil
 }
 
-func (m *model) pairBoundsOf(p pairBound) *PairBounds {
+func (m *mdl) pairBoundsOf(p pairBound) *PairBounds {
 	return &PairBounds{From: m.inputs[p.from].name, To: m.inputs[p.to].name, Low: p.low, High: p.upper}
 }
 
@@ -388,7 +388,7 @@ func (m *model) pairBoundsOf(p pairBound) *PairBounds {
 // the explored part of its E*, x's explored runs alone already exceed
 // e^ε times y's explored runs and all y's unexplored mass, plus δ. It
 // returns the bounds of the least ε too.
-func (m *model) boundedCounterexample(ctx context.Context, a *verify.Analysis, p pairBound, eps exact.Eps, delta *big.Rat) (*verify.Counterexample, exact.Eps, error) {
+func (m *mdl) boundedCounterexample(ctx context.Context, a *verify.Analysis, p pairBound, eps exact.Eps, delta *big.Rat) (*verify.Counterexample, exact.Eps, error) {
 	x, y := m.inputs[p.from], m.inputs[p.to]
 	cx := &verify.Counterexample{
 		Witness: verify.Witness{
@@ -445,7 +445,7 @@ func better(p1, q1, p2, q2 *big.Rat) bool {
 // pair's H(L_x‖L_y)(c) + u_x is verify's exact pair profile on the
 // analysed chain: convex, piecewise linear and decreasing in c, so the
 // crossing is rational and exact.
-func (m *model) leastEpsLow(ctx context.Context, a *verify.Analysis, delta *big.Rat) (exact.Eps, error) {
+func (m *mdl) leastEpsLow(ctx context.Context, a *verify.Analysis, delta *big.Rat) (exact.Eps, error) {
 	cmax := big.NewRat(1, 1)
 	for _, p := range m.pairs {
 		for _, o := range [][2]int{p, {p[1], p[0]}} {
@@ -504,7 +504,7 @@ func crossing(pts []verify.ProfilePoint, ux, uy, delta *big.Rat) *big.Rat {
 
 // checked says what a result covered: the model's ordered pairs and
 // outputs (the unexplored masses are not outputs).
-func (m *model) checked() verify.Checked {
+func (m *mdl) checked() verify.Checked {
 	if m.a != nil && m.display == nil {
 		return verify.Checked{OrderedPairs: 2 * m.a.NumPairs(), Outputs: m.a.NumOutputs()}
 	}
@@ -512,7 +512,7 @@ func (m *model) checked() verify.Checked {
 }
 
 // exploration summarises a sampler's exploration (nil for other models).
-func (m *model) exploration() *Exploration {
+func (m *mdl) exploration() *Exploration {
 	if !m.sampler {
 		return nil
 	}
@@ -578,7 +578,7 @@ type DistResult struct {
 //
 //	r, err := dptest.SameDist(ctx, dptest.Sampler(fdr6, dptest.Budget{}), dptest.Exact(uniform6))
 func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
-	var sides [2]*model
+	var sides [2]*mdl
 	for i, m := range []Model{got, want} {
 		if m == nil {
 			return nil, fmt.Errorf("dptest: no model")
@@ -605,9 +605,9 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 	// are each input of got and its counterpart in want, the ordered pair
 	// (got, want) has H(L_g‖L_w) + u_g = the upper bound of the distance
 	// and H(L_g‖L_w) − u_w the lower one.
-	both := &model{}
+	both := &mdl{}
 	index := map[string]int{}
-	add := func(side *model, in *modelInput) {
+	add := func(side *mdl, in *modelInput) {
 		c := &modelInput{name: in.name, key: in.key, u: in.u, p: make(map[int]*big.Rat, len(in.p))}
 		for j, name := range side.outputs { // in order: ties go to the first
 			p := in.p[j]
@@ -759,7 +759,7 @@ func orZero(x *big.Rat) *big.Rat {
 
 // uniqueKeys checks that the model's inputs, and its outputs, print
 // differently: SameDist matches them on how they print.
-func (m *model) uniqueKeys() error {
+func (m *mdl) uniqueKeys() error {
 	seen := map[string]bool{}
 	for _, in := range m.inputs {
 		if seen[in.key] {

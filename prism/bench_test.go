@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
-	"github.com/dpcheck/dpcheck/property"
 )
 
 // BenchmarkCrowds loads Storm's crowds-5-5.pm (parse, translate) and
@@ -30,7 +30,7 @@ func BenchmarkCrowds(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		mech, err := m.Build(ctx, property.Limits{})
+		mech, err := m.Build(ctx, model.Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -35,12 +35,12 @@ func translateExternal(t *testing.T, model, props string, consts map[string]pris
 
 // buildMDP builds a program's model and checks that it is an MDP over an
 // absorbing frame.
-func buildMDP(t *testing.T, p *property.Program) *builder.Mechanism {
+func buildMDP(t *testing.T, p *property.Program) *model.Mechanism {
 	t.Helper()
 	if m, ok := p.Model.(*prism.Model); !ok || !m.IsMDP() {
 		t.Fatalf("the model is %T, not a PRISM MDP", p.Model)
 	}
-	mech, err := p.Model.Build(context.Background(), property.Limits{})
+	mech, err := p.Model.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -152,7 +152,7 @@ func (t *translator) numVal(sc *scope, e *Expr, x *big.Rat, ty typ) (val, bool) 
 	if t.bits += int64(exact.Bits(x)); t.bits > t.limits.MaxBits {
 		if !t.stopped {
 			t.stopped = true
-			t.errs = append(t.errs, &source.Error{Pos: sc.f.Position(int(e.Off)), Limit: string(builder.LimitBits),
+			t.errs = append(t.errs, &source.Error{Pos: sc.f.Position(int(e.Off)), Limit: string(model.LimitBits),
 				Msg: fmt.Sprintf("the numbers computed from constants come to more than %s bits here; the limit is %s bits%s", exact.Thousands(t.limits.MaxBits), exact.Thousands(t.limits.MaxBits), sc.where)})
 		}
 		return val{}, false

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
-	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -73,9 +73,9 @@ func FuzzTranslate(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
-	f.Fuzz(func(t *testing.T, model, props string) {
+	f.Fuzz(func(t *testing.T, text, props string) {
 		consts := map[string]prism.Value{}
-		if m, err := prism.ParseModel("m.pm", model); err == nil {
+		if m, err := prism.ParseModel("m.pm", text); err == nil {
 			for _, c := range m.Consts {
 				if c.Value == nil {
 					consts[c.Name.Name] = prism.Value{Num: big.NewRat(2, 1)}
@@ -85,8 +85,8 @@ func FuzzTranslate(f *testing.F) {
 				}
 			}
 		}
-		cfg := files(map[string]string{"m.pm": model, "p.pctl": props})
-		cfg.Limits = property.Limits{MaxStates: 2000, MaxTransitions: 10000, MaxBits: 1 << 20}
+		cfg := files(map[string]string{"m.pm": text, "p.pctl": props})
+		cfg.Limits = model.Limits{MaxStates: 2000, MaxTransitions: 10000, MaxBits: 1 << 20}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		res, err := cfg.CheckPRISM(ctx, "m.pm", "p.pctl", consts)
@@ -98,7 +98,7 @@ func FuzzTranslate(f *testing.F) {
 			t.Fatalf("internal error: %v\n%s", internal, internal.Stack)
 		case errors.As(err, &list):
 			for _, e := range list {
-				src := map[string]string{"m.pm": model, "p.pctl": props}[e.Pos.Filename]
+				src := map[string]string{"m.pm": text, "p.pctl": props}[e.Pos.Filename]
 				lines := strings.Count(src, "\n") + 1
 				if e.Pos.Line < 1 || e.Pos.Line > lines || e.Pos.Offset < 0 || e.Pos.Offset > len(src) || e.Msg == "" {
 					t.Fatalf("error %q at %s is outside its file", e.Msg, e.Pos)

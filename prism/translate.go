@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -47,7 +47,7 @@ type Options struct {
 	Context context.Context
 	// Limits bound the translation (MaxBits: the bits of the numbers it
 	// computes from constants, in all); zero fields are the defaults.
-	Limits property.Limits
+	Limits model.Limits
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores
@@ -82,7 +82,7 @@ func (m *Model) Info() property.ModelInfo {
 // self-loop and the label "deadlock", as PRISM does. An MDP's mechanism
 // has the MDP (Mechanism.MDP) and its frame (Mechanism.Chain, every state
 // absorbing).
-func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	mech, err := m.Space.Build(ctx, l)
 	if err != nil {
 		return nil, err
@@ -244,7 +244,7 @@ type translator struct {
 	ctxErr       error
 	// limits are opt.Limits with defaults; bits counts the bits of the
 	// numbers computed (numVal), against limits.MaxBits.
-	limits property.Limits
+	limits model.Limits
 	bits   int64
 	// tooMany is set once MaxErrors errors are reported; suggested counts
 	// the unknown names given suggestions (maxSuggested at most: each

@@ -7,14 +7,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 )
 
 // translate parses and translates a model and properties given as text.
-func translate(t *testing.T, model, props string) (*property.Program, error) {
+func translate(t *testing.T, text, props string) (*property.Program, error) {
 	t.Helper()
-	mf, err := prism.ParseModel("m.pm", model)
+	mf, err := prism.ParseModel("m.pm", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func translate(t *testing.T, model, props string) (*property.Program, error) {
 // when two meet), [go] synchronises, probabilities multiply; Pmin=? and
 // Pmax=? are extremes, P=? and bounds are left as written.
 func TestTranslateMDP(t *testing.T) {
-	model := `
+	body := `
 module m1
   a : [0..1] init 0;
   [] a=0 -> (a'=1);
@@ -44,11 +45,11 @@ endmodule
 `
 	props := "Pmin=? [ F a=1 ]\nPmax=? [ F b=1 ]\nP=? [ F a=1 ]\nP>=1/2 [ F a=1 ]\n"
 	for _, typ := range []string{"mdp", "nondeterministic", ""} {
-		p, err := translate(t, typ+model, props)
+		p, err := translate(t, typ+body, props)
 		if err != nil {
 			t.Fatalf("%q: %v", typ, err)
 		}
-		mech, err := p.Model.Build(context.Background(), property.Limits{})
+		mech, err := p.Model.Build(context.Background(), model.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ endmodule
 		}
 	}
 	// On a Markov chain, Pmin=? and Pmax=? are P=?.
-	p, err := translate(t, "dtmc"+model, props)
+	p, err := translate(t, "dtmc"+body, props)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -81,7 +82,7 @@ func productNeed(p *Program) string {
 // buildModel builds the program's model. A composition is built as its
 // product chain only when a statement needs it; otherwise the mechanism
 // returned has no chain, and pp.Composition describes the runs.
-func (pp *Prepared) buildModel(ctx context.Context, p *Program, l Limits) (*builder.Mechanism, error) {
+func (pp *Prepared) buildModel(ctx context.Context, p *Program, l model.Limits) (*model.Mechanism, error) {
 	bm, comp, ok := compositionOf(p.Model)
 	if !ok {
 		return p.Model.Build(ctx, l)
@@ -95,7 +96,7 @@ func (pp *Prepared) buildModel(ctx context.Context, p *Program, l Limits) (*buil
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return &builder.Mechanism{Note: comp.Note(), Neighbours: comp.Of.Neighbours}, nil
+		return &model.Mechanism{Note: comp.Note(), Neighbours: comp.Of.Neighbours}, nil
 	}
 	if err := comp.CheckProduct(l); err != nil {
 		list, ok := bm.fail(err).(source.ErrorList)

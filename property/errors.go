@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -18,7 +18,7 @@ func errorAt(p source.Position, format string, args ...any) *source.Error {
 }
 
 // errLimit is a builder's refusal of a model over a limit, naming the call.
-func errLimit(p source.Position, e *builder.LimitError, call string) *source.Error {
+func errLimit(p source.Position, e *model.LimitError, call string) *source.Error {
 	named := *e
 	named.Builder = call
 	return &source.Error{Pos: p, Msg: named.Error(), Limit: string(e.Limit)}

@@ -13,6 +13,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -29,11 +30,11 @@ func (mm *mdpModel) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "builder", Name: "interactive_survey", Call: "interactive_survey()"}
 }
 
-func (mm *mdpModel) Build(ctx context.Context, _ property.Limits) (*builder.Mechanism, error) {
+func (mm *mdpModel) Build(ctx context.Context, _ model.Limits) (*model.Mechanism, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &builder.Mechanism{Chain: mm.m.Frame, Neighbours: mm.pairs, Note: "a one-question interactive survey", MDP: mm.m}, nil
+	return &model.Mechanism{Chain: mm.m.Frame, Neighbours: mm.pairs, Note: "a one-question interactive survey", MDP: mm.m}, nil
 }
 
 func r(a, b int64) *big.Rat { return big.NewRat(a, b) }
@@ -105,7 +106,7 @@ func ln(t *testing.T, x *big.Rat) exact.Eps {
 // prepareErrs prepares p and returns its errors as "line: message".
 func prepareErrs(t *testing.T, p *property.Program) []string {
 	t.Helper()
-	_, err := property.Prepare(context.Background(), p, property.Limits{})
+	_, err := property.Prepare(context.Background(), p, model.Limits{})
 	var list source.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("Prepare: %v, want positioned errors", err)
@@ -149,7 +150,7 @@ func TestMDPRefusals(t *testing.T) {
 // call.
 func TestMDPCompositionRefused(t *testing.T) {
 	m := surveyMDP(t)
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestMDPPrepare(t *testing.T) {
 		Neighbours: &property.Neighbours{Pairs: []property.Pair{{A: property.Ref{Name: "-"}, B: property.Ref{Name: "+"}}}},
 		Observe:    []property.Ref{{Name: "out_Y"}},
 		Statements: []property.Statement{&property.EpsQuery{Header: head(2, "query eps(delta = 0)", property.ExpectNone, ""), Delta: r(0, 1)}}}
-	pp, err := property.Prepare(context.Background(), p, property.Limits{})
+	pp, err := property.Prepare(context.Background(), p, model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +307,7 @@ func loopMDP(t *testing.T) *mdpModel {
 // evaluate prepares p and evaluates its statements.
 func evaluate(t *testing.T, p *property.Program, o property.Options) []property.Outcome {
 	t.Helper()
-	pp, err := property.Prepare(context.Background(), p, property.Limits{})
+	pp, err := property.Prepare(context.Background(), p, model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

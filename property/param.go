@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
@@ -79,7 +80,7 @@ func (m *ParamModel) Info() ModelInfo {
 var ErrParamBuild = errors.New("a model with a parameter is a parametric chain: it has no single chain to build")
 
 // Build refuses: a parametric model is built by BuildParam.
-func (m *ParamModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
+func (m *ParamModel) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	return nil, ErrParamBuild
 }
 

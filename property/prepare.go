@@ -7,10 +7,10 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -39,7 +39,7 @@ type Prepared struct {
 	pairs    *lazyPairs
 	Output   verify.Output
 	Observed []string
-	Limits   Limits
+	Limits   model.Limits
 	// MDP is set when the model is a Markov decision process: Chain is
 	// then its frame (states, names, valuations, labels, inputs — every
 	// state absorbing, not the MDP's dynamics), and the statements are
@@ -62,14 +62,14 @@ type lazyPairs struct {
 }
 
 // Pairs returns the neighbouring pairs (Neighbours), making them first
-// when every two inputs are neighbours (AllPairs); a *builder.LimitError
+// when every two inputs are neighbours (AllPairs); a *model.LimitError
 // when they would take more than the memory limit.
 func (p *Prepared) Pairs() ([][2]int, error) {
 	if !p.AllPairs {
 		return p.Neighbours, nil
 	}
 	p.pairs.once.Do(func() {
-		p.Neighbours, p.pairs.err = builder.AllPairs(p.Chain.Inputs(), p.Limits.MaxMemory)
+		p.Neighbours, p.pairs.err = model.AllPairs(p.Chain.Inputs(), p.Limits.MaxMemory)
 	})
 	return p.Neighbours, p.pairs.err
 }
@@ -88,7 +88,7 @@ func (p *Prepared) NumPairs() int {
 // name of the program against it. Every name that does not resolve is
 // reported, at its position, as a source.ErrorList; Prepare stops with
 // ctx's error when ctx ends.
-func Prepare(ctx context.Context, p *Program, l Limits) (*Prepared, error) {
+func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error) {
 	l = l.WithDefaults()
 	pp := &Prepared{Program: p, Limits: l, Output: verify.FinalState(), pairs: &lazyPairs{}}
 	var errs source.ErrorList

@@ -25,12 +25,10 @@ import (
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
-
-// Limits bound the models a program may build (see builder.Limits).
-type Limits = builder.Limits
 
 // Program is a checked program.
 type Program struct {
@@ -79,7 +77,7 @@ type Model interface {
 	Info() ModelInfo
 	// Build builds the model within the limits; it stops with ctx's error
 	// when ctx ends. Errors about the model are positioned (source.ErrorList).
-	Build(ctx context.Context, l Limits) (*builder.Mechanism, error)
+	Build(ctx context.Context, l model.Limits) (*model.Mechanism, error)
 }
 
 // BuilderModel is a call of a builder of the catalog, its arguments checked.
@@ -101,7 +99,7 @@ func (m *BuilderModel) Info() ModelInfo {
 func (m *BuilderModel) IsMDP() bool { return m.Def.MDP }
 
 // Build checks the model's size against the limits, then builds it.
-func (m *BuilderModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
+func (m *BuilderModel) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	if err := m.Def.CheckSize(m.Args, l); err != nil {
 		return nil, m.fail(err)
 	}
@@ -119,7 +117,7 @@ func (m *BuilderModel) Build(ctx context.Context, l Limits) (*builder.Mechanism,
 // call.
 func (m *BuilderModel) fail(err error) error {
 	switch e := err.(type) {
-	case *builder.LimitError:
+	case *model.LimitError:
 		return source.ErrorList{errLimit(m.Pos, e, m.Call)}
 	case *builder.ParamError:
 		at, given := m.ArgPos[e.Param]
@@ -140,11 +138,11 @@ type ChainModel struct {
 func (m *ChainModel) Info() ModelInfo { return ModelInfo{Kind: "chain", Note: "explicit chain"} }
 
 // Build returns the chain, within the limits.
-func (m *ChainModel) Build(ctx context.Context, l Limits) (*builder.Mechanism, error) {
+func (m *ChainModel) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &builder.Mechanism{Chain: m.Chain, Note: "explicit chain"}, nil
+	return &model.Mechanism{Chain: m.Chain, Note: "explicit chain"}, nil
 }
 
 // Inputs chooses the input states: by name, or those satisfying a

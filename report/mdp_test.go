@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -33,8 +33,8 @@ func (mm *mdpModel) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "builder", Name: mm.call, Call: mm.call + "()"}
 }
 
-func (mm *mdpModel) Build(context.Context, property.Limits) (*builder.Mechanism, error) {
-	return &builder.Mechanism{Chain: mm.m.Frame, Neighbours: mm.pairs, Note: "an MDP built by hand", MDP: mm.m}, nil
+func (mm *mdpModel) Build(context.Context, model.Limits) (*model.Mechanism, error) {
+	return &model.Mechanism{Chain: mm.m.Frame, Neighbours: mm.pairs, Note: "an MDP built by hand", MDP: mm.m}, nil
 }
 
 func rat(a, b int64) *big.Rat { return big.NewRat(a, b) }

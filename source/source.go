@@ -37,7 +37,7 @@ type Error struct {
 	Pos Position
 	Msg string
 	// Limit names the resource limit the error reports ("states",
-	// "transitions", "bits", …; see builder.LimitKind), or is empty. A
+	// "transitions", "bits", …; see model.LimitKind), or is empty. A
 	// command line adds from it how to raise the limit.
 	Limit string
 }

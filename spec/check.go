@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -18,9 +18,9 @@ import (
 type Options struct {
 	// Limits bound what a file may hold: the states and transitions of an
 	// explicit chain, and the bits of the numbers it keeps (the zero value
-	// means property.Limits' defaults). Builders are checked against them
+	// means model.Limits' defaults). Builders are checked against them
 	// when the program is prepared.
-	Limits property.Limits
+	Limits model.Limits
 	// ReadFile reads the files a model names (model prism("m.pm"), model
 	// explicit("m.tra", …)), by their paths relative to the directory of
 	// the .dp file, once they are confined below Root; nil refuses such a
@@ -102,7 +102,7 @@ type checker struct {
 	// acc sums the rows of an explicit chain; unit is 1.
 	acc    chain.Accumulator
 	unit   *big.Rat
-	limits property.Limits
+	limits model.Limits
 	// bits counts the bits of the numbers kept (constants, probabilities).
 	bits         int64
 	bitsExceeded bool
@@ -172,7 +172,7 @@ func (c *checker) retain(off int, x *big.Rat) bool {
 	c.bits += int64(exact.Bits(x))
 	if c.bits > c.limits.MaxBits {
 		c.bitsExceeded = true
-		c.limitf(off, builder.LimitBits, "the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))
+		c.limitf(off, model.LimitBits, "the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))
 		return false
 	}
 	return true

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -21,7 +21,7 @@ func (c *checker) errorf(off int, format string, args ...any) {
 }
 
 // limitf reports that the file exceeds the resource limit named limit.
-func (c *checker) limitf(off int, limit builder.LimitKind, format string, args ...any) {
+func (c *checker) limitf(off int, limit model.LimitKind, format string, args ...any) {
 	c.errorf(off, format, args...)
 	c.errs[len(c.errs)-1].Limit = string(limit)
 }

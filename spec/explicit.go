@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -56,11 +56,11 @@ func (m *explicitModel) Info() property.ModelInfo {
 }
 
 // Build returns the chain; every two inputs are neighbours.
-func (m *explicitModel) Build(ctx context.Context, _ property.Limits) (*builder.Mechanism, error) {
+func (m *explicitModel) Build(ctx context.Context, _ model.Limits) (*model.Mechanism, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &builder.Mechanism{Chain: m.chain, MDP: m.mdp, AllPairs: true, Note: m.note}, nil
+	return &model.Mechanism{Chain: m.chain, MDP: m.mdp, AllPairs: true, Note: m.note}, nil
 }
 
 // explicitFiles checks explicit("m.tra", "m.lab", "m.sta"), reads the
@@ -151,7 +151,7 @@ func (c *checker) retainIn(f *source.File, off int, x *big.Rat) *source.Error {
 	c.bits += int64(exact.Bits(x))
 	if c.bits > c.limits.MaxBits {
 		c.bitsExceeded = true
-		return &source.Error{Pos: f.Position(off), Limit: string(builder.LimitBits),
+		return &source.Error{Pos: f.Position(off), Limit: string(model.LimitBits),
 			Msg: fmt.Sprintf("the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))}
 	}
 	return nil
@@ -160,7 +160,7 @@ func (c *checker) retainIn(f *source.File, off int, x *big.Rat) *source.Error {
 // explicitReader reads PRISM's explicit files into a chain.
 type explicitReader struct {
 	ctx    context.Context
-	limits property.Limits
+	limits model.Limits
 	// retain counts a probability against the bits limit; it returns the
 	// error when the limit is exceeded (once).
 	retain func(f *source.File, off int, x *big.Rat) *source.Error
@@ -425,10 +425,10 @@ func excerpt(t string) string {
 func (r *explicitReader) withinLimits(f *source.File, off, n, m, held, choices int) bool {
 	switch {
 	case n > r.limits.MaxStates:
-		r.limitf(f, off, builder.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
+		r.limitf(f, off, model.LimitStates, "the model has %s states; the limit is %s states", exact.Thousands(int64(n)), exact.Thousands(int64(r.limits.MaxStates)))
 		return false
 	case int64(m)+int64(n) > int64(r.limits.MaxTransitions): // absorbing states get a self-loop
-		r.limitf(f, off, builder.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
+		r.limitf(f, off, model.LimitTransitions, "the model would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(m)+int64(n)), exact.Thousands(int64(r.limits.MaxTransitions)))
 		return false
 	}
 	r.size.states, r.size.transitions, r.size.choices = n, held, choices
@@ -558,7 +558,7 @@ func numberError(err error, text string) string {
 }
 
 // limitf reports that the files exceed a resource limit, and stops.
-func (r *explicitReader) limitf(f *source.File, off int, limit builder.LimitKind, format string, args ...any) {
+func (r *explicitReader) limitf(f *source.File, off int, limit model.LimitKind, format string, args ...any) {
 	r.errorf(f, off, format, args...)
 	r.errs[len(r.errs)-1].Limit = string(limit)
 	r.stop = true

@@ -5,9 +5,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/dpcheck/dpcheck/property"
 )
 
 // An MDP's explicit files: the frame has the states, values and labels,
@@ -20,11 +19,11 @@ func TestExplicitMDP(t *testing.T) {
 		"m.sta": "(x)\n0:(0)\n1:(1)\n2:(2)\n",
 	}
 	src := "model explicit(\"m.tra\", \"m.lab\", \"m.sta\")\nquery Pmax=?[F x = 2]\n"
-	p, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", src)
+	p, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, err := p.Model.Build(context.Background(), property.Limits{})
+	mech, err := p.Model.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +70,12 @@ func TestExplicitMDPErrors(t *testing.T) {
 	const call = "model explicit(\"m.tra\", \"m.lab\")\nquery Pmax=?[F \"init\"]\n"
 	for _, tc := range []struct {
 		name, tra string
-		limits    property.Limits
+		limits    model.Limits
 		want      []string
 	}{
 		{name: "header", tra: "2 x 3\n0 0 1 1\n",
 			want: []string{`m.tra:1:3: "x" is not a number of choices []`}},
-		{name: "transitions limit", tra: "2 2 3\n0 0 1 1\n", limits: property.Limits{MaxTransitions: 4},
+		{name: "transitions limit", tra: "2 2 3\n0 0 1 1\n", limits: model.Limits{MaxTransitions: 4},
 			want: []string{"m.tra:1:1: the model would have about 5 transitions; the limit is 4 transitions [transitions]"}},
 		{name: "lines", tra: "2 2 4\n0 0 1\n0 x 1 1\n0 0 2 1\n0 0 1 0\n1 0 0 1\n",
 			want: []string{

@@ -3,7 +3,7 @@ package spec
 import (
 	"strings"
 
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -83,7 +83,7 @@ func (r *explicitReader) overMemory(tra, lab *source.File, inputs int) bool {
 	if r.size.choices > 0 {
 		parts = append(parts, plural(r.size.choices, "choice"))
 	}
-	r.limitf(tra, 0, builder.LimitMemory, "reading this model would take about %s of memory (%s); the limit is %s",
-		builder.Bytes(int64(min(need, 1<<62))), strings.Join(parts, ", "), builder.Bytes(r.limits.MaxMemory))
+	r.limitf(tra, 0, model.LimitMemory, "reading this model would take about %s of memory (%s); the limit is %s",
+		model.Bytes(int64(min(need, 1<<62))), strings.Join(parts, ", "), model.Bytes(r.limits.MaxMemory))
 	return true
 }

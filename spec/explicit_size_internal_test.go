@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -41,11 +41,11 @@ func TestExplicitSizeEstimate(t *testing.T) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			p, err := Options{ReadFile: read, Limits: property.Limits{MaxBits: 1 << 40}}.Load(context.Background(), "m.dp", call)
+			p, err := Options{ReadFile: read, Limits: model.Limits{MaxBits: 1 << 40}}.Load(context.Background(), "m.dp", call)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.Model.Build(context.Background(), property.Limits{}); err != nil {
+			if _, err := p.Model.Build(context.Background(), model.Limits{}); err != nil {
 				t.Fatal(err)
 			}
 			runtime.ReadMemStats(&after)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
@@ -19,7 +19,7 @@ import (
 
 // withFiles returns options that read the given files (by path) and
 // nothing else.
-func withFiles(files map[string]string, limits property.Limits) spec.Options {
+func withFiles(files map[string]string, limits model.Limits) spec.Options {
 	return spec.Options{Limits: limits, ReadFile: func(path string) (string, error) {
 		if src, ok := files[path]; ok {
 			return src, nil
@@ -43,11 +43,11 @@ func TestExplicitFiles(t *testing.T) {
 		files["m"+ext] = string(data)
 	}
 	src := "model explicit(\"m.tra\", \"m.lab\", \"m.sta\")\ncheck dp(eps = ln(3))\n"
-	p, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", src)
+	p, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, err := p.Model.Build(context.Background(), property.Limits{})
+	mech, err := p.Model.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestExplicitFiles(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chain (-want +got):\n%s", diff)
 	}
-	pairs, err := builder.AllPairs(mech.Chain.Inputs(), 1<<20)
+	pairs, err := model.AllPairs(mech.Chain.Inputs(), 1<<20)
 	if err != nil || !mech.AllPairs || mech.Neighbours != nil {
 		t.Errorf("every two inputs should be neighbours, made when needed: AllPairs %v, Neighbours %v, %v", mech.AllPairs, mech.Neighbours, err)
 	}
@@ -84,18 +84,18 @@ func TestExplicitFiles(t *testing.T) {
 func TestExplicitNumbers(t *testing.T) {
 	files := map[string]string{"m.tra": "3 5\n0 1 1.0E-1\n0 2 0.9\n1 0 1/3\n1 2 0.6666666666666667\n2 2 1 loop\n"}
 	src := "model explicit(\"m.tra\")\ncheck dp(eps = 1)\n"
-	_, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", src)
+	_, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", src)
 	// 1/3 + 6666666666666667/10^16 = 1 + 1/(3·10^16)
 	want := []string{"m.tra:4:1: the probabilities of state 1 sum to 30000000000000001/30000000000000000, not 1 (1/30000000000000000 too much; PRISM writes rounded decimals unless it exports with -exact) []"}
 	if diff := cmp.Diff(want, errorLines(err)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 	files["m.tra"] = "3 5\n0 1 1.0E-1\n0 2 0.9\n1 0 1/3\n1 2 2/3\n2 2 1 loop\n"
-	p, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", src)
+	p, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, _ := p.Model.Build(context.Background(), property.Limits{})
+	mech, _ := p.Model.Build(context.Background(), model.Limits{})
 	c := mech.Chain
 	got := []*big.Rat{c.Prob(0, 1), c.Prob(0, 2), c.Prob(1, 0), c.Prob(1, 2), c.Prob(2, 2)}
 	wantP := []*big.Rat{big.NewRat(1, 10), big.NewRat(9, 10), big.NewRat(1, 3), big.NewRat(2, 3), big.NewRat(1, 1)}
@@ -134,7 +134,7 @@ func TestExplicitErrors(t *testing.T) {
 		name          string
 		dp            string
 		tra, lab, sta string
-		limits        property.Limits
+		limits        model.Limits
 		want          []string
 	}{
 		{name: "no file", dp: "model explicit()\ncheck dp(eps = 1)\n",
@@ -153,11 +153,11 @@ func TestExplicitErrors(t *testing.T) {
 			want: []string{"m.tra:1:1: the .tra file is empty: its first line gives the number of states and of transitions []"}},
 		{name: "header", dp: call, tra: "2\n0 0 1\n", lab: lab, sta: sta,
 			want: []string{"m.tra:1:1: the first line of a .tra file gives the number of states and of transitions: N M (found 1 field) []"}},
-		{name: "states limit", dp: call, tra: tra, lab: lab, sta: sta, limits: property.Limits{MaxStates: 1},
+		{name: "states limit", dp: call, tra: tra, lab: lab, sta: sta, limits: model.Limits{MaxStates: 1},
 			want: []string{"m.tra:1:1: the model has 2 states; the limit is 1 states [states]"}},
-		{name: "transitions limit", dp: call, tra: tra, lab: lab, sta: sta, limits: property.Limits{MaxTransitions: 4},
+		{name: "transitions limit", dp: call, tra: tra, lab: lab, sta: sta, limits: model.Limits{MaxTransitions: 4},
 			want: []string{"m.tra:1:1: the model would have about 5 transitions; the limit is 4 transitions [transitions]"}},
-		{name: "bits limit", dp: call, tra: tra, lab: lab, sta: sta, limits: property.Limits{MaxBits: 4},
+		{name: "bits limit", dp: call, tra: tra, lab: lab, sta: sta, limits: model.Limits{MaxBits: 4},
 			want: []string{"m.tra:3:5: the numbers of this file need more than 4 bits in all; the limit is 4 bits [bits]"}},
 		{name: "transitions", dp: call, lab: lab, sta: sta,
 			tra: "2 4\n0 2 1/2\nx 0 1/2\n0 0 0.5 act\n0 1 3/2\n1 1 1/0\n1 1 one\n1 0\n",
@@ -230,7 +230,7 @@ func TestExplicitStops(t *testing.T) {
 	}
 	files := map[string]string{"m.tra": b.String()}
 	ctx := &countdown{Context: context.Background(), n: 2}
-	if _, err := withFiles(files, property.Limits{}).Load(ctx, "m.dp", "model explicit(\"m.tra\")\ncheck dp(eps = 1)\n"); !errors.Is(err, context.Canceled) {
+	if _, err := withFiles(files, model.Limits{}).Load(ctx, "m.dp", "model explicit(\"m.tra\")\ncheck dp(eps = 1)\n"); !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
@@ -244,7 +244,7 @@ func FuzzExplicit(f *testing.F) {
 	f.Add("2 3\n0 0 1/2\n0 1 1/2\n1 1 1\n", "0=\"init\" 1=\"done\"\n0: 0\n1: 0 1\n", "(x,b)\n0:(0,false)\n1:(-3,true)\n")
 	f.Add("3 5\n0 1 1.0E-1\n0 2 0.9\n1 0 1/3\n1 2 0.6666666666666667\n2 2 1 loop\n", "", "")
 	f.Add("2 6\n0 2 1/2\nx 0 1/2\n0 0 0.5 act\n0 1 3/2\n1 1 1/0\n1 1 one\n1 0\n", "0=\"done\" x=\"y\"\n0: 0 4\n", "(x,2y)\n")
-	limits := property.Limits{MaxStates: 1000, MaxTransitions: 10_000, MaxBits: 1 << 16}
+	limits := model.Limits{MaxStates: 1000, MaxTransitions: 10_000, MaxBits: 1 << 16}
 	f.Fuzz(func(t *testing.T, tra, lab, sta string) {
 		files := map[string]string{"m.tra": tra, "m.lab": lab, "m.sta": sta}
 		p, err := withFiles(files, limits).Load(context.Background(), "m.dp", "model explicit(\"m.tra\", \"m.lab\", \"m.sta\")\ncheck dp(eps = 1)\n")

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/spec"
 )
@@ -110,25 +111,25 @@ func TestExplicitHeaders(t *testing.T) {
 	const call = "model explicit(\"m.tra\")\ncheck dp(eps = 1)\n"
 	for _, tc := range []struct {
 		tra    string
-		limits property.Limits
+		limits model.Limits
 		want   string
 	}{
-		{"3 10\n", property.Limits{}, "m.tra:1:3: 3 states can have at most 9 transitions (one from each state to each): the first line says 10 []"},
-		{"3 999999999\n", property.Limits{MaxTransitions: 5}, "m.tra:1:3: 3 states can have at most 9 transitions (one from each state to each): the first line says 999,999,999 []"},
-		{"3 -2\n", property.Limits{}, "m.tra:1:3: the number of transitions is negative (-2) []"},
-		{"-3 2\n", property.Limits{}, "m.tra:1:1: the number of states is negative (-3) []"},
-		{"3000000000 2\n", property.Limits{}, "m.tra:1:1: the number of states, 3000000000, is more than PRISM's explicit files can number (2,147,483,647) []"},
-		{"1" + strings.Repeat("0", 100) + " 2\n", property.Limits{}, "m.tra:1:1: the number of states, 10000000000000000000… (101 digits), is more than PRISM's explicit files can number (2,147,483,647) []"},
-		{"3 two\n", property.Limits{}, `m.tra:1:3: "two" is not a number of transitions []`},
-		{"3 2 1 0\n", property.Limits{}, "m.tra:1:1: the first line of a .tra file gives the number of states and of transitions: N M (found 4 fields) []"},
-		{"0 0\n", property.Limits{}, "m.tra:1:1: the model has no states []"},
-		{"3 2 1\n", property.Limits{}, "m.tra:1:5: 2 choices need at least 2 transitions (one each): the first line says 1 []"},
-		{"3 2 7\n", property.Limits{}, "m.tra:1:5: 2 choices can have at most 6 transitions (one from each choice to each of the 3 states): the first line says 7 []"},
-		{"3 x -1\n", property.Limits{}, `m.tra:1:3: "x" is not a number of choices []`},
-		{"9999990 0\n", property.Limits{MaxMemory: 1 << 30}, "m.tra:1:1: reading this model would take about 2.4 GiB of memory (9,999,990 states, 0 transitions); the limit is 1 GiB [memory]"},
-		{"9999990 0\n", property.Limits{MaxStates: 1000}, "m.tra:1:1: the model has 9,999,990 states; the limit is 1,000 states [states]"},
-		{"5000000 5000000 5000000\n", property.Limits{MaxMemory: 1 << 30}, "m.tra:1:1: reading this model would take about 1.2 GiB of memory (5,000,000 states, 3 transitions, 3 choices); the limit is 1 GiB [memory]"},
-		{"2 3\n0 1 1\n1 1 1\n", property.Limits{}, "m.tra:1:1: the first line says the file has 3 transitions; it has 2 []"},
+		{"3 10\n", model.Limits{}, "m.tra:1:3: 3 states can have at most 9 transitions (one from each state to each): the first line says 10 []"},
+		{"3 999999999\n", model.Limits{MaxTransitions: 5}, "m.tra:1:3: 3 states can have at most 9 transitions (one from each state to each): the first line says 999,999,999 []"},
+		{"3 -2\n", model.Limits{}, "m.tra:1:3: the number of transitions is negative (-2) []"},
+		{"-3 2\n", model.Limits{}, "m.tra:1:1: the number of states is negative (-3) []"},
+		{"3000000000 2\n", model.Limits{}, "m.tra:1:1: the number of states, 3000000000, is more than PRISM's explicit files can number (2,147,483,647) []"},
+		{"1" + strings.Repeat("0", 100) + " 2\n", model.Limits{}, "m.tra:1:1: the number of states, 10000000000000000000… (101 digits), is more than PRISM's explicit files can number (2,147,483,647) []"},
+		{"3 two\n", model.Limits{}, `m.tra:1:3: "two" is not a number of transitions []`},
+		{"3 2 1 0\n", model.Limits{}, "m.tra:1:1: the first line of a .tra file gives the number of states and of transitions: N M (found 4 fields) []"},
+		{"0 0\n", model.Limits{}, "m.tra:1:1: the model has no states []"},
+		{"3 2 1\n", model.Limits{}, "m.tra:1:5: 2 choices need at least 2 transitions (one each): the first line says 1 []"},
+		{"3 2 7\n", model.Limits{}, "m.tra:1:5: 2 choices can have at most 6 transitions (one from each choice to each of the 3 states): the first line says 7 []"},
+		{"3 x -1\n", model.Limits{}, `m.tra:1:3: "x" is not a number of choices []`},
+		{"9999990 0\n", model.Limits{MaxMemory: 1 << 30}, "m.tra:1:1: reading this model would take about 2.4 GiB of memory (9,999,990 states, 0 transitions); the limit is 1 GiB [memory]"},
+		{"9999990 0\n", model.Limits{MaxStates: 1000}, "m.tra:1:1: the model has 9,999,990 states; the limit is 1,000 states [states]"},
+		{"5000000 5000000 5000000\n", model.Limits{MaxMemory: 1 << 30}, "m.tra:1:1: reading this model would take about 1.2 GiB of memory (5,000,000 states, 3 transitions, 3 choices); the limit is 1 GiB [memory]"},
+		{"2 3\n0 1 1\n1 1 1\n", model.Limits{}, "m.tra:1:1: the first line says the file has 3 transitions; it has 2 []"},
 	} {
 		_, err := withFiles(map[string]string{"m.tra": tc.tra}, tc.limits).Load(context.Background(), "m.dp", call)
 		got := errorLines(err)
@@ -149,7 +150,7 @@ func TestExplicitPairsMemory(t *testing.T) {
 		lab.WriteString(itoa(i) + ": 0\n")
 	}
 	files := map[string]string{"m.tra": itoa(n) + " 0\n", "m.lab": lab.String()}
-	l := property.Limits{MaxMemory: 1 << 30}
+	l := model.Limits{MaxMemory: 1 << 30}
 	prog, err := withFiles(files, l).Load(context.Background(), "m.dp", "model explicit(\"m.tra\", \"m.lab\")\ncheck dp(eps = 1)\n")
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +217,7 @@ func TestExplicitExcerpts(t *testing.T) {
 			if tc.sta != "" {
 				files["m.sta"] = tc.sta
 			}
-			_, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", call)
+			_, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", call)
 			got := errorLines(err)
 			if !slices.Contains(got, tc.want) {
 				t.Errorf("got %.400q\nwant %q", got, tc.want)
@@ -237,11 +238,11 @@ func TestExplicitLabelsOnce(t *testing.T) {
 		"m.tra": "3 3\n0 1 1\n1 2 1\n2 2 1\n",
 		"m.lab": "0=\"init\" 1=\"a\" 2=\"b\"\n1: 2 1 2 1\n0: 0 0\n1: 1\n2: 1\n0: 0\n",
 	}
-	p, err := withFiles(files, property.Limits{}).Load(context.Background(), "m.dp", "model explicit(\"m.tra\", \"m.lab\")\nquery P=?[F \"b\"]\n")
+	p, err := withFiles(files, model.Limits{}).Load(context.Background(), "m.dp", "model explicit(\"m.tra\", \"m.lab\")\nquery P=?[F \"b\"]\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, err := p.Model.Build(context.Background(), property.Limits{})
+	mech, err := p.Model.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dpcheck/dpcheck"
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/verify"
@@ -18,7 +18,7 @@ import (
 
 // fuzzOptions keep fuzzed models small, so that the fuzzer spends its time
 // on the language rather than on building huge chains.
-var fuzzOptions = spec.Options{Limits: property.Limits{MaxStates: 20_000, MaxTransitions: 100_000, MaxBits: 1 << 22}}
+var fuzzOptions = spec.Options{Limits: model.Limits{MaxStates: 20_000, MaxTransitions: 100_000, MaxBits: 1 << 22}}
 
 // FuzzLoad: no input makes the parser, the checker or Prepare panic (a
 // panic fails the fuzz target), every error has a position inside the

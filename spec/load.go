@@ -4,7 +4,7 @@ import (
 	"context"
 	"math/big"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // Loading explicit chains. Generated models are large — hundreds of
@@ -26,7 +26,7 @@ import (
 // loading is what the parser needs when it loads a file.
 type loading struct {
 	ctx    context.Context
-	limits property.Limits
+	limits model.Limits
 	// maxNodes replaces MaxNodes when positive (for tests).
 	maxNodes int
 }
@@ -211,7 +211,7 @@ func (d *chainData) expr(e *Expr) int32 {
 
 // overLimits reports whether the counts so far exceed the limits (the
 // checker's tests, in chainBlock, on the totals).
-func (d *chainData) overLimits(l property.Limits) bool {
+func (d *chainData) overLimits(l model.Limits) bool {
 	return d.nStates+1 > l.MaxStates || d.nStates+1+d.nRowTrans > l.MaxTransitions
 }
 
@@ -535,7 +535,7 @@ func (p *parser) intLiteral() (int64, bool) {
 // astChain turns a parsed chain block (the formatter's AST) of the file
 // src into chainData, so that one checker serves both; a block over the
 // limits is only counted.
-func astChain(cb *ChainStmt, src string, l property.Limits) *chainData {
+func astChain(cb *ChainStmt, src string, l model.Limits) *chainData {
 	d := newChainData()
 	d.nStates = len(cb.States)
 	for _, r := range cb.Rows {

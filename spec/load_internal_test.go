@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -14,7 +14,7 @@ import (
 // written before count none (its first expression does).
 func TestMaxNodes(t *testing.T) {
 	load := func(src string, max int) error {
-		ld := &loading{ctx: context.Background(), limits: property.Limits{}.WithDefaults(), maxNodes: max}
+		ld := &loading{ctx: context.Background(), limits: model.Limits{}.WithDefaults(), maxNodes: max}
 		_, err := parse("t.dp", src, false, ld)
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
@@ -125,7 +126,7 @@ func TestLoadMatchesParse(t *testing.T) {
 		srcs = append(srcs, string(data))
 	}
 	for i, src := range srcs {
-		for _, o := range []spec.Options{{}, {Limits: property.Limits{MaxStates: 3, MaxTransitions: 6, MaxBits: 200}}} {
+		for _, o := range []spec.Options{{}, {Limits: model.Limits{MaxStates: 3, MaxTransitions: 6, MaxBits: 200}}} {
 			fast, parsed := loadBothWays(t, o, src)
 			if diff := cmp.Diff(parsed, fast); diff != "" {
 				t.Errorf("source %d, limits %+v: (-parsed +loaded):\n%s\n%s", i, o.Limits, diff, src)
@@ -220,13 +221,13 @@ func TestLoadOverLimitKeepsCounting(t *testing.T) {
 	}
 	b.WriteString("}\ninputs s0, s1\nneighbours s0 ~ s1\ncheck dp(eps = 1)\n")
 	for _, tc := range []struct {
-		limits property.Limits
+		limits model.Limits
 		want   string
 	}{
-		{property.Limits{MaxStates: 100}, "1:1: the chain declares 300 states; the limit is 100 states [states]"},
-		{property.Limits{MaxTransitions: 500}, "1:1: the chain would have about 1,201 transitions; the limit is 500 transitions [transitions]"},
+		{model.Limits{MaxStates: 100}, "1:1: the chain declares 300 states; the limit is 100 states [states]"},
+		{model.Limits{MaxTransitions: 500}, "1:1: the chain would have about 1,201 transitions; the limit is 500 transitions [transitions]"},
 		// 1/2 has 3 bits: the 201st is over 600.
-		{property.Limits{MaxBits: 600}, "203:18: the numbers of this file need more than 600 bits in all; the limit is 600 bits [bits]"},
+		{model.Limits{MaxBits: 600}, "203:18: the numbers of this file need more than 600 bits in all; the limit is 600 bits [bits]"},
 	} {
 		fast, parsed := loadBothWays(t, spec.Options{Limits: tc.limits}, b.String())
 		if diff := cmp.Diff([]string{tc.want}, fast.Errors); diff != "" {
@@ -248,7 +249,7 @@ func FuzzLoadParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add(flatChain(40))
-	o := spec.Options{Limits: property.Limits{MaxStates: 200, MaxTransitions: 1000, MaxBits: 1 << 16}}
+	o := spec.Options{Limits: model.Limits{MaxStates: 200, MaxTransitions: 1000, MaxBits: 1 << 16}}
 	f.Fuzz(func(t *testing.T, src string) {
 		fast, parsed := loadBothWays(t, o, src)
 		if diff := cmp.Diff(parsed, fast); diff != "" {

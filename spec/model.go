@@ -9,6 +9,7 @@ import (
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -145,7 +146,7 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 	// The size is checked here too, so that a model over the limits is
 	// reported with the file's other errors; property.Prepare builds it.
 	if err := def.CheckSize(args, c.limits); err != nil {
-		if le, ok := err.(*builder.LimitError); ok {
+		if le, ok := err.(*model.LimitError); ok {
 			named := *le
 			named.Builder = m.Call
 			c.limitf(call.Pos(), le.Limit, "%s", named.Error())
@@ -220,11 +221,11 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 		d = astChain(cb, c.src, c.limits)
 	}
 	if n := d.nStates + 1; n > c.limits.MaxStates { // the sink may be added
-		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
+		c.limitf(cb.Start, model.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
 		return nil
 	}
 	if trans := d.nStates + 1 + d.nRowTrans; trans > c.limits.MaxTransitions { // self-loops of absorbing states and the sink, at most
-		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
+		c.limitf(cb.Start, model.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
 		return nil
 	}
 	c.block = d

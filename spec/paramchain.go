@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
@@ -45,7 +45,7 @@ func (m *paramChain) Info() property.ModelInfo {
 func (m *paramChain) Position() source.Position { return m.pos }
 
 // Build refuses: the chain is built by BuildParam.
-func (m *paramChain) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+func (m *paramChain) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	return nil, property.ErrParamBuild
 }
 
@@ -67,7 +67,7 @@ type paramModules struct {
 	m      *statespace.Model
 	name   string
 	in     poly.Interval
-	limits property.Limits
+	limits model.Limits
 }
 
 // Info describes the modules.
@@ -81,7 +81,7 @@ func (m *paramModules) Info() property.ModelInfo {
 func (m *paramModules) Position() source.Position { return m.m.Pos }
 
 // Build refuses: the modules are explored by BuildParam.
-func (m *paramModules) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+func (m *paramModules) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	return nil, property.ErrParamBuild
 }
 
@@ -122,11 +122,11 @@ func (c *checker) paramChainBlock(cb *ChainStmt, inputs *InputsStmt) *paramChain
 		d = astChain(cb, c.src, c.limits)
 	}
 	if n := d.nStates; n > c.limits.MaxStates {
-		c.limitf(cb.Start, builder.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
+		c.limitf(cb.Start, model.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
 		return nil
 	}
 	if trans := d.nStates + d.nRowTrans; trans > c.limits.MaxTransitions {
-		c.limitf(cb.Start, builder.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
+		c.limitf(cb.Start, model.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
 		return nil
 	}
 	c.block = d

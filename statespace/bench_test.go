@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/statespace"
 )
@@ -33,7 +33,7 @@ func benchExplore(b *testing.B, src string) {
 	b.ReportAllocs()
 	var states, trans int
 	for b.Loop() {
-		mech, err := m.Build(context.Background(), property.Limits{})
+		mech, err := m.Build(context.Background(), model.Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -32,7 +32,7 @@ func (m *Model) Info() property.ModelInfo {
 }
 
 // newExplorer returns an explorer of the compiled program p within l.
-func (m *Model) newExplorer(ctx context.Context, l property.Limits, p *compiled) *explorer {
+func (m *Model) newExplorer(ctx context.Context, l model.Limits, p *compiled) *explorer {
 	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
 }
 
@@ -50,7 +50,7 @@ func (x *explorer) run() (*chain.Chain, error) {
 // Build explores the model within the limits on states and transitions.
 // Errors about the model are a source.ErrorList; Build stops with ctx's
 // error when ctx ends.
-func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanism, error) {
+func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	l = l.WithDefaults()
 	p, errs := m.compile()
 	if errs != nil {
@@ -75,7 +75,7 @@ func (m *Model) Build(ctx context.Context, l property.Limits) (*builder.Mechanis
 	}
 	// Every two inputs are neighbours: PRISM's dpCTL convention, and a
 	// default that a neighbours statement replaces.
-	return &builder.Mechanism{Chain: c, MDP: md, AllPairs: true, Note: note}, nil
+	return &model.Mechanism{Chain: c, MDP: md, AllPairs: true, Note: note}, nil
 }
 
 // slots maps the model's variables to their slots.
@@ -299,7 +299,7 @@ type explorer struct {
 	start  []int
 	succs  []succ
 	inputs int
-	limits property.Limits
+	limits model.Limits
 	ctx    context.Context
 	// trans counts the transitions of the states explored (at least one
 	// each), nchoices the choices of an MDP's.
@@ -355,7 +355,7 @@ func (x *explorer) find(v []int64) (int, bool, error) {
 	}
 	n := x.n
 	if n >= x.limits.MaxStates || n >= math.MaxInt32-1 {
-		return 0, false, x.limitError(builder.LimitStates, fmt.Sprintf("the model has more than %s reachable states; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
+		return 0, false, x.limitError(model.LimitStates, fmt.Sprintf("the model has more than %s reachable states; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
 	}
 	if err := x.memoryFor(x.stateBytes()); err != nil {
 		return 0, false, err
@@ -401,7 +401,7 @@ const (
 // maxDescribe bounds the text of a state in messages.
 const maxDescribe = 2000
 
-func (x *explorer) limitError(kind builder.LimitKind, msg string) error {
+func (x *explorer) limitError(kind model.LimitKind, msg string) error {
 	return source.ErrorList{{Pos: x.p.m.Pos, Msg: msg, Limit: string(kind)}}
 }
 
@@ -453,7 +453,7 @@ func (x *explorer) initial() error {
 		switch {
 		case !filtered && total > int64(x.limits.MaxStates):
 			// every valuation is an initial state
-			return x.limitError(builder.LimitStates, fmt.Sprintf("the input variables have more than %s valuations, each an initial state; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
+			return x.limitError(model.LimitStates, fmt.Sprintf("the input variables have more than %s valuations, each an initial state; the limit is %s states", exact.Thousands(int64(x.limits.MaxStates)), exact.Thousands(int64(x.limits.MaxStates))))
 		case total > MaxInitValuations:
 			return source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("the initial states would be chosen among more than %s valuations, the most dpcheck tries: narrow the variables' ranges", exact.Thousands(MaxInitValuations))}}
 		}
@@ -660,7 +660,7 @@ func (x *explorer) successors(choices []choice) (int, error) {
 			if share != nil {
 				q, ok := shared[p]
 				if !ok {
-					q = x.share(chain.Mul(p, share))
+					q = x.share(exact.Mul(p, share))
 					shared[p] = q
 				}
 				p = q
@@ -843,7 +843,7 @@ func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat, f poly.RatFunc) (
 				nv[d.v] = o.v
 				q := o.p
 				if !isOne(b.p) {
-					q = chain.Mul(b.p, o.p)
+					q = exact.Mul(b.p, o.p)
 				}
 				grown = append(grown, branch{v: nv, p: q})
 			}
@@ -994,7 +994,7 @@ func (x *explorer) synchronise(cmds []int, cur []int64, expanded map[int][]branc
 			case isOne(p):
 				p = b.p
 			default:
-				p = chain.Mul(p, b.p)
+				p = exact.Mul(p, b.p)
 			}
 		}
 		out = append(out, branch{v: v, p: p})
@@ -1013,7 +1013,7 @@ func (x *explorer) synchronise(cmds []int, cur []int64, expanded map[int][]branc
 
 func (x *explorer) transitionsError() error {
 	max := exact.Thousands(int64(x.limits.MaxTransitions))
-	return x.limitError(builder.LimitTransitions, fmt.Sprintf("the model has more than %s transitions; the limit is %s transitions", max, max))
+	return x.limitError(model.LimitTransitions, fmt.Sprintf("the model has more than %s transitions; the limit is %s transitions", max, max))
 }
 
 // writes lists the variables command ci assigns.

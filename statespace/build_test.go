@@ -9,9 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -27,8 +26,8 @@ func r(s string) *big.Rat {
 	return x
 }
 
-// model reads the modules of a .dp text (with a placeholder property).
-func model(t *testing.T, modules string) *statespace.Model {
+// modules reads the modules of a .dp text (with a placeholder property).
+func modules(t *testing.T, modules string) *statespace.Model {
 	t.Helper()
 	src := modules + "\nneighbours true\nquery eps(delta = 0)\n"
 	p, err := spec.Load(context.Background(), "m.dp", src)
@@ -42,7 +41,7 @@ func model(t *testing.T, modules string) *statespace.Model {
 	return m
 }
 
-func build(t *testing.T, m *statespace.Model, l property.Limits) *chain.Chain {
+func build(t *testing.T, m *statespace.Model, l model.Limits) *chain.Chain {
 	t.Helper()
 	mech, err := m.Build(context.Background(), l)
 	if err != nil {
@@ -101,8 +100,8 @@ func TestNoiseDistributions(t *testing.T) {
 		{"point", "uniform(2, 2)", map[string]string{"x=2": "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := model(t, "module m\n  x : [-1..3] init -1;\n  [] x = -1 -> (x' ~ "+tc.draw+");\nendmodule")
-			got := finals(t, build(t, m, property.Limits{}), "x=-1")
+			m := modules(t, "module m\n  x : [-1..3] init -1;\n  [] x = -1 -> (x' ~ "+tc.draw+");\nendmodule")
+			got := finals(t, build(t, m, model.Limits{}), "x=-1")
 			want := map[string]*big.Rat{}
 			for k, v := range tc.want {
 				want[k] = r(v)
@@ -118,7 +117,7 @@ func TestNoiseDistributions(t *testing.T) {
 // state; probabilities may read variables; a variable not assigned keeps
 // its value.
 func TestUpdatesExact(t *testing.T) {
-	m := model(t, `module m
+	m := modules(t, `module m
   input d : [0..1];
   x : [-1..1] init -1;
   y : [-1..1] init -1;
@@ -126,7 +125,7 @@ func TestUpdatesExact(t *testing.T) {
   [] x = -1 -> (d + 1)/3 : (x' ~ bernoulli(1/2)) & (y' ~ bernoulli(1/3)) & (z' = d + 1)
              + (2 - d)/3 : (x' = 0) & (y' = 0);
 endmodule`)
-	c := build(t, m, property.Limits{})
+	c := build(t, m, model.Limits{})
 	got := finals(t, c, "d=1, x=-1, y=-1, z=0")
 	want := map[string]*big.Rat{
 		// 2/3 · (1/2 · 2/3), 2/3 · (1/2 · 1/3), … and 1/3 to (0, 0, 0).
@@ -143,7 +142,7 @@ endmodule`)
 }
 
 // errs builds m and returns its errors as "line:col: message".
-func errs(t *testing.T, m *statespace.Model, l property.Limits) []string {
+func errs(t *testing.T, m *statespace.Model, l model.Limits) []string {
 	t.Helper()
 	_, err := m.Build(context.Background(), l)
 	var list source.ErrorList
@@ -192,7 +191,7 @@ endmodule`, []string{"4:16: division by zero (command at line 4, at (d=1, x=0))"
 endmodule`, []string{"3:21: the draw can give x' = 9, outside the range [0..5] of x (command at line 3, at (x=0))"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if d := cmp.Diff(tc.want, errs(t, model(t, tc.src), property.Limits{})); d != "" {
+			if d := cmp.Diff(tc.want, errs(t, modules(t, tc.src), model.Limits{})); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
@@ -200,28 +199,28 @@ endmodule`, []string{"3:21: the draw can give x' = 9, outside the range [0..5] o
 }
 
 func TestLimits(t *testing.T) {
-	m := model(t, `module m
+	m := modules(t, `module m
   input d : [0..99];
   x : [0..99] init 0;
   [] x < 99 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 99);
 endmodule`)
-	got := errs(t, m, property.Limits{MaxStates: 1000})
+	got := errs(t, m, model.Limits{MaxStates: 1000})
 	want := []string{"1:1: the model has more than 1,000 reachable states; the limit is 1,000 states"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("states (-want +got):\n%s", d)
 	}
-	_, err := m.Build(context.Background(), property.Limits{MaxStates: 1000})
+	_, err := m.Build(context.Background(), model.Limits{MaxStates: 1000})
 	var list source.ErrorList
-	if errors.As(err, &list); list[0].Limit != string(builder.LimitStates) {
-		t.Errorf("limit %q, want %q", list[0].Limit, builder.LimitStates)
+	if errors.As(err, &list); list[0].Limit != string(model.LimitStates) {
+		t.Errorf("limit %q, want %q", list[0].Limit, model.LimitStates)
 	}
-	got = errs(t, m, property.Limits{MaxTransitions: 500})
+	got = errs(t, m, model.Limits{MaxTransitions: 500})
 	if len(got) != 1 || !strings.Contains(got[0], "more than 500 transitions") {
 		t.Errorf("transitions: %v", got)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.Build(ctx, property.Limits{}); !errors.Is(err, context.Canceled) {
+	if _, err := m.Build(ctx, model.Limits{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
@@ -236,8 +235,8 @@ func TestAbsorbingAndInputs(t *testing.T) {
   [] x = 0 & a > 0 -> (x' = 1);
 endmodule
 inputs where a != b`
-	m := model(t, src)
-	c := build(t, m, property.Limits{})
+	m := modules(t, src)
+	c := build(t, m, model.Limits{})
 	var ins []string
 	for _, s := range c.Inputs() {
 		ins = append(ins, c.Valuation(s).String())

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/expr"
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
 )
@@ -75,12 +74,12 @@ func limitOf(t *testing.T, err error) (string, string) {
 // limit as it explores, long before it holds the limit (the estimate
 // counts what the explored states and the chain built from them take).
 func TestMemoryLimit(t *testing.T) {
-	l := property.Limits{MaxMemory: 32 << 20}
+	l := model.Limits{MaxMemory: 32 << 20}
 	_, err := counter(1_000_000_000).Build(context.Background(), l)
 	msg, limit := limitOf(t, err)
 	re := regexp.MustCompile(`^exploring the model would need more than 32 MiB of memory \(([0-9,]+) states and ([0-9,]+) transitions so far, with the chain built from them\); the limit is 32 MiB$`)
 	m := re.FindStringSubmatch(msg)
-	if m == nil || limit != string(builder.LimitMemory) {
+	if m == nil || limit != string(model.LimitMemory) {
 		t.Fatalf("%q (limit %q), want the memory limit", msg, limit)
 	}
 	if n := strings.ReplaceAll(m[1], ",", ""); len(n) < 5 || len(n) > 6 {
@@ -94,11 +93,11 @@ func TestMemoryLimit(t *testing.T) {
 func TestDrawsProduct(t *testing.T) {
 	at := "(d=0, y0=0, y1=0, y2=0, y3=0, y4=0, y5=0, y6=0, y7=0)"
 	for _, c := range []struct {
-		l          property.Limits
+		l          model.Limits
 		msg, limit string
 	}{
-		{property.Limits{}, "the draws of this update have 100,000,000 outcomes together at " + at + ", more than the limit of 10,000,000 transitions", "transitions"},
-		{property.Limits{MaxTransitions: 1 << 40}, "the draws of this update have 100,000,000 outcomes together at " + at + ", which would need about 55.9 GiB of memory; the limit is 4 GiB", "memory"},
+		{model.Limits{}, "the draws of this update have 100,000,000 outcomes together at " + at + ", more than the limit of 10,000,000 transitions", "transitions"},
+		{model.Limits{MaxTransitions: 1 << 40}, "the draws of this update have 100,000,000 outcomes together at " + at + ", which would need about 55.9 GiB of memory; the limit is 4 GiB", "memory"},
 	} {
 		_, err := draws(8).Build(context.Background(), c.l)
 		msg, limit := limitOf(t, err)
@@ -106,7 +105,7 @@ func TestDrawsProduct(t *testing.T) {
 			t.Errorf("%q (limit %q), want %q (%s)", msg, limit, c.msg, c.limit)
 		}
 	}
-	if _, err := draws(3).Build(context.Background(), property.Limits{}); err != nil {
+	if _, err := draws(3).Build(context.Background(), model.Limits{}); err != nil {
 		t.Errorf("three draws (1000 outcomes): %v", err)
 	}
 }
@@ -122,13 +121,13 @@ func TestSynchronisationProduct(t *testing.T) {
 	}
 	want := "the commands synchronised on [a] have 134,217,728 outcomes (134,217,728 combinations of one enabled command per module) at (" + strings.Join(zeros, ", ") + "), more than the limit of 10,000,000 transitions"
 	for _, mdp := range []bool{false, true} {
-		_, err := synchronised(27, mdp).Build(context.Background(), property.Limits{})
+		_, err := synchronised(27, mdp).Build(context.Background(), model.Limits{})
 		msg, limit := limitOf(t, err)
 		if msg != want || limit != "transitions" {
 			t.Errorf("MDP %v: %q (limit %q), want %q", mdp, msg, limit, want)
 		}
 	}
-	_, err := synchronised(20, false).Build(context.Background(), property.Limits{MaxMemory: 64 << 20})
+	_, err := synchronised(20, false).Build(context.Background(), model.Limits{MaxMemory: 64 << 20})
 	msg, limit := limitOf(t, err)
 	want = "the commands synchronised on [a] have 1,048,576 outcomes (1,048,576 combinations of one enabled command per module) at (" + strings.Join(zeros[:20], ", ") + "), which would need about 1.1 GiB of memory; the limit is 64 MiB"
 	if msg != want || limit != "memory" {
@@ -156,7 +155,7 @@ func (c *countdown) Err() error {
 // before it starts).
 func TestExplorationContext(t *testing.T) {
 	ctx := &countdown{Context: context.Background(), n: 1}
-	_, err := synchronised(16, false).Build(ctx, property.Limits{})
+	_, err := synchronised(16, false).Build(ctx, model.Limits{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Build: %v, want context.Canceled", err)
 	}
@@ -170,7 +169,7 @@ func TestLabelsMemory(t *testing.T) {
 	for i := range 2000 {
 		m.Labels = append(m.Labels, statespace.Label{Name: fmt.Sprintf("l%d", i), Cond: yes})
 	}
-	_, err := m.Build(context.Background(), property.Limits{MaxMemory: 64 << 20})
+	_, err := m.Build(context.Background(), model.Limits{MaxMemory: 64 << 20})
 	msg, limit := limitOf(t, err)
 	if !strings.HasPrefix(msg, "exploring the model would need more than 64 MiB of memory (10,001 states and 10,001 transitions so far") || limit != "memory" {
 		t.Errorf("%q (limit %q), want the memory limit once every state is explored", msg, limit)

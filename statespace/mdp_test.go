@@ -8,10 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/statespace"
 )
 
@@ -34,7 +33,7 @@ func moves(m *mdp.MDP) map[string]map[string]map[string]*big.Rat {
 }
 
 // checkFrame checks that every state of the frame is absorbing.
-func checkFrame(t *testing.T, mech *builder.Mechanism) {
+func checkFrame(t *testing.T, mech *model.Mechanism) {
 	t.Helper()
 	if mech.MDP == nil {
 		t.Fatal("no MDP")
@@ -69,7 +68,7 @@ func TestPRISMMDP(t *testing.T) {
 			{Module: 0, Action: "go", Guard: eq("a", 1), Updates: []statespace.Update{{Assigns: []statespace.Assign{set(0, 1)}}}},
 		},
 	}
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,14 +115,14 @@ func TestPRISMMDP(t *testing.T) {
 // The DP semantics of an MDP: every command is a choice named by its
 // action; equal successors of a choice are merged.
 func TestDPMDP(t *testing.T) {
-	m := model(t, `mdp module m
+	m := modules(t, `mdp module m
   input d : [0..1];
   x : [0..2] init 0;
   [low] x = 0 -> 1/2 : (x' = 1) + 1/2 : (x' = 2);
   [high] x = 0 -> 1/4 : (x' = d + 1) + 3/4 : (x' = d + 1);
   [low] x > 0 -> (x' = 0);
 endmodule`)
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,14 +157,14 @@ func TestMDPErrors(t *testing.T) {
   [go] x >= 1 -> (x' = 3);
 endmodule`
 	want := []string{"5:3: this command and the one at line 3 are both enabled at (x=1) with action [go]: a state of an MDP has at most one choice per action (make the guards exclusive, or name different actions)"}
-	if d := cmp.Diff(want, errs(t, model(t, src), property.Limits{})); d != "" {
+	if d := cmp.Diff(want, errs(t, modules(t, src), model.Limits{})); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	// Built by hand (spec refuses it first): an unlabelled command.
 	m := &statespace.Model{Name: "m", Semantics: statespace.DP, MDP: true, Modules: []string{"m"},
 		Vars:     []statespace.Var{{Name: "x", Lo: 0, Hi: 1}},
 		Commands: []statespace.Command{{Guard: eq("x", 0), Updates: []statespace.Update{{Assigns: []statespace.Assign{set(0, 1)}}}}}}
-	_, err := m.Build(context.Background(), property.Limits{})
+	_, err := m.Build(context.Background(), model.Limits{})
 	if err == nil || !strings.Contains(err.Error(), "a command of an mdp module names its action") {
 		t.Errorf("unlabelled command: %v", err)
 	}
@@ -173,21 +172,21 @@ endmodule`
 
 // Every choice's transitions count against the limit.
 func TestMDPLimits(t *testing.T) {
-	m := model(t, `mdp module m
+	m := modules(t, `mdp module m
   x : [0..9] init 0;
   [a] x < 9 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 0);
   [b] x < 9 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 9);
 endmodule`)
 	// 9 states with 2 choices of 2 transitions (the last two share x=9
 	// from x=8 on b), and x=9 absorbing.
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if nc, nt := statespace.MDPSize(mech.MDP); nc != 18 || nt != 35 {
 		t.Errorf("%d choices, %d transitions; want 18 and 35", nc, nt)
 	}
-	got := errs(t, m, property.Limits{MaxTransitions: 30})
+	got := errs(t, m, model.Limits{MaxTransitions: 30})
 	want := []string{"1:1: the model has more than 30 transitions; the limit is 30 transitions"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -84,8 +84,8 @@ func (x *explorer) memoryFor(more int64) error {
 	if need <= x.limits.MaxMemory {
 		return nil
 	}
-	return x.limitError(builder.LimitMemory, fmt.Sprintf("exploring the model would need more than %s of memory (%s states and %s transitions so far, with the chain built from them); the limit is %s",
-		builder.Bytes(x.limits.MaxMemory), exact.Thousands(int64(x.n)), exact.Thousands(int64(x.trans)), builder.Bytes(x.limits.MaxMemory)))
+	return x.limitError(model.LimitMemory, fmt.Sprintf("exploring the model would need more than %s of memory (%s states and %s transitions so far, with the chain built from them); the limit is %s",
+		model.Bytes(x.limits.MaxMemory), exact.Thousands(int64(x.n)), exact.Thousands(int64(x.trans)), model.Bytes(x.limits.MaxMemory)))
 }
 
 // outcomesFit returns a limit error, at command ci, unless n more
@@ -101,7 +101,7 @@ func (x *explorer) outcomesFit(n, bytes float64, ci int, cur []int64, what strin
 		return nil
 	}
 	if n > float64(x.limits.MaxTransitions) {
-		return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(builder.LimitTransitions),
+		return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(model.LimitTransitions),
 			Msg: fmt.Sprintf(what+" at %s, more than the limit of %s transitions", thousands(n), x.describe(cur), exact.Thousands(int64(x.limits.MaxTransitions)))}}
 	}
 	if n > float64(x.limits.MaxTransitions-x.trans) {
@@ -115,8 +115,8 @@ func (x *explorer) outcomesFit(n, bytes float64, ci int, cur []int64, what strin
 	case more <= float64(x.limits.MaxMemory/4):
 		return x.memoryFor(int64(more))
 	}
-	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(builder.LimitMemory),
-		Msg: fmt.Sprintf(what+" at %s, which would need about %s of memory; the limit is %s", thousands(n), x.describe(cur), builder.Bytes(int64(math.Min(need, math.MaxInt64/2))), builder.Bytes(x.limits.MaxMemory))}}
+	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Limit: string(model.LimitMemory),
+		Msg: fmt.Sprintf(what+" at %s, which would need about %s of memory; the limit is %s", thousands(n), x.describe(cur), model.Bytes(int64(math.Min(need, math.MaxInt64/2))), model.Bytes(x.limits.MaxMemory))}}
 }
 
 // reserve counts n outcomes of the state being explored, and bytes more

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 func num(v int64) *expr.Expr { return &expr.Expr{Op: expr.Num, Value: big.NewRat(v, 1)} }
@@ -71,7 +71,7 @@ func TestMemoryEstimate(t *testing.T) {
 		{"twelve variables", counterModel(50_000, 11, 1, false)},
 		{"an MDP, two choices a state", counterModel(50_000, 1, 2, true)},
 	} {
-		l := builder.DefaultLimits
+		l := model.DefaultLimits
 		p, errs := c.m.compile()
 		if errs != nil {
 			t.Fatal(errs)
@@ -91,9 +91,9 @@ func TestMemoryEstimate(t *testing.T) {
 		}
 		used := heapInUse() - before
 		est := x.held()
-		t.Logf("%s: %d states, %d transitions: estimate %s, heap %s (%.2f)", c.name, ch.NumStates(), ch.NumTransitions(), builder.Bytes(est), builder.Bytes(used), float64(est)/float64(used))
+		t.Logf("%s: %d states, %d transitions: estimate %s, heap %s (%.2f)", c.name, ch.NumStates(), ch.NumTransitions(), model.Bytes(est), model.Bytes(used), float64(est)/float64(used))
 		if est < used || est > 3*used {
-			t.Errorf("%s: estimate %s, heap %s: want the estimate between the heap and 3 times it", c.name, builder.Bytes(est), builder.Bytes(used))
+			t.Errorf("%s: estimate %s, heap %s: want the estimate between the heap and 3 times it", c.name, model.Bytes(est), model.Bytes(used))
 		}
 		runtime.KeepAlive(x)
 		runtime.KeepAlive(ch)

@@ -5,9 +5,8 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/dpcheck/dpcheck/builder"
-	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -75,7 +74,7 @@ func (x *explorer) budget(est float64, at source.Position) *source.Error {
 	if left := float64(x.limits.MaxBits - x.bits); est <= left {
 		return nil
 	}
-	return &source.Error{Pos: at, Limit: string(builder.LimitBits),
+	return &source.Error{Pos: at, Limit: string(model.LimitBits),
 		Msg: fmt.Sprintf("the draw's exact probabilities would take about %s bits, more than the %s left of the limit of %s bits", exact.Thousands(int64(math.Min(est, 1e18))), exact.Thousands(max(0, x.limits.MaxBits-x.bits)), exact.Thousands(x.limits.MaxBits))}
 }
 
@@ -146,7 +145,7 @@ func (x *explorer) distribution(kind NoiseKind, args []*big.Rat, at source.Posit
 			return nil, &source.Error{Pos: at, Msg: fmt.Sprintf("the probability of a bernoulli draw must be in [0, 1], found %s", p.RatString())}
 		}
 		var d []pv
-		if q := chain.OneMinus(p); q.Sign() > 0 {
+		if q := exact.OneMinus(p); q.Sign() > 0 {
 			d = append(d, pv{0, q})
 		}
 		if p.Sign() > 0 {
@@ -181,8 +180,8 @@ func (x *explorer) geoTable(alpha *big.Rat) *geoTable {
 		return t
 	}
 	inv := new(big.Rat).Inv(new(big.Rat).Add(alpha, big.NewRat(1, 1))) // 1/(1+α)
-	one := chain.OneMinus(alpha)
-	t := &geoTable{alpha: alpha, inv: inv, mid: chain.Mul(one, inv), one: one, bits: &x.bits, bytes: &x.extra,
+	one := exact.OneMinus(alpha)
+	t := &geoTable{alpha: alpha, inv: inv, mid: exact.Mul(one, inv), one: one, bits: &x.bits, bytes: &x.extra,
 		pw: map[int64]*big.Rat{0: big.NewRat(1, 1)}, point: map[int64]*big.Rat{}, above: map[int64]*big.Rat{},
 		below: map[int64]*big.Rat{}, point1: map[int64]*big.Rat{}, atMost1: map[int64]*big.Rat{}}
 	x.geo[key] = t
@@ -205,7 +204,7 @@ func (t *geoTable) memo(m map[int64]*big.Rat, k int64, f func() *big.Rat) *big.R
 func (t *geoTable) power(k int64) *big.Rat {
 	return t.memo(t.pw, k, func() *big.Rat {
 		if q, ok := t.pw[k-1]; ok {
-			return chain.Mul(q, t.alpha)
+			return exact.Mul(q, t.alpha)
 		}
 		e := big.NewInt(k)
 		return new(big.Rat).SetFrac(new(big.Int).Exp(t.alpha.Num(), e, nil), new(big.Int).Exp(t.alpha.Denom(), e, nil))
@@ -215,9 +214,9 @@ func (t *geoTable) power(k int64) *big.Rat {
 // atLeast returns P(Z ≥ k) of the two-sided noise, for any integer k.
 func (t *geoTable) atLeast(k int64) *big.Rat {
 	if k > 0 {
-		return t.memo(t.above, k, func() *big.Rat { return chain.Mul(t.power(k), t.inv) })
+		return t.memo(t.above, k, func() *big.Rat { return exact.Mul(t.power(k), t.inv) })
 	}
-	return t.memo(t.below, -k, func() *big.Rat { return chain.OneMinus(chain.Mul(t.power(1-k), t.inv)) })
+	return t.memo(t.below, -k, func() *big.Rat { return exact.OneMinus(exact.Mul(t.power(1-k), t.inv)) })
 }
 
 // twoSided is centre c plus the two-sided geometric noise, clamped to
@@ -231,7 +230,7 @@ func (t *geoTable) twoSided(c, lo, hi int64) []pv {
 	d = append(d, pv{lo, t.atLeast(c - lo)}) // P(c+Z ≤ lo) = P(Z ≥ c−lo) by symmetry
 	for v := lo + 1; v < hi; v++ {
 		k := abs(v - c)
-		d = append(d, pv{v, t.memo(t.point, k, func() *big.Rat { return chain.Mul(t.mid, t.power(k)) })})
+		d = append(d, pv{v, t.memo(t.point, k, func() *big.Rat { return exact.Mul(t.mid, t.power(k)) })})
 	}
 	d = append(d, pv{hi, t.atLeast(hi - c)})
 	return nonzero(d)
@@ -246,14 +245,14 @@ func (t *geoTable) oneSided(c, lo, hi int64) []pv {
 	var d []pv
 	if c < lo {
 		k := lo - c
-		d = append(d, pv{lo, t.memo(t.atMost1, k, func() *big.Rat { return chain.OneMinus(t.power(k + 1)) })}) // P(Z ≤ lo−c)
+		d = append(d, pv{lo, t.memo(t.atMost1, k, func() *big.Rat { return exact.OneMinus(t.power(k + 1)) })}) // P(Z ≤ lo−c)
 	}
 	for v := max(lo, c); v < hi; v++ {
 		if v == lo && c < lo {
 			continue
 		}
 		k := v - c
-		d = append(d, pv{v, t.memo(t.point1, k, func() *big.Rat { return chain.Mul(t.one, t.power(k)) })})
+		d = append(d, pv{v, t.memo(t.point1, k, func() *big.Rat { return exact.Mul(t.one, t.power(k)) })})
 	}
 	d = append(d, pv{hi, t.power(hi - c)}) // P(Z ≥ hi−c)
 	return nonzero(d)

@@ -6,11 +6,10 @@ import (
 	"math/big"
 	"sort"
 
-	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/poly"
-	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -102,7 +101,7 @@ type spv struct {
 // above). Only .dp modules whose states have at most one enabled command
 // are supported (not PRISM's semantics, not MDPs). Errors about the model
 // are a source.ErrorList; BuildParam stops with ctx's error when ctx ends.
-func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*ParamChain, error) {
+func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*ParamChain, error) {
 	switch {
 	case m.Semantics != DP:
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("a PRISM model with the parameter %s is not supported: write it as .dp modules", p.Name)}}
@@ -123,9 +122,9 @@ func (m *Model) BuildParam(ctx context.Context, l property.Limits, p Param) (*Pa
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := builder.AllPairs(c.Inputs(), l.MaxMemory)
+	pairs, err := model.AllPairs(c.Inputs(), l.MaxMemory)
 	if err != nil {
-		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(builder.LimitMemory)}}
+		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(model.LimitMemory)}}
 	}
 	return &ParamChain{Frame: c, Rows: x.sym.rows, Neighbours: pairs,
 		Note: fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))}, nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/statespace"
 )
 
@@ -62,7 +62,7 @@ func TestPRISMSemantics(t *testing.T) {
 			{Module: 1, Action: "go", Guard: eq("b", 1), Updates: []statespace.Update{{Assigns: []statespace.Assign{set(1, 0)}}}},
 		},
 	}
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPRISMDeadlock(t *testing.T) {
 			{Prob: frac(1, 2), Assigns: []statespace.Assign{set(0, 1)}},
 			{Prob: frac(1, 2), Assigns: []statespace.Assign{set(0, 2)}}}}},
 	}
-	mech, err := m.Build(context.Background(), property.Limits{})
+	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

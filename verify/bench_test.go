@@ -3,9 +3,11 @@ package verify_test
 import (
 	"context"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -145,7 +147,7 @@ func BenchmarkAboveThreshold(b *testing.B) {
 }
 
 // randomWalk is a walk on {0..n} absorbed at both ends, up with p.
-func randomWalk(b *testing.B, n int, p *big.Rat) (*builder.Mechanism, int) {
+func randomWalk(b *testing.B, n int, p *big.Rat) (*model.Mechanism, int) {
 	cb := chain.NewBuilder()
 	st := make([]int, n+1)
 	for i := range st {
@@ -166,7 +168,7 @@ func randomWalk(b *testing.B, n int, p *big.Rat) (*builder.Mechanism, int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{st[1], st[2]}}}, st[n/2]
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{st[1], st[2]}}}, st[n/2]
 }
 
 // BenchmarkUntilRandomWalk: Pr(F win) for every state of a random walk on

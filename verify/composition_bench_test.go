@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -106,7 +107,7 @@ func BenchmarkComposition(b *testing.B) {
 	})
 }
 
-func composition(b *testing.B, m *builder.Mechanism, k int) *verify.Composition {
+func composition(b *testing.B, m *model.Mechanism, k int) *verify.Composition {
 	ctx := context.Background()
 	a, err := verify.Analyze(ctx, &verify.Model{Chain: m.Chain, Neighbours: m.Neighbours})
 	if err != nil {

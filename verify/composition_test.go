@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
 )
@@ -23,7 +24,7 @@ var realCmp = cmp.Comparer(func(x, y exact.Real) bool {
 // a few runs can be built and analysed.
 type compositionCase struct {
 	name string
-	m    *builder.Mechanism
+	m    *model.Mechanism
 	maxK int
 }
 

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"gonum.org/v1/gonum/graph"
@@ -297,7 +298,7 @@ func (m *Checker) step(v []*big.Rat) []*big.Rat {
 			case isOne(v[u]):
 				acc.Add(p[i])
 			default:
-				acc.Add(chain.Mul(p[i], v[u]))
+				acc.Add(exact.Mul(p[i], v[u]))
 			}
 		}
 		out[s] = acc.Rat(nil)
@@ -478,7 +479,7 @@ func (m *Checker) pr(ctx context.Context, s int, f *Formula) (*big.Rat, error) {
 			case isOne(x):
 				acc.Add(p[i])
 			default:
-				acc.Add(chain.Mul(p[i], x))
+				acc.Add(exact.Mul(p[i], x))
 			}
 		}
 		v = acc.Rat(nil)

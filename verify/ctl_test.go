@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -14,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func checker(t *testing.T, m *builder.Mechanism) *verify.Checker {
+func checker(t *testing.T, m *model.Mechanism) *verify.Checker {
 	t.Helper()
 	c, err := verify.NewChecker(m.Chain, m.Neighbours)
 	if err != nil {
@@ -49,7 +51,7 @@ func probs(t *testing.T, m *verify.Checker, path *verify.Formula, states ...int)
 // 1/4. From b: to a 1/3, to win 1/3, to lose 1/3. By hand,
 // x_a = 1/4 + x_b/2 and x_b = 1/3 + x_a/3, so x_a = 1/2 and x_b = 1/2
 // for F win. Bounded: F<=1 win from a is 1/4; F<=2 is 1/4 + 1/2·1/3 = 5/12.
-func cycleWithExits(t *testing.T) (*builder.Mechanism, map[string]int) {
+func cycleWithExits(t *testing.T) (*model.Mechanism, map[string]int) {
 	b := chain.NewBuilder()
 	ids := map[string]int{}
 	for _, n := range []string{"a", "b", "win", "lose"} {
@@ -71,7 +73,7 @@ func cycleWithExits(t *testing.T) (*builder.Mechanism, map[string]int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{ids["a"], ids["b"]}}}, ids
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{ids["a"], ids["b"]}}}, ids
 }
 
 func TestUntilLinearSolve(t *testing.T) {
@@ -176,7 +178,7 @@ func TestLabelNamedLikeConstant(t *testing.T) {
 		{verify.True(), verify.Label("true")},
 		{verify.Label("true"), verify.True()},
 	} {
-		c := checker(t, &builder.Mechanism{Chain: ch, Neighbours: [][2]int{{s, no}}})
+		c := checker(t, &model.Mechanism{Chain: ch, Neighbours: [][2]int{{s, no}}})
 		got := map[string]*big.Rat{}
 		for _, f := range order {
 			got[f.String()] = probs(t, c, verify.Next(1, f), s)[0]
@@ -269,7 +271,7 @@ func TestGeometricD(t *testing.T) {
 // first answer carries out_Y or out_N, and so do the final states for the
 // second answer. The states after the first answer are inputs too, related
 // across + and -, so that a nested D compares them.
-func labelledDoubleSurvey(t *testing.T) *builder.Mechanism {
+func labelledDoubleSurvey(t *testing.T) *model.Mechanism {
 	b := chain.NewBuilder()
 	yes := map[string]*big.Rat{"+": r("3/4"), "-": r("1/4")}
 	id := map[string]int{}
@@ -298,7 +300,7 @@ func labelledDoubleSurvey(t *testing.T) *builder.Mechanism {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{id["+"], id["-"]}, {id["+Y"], id["-Y"]}, {id["+N"], id["-N"]}}}
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{id["+"], id["-"]}, {id["+Y"], id["-Y"]}, {id["+N"], id["-N"]}}}
 }
 
 func TestDoubleSurveyD(t *testing.T) {

@@ -3,12 +3,13 @@ package verify_test
 import (
 	"context"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"strings"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
+
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -18,7 +19,7 @@ import (
 // reaches every output through the middle states with small integer
 // weights. It returns the mechanism and each input's output distribution,
 // computed here by hand, independently of the verifier.
-func fuzzChain(data []byte) (*builder.Mechanism, [][]*big.Rat, bool) {
+func fuzzChain(data []byte) (*model.Mechanism, [][]*big.Rat, bool) {
 	next := func() int {
 		if len(data) == 0 {
 			return 0
@@ -104,7 +105,7 @@ func fuzzChain(data []byte) (*builder.Mechanism, [][]*big.Rat, bool) {
 			pairs = append(pairs, [2]int{in[i], in[j]})
 		}
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: pairs}, dists, true
+	return &model.Mechanism{Chain: c, Neighbours: pairs}, dists, true
 }
 
 // FuzzVerifier: on random small chains with cycles, the output

@@ -3,12 +3,13 @@ package verify_test
 import (
 	"context"
 	"flag"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"os"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
+
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
@@ -69,7 +70,7 @@ func rational(q *big.Rat) exact.Eps {
 	return e
 }
 
-func analyze(t testing.TB, m *builder.Mechanism, out verify.Output) *verify.Analysis {
+func analyze(t testing.TB, m *model.Mechanism, out verify.Output) *verify.Analysis {
 	t.Helper()
 	if m == nil {
 		t.Fatal("nil mechanism")
@@ -81,8 +82,8 @@ func analyze(t testing.TB, m *builder.Mechanism, out verify.Output) *verify.Anal
 	return a
 }
 
-func mustMech(t testing.TB) func(*builder.Mechanism, error) *builder.Mechanism {
-	return func(m *builder.Mechanism, err error) *builder.Mechanism {
+func mustMech(t testing.TB) func(*model.Mechanism, error) *model.Mechanism {
+	return func(m *model.Mechanism, err error) *model.Mechanism {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -124,7 +125,7 @@ func dp(t testing.TB, a *verify.Analysis, e exact.Eps, delta string) *verify.DPR
 
 // doubleSurvey is the paper's survey asked twice of the same person, both
 // answers observed: outputs carry a1, a2 (1 = yes).
-func doubleSurvey(t testing.TB) *builder.Mechanism {
+func doubleSurvey(t testing.TB) *model.Mechanism {
 	t.Helper()
 	yes := map[string]*big.Rat{"+": r("3/4"), "-": r("1/4")}
 	b := chain.NewBuilder()
@@ -153,5 +154,5 @@ func doubleSurvey(t testing.TB) *builder.Mechanism {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{ins[0], ins[1]}}}
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{ins[0], ins[1]}}}
 }

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
 
 	"github.com/dpcheck/dpcheck/chain"
 )
@@ -598,5 +599,5 @@ func times(w, x *big.Rat) *big.Rat {
 	case isOne(w):
 		return x
 	}
-	return chain.Mul(w, x)
+	return exact.Mul(w, x)
 }

@@ -3,9 +3,11 @@ package verify_test
 import (
 	"context"
 	"errors"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"testing"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -15,7 +17,7 @@ import (
 
 // gamblersRuin: states 0..4, 0 and 4 absorbing, up with 1/3 and down with
 // 2/3. By hand, Pr_i(reach 4) = (2^i - 1)/15.
-func gamblersRuin(t *testing.T) *builder.Mechanism {
+func gamblersRuin(t *testing.T) *model.Mechanism {
 	b := chain.NewBuilder()
 	st := make([]int, 5)
 	for i := range st {
@@ -30,7 +32,7 @@ func gamblersRuin(t *testing.T) *builder.Mechanism {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: [][2]int{{st[1], st[2]}, {st[2], st[3]}}}
+	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{st[1], st[2]}, {st[2], st[3]}}}
 }
 
 func TestCyclicAbsorption(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // MaxPathStates bounds the chains on which a most likely path is searched.
@@ -40,7 +41,7 @@ func mostLikelyPath(c *chain.Chain, s int, target map[int]bool) ([]int, *big.Rat
 			if done[t] {
 				continue
 			}
-			np := chain.Mul(it.p, p[i])
+			np := exact.Mul(it.p, p[i])
 			if old, ok := best[t]; !ok || np.Cmp(old) > 0 {
 				best[t], prev[t] = np, it.s
 				heap.Push(pq, pathItem{t, np})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/builder"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -30,26 +31,26 @@ func TestProfileReferenceModels(t *testing.T) {
 	}
 	models := []struct {
 		name  string
-		build func() (*builder.Mechanism, error)
+		build func() (*model.Mechanism, error)
 	}{
-		{"geometric(1/2, 5)", func() (*builder.Mechanism, error) { return geo, nil }},
-		{"geometric(1/3, 30)", func() (*builder.Mechanism, error) { return builder.TruncatedGeometric(r("1/3"), 30) }},
-		{"geometric(1/2, 10, sens 3)", func() (*builder.Mechanism, error) { return builder.TruncatedGeometricSensitivity(r("1/2"), 10, 3) }},
-		{"laplace_decision(999/1000, 60, 0..120)", func() (*builder.Mechanism, error) {
+		{"geometric(1/2, 5)", func() (*model.Mechanism, error) { return geo, nil }},
+		{"geometric(1/3, 30)", func() (*model.Mechanism, error) { return builder.TruncatedGeometric(r("1/3"), 30) }},
+		{"geometric(1/2, 10, sens 3)", func() (*model.Mechanism, error) { return builder.TruncatedGeometricSensitivity(r("1/2"), 10, 3) }},
+		{"laplace_decision(999/1000, 60, 0..120)", func() (*model.Mechanism, error) {
 			return builder.LaplaceDecision(r("999/1000"), 60, 0, 120)
 		}},
-		{"laplace_decision(1/2, 5, 0..10)", func() (*builder.Mechanism, error) { return builder.LaplaceDecision(r("1/2"), 5, 0, 10) }},
-		{"cutoff_decision(9/10, 10, 0..20)", func() (*builder.Mechanism, error) { return builder.CutoffDecision(r("9/10"), 10, 0, 20) }},
-		{"generalized_decision(9/10, 1/100, 10, 0..20)", func() (*builder.Mechanism, error) {
+		{"laplace_decision(1/2, 5, 0..10)", func() (*model.Mechanism, error) { return builder.LaplaceDecision(r("1/2"), 5, 0, 10) }},
+		{"cutoff_decision(9/10, 10, 0..20)", func() (*model.Mechanism, error) { return builder.CutoffDecision(r("9/10"), 10, 0, 20) }},
+		{"generalized_decision(9/10, 1/100, 10, 0..20)", func() (*model.Mechanism, error) {
 			return builder.GeneralizedDecision(r("9/10"), r("1/100"), 10, 0, 20)
 		}},
-		{"survey(1/2, 1/2)", func() (*builder.Mechanism, error) { return survey, nil }},
-		{"survey(1/3, 3/4)", func() (*builder.Mechanism, error) { return builder.Survey(r("1/3"), r("3/4")) }},
-		{"rr_k(1/2, 4)", func() (*builder.Mechanism, error) { return builder.RandomizedResponseK(r("1/2"), 4) }},
-		{"above_threshold(1/4, 1/2, 3, 2, >=)", func() (*builder.Mechanism, error) {
+		{"survey(1/2, 1/2)", func() (*model.Mechanism, error) { return survey, nil }},
+		{"survey(1/3, 3/4)", func() (*model.Mechanism, error) { return builder.Survey(r("1/3"), r("3/4")) }},
+		{"rr_k(1/2, 4)", func() (*model.Mechanism, error) { return builder.RandomizedResponseK(r("1/2"), 4) }},
+		{"above_threshold(1/4, 1/2, 3, 2, >=)", func() (*model.Mechanism, error) {
 			return builder.AboveThreshold(r("1/4"), r("1/2"), 3, 2, builder.AtLeast)
 		}},
-		{"compose(3, survey)", func() (*builder.Mechanism, error) { return builder.Compose(3, survey) }},
+		{"compose(3, survey)", func() (*model.Mechanism, error) { return builder.Compose(3, survey) }},
 	}
 	for _, m := range models {
 		mech, err := m.build()

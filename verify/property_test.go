@@ -3,10 +3,12 @@ package verify_test
 import (
 	"context"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -18,7 +20,7 @@ import (
 // that ties between ratios (the hard case for any filter) are frequent and
 // zero probabilities (infinite ratios) occur. All pairs of inputs are
 // neighbours. rows[i][o] is the distribution, for brute force.
-func randomMechanism(t testing.TB, rng *rand.Rand, nIn, nOut int) (*builder.Mechanism, [][]*big.Rat) {
+func randomMechanism(t testing.TB, rng *rand.Rand, nIn, nOut int) (*model.Mechanism, [][]*big.Rat) {
 	t.Helper()
 	b := chain.NewBuilder()
 	outs := make([]int, nOut)
@@ -59,7 +61,7 @@ func randomMechanism(t testing.TB, rng *rand.Rand, nIn, nOut int) (*builder.Mech
 			pairs = append(pairs, [2]int{ins[i], ins[j]})
 		}
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: pairs}, rows
+	return &model.Mechanism{Chain: c, Neighbours: pairs}, rows
 }
 
 // bruteDelta is max over ordered pairs and all 2^nOut events E of
@@ -305,7 +307,7 @@ func TestRandomCyclicAbsorption(t *testing.T) {
 		for i := 1; i < nT; i++ {
 			pairs = append(pairs, [2]int{trans[i-1], trans[i]})
 		}
-		a := analyze(t, &builder.Mechanism{Chain: c, Neighbours: pairs}, verify.FinalState())
+		a := analyze(t, &model.Mechanism{Chain: c, Neighbours: pairs}, verify.FinalState())
 		want := solveDense(Q, R)
 		for i := range nT {
 			for j := range nA {

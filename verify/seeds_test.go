@@ -3,10 +3,12 @@ package verify_test
 import (
 	"context"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -243,7 +245,7 @@ func TestComposeNamesWithCommas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := mustMech(t)(builder.Compose(3, &builder.Mechanism{Chain: c, Neighbours: [][2]int{{p, n}}}))
+	m := mustMech(t)(builder.Compose(3, &model.Mechanism{Chain: c, Neighbours: [][2]int{{p, n}}}))
 	a := analyze(t, m, verify.FinalState())
 	if got := a.NumOutputs(); got != 64 {
 		t.Errorf("%d composed outputs, want 64", got)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/verify"
 	"github.com/google/go-cmp/cmp"
 )
@@ -21,7 +22,7 @@ type observed struct {
 	Pairs  [][2]string
 }
 
-func observe(t *testing.T, m *builder.Mechanism, out verify.Output) observed {
+func observe(t *testing.T, m *model.Mechanism, out verify.Output) observed {
 	t.Helper()
 	a := analyze(t, m, out)
 	c := m.Chain
@@ -99,7 +100,7 @@ func TestAboveThresholdIsAboveThreshold(t *testing.T) {
 // and ⊤ state for each noisy threshold T. Written here from the
 // probabilities of the truncated geometric mechanism, independently of the
 // builder.
-func perInputLoop(t *testing.T, at, aq *big.Rat, n int, cmpAbove bool) *builder.Mechanism {
+func perInputLoop(t *testing.T, at, aq *big.Rat, n int, cmpAbove bool) *model.Mechanism {
 	t.Helper()
 	geo := func(alpha *big.Rat, k, l int) *big.Rat {
 		one := big.NewRat(1, 1)
@@ -171,7 +172,7 @@ func perInputLoop(t *testing.T, at, aq *big.Rat, n int, cmpAbove bool) *builder.
 			pairs = append(pairs, [2]int{input[d][tt], input[d+1][tt]})
 		}
 	}
-	return &builder.Mechanism{Chain: c, Neighbours: pairs}
+	return &model.Mechanism{Chain: c, Neighbours: pairs}
 }
 
 // TestAboveThresholdLoopShared: the loop form, whose ⊥ and ⊤ states are

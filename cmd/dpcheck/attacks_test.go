@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/model"
 )
 
 // An attack is a hostile input run as a CI job runs dpcheck on a pull
@@ -282,7 +282,7 @@ func attackMemoryLimit(t *testing.T, a attack, defaults bool) int64 {
 	t.Helper()
 	v := testMaxMemory
 	if defaults {
-		v = fmt.Sprint(property.Limits{}.WithDefaults().MaxMemory)
+		v = fmt.Sprint(model.Limits{}.WithDefaults().MaxMemory)
 	}
 	for i, s := range a.args {
 		if s == "--max-memory" && i+1 < len(a.args) {

@@ -19,9 +19,9 @@ import (
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/prism"
-	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	fl := flag.NewFlagSet("dpcheck", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
-	def := property.Limits{}.WithDefaults()
+	def := model.Limits{}.WithDefaults()
 	format := fl.String("format", "text", "")
 	timeout := fl.Duration("timeout", 0, "")
 	cfg := dpcheck.Config{Limits: def}

@@ -1,4 +1,4 @@
-package chain
+package exact
 
 import (
 	"math/big"

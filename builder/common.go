@@ -6,46 +6,9 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
-	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 )
-
-// Mechanism is a chain together with its natural neighbour relation.
-type Mechanism struct {
-	// Chain is the mechanism as a Markov chain; its inputs are the databases.
-	Chain *chain.Chain
-	// Neighbours lists the unordered neighbouring pairs of input states;
-	// nil when AllPairs.
-	Neighbours [][2]int
-	// AllPairs says that every two inputs are neighbours (PRISM's dpCTL
-	// convention for the initial states of a model): the pairs, quadratic
-	// in the inputs, are made by AllPairs only when something compares them.
-	AllPairs bool
-	// Note explains in one line what the chain models, for display.
-	Note string
-	// MDP is set when the mechanism is a Markov decision process (an
-	// analyst chooses the queries); Chain is then its frame (the states,
-	// their valuations, labels and inputs; not how it moves).
-	MDP *mdp.MDP
-}
-
-// AllPairs returns every two of the inputs as unordered pairs, unless the
-// pairs would take more than maxMemory bytes: then a *LimitError says how
-// many there are.
-func AllPairs(ins []int, maxMemory int64) ([][2]int, error) {
-	n := int64(len(ins))
-	count := n * (n - 1) / 2
-	if bytes := float64(count) * 16; bytes > float64(maxMemory) {
-		return nil, &LimitError{Builder: fmt.Sprintf("relating every two of the %d inputs (%s neighbouring pairs)", n, thousands(float64(count))),
-			Limit: LimitMemory, Estimate: bytes, Max: maxMemory}
-	}
-	out := make([][2]int, 0, count)
-	for i, s := range ins {
-		for _, t := range ins[i+1:] {
-			out = append(out, [2]int{s, t})
-		}
-	}
-	return out, nil
-}
 
 // buildChain builds b unless ctx has ended, and reports ctx's error
 // (unwrapped) when it ends before or while b is built.
@@ -84,8 +47,8 @@ var (
 func sub(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }
 func add(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }
 
-// mul is chain.Mul: exact, and fast when one factor is small.
-func mul(x, y *big.Rat) *big.Rat { return chain.Mul(x, y) }
+// mul is exact.Mul: exact, and fast when one factor is small.
+func mul(x, y *big.Rat) *big.Rat { return exact.Mul(x, y) }
 func quo(x, y *big.Rat) *big.Rat { return new(big.Rat).Quo(x, y) }
 
 // checkProb reports an error unless lo <(=) x <(=) hi as requested.
@@ -118,3 +81,34 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// CheckSize estimates the size of the chain d would build from a (states,
+// transitions and the bits of its probabilities) and compares it with l,
+// whose zero fields are DefaultLimits'. It is called before Build, so
+// nothing is allocated for a model that is too big. For a composition it
+// checks the parameters only (the runs need not be built: see
+// Def.Composition), and Build checks the product's size.
+func (d *Def) CheckSize(a *Args, l model.Limits) error {
+	l = l.WithDefaults()
+	a.limits = l
+	if d.Composition != nil {
+		return d.Composition(a).check()
+	}
+	if d.Size != nil {
+		states, trans := d.Size(a)
+		switch {
+		case !(states <= float64(l.MaxStates)):
+			return &model.LimitError{Builder: d.Name, Limit: model.LimitStates, Estimate: states, Max: int64(l.MaxStates)}
+		case !(trans <= float64(l.MaxTransitions)):
+			return &model.LimitError{Builder: d.Name, Limit: model.LimitTransitions, Estimate: trans, Max: int64(l.MaxTransitions)}
+		}
+	}
+	if d.Bits != nil {
+		if bits := d.Bits(a); !(bits <= float64(l.MaxBits)) {
+			return &model.LimitError{Builder: d.Name, Limit: model.LimitBits, Estimate: bits, Max: l.MaxBits}
+		}
+	}
+	return nil
+}
+
+func f(x int) float64 { return float64(x) }

@@ -1,4 +1,4 @@
-package builder
+package model
 
 import (
 	"fmt"
@@ -118,34 +118,3 @@ func thousands(f float64) string {
 	}
 	return exact.Thousands(int64(f))
 }
-
-// CheckSize estimates the size of the chain d would build from a (states,
-// transitions and the bits of its probabilities) and compares it with l,
-// whose zero fields are DefaultLimits'. It is called before Build, so
-// nothing is allocated for a model that is too big. For a composition it
-// checks the parameters only (the runs need not be built: see
-// Def.Composition), and Build checks the product's size.
-func (d *Def) CheckSize(a *Args, l Limits) error {
-	l = l.WithDefaults()
-	a.limits = l
-	if d.Composition != nil {
-		return d.Composition(a).check()
-	}
-	if d.Size != nil {
-		states, trans := d.Size(a)
-		switch {
-		case !(states <= float64(l.MaxStates)):
-			return &LimitError{Builder: d.Name, Limit: LimitStates, Estimate: states, Max: int64(l.MaxStates)}
-		case !(trans <= float64(l.MaxTransitions)):
-			return &LimitError{Builder: d.Name, Limit: LimitTransitions, Estimate: trans, Max: int64(l.MaxTransitions)}
-		}
-	}
-	if d.Bits != nil {
-		if bits := d.Bits(a); !(bits <= float64(l.MaxBits)) {
-			return &LimitError{Builder: d.Name, Limit: LimitBits, Estimate: bits, Max: l.MaxBits}
-		}
-	}
-	return nil
-}
-
-func f(x int) float64 { return float64(x) }
