@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Chains and modules with the parameter (issue 14): each model is checked
+// Chains and modules with the parameter: each model is checked
 // against an independent encoding — the builder's parametric chain, or
 // the distributions computed by hand.
 

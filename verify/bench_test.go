@@ -237,8 +237,8 @@ func BenchmarkProfileLaplaceDecision(b *testing.B) {
 	}
 }
 
-// BenchmarkAboveThresholdSizes: the sizes of issue 16, built as the
-// catalog's above_threshold builds them (query states shared by the inputs
+// BenchmarkAboveThresholdSizes: the sizes of docs/performance.md's
+// above-threshold table, built as the catalog's above_threshold builds them (query states shared by the inputs
 // of one database), analysed, and the tight ε at δ = 0 found (query
 // eps(delta = 0)). n = 1000 is refused by the builder: its (n+1)³ threshold
 // draws are 10⁹ transitions.
