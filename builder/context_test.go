@@ -159,7 +159,7 @@ var large = []struct {
 			c := m.Chain
 			// 36 inputs, 6·6·64 shared query states less the 6·63 after a
 			// first query at T = 0 (which halts surely with ">="), and 65
-			// outputs. Before the query states were shared (issue 16): 13925
+			// outputs. Before the query states were shared: 13925
 			// states, 25625 transitions, digest 2dc65b09a88e8314; shared
 			// with those unreachable states: 2405, 4505, 5a64b0d813db406e.
 			if c.NumStates() != 2027 || c.NumTransitions() != 4127 {

@@ -70,12 +70,12 @@ var pinned = []struct {
 		func() (*model.Mechanism, error) {
 			return builder.AboveThreshold(r("1/3"), r("1/2"), 3, 3, builder.Above)
 		},
-		"babc9a19ce9bea68"}, // b6efd352bb35ce0d before the query states were shared (issue 16)
+		"babc9a19ce9bea68"}, // b6efd352bb35ce0d before the query states were shared
 	{"above_threshold_loop(n = 3)",
 		func() (*model.Mechanism, error) {
 			return builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.AtLeast)
 		},
-		"ce669887c92123e6"}, // 4e3bd38dfab99f0d before the ⊥/⊤ states were shared (issue 16)
+		"ce669887c92123e6"}, // 4e3bd38dfab99f0d before the ⊥/⊤ states were shared
 	{"randomized_response(theta1 = 1/3, k = 4)",
 		func() (*model.Mechanism, error) { return builder.RandomizedResponseK(r("1/3"), 4) },
 		"1605a1d4eb366735"},
@@ -90,7 +90,7 @@ var pinned = []struct {
 		"f5c7e9c173f9b008"},
 	{"yarrow_geometric(alpha = 1/2, count_min = -2, count_max = 3, bits = 3)",
 		func() (*model.Mechanism, error) { return builder.YarrowGeometric(r("1/2"), -2, 3, 3) },
-		"4eccfe7c33174119"}, // b3a77637df36a939 before the clipped draws were shared (issue 16)
+		"4eccfe7c33174119"}, // b3a77637df36a939 before the clipped draws were shared
 	{"laplace_decision(alpha = 1/2, k = 3, lo = -1, hi = 6)",
 		func() (*model.Mechanism, error) { return builder.LaplaceDecision(r("1/2"), 3, -1, 6) },
 		"59dd039be824b080"},
@@ -110,5 +110,5 @@ var pinned = []struct {
 		"6d0d9f763d44f29f"},
 	{"streaming_sum(rows = 5, p = 1/3)",
 		func() (*model.Mechanism, error) { return builder.StreamingSum(5, r("1/3")) },
-		"e8a35b4ae420474e"}, // 7bc00cb238c5b993 before the inputs shared their partial-sum states (issue 16)
+		"e8a35b4ae420474e"}, // 7bc00cb238c5b993 before the inputs shared their partial-sum states
 }
