@@ -13,12 +13,12 @@ package dpcheck
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"time"
 
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/outcome"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -26,68 +26,16 @@ import (
 	"github.com/dpcheck/dpcheck/verify"
 )
 
-// Size describes the checked model.
-type Size struct {
-	States, Transitions, Inputs int
-	// Pairs is the number of unordered neighbouring pairs; every check
-	// examines both directions of each.
-	Pairs int
-	// Outputs is the number of distinct outputs (0 when no statement needed
-	// the distributions).
-	Outputs int
-	// Runs is set for a composition whose product chain was not built
-	// (no statement needed it): the sizes are then those of one run.
-	Runs int
-	// MDP is set when the model is a Markov decision process: States are
-	// its states, Choices its enabled (state, action) choices,
-	// Transitions the successors of all choices, Actions its action names.
-	MDP              bool
-	Choices, Actions int
-}
+// Result is the outcome of one .dp file (package outcome, where the
+// renderings of a result find it without reaching the front ends).
+type Result = outcome.Result
 
-// Result is the outcome of one .dp file.
-type Result struct {
-	File     string
-	Prepared *property.Prepared
-	Model    property.ModelInfo
-	Size     Size
-	// OutputSpace says what an observer sees ("final state", ...).
-	OutputSpace string
-	Statements  []property.Outcome
-	// Lumped lists the lumpings the statements were evaluated on
-	// (Config.Lump), with the chain's size before and after each.
-	Lumped []property.Lumped
-	// Times[i] is how long Statements[i] took to evaluate; Elapsed is how
-	// long the whole file took: loading, building and every statement
-	// (Run alone: every statement). They are for reports (a JUnit test
-	// case's time) and never decide anything.
-	Times   []time.Duration
-	Elapsed time.Duration
-	env     *property.Env
-}
+// Size describes the checked model (outcome.Size).
+type Size = outcome.Size
 
-// Pass reports whether every statement met its expectation.
-func (r *Result) Pass() bool {
-	for _, o := range r.Statements {
-		if !o.Pass() {
-			return false
-		}
-	}
-	return true
-}
-
-// Analysis returns the model's distributions over an output space,
-// computed once for the whole result (a picture of the result uses it).
-func (r *Result) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis, error) {
-	return r.env.Analysis(ctx, out)
-}
-
-// Privacy returns what the result's dp statements over an output space
-// were computed with, computed once: the model's distributions, or for a
-// composition over its final outputs the runs' privacy-loss distributions.
-func (r *Result) Privacy(ctx context.Context, out verify.Output) (verify.Privacy, error) {
-	return r.env.Privacy(ctx, out)
-}
+// InternalError is a bug in dpcheck, caught where the library returns: a
+// panic, with its value and the stack where it happened (outcome.InternalError).
+type InternalError = outcome.InternalError
 
 // Config controls a check. The zero Config uses the default limits.
 type Config struct {
@@ -135,18 +83,6 @@ type Config struct {
 	// cycles (param.Chain.MaxEliminationWork; zero: package param's
 	// default).
 	MaxEliminationWork float64
-}
-
-// mdpSize counts an MDP's states, choices, transitions and actions.
-func mdpSize(m *mdp.MDP) Size {
-	s := Size{MDP: true, States: m.NumStates(), Actions: len(m.Actions)}
-	for _, cs := range m.Choices {
-		s.Choices += len(cs)
-		for _, ch := range cs {
-			s.Transitions += len(ch.To)
-		}
-	}
-	return s
 }
 
 // readFile reads a file through the ReadFile hook.
@@ -312,22 +248,7 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
 	env := property.NewEnvWith(p, property.Options{Lump: c.Lump, MDP: c.MDP, Composition: c.Composition, MaxEliminationWork: c.MaxEliminationWork})
-	r = &Result{File: p.Program.File.Name, Prepared: p, Model: p.Model, OutputSpace: p.Output.String(), env: env}
-	if m := p.MDP; m != nil {
-		r.Size = mdpSize(m)
-		r.Size.Inputs, r.Size.Pairs = len(p.Chain.Inputs()), p.NumPairs()
-	} else if c := p.Chain; c != nil { // nil in a file of equivalence checks only
-		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: p.NumPairs()}
-		if pc := p.Param; pc != nil { // the frame's rows are not the parametric chain's
-			r.Size.Transitions = 0
-			for _, row := range pc.Rows {
-				r.Size.Transitions += len(row)
-			}
-		}
-	} else if comp := p.Composition; comp != nil {
-		c := comp.Run
-		r.Size = Size{States: c.NumStates(), Transitions: c.NumTransitions(), Inputs: len(c.Inputs()), Pairs: len(comp.Neighbours), Runs: comp.Runs}
-	}
+	r = outcome.New(p, env)
 	start := time.Now()
 	defer func() { r.Lumped, r.Elapsed = env.Lumpings(), time.Since(start) }()
 	for _, st := range p.Program.Statements {
@@ -339,7 +260,7 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 			// off, so that every report shows where the run stopped.
 			o = property.Stopped(st, err)
 		} else {
-			o = st.Evaluate(sctx, r.env)
+			o = st.Evaluate(sctx, env)
 		}
 		r.Times = append(r.Times, time.Since(t))
 		r.Statements = append(r.Statements, o)
@@ -354,23 +275,13 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 		}
 	}
 
-	if a, ok := r.env.Analyzed(p.Output); ok {
+	if a, ok := env.Analyzed(p.Output); ok {
 		r.Size.Outputs = a.NumOutputs()
-	} else if c, ok := r.env.Composed(); ok && r.Size.Runs > 0 {
+	} else if c, ok := env.Composed(); ok && r.Size.Runs > 0 {
 		r.Size.Outputs = c.Analysis().NumOutputs()
 	}
 	return r, nil
 }
-
-// InternalError is a bug in dpcheck, caught where the library returns: a
-// panic, with its value and the stack where it happened. It never stands
-// for a problem of the input; please report it.
-type InternalError struct {
-	Value any
-	Stack string
-}
-
-func (e *InternalError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
 
 // recoverInternal turns a panic into an InternalError in *err.
 func recoverInternal(err *error) {

@@ -3,38 +3,19 @@ package dpcheck
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"time"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/outcome"
 )
 
 // MemoryError says that a check was stopped because the process held more
-// memory than the limit (Config.Limits.MaxMemory): what it needed could
-// not be estimated before it was allocated, and the watch on the process's
-// memory stopped it. It counts as a stopped run, like a timeout: errors.Is
-// reports it as context.Canceled.
-type MemoryError struct {
-	// Held is the live memory measured after a garbage collection, at
-	// least Limit.
-	Held, Limit int64
-	// Hint says how to raise the limit (Config.LimitHint), or is empty.
-	Hint string
-}
-
-func (e *MemoryError) Error() string {
-	s := fmt.Sprintf("the check held %s of memory; the limit is %s", model.Bytes(e.Held), model.Bytes(e.Limit))
-	if e.Hint != "" {
-		s += " (" + e.Hint + ")"
-	}
-	return s
-}
-
-// Unwrap makes a MemoryError a cancellation: the run was stopped.
-func (e *MemoryError) Unwrap() error { return context.Canceled }
+// memory than the limit (outcome.MemoryError): errors.Is reports it as
+// context.Canceled.
+type MemoryError = outcome.MemoryError
 
 // memoryWatchKey marks a context that a memory watch already covers.
 type memoryWatchKey struct{}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/outcome"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -19,7 +19,7 @@ import (
 // HighlightOf returns the first counterexample of a result with a pair to
 // show: a violated dp check's pair and worst event, or a failing formula's
 // pair (or state).
-func HighlightOf(r *dpcheck.Result) Highlight {
+func HighlightOf(r *outcome.Result) Highlight {
 	c := r.Prepared.Chain
 	for _, o := range r.Statements {
 		h := o.Statement().Head()
@@ -103,7 +103,7 @@ func firstDP(e *verify.Explanation) *verify.DPViolation {
 // the worst pair's profile and the first counterexample pair's, and marks
 // every dp check over the same space. The distributions are the result's
 // own (computed once for its statements).
-func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []Curve, points []Point, err error) {
+func ProfileOf(ctx context.Context, r *outcome.Result) (title string, curves []Curve, points []Point, err error) {
 	var dps []*property.DPOutcome
 	for _, o := range r.Statements {
 		if o, ok := o.(*property.DPOutcome); ok && o.Result != nil {
@@ -159,7 +159,7 @@ func ProfileOf(ctx context.Context, r *dpcheck.Result) (title string, curves []C
 // drawn does not keep the others from being written: Draw returns the
 // error of each that failed (a chain too large to draw whole is drawn as
 // a summary, and said so by Summarized). Pictures decide nothing.
-func Draw(ctx context.Context, r *dpcheck.Result, dot, svg, prof string) []error {
+func Draw(ctx context.Context, r *outcome.Result, dot, svg, prof string) []error {
 	var errs []error
 	if dot != "" || svg != "" {
 		if err := drawChain(ctx, r, dot, svg); err != nil {
@@ -175,7 +175,7 @@ func Draw(ctx context.Context, r *dpcheck.Result, dot, svg, prof string) []error
 }
 
 // drawChain writes the chain's DOT to dot and its SVG to svg.
-func drawChain(ctx context.Context, r *dpcheck.Result, dot, svg string) error {
+func drawChain(ctx context.Context, r *outcome.Result, dot, svg string) error {
 	if r.Prepared.Chain == nil {
 		return noChain(r)
 	}
@@ -198,7 +198,7 @@ func drawChain(ctx context.Context, r *dpcheck.Result, dot, svg string) error {
 }
 
 // plotProfile plots the privacy profile to prof.
-func plotProfile(ctx context.Context, r *dpcheck.Result, prof string) error {
+func plotProfile(ctx context.Context, r *outcome.Result, prof string) error {
 	if r.Prepared.Chain == nil && r.Prepared.Composition == nil {
 		return noChain(r)
 	}
@@ -210,7 +210,7 @@ func plotProfile(ctx context.Context, r *dpcheck.Result, prof string) error {
 }
 
 // noChain says why a result has no chain to draw.
-func noChain(r *dpcheck.Result) error {
+func noChain(r *outcome.Result) error {
 	if c := r.Prepared.Composition; c != nil {
 		return fmt.Errorf("%s: the chain of the %d runs was not built (no statement needed it), so it cannot be drawn", r.File, c.Runs)
 	}

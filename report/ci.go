@@ -18,7 +18,7 @@ import (
 // failure whose text is the statement's full report (counterexample
 // included); a file with parse or semantic errors is a suite with one
 // erroring test case. Every test case has the time its statement took
-// (dpcheck.Result.Times), every suite its file's (Entry.Elapsed), in
+// (outcome.Result.Times), every suite its file's (Entry.Elapsed), in
 // seconds. Names and messages are escaped as in the text report.
 func JUnit(w io.Writer, entries []Entry) error {
 	type failure struct {

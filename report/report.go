@@ -19,8 +19,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/outcome"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -33,7 +33,7 @@ type Entry struct {
 	// model of a properties file or of a .dp file), by name, for errors
 	// in them.
 	Sources map[string]string
-	Result  *dpcheck.Result
+	Result  *outcome.Result
 	Err     error
 	// Elapsed is how long the file took, reading it included (the JUnit
 	// report's suite time); when it is zero, Result.Elapsed is used.
@@ -69,7 +69,7 @@ const (
 	Fail                   // some statement did not
 	Invalid                // the file has parse or semantic errors (or cannot be read)
 	Aborted                // the check did not complete (timeout, interrupt)
-	Internal               // dpcheck failed: a bug to report (dpcheck.InternalError)
+	Internal               // dpcheck failed: a bug to report (outcome.InternalError)
 )
 
 // stopped reports whether err is a cancellation or a deadline.
@@ -79,7 +79,7 @@ func stopped(err error) bool {
 
 // errText describes an error, in words for a timeout or an interrupt.
 func errText(err error) string {
-	var me *dpcheck.MemoryError
+	var me *outcome.MemoryError
 	switch {
 	case errors.As(err, &me):
 		return "stopped: " + me.Error()
@@ -93,7 +93,7 @@ func errText(err error) string {
 
 // StatusOf classifies an entry.
 func StatusOf(e Entry) Status {
-	var ie *dpcheck.InternalError
+	var ie *outcome.InternalError
 	if errors.As(e.Err, &ie) {
 		return Internal
 	}

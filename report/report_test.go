@@ -58,21 +58,21 @@ func TestEventText(t *testing.T) {
 	}
 }
 
-// outcome is an outcome of a test's own making.
-type outcome struct {
+// madeOutcome is an outcome of a test's own making.
+type madeOutcome struct {
 	st   property.Statement
 	pass bool
 	err  error
 }
 
-func (o *outcome) Statement() property.Statement { return o.st }
-func (o *outcome) Pass() bool                    { return o.pass }
-func (o *outcome) Err() error                    { return o.err }
-func (o *outcome) Value() string                 { return "" }
+func (o *madeOutcome) Statement() property.Statement { return o.st }
+func (o *madeOutcome) Pass() bool                    { return o.pass }
+func (o *madeOutcome) Err() error                    { return o.err }
+func (o *madeOutcome) Value() string                 { return "" }
 
 func TestStatusOf(t *testing.T) {
-	pass := &dpcheck.Result{Statements: []property.Outcome{&outcome{pass: true}}}
-	fail := &dpcheck.Result{Statements: []property.Outcome{&outcome{pass: true}, &outcome{}}}
+	pass := &dpcheck.Result{Statements: []property.Outcome{&madeOutcome{pass: true}}}
+	fail := &dpcheck.Result{Statements: []property.Outcome{&madeOutcome{pass: true}, &madeOutcome{}}}
 	got := []Status{
 		StatusOf(Entry{Result: pass}),
 		StatusOf(Entry{Result: fail}),
@@ -135,7 +135,7 @@ func TestEpsElision(t *testing.T) {
 // and a file stopped while loading says so; the summary counts both.
 func TestTextStopped(t *testing.T) {
 	st := &property.EpsQuery{Header: property.Header{Pos: source.Position{Line: 2, Column: 1}, Text: "query eps(delta = 0)"}}
-	r := &dpcheck.Result{File: "a.dp", Statements: []property.Outcome{&outcome{st: st, err: context.DeadlineExceeded}}}
+	r := &dpcheck.Result{File: "a.dp", Statements: []property.Outcome{&madeOutcome{st: st, err: context.DeadlineExceeded}}}
 	var b bytes.Buffer
 	Text(&b, []Entry{
 		{File: "a.dp", Result: r, Err: context.DeadlineExceeded},

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/outcome"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -38,7 +38,7 @@ func text(w io.Writer, entries []Entry) {
 			writeErr(w, e)
 			continue
 		case stoppedBefore:
-			if me := (*dpcheck.MemoryError)(nil); errors.As(e.Err, &me) {
+			if me := (*outcome.MemoryError)(nil); errors.As(e.Err, &me) {
 				printf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
 			} else {
 				printf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
@@ -93,7 +93,7 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func textResult(w io.Writer, r *dpcheck.Result) {
+func textResult(w io.Writer, r *outcome.Result) {
 	printf(w, "%s\n", r.File)
 	m := r.Model
 	switch m.Kind {
@@ -143,7 +143,7 @@ func textResult(w io.Writer, r *dpcheck.Result) {
 	textStatements(w, r)
 }
 
-func textStatements(w io.Writer, r *dpcheck.Result) {
+func textStatements(w io.Writer, r *outcome.Result) {
 	for _, o := range r.Statements {
 		fmt.Fprintln(w)
 		h := o.Statement().Head()
