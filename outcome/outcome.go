@@ -47,7 +47,7 @@ type Result struct {
 	OutputSpace string
 	Statements  []property.Outcome
 	// Lumped lists the lumpings the statements were evaluated on
-	// (Config.Lump), with the chain's size before and after each.
+	// (dpcheck.Config.Lump), with the chain's size before and after each.
 	Lumped []property.Lumped
 	// Times[i] is how long Statements[i] took to evaluate; Elapsed is how
 	// long the whole file took: loading, building and every statement
@@ -127,7 +127,7 @@ type InternalError struct {
 func (e *InternalError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
 
 // MemoryError says that a check was stopped because the process held more
-// memory than the limit (Config.Limits.MaxMemory): what it needed could
+// memory than the limit (dpcheck.Config.Limits.MaxMemory): what it needed could
 // not be estimated before it was allocated, and the watch on the process's
 // memory stopped it. It counts as a stopped run, like a timeout: errors.Is
 // reports it as context.Canceled.
@@ -135,7 +135,7 @@ type MemoryError struct {
 	// Held is the live memory measured after a garbage collection, at
 	// least Limit.
 	Held, Limit int64
-	// Hint says how to raise the limit (Config.LimitHint), or is empty.
+	// Hint says how to raise the limit (dpcheck.Config.LimitHint), or is empty.
 	Hint string
 }
 
