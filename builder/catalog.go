@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // ParamKind is the type of a builder parameter.
@@ -107,6 +108,13 @@ type Def struct {
 	// them. CheckSize then checks the parameters only; the product chain's
 	// size is Composition.CheckProduct's, and Build checks it first.
 	Composition func(*Args) Composition
+	// ParamArgs lists the Rational arguments that may be the parameter of
+	// a model for every parameter value; Parametric builds that model: the
+	// chain's states and rows, its probabilities rational functions of the
+	// parameter (p.Arg). Build and Parametric write the same rows once,
+	// generic over the number field.
+	ParamArgs  []string
+	Parametric func(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error)
 	// MDP says that Build returns a Markov decision process (an analyst
 	// chooses the actions), whose Mechanism.MDP is set.
 	MDP bool
@@ -167,10 +175,12 @@ func (d *Def) WithDefaults(a *Args) error {
 func Catalog() []*Def {
 	defs := []*Def{
 		{
-			Name: "survey",
-			Bits: surveyBits,
-			Size: func(*Args) (float64, float64) { return 4, 6 },
-			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (the notes Differential Privacy; Model Checking Differentially Private Properties)",
+			Name:       "survey",
+			ParamArgs:  []string{"theta1", "theta2"},
+			Parametric: paramSurvey,
+			Bits:       surveyBits,
+			Size:       func(*Args) (float64, float64) { return 4, 6 },
+			Doc:        "randomized response: truthful with probability theta1, else yes with probability theta2 (the notes Differential Privacy; Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
@@ -180,10 +190,12 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "truncated_geometric",
-			Bits: func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
-			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
-			Doc:  "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
+			Name:       "truncated_geometric",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramGeometric,
+			Bits:       func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
+			Size:       func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
+			Doc:        "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
 				{Name: "n", Kind: Integer, Doc: "largest count"},
@@ -194,8 +206,10 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "above_threshold",
-			Bits: aboveThresholdBits,
+			Name:       "above_threshold",
+			ParamArgs:  []string{"alpha_q"},
+			Parametric: paramThreshold,
+			Bits:       aboveThresholdBits,
 			Size: func(a *Args) (float64, float64) {
 				return sharedThresholdSize(a.Int("n"), a.Int("k"))
 			},
@@ -303,8 +317,10 @@ func Catalog() []*Def {
 			Composition: func(a *Args) Composition { return Composition{Runs: a.Int("k"), Of: a.Model("model")} },
 		},
 		{
-			Name: "yarrow_geometric",
-			Bits: yarrowBits,
+			Name:       "yarrow_geometric",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramYarrow,
+			Bits:       yarrowBits,
 			Size: func(a *Args) (float64, float64) {
 				r := f(a.Int("count_max")-a.Int("count_min")) + 1
 				b := f(a.Int("bits"))
@@ -340,10 +356,12 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "cutoff_decision",
-			Bits: cutoffDecisionBits,
-			Size: decisionSize,
-			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
+			Name:       "cutoff_decision",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramCutoff,
+			Bits:       cutoffDecisionBits,
+			Size:       decisionSize,
+			Doc:        "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "m", Kind: Integer, Doc: "minimum count"},
