@@ -173,6 +173,8 @@ func (d *Def) WithDefaults(a *Args) error {
 
 // Catalog returns every builder, sorted by name.
 func Catalog() []*Def {
+	alphaT := Param{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"}
+	alphaQ := Param{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"}
 	defs := []*Def{
 		{
 			Name:       "survey",
@@ -215,18 +217,13 @@ func Catalog() []*Def {
 			},
 			Doc: "the paper's online model with at most k queries (Model Checking Differentially Private Properties, Algorithm 1)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the paper's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdShared(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
+				return aboveThresholdShared(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), thresholdCmp(a))
 			},
 		},
 		{
@@ -235,17 +232,12 @@ func Catalog() []*Def {
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
 			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (Model Checking Differentially Private Properties)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
 			},
 		},
 		{
@@ -260,17 +252,12 @@ func Catalog() []*Def {
 			},
 			Doc: "the paper's above threshold as an MDP: the analyst picks each query's answers on the dataset (role 0) and its neighbour (role 1); observe ⊥ (bot) and ⊤ (top)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "thresholds and answers range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
 			},
 		},
 		{

@@ -80,20 +80,40 @@ type ops[T any] struct {
 	err error
 }
 
-func (o *ops[T]) do(op func(a, b T) (T, error), a, b T) T {
-	if o.err != nil {
-		var z T
-		return z
-	}
-	r, err := op(a, b)
+// keep returns r, keeping err when it is the first error.
+func (o *ops[T]) keep(r T, err error) T {
 	o.err = err
 	return r
 }
 
-func (o *ops[T]) add(a, b T) T { return o.do(o.F.Add, a, b) }
-func (o *ops[T]) sub(a, b T) T { return o.do(o.F.Sub, a, b) }
-func (o *ops[T]) mul(a, b T) T { return o.do(o.F.Mul, a, b) }
-func (o *ops[T]) quo(a, b T) T { return o.do(o.F.Quo, a, b) }
+func (o *ops[T]) add(a, b T) T {
+	if o.err != nil {
+		return a
+	}
+	return o.keep(o.F.Add(a, b))
+}
+
+func (o *ops[T]) sub(a, b T) T {
+	if o.err != nil {
+		return a
+	}
+	return o.keep(o.F.Sub(a, b))
+}
+
+func (o *ops[T]) mul(a, b T) T {
+	if o.err != nil {
+		return a
+	}
+	return o.keep(o.F.Mul(a, b))
+}
+
+func (o *ops[T]) quo(a, b T) T {
+	if o.err != nil {
+		return a
+	}
+	return o.keep(o.F.Quo(a, b))
+}
+
 func (o *ops[T]) one() T       { return o.F.Const(one) }
 func (o *ops[T]) num(a, b int64) T {
 	return o.F.Const(big.NewRat(a, b))
