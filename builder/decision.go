@@ -23,13 +23,9 @@ const maxExponent = 1 << 40
 // decisionRows). The caller has checked the window with checkWindow. It
 // stops with ctx's error when ctx ends.
 func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big.Rat) (*model.Mechanism, error) {
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		return decisionRows(ctx, exact.Rats{}, lo, hi, yes, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
 }
 
 // decisionRows writes a yes/no decision over counts N in {lo..hi} into s:
@@ -159,13 +155,10 @@ func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*model.
 	if err := checkRange(name, "m", m, -maxExponent, maxExponent); err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	note := fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString())
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		return cutoffRows(ctx, exact.Rats{}, alpha, m, lo, hi, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs, Note: fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString())}, nil
 }
 
 // cutoffRows writes CutoffDecision into s and returns its neighbours.

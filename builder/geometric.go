@@ -83,17 +83,10 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*mod
 	if err := checkRange(name, "sensitivity", delta, 1, n); err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	note := fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta)
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		return geometricRows(ctx, exact.Rats{}, alpha, n, delta, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: pairs,
-		Note:       fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta),
-	}, nil
 }
 
 // geometricRows writes the truncated α-geometric mechanism over {0..n} of

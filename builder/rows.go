@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/poly"
 )
 
@@ -114,7 +115,7 @@ func (o *ops[T]) quo(a, b T) T {
 	return o.keep(o.F.Quo(a, b))
 }
 
-func (o *ops[T]) one() T       { return o.F.Const(one) }
+func (o *ops[T]) one() T { return o.F.Const(one) }
 func (o *ops[T]) num(a, b int64) T {
 	return o.F.Const(big.NewRat(a, b))
 }
@@ -165,15 +166,19 @@ func (p Parametric) table(rows func(s Sink[poly.RatFunc]) ([][2]int, error)) (*T
 	return t, nil
 }
 
-// rats builds a mechanism's rows over the rationals, then its chain.
-func rats(ctx context.Context, rows func(s Sink[*big.Rat]) ([][2]int, error)) (*chain.Chain, [][2]int, error) {
+// rats builds a mechanism's rows over the rationals, then its chain: the
+// mechanism, its neighbours those rows returns, described by note.
+func rats(ctx context.Context, note string, rows func(s Sink[*big.Rat]) ([][2]int, error)) (*model.Mechanism, error) {
 	b := chain.NewBuilder()
 	pairs, err := rows(b)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c, err := buildChain(ctx, b)
-	return c, pairs, err
+	if err != nil {
+		return nil, err
+	}
+	return &model.Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
 }
 
 // ParamArg says whether the argument arg of d may be the parameter of a

@@ -29,17 +29,10 @@ func survey(ctx context.Context, theta1, theta2 *big.Rat) (*model.Mechanism, err
 	if err := checkUnit("survey", "theta2", theta2, false); err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	note := "randomized response: truthful with probability theta1, else yes with probability theta2"
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		return surveyRows(exact.Rats{}, theta1, theta2, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: pairs,
-		Note:       "randomized response: truthful with probability theta1, else yes with probability theta2",
-	}, nil
 }
 
 // surveyRows writes Survey into s and returns its neighbours.

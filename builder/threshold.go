@@ -56,7 +56,7 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 	if err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(b Sink[*big.Rat]) ([][2]int, error) {
+	return rats(ctx, thresholdNote(alphaT, alphaQ, n, k, cmp), func(b Sink[*big.Rat]) ([][2]int, error) {
 		f, err := newThresholdFrame(ctx, exact.Rats{}, alphaT, alphaQ, n, k, cmp, b)
 		if err != nil {
 			return nil, err
@@ -90,7 +90,6 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 		}
 		return thresholdPairs(input), nil
 	})
-	return thresholdMechanism(c, pairs, err, alphaT, alphaQ, n, k, cmp)
 }
 
 // MaxSharedThresholdRange bounds n in AboveThreshold.
@@ -151,10 +150,9 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 	if err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	return rats(ctx, thresholdNote(alphaT, alphaQ, n, k, cmp), func(s Sink[*big.Rat]) ([][2]int, error) {
 		return thresholdRows(ctx, exact.Rats{}, alphaT, alphaQ, n, k, cmp, s)
 	})
-	return thresholdMechanism(c, pairs, err, alphaT, alphaQ, n, k, cmp)
 }
 
 // thresholdRows writes AboveThreshold's shared chain into b and returns its
@@ -290,18 +288,10 @@ func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alp
 	return f, nil
 }
 
-// thresholdMechanism is the mechanism of a chain of above threshold (or
-// err).
-func thresholdMechanism(c *chain.Chain, pairs [][2]int, err error, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: pairs,
-		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n, k),
-	}, nil
+// thresholdNote describes above threshold.
+func thresholdNote(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) string {
+	return fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n, k)
 }
 
 // answerOdds returns up[d][T] = Pr[the noisy answer for database d is above
@@ -378,50 +368,44 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 	if err != nil {
 		return nil, err
 	}
-	b := chain.NewBuilder()
-	halted := b.AddState("halted", nil, "halted")
-	input := make([][]int, n+1)
-	bot := make([]int, n+1)
-	top := make([]int, n+1)
-	for d := 0; d <= n; d++ {
-		input[d] = make([]int, n+1)
-		for t := 0; t <= n; t++ {
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-			input[d][t] = s
-			b.MarkInput(s)
-		}
-		// The ⊥ and ⊤ states of d, shared by its inputs.
-		for T := 0; T <= n; T++ {
-			v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
-			bot[T] = b.AddState(fmt.Sprintf("d%d_T%d_bot", d, T), v, Below)
-			top[T] = b.AddState(fmt.Sprintf("d%d_T%d_top", d, T), v, Top)
-			b.AddTransition(bot[T], bot[T], stay[d][T])
-			b.AddTransition(bot[T], top[T], up[d][T])
-			b.AddTransition(top[T], halted, one)
-		}
-		for t := 0; t <= n; t++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	note := fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n)
+	return rats(ctx, note, func(b Sink[*big.Rat]) ([][2]int, error) {
+		halted := b.AddState("halted", nil, "halted")
+		input := make([][]int, n+1)
+		bot := make([]int, n+1)
+		top := make([]int, n+1)
+		for d := 0; d <= n; d++ {
+			input[d] = make([]int, n+1)
+			for t := 0; t <= n; t++ {
+				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+				input[d][t] = s
+				b.MarkInput(s)
 			}
-			s := input[d][t]
-			b.GrowRow(s, 2*(n+1))
+			// The ⊥ and ⊤ states of d, shared by its inputs.
 			for T := 0; T <= n; T++ {
-				pT := thr.prob(t, T)
-				b.AddTransition(s, bot[T], mul(pT, stay[d][T]))
-				b.AddTransition(s, top[T], mul(pT, up[d][T]))
+				v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
+				bot[T] = b.AddState(fmt.Sprintf("d%d_T%d_bot", d, T), v, Below)
+				top[T] = b.AddState(fmt.Sprintf("d%d_T%d_top", d, T), v, Top)
+				b.AddTransition(bot[T], bot[T], stay[d][T])
+				b.AddTransition(bot[T], top[T], up[d][T])
+				b.AddTransition(top[T], halted, one)
+			}
+			for t := 0; t <= n; t++ {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				to, p := make([]int, 0, 2*(n+1)), make([]*big.Rat, 0, 2*(n+1))
+				for T := 0; T <= n; T++ {
+					pT := thr.prob(t, T)
+					to = append(to, bot[T], top[T])
+					p = append(p, mul(pT, stay[d][T]), mul(pT, up[d][T]))
+				}
+				b.AddRow(input[d][t], to, p)
 			}
 		}
-	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: thresholdPairs(input),
-		Note: fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n),
-	}, nil
+		return thresholdPairs(input), nil
+	})
 }
 
 // thresholdPairs is the online model's neighbour relation: |d - d'| <= 1

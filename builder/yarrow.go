@@ -54,14 +54,10 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 	if err := checkRange(name, "bits", bits, 1, MaxRange); err != nil {
 		return nil, err
 	}
-	c, pairs, err := rats(ctx, func(s Sink[*big.Rat]) ([][2]int, error) {
+	note := fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		return yarrowRows(ctx, exact.Rats{}, alpha, countMin, countMax, bits, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs,
-		Note: fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)}, nil
 }
 
 // yarrowRows writes YarrowGeometric (bits already the budget) into b and
