@@ -71,12 +71,12 @@ func YarrowGeometric(ctx context.Context, lim poly.Limits, countMin, countMax, b
 
 // TestCatalogParametric: every builder of the catalogue that has a form for
 // every parameter value has it for Rational arguments only, and that form
-// (every required integer 3, every other argument its default) is, at
+// (every required integer 3, every other argument its default, then each
+// choice and sensitivity 2 in turn) is, at
 // several parameter values, exactly the chain Build makes there: the same
 // states, valuations, labels, inputs, rows and neighbours. A builder
 // without ParamArgs has no Parametric.
 func TestCatalogParametric(t *testing.T) {
-	ctx := context.Background()
 	n := 0
 	for _, d := range builder.Catalog() {
 		if (len(d.ParamArgs) == 0) != (d.Parametric == nil) {
@@ -87,49 +87,69 @@ func TestCatalogParametric(t *testing.T) {
 				t.Errorf("%s: the parameter argument %s is not a Rational parameter", d.Name, arg)
 				continue
 			}
-			args := func(x *big.Rat) *builder.Args {
-				a := builder.NewArgs()
-				for _, p := range d.Params {
-					if p.Kind == builder.Integer && p.Default == "" {
-						a.SetInt(p.Name, 3)
-					}
+			// every choice of every Choice parameter, and sensitivity 2
+			variants := []func(*builder.Args){func(*builder.Args) {}}
+			for _, p := range d.Params {
+				for _, c := range p.Choices {
+					variants = append(variants, func(a *builder.Args) { a.SetChoice(p.Name, c) })
 				}
-				a.SetRat(arg, x)
-				if err := d.WithDefaults(a); err != nil {
-					t.Fatal(err)
+				if p.Name == "sensitivity" {
+					variants = append(variants, func(a *builder.Args) { a.SetInt(p.Name, 2) })
 				}
-				return a
 			}
-			pc, err := FromBuilder(ctx, poly.Limits{}, d, args(big.NewRat(1, 2)), arg, arg, poly.Open(new(big.Rat), big.NewRat(1, 1)))
-			if err != nil {
-				t.Errorf("%s(%s = …): %v", d.Name, arg, err)
-				continue
-			}
-			n++
-			for _, x := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(7, 9)} {
-				got, err := pc.Instantiate(x)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a := args(x)
-				if err := d.CheckSize(a, model.Limits{}); err != nil {
-					t.Fatal(err)
-				}
-				m, err := d.Build(ctx, a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := chainDiff(got, m.Chain); diff != "" {
-					t.Errorf("%s(%s = %s): the parametric chain differs from Build's: %s", d.Name, arg, x.RatString(), diff)
-				}
-				if !equalPairs(pc.Neighbours, m.Neighbours) {
-					t.Errorf("%s(%s = …): neighbours %v, Build's %v", d.Name, arg, pc.Neighbours, m.Neighbours)
-				}
+			for _, set := range variants {
+				n++
+				checkParametric(t, d, arg, set)
 			}
 		}
 	}
-	if n < 6 {
-		t.Errorf("%d parametric forms checked, want at least 6", n)
+	if n < 8 {
+		t.Errorf("%d parametric forms checked, want at least 8", n)
+	}
+}
+
+// checkParametric checks d's form for every value of arg, with every
+// required integer 3, set's arguments, and every other its default.
+func checkParametric(t *testing.T, d *builder.Def, arg string, set func(*builder.Args)) {
+	ctx := context.Background()
+	args := func(x *big.Rat) *builder.Args {
+		a := builder.NewArgs()
+		for _, p := range d.Params {
+			if p.Kind == builder.Integer && p.Default == "" {
+				a.SetInt(p.Name, 3)
+			}
+		}
+		a.SetRat(arg, x)
+		set(a)
+		if err := d.WithDefaults(a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	pc, err := FromBuilder(ctx, poly.Limits{}, d, args(big.NewRat(1, 2)), arg, arg, poly.Open(new(big.Rat), big.NewRat(1, 1)))
+	if err != nil {
+		t.Errorf("%s(%s = …): %v", d.Name, arg, err)
+		return
+	}
+	for _, x := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(7, 9)} {
+		got, err := pc.Instantiate(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := args(x)
+		if err := d.CheckSize(a, model.Limits{}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := d.Build(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := chainDiff(got, m.Chain); diff != "" {
+			t.Errorf("%s(%s = %s): the parametric chain differs from Build's: %s", d.Name, arg, x.RatString(), diff)
+		}
+		if !equalPairs(pc.Neighbours, m.Neighbours) {
+			t.Errorf("%s(%s = …): neighbours %v, Build's %v", d.Name, arg, pc.Neighbours, m.Neighbours)
+		}
 	}
 }
 
