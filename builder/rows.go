@@ -81,41 +81,21 @@ type ops[T any] struct {
 	err error
 }
 
-// keep returns r, keeping err when it is the first error.
-func (o *ops[T]) keep(r T, err error) T {
+// do returns op(a, b) and keeps its error, or a after an earlier error.
+func (o *ops[T]) do(op func(a, b T) (T, error), a, b T) T {
+	if o.err != nil {
+		return a
+	}
+	r, err := op(a, b)
 	o.err = err
 	return r
 }
 
-func (o *ops[T]) add(a, b T) T {
-	if o.err != nil {
-		return a
-	}
-	return o.keep(o.F.Add(a, b))
-}
-
-func (o *ops[T]) sub(a, b T) T {
-	if o.err != nil {
-		return a
-	}
-	return o.keep(o.F.Sub(a, b))
-}
-
-func (o *ops[T]) mul(a, b T) T {
-	if o.err != nil {
-		return a
-	}
-	return o.keep(o.F.Mul(a, b))
-}
-
-func (o *ops[T]) quo(a, b T) T {
-	if o.err != nil {
-		return a
-	}
-	return o.keep(o.F.Quo(a, b))
-}
-
-func (o *ops[T]) one() T { return o.F.Const(one) }
+func (o *ops[T]) add(a, b T) T { return o.do(o.F.Add, a, b) }
+func (o *ops[T]) sub(a, b T) T { return o.do(o.F.Sub, a, b) }
+func (o *ops[T]) mul(a, b T) T { return o.do(o.F.Mul, a, b) }
+func (o *ops[T]) quo(a, b T) T { return o.do(o.F.Quo, a, b) }
+func (o *ops[T]) one() T       { return o.F.Const(one) }
 func (o *ops[T]) num(a, b int64) T {
 	return o.F.Const(big.NewRat(a, b))
 }
