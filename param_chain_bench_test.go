@@ -14,7 +14,7 @@ import (
 // BenchmarkParamModuleGeometric measures preparing the α-geometric
 // mechanism written as a module with the parameter (exploration with
 // rational-function branches, then param.New's validation), against the
-// same mechanism from the builder (param.TruncatedGeometric and
+// same mechanism from the builder (param.FromBuilder's truncated_geometric and
 // param.New).
 func BenchmarkParamModuleGeometric(b *testing.B) {
 	for _, n := range []int{20, 50} {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
 	"github.com/dpcheck/dpcheck/model"
@@ -96,7 +97,7 @@ func paramSummary(t *testing.T, path string) []string {
 }
 
 // TestGeometricModuleParam: the module's output distributions (out = l
-// from in = k) are param.TruncatedGeometric's (t_l from s_k) as rational
+// from in = k) are param.FromBuilder's truncated_geometric (t_l from s_k) as rational
 // functions, and its results are geometric_param.dp's.
 func TestGeometricModuleParam(t *testing.T) {
 	ctx := context.Background()
@@ -108,7 +109,14 @@ func TestGeometricModuleParam(t *testing.T) {
 		k, ok := mod.Chain().Frame.Value(s, "in")
 		return "in=" + strconv.FormatInt(k, 10), ok
 	})
-	pc, err := param.TruncatedGeometric(ctx, poly.Limits{}, 5)
+	geometric, _ := builder.Lookup("truncated_geometric")
+	args := builder.NewArgs()
+	args.SetRat("alpha", big.NewRat(1, 2))
+	args.SetInt("n", 5)
+	if err := geometric.WithDefaults(args); err != nil {
+		t.Fatal(err)
+	}
+	pc, err := param.FromBuilder(ctx, poly.Limits{}, geometric, args, "alpha", "alpha", poly.Open(new(big.Rat), big.NewRat(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // ParamKind is the type of a builder parameter.
@@ -107,6 +108,13 @@ type Def struct {
 	// them. CheckSize then checks the parameters only; the product chain's
 	// size is Composition.CheckProduct's, and Build checks it first.
 	Composition func(*Args) Composition
+	// ParamArgs lists the Rational arguments that may be the parameter of
+	// a model for every parameter value; Parametric builds that model: the
+	// chain's states and rows, its probabilities rational functions of the
+	// parameter (p.Arg). Build and Parametric write the same rows once,
+	// generic over the number field.
+	ParamArgs  []string
+	Parametric func(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error)
 	// MDP says that Build returns a Markov decision process (an analyst
 	// chooses the actions), whose Mechanism.MDP is set.
 	MDP bool
@@ -165,12 +173,16 @@ func (d *Def) WithDefaults(a *Args) error {
 
 // Catalog returns every builder, sorted by name.
 func Catalog() []*Def {
+	alphaT := Param{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"}
+	alphaQ := Param{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"}
 	defs := []*Def{
 		{
-			Name: "survey",
-			Bits: surveyBits,
-			Size: func(*Args) (float64, float64) { return 4, 6 },
-			Doc:  "randomized response: truthful with probability theta1, else yes with probability theta2 (the notes Differential Privacy; Model Checking Differentially Private Properties)",
+			Name:       "survey",
+			ParamArgs:  []string{"theta1", "theta2"},
+			Parametric: paramSurvey,
+			Bits:       surveyBits,
+			Size:       func(*Args) (float64, float64) { return 4, 6 },
+			Doc:        "randomized response: truthful with probability theta1, else yes with probability theta2 (the notes Differential Privacy; Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "theta1", Kind: Rational, Default: "1/2", Doc: "probability of answering truthfully"},
 				{Name: "theta2", Kind: Rational, Default: "1/2", Doc: "probability of yes when not truthful"},
@@ -180,10 +192,12 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "truncated_geometric",
-			Bits: func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
-			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
-			Doc:  "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
+			Name:       "truncated_geometric",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramGeometric,
+			Bits:       func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
+			Size:       func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
+			Doc:        "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
 				{Name: "n", Kind: Integer, Doc: "largest count"},
@@ -194,25 +208,22 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "above_threshold",
-			Bits: aboveThresholdBits,
+			Name:       "above_threshold",
+			ParamArgs:  []string{"alpha_q"},
+			Parametric: paramThreshold,
+			Bits:       aboveThresholdBits,
 			Size: func(a *Args) (float64, float64) {
 				return sharedThresholdSize(a.Int("n"), a.Int("k"))
 			},
 			Doc: "the paper's online model with at most k queries (Model Checking Differentially Private Properties, Algorithm 1)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the paper's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdShared(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), cmp)
+				return aboveThresholdShared(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), thresholdCmp(a))
 			},
 		},
 		{
@@ -221,17 +232,12 @@ func Catalog() []*Def {
 			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
 			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (Model Checking Differentially Private Properties)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
 			},
 		},
 		{
@@ -246,17 +252,12 @@ func Catalog() []*Def {
 			},
 			Doc: "the paper's above threshold as an MDP: the analyst picks each query's answers on the dataset (role 0) and its neighbour (role 1); observe ⊥ (bot) and ⊤ (top)",
 			Params: []Param{
-				{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"},
-				{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"},
+				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "thresholds and answers range over {0..n}"},
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
-				cmp := AtLeast
-				if a.Choice("cmp") == ">" {
-					cmp = Above
-				}
-				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), cmp)
+				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
 			},
 		},
 		{
@@ -303,8 +304,10 @@ func Catalog() []*Def {
 			Composition: func(a *Args) Composition { return Composition{Runs: a.Int("k"), Of: a.Model("model")} },
 		},
 		{
-			Name: "yarrow_geometric",
-			Bits: yarrowBits,
+			Name:       "yarrow_geometric",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramYarrow,
+			Bits:       yarrowBits,
 			Size: func(a *Args) (float64, float64) {
 				r := f(a.Int("count_max")-a.Int("count_min")) + 1
 				b := f(a.Int("bits"))
@@ -340,10 +343,12 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "cutoff_decision",
-			Bits: cutoffDecisionBits,
-			Size: decisionSize,
-			Doc:  "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
+			Name:       "cutoff_decision",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramCutoff,
+			Bits:       cutoffDecisionBits,
+			Size:       decisionSize,
+			Doc:        "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
 			Params: []Param{
 				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
 				{Name: "m", Kind: Integer, Doc: "minimum count"},

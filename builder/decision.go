@@ -8,6 +8,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // MaxWindow bounds the number of counts of the decision builders.
@@ -18,35 +19,39 @@ const MaxWindow = 100_000
 // their distances to the counts never overflow.
 const maxExponent = 1 << 40
 
-// decision builds a yes/no decision over counts N in {lo..hi}: inputs "n<N>"
-// (N, label in), outputs "yes" (q=1, label yes) and "no" (q=0, label no);
-// neighbours N and N+1. yes(N) is Pr[Q(N) = 1]. The caller has checked
-// the window with checkWindow. It stops with ctx's error when ctx ends.
+// decision builds a yes/no decision over counts N in {lo..hi} (see
+// decisionRows). The caller has checked the window with checkWindow. It
+// stops with ctx's error when ctx ends.
 func decision(ctx context.Context, lo, hi int, note string, yes func(n int) *big.Rat) (*model.Mechanism, error) {
-	b := chain.NewBuilder()
-	y := b.AddState("yes", chain.Valuation{{Name: "q", Value: 1}}, "yes")
-	n := b.AddState("no", chain.Valuation{{Name: "q", Value: 0}}, "no")
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return decisionRows(ctx, exact.Rats{}, lo, hi, yes, s)
+	})
+}
+
+// decisionRows writes a yes/no decision over counts N in {lo..hi} into s:
+// inputs "n<N>" (N, label in), outputs "yes" (q=1, label yes) and "no"
+// (q=0, label no); neighbours N and N+1. yes(N) is Pr[Q(N) = 1].
+func decisionRows[T any](ctx context.Context, F exact.Field[T], lo, hi int, yes func(n int) T, s Sink[T]) ([][2]int, error) {
+	o := &ops[T]{F: F}
+	y := s.AddState("yes", chain.Valuation{{Name: "q", Value: 1}}, "yes")
+	n := s.AddState("no", chain.Valuation{{Name: "q", Value: 0}}, "no")
 	var in []int
-	for N := lo; N <= hi; N++ {
+	for N := lo; N <= hi && o.err == nil; N++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s := b.AddState(fmt.Sprintf("n%d", N), chain.Valuation{{Name: "N", Value: int64(N)}}, "in")
-		b.MarkInput(s)
-		in = append(in, s)
+		st := s.AddState(fmt.Sprintf("n%d", N), chain.Valuation{{Name: "N", Value: int64(N)}}, "in")
+		s.MarkInput(st)
+		in = append(in, st)
 		p := yes(N)
-		b.AddTransition(s, y, p)
-		b.AddTransition(s, n, exact.OneMinus(p))
-	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
+		s.AddTransition(st, y, p)
+		s.AddTransition(st, n, o.sub(o.one(), p))
 	}
 	var pairs [][2]int
 	for i := 1; i < len(in); i++ {
 		pairs = append(pairs, [2]int{in[i-1], in[i]})
 	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs, Note: note}, nil
+	return pairs, o.err
 }
 
 // checkWindow checks the counts lo..hi of a decision.
@@ -58,24 +63,25 @@ func checkWindow(name string, lo, hi int) error {
 }
 
 // powers returns α^from..α^to (p[i] = α^(from+i)), shared. α^from is one
-// exponentiation, so a large from costs the bits of the result, not from
-// multiplications. It stops with ctx's error when ctx ends.
-func powers(ctx context.Context, alpha *big.Rat, from, to int) ([]*big.Rat, error) {
+// exponentiation (ops.pow), so a large from costs the bits of the result,
+// not from multiplications. It stops with ctx's error when ctx ends.
+func powers[T any](ctx context.Context, F exact.Field[T], alpha T, from, to int) ([]T, error) {
 	if to < from {
 		return nil, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := make([]*big.Rat, to-from+1)
-	p[0] = ratPow(alpha, from)
-	for i := 1; i < len(p); i++ {
+	o := &ops[T]{F: F}
+	p := make([]T, to-from+1)
+	p[0] = o.pow(alpha, from)
+	for i := 1; i < len(p) && o.err == nil; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p[i] = mul(p[i-1], alpha)
+		p[i] = o.mul(p[i-1], alpha)
 	}
-	return p, nil
+	return p, o.err
 }
 
 // ratPow returns x^j for j >= 0, as a new value (one when j = 0): the
@@ -117,7 +123,7 @@ func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*model
 	// The exponents |k-N| for N in lo..hi: from the distance of k to the
 	// window up to that of the farther end.
 	from := max(0, lo-k, k-hi)
-	pw, err := powers(ctx, alpha, from, max(k-lo, hi-k))
+	pw, err := powers(ctx, exact.Rats{}, alpha, from, max(k-lo, hi-k))
 	if err != nil {
 		return nil, err
 	}
@@ -149,19 +155,38 @@ func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*model.
 	if err := checkRange(name, "m", m, -maxExponent, maxExponent); err != nil {
 		return nil, err
 	}
+	note := fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString())
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return cutoffRows(ctx, exact.Rats{}, alpha, m, lo, hi, s)
+	})
+}
+
+// cutoffRows writes CutoffDecision into s and returns its neighbours.
+func cutoffRows[T any](ctx context.Context, F exact.Field[T], alpha T, m, lo, hi int, s Sink[T]) ([][2]int, error) {
 	// The exponents m-N for N in lo..min(hi, m-1).
 	from := max(1, m-hi)
-	pw, err := powers(ctx, alpha, from, m-lo)
+	pw, err := powers(ctx, F, alpha, from, m-lo)
 	if err != nil {
 		return nil, err
 	}
-	return decision(ctx, lo, hi, fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString()),
-		func(N int) *big.Rat {
-			if N >= m {
-				return one
-			}
-			return pw[m-N-from]
-		})
+	one := F.Const(one)
+	return decisionRows(ctx, F, lo, hi, func(N int) T {
+		if N >= m {
+			return one
+		}
+		return pw[m-N-from]
+	}, s)
+}
+
+// paramCutoff is cutoff_decision for every value of its alpha.
+func paramCutoff(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	m, lo, hi := a.Int("m"), a.Int("lo"), a.Int("hi")
+	if hi <= lo || hi-lo > maxParamRange || m-lo > maxParamRange {
+		return nil, fmt.Errorf("cutoff decision: counts %d..%d with m = %d: need lo < hi, hi − lo ≤ %d and m − lo ≤ %d", lo, hi, m, maxParamRange, maxParamRange)
+	}
+	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
+		return cutoffRows(ctx, p.Field, p.Field.X(), m, lo, hi, s)
+	})
 }
 
 // GeneralizedDecision is Implementation of Stochastic Decision, §6, the decision that spends δ: with

@@ -20,5 +20,14 @@
 // choice per action, and Mechanism.Chain is its frame (every state, its
 // name, valuation, labels and the inputs; every state absorbing there).
 //
-// This package imports only the chain and mdp packages.
+// A mechanism's rows are written once, generic over the number field
+// (exact.Field) and into a Sink: its Build makes them over the rationals
+// (exact.Rats into a chain.Builder), and, for the arguments a Def lists in
+// ParamArgs, its Parametric makes them over the rational functions of the
+// parameter (poly.Field into a Table), which package param turns into a
+// parametric chain (param.FromBuilder). A builder with a form for every
+// parameter value is thus one rows function, its Def, and its Parametric
+// (the parametric form's own bounds).
+//
+// This package imports chain, exact, mdp, model and poly.
 package builder

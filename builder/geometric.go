@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // MaxRange bounds n for the geometric-style builders: the truncated
@@ -16,31 +19,32 @@ const MaxRange = 5000
 
 // geometricTable holds the distinct probabilities of the truncated
 // α-geometric mechanism over {0..n}; entries are shared, read-only values.
-type geometricTable struct {
+type geometricTable[T any] struct {
 	n        int
-	interior []*big.Rat // (1-α)/(1+α)·α^j, j = 0..n
-	boundary []*big.Rat // α^j/(1+α), j = 0..n
+	interior []T // (1-α)/(1+α)·α^j, j = 0..n
+	boundary []T // α^j/(1+α), j = 0..n
 }
 
 // newGeometricTable computes the table for alpha over {0..n}. It stops
 // with ctx's error when ctx ends.
-func newGeometricTable(ctx context.Context, alpha *big.Rat, n int) (*geometricTable, error) {
-	g := &geometricTable{n: n, interior: make([]*big.Rat, n+1), boundary: make([]*big.Rat, n+1)}
-	onePlus := add(one, alpha)
-	g.interior[0] = quo(sub(one, alpha), onePlus)
-	g.boundary[0] = quo(one, onePlus)
-	for j := 1; j <= n; j++ {
+func newGeometricTable[T any](ctx context.Context, F exact.Field[T], alpha T, n int) (*geometricTable[T], error) {
+	o := &ops[T]{F: F}
+	g := &geometricTable[T]{n: n, interior: make([]T, n+1), boundary: make([]T, n+1)}
+	onePlus := o.add(o.one(), alpha)
+	g.interior[0] = o.quo(o.sub(o.one(), alpha), onePlus)
+	g.boundary[0] = o.quo(o.one(), onePlus)
+	for j := 1; j <= n && o.err == nil; j++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		g.interior[j] = mul(g.interior[j-1], alpha)
-		g.boundary[j] = mul(g.boundary[j-1], alpha)
+		g.interior[j] = o.mul(g.interior[j-1], alpha)
+		g.boundary[j] = o.mul(g.boundary[j-1], alpha)
 	}
-	return g, nil
+	return g, o.err
 }
 
 // prob returns Pr[output l | input k] (read-only, shared).
-func (g *geometricTable) prob(k, l int) *big.Rat {
+func (g *geometricTable[T]) prob(k, l int) T {
 	switch l {
 	case 0:
 		return g.boundary[k]
@@ -79,32 +83,38 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*mod
 	if err := checkRange(name, "sensitivity", delta, 1, n); err != nil {
 		return nil, err
 	}
-	g, err := newGeometricTable(ctx, alpha, n)
+	note := fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta)
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return geometricRows(ctx, exact.Rats{}, alpha, n, delta, s)
+	})
+}
+
+// geometricRows writes the truncated α-geometric mechanism over {0..n} of
+// sensitivity delta (TruncatedGeometricSensitivity) into s and returns its
+// neighbours.
+func geometricRows[T any](ctx context.Context, F exact.Field[T], alpha T, n, delta int, s Sink[T]) ([][2]int, error) {
+	g, err := newGeometricTable(ctx, F, alpha, n)
 	if err != nil {
 		return nil, err
 	}
-	b := chain.NewBuilder()
 	in := make([]int, n+1)
 	for k := 0; k <= n; k++ {
-		in[k] = b.AddState(fmt.Sprintf("s%d", k), chain.Valuation{{Name: "in", Value: int64(k)}}, fmt.Sprintf("in_%d", k))
-		b.MarkInput(in[k])
+		in[k] = s.AddState(fmt.Sprintf("s%d", k), chain.Valuation{{Name: "in", Value: int64(k)}}, fmt.Sprintf("in_%d", k))
+		s.MarkInput(in[k])
 	}
 	out := make([]int, n+1)
 	for l := 0; l <= n; l++ {
-		out[l] = b.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
+		out[l] = s.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
 	}
 	for k := 0; k <= n; k++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b.GrowRow(in[k], n+1)
-		for l := 0; l <= n; l++ {
-			b.AddTransition(in[k], out[l], g.prob(k, l))
+		p := make([]T, n+1)
+		for l := range p {
+			p[l] = g.prob(k, l)
 		}
-	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
+		s.AddRow(in[k], slices.Clone(out), p)
 	}
 	var pairs [][2]int
 	for k := 0; k <= n; k++ {
@@ -112,9 +122,23 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*mod
 			pairs = append(pairs, [2]int{in[k], in[l]})
 		}
 	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: pairs,
-		Note:       fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta),
-	}, nil
+	return pairs, nil
 }
+
+// paramGeometric is truncated_geometric for every value of its alpha.
+func paramGeometric(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	n, delta := a.Int("n"), a.Int("sensitivity")
+	if n < 1 || n > maxParamRange {
+		return nil, fmt.Errorf("truncated geometric: n = %d is outside [1, %d]", n, maxParamRange)
+	}
+	if delta < 1 || delta > n {
+		return nil, fmt.Errorf("truncated geometric: sensitivity = %d is outside [1, n]", delta)
+	}
+	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
+		return geometricRows(ctx, p.Field, p.Field.X(), n, delta, s)
+	})
+}
+
+// maxParamRange bounds the ranges of the parametric chains: their
+// probabilities have degree up to the range + 1.
+const maxParamRange = 500

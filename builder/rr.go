@@ -30,9 +30,21 @@ func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*model.Me
 	if err := checkRange(name, "k", k, 2, MaxCategories); err != nil {
 		return nil, err
 	}
-	other := quo(exact.OneMinus(theta1), rat(int64(k), 1))
-	same := add(theta1, other)
-	b := chain.NewBuilder()
+	note := fmt.Sprintf("%d-ary randomized response: truthful with probability %s, else uniform", k, theta1.RatString())
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return randomizedResponseRows(ctx, exact.Rats{}, theta1, k, s)
+	})
+}
+
+// randomizedResponseRows writes RandomizedResponseK into b and returns its
+// neighbours.
+func randomizedResponseRows[T any](ctx context.Context, F exact.Field[T], theta1 T, k int, b Sink[T]) ([][2]int, error) {
+	o := &ops[T]{F: F}
+	other := o.quo(o.sub(o.one(), theta1), o.num(int64(k), 1))
+	same := o.add(theta1, other)
+	if o.err != nil {
+		return nil, o.err
+	}
 	in := make([]int, k)
 	out := make([]int, k)
 	for i := range k {
@@ -54,16 +66,11 @@ func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*model.Me
 			}
 		}
 	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
 	var pairs [][2]int
 	for i := range k {
 		for j := i + 1; j < k; j++ {
 			pairs = append(pairs, [2]int{in[i], in[j]})
 		}
 	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs,
-		Note: fmt.Sprintf("%d-ary randomized response: truthful with probability %s, else uniform", k, theta1.RatString())}, nil
+	return pairs, nil
 }

@@ -31,8 +31,18 @@ func streamingSum(ctx context.Context, rows int, p *big.Rat) (*model.Mechanism, 
 	if err := checkUnit(name, "p", p, true); err != nil {
 		return nil, err
 	}
-	q := exact.OneMinus(p)
-	b := chain.NewBuilder()
+	note := fmt.Sprintf("block sum of %d rows (p = %s) with the private row +1 or -1", rows, p.RatString())
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return streamingSumRows(ctx, exact.Rats{}, rows, p, s)
+	})
+}
+
+// streamingSumRows writes StreamingSum into b and returns its neighbours.
+func streamingSumRows[T any](ctx context.Context, F exact.Field[T], rows int, p T, b Sink[T]) ([][2]int, error) {
+	q, err := F.Sub(F.Const(one), p)
+	if err != nil {
+		return nil, err
+	}
 	outs := map[int]int{}
 	output := func(v int) int {
 		if id, ok := outs[v]; ok {
@@ -91,10 +101,5 @@ func streamingSum(ctx context.Context, rows int, p *big.Rat) (*model.Mechanism, 
 			layer, fresh = next, made
 		}
 	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{Chain: c, Neighbours: [][2]int{{in[1], in[-1]}},
-		Note: fmt.Sprintf("block sum of %d rows (p = %s) with the private row +1 or -1", rows, p.RatString())}, nil
+	return [][2]int{{in[1], in[-1]}}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // Survey returns randomized response with two coins (seeds 001 and 004):
@@ -28,27 +29,36 @@ func survey(ctx context.Context, theta1, theta2 *big.Rat) (*model.Mechanism, err
 	if err := checkUnit("survey", "theta2", theta2, false); err != nil {
 		return nil, err
 	}
-	lie := exact.OneMinus(theta1)
-	yesIfLie := mul(lie, theta2)
-	noIfLie := mul(lie, exact.OneMinus(theta2))
-	b := chain.NewBuilder()
-	pos := b.AddState("+", chain.Valuation{{Name: "x", Value: 1}}, "in_pos")
-	neg := b.AddState("-", chain.Valuation{{Name: "x", Value: 0}}, "in_neg")
-	y := b.AddState("Y", chain.Valuation{{Name: "y", Value: 1}}, "out_Y")
-	n := b.AddState("N", chain.Valuation{{Name: "y", Value: 0}}, "out_N")
-	b.AddTransition(pos, y, add(theta1, yesIfLie))
-	b.AddTransition(pos, n, noIfLie)
-	b.AddTransition(neg, y, yesIfLie)
-	b.AddTransition(neg, n, add(theta1, noIfLie))
-	b.MarkInput(pos)
-	b.MarkInput(neg)
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
+	note := "randomized response: truthful with probability theta1, else yes with probability theta2"
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return surveyRows(exact.Rats{}, theta1, theta2, s)
+	})
+}
+
+// surveyRows writes Survey into s and returns its neighbours.
+func surveyRows[T any](F exact.Field[T], theta1, theta2 T, s Sink[T]) ([][2]int, error) {
+	o := &ops[T]{F: F}
+	lie := o.sub(o.one(), theta1)
+	yesIfLie := o.mul(lie, theta2)
+	noIfLie := o.mul(lie, o.sub(o.one(), theta2))
+	pos := s.AddState("+", chain.Valuation{{Name: "x", Value: 1}}, "in_pos")
+	neg := s.AddState("-", chain.Valuation{{Name: "x", Value: 0}}, "in_neg")
+	y := s.AddState("Y", chain.Valuation{{Name: "y", Value: 1}}, "out_Y")
+	n := s.AddState("N", chain.Valuation{{Name: "y", Value: 0}}, "out_N")
+	if o.err == nil {
+		s.AddTransition(pos, y, o.add(theta1, yesIfLie))
+		s.AddTransition(pos, n, noIfLie)
+		s.AddTransition(neg, y, yesIfLie)
+		s.AddTransition(neg, n, o.add(theta1, noIfLie))
 	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: [][2]int{{pos, neg}},
-		Note:       "randomized response: truthful with probability theta1, else yes with probability theta2",
-	}, nil
+	s.MarkInput(pos)
+	s.MarkInput(neg)
+	return [][2]int{{pos, neg}}, o.err
+}
+
+// paramSurvey is survey for every value of theta1 or theta2.
+func paramSurvey(_ context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
+		return surveyRows(p.Field, p.Rat(a, "theta1"), p.Rat(a, "theta2"), s)
+	})
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // Comparison says when a noisy answer counts as above the noisy threshold.
@@ -45,7 +47,7 @@ func AboveThresholdPerInput(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (
 }
 
 func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
-	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, 100, k, cmp, func() error {
+	err := checkThreshold(alphaT, alphaQ, n, 100, k, func() error {
 		if (n+1)*(n+1)*(n+1)*k > 10_000_000 {
 			return &ParamError{"above_threshold", "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
 		}
@@ -54,34 +56,40 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 	if err != nil {
 		return nil, err
 	}
-	b, thr, up, stay, halt, never := f.b, f.thr, f.up, f.stay, f.halt, f.never
-	input := make([][]int, n+1)
-	for d := 0; d <= n; d++ {
-		input[d] = make([]int, n+1)
-		for t := 0; t <= n; t++ {
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-			input[d][t] = s
-			b.MarkInput(s)
-			// step[i] is the state "about to answer query i" for each T.
-			for T := 0; T <= n; T++ {
-				if err := ctx.Err(); err != nil {
-					return nil, err
+	return rats(ctx, thresholdNote(alphaT, alphaQ, n, k, cmp), func(b Sink[*big.Rat]) ([][2]int, error) {
+		f, err := newThresholdFrame(ctx, exact.Rats{}, alphaT, alphaQ, n, k, cmp, b)
+		if err != nil {
+			return nil, err
+		}
+		thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
+		input := make([][]int, n+1)
+		for d := 0; d <= n; d++ {
+			input[d] = make([]int, n+1)
+			for t := 0; t <= n; t++ {
+				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+				input[d][t] = s
+				b.MarkInput(s)
+				// step[i] is the state "about to answer query i" for each T.
+				for T := 0; T <= n; T++ {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+					prev := s
+					prevP := thr.prob(t, T)
+					for i := 1; i <= k; i++ {
+						q := b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
+							{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
+							{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
+						b.AddTransition(prev, q, prevP)
+						b.AddTransition(q, halt[i], up[d][T])
+						prev, prevP = q, stay[d][T]
+					}
+					b.AddTransition(prev, never, prevP)
 				}
-				prev := s
-				prevP := thr.prob(t, T)
-				for i := 1; i <= k; i++ {
-					q := b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
-						{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
-						{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-					b.AddTransition(prev, q, prevP)
-					b.AddTransition(q, halt[i], up[d][T])
-					prev, prevP = q, stay[d][T]
-				}
-				b.AddTransition(prev, never, prevP)
 			}
 		}
-	}
-	return f.mechanism(ctx, input)
+		return thresholdPairs(input), nil
+	})
 }
 
 // MaxSharedThresholdRange bounds n in AboveThreshold.
@@ -129,7 +137,7 @@ func sharedThresholdSize(n, k int) (states, transitions float64) {
 }
 
 func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) (*model.Mechanism, error) {
-	f, err := newThresholdFrame(ctx, alphaT, alphaQ, n, MaxSharedThresholdRange, k, cmp, func() error {
+	err := checkThreshold(alphaT, alphaQ, n, MaxSharedThresholdRange, k, func() error {
 		states, trans := sharedThresholdSize(n, k)
 		if states > maxSharedThresholdStates {
 			return &ParamError{"above_threshold", "k", fmt.Sprintf("with n = %d gives more than 10^7 states", n)}
@@ -142,7 +150,19 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 	if err != nil {
 		return nil, err
 	}
-	b, thr, up, stay, halt, never := f.b, f.thr, f.up, f.stay, f.halt, f.never
+	return rats(ctx, thresholdNote(alphaT, alphaQ, n, k, cmp), func(s Sink[*big.Rat]) ([][2]int, error) {
+		return thresholdRows(ctx, exact.Rats{}, alphaT, alphaQ, n, k, cmp, s)
+	})
+}
+
+// thresholdRows writes AboveThreshold's shared chain into b and returns its
+// neighbours.
+func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) ([][2]int, error) {
+	f, err := newThresholdFrame(ctx, F, alphaT, alphaQ, n, k, cmp, b)
+	if err != nil {
+		return nil, err
+	}
+	thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
 	input := make([][]int, n+1)
 	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
@@ -160,7 +180,7 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 			// A query that halts surely (stay 0: every noisy answer
 			// compares to T) is the last: no unreachable states after it.
 			last := k
-			if stay[d][T].Sign() == 0 {
+			if F.IsZero(stay[d][T]) {
 				last = 1
 			}
 			prev := -1
@@ -181,111 +201,131 @@ func aboveThresholdShared(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			s := input[d][t]
-			b.GrowRow(s, n+1)
-			for T := 0; T <= n; T++ {
-				b.AddTransition(s, first[T], thr.prob(t, T))
+			p := make([]P, n+1)
+			for T := range p {
+				p[T] = thr.prob(t, T)
 			}
+			b.AddRow(input[d][t], slices.Clone(first), p)
 		}
 	}
-	return f.mechanism(ctx, input)
+	return thresholdPairs(input), nil
+}
+
+// paramThresholdStates bounds the query states of the parametric above
+// threshold: (n+1)²·k at most 10⁵.
+const paramThresholdStates = 100_000
+
+// paramThreshold is above_threshold for every value of alpha_q.
+func paramThreshold(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	alphaT, n, k := a.Rat("alpha_t"), a.Int("n"), a.Int("k")
+	if alphaT == nil || alphaT.Sign() <= 0 || alphaT.Cmp(one) >= 0 {
+		return nil, fmt.Errorf("above threshold: alpha_t must be in (0, 1)")
+	}
+	if n < 1 || n > 100 || k < 1 || k > MaxQueries {
+		return nil, fmt.Errorf("above threshold: n = %d and k = %d: need 1 ≤ n ≤ 100 and 1 ≤ k ≤ %d", n, k, MaxQueries)
+	}
+	if (n+1)*(n+1)*k > paramThresholdStates {
+		return nil, fmt.Errorf("above threshold: n = %d and k = %d give more than %d states", n, k, paramThresholdStates)
+	}
+	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
+		return thresholdRows(ctx, p.Field, p.Rat(a, "alpha_t"), p.Rat(a, "alpha_q"), n, k, thresholdCmp(a), s)
+	})
+}
+
+// thresholdCmp is the comparison of the argument cmp.
+func thresholdCmp(a *Args) Comparison {
+	if a.Choice("cmp") == ">" {
+		return Above
+	}
+	return AtLeast
 }
 
 // thresholdFrame is what both layouts of above threshold start from: the
-// checked arguments, the threshold's noise table, the answers' odds and a
-// builder holding the outputs halt_1..halt_k and never.
-type thresholdFrame struct {
-	alphaT, alphaQ *big.Rat
-	n, k           int
-	cmp            Comparison
-	thr            *geometricTable
-	up, stay       [][]*big.Rat
-	b              *chain.Builder
-	halt           []int // halt[i], i = 1..k
-	never          int
+// threshold's noise table, the answers' odds and the outputs halt_1..halt_k
+// and never.
+type thresholdFrame[P any] struct {
+	thr      *geometricTable[P]
+	up, stay [][]P
+	halt     []int // halt[i], i = 1..k
+	never    int
 }
 
-// newThresholdFrame checks the arguments (n at most maxN; size, the
-// layout's own bound on states and transitions) and builds the frame.
-func newThresholdFrame(ctx context.Context, alphaT, alphaQ *big.Rat, n, maxN, k int, cmp Comparison, size func() error) (*thresholdFrame, error) {
+// checkThreshold checks the arguments (n at most maxN; size, the layout's
+// own bound on states and transitions).
+func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) error {
 	const name = "above_threshold"
 	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkRange(name, "n", n, 1, maxN); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
-		return nil, err
+		return err
 	}
-	if err := size(); err != nil {
-		return nil, err
-	}
-	thr, err := newGeometricTable(ctx, alphaT, n)
+	return size()
+}
+
+// newThresholdFrame computes the tables and adds the outputs to b.
+func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) (*thresholdFrame[P], error) {
+	thr, err := newGeometricTable(ctx, F, alphaT, n)
 	if err != nil {
 		return nil, err
 	}
-	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	up, stay, err := answerOdds(ctx, F, alphaQ, n, cmp)
 	if err != nil {
 		return nil, err
 	}
-	f := &thresholdFrame{alphaT: alphaT, alphaQ: alphaQ, n: n, k: k, cmp: cmp, thr: thr, up: up, stay: stay, b: chain.NewBuilder(), halt: make([]int, k+1)}
+	f := &thresholdFrame[P]{thr: thr, up: up, stay: stay, halt: make([]int, k+1)}
 	for i := 1; i <= k; i++ {
-		f.halt[i] = f.b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
+		f.halt[i] = b.AddState(fmt.Sprintf("halt_%d", i), chain.Valuation{{Name: "q", Value: int64(i)}}, "halt", "top")
 	}
 	// never has q = 0: no query was answered above the threshold.
-	f.never = f.b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
+	f.never = b.AddState("never", chain.Valuation{{Name: "q", Value: 0}}, "never")
 	return f, nil
 }
 
-// mechanism builds the chain, with input[d][t] the inputs.
-func (f *thresholdFrame) mechanism(ctx context.Context, input [][]int) (*model.Mechanism, error) {
-	c, err := buildChain(ctx, f.b)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: thresholdPairs(input),
-		Note: fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
-			f.cmp, f.alphaT.RatString(), f.alphaQ.RatString(), f.n, f.k),
-	}, nil
+// thresholdNote describes above threshold.
+func thresholdNote(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) string {
+	return fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n, k)
 }
 
 // answerOdds returns up[d][T] = Pr[the noisy answer for database d is above
 // the noisy threshold T] (truncated alphaQ-geometric noise) and stay = 1-up.
 // It stops with ctx's error when ctx ends.
-func answerOdds(ctx context.Context, alphaQ *big.Rat, n int, cmp Comparison) (up, stay [][]*big.Rat, err error) {
-	qry, err := newGeometricTable(ctx, alphaQ, n)
+func answerOdds[P any](ctx context.Context, F exact.Field[P], alphaQ P, n int, cmp Comparison) (up, stay [][]P, err error) {
+	qry, err := newGeometricTable(ctx, F, alphaQ, n)
 	if err != nil {
 		return nil, nil, err
 	}
-	up = make([][]*big.Rat, n+1)
-	stay = make([][]*big.Rat, n+1)
-	var acc chain.Accumulator
+	o := &ops[P]{F: F}
+	up = make([][]P, n+1)
+	stay = make([][]P, n+1)
+	tail := make([]P, n+2) // tail[j] = Σ_{f ≥ j} Pr[f | d]
 	for d := 0; d <= n; d++ {
-		up[d] = make([]*big.Rat, n+1)
-		stay[d] = make([]*big.Rat, n+1)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		tail[n+1] = F.Const(zero)
+		for j := n; j >= 0; j-- {
+			tail[j] = o.add(tail[j+1], qry.prob(d, j))
+		}
+		up[d] = make([]P, n+1)
+		stay[d] = make([]P, n+1)
 		for T := 0; T <= n; T++ {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			acc.Reset()
 			lo := T
 			if cmp == Above {
 				lo = T + 1
 			}
-			for f := lo; f <= n; f++ {
-				acc.Add(qry.prob(d, f))
-			}
-			up[d][T] = acc.Rat(nil)
-			stay[d][T] = exact.OneMinus(up[d][T])
+			up[d][T] = tail[lo]
+			stay[d][T] = o.sub(o.one(), up[d][T])
 		}
 	}
-	return up, stay, nil
+	return up, stay, o.err
 }
 
 // Labels of the answers of AboveThresholdLoop.
@@ -320,58 +360,52 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 	if err := checkRange(name, "n", n, 1, 100); err != nil {
 		return nil, err
 	}
-	thr, err := newGeometricTable(ctx, alphaT, n)
+	thr, err := newGeometricTable(ctx, exact.Rats{}, alphaT, n)
 	if err != nil {
 		return nil, err
 	}
-	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	up, stay, err := answerOdds(ctx, exact.Rats{}, alphaQ, n, cmp)
 	if err != nil {
 		return nil, err
 	}
-	b := chain.NewBuilder()
-	halted := b.AddState("halted", nil, "halted")
-	input := make([][]int, n+1)
-	bot := make([]int, n+1)
-	top := make([]int, n+1)
-	for d := 0; d <= n; d++ {
-		input[d] = make([]int, n+1)
-		for t := 0; t <= n; t++ {
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-			input[d][t] = s
-			b.MarkInput(s)
-		}
-		// The ⊥ and ⊤ states of d, shared by its inputs.
-		for T := 0; T <= n; T++ {
-			v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
-			bot[T] = b.AddState(fmt.Sprintf("d%d_T%d_bot", d, T), v, Below)
-			top[T] = b.AddState(fmt.Sprintf("d%d_T%d_top", d, T), v, Top)
-			b.AddTransition(bot[T], bot[T], stay[d][T])
-			b.AddTransition(bot[T], top[T], up[d][T])
-			b.AddTransition(top[T], halted, one)
-		}
-		for t := 0; t <= n; t++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	note := fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n)
+	return rats(ctx, note, func(b Sink[*big.Rat]) ([][2]int, error) {
+		halted := b.AddState("halted", nil, "halted")
+		input := make([][]int, n+1)
+		bot := make([]int, n+1)
+		top := make([]int, n+1)
+		for d := 0; d <= n; d++ {
+			input[d] = make([]int, n+1)
+			for t := 0; t <= n; t++ {
+				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+				input[d][t] = s
+				b.MarkInput(s)
 			}
-			s := input[d][t]
-			b.GrowRow(s, 2*(n+1))
+			// The ⊥ and ⊤ states of d, shared by its inputs.
 			for T := 0; T <= n; T++ {
-				pT := thr.prob(t, T)
-				b.AddTransition(s, bot[T], mul(pT, stay[d][T]))
-				b.AddTransition(s, top[T], mul(pT, up[d][T]))
+				v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
+				bot[T] = b.AddState(fmt.Sprintf("d%d_T%d_bot", d, T), v, Below)
+				top[T] = b.AddState(fmt.Sprintf("d%d_T%d_top", d, T), v, Top)
+				b.AddTransition(bot[T], bot[T], stay[d][T])
+				b.AddTransition(bot[T], top[T], up[d][T])
+				b.AddTransition(top[T], halted, one)
+			}
+			for t := 0; t <= n; t++ {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				to, p := make([]int, 0, 2*(n+1)), make([]*big.Rat, 0, 2*(n+1))
+				for T := 0; T <= n; T++ {
+					pT := thr.prob(t, T)
+					to = append(to, bot[T], top[T])
+					p = append(p, mul(pT, stay[d][T]), mul(pT, up[d][T]))
+				}
+				b.AddRow(input[d][t], to, p)
 			}
 		}
-	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      c,
-		Neighbours: thresholdPairs(input),
-		Note: fmt.Sprintf("above threshold as a loop (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n),
-	}, nil
+		return thresholdPairs(input), nil
+	})
 }
 
 // thresholdPairs is the online model's neighbour relation: |d - d'| <= 1

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
 )
@@ -63,11 +64,11 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 	if err := checkRange(name, "n", n, 1, MaxThresholdMDPRange); err != nil {
 		return nil, err
 	}
-	thr, err := newGeometricTable(ctx, alphaT, n)
+	thr, err := newGeometricTable(ctx, exact.Rats{}, alphaT, n)
 	if err != nil {
 		return nil, err
 	}
-	up, stay, err := answerOdds(ctx, alphaQ, n, cmp)
+	up, stay, err := answerOdds(ctx, exact.Rats{}, alphaQ, n, cmp)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 )
 
 // YarrowGeometric returns yarrow's sampling algorithm for the geometric
@@ -53,11 +54,24 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 	if err := checkRange(name, "bits", bits, 1, MaxRange); err != nil {
 		return nil, err
 	}
-	onePlus := add(one, alpha)
-	pZero := quo(exact.OneMinus(alpha), onePlus) // return f(D)
-	pSign := quo(alpha, onePlus)                 // noise, then this sign: 2α/(1+α)·1/2
-	hit := exact.OneMinus(alpha)                 // a bit is 1
-	b := chain.NewBuilder()
+	note := fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)
+	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
+		return yarrowRows(ctx, exact.Rats{}, alpha, countMin, countMax, bits, s)
+	})
+}
+
+// yarrowRows writes YarrowGeometric (bits already the budget) into b and
+// returns its neighbours.
+func yarrowRows[T any](ctx context.Context, F exact.Field[T], alpha T, countMin, countMax, bits int, b Sink[T]) ([][2]int, error) {
+	o := &ops[T]{F: F}
+	one := o.one()
+	onePlus := o.add(one, alpha)
+	hit := o.sub(one, alpha)       // a bit is 1
+	pZero := o.quo(hit, onePlus)   // return f(D)
+	pSign := o.quo(alpha, onePlus) // noise, then this sign: 2α/(1+α)·1/2
+	if o.err != nil {
+		return nil, o.err
+	}
 	out := map[int]int{}
 	for l := countMin; l <= countMax; l++ {
 		out[l] = b.AddState(fmt.Sprintf("t%d", l), chain.Valuation{{Name: "out", Value: int64(l)}}, fmt.Sprintf("out_%d", l))
@@ -127,14 +141,25 @@ func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bi
 			}
 		}
 	}
-	c, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
 	var pairs [][2]int
 	for v := countMin; v < countMax; v++ {
 		pairs = append(pairs, [2]int{in[v], in[v+1]})
 	}
-	return &model.Mechanism{Chain: c, Neighbours: pairs,
-		Note: fmt.Sprintf("yarrow's %s-geometric sampler over {%d..%d} with a budget of %d bits", alpha.RatString(), countMin, countMax, bits)}, nil
+	return pairs, nil
+}
+
+// paramYarrow is yarrow_geometric for every value of its alpha.
+func paramYarrow(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	countMin, countMax, bits := a.Int("count_min"), a.Int("count_max"), a.Int("bits")
+	r := countMax - countMin
+	if bits == 0 {
+		bits = r
+	}
+	if r < 1 || r > maxParamRange || bits < 1 || bits > maxParamRange || countMin < -maxParamRange || countMin > maxParamRange {
+		return nil, fmt.Errorf("yarrow geometric: counts %d..%d with %d bits: need 1 ≤ count_max − count_min ≤ %d, |count_min| ≤ %d and 1 ≤ bits ≤ %d",
+			countMin, countMax, bits, maxParamRange, maxParamRange, maxParamRange)
+	}
+	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
+		return yarrowRows(ctx, p.Field, p.Field.X(), countMin, countMax, bits, s)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/poly"
 )
@@ -16,10 +17,9 @@ var ErrParam = errors.New("invalid parametric model")
 
 // Trans is one transition of a parametric row: the target state and its
 // probability, a rational function of the parameter.
-type Trans struct {
-	To int
-	P  poly.RatFunc
-}
+// It is the builders' Entry, so that a builder's rows (builder.Table) are
+// a parametric chain's as they are.
+type Trans = builder.Entry[poly.RatFunc]
 
 // Chain is a parametric Markov chain: the states of Frame (names,
 // valuations, labels and inputs; its own rows are ignored) with rows whose

@@ -77,12 +77,11 @@
 // GCDs of the ratios (tight ε). Root isolation and regions are a few per
 // cent: the α^k factoring leaves a handful of distinct sign polynomials.
 //
-// Builders mirror package builder exactly for every parameter value:
-// TruncatedGeometric(n) in α ∈ (0, 1), SurveyTheta1 (randomized response,
-// the notes Differential Privacy) in θ1 for a fixed θ2, SurveyTheta2 in θ2 for a fixed θ1,
-// CutoffDecision (Implementation of Stochastic Decision, §5) in α, and AboveThresholdQ (the paper's
-// above threshold) in its query noise α_q for a fixed threshold noise,
-// and YarrowGeometric (the Harvard Privacy Tools notes Geometric Mechanism's sampler) in α.
+// FromBuilder makes a catalogue builder's model for every value of one of
+// its arguments (builder.Def.ParamArgs): the builder writes its rows once,
+// generic over the number field, and they are made here over the rational
+// functions of the parameter, so that the parametric chain is the
+// builder's chain at every parameter value.
 //
 // Equivalence for every α (Equivalent): two chains have the same output
 // distributions at every α of the interval exactly when, input by input and

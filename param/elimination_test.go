@@ -73,7 +73,7 @@ func grid(t *testing.T, n int) *Chain {
 	for x := 1; x < n-1; x++ {
 		for y := 1; y < n-1; y++ {
 			s := id(x, y)
-			rows[s] = []Trans{{id(x+1, y), up}, {id(x, y+1), up}, {id(x-1, y), down}, {id(x, y-1), down}}
+			rows[s] = []Trans{{To: id(x+1, y), P: up}, {To: id(x, y+1), P: up}, {To: id(x-1, y), P: down}, {To: id(x, y-1), P: down}}
 			if inner(x+1, y) {
 				pairs = append(pairs, [2]int{s, id(x+1, y)})
 			}

@@ -3,6 +3,9 @@ package param_test
 import (
 	"context"
 	"fmt"
+	"math/big"
+
+	"github.com/dpcheck/dpcheck/builder"
 
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
@@ -13,7 +16,14 @@ import (
 func Example() {
 	ctx := context.Background()
 	var lim poly.Limits
-	pc, err := param.TruncatedGeometric(ctx, lim, 5)
+	geometric, _ := builder.Lookup("truncated_geometric")
+	args := builder.NewArgs()
+	args.SetRat("alpha", big.NewRat(1, 2)) // any value: alpha is the parameter
+	args.SetInt("n", 5)
+	if err := geometric.WithDefaults(args); err != nil {
+		panic(err)
+	}
+	pc, err := param.FromBuilder(ctx, lim, geometric, args, "alpha", "alpha", poly.Open(new(big.Rat), big.NewRat(1, 1)))
 	if err != nil {
 		panic(err)
 	}

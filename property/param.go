@@ -51,23 +51,6 @@ type ParamModel struct {
 // Position is where the builder call is written.
 func (m *ParamModel) Position() source.Position { return m.Pos }
 
-// ParamBuilders says which builder arguments may be the parameter.
-const ParamBuilders = "truncated_geometric(alpha = …) with sensitivity 1, survey(theta1 = …) or survey(theta2 = …), cutoff_decision(alpha = …), above_threshold(alpha_q = …), and yarrow_geometric(alpha = …)"
-
-// ParamArgSupported reports whether the argument arg of builder name may
-// be the parameter.
-func ParamArgSupported(name, arg string) bool {
-	switch name {
-	case "truncated_geometric", "cutoff_decision", "yarrow_geometric":
-		return arg == "alpha"
-	case "survey":
-		return arg == "theta1" || arg == "theta2"
-	case "above_threshold":
-		return arg == "alpha_q"
-	}
-	return false
-}
-
 // Info describes the call, with the parameter in place of its argument.
 func (m *ParamModel) Info() ModelInfo {
 	i := m.Builder.Info()
@@ -87,35 +70,10 @@ func (m *ParamModel) Build(ctx context.Context, l model.Limits) (*model.Mechanis
 // BuildParam builds the parametric chain over the model's interval, with
 // the parameter named as in the program.
 func (m *ParamModel) BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error) {
-	a := m.Builder.Args
-	var pc *param.Chain
-	var err error
-	switch {
-	case m.Builder.Def.Name == "truncated_geometric" && m.Arg == "alpha":
-		if s := a.Int("sensitivity"); s != 1 {
-			return nil, source.ErrorList{errorAt(m.Builder.ArgPos["sensitivity"], "truncated_geometric with a parameter supports sensitivity 1 only for now (got %d)", s)}
-		}
-		pc, err = param.TruncatedGeometric(ctx, lim, a.Int("n"))
-	case m.Builder.Def.Name == "survey" && m.Arg == "theta1":
-		pc, err = param.SurveyTheta1(ctx, lim, a.Rat("theta2"))
-	case m.Builder.Def.Name == "survey" && m.Arg == "theta2":
-		pc, err = param.SurveyTheta2(ctx, lim, a.Rat("theta1"))
-	case m.Builder.Def.Name == "cutoff_decision" && m.Arg == "alpha":
-		pc, err = param.CutoffDecision(ctx, lim, a.Int("m"), a.Int("lo"), a.Int("hi"))
-	case m.Builder.Def.Name == "above_threshold" && m.Arg == "alpha_q":
-		cmp := builder.AtLeast
-		if a.Choice("cmp") == ">" {
-			cmp = builder.Above
-		}
-		pc, err = param.AboveThresholdQ(ctx, lim, a.Rat("alpha_t"), a.Int("n"), a.Int("k"), cmp)
-	case m.Builder.Def.Name == "yarrow_geometric" && m.Arg == "alpha":
-		pc, err = param.YarrowGeometric(ctx, lim, a.Int("count_min"), a.Int("count_max"), a.Int("bits"))
-	default:
-		return nil, source.ErrorList{errorAt(m.Pos, "%s: the parameter can be only an argument of %s for now", m.Builder.Def.Name, ParamBuilders)}
+	if !m.Builder.Def.ParamArg(m.Arg) {
+		return nil, source.ErrorList{errorAt(m.Pos, "%s: the parameter can be only an argument of %s for now", m.Builder.Def.Name, builder.ParamBuilders())}
 	}
-	if err == nil {
-		pc, err = param.New(ctx, lim, pc.Frame, m.Param, m.Interval, pc.Rows, pc.Neighbours)
-	}
+	pc, err := param.FromBuilder(ctx, lim, m.Builder.Def, m.Builder.Args, m.Arg, m.Param, m.Interval)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

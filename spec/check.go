@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
@@ -371,7 +372,7 @@ func (c *checker) check() (*property.Program, bool) {
 	case c.param != nil && s.model == nil && s.chain == nil && len(s.modules) == 0 && onlyEquivalences(s.props):
 		// check equivalent(…) for NAME builds its own models.
 	case c.param != nil && s.model != nil && (s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
-		c.errorf(s.model.Start, "with a parameter the model must be a builder (%s), a chain block or modules (PRISM models with a parameter are not supported yet)", property.ParamBuilders)
+		c.errorf(s.model.Start, "with a parameter the model must be a builder (%s), a chain block or modules (PRISM models with a parameter are not supported yet)", builder.ParamBuilders())
 	case c.param != nil && s.model == nil && (s.chain != nil || len(s.modules) > 0):
 		c.paramModel(p, s)
 	case c.param != nil && s.model == nil:

@@ -31,7 +31,7 @@
 // For every parameter value (param.go): "param NAME in (LO, HI)" (either
 // end open or closed, written with parentheses or brackets) declares the
 // file's one parameter; its name may be one argument of the builders
-// property.ParamArgSupported accepts (the model is then a
+// builder.Def.ParamArgs lists (the model is then a
 // property.ParamModel), it may appear in the probabilities of a chain
 // block and in the update probabilities and draws' first arguments of
 // modules (paramchain.go: the model is then a property.ParamSource built

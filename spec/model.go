@@ -65,7 +65,7 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 		}
 		argPos[name] = a.Pos()
 		if c.isParam(val) {
-			if param.Kind != builder.Rational || !property.ParamArgSupported(def.Name, name) || c.param.arg != "" {
+			if param.Kind != builder.Rational || !def.ParamArg(name) || c.param.arg != "" {
 				c.errParamUse(val.Pos())
 				good = false
 				continue

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
 )
@@ -23,7 +24,9 @@ type paramInfo struct {
 }
 
 // paramUses says where a parameter may appear now.
-const paramUses = "as an argument of " + property.ParamBuilders + ", in the probabilities of a chain block, in the update probabilities and the first argument of draws (geometric's alpha, bernoulli's p) of modules, and in ε and δ of check dp, query eps and query delta … for it"
+func paramUses() string {
+	return "as an argument of " + builder.ParamBuilders() + ", in the probabilities of a chain block, in the update probabilities and the first argument of draws (geometric's alpha, bernoulli's p) of modules, and in ε and δ of check dp, query eps and query delta … for it"
+}
 
 // declareParam checks the parameter statement.
 func (c *checker) declareParam(ps *ParamStmt) {
@@ -65,7 +68,7 @@ func (c *checker) isParam(e *Expr) bool {
 
 // errParamUse reports a use of the parameter where it is not supported.
 func (c *checker) errParamUse(off int) {
-	c.errorf(off, "the parameter %s can be used only %s for now", c.param.name, paramUses)
+	c.errorf(off, "the parameter %s can be used only %s for now", c.param.name, paramUses())
 }
 
 // mentionsParam reports whether e mentions the parameter.
