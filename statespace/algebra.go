@@ -82,7 +82,7 @@ type rats struct {
 
 func (r rats) one() *big.Rat { return r.x.one }
 
-func (rats) isOne(p *big.Rat) bool { return isOne(p) }
+func (rats) isOne(p *big.Rat) bool { return p.IsInt() && p.Num().IsInt64() && p.Num().Int64() == 1 }
 
 func (rats) oneMinus(p *big.Rat) (*big.Rat, error) { return exact.OneMinus(p), nil }
 
@@ -100,14 +100,8 @@ func (r rats) kept(p *big.Rat) {
 func (rats) update(_, _ int, _ []int64, p *big.Rat) (*big.Rat, error) { return p, nil }
 
 func (r rats) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], error) {
-	d, err := r.x.draw(a.noise, cur, &r.x.p.m.Vars[a.v])
-	if err != nil {
-		return nil, r.x.at(ci, cur, err)
-	}
-	return d, nil
+	return r.x.draw(ci, a, cur)
 }
-
-func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
 
 // expander expands the commands of the explorer's states into branches
 // whose probabilities are in the algebra alg.

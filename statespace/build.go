@@ -183,7 +183,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		}
 		p.init = append(p.init, x)
 	}
-	for ci, c := range m.Commands {
+	for _, c := range m.Commands {
 		g, ce := expr.CompileCondition(c.Guard, sl)
 		add(ce)
 		p.guards = append(p.guards, g)
@@ -221,7 +221,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 			us = append(us, cu)
 		}
 		p.updates = append(p.updates, us)
-		if c.Action != "" && !contains(p.actions[c.Action], c.Module) {
+		if c.Action != "" && !slices.Contains(p.actions[c.Action], c.Module) {
 			p.actions[c.Action] = append(p.actions[c.Action], c.Module)
 		}
 		perModule[c.Module]++
@@ -229,7 +229,6 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		if m.MDP && m.Semantics == DP && c.Action == "" {
 			errs = append(errs, &source.Error{Pos: c.Pos, Msg: "a command of an mdp module names its action, the choice it is: write [a] guard -> …"})
 		}
-		_ = ci
 	}
 	for _, mods := range p.actions {
 		sort.Ints(mods) // synchronised commands combine module by module
@@ -257,15 +256,6 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		return nil, errs
 	}
 	return p, nil
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func b2i(b bool) int64 {
@@ -347,7 +337,7 @@ func (x *explorer) find(v []int64) (int, bool, error) {
 	mask := len(x.table) - 1
 	i := int(hash(v)) & mask
 	for ; x.table[i] != 0; i = (i + 1) & mask {
-		if s := int(x.table[i]) - 1; equal(x.state(s), v) {
+		if s := int(x.table[i]) - 1; slices.Equal(x.state(s), v) {
 			return s, false, nil
 		}
 	}
@@ -379,15 +369,6 @@ func (x *explorer) rehash() {
 		t[i] = int32(s + 1)
 	}
 	x.table = t
-}
-
-func equal(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // The built-in labels of PRISM's semantics, in chain.
@@ -819,7 +800,7 @@ func (p *compiled) writesOf(ci int) []int {
 	var out []int
 	for _, u := range p.updates[ci] {
 		for _, a := range u.assigns {
-			if !contains(out, a.v) {
+			if !slices.Contains(out, a.v) {
 				out = append(out, a.v)
 			}
 		}

@@ -14,17 +14,18 @@ import (
 // range).
 const MaxDrawValues = 1 << 20
 
-// draw evaluates a distribution's arguments at cur and returns its exact
-// distribution for variable v, cached by its arguments (so that the same
-// draw from many states shares its probabilities). Its values must lie in
-// v's range, and its probabilities within the bits limit, both checked
-// before they are computed.
-func (x *explorer) draw(n *cnoise, cur []int64, v *Var) ([]outcome[*big.Rat], *source.Error) {
+// draw evaluates the arguments of the draw a of command ci at cur and
+// returns its exact distribution, cached by its arguments (so that the
+// same draw from many states shares its probabilities). Its values must
+// lie in the range of a's variable, and its probabilities within the bits
+// limit, both checked before they are computed.
+func (x *explorer) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], error) {
+	n := a.noise
 	args := make([]*big.Rat, len(n.args))
 	for i, f := range n.args {
 		val, err := f(cur)
 		if err != nil {
-			return nil, errEval(err, n.pos)
+			return nil, x.at(ci, cur, errEval(err, n.pos))
 		}
 		args[i] = val.Rat()
 	}
@@ -35,9 +36,9 @@ func (x *explorer) draw(n *cnoise, cur []int64, v *Var) ([]outcome[*big.Rat], *s
 	if d, ok := x.noise[key]; ok {
 		return d, nil
 	}
-	d, err := x.distribution(n.kind, args, n.pos, v)
+	d, err := x.distribution(n.kind, args, n.pos, &x.p.m.Vars[a.v])
 	if err != nil {
-		return nil, err
+		return nil, x.at(ci, cur, err)
 	}
 	for i := range d {
 		d[i].p = x.share(d[i].p)

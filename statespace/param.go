@@ -12,7 +12,7 @@ import (
 	"github.com/dpcheck/dpcheck/source"
 )
 
-// Modules with a parameter (issue 14; docs/semantics.md, "For every
+// Modules with a parameter (docs/semantics.md, "For every
 // parameter value"). The parameter — a Var node named Param.Name that is
 // no variable of the model, its Fallback the number Param.At — may appear
 // in update probabilities and in the first argument of a draw (the α of
@@ -432,9 +432,9 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 			}
 		}
 	}
-	d, e := x.draw(a.noise, cur, &x.p.m.Vars[a.v])
-	if e != nil {
-		return nil, x.at(ci, cur, e)
+	d, err := x.draw(ci, a, cur)
+	if err != nil {
+		return nil, err
 	}
 	if !mentions {
 		out := make([]outcome[poly.RatFunc], len(d))
@@ -456,7 +456,6 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 		return out, nil
 	}
 	var out []outcome[poly.RatFunc]
-	var err error
 	switch noise.Kind {
 	case Bernoulli:
 		out, err = bernoulli(s, f)
