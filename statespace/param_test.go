@@ -308,13 +308,9 @@ endmodule`)
 	// At alpha = 1/3, from x = 1 (y drawn with p = 1): 1/3 · P(z), z = 1
 	// plus the 1/2-geometric noise on [0, 3], 1/3·(1/3, 1/3, 1/6, 1/6); 2/3
 	// to the state unchanged but s.
-	got := finals(t, at, "x=1, y=0, z=0, s=0")
-	want := map[string]*big.Rat{
-		"x=1, y=1, z=0, s=1": r("1/9"), "x=1, y=1, z=1, s=1": r("1/9"),
-		"x=1, y=1, z=2, s=1": r("1/18"), "x=1, y=1, z=3, s=1": r("1/18"),
-		"x=1, y=0, z=0, s=1": r("2/3"),
-	}
-	if d := cmp.Diff(want, got, ratCmp); d != "" {
-		t.Errorf("from x = 1 (-want +got):\n%s", d)
-	}
+	wantFinals(t, at, "x=1, y=0, z=0, s=0", map[string]string{
+		"x=1, y=1, z=0, s=1": "1/9", "x=1, y=1, z=1, s=1": "1/9",
+		"x=1, y=1, z=2, s=1": "1/18", "x=1, y=1, z=3, s=1": "1/18",
+		"x=1, y=0, z=0, s=1": "2/3",
+	})
 }
