@@ -30,9 +30,15 @@ func (m *Model) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "modules", Name: m.Name, Call: m.Name}
 }
 
-// newExplorer returns an explorer of the compiled program p within l.
-func (m *Model) newExplorer(ctx context.Context, l model.Limits, p *compiled) *explorer {
-	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]outcome[*big.Rat]{}, geo: map[string]*geoTable[*big.Rat]{}, shared: map[*big.Rat]bool{}}
+// newExplorer compiles the model and returns an explorer of it within l
+// (its zero fields the defaults).
+func (m *Model) newExplorer(ctx context.Context, l model.Limits) (*explorer, error) {
+	p, errs := m.compile()
+	if errs != nil {
+		return nil, errs
+	}
+	l = l.WithDefaults()
+	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]outcome[*big.Rat]{}, geo: map[string]*geoTable[*big.Rat]{}, shared: map[*big.Rat]bool{}}, nil
 }
 
 // run explores from the initial states with the rationals and returns
@@ -61,12 +67,10 @@ func (x *expander[T]) run(row func([]choice[T]) error) (*chain.Chain, error) {
 // Errors about the model are a source.ErrorList; Build stops with ctx's
 // error when ctx ends.
 func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
-	l = l.WithDefaults()
-	p, errs := m.compile()
-	if errs != nil {
-		return nil, errs
+	x, err := m.newExplorer(ctx, l)
+	if err != nil {
+		return nil, err
 	}
-	x := m.newExplorer(ctx, l, p)
 	c, err := x.run()
 	if err != nil {
 		return nil, err

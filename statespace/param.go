@@ -106,12 +106,10 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	case p.At == nil || !p.Interval.Contains(p.At):
 		return nil, fmt.Errorf("statespace: the point at which the parametric model is explored is not in its interval")
 	}
-	l = l.WithDefaults()
-	cp, errs := m.compile()
-	if errs != nil {
-		return nil, errs
+	x, err := m.newExplorer(ctx, l)
+	if err != nil {
+		return nil, err
 	}
-	x := m.newExplorer(ctx, l, cp)
 	x.param = &p
 	s := &symbolic{Field: poly.Field{Ctx: ctx, Limits: p.Limits, Interval: p.Interval, Param: p.Name}, x: x, p: p, unit: poly.FromPoly(poly.FromInts(1)), sl: slots{m},
 		nums: map[*expr.Expr]expr.ValNum{}, pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]outcome[poly.RatFunc]{},
@@ -120,7 +118,7 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := model.AllPairs(c.Inputs(), l.MaxMemory)
+	pairs, err := model.AllPairs(c.Inputs(), x.limits.MaxMemory)
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(model.LimitMemory)}}
 	}
@@ -432,7 +430,7 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 			}
 		}
 	}
-	d, err := x.draw(ci, a, cur)
+	d, args, err := x.draw(ci, a, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -443,14 +441,6 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 		}
 		return out, nil
 	}
-	args := make([]int64, len(noise.Args))
-	for i, e := range noise.Args[1:] {
-		r, err := s.number(e, cur)
-		if err != nil {
-			return nil, x.atErr(ci, cur, err)
-		}
-		args[i+1] = r.Num().Int64() // integers: the numeric draw checked them
-	}
 	key := fmt.Sprint(noise.Kind, f.Format("x"), args[1:])
 	if out, ok := s.dists[key]; ok {
 		return out, nil
@@ -460,7 +450,8 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 	case Bernoulli:
 		out, err = bernoulli(s, f)
 	case Geometric, Geometric1:
-		out, err = tableOf(s.Ctx, s, s.geos, f).geometric(noise.Kind, args[1], args[2], args[3])
+		c, lo, hi := args[1].Num().Int64(), args[2].Num().Int64(), args[3].Num().Int64() // integers: the numeric draw checked them
+		out, err = tableOf(s.Ctx, s, s.geos, f).geometric(noise.Kind, c, lo, hi)
 	default:
 		return nil, x.at(ci, cur, &source.Error{Pos: noise.Pos, Msg: fmt.Sprintf("this draw cannot depend on the parameter %s", s.p.Name)})
 	}
