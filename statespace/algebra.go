@@ -100,8 +100,7 @@ func (r rats) kept(p *big.Rat) {
 func (rats) update(_, _ int, _ []int64, p *big.Rat) (*big.Rat, error) { return p, nil }
 
 func (r rats) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], error) {
-	d, _, err := r.x.draw(ci, a, cur)
-	return d, err
+	return r.x.draw(ci, a, cur)
 }
 
 // expander expands the commands of the explorer's states into branches

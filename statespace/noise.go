@@ -16,17 +16,16 @@ const MaxDrawValues = 1 << 20
 
 // draw evaluates the arguments of the draw a of command ci at cur and
 // returns its exact distribution, cached by its arguments (so that the
-// same draw from many states shares its probabilities), and the
-// arguments. Its values must lie in the range of a's variable, and its
-// probabilities within the bits limit, both checked before they are
-// computed.
-func (x *explorer) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], []*big.Rat, error) {
+// same draw from many states shares its probabilities). Its values must
+// lie in the range of a's variable, and its probabilities within the bits
+// limit, both checked before they are computed.
+func (x *explorer) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], error) {
 	n := a.noise
 	args := make([]*big.Rat, len(n.args))
 	for i, f := range n.args {
 		val, err := f(cur)
 		if err != nil {
-			return nil, nil, x.at(ci, cur, errEval(err, n.pos))
+			return nil, x.at(ci, cur, errEval(err, n.pos))
 		}
 		args[i] = val.Rat()
 	}
@@ -35,11 +34,11 @@ func (x *explorer) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], []
 		key += " " + a.RatString()
 	}
 	if d, ok := x.noise[key]; ok {
-		return d, args, nil
+		return d, nil
 	}
 	d, err := x.distribution(n.kind, args, n.pos, &x.p.m.Vars[a.v])
 	if err != nil {
-		return nil, nil, x.at(ci, cur, err)
+		return nil, x.at(ci, cur, err)
 	}
 	for i := range d {
 		d[i].p = x.share(d[i].p)
@@ -47,7 +46,7 @@ func (x *explorer) draw(ci int, a cassign, cur []int64) ([]outcome[*big.Rat], []
 	}
 	x.noise[key] = d
 	x.extra += int64(len(d))*16 + int64(len(key)) + 64
-	return d, args, nil
+	return d, nil
 }
 
 // support checks that a draw's possible values [lo, hi] lie in v's range

@@ -430,7 +430,7 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 			}
 		}
 	}
-	d, args, err := x.draw(ci, a, cur)
+	d, err := x.draw(ci, a, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -441,6 +441,14 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 		}
 		return out, nil
 	}
+	args := make([]int64, len(noise.Args))
+	for i, e := range noise.Args[1:] {
+		r, err := s.number(e, cur)
+		if err != nil {
+			return nil, x.atErr(ci, cur, err)
+		}
+		args[i+1] = r.Num().Int64() // integers: the numeric draw checked them
+	}
 	key := fmt.Sprint(noise.Kind, f.Format("x"), args[1:])
 	if out, ok := s.dists[key]; ok {
 		return out, nil
@@ -450,8 +458,7 @@ func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc]
 	case Bernoulli:
 		out, err = bernoulli(s, f)
 	case Geometric, Geometric1:
-		c, lo, hi := args[1].Num().Int64(), args[2].Num().Int64(), args[3].Num().Int64() // integers: the numeric draw checked them
-		out, err = tableOf(s.Ctx, s, s.geos, f).geometric(noise.Kind, c, lo, hi)
+		out, err = tableOf(s.Ctx, s, s.geos, f).geometric(noise.Kind, args[1], args[2], args[3])
 	default:
 		return nil, x.at(ci, cur, &source.Error{Pos: noise.Pos, Msg: fmt.Sprintf("this draw cannot depend on the parameter %s", s.p.Name)})
 	}
