@@ -73,17 +73,3 @@ func TestDrawErrors(t *testing.T) {
 		t.Errorf("too many values (-want +got):\n%s", d)
 	}
 }
-
-// TestAssignmentErrors: an assigned value that is not an integer, or is
-// beyond int64, at the assignment.
-func TestAssignmentErrors(t *testing.T) {
-	for _, tc := range []struct{ value, want string }{
-		{"x + 1/2", "3:15: x' = 1/2 is not an integer (command at line 3, at (x=0))"},
-		{"2^70", "3:15: x' = 1180591620717411303424 is outside the range [0..9] of x (command at line 3, at (x=0))"},
-	} {
-		m := modules(t, "module m\n  x : [0..9] init 0;\n  [] x = 0 -> (x' = "+tc.value+");\nendmodule")
-		if d := cmp.Diff([]string{tc.want}, errs(t, m, model.Limits{})); d != "" {
-			t.Errorf("x' = %s (-want +got):\n%s", tc.value, d)
-		}
-	}
-}
