@@ -17,7 +17,6 @@ import (
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
-	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -31,17 +30,34 @@ func (m *Model) Info() property.ModelInfo {
 	return property.ModelInfo{Kind: "modules", Name: m.Name, Call: m.Name}
 }
 
-// newExplorer returns an explorer of the compiled program p within l.
-func (m *Model) newExplorer(ctx context.Context, l model.Limits, p *compiled) *explorer {
-	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]pv{}, geo: map[string]*geoTable{}, shared: map[*big.Rat]bool{}}
+// newExplorer compiles the model and returns an explorer of it within l
+// (its zero fields the defaults).
+func (m *Model) newExplorer(ctx context.Context, l model.Limits) (*explorer, error) {
+	p, errs := m.compile()
+	if errs != nil {
+		return nil, errs
+	}
+	l = l.WithDefaults()
+	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]outcome[*big.Rat]{}, geo: map[string]*geoTable[*big.Rat]{}, shared: map[*big.Rat]bool{}}, nil
 }
 
-// run explores from the initial states and returns the chain.
+// run explores from the initial states with the rationals and returns
+// the chain (an MDP's frame).
 func (x *explorer) run() (*chain.Chain, error) {
+	row := x.successors
+	if x.p.m.MDP {
+		row = x.mdpRow
+	}
+	return (&expander[*big.Rat]{x, rats{x: x}}).run(row)
+}
+
+// run explores from the initial states, row making the row of every state
+// explored from its choices, and returns the chain.
+func (x *expander[T]) run(row func([]choice[T]) error) (*chain.Chain, error) {
 	if err := x.initial(); err != nil {
 		return nil, err
 	}
-	if err := x.explore(); err != nil {
+	if err := x.explore(row); err != nil {
 		return nil, err
 	}
 	return x.chain()
@@ -51,12 +67,10 @@ func (x *explorer) run() (*chain.Chain, error) {
 // Errors about the model are a source.ErrorList; Build stops with ctx's
 // error when ctx ends.
 func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
-	l = l.WithDefaults()
-	p, errs := m.compile()
-	if errs != nil {
-		return nil, errs
+	x, err := m.newExplorer(ctx, l)
+	if err != nil {
+		return nil, err
 	}
-	x := m.newExplorer(ctx, l, p)
 	c, err := x.run()
 	if err != nil {
 		return nil, err
@@ -173,7 +187,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		}
 		p.init = append(p.init, x)
 	}
-	for ci, c := range m.Commands {
+	for _, c := range m.Commands {
 		g, ce := expr.CompileCondition(c.Guard, sl)
 		add(ce)
 		p.guards = append(p.guards, g)
@@ -211,7 +225,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 			us = append(us, cu)
 		}
 		p.updates = append(p.updates, us)
-		if c.Action != "" && !contains(p.actions[c.Action], c.Module) {
+		if c.Action != "" && !slices.Contains(p.actions[c.Action], c.Module) {
 			p.actions[c.Action] = append(p.actions[c.Action], c.Module)
 		}
 		perModule[c.Module]++
@@ -219,7 +233,6 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		if m.MDP && m.Semantics == DP && c.Action == "" {
 			errs = append(errs, &source.Error{Pos: c.Pos, Msg: "a command of an mdp module names its action, the choice it is: write [a] guard -> …"})
 		}
-		_ = ci
 	}
 	for _, mods := range p.actions {
 		sort.Ints(mods) // synchronised commands combine module by module
@@ -249,15 +262,6 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 	return p, nil
 }
 
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 func b2i(b bool) int64 {
 	if b {
 		return 1
@@ -274,17 +278,6 @@ func errEval(err error, at source.Position) *source.Error {
 	return &source.Error{Pos: at, Msg: err.Error()}
 }
 
-// pv is a probability and a value.
-type pv struct {
-	v int64
-	p *big.Rat
-}
-
-type succ struct {
-	to int32
-	p  *big.Rat
-}
-
 type explorer struct {
 	p    *compiled
 	nv   int
@@ -297,7 +290,7 @@ type explorer struct {
 	// The rows of a Markov chain's states, in the order they are
 	// explored: state s's successors are succs[start[s]:start[s+1]].
 	start  []int
-	succs  []succ
+	succs  []succ[*big.Rat]
 	inputs int
 	limits model.Limits
 	ctx    context.Context
@@ -311,10 +304,10 @@ type explorer struct {
 	extra, pending int64
 	// rats shares equal probabilities; noise caches distributions.
 	rats  map[string]*big.Rat
-	noise map[string][]pv
+	noise map[string][]outcome[*big.Rat]
 	// geo holds the geometric tables by α; shared marks the probabilities
 	// already shared (those of the cached distributions).
-	geo    map[string]*geoTable
+	geo    map[string]*geoTable[*big.Rat]
 	shared map[*big.Rat]bool
 	// bits counts the bits of the geometric tables against Limits.MaxBits.
 	bits      int64
@@ -322,9 +315,8 @@ type explorer struct {
 	scratch   []int64
 	// mdp holds the choices of every state explored (an MDP's).
 	mdp [][]mchoice
-	// sym is set by BuildParam: the branches carry their probabilities
-	// as functions of the parameter too (param.go).
-	sym *symbolic
+	// param is BuildParam's parameter (param.go), nil in Build.
+	param *Param
 	// one is the probability 1 (shared, never modified); acc sums the
 	// probabilities of a command's updates.
 	one *big.Rat
@@ -349,7 +341,7 @@ func (x *explorer) find(v []int64) (int, bool, error) {
 	mask := len(x.table) - 1
 	i := int(hash(v)) & mask
 	for ; x.table[i] != 0; i = (i + 1) & mask {
-		if s := int(x.table[i]) - 1; equal(x.state(s), v) {
+		if s := int(x.table[i]) - 1; slices.Equal(x.state(s), v) {
 			return s, false, nil
 		}
 	}
@@ -381,15 +373,6 @@ func (x *explorer) rehash() {
 		t[i] = int32(s + 1)
 	}
 	x.table = t
-}
-
-func equal(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // The built-in labels of PRISM's semantics, in chain.
@@ -507,8 +490,9 @@ func (x *explorer) initial() error {
 	return nil
 }
 
-// explore visits every reachable state, breadth-first.
-func (x *explorer) explore() error {
+// explore visits every reachable state, breadth-first, making each one's
+// row from its choices.
+func (x *expander[T]) explore(row func([]choice[T]) error) error {
 	for s := 0; s < x.n; s++ {
 		if s%16 == 0 && x.ctx.Err() != nil {
 			return x.ctx.Err()
@@ -518,32 +502,8 @@ func (x *explorer) explore() error {
 		if err != nil {
 			return err
 		}
-		if x.p.m.MDP {
-			mc, err := x.mdpChoices(cs)
-			if err != nil {
-				return err
-			}
-			x.mdp = append(x.mdp, mc)
-			n := 0
-			for _, c := range mc {
-				n += len(c.to)
-			}
-			x.trans += max(1, n)
-			x.nchoices += len(mc)
-		} else if x.sym != nil {
-			row, err := x.symRow(cs)
-			if err != nil {
-				return err
-			}
-			x.sym.rows = append(x.sym.rows, row)
-			x.trans += max(1, len(row))
-		} else {
-			n, err := x.successors(cs)
-			if err != nil {
-				return err
-			}
-			x.start = append(x.start, len(x.succs))
-			x.trans += max(1, n)
+		if err := row(cs); err != nil {
+			return err
 		}
 		if x.trans > x.limits.MaxTransitions {
 			return x.transitionsError()
@@ -556,28 +516,10 @@ func (x *explorer) explore() error {
 	return nil
 }
 
-// branch is a successor valuation and its probability, before the
-// successor is looked up.
-type branch struct {
-	v []int64
-	p *big.Rat
-	// f is p as a function of the parameter (BuildParam only).
-	f poly.RatFunc
-}
-
-// choice is one way a state may move: the commands that make it (one
-// unlabelled command, or one command per module that synchronises on
-// action) and its branches.
-type choice struct {
-	action string
-	cmds   []int
-	bs     []branch
-}
-
 // choices returns the choices of state s under the model's semantics,
 // every enabled command's updates expanded. A state with no choice is
 // absorbing (under PRISM's semantics, a deadlock, counted).
-func (x *explorer) choices(s int) ([]choice, error) {
+func (x *expander[T]) choices(s int) ([]choice[T], error) {
 	m := x.p.m
 	cur := append([]int64(nil), x.state(s)...)
 	var enabled []int
@@ -593,7 +535,7 @@ func (x *explorer) choices(s int) ([]choice, error) {
 			enabled = append(enabled, ci)
 		}
 	}
-	var choices []choice
+	var choices []choice[T]
 	switch {
 	case m.Semantics == DP && m.MDP:
 		first := map[string]int{}
@@ -607,7 +549,7 @@ func (x *explorer) choices(s int) ([]choice, error) {
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, choice{action: c.Action, cmds: []int{ci}, bs: bs})
+			choices = append(choices, choice[T]{action: c.Action, cmds: []int{ci}, bs: bs})
 		}
 	case m.Semantics == DP:
 		if len(enabled) > 1 {
@@ -619,7 +561,7 @@ func (x *explorer) choices(s int) ([]choice, error) {
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, choice{cmds: enabled, bs: bs})
+			choices = append(choices, choice[T]{cmds: enabled, bs: bs})
 		}
 	case m.Semantics == PRISM:
 		var err error
@@ -635,11 +577,8 @@ func (x *explorer) choices(s int) ([]choice, error) {
 
 // successors appends the row of a state of a Markov chain to x.succs, a
 // uniform choice among its choices (none: absorbing, the chain gives it
-// a self-loop), and returns its length.
-func (x *explorer) successors(choices []choice) (int, error) {
-	if len(choices) == 0 {
-		return 0, nil
-	}
+// a self-loop).
+func (x *explorer) successors(choices []choice[*big.Rat]) error {
 	var share *big.Rat
 	var shared map[*big.Rat]*big.Rat // p·share by p (probabilities are shared)
 	if len(choices) > 1 {
@@ -649,12 +588,12 @@ func (x *explorer) successors(choices []choice) (int, error) {
 	n := 0
 	for i, c := range choices {
 		if i%1024 == 1023 && x.ctx.Err() != nil {
-			return 0, x.ctx.Err()
+			return x.ctx.Err()
 		}
 		for _, b := range c.bs {
 			t, _, err := x.find(b.v)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			p := b.p
 			if share != nil {
@@ -667,11 +606,13 @@ func (x *explorer) successors(choices []choice) (int, error) {
 			} else {
 				p = x.share(p)
 			}
-			x.succs = append(x.succs, succ{to: int32(t), p: p})
+			x.succs = append(x.succs, succ[*big.Rat]{to: int32(t), p: p})
 			n++
 		}
 	}
-	return n, nil
+	x.start = append(x.start, len(x.succs))
+	x.trans += max(1, n)
+	return nil
 }
 
 // at adds the state and command to an error.
@@ -694,173 +635,12 @@ func (x *explorer) share(p *big.Rat) *big.Rat {
 	return p
 }
 
-// command expands the updates of command ci at valuation cur.
-func (x *explorer) command(ci int, cur []int64) ([]branch, error) {
-	m := x.p.m
-	c := m.Commands[ci]
-	var out []branch
-	acc := &x.acc
-	acc.Reset()
-	var fsum poly.RatFunc // the sum as a function (BuildParam)
-	for ui, u := range x.p.updates[ci] {
-		p := x.one
-		var f poly.RatFunc
-		if x.sym != nil {
-			f = x.sym.one
-		}
-		if u.prob != nil {
-			v, err := u.prob(cur)
-			if err != nil {
-				return nil, x.at(ci, cur, errEval(err, c.Updates[ui].Pos))
-			}
-			p = v.Rat()
-			if x.sym != nil {
-				if f, err = x.updateProb(ci, ui, cur); err != nil {
-					return nil, err
-				}
-			}
-			if p.Sign() < 0 || p.Cmp(x.one) > 0 {
-				return nil, x.at(ci, cur, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]%s", p.RatString(), x.atParam())})
-			}
-			if x.sym == nil && p.Sign() == 0 || x.sym != nil && f.Equal(poly.RatFunc{}) {
-				continue
-			}
-		}
-		acc.Add(p)
-		if x.sym != nil {
-			var err error
-			if fsum, err = x.sym.p.Limits.RatAdd(x.ctx, fsum, f); err != nil {
-				return nil, x.algebra(ci, err)
-			}
-		}
-		bs, err := x.update(ci, ui, cur, p, f)
-		if err != nil {
-			return nil, err
-		}
-		if err := x.fits(int64(len(out)+len(bs)), ci, cur); err != nil {
-			return nil, err
-		}
-		out = append(out, bs...)
-	}
-	if x.sym != nil && !fsum.Equal(x.sym.one) {
-		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", fsum.Format(x.sym.p.Name))})
-	}
-	if acc.Cmp(x.one) != 0 {
-		return nil, x.at(ci, cur, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", acc.Rat(nil).RatString(), x.atParam())})
-	}
-	x.reserve(len(out), 0)
-	return out, nil
-}
-
-// update applies update ui of command ci to cur, with probability p:
-// every deterministic assignment, and each draw expanded into branches.
-func (x *explorer) update(ci, ui int, cur []int64, p *big.Rat, f poly.RatFunc) ([]branch, error) {
-	m := x.p.m
-	next := append([]int64(nil), cur...)
-	type draw struct {
-		v    int
-		dist []pv
-		sym  []spv // the distribution as functions (BuildParam)
-		pos  source.Position
-	}
-	var draws []draw
-	for _, a := range x.p.updates[ci][ui].assigns {
-		v := m.Vars[a.v]
-		switch {
-		case a.noise != nil:
-			if x.sym != nil {
-				if err := x.checkDraw(ci, a, cur); err != nil {
-					return nil, err
-				}
-			}
-			d, err := x.draw(a.noise, cur, &m.Vars[a.v])
-			if err != nil {
-				return nil, x.at(ci, cur, err)
-			}
-			var sd []spv
-			if x.sym != nil {
-				var serr error
-				if sd, serr = x.symDraw(ci, a, cur, d); serr != nil {
-					return nil, serr
-				}
-			}
-			draws = append(draws, draw{a.v, d, sd, a.pos})
-			continue
-		case a.cond != nil:
-			b, err := a.cond(cur)
-			if err != nil {
-				return nil, x.at(ci, cur, errEval(err, a.pos))
-			}
-			next[a.v] = b2i(b)
-		default:
-			val, err := a.num(cur)
-			if err != nil {
-				return nil, x.at(ci, cur, errEval(err, a.pos))
-			}
-			i, ok := val.Int()
-			switch {
-			case !ok && val.Rat().IsInt():
-				return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %s is outside the range [%d..%d] of %s", v.Name, val, v.Lo, v.Hi, v.Name)})
-			case !ok:
-				return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %s is not an integer", v.Name, val)})
-			}
-			next[a.v] = i
-		}
-		if next[a.v] < v.Lo || next[a.v] > v.Hi {
-			return nil, x.at(ci, cur, &source.Error{Pos: a.pos, Msg: fmt.Sprintf("%s' = %d is outside the range [%d..%d] of %s", v.Name, next[a.v], v.Lo, v.Hi, v.Name)})
-		}
-	}
-	out := []branch{{v: next, p: p, f: f}}
-	if len(draws) > 1 {
-		// The product of the draws, counted before it is enumerated.
-		total := 1.0
-		for _, d := range draws {
-			total *= float64(max(len(d.dist), len(d.sym)))
-		}
-		if err := x.outcomesFit(total, 0, ci, cur, "the draws of this update have %s outcomes together"); err != nil {
-			return nil, err
-		}
-	}
-	for _, d := range draws {
-		v := m.Vars[d.v]
-		if x.sym != nil {
-			var err error
-			if out, err = x.symBranches(ci, out, d.v, d.sym, d.pos, cur); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err := x.fits(int64(len(out))*int64(len(d.dist)), ci, cur); err != nil {
-			return nil, err
-		}
-		var grown []branch
-		for _, b := range out {
-			for _, o := range d.dist {
-				if o.v < v.Lo || o.v > v.Hi {
-					return nil, x.at(ci, cur, &source.Error{Pos: d.pos, Msg: fmt.Sprintf("the draw can give %s' = %d, outside the range [%d..%d] of %s", v.Name, o.v, v.Lo, v.Hi, v.Name)})
-				}
-				nv := append([]int64(nil), b.v...)
-				nv[d.v] = o.v
-				q := o.p
-				if !isOne(b.p) {
-					q = exact.Mul(b.p, o.p)
-				}
-				grown = append(grown, branch{v: nv, p: q})
-			}
-		}
-		out = grown
-	}
-	return out, nil
-}
-
-func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().Int64() == 1 }
-
 // prismChoices are the choices of PRISM's DTMC semantics at cur.
-func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
+func (x *expander[T]) prismChoices(enabled []int, cur []int64) ([]choice[T], error) {
 	m := x.p.m
-	var choices []choice
+	var choices []choice[T]
 	var byAction map[string]map[int][]int // action → module → enabled commands
-	var expanded map[int][]branch         // the branches of the synchronised commands
+	var expanded map[int][]branch[T]      // the branches of the synchronised commands
 	for _, ci := range enabled {
 		c := m.Commands[ci]
 		if c.Action == "" {
@@ -868,11 +648,11 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, choice{cmds: []int{ci}, bs: bs})
+			choices = append(choices, choice[T]{cmds: []int{ci}, bs: bs})
 			continue
 		}
 		if byAction == nil {
-			byAction, expanded = map[string]map[int][]int{}, map[int][]branch{}
+			byAction, expanded = map[string]map[int][]int{}, map[int][]branch[T]{}
 		}
 		if byAction[c.Action] == nil {
 			byAction[c.Action] = map[int][]int{}
@@ -929,7 +709,7 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 			if err != nil {
 				return nil, err
 			}
-			choices = append(choices, choice{action: a, cmds: cmb, bs: bs})
+			choices = append(choices, choice[T]{action: a, cmds: cmb, bs: bs})
 			// the next combination, the last module fastest
 			i := len(mods) - 1
 			for ; i >= 0; i-- {
@@ -948,7 +728,7 @@ func (x *explorer) prismChoices(enabled []int, cur []int64) ([]choice, error) {
 
 // commandOnce is command, computed once per state: expanded holds the
 // branches of the commands expanded at cur.
-func (x *explorer) commandOnce(ci int, cur []int64, expanded map[int][]branch) ([]branch, error) {
+func (x *expander[T]) commandOnce(ci int, cur []int64, expanded map[int][]branch[T]) ([]branch[T], error) {
 	if bs, ok := expanded[ci]; ok {
 		return bs, nil
 	}
@@ -964,8 +744,8 @@ func (x *explorer) commandOnce(ci int, cur []int64, expanded map[int][]branch) (
 // product of their distributions, each branch applying every command's
 // assignments to the variables it writes (counted by the caller before
 // it is enumerated).
-func (x *explorer) synchronise(cmds []int, cur []int64, expanded map[int][]branch) ([]branch, error) {
-	parts := make([][]branch, len(cmds))
+func (x *expander[T]) synchronise(cmds []int, cur []int64, expanded map[int][]branch[T]) ([]branch[T], error) {
+	parts := make([][]branch[T], len(cmds))
 	n := int64(1)
 	for i, ci := range cmds {
 		bs, err := x.commandOnce(ci, cur, expanded)
@@ -979,25 +759,28 @@ func (x *explorer) synchronise(cmds []int, cur []int64, expanded map[int][]branc
 			}
 		}
 	}
-	out := make([]branch, 0, n)
+	out := make([]branch[T], 0, n)
 	pick := make([]int, len(cmds)) // a branch of each command
 	for {
 		v := append([]int64(nil), cur...)
-		p := x.one
+		p := x.alg.one()
 		for i, ci := range cmds {
 			b := parts[i][pick[i]]
 			for _, w := range x.p.writes[ci] {
 				v[w] = b.v[w]
 			}
 			switch {
-			case isOne(b.p):
-			case isOne(p):
+			case x.alg.isOne(b.p):
+			case x.alg.isOne(p):
 				p = b.p
 			default:
-				p = exact.Mul(p, b.p)
+				var err error
+				if p, err = x.alg.Mul(p, b.p); err != nil {
+					return nil, x.algebra(ci, err)
+				}
 			}
 		}
-		out = append(out, branch{v: v, p: p})
+		out = append(out, branch[T]{v: v, p: p})
 		i := len(cmds) - 1
 		for ; i >= 0; i-- {
 			if pick[i]++; pick[i] < len(parts[i]) {
@@ -1021,7 +804,7 @@ func (p *compiled) writesOf(ci int) []int {
 	var out []int
 	for _, u := range p.updates[ci] {
 		for _, a := range u.assigns {
-			if !contains(out, a.v) {
+			if !slices.Contains(out, a.v) {
 				out = append(out, a.v)
 			}
 		}
@@ -1040,7 +823,7 @@ func (x *explorer) chain() (*chain.Chain, error) {
 	n := x.n
 	b.Grow(n)
 	vars := make([]chain.Var, n*x.nv)
-	dtmc := !m.MDP && x.sym == nil
+	dtmc := !m.MDP && x.param == nil
 	var to []int
 	var ps []*big.Rat
 	if dtmc {
@@ -1107,7 +890,7 @@ func (x *explorer) chain() (*chain.Chain, error) {
 		for s := range n {
 			lo, hi := x.start[s], x.start[s+1]
 			row := x.succs[lo:hi]
-			slices.SortStableFunc(row, func(a, b succ) int { return cmp.Compare(a.to, b.to) })
+			slices.SortStableFunc(row, func(a, b succ[*big.Rat]) int { return cmp.Compare(a.to, b.to) })
 			for i, t := range row {
 				to[lo+i], ps[lo+i] = int(t.to), t.p
 			}

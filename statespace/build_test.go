@@ -85,6 +85,19 @@ func finals(t *testing.T, c *chain.Chain, in string) map[string]*big.Rat {
 	return nil
 }
 
+// wantFinals checks the probabilities of the absorbing states reached
+// from the input whose valuation is in, the rationals written as strings.
+func wantFinals(t *testing.T, c *chain.Chain, in string, want map[string]string) {
+	t.Helper()
+	w := map[string]*big.Rat{}
+	for k, v := range want {
+		w[k] = r(v)
+	}
+	if d := cmp.Diff(w, finals(t, c, in), ratCmp); d != "" {
+		t.Errorf("from %s (-want +got):\n%s", in, d)
+	}
+}
+
 func TestNoiseDistributions(t *testing.T) {
 	for _, tc := range []struct {
 		name, draw string
@@ -101,14 +114,7 @@ func TestNoiseDistributions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := modules(t, "module m\n  x : [-1..3] init -1;\n  [] x = -1 -> (x' ~ "+tc.draw+");\nendmodule")
-			got := finals(t, build(t, m, model.Limits{}), "x=-1")
-			want := map[string]*big.Rat{}
-			for k, v := range tc.want {
-				want[k] = r(v)
-			}
-			if d := cmp.Diff(want, got, ratCmp); d != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.draw, d)
-			}
+			wantFinals(t, build(t, m, model.Limits{}), "x=-1", tc.want)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -34,38 +35,32 @@ type mchoice struct {
 	p    []*big.Rat
 }
 
-// mdpChoices names the choices of a state and looks their successors up.
-func (x *explorer) mdpChoices(cs []choice) ([]mchoice, error) {
+// mdpRow names the choices of a state and keeps them, their successors
+// looked up.
+func (x *explorer) mdpRow(cs []choice[*big.Rat]) error {
 	names := x.choiceNames(cs)
-	out := make([]mchoice, 0, len(cs))
+	row := make([]mchoice, 0, len(cs))
+	n := 0
 	for i, c := range cs {
-		acc := map[int32]*big.Rat{}
-		var order []int32
-		for _, b := range c.bs {
-			t, _, err := x.find(b.v)
-			if err != nil {
-				return nil, err
-			}
-			to := int32(t)
-			if q, seen := acc[to]; seen {
-				acc[to] = new(big.Rat).Add(q, b.p)
-				continue
-			}
-			acc[to] = b.p
-			order = append(order, to)
+		ss, err := merge(x, exact.Rats{}, c)
+		if err != nil {
+			return err
 		}
-		sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
-		mc := mchoice{name: names[i], to: order, p: make([]*big.Rat, len(order))}
-		for j, t := range order {
-			mc.p[j] = x.share(acc[t])
+		mc := mchoice{name: names[i], to: make([]int32, len(ss)), p: make([]*big.Rat, len(ss))}
+		for j, s := range ss {
+			mc.to[j], mc.p[j] = s.to, x.share(s.p)
 		}
-		out = append(out, mc)
+		row = append(row, mc)
+		n += len(ss)
 	}
-	return out, nil
+	x.mdp = append(x.mdp, row)
+	x.trans += max(1, n)
+	x.nchoices += len(row)
+	return nil
 }
 
 // choiceNames names the choices of one state, uniquely.
-func (x *explorer) choiceNames(cs []choice) []string {
+func (x *explorer) choiceNames(cs []choice[*big.Rat]) []string {
 	m := x.p.m
 	names := make([]string, len(cs))
 	count := map[string]int{}

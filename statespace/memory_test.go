@@ -72,12 +72,11 @@ func TestMemoryEstimate(t *testing.T) {
 		{"an MDP, two choices a state", counterModel(50_000, 1, 2, true)},
 	} {
 		l := model.DefaultLimits
-		p, errs := c.m.compile()
-		if errs != nil {
-			t.Fatal(errs)
-		}
 		before := heapInUse()
-		x := c.m.newExplorer(context.Background(), l, p)
+		x, err := c.m.newExplorer(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ch, err := x.run()
 		if err != nil {
 			t.Fatal(err)

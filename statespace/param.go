@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sort"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
@@ -13,7 +12,7 @@ import (
 	"github.com/dpcheck/dpcheck/source"
 )
 
-// Modules with a parameter (issue 14; docs/semantics.md, "For every
+// Modules with a parameter (docs/semantics.md, "For every
 // parameter value"). The parameter — a Var node named Param.Name that is
 // no variable of the model, its Fallback the number Param.At — may appear
 // in update probabilities and in the first argument of a draw (the α of
@@ -71,30 +70,27 @@ type ParamChain struct {
 	Note string
 }
 
-// symbolic evaluates the parametric side of an exploration.
+// symbolic is BuildParam's algebra (algebra.go): the rational functions
+// of the parameter, the explorer's numbers evaluated at Param.At checked
+// beside them.
 type symbolic struct {
+	poly.Field
+	x    *explorer
 	p    Param
-	ctx  context.Context
-	one  poly.RatFunc
+	unit poly.RatFunc
 	sl   slots
 	nums map[*expr.Expr]expr.ValNum
 	// pure caches the functions of expressions that read no variable.
 	pure map[*expr.Expr]poly.RatFunc
 	// checked holds the functions already checked positive (by Format).
 	checked map[string]bool
-	dists   map[string][]spv
+	dists   map[string][]outcome[poly.RatFunc]
 	// geos holds the geometric tables by α (by Format).
-	geos map[string]*symGeo
+	geos map[string]*geoTable[poly.RatFunc]
 	// scanned memoizes scan.
 	scanned map[*expr.Expr]uint8
 	// rows holds the parametric row of every state explored.
 	rows [][]ParamTrans
-}
-
-// spv is a value and its probability as a rational function.
-type spv struct {
-	v int64
-	f poly.RatFunc
 }
 
 // BuildParam explores the model for every value of the parameter p (see
@@ -110,52 +106,55 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	case p.At == nil || !p.Interval.Contains(p.At):
 		return nil, fmt.Errorf("statespace: the point at which the parametric model is explored is not in its interval")
 	}
-	l = l.WithDefaults()
-	cp, errs := m.compile()
-	if errs != nil {
-		return nil, errs
-	}
-	x := m.newExplorer(ctx, l, cp)
-	x.sym = &symbolic{p: p, ctx: ctx, one: poly.FromPoly(poly.FromInts(1)), sl: slots{m}, nums: map[*expr.Expr]expr.ValNum{},
-		pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]spv{}, geos: map[string]*symGeo{}, scanned: map[*expr.Expr]uint8{}}
-	c, err := x.run()
+	x, err := m.newExplorer(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := model.AllPairs(c.Inputs(), l.MaxMemory)
+	x.param = &p
+	s := &symbolic{Field: poly.Field{Ctx: ctx, Limits: p.Limits, Interval: p.Interval, Param: p.Name}, x: x, p: p, unit: poly.FromPoly(poly.FromInts(1)), sl: slots{m},
+		nums: map[*expr.Expr]expr.ValNum{}, pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]outcome[poly.RatFunc]{},
+		geos: map[string]*geoTable[poly.RatFunc]{}, scanned: map[*expr.Expr]uint8{}}
+	c, err := (&expander[poly.RatFunc]{x, s}).run(s.row)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := model.AllPairs(c.Inputs(), x.limits.MaxMemory)
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(model.LimitMemory)}}
 	}
-	return &ParamChain{Frame: c, Rows: x.sym.rows, Neighbours: pairs,
+	return &ParamChain{Frame: c, Rows: s.rows, Neighbours: pairs,
 		Note: fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))}, nil
 }
 
-// symRow is the parametric row of a state: its single choice's branches,
+// row keeps the parametric row of a state: its single choice's branches,
 // merged by target.
-func (x *explorer) symRow(choices []choice) ([]ParamTrans, error) {
-	if len(choices) == 0 {
-		return nil, nil
-	}
-	lim := x.sym.p.Limits
-	at := map[int]int{}
+func (s *symbolic) row(choices []choice[poly.RatFunc]) error {
 	var row []ParamTrans
-	for _, b := range choices[0].bs {
-		t, _, err := x.find(b.v)
+	if len(choices) > 0 {
+		ss, err := merge(s.x, s, choices[0])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if i, ok := at[t]; ok {
-			if row[i].P, err = lim.RatAdd(x.ctx, row[i].P, b.f); err != nil {
-				return nil, x.algebra(choices[0].cmds[0], err)
-			}
-			continue
+		row = make([]ParamTrans, len(ss))
+		for i, t := range ss {
+			row[i] = ParamTrans{To: int(t.to), P: t.p}
 		}
-		at[t] = len(row)
-		row = append(row, ParamTrans{To: t, P: b.f})
 	}
-	sort.Slice(row, func(i, j int) bool { return row[i].To < row[j].To })
-	return row, nil
+	s.rows = append(s.rows, row)
+	s.x.trans += max(1, len(row))
+	return nil
 }
+
+func (s *symbolic) one() poly.RatFunc { return s.unit }
+
+func (s *symbolic) isOne(f poly.RatFunc) bool { return f.Equal(s.unit) }
+
+func (s *symbolic) oneMinus(f poly.RatFunc) (poly.RatFunc, error) { return s.Sub(s.unit, f) }
+
+// power: the functions' powers are multiplied up.
+func (*symbolic) power(poly.RatFunc, int64) (poly.RatFunc, bool) { return poly.RatFunc{}, false }
+
+func (*symbolic) kept(poly.RatFunc) {}
 
 // algebra positions an error of the polynomial algebra (a limit) at
 // command ci.
@@ -163,7 +162,7 @@ func (x *explorer) algebra(ci int, err error) error {
 	if x.ctx.Err() != nil {
 		return x.ctx.Err()
 	}
-	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Msg: fmt.Sprintf("for every %s: %v", x.sym.p.Name, err)}}
+	return source.ErrorList{{Pos: x.p.m.Commands[ci].Pos, Msg: fmt.Sprintf("for every %s: %v", x.param.Name, err)}}
 }
 
 // mentions reports whether e mentions the parameter (once per node).
@@ -240,22 +239,21 @@ func (s *symbolic) rat(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 }
 
 func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
-	lim, ctx := s.p.Limits, s.ctx
 	fail := func(err error) (poly.RatFunc, error) {
-		if ctx.Err() != nil {
-			return poly.RatFunc{}, ctx.Err()
+		if s.Ctx.Err() != nil {
+			return poly.RatFunc{}, s.Ctx.Err()
 		}
 		return poly.RatFunc{}, source.ErrorList{{Pos: e.Pos, Msg: fmt.Sprintf("for every %s: %v", s.p.Name, err)}}
 	}
 	switch e.Op {
 	case expr.Var:
-		return poly.FromPoly(poly.X()), nil
+		return s.X(), nil
 	case expr.Neg:
 		f, err := s.rat(e.Args[0], cur)
 		if err != nil {
 			return f, err
 		}
-		if f, err = lim.RatSub(ctx, poly.RatFunc{}, f); err != nil {
+		if f, err = s.Sub(poly.RatFunc{}, f); err != nil {
 			return fail(err)
 		}
 		return f, nil
@@ -271,13 +269,13 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 			}
 			switch inv := e.Inv[i+1]; {
 			case e.Op == expr.Sum && inv:
-				acc, err = lim.RatSub(ctx, acc, f)
+				acc, err = s.Sub(acc, f)
 			case e.Op == expr.Sum:
-				acc, err = lim.RatAdd(ctx, acc, f)
+				acc, err = s.Add(acc, f)
 			case inv:
-				acc, err = lim.RatDiv(ctx, acc, f)
+				acc, err = s.Quo(acc, f)
 			default:
-				acc, err = lim.RatMul(ctx, acc, f)
+				acc, err = s.Mul(acc, f)
 			}
 			if err != nil {
 				return fail(err)
@@ -300,14 +298,14 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 			return base, err
 		}
 		n := k.Num().Int64()
-		acc := s.one
+		acc := s.unit
 		for range max(n, -n) {
-			if acc, err = lim.RatMul(ctx, acc, base); err != nil {
+			if acc, err = s.Mul(acc, base); err != nil {
 				return fail(err)
 			}
 		}
 		if n < 0 {
-			if acc, err = lim.RatDiv(ctx, s.one, acc); err != nil {
+			if acc, err = s.Quo(s.unit, acc); err != nil {
 				return fail(err)
 			}
 		}
@@ -343,22 +341,21 @@ func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.
 	if s.checked[key] {
 		return nil
 	}
-	lim, ctx := s.p.Limits, s.ctx
 	check := func(g poly.RatFunc, bound string) error {
-		reg, err := lim.WhereRat(ctx, g, poly.GT, s.p.Interval)
+		reg, err := s.Limits.WhereRat(s.Ctx, g, poly.GT, s.Interval)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+			if s.Ctx.Err() != nil {
+				return s.Ctx.Err()
 			}
 			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+": %v", f.Format(s.p.Name), err)}}
 		}
-		w, bad, err := lim.Witness(ctx, reg)
+		w, bad, err := s.Limits.Witness(s.Ctx, reg)
 		if err != nil {
 			return err
 		}
 		if bad {
 			how := "is not " + bound + " at %s = %s: it must be"
-			if sg, err := w.SignOf(ctx, g.Den()); err == nil && sg == 0 {
+			if sg, err := w.SignOf(s.Ctx, g.Den()); err == nil && sg == 0 {
 				how = "has a pole at %s = %s: it must be " + bound // undefined there
 			}
 			return source.ErrorList{{Pos: at, Msg: fmt.Sprintf(what+" "+how+" for every %s in %s (the chain's graph must be the same for every %s)",
@@ -370,7 +367,7 @@ func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.
 		return err
 	}
 	if below1 {
-		g, err := lim.RatSub(ctx, s.one, f)
+		g, err := s.oneMinus(f)
 		if err != nil {
 			return err
 		}
@@ -382,17 +379,17 @@ func (s *symbolic) positive(f poly.RatFunc, below1 bool, what string, at source.
 	return nil
 }
 
-// updateProb is update ui's probability of command ci at cur as a
-// function, checked positive when it depends on the parameter.
-func (x *explorer) updateProb(ci, ui int, cur []int64) (poly.RatFunc, error) {
-	u := x.p.m.Commands[ci].Updates[ui]
-	f, err := x.sym.rat(u.Prob, cur)
+// update is update ui's probability of command ci at cur as a function,
+// checked positive when it depends on the parameter.
+func (s *symbolic) update(ci, ui int, cur []int64, _ *big.Rat) (poly.RatFunc, error) {
+	u := s.x.p.m.Commands[ci].Updates[ui]
+	f, err := s.rat(u.Prob, cur)
 	if err != nil {
-		return f, x.atErr(ci, cur, err)
+		return f, s.x.atErr(ci, cur, err)
 	}
-	if x.sym.mentions(u.Prob) && !f.Equal(poly.RatFunc{}) {
-		if err := x.sym.positive(f, false, "the probability %s", u.Pos); err != nil {
-			return f, x.atErr(ci, cur, err)
+	if s.mentions(u.Prob) && !s.IsZero(f) {
+		if err := s.positive(f, false, "the probability %s", u.Pos); err != nil {
+			return f, s.x.atErr(ci, cur, err)
 		}
 	}
 	return f, nil
@@ -407,48 +404,42 @@ func (x *explorer) atErr(ci int, cur []int64, err error) error {
 	return x.at(ci, cur, list[0])
 }
 
-// checkDraw checks, before the numeric draw, that a draw's first argument
-// that mentions the parameter is in (0, 1) for every value of the interval
-// (a bernoulli's p may also be constantly 0 or 1).
-func (x *explorer) checkDraw(ci int, a cassign, cur []int64) error {
-	s := x.sym
-	noise := a.noise.src
-	if !s.mentions(noise.Args[0]) {
-		return nil
-	}
-	f, err := s.rat(noise.Args[0], cur)
-	if err != nil {
-		return x.atErr(ci, cur, err)
-	}
-	what := "the α %s of the draw"
-	if noise.Kind == Bernoulli {
-		what = "the p %s of the draw"
-		if f.Equal(poly.RatFunc{}) || f.Equal(s.one) {
-			return nil
+// draw is a draw's distribution as functions of the parameter. Its first
+// argument, when it mentions the parameter, is checked in (0, 1) for every
+// value of the interval (a bernoulli's p may also be constantly 0 or 1)
+// before the numeric draw (at Param.At) is made with its checks and
+// limits. The distribution is the numeric one's, its probabilities
+// constants, when the first argument does not mention the parameter, and
+// else the same closed form with the function as α or p.
+func (s *symbolic) draw(ci int, a cassign, cur []int64) ([]outcome[poly.RatFunc], error) {
+	x, noise := s.x, a.noise.src
+	var f poly.RatFunc
+	mentions := s.mentions(noise.Args[0])
+	if mentions {
+		var err error
+		if f, err = s.rat(noise.Args[0], cur); err != nil {
+			return nil, x.atErr(ci, cur, err)
+		}
+		what := "the α %s of the draw"
+		if noise.Kind == Bernoulli {
+			what = "the p %s of the draw"
+		}
+		if noise.Kind != Bernoulli || !s.IsZero(f) && !s.isOne(f) {
+			if err := s.positive(f, true, what, noise.Pos); err != nil {
+				return nil, x.atErr(ci, cur, err)
+			}
 		}
 	}
-	if err := s.positive(f, true, what, noise.Pos); err != nil {
-		return x.atErr(ci, cur, err)
+	d, err := x.draw(ci, a, cur)
+	if err != nil {
+		return nil, err
 	}
-	return nil
-}
-
-// symDraw is a draw's distribution as functions of the parameter: its
-// values are those of the numeric draw d (at Param.At), or — for a
-// bernoulli draw whose p is 0 there but not everywhere — both.
-func (x *explorer) symDraw(ci int, a cassign, cur []int64, d []pv) ([]spv, error) {
-	s := x.sym
-	noise := a.noise.src
-	if !s.mentions(noise.Args[0]) {
-		out := make([]spv, len(d))
+	if !mentions {
+		out := make([]outcome[poly.RatFunc], len(d))
 		for i, o := range d {
-			out[i] = spv{o.v, poly.FromPoly(poly.Const(o.p))}
+			out[i] = outcome[poly.RatFunc]{o.v, s.Const(o.p)}
 		}
 		return out, nil
-	}
-	f, err := s.rat(noise.Args[0], cur)
-	if err != nil {
-		return nil, x.atErr(ci, cur, err)
 	}
 	args := make([]int64, len(noise.Args))
 	for i, e := range noise.Args[1:] {
@@ -462,216 +453,27 @@ func (x *explorer) symDraw(ci int, a cassign, cur []int64, d []pv) ([]spv, error
 	if out, ok := s.dists[key]; ok {
 		return out, nil
 	}
-	if noise.Kind == Bernoulli && (f.Equal(poly.RatFunc{}) || f.Equal(s.one)) {
-		out := make([]spv, len(d))
-		for i, o := range d {
-			out[i] = spv{o.v, poly.FromPoly(poly.Const(o.p))}
-		}
-		return out, nil
-	}
-	var out []spv
+	var out []outcome[poly.RatFunc]
 	switch noise.Kind {
 	case Bernoulli:
-		q, err := s.p.Limits.RatSub(s.ctx, s.one, f)
-		if err != nil {
-			return nil, x.algebra(ci, err)
-		}
-		out = []spv{{0, q}, {1, f}}
+		out, err = bernoulli(s, f)
 	case Geometric, Geometric1:
-		out, err = s.geometric(noise.Kind, f, args[1], args[2], args[3])
-		if err != nil {
-			return nil, x.algebra(ci, err)
-		}
+		out, err = tableOf(s.Ctx, s, s.geos, f).geometric(noise.Kind, args[1], args[2], args[3])
 	default:
 		return nil, x.at(ci, cur, &source.Error{Pos: noise.Pos, Msg: fmt.Sprintf("this draw cannot depend on the parameter %s", s.p.Name)})
+	}
+	if err != nil {
+		return nil, x.algebra(ci, err)
 	}
 	s.dists[key] = out
 	return out, nil
 }
 
-// symGeo holds the functions of the geometric draws of one α(x), each
-// computed once (as geoTable holds numbers): α^k, and for the two-sided
-// noise point[k] = (1−α)/(1+α)·α^k and atLeast[k] = P(Z ≥ k); for the
-// one-sided one point1[k] = (1−α)·α^k and atMost1[k] = 1 − α^(k+1).
-type symGeo struct {
-	a, one, oneMinus, onePlus, mid poly.RatFunc
-	pw                             []poly.RatFunc
-	point, atLeast, point1, atMost map[int64]poly.RatFunc
-}
-
-// geoTable returns the table of α = a.
-func (s *symbolic) geoTable(a poly.RatFunc) (*symGeo, error) {
-	key := a.Format("x")
-	if t, ok := s.geos[key]; ok {
-		return t, nil
-	}
-	lim, ctx := s.p.Limits, s.ctx
-	t := &symGeo{a: a, one: s.one, pw: []poly.RatFunc{s.one}, point: map[int64]poly.RatFunc{}, atLeast: map[int64]poly.RatFunc{},
-		point1: map[int64]poly.RatFunc{}, atMost: map[int64]poly.RatFunc{}}
-	var err error
-	if t.oneMinus, err = lim.RatSub(ctx, s.one, a); err != nil {
-		return nil, err
-	}
-	if t.onePlus, err = lim.RatAdd(ctx, s.one, a); err != nil {
-		return nil, err
-	}
-	if t.mid, err = lim.RatDiv(ctx, t.oneMinus, t.onePlus); err != nil {
-		return nil, err
-	}
-	s.geos[key] = t
-	return t, nil
-}
-
-// memo returns m[k], computing it with f the first time.
-func memoRat(m map[int64]poly.RatFunc, k int64, f func() (poly.RatFunc, error)) (poly.RatFunc, error) {
-	if p, ok := m[k]; ok {
-		return p, nil
-	}
-	p, err := f()
-	if err == nil {
-		m[k] = p
-	}
-	return p, err
-}
-
-// geometric is the clamped geometric distribution of twoSided and
-// oneSided (noise.go) with α the function a.
-func (s *symbolic) geometric(kind NoiseKind, a poly.RatFunc, c, lo, hi int64) ([]spv, error) {
-	lim, ctx := s.p.Limits, s.ctx
-	t, err := s.geoTable(a)
-	if err != nil {
-		return nil, err
-	}
-	power := func(k int64) (poly.RatFunc, error) {
-		for int64(len(t.pw)) <= k {
-			if err := ctx.Err(); err != nil {
-				return poly.RatFunc{}, err
-			}
-			next, err := lim.RatMul(ctx, t.pw[len(t.pw)-1], a)
-			if err != nil {
-				return next, err
-			}
-			t.pw = append(t.pw, next)
-		}
-		return t.pw[k], nil
-	}
-	var out []spv
-	add := func(v int64, f poly.RatFunc, err error) error {
-		if err == nil && !f.Equal(poly.RatFunc{}) {
-			out = append(out, spv{v, f})
-		}
-		return err
-	}
-	if kind == Geometric {
-		if lo == hi {
-			return []spv{{lo, s.one}}, nil
-		}
-		// atLeast is P(Z ≥ k): α^k/(1+α) for k ≥ 1, 1 − α^(1−k)/(1+α) for k ≤ 0.
-		atLeast := func(k int64) (poly.RatFunc, error) {
-			return memoRat(t.atLeast, k, func() (poly.RatFunc, error) {
-				e := k
-				if k <= 0 {
-					e = 1 - k
-				}
-				p, err := power(e)
-				if err != nil {
-					return p, err
-				}
-				if p, err = lim.RatDiv(ctx, p, t.onePlus); err != nil || k > 0 {
-					return p, err
-				}
-				return lim.RatSub(ctx, s.one, p)
-			})
-		}
-		f, err := atLeast(c - lo)
-		if err := add(lo, f, err); err != nil {
-			return nil, err
-		}
-		for v := lo + 1; v < hi; v++ {
-			k := abs(v - c)
-			p, err := memoRat(t.point, k, func() (poly.RatFunc, error) {
-				p, err := power(k)
-				if err != nil {
-					return p, err
-				}
-				return lim.RatMul(ctx, t.mid, p)
-			})
-			if err := add(v, p, err); err != nil {
-				return nil, err
-			}
-		}
-		f, err = atLeast(hi - c)
-		return out, add(hi, f, err)
-	}
-	if c >= hi || lo == hi {
-		return []spv{{hi, s.one}}, nil
-	}
-	if c < lo {
-		k := lo - c
-		p, err := memoRat(t.atMost, k, func() (poly.RatFunc, error) {
-			p, err := power(k + 1)
-			if err != nil {
-				return p, err
-			}
-			return lim.RatSub(ctx, s.one, p)
-		})
-		if err := add(lo, p, err); err != nil {
-			return nil, err
-		}
-	}
-	for v := max(lo, c); v < hi; v++ {
-		if v == lo && c < lo {
-			continue
-		}
-		k := v - c
-		p, err := memoRat(t.point1, k, func() (poly.RatFunc, error) {
-			p, err := power(k)
-			if err != nil {
-				return p, err
-			}
-			return lim.RatMul(ctx, t.oneMinus, p)
-		})
-		if err := add(v, p, err); err != nil {
-			return nil, err
-		}
-	}
-	f, err := power(hi - c)
-	return out, add(hi, f, err)
-}
-
-// symBranches expands the branches out by a draw of variable v with the
-// parametric distribution d (their numeric probabilities are not kept).
-func (x *explorer) symBranches(ci int, out []branch, v int, d []spv, at source.Position, cur []int64) ([]branch, error) {
-	vr := x.p.m.Vars[v]
-	if err := x.fits(int64(len(out))*int64(len(d)), ci, cur); err != nil {
-		return nil, err
-	}
-	var grown []branch
-	for _, b := range out {
-		for _, o := range d {
-			if o.v < vr.Lo || o.v > vr.Hi {
-				return nil, x.at(ci, cur, &source.Error{Pos: at, Msg: fmt.Sprintf("the draw can give %s' = %d, outside the range [%d..%d] of %s", vr.Name, o.v, vr.Lo, vr.Hi, vr.Name)})
-			}
-			nv := append([]int64(nil), b.v...)
-			nv[v] = o.v
-			f := o.f
-			if !b.f.Equal(x.sym.one) {
-				var err error
-				if f, err = x.sym.p.Limits.RatMul(x.ctx, b.f, o.f); err != nil {
-					return nil, x.algebra(ci, err)
-				}
-			}
-			grown = append(grown, branch{v: nv, f: f})
-		}
-	}
-	return grown, nil
-}
-
 // atParam says, in a parametric exploration, at which parameter value a
 // numeric check failed.
 func (x *explorer) atParam() string {
-	if x.sym == nil {
+	if x.param == nil {
 		return ""
 	}
-	return fmt.Sprintf(" at %s = %s", x.sym.p.Name, x.sym.p.At.RatString())
+	return fmt.Sprintf(" at %s = %s", x.param.Name, x.param.At.RatString())
 }
