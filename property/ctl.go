@@ -29,9 +29,6 @@ type FormulaOutcome struct {
 	Result *verify.FormulaResult
 }
 
-// Head returns the statement's header.
-func (s *FormulaCheck) Head() *Header { return &s.Header }
-
 // Kind is "check formula".
 func (s *FormulaCheck) Kind() string { return "check formula" }
 
@@ -73,17 +70,45 @@ func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.formulaOnMDP(ctx, e)
 	}
 	o := &FormulaOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.Check(ctx, e.checkedFormula(s.Formula, s.f))
+	var ok bool
+	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Formula, s.f, (*verify.Checker).Check); ok {
+		e.liftExplanation(o.Result.Counterexample)
+		o.passCheck(&s.Header, o.Result.Holds)
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftExplanation(o.Result.Counterexample)
-	o.passCheck(&s.Header, o.Result.Holds)
 	return o
+}
+
+// evalFormula computes a formula statement's result with the checker of
+// the formula statements, f resolved for it, recording in b why it could
+// not be computed.
+func evalFormula[R any](ctx context.Context, e *Env, b *base, f *Formula, resolved *verify.Formula, compute func(*verify.Checker, context.Context, *verify.Formula) (R, error)) (R, bool) {
+	return evaluate(b, func() (R, error) {
+		m, err := e.formulaChecker(ctx)
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return compute(m, ctx, e.checkedFormula(f, resolved))
+	})
+}
+
+// pathOf is what a query over a path formula knows once prepared.
+type pathOf struct {
+	f     *verify.Formula
+	onMDP bool
+}
+
+// Resolved returns the path formula resolved against the model (once
+// prepared).
+func (q *pathOf) Resolved() *verify.Formula { return q.f }
+
+// resolve resolves a query's path formula against the model.
+func (q *pathOf) resolve(p *Prepared, h *Header, path *Formula) source.ErrorList {
+	errs := p.checkExpectUnknown(h, false)
+	q.onMDP = p.MDP != nil
+	errs = append(errs, p.preparePathOnMDP(path)...)
+	q.f = path.resolve(p.Chain, &errs)
+	return errs
 }
 
 // Value is "holds" or "violated".
@@ -100,9 +125,8 @@ type ProbQuery struct {
 	// ExpectInputs those expected of named inputs.
 	ExpectAll    *big.Rat
 	ExpectInputs []ExpectedProb
-	f            *verify.Formula
-	want         map[int]*big.Rat
-	onMDP        bool
+	pathOf
+	want map[int]*big.Rat
 }
 
 // ExpectedProb is the probability a ProbQuery expects of one input.
@@ -116,9 +140,6 @@ type ProbOutcome struct {
 	base
 	Probs []verify.InputProb
 }
-
-// Head returns the statement's header.
-func (s *ProbQuery) Head() *Header { return &s.Header }
 
 // Kind is "query P".
 func (s *ProbQuery) Kind() string { return "query P" }
@@ -137,15 +158,10 @@ func (s *ProbQuery) Describe() string {
 }
 
 func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	switch {
-	case s.onMDP:
-		errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	case s.Extreme != "":
+	errs := s.resolve(p, &s.Header, s.Path)
+	if !s.onMDP && s.Extreme != "" {
 		errs = append(errs, errorAt(s.Pos, "P%s=? is for MDPs: the model is a Markov chain, where Pr(ψ) is one number; ask P=?", s.Extreme))
 	}
-	s.f = s.Path.resolve(p.Chain, &errs)
 	s.want = map[int]*big.Rat{}
 	for _, x := range s.ExpectInputs {
 		st, err := inputByName(x.Input, p.Chain)
@@ -160,10 +176,6 @@ func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	}
 	return errs
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *ProbQuery) Resolved() *verify.Formula { return s.f }
 
 // Expected returns the probability the query expects of input s, or nil
 // (once prepared).
@@ -181,33 +193,26 @@ func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.probOnMDP(ctx, e)
 	}
 	o := &ProbOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Probs, err = m.ProbQuery(ctx, e.checkedFormula(s.Path, s.f))
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	for i := range o.Probs {
-		o.Probs[i].State = e.state(o.Probs[i].State)
-	}
-	o.pass = true
-	for _, p := range o.Probs {
-		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-			o.pass = false
+	var ok bool
+	if o.Probs, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, (*verify.Checker).ProbQuery); ok {
+		o.pass = true
+		for i, p := range o.Probs {
+			o.Probs[i].State = e.state(p.State)
+			o.pass = o.pass && s.meets(o.Probs[i].State.ID, p.Pr)
 		}
 	}
 	return o
 }
 
-// Value is "" (one probability per input).
-func (o *ProbOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
+// meets reports whether pr is the probability expected of input st, if
+// one is.
+func (s *ProbQuery) meets(st int, pr *big.Rat) bool {
+	want := s.Expected(st)
+	return want == nil || want.Cmp(pr) == 0
 }
+
+// Value is "" (one probability per input).
+func (o *ProbOutcome) Value() string { return o.noValue() }
 
 // DEpsQuery is "query D{?, δ}[ψ]": the least ε for which D{ε,δ}[ψ] holds
 // at every input.
@@ -217,8 +222,7 @@ type DEpsQuery struct {
 	Delta *big.Rat
 	// Expected is the ε the statement expects (Expect.Kind ExpectValue).
 	Expected exact.Eps
-	f        *verify.Formula
-	onMDP    bool
+	pathOf
 }
 
 // DBoundOutcome is the least ε (DEpsQuery) or δ (DDeltaQuery) of D, with
@@ -228,9 +232,6 @@ type DBoundOutcome struct {
 	Result *verify.DPBound
 	eps    bool
 }
-
-// Head returns the statement's header.
-func (s *DEpsQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D eps".
 func (s *DEpsQuery) Kind() string { return "query D eps" }
@@ -247,16 +248,8 @@ func describeD(onMDP bool) string {
 }
 
 func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	s.f = s.Path.resolve(p.Chain, &errs)
-	return errs
+	return s.resolve(p, &s.Header, s.Path)
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *DEpsQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
@@ -264,16 +257,13 @@ func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.epsOnMDP(ctx, e)
 	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.TightEpsilonD(ctx, e.checkedFormula(s.Path, s.f), s.Delta)
+	var ok bool
+	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+		return m.TightEpsilonD(ctx, f, s.Delta)
+	}); ok {
+		e.liftBound(o.Result)
+		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftBound(o.Result)
-	o.passEps(&s.Header, o.Result.Eps, s.Expected)
 	return o
 }
 
@@ -288,12 +278,8 @@ type DDeltaQuery struct {
 	// the statement's ε).
 	Expected     *big.Rat
 	ExpectedReal *exact.Real
-	f            *verify.Formula
-	onMDP        bool
+	pathOf
 }
-
-// Head returns the statement's header.
-func (s *DDeltaQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D delta".
 func (s *DDeltaQuery) Kind() string { return "query D delta" }
@@ -302,16 +288,8 @@ func (s *DDeltaQuery) Kind() string { return "query D delta" }
 func (s *DDeltaQuery) Describe() string { return describeD(s.onMDP) }
 
 func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	s.f = s.Path.resolve(p.Chain, &errs)
-	return errs
+	return s.resolve(p, &s.Header, s.Path)
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *DDeltaQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
@@ -319,16 +297,13 @@ func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.deltaOnMDP(ctx, e)
 	}
 	o := &DBoundOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.TightDeltaD(ctx, e.checkedFormula(s.Path, s.f), s.Eps)
+	var ok bool
+	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+		return m.TightDeltaD(ctx, f, s.Eps)
+	}); ok {
+		e.liftBound(o.Result)
+		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftBound(o.Result)
-	o.passDelta(&s.Header, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 

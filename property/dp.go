@@ -80,13 +80,17 @@ func (o *overOutput) Describe() string {
 	return "standard (ε,δ)-DP over all events; outputs: " + o.out.String()
 }
 
-// analysis evaluates a dp statement's distributions, recording a failure.
-func (o *overOutput) analysis(ctx context.Context, e *Env, b *base) verify.Privacy {
-	a, err := e.Privacy(ctx, o.out)
-	if err != nil {
-		b.fail(err)
-	}
-	return a
+// evalPrivacy computes a dp statement's result from the distributions
+// of its output space, recording in b why it could not be computed.
+func evalPrivacy[R any](ctx context.Context, e *Env, o *overOutput, b *base, compute func(verify.Privacy) (R, error)) (R, bool) {
+	return evaluate(b, func() (R, error) {
+		a, err := e.Privacy(ctx, o.out)
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return compute(a)
+	})
 }
 
 // DPCheck is "check dp(eps = ε, delta = δ)".
@@ -103,9 +107,6 @@ type DPOutcome struct {
 	Result *verify.DPResult
 }
 
-// Head returns the statement's header.
-func (s *DPCheck) Head() *Header { return &s.Header }
-
 // Kind is "check dp".
 func (s *DPCheck) Kind() string { return "check dp" }
 
@@ -120,14 +121,11 @@ func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.dpOnMDP(ctx, e)
 	}
 	o := &DPOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.DP(ctx, s.Eps, s.Delta)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passCheck(&s.Header, r.Holds)
+	var ok bool
+	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
+		return a.DP(ctx, s.Eps, s.Delta)
+	}); ok {
+		o.passCheck(&s.Header, o.Result.Holds)
 	}
 	return o
 }
@@ -150,9 +148,6 @@ type EpsOutcome struct {
 	Result *verify.EpsResult
 }
 
-// Head returns the statement's header.
-func (s *EpsQuery) Head() *Header { return &s.Header }
-
 // Kind is "query eps".
 func (s *EpsQuery) Kind() string { return "query eps" }
 
@@ -166,14 +161,11 @@ func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.epsOnMDP(ctx, e)
 	}
 	o := &EpsOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.TightEpsilon(ctx, s.Delta)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passEps(&s.Header, r.Eps, s.Expected)
+	var ok bool
+	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.EpsResult, error) {
+		return a.TightEpsilon(ctx, s.Delta)
+	}); ok {
+		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
 	return o
 }
@@ -205,9 +197,6 @@ type DeltaOutcome struct {
 	Result *verify.DeltaResult
 }
 
-// Head returns the statement's header.
-func (s *DeltaQuery) Head() *Header { return &s.Header }
-
 // Kind is "query delta".
 func (s *DeltaQuery) Kind() string { return "query delta" }
 
@@ -221,14 +210,11 @@ func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.deltaOnMDP(ctx, e)
 	}
 	o := &DeltaOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.TightDelta(ctx, s.Eps)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passDelta(&s.Header, r.Delta, expectedDelta(s.Expected, s.ExpectedReal))
+	var ok bool
+	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DeltaResult, error) {
+		return a.TightDelta(ctx, s.Eps)
+	}); ok {
+		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
 	return o
 }
@@ -253,9 +239,6 @@ type ProfileOutcome struct {
 	Result *verify.Profile
 }
 
-// Head returns the statement's header.
-func (s *ProfileQuery) Head() *Header { return &s.Header }
-
 // Kind is "query profile".
 func (s *ProfileQuery) Kind() string { return "query profile" }
 
@@ -269,21 +252,11 @@ func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList 
 // Evaluate computes the profile's exact breakpoints.
 func (s *ProfileQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ProfileOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.Profile(ctx)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result, o.pass = r, true
-	}
+	o.Result, o.pass = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.Profile, error) {
+		return a.Profile(ctx)
+	})
 	return o
 }
 
 // Value is "" (a profile is many values).
-func (o *ProfileOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
-}
+func (o *ProfileOutcome) Value() string { return o.noValue() }

@@ -180,37 +180,22 @@ type MDPEpsOutcome struct {
 // Value is the least ε, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPEpsOutcome) Value() string {
-	r := o.Result
-	if o.err != nil || r == nil {
+	if o.err != nil || o.Result == nil {
 		return "error"
 	}
-	var hi fmt.Stringer
-	if r.Upper != nil {
-		hi = *r.Upper
-	}
-	return intervalValue(r.Exact, r.Eps, hi)
+	return intervalValue(o.Result.Exact, o.Result.Eps, o.Result.Upper)
 }
 
 // intervalValue is a least ε or δ: the value when exact, otherwise the
 // interval it lies in ("≥ lo" without an upper bound hi).
-func intervalValue(ex bool, lo, hi fmt.Stringer) string {
+func intervalValue[T fmt.Stringer](ex bool, lo T, hi *T) string {
 	switch {
 	case ex:
 		return lo.String()
 	case hi == nil:
 		return "≥ " + lo.String()
 	}
-	return "[" + lo.String() + ", " + hi.String() + "]"
-}
-
-// passEpsMDP sets whether a least ε meets its expectation: exact and
-// equal.
-func (b *base) passEpsMDP(h *Header, r *mdp.EpsResult, want exact.Eps) {
-	if h.Expect.Kind == ExpectValue && !r.Exact {
-		b.pass = false
-		return
-	}
-	b.passEps(h, r.Eps, want)
+	return "[" + lo.String() + ", " + (*hi).String() + "]"
 }
 
 // MDPDeltaOutcome is the least δ of query delta or query D{ε,?}[ψ] on an
@@ -224,82 +209,71 @@ type MDPDeltaOutcome struct {
 // Value is the least δ, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPDeltaOutcome) Value() string {
-	r := o.Result
-	if o.err != nil || r == nil {
+	if o.err != nil || o.Result == nil {
 		return "error"
 	}
-	var hi fmt.Stringer
-	if r.Upper != nil {
-		hi = *r.Upper
-	}
-	return intervalValue(r.Exact, r.Delta, hi)
+	return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper)
 }
 
-// passDeltaMDP sets whether a least δ meets its expectation: exact and
-// equal.
-func (b *base) passDeltaMDP(h *Header, r *mdp.Result, want exact.Real) {
-	if h.Expect.Kind == ExpectValue && !r.Exact {
-		b.pass = false
-		return
-	}
-	b.passDelta(h, r.Delta, want)
+// evalOnMDP computes a statement's result on e's MDP from its
+// neighbouring pairs, recording in b why it could not be computed.
+func evalOnMDP[R any](e *Env, b *base, compute func(pairs [][2]int, opts mdp.Options) (R, error)) (R, bool) {
+	return evaluate(b, func() (R, error) {
+		pairs, err := e.p.Pairs()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return compute(pairs, e.opts.MDP)
+	})
 }
-
-// mdpOptions are the bounds of the query-scheduler search.
-func (e *Env) mdpOptions() mdp.Options { return e.opts.MDP }
 
 // dpOnMDP evaluates check dp on an MDP.
 func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
+	var ok bool
+	if o.Result, ok = evalOnMDP(e, &o.base, func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+		return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, opts)
+	}); ok {
+		o.passVerdict(&s.Header, o.Result.Verdict)
 	}
-	r, err := mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
+	return o
+}
+
+// epsOnMDP evaluates a least ε on e's MDP (query eps, query D{?,δ}[ψ]),
+// computed by compute, and whether it is exactly want.
+func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error)) Outcome {
+	o := &MDPEpsOutcome{base: base{st: st}, OnFrame: e.onFrame()}
+	var ok bool
+	if o.Result, ok = evalOnMDP(e, &o.base, compute); ok {
+		o.passEps(st.Head(), o.Result.Exact, o.Result.Eps, want)
 	}
-	o.Result = r
-	o.passVerdict(&s.Header, r.Verdict)
+	return o
+}
+
+// deltaOnMDP evaluates a least δ on e's MDP (query delta, query
+// D{ε,?}[ψ]), computed by compute, and whether it is exactly want.
+func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error)) Outcome {
+	o := &MDPDeltaOutcome{base: base{st: st}, OnFrame: e.onFrame()}
+	var ok bool
+	if o.Result, ok = evalOnMDP(e, &o.base, compute); ok {
+		o.passDelta(st.Head(), o.Result.Exact, o.Result.Delta, want)
+	}
 	return o
 }
 
 // epsOnMDP evaluates query eps on an MDP.
 func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	r, err := mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passEpsMDP(&s.Header, r, s.Expected)
-	return o
+	return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
+		return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, opts)
+	})
 }
 
 // deltaOnMDP evaluates query delta on an MDP.
 func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	r, err := mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
-	return o
+	return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+		return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, opts)
+	})
 }
 
 // noPair is the reason of a D query without neighbouring pairs.
@@ -307,48 +281,22 @@ const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input 
 
 // epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
 func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	if len(pairs) == 0 {
-		o.Result = &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}
-		o.passEpsMDP(&s.Header, o.Result, s.Expected)
-		return o
-	}
-	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passEpsMDP(&s.Header, r, s.Expected)
-	return o
+	return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
+		if len(pairs) == 0 {
+			return &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}, nil
+		}
+		return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, opts)
+	})
 }
 
 // deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
 func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	if len(pairs) == 0 {
-		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
-		o.passDeltaMDP(&s.Header, o.Result, expectedDelta(s.Expected, s.ExpectedReal))
-		return o
-	}
-	r, err := mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
-	return o
+	return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+		if len(pairs) == 0 {
+			return &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}, nil
+		}
+		return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, opts)
+	})
 }
 
 // MDPInputProb is the probability of a path formula from one input of an
@@ -371,12 +319,7 @@ type MDPProbOutcome struct {
 }
 
 // Value is "" (one probability per input).
-func (o *MDPProbOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
-}
+func (o *MDPProbOutcome) Value() string { return o.noValue() }
 
 // ScheduleError is the error of query P=? on an MDP whose probability
 // depends on the scheduler: the first input where the extremes differ.
@@ -424,9 +367,7 @@ func (s *ProbQuery) probOnMDP(ctx context.Context, e *Env) Outcome {
 	}
 	o.pass = true
 	for _, p := range o.Probs {
-		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-			o.pass = false
-		}
+		o.pass = o.pass && s.meets(p.State.ID, p.Pr)
 	}
 	return o
 }
@@ -541,26 +482,12 @@ func extremeFor(cmp string) string {
 	return "min"
 }
 
-// compare reports whether x ~ bound.
-func compare(x *big.Rat, cmp string, bound *big.Rat) bool {
-	c := x.Cmp(bound)
-	switch cmp {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
-}
-
 // all returns D's verdict over every pair, computed once.
 func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
 	if r, ok := v.dAll[n]; ok {
 		return r, nil
 	}
-	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.pairs, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.pairs, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
 	if err != nil {
 		return nil, err
 	}
@@ -591,7 +518,7 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 		}
 		r, ok := v.dPair[n][i]
 		if !ok {
-			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
+			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
 			if err != nil {
 				return nil, err
 			}
@@ -670,7 +597,7 @@ func (v *mdpEval) at(n *mdpNode, s int) (tri, error) {
 		if err != nil {
 			return triFalse, err
 		}
-		return triOf(compare(p[s], f.Cmp, f.Bound)), nil
+		return triOf(verify.CmpHolds(f.Cmp, p[s].Cmp(f.Bound))), nil
 	case verify.OpDP:
 		r, err := v.dAtInput(n, s)
 		switch {
@@ -784,7 +711,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 			a.Pr = p[s]
 		}
 		a.Verdict = mdp.Violated
-		if compare(a.Pr, n.f.Cmp, n.f.Bound) {
+		if verify.CmpHolds(n.f.Cmp, a.Pr.Cmp(n.f.Bound)) {
 			a.Verdict = mdp.Holds
 		}
 		return a, true

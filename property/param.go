@@ -296,9 +296,6 @@ func (b *base) passPieces(s *paramHead, f param.Piecewise) {
 	}
 }
 
-// Head returns the statement's header.
-func (s *paramHead) Head() *Header { return &s.Header }
-
 func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
 	if p.Param == nil {
 		return source.ErrorList{errorAt(s.Pos, "for %s needs a model with the parameter (param %s in (0, 1))", s.Param, s.Param)}

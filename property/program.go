@@ -205,6 +205,10 @@ type Header struct {
 	Expect Expectation
 }
 
+// Head returns the header itself: every statement embeds one, and so
+// has its Head.
+func (h *Header) Head() *Header { return h }
+
 // Expectation is what a statement's outcome must be for it to pass.
 type Expectation struct {
 	Kind ExpectKind

@@ -86,6 +86,27 @@ func WrapErr(o Outcome, wrap func(error) error) {
 
 func (b *base) setErr(err error) { b.fail(err) }
 
+// evaluate computes a statement's result, recording in b why it could
+// not be computed; ok reports whether it was (r is then set).
+func evaluate[R any](b *base, compute func() (R, error)) (r R, ok bool) {
+	r, err := compute()
+	if err != nil {
+		b.fail(err)
+		var zero R
+		return zero, false
+	}
+	return r, true
+}
+
+// noValue is the Value of an outcome that is many values (a profile, a
+// probability per input): "", or "error".
+func (b *base) noValue() string {
+	if b.err != nil {
+		return "error"
+	}
+	return ""
+}
+
 // verdict is the value of a check.
 func verdict(b *base, holds bool) string {
 	switch {
@@ -102,30 +123,30 @@ func (b *base) passCheck(h *Header, holds bool) {
 	b.pass = holds == (h.Expect.Kind != ExpectViolated)
 }
 
-// passEps sets whether a tight ε equals the expected one.
-func (b *base) passEps(h *Header, got, want exact.Eps) {
-	b.pass = true
-	if h.Expect.Kind == ExpectValue {
-		c, err := got.Cmp(want)
-		if err != nil {
-			b.fail(err)
-			return
-		}
-		b.pass = c == 0
+// passValue sets whether a least ε or δ meets its expectation: decided
+// exactly (not an interval) and equal to the expected one, cmp comparing
+// them (0: equal).
+func (b *base) passValue(h *Header, exactly bool, cmp func() (int, error)) {
+	b.pass = h.Expect.Kind != ExpectValue
+	if b.pass || !exactly {
+		return
 	}
+	c, err := cmp()
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	b.pass = c == 0
 }
 
-// passDelta sets whether a tight δ equals the expected one.
-func (b *base) passDelta(h *Header, got, want exact.Real) {
-	b.pass = true
-	if h.Expect.Kind == ExpectValue {
-		s, err := got.Sub(want).Sign()
-		if err != nil {
-			b.fail(err)
-			return
-		}
-		b.pass = s == 0
-	}
+// passEps sets whether a least ε, exact when exactly, equals want.
+func (b *base) passEps(h *Header, exactly bool, got, want exact.Eps) {
+	b.passValue(h, exactly, func() (int, error) { return got.Cmp(want) })
+}
+
+// passDelta sets whether a least δ, exact when exactly, equals want.
+func (b *base) passDelta(h *Header, exactly bool, got, want exact.Real) {
+	b.passValue(h, exactly, func() (int, error) { return got.Sub(want).Sign() })
 }
 
 // expectedDelta is the δ a statement expects: the rational want, or real
