@@ -14,6 +14,15 @@ import (
 // distributions for every input.
 type EquivalenceResult struct {
 	Equal bool
+	Compared
+	// Counterexample is set when they differ: the first input (in the first
+	// chain's order) and output where the probabilities differ.
+	Counterexample *Difference
+}
+
+// Compared says what a comparison of two models' output distributions
+// (Equivalent, and package param's for every parameter value) compared.
+type Compared struct {
 	// Inputs and Outputs count the matched inputs and the distinct outputs
 	// compared.
 	Inputs, Outputs int
@@ -23,9 +32,44 @@ type EquivalenceResult struct {
 	// inputs or outputs have and others lack, which the comparison does
 	// not see.
 	InputVars, OutputVars, InputIgnored, OutputIgnored []string
-	// Counterexample is set when they differ: the first input (in the first
-	// chain's order) and output where the probabilities differ.
-	Counterexample *Difference
+}
+
+// CompareKeyed compares the output distributions of n matched inputs:
+// dists(i) returns input i's in the two models, by output key. The
+// outputs of each input are compared in key order, a missing one T's
+// zero value, and differ is called once, at the first input and output
+// whose probabilities are not equal. It returns the number of distinct
+// outputs.
+func CompareKeyed[T any](n int, dists func(i int) (a, b map[string]T, err error), equal func(x, y T) bool, differ func(i int, output string, x, y T) error) (int, error) {
+	outputs := map[string]bool{}
+	found := false
+	for i := range n {
+		da, db, err := dists(i)
+		if err != nil {
+			return 0, err
+		}
+		seen := map[string]bool{}
+		var names []string
+		for _, d := range []map[string]T{da, db} {
+			for o := range d {
+				if !seen[o] {
+					seen[o] = true
+					names = append(names, o)
+				}
+			}
+		}
+		sort.Strings(names)
+		for _, o := range names {
+			outputs[o] = true
+			if x, y := da[o], db[o]; !found && !equal(x, y) {
+				found = true
+				if err := differ(i, o, x, y); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	return len(outputs), nil
 }
 
 // Difference is an input and an output whose probabilities differ.
@@ -202,34 +246,15 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 		op = outVars
 	}
 	da, db := fa.keyed(a, op), fb.keyed(b, op)
-	res := &EquivalenceResult{Equal: true, Inputs: len(keys), InputVars: p, OutputVars: op}
-	res.InputIgnored, res.OutputIgnored = ignored, outOther
-	outputs := map[string]bool{}
-	for _, k := range keys {
-		pa, pb := da[ka[k]], db[kb[k]]
-		names := map[string]bool{}
-		for o := range pa {
-			names[o] = true
-		}
-		for o := range pb {
-			names[o] = true
-		}
-		sorted := make([]string, 0, len(names))
-		for o := range names {
-			sorted = append(sorted, o)
-			outputs[o] = true
-		}
-		sort.Strings(sorted)
-		for _, o := range sorted {
-			x, y := ratOrZero(pa[o]), ratOrZero(pb[o])
-			if x.Cmp(y) != 0 && res.Equal {
-				res.Equal = false
-				res.Counterexample = &Difference{Input: displayKey(k), Output: displayKey(o), PrA: x, PrB: y}
-			}
-		}
-	}
-	res.Outputs = len(outputs)
-	return res, nil
+	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p, OutputVars: op, InputIgnored: ignored, OutputIgnored: outOther}}
+	res.Outputs, err = CompareKeyed(len(keys), func(i int) (map[string]*big.Rat, map[string]*big.Rat, error) {
+		return da[ka[keys[i]]], db[kb[keys[i]]], nil
+	}, func(x, y *big.Rat) bool { return ratOrZero(x).Cmp(ratOrZero(y)) == 0 }, func(i int, o string, x, y *big.Rat) error {
+		res.Equal = false
+		res.Counterexample = &Difference{Input: displayKey(keys[i]), Output: displayKey(o), PrA: ratOrZero(x), PrB: ratOrZero(y)}
+		return nil
+	})
+	return res, err
 }
 
 // finalDists are the final-state distributions of every input of a chain.
