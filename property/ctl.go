@@ -309,13 +309,12 @@ func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 
 // Value is the least ε or δ.
 func (o *DBoundOutcome) Value() string {
-	switch {
-	case o.err != nil || o.Result == nil:
-		return "error"
-	case o.eps:
-		return o.Result.Eps.String()
-	}
-	return o.Result.Delta.String()
+	return o.value(o.Result != nil, func() string {
+		if o.eps {
+			return o.Result.Eps.String()
+		}
+		return o.Result.Delta.String()
+	})
 }
 
 // IsEps reports whether the outcome is a least ε (else a least δ).

@@ -65,6 +65,9 @@ func hasPair(pairs [][2]int) bool {
 	return false
 }
 
+// outputOver is the statement's own output space, or nil.
+func (o *overOutput) outputOver() *OutputSpec { return o.Over }
+
 // Output is the output space the statement is checked over (once
 // prepared).
 func (o *overOutput) Output() verify.Output { return o.out }
@@ -172,10 +175,7 @@ func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 
 // Value is the tight ε.
 func (o *EpsOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return o.Result.Eps.String()
+	return o.value(o.Result != nil, func() string { return o.Result.Eps.String() })
 }
 
 // DeltaQuery is "query delta(eps = ε)": the least δ for which dp(ε, δ)
@@ -221,10 +221,7 @@ func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 
 // Value is the tight δ.
 func (o *DeltaOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return o.Result.Delta.String()
+	return o.value(o.Result != nil, func() string { return o.Result.Delta.String() })
 }
 
 // ProfileQuery is "query profile": the privacy profile ε ↦ δ(ε).

@@ -180,10 +180,7 @@ type MDPEpsOutcome struct {
 // Value is the least ε, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPEpsOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return intervalValue(o.Result.Exact, o.Result.Eps, o.Result.Upper)
+	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Eps, o.Result.Upper) })
 }
 
 // intervalValue is a least ε or δ: the value when exact, otherwise the
@@ -209,10 +206,7 @@ type MDPDeltaOutcome struct {
 // Value is the least δ, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPDeltaOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper)
+	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper) })
 }
 
 // evalOnMDP computes a statement's result on e's MDP from its

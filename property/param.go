@@ -161,9 +161,7 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
 	o := p.Output
 	switch {
-	case o.Steps > 0 || o.Labels != nil:
-		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
-	case len(o.Vars) > 1:
+	case o.Steps > 0 || o.Labels != nil || len(o.Vars) > 1:
 		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
 	default:
 		errs = append(errs, resolveOutput(o, pp.Chain)...)
@@ -431,10 +429,7 @@ type ParamEpsOutcome struct {
 
 // Value is the pieces joined by "; ".
 func (o *ParamEpsOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return strings.Join(o.Pieces, "; ")
+	return o.value(o.Result != nil, func() string { return strings.Join(o.Pieces, "; ") })
 }
 
 // Evaluate computes the tight ε with param.Analysis.TightEpsilon at δ = 0,
@@ -523,10 +518,7 @@ type ParamDeltaOutcome struct {
 
 // Value is the pieces joined by "; ".
 func (o *ParamDeltaOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return strings.Join(o.Pieces, "; ")
+	return o.value(o.Result != nil, func() string { return strings.Join(o.Pieces, "; ") })
 }
 
 // Evaluate computes the tight δ with param.Analysis.TightDelta.

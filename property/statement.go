@@ -98,6 +98,14 @@ func evaluate[R any](b *base, compute func() (R, error)) (r R, ok bool) {
 	return r, true
 }
 
+// value is the Value of a query: v's, or "error" when it has no result.
+func (b *base) value(has bool, v func() string) string {
+	if b.err != nil || !has {
+		return "error"
+	}
+	return v()
+}
+
 // noValue is the Value of an outcome that is many values (a profile, a
 // probability per input): "", or "error".
 func (b *base) noValue() string {
