@@ -448,22 +448,43 @@ type mdpEval struct {
 	e     *Env
 	pairs [][2]int // the neighbouring pairs
 	probs map[*mdpNode][]*big.Rat
-	dAll  map[*mdpNode]*mdp.Result
-	// dPair are D's results pair by pair (by index in the neighbours),
-	// when it does not hold for all of them at once.
-	dPair map[*mdpNode]map[int]*mdp.Result
+	// dPair are D's results over every pair (index -1) and, when it does
+	// not hold for all of them at once, pair by pair (by index in the
+	// neighbours).
+	dPair map[nodePair]*mdp.Result
+}
+
+// nodePair is a D and the index of a pair.
+type nodePair struct {
+	n *mdpNode
+	i int
+}
+
+// memo returns m[k], computed by f once.
+func memo[K comparable, V any](m map[K]V, k K, f func() (V, error)) (V, error) {
+	if v, ok := m[k]; ok {
+		return v, nil
+	}
+	v, err := f()
+	if err == nil {
+		m[k] = v
+	}
+	return v, err
 }
 
 func (v *mdpEval) prob(n *mdpNode) ([]*big.Rat, error) {
-	if p, ok := v.probs[n]; ok {
-		return p, nil
-	}
-	p, err := v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp))
-	if err != nil {
-		return nil, err
-	}
-	v.probs[n] = p
-	return p, nil
+	return memo(v.probs, n, func() ([]*big.Rat, error) { return v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp)) })
+}
+
+// checkD is D's verdict over pairs, pairs[i] when i ≥ 0, computed once.
+func (v *mdpEval) checkD(n *mdpNode, i int) (*mdp.Result, error) {
+	return memo(v.dPair, nodePair{n, i}, func() (*mdp.Result, error) {
+		pairs := v.pairs
+		if i >= 0 {
+			pairs = [][2]int{pairs[i]}
+		}
+		return mdp.CheckD(v.ctx, v.e.p.MDP, pairs, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
+	})
 }
 
 // maxFor says which extreme decides P~p: Pmax for ≤ and <.
@@ -476,19 +497,6 @@ func extremeFor(cmp string) string {
 	return "min"
 }
 
-// all returns D's verdict over every pair, computed once.
-func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
-	if r, ok := v.dAll[n]; ok {
-		return r, nil
-	}
-	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.pairs, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
-	if err != nil {
-		return nil, err
-	}
-	v.dAll[n] = r
-	return r, nil
-}
-
 // dAtInput returns D's result at input s: over every pair when D holds
 // for all of them (or there is one pair), else the deciding result among
 // the pairs of s, each pair checked once: a violated one, else an unknown
@@ -498,7 +506,7 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 	if !v.hasPair(s) {
 		return nil, nil // no neighbour: D holds
 	}
-	all, err := v.all(n)
+	all, err := v.checkD(n, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -510,16 +518,9 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 		if p[0] != s && p[1] != s {
 			continue
 		}
-		r, ok := v.dPair[n][i]
-		if !ok {
-			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
-			if err != nil {
-				return nil, err
-			}
-			if v.dPair[n] == nil {
-				v.dPair[n] = map[int]*mdp.Result{}
-			}
-			v.dPair[n][i] = r
+		r, err := v.checkD(n, i)
+		if err != nil {
+			return nil, err
 		}
 		if worst == nil || rank(r.Verdict) > rank(worst.Verdict) {
 			worst = r
@@ -633,7 +634,7 @@ func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
 		o.fail(err)
 		return o
 	}
-	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
+	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dPair: map[nodePair]*mdp.Result{}}
 	c := e.p.Chain
 	ins := c.Inputs()
 	o.Inputs = len(ins)
@@ -714,7 +715,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 		a.Verdict = mdp.Holds // no neighbour: D holds (Result nil)
 		return a, true
 	}
-	all, ok := v.dAll[n]
+	all, ok := v.dPair[nodePair{n, -1}]
 	switch {
 	case !ok:
 		return a, false
