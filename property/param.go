@@ -354,41 +354,27 @@ func (o *ParamDPOutcome) Value() string { return verdict(&o.base, o.Result != ni
 func (s *ParamDPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamDPOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
+	if err == nil {
+		o.Result, err = a.DP(ctx, s.C, s.Delta)
+	}
+	if err == nil && !o.Result.Holds {
+		o.Region, o.RegionDecimal, err = region(ctx, o.Result.Region, s.Param)
+	}
 	if err != nil {
 		o.fail(err)
 		return o
 	}
-	r, err := a.DP(ctx, s.C, s.Delta)
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	if !r.Holds {
-		o.Region = regionText(r.Region, s.Param)
-		if o.RegionDecimal, err = regionDecimal(ctx, r.Region); err != nil {
-			o.fail(err)
-			return o
-		}
-	}
-	o.passCheck(&s.Header, r.Holds)
+	o.passCheck(&s.Header, o.Result.Holds)
 	return o
 }
 
-// regionText is a region exactly, "∅" when empty.
-func regionText(r poly.Region, v string) string {
+// region is a region exactly and in decimals, "∅" when empty.
+func region(ctx context.Context, r poly.Region, v string) (string, string, error) {
 	if r.IsEmpty() {
-		return "∅"
+		return "∅", "∅", nil
 	}
-	return r.Format(v)
-}
-
-// regionDecimal is a region in decimals, "∅" when empty.
-func regionDecimal(ctx context.Context, r poly.Region) (string, error) {
-	if r.IsEmpty() {
-		return "∅", nil
-	}
-	return r.Decimal(ctx, 4)
+	dec, err := r.Decimal(ctx, 4)
+	return r.Format(v), dec, err
 }
 
 // ParamEpsQuery is "query eps(delta = D) for alpha": the tight ε at δ = D

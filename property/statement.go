@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/lump"
 	"github.com/dpcheck/dpcheck/param"
@@ -243,18 +244,28 @@ func (e *Env) Checker() (*verify.Checker, error) {
 	if e.p.MDP != nil {
 		return nil, errMDPFrame
 	}
-	if e.checker == nil && e.p.AllPairs {
-		// the pairs are made when a formula needs them
-		e.checker = verify.NewCheckerLazy(e.p.Chain, e.p.NumPairs(), e.p.Pairs)
-	}
 	if e.checker == nil {
-		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)
+		c, err := e.newChecker(e.p.Chain, e.p.Pairs)
 		if err != nil {
 			return nil, err
 		}
 		e.checker = c
 	}
 	return e.checker, nil
+}
+
+// newChecker makes the dpCTL checker of c (the model's chain or a
+// quotient of it), whose neighbouring pairs pairs makes: when a formula
+// needs them if every two inputs are neighbours.
+func (e *Env) newChecker(c *chain.Chain, pairs func() ([][2]int, error)) (*verify.Checker, error) {
+	if e.p.AllPairs {
+		return verify.NewCheckerLazy(c, e.p.NumPairs(), pairs), nil
+	}
+	ns, err := pairs()
+	if err != nil {
+		return nil, err
+	}
+	return verify.NewChecker(c, ns)
 }
 
 // outputFor resolves a statement's own output space (nil: the program's).
