@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
@@ -451,4 +452,83 @@ func TestCheckPath(t *testing.T) {
 	}
 	var list source.ErrorList
 	_ = list
+}
+
+// composeRR is compose(k = k, model = rrChain) with a ~ b.
+func composeRR(t *testing.T, k int) *property.BuilderModel {
+	t.Helper()
+	def, ok := builder.Lookup("compose")
+	if !ok {
+		t.Fatal("no compose")
+	}
+	a := builder.NewArgs()
+	a.SetInt("k", k)
+	a.SetModel("model", &model.Mechanism{Chain: rrChain(t, r(1, 4)), Neighbours: [][2]int{{0, 1}}, Note: "randomized response"})
+	return &property.BuilderModel{Def: def, Args: a, Call: "compose(k, rr)", Pos: at(1), ArgPos: map[string]source.Position{"k": at(1)}}
+}
+
+// TestComposition: two runs of rrChain. Each run answers no with 3/4
+// from a and 1/4 from b, so the runs' outputs are (no, no) with 9/16
+// against 1/16: ε = ln 9; at ε = 0, δ is the total variation,
+// (9 − 1)/16 = 1/2. Computed by privacy-loss distributions without the
+// product chain, and the same with it when the inputs statement reads the
+// product's states.
+func TestComposition(t *testing.T) {
+	stmts := func() []property.Statement {
+		return []property.Statement{
+			&property.EpsQuery{Header: head(2, "query eps(delta = 0)", property.ExpectValue, "ln(9)"), Delta: r(0, 1), Expected: ln(t, r(9, 1))},
+			&property.DeltaQuery{Header: head(3, "query delta(eps = 0)", property.ExpectValue, "1/2"), Expected: r(1, 2)},
+			&property.DPCheck{Header: head(4, "check dp(eps = ln(9))", property.ExpectHolds, "holds"), Eps: ln(t, r(9, 1)), Delta: r(0, 1)},
+		}
+	}
+	want := []summary{
+		{Kind: "query eps", Value: "2·ln(3)", Pass: true},
+		{Kind: "query delta", Value: "1/2", Pass: true},
+		{Kind: "check dp", Value: "holds", Pass: true},
+	}
+	for _, product := range []bool{false, true} {
+		p := &property.Program{Model: composeRR(t, 2), Statements: stmts()}
+		if product {
+			p.Inputs = &property.Inputs{Pos: at(1), Names: []property.Ref{{Name: "a"}, {Name: "b"}}}
+			p.Neighbours = pairAB(1)
+		}
+		pp, err := property.Prepare(context.Background(), p, model.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := pp.Composition; c == nil || c.Runs != 2 || c.Product != product || (pp.Chain != nil) != product {
+			t.Fatalf("product %v: composition %+v, chain %v", product, c, pp.Chain != nil)
+		}
+		if got := pp.Model.Note; got != "2 independent runs of: randomized response" {
+			t.Errorf("note %q", got)
+		}
+		e := property.NewEnv(pp)
+		var out []property.Outcome
+		for _, st := range p.Statements {
+			out = append(out, st.Evaluate(context.Background(), e))
+		}
+		if diff := cmp.Diff(want, summarize(out)); diff != "" {
+			t.Errorf("product %v: outcomes (-want +got):\n%s", product, diff)
+		}
+		if _, ok := e.Composed(); !ok {
+			t.Errorf("product %v: no privacy-loss analysis", product)
+		}
+		if got := p.Statements[0].Describe(); got != "standard (ε,δ)-DP over all events; outputs: final state of each of 2 runs" {
+			t.Errorf("Describe %q", got)
+		}
+	}
+
+	// a product over the limits, needed by the inputs statement
+	p := &property.Program{Model: composeRR(t, 60), Inputs: &property.Inputs{Pos: at(1)}, Statements: stmts()}
+	got := prepareErrs(t, p)
+	want2 := []string{"s.dp:1:1: compose(k, rr) would have about 8.07e+18 states; the limit is 10,000,000 states; the inputs statement (line 1) needs the chain of the runs (dp, eps, delta and profile over their final outputs do not)"}
+	if diff := cmp.Diff(want2, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	p = &property.Program{Model: composeRR(t, 2), Inputs: &property.Inputs{Pos: at(1), Where: cmpExpr("=", varExpr("x", false), numExpr(0), 1)}, Statements: stmts()}
+	got = prepareErrs(t, p)
+	want2 = []string{"s.dp:1:1: inputs where … is not available for compose(…): its inputs are those of the composed model"}
+	if diff := cmp.Diff(want2, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
 }
