@@ -76,6 +76,24 @@ func over(s *property.EpsQuery, o *property.OutputSpec) *property.EpsQuery {
 	return s
 }
 
+// evaluateIn evaluates p's statements in e.
+func evaluateIn(e *property.Env, p *property.Program) []property.Outcome {
+	var out []property.Outcome
+	for _, st := range p.Statements {
+		out = append(out, st.Evaluate(context.Background(), e))
+	}
+	return out
+}
+
+// descriptions are what p's statements say they check.
+func descriptions(p *property.Program) []string {
+	var out []string
+	for _, st := range p.Statements {
+		out = append(out, st.Describe())
+	}
+	return out
+}
+
 // summary is what a test compares of an outcome.
 type summary struct {
 	Kind, Value string
@@ -143,10 +161,7 @@ func TestChainStatements(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := property.NewEnvWith(pp, property.Options{Lump: lump})
-		var out []property.Outcome
-		for _, st := range p.Statements {
-			out = append(out, st.Evaluate(context.Background(), e))
-		}
+		out := evaluateIn(e, p)
 		if diff := cmp.Diff(want, summarize(out)); diff != "" {
 			t.Errorf("lump %v: outcomes (-want +got):\n%s", lump, diff)
 		}
@@ -244,10 +259,7 @@ func TestChainOutputs(t *testing.T) {
 	if diff := cmp.Diff(want, summarize(out)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
-	var descr []string
-	for _, st := range p.Statements {
-		descr = append(descr, st.Describe())
-	}
+	descr := descriptions(p)
 	wantDescr := []string{
 		"standard (ε,δ)-DP over all events; outputs: final value of out",
 		"standard (ε,δ)-DP over all events; outputs: final labels {yes}",
@@ -503,10 +515,7 @@ func TestComposition(t *testing.T) {
 			t.Errorf("note %q", got)
 		}
 		e := property.NewEnv(pp)
-		var out []property.Outcome
-		for _, st := range p.Statements {
-			out = append(out, st.Evaluate(context.Background(), e))
-		}
+		out := evaluateIn(e, p)
 		if diff := cmp.Diff(want, summarize(out)); diff != "" {
 			t.Errorf("product %v: outcomes (-want +got):\n%s", product, diff)
 		}

@@ -76,10 +76,7 @@ func TestParamStatements(t *testing.T) {
 		t.Fatal("not parametric")
 	}
 	e := property.NewEnv(pp)
-	var out []property.Outcome
-	for _, st := range p.Statements {
-		out = append(out, st.Evaluate(context.Background(), e))
-	}
+	out := evaluateIn(e, p)
 	want := []summary{
 		{Kind: "query eps", Value: "ln(1/alpha) for alpha in (0, 1)", Pass: true},
 		// at δ = 1/2: the pair (0, 1) differs by (1 − α)/(1 + α) at
@@ -108,10 +105,7 @@ func TestParamStatements(t *testing.T) {
 	if diff := cmp.Diff([]any{"in=0", "out=0", r(1, 3), r(3, 4), r(2, 3)}, got, ratCmp); diff != "" {
 		t.Errorf("counterexample (-want +got):\n%s", diff)
 	}
-	var descr []string
-	for _, st := range p.Statements {
-		descr = append(descr, st.Describe())
-	}
+	descr := descriptions(p)
 	wantDescr := []string{
 		"least ε with standard (ε,0)-DP for every alpha in (0, 1), piecewise; outputs: final state",
 		"least ε with standard (ε,δ)-DP for every alpha in (0, 1), piecewise; outputs: final state",
