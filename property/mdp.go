@@ -460,18 +460,6 @@ type nodePair struct {
 	i int
 }
 
-// memo returns m[k], computed by f once.
-func memo[K comparable, V any](m map[K]V, k K, f func() (V, error)) (V, error) {
-	if v, ok := m[k]; ok {
-		return v, nil
-	}
-	v, err := f()
-	if err == nil {
-		m[k] = v
-	}
-	return v, err
-}
-
 func (v *mdpEval) prob(n *mdpNode) ([]*big.Rat, error) {
 	return memo(v.probs, n, func() ([]*big.Rat, error) { return v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp)) })
 }

@@ -209,25 +209,31 @@ func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis
 	if e.p.MDP != nil {
 		return nil, errMDPFrame
 	}
-	key := out.String()
-	if a, ok := e.analyses[key]; ok {
-		return a, nil
-	}
-	var a *verify.Analysis
-	var err error
-	if e.canLump() {
-		a, err = e.lumpedAnalysis(ctx, out)
-	} else {
-		var pairs [][2]int
-		if pairs, err = e.p.Pairs(); err == nil {
-			a, err = verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: pairs, Output: out})
+	return memo(e.analyses, out.String(), func() (*verify.Analysis, error) {
+		if e.canLump() {
+			return e.lumpedAnalysis(ctx, out)
 		}
+		pairs, err := e.p.Pairs()
+		if err != nil {
+			return nil, err
+		}
+		return verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: pairs, Output: out})
+	})
+}
+
+// memo returns m[k], computed by f once (and not kept when f fails).
+func memo[K comparable, V any](m map[K]V, k K, f func() (V, error)) (V, error) {
+	v, ok := m[k]
+	if ok {
+		return v, nil
 	}
+	v, err := f()
 	if err != nil {
-		return nil, err
+		var zero V
+		return zero, err
 	}
-	e.analyses[key] = a
-	return a, nil
+	m[k] = v
+	return v, nil
 }
 
 // Analyzed returns the distributions over an output space if a statement
