@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -254,7 +255,12 @@ func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return s.epsOnMDP(ctx, e)
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
+			if len(pairs) == 0 {
+				return &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}, nil
+			}
+			return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, opts)
+		})
 	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
 	var ok bool
@@ -294,7 +300,12 @@ func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return s.deltaOnMDP(ctx, e)
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+			if len(pairs) == 0 {
+				return &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}, nil
+			}
+			return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, opts)
+		})
 	}
 	o := &DBoundOutcome{base: base{st: s}}
 	var ok bool

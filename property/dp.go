@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -161,7 +162,9 @@ func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight ε at δ.
 func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return s.epsOnMDP(ctx, e)
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
+			return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, opts)
+		})
 	}
 	o := &EpsOutcome{base: base{st: s}}
 	var ok bool
@@ -207,7 +210,9 @@ func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight δ at ε.
 func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return s.deltaOnMDP(ctx, e)
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+			return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, opts)
+		})
 	}
 	o := &DeltaOutcome{base: base{st: s}}
 	var ok bool

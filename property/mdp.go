@@ -256,42 +256,8 @@ func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]i
 	return o
 }
 
-// epsOnMDP evaluates query eps on an MDP.
-func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
-		return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, opts)
-	})
-}
-
-// deltaOnMDP evaluates query delta on an MDP.
-func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
-		return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, opts)
-	})
-}
-
 // noPair is the reason of a D query without neighbouring pairs.
 const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input for every ε and δ"
-
-// epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
-func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
-		if len(pairs) == 0 {
-			return &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}, nil
-		}
-		return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, opts)
-	})
-}
-
-// deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
-func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
-		if len(pairs) == 0 {
-			return &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}, nil
-		}
-		return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, opts)
-	})
-}
 
 // MDPInputProb is the probability of a path formula from one input of an
 // MDP: Min and Max over all schedulers (Min nil for Pmax=?, Max nil for
