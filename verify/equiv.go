@@ -237,16 +237,12 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 	if err != nil {
 		return nil, err
 	}
-	outVars, outOther, ok := commonVars(a, fa.valued, b, fb.valued)
-	var op projection
-	if ok {
-		if len(outVars) == 0 {
-			return nil, matchErrorf("their outputs share no variable (the variables are %s)", strings.Join(outOther, ", "))
-		}
-		op = outVars
+	om, err := MatchOutputKeys(a, fa.states, b, fb.states)
+	if err != nil {
+		return nil, err
 	}
-	da, db := fa.keyed(a, op), fb.keyed(b, op)
-	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p, OutputVars: op, InputIgnored: ignored, OutputIgnored: outOther}}
+	da, db := fa.keyed(om.A), fb.keyed(om.B)
+	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p, OutputVars: om.Vars, InputIgnored: ignored, OutputIgnored: om.Ignored}}
 	res.Outputs, err = CompareKeyed(len(keys), func(i int) (map[string]*big.Rat, map[string]*big.Rat, error) {
 		return da[ka[keys[i]]], db[kb[keys[i]]], nil
 	}, func(x, y *big.Rat) bool { return ratOrZero(x).Cmp(ratOrZero(y)) == 0 }, func(i int, o string, x, y *big.Rat) error {
@@ -263,8 +259,8 @@ type finalDists struct {
 	dists       map[int]dvec
 	names       []string
 	stateOutput map[int]int
-	// valued are the absorbing states with a valuation.
-	valued []int
+	// states are the absorbing states, in order.
+	states []int
 }
 
 func finals(ctx context.Context, c *chain.Chain) (*finalDists, error) {
@@ -275,23 +271,22 @@ func finals(ctx context.Context, c *chain.Chain) (*finalDists, error) {
 	}
 	f := &finalDists{inputs: inputs, dists: dists, names: names, stateOutput: stateOutput}
 	for s := range stateOutput {
-		if len(c.Valuation(s)) > 0 {
-			f.valued = append(f.valued, s)
-		}
+		f.states = append(f.states, s)
 	}
-	sort.Ints(f.valued)
+	sort.Ints(f.states)
 	return f, nil
 }
 
 // keyed returns every input's distribution keyed by the outputs' match
-// keys under p, adding the probabilities of outputs with the same key.
-func (f *finalDists) keyed(c *chain.Chain, p projection) map[int]map[string]*big.Rat {
+// keys (keys[i] that of states[i]), adding the probabilities of outputs
+// with the same key.
+func (f *finalDists) keyed(keys []string) map[int]map[string]*big.Rat {
 	key := make([]string, len(f.names))
 	for i, n := range f.names {
 		key[i] = "o\x00" + n // ⊥∞
 	}
-	for s, o := range f.stateOutput {
-		key[o] = p.key(c, s)
+	for i, s := range f.states {
+		key[f.stateOutput[s]] = keys[i]
 	}
 	out := map[int]map[string]*big.Rat{}
 	for _, s := range f.inputs {
