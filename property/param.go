@@ -136,7 +136,8 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	p := pp.Program
 	var errs source.ErrorList
 	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
-		rel, rerrs, err := pp.paramRelation(ctx, pc, isBuilder(m))
+		_, builderModel := m.(*ParamModel)
+		rel, rerrs, err := pp.paramRelation(ctx, pc, builderModel)
 		switch {
 		case err != nil:
 			return nil, err
@@ -222,12 +223,6 @@ func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain, builderM
 	return out, nil, nil
 }
 
-// isBuilder reports whether the parametric model is a builder call.
-func isBuilder(m ParamSource) bool {
-	_, ok := m.(*ParamModel)
-	return ok
-}
-
 // IsParam reports whether the model has a parameter (Param is set).
 func (p *Prepared) IsParam() bool { return p.Param != nil }
 
@@ -285,13 +280,21 @@ func (s *paramHead) Expected() (poly.RatFunc, bool) {
 // whole interval (e^ε for query eps, δ for query delta).
 func (s *paramHead) SetExpected(f poly.RatFunc) { s.expected = &f }
 
-// passPieces sets whether a piecewise value meets the expectation: one
-// finite piece equal to the expected function.
-func (b *base) passPieces(s *paramHead, f param.Piecewise) {
-	b.pass = true
-	if s.expected != nil {
-		b.pass = len(f.Pieces) == 1 && !f.Pieces[0].Inf && f.Pieces[0].F.Equal(*s.expected)
+// piecewise renders a query's piecewise value f() (wrap as pieces
+// does), or records err, why there is none; it sets whether the value
+// meets the expectation: one finite piece equal to the expected function.
+func (b *base) piecewise(ctx context.Context, s *paramHead, err error, f func() param.Piecewise, wrap string) []string {
+	var out []string
+	if err == nil {
+		out, err = pieces(ctx, f(), wrap)
 	}
+	if err != nil {
+		b.fail(err)
+		return nil
+	}
+	v := f()
+	b.pass = s.expected == nil || len(v.Pieces) == 1 && !v.Pieces[0].Inf && v.Pieces[0].F.Equal(*s.expected)
+	return out
 }
 
 func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
@@ -421,7 +424,7 @@ func (o *ParamEpsOutcome) Value() string {
 // Evaluate computes the tight ε with param.Analysis.TightEpsilon at δ = 0,
 // TightEpsilonAt otherwise.
 func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
-	o := &ParamEpsOutcome{base: base{st: s, pass: true}}
+	o := &ParamEpsOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
 	switch {
 	case err != nil:
@@ -430,14 +433,7 @@ func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	default:
 		o.Result, err = a.TightEpsilonAt(ctx, s.Delta)
 	}
-	if err == nil {
-		o.Pieces, err = pieces(ctx, o.Result.R, "ln(%s)")
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.passPieces(&s.paramHead, o.Result.R)
+	o.Pieces = o.piecewise(ctx, &s.paramHead, err, func() param.Piecewise { return o.Result.R }, "ln(%s)")
 	return o
 }
 
@@ -509,19 +505,12 @@ func (o *ParamDeltaOutcome) Value() string {
 
 // Evaluate computes the tight δ with param.Analysis.TightDelta.
 func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
-	o := &ParamDeltaOutcome{base: base{st: s, pass: true}}
+	o := &ParamDeltaOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
 	if err == nil {
 		o.Result, err = a.TightDelta(ctx, s.C)
 	}
-	if err == nil {
-		o.Pieces, err = pieces(ctx, o.Result.Delta, "%s")
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.passPieces(&s.paramHead, o.Result.Delta)
+	o.Pieces = o.piecewise(ctx, &s.paramHead, err, func() param.Piecewise { return o.Result.Delta }, "%s")
 	return o
 }
 
