@@ -83,14 +83,9 @@ func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 // the formula statements, f resolved for it, recording in b why it could
 // not be computed.
 func evalFormula[R any](ctx context.Context, e *Env, b *base, f *Formula, resolved *verify.Formula, compute func(*verify.Checker, context.Context, *verify.Formula) (R, error)) (R, bool) {
-	return evaluate(b, func() (R, error) {
-		m, err := e.formulaChecker(ctx)
-		if err != nil {
-			var zero R
-			return zero, err
-		}
+	return evaluate(b, after(func() (*verify.Checker, error) { return e.formulaChecker(ctx) }, func(m *verify.Checker) (R, error) {
 		return compute(m, ctx, e.checkedFormula(f, resolved))
-	})
+	}))
 }
 
 // pathOf is what a query over a path formula knows once prepared.
@@ -255,11 +250,11 @@ func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int) (*mdp.EpsResult, error) {
 			if len(pairs) == 0 {
 				return &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}, nil
 			}
-			return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, opts)
+			return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, e.opts.MDP)
 		})
 	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
@@ -300,11 +295,11 @@ func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int) (*mdp.Result, error) {
 			if len(pairs) == 0 {
 				return &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}, nil
 			}
-			return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, opts)
+			return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, e.opts.MDP)
 		})
 	}
 	o := &DBoundOutcome{base: base{st: s}}

@@ -87,14 +87,7 @@ func (o *overOutput) Describe() string {
 // evalPrivacy computes a dp statement's result from the distributions
 // of its output space, recording in b why it could not be computed.
 func evalPrivacy[R any](ctx context.Context, e *Env, o *overOutput, b *base, compute func(verify.Privacy) (R, error)) (R, bool) {
-	return evaluate(b, func() (R, error) {
-		a, err := e.Privacy(ctx, o.out)
-		if err != nil {
-			var zero R
-			return zero, err
-		}
-		return compute(a)
-	})
+	return evaluate(b, after(func() (verify.Privacy, error) { return e.Privacy(ctx, o.out) }, compute))
 }
 
 // DPCheck is "check dp(eps = ε, delta = δ)".
@@ -162,8 +155,8 @@ func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight ε at δ.
 func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error) {
-			return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, opts)
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int) (*mdp.EpsResult, error) {
+			return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, e.opts.MDP)
 		})
 	}
 	o := &EpsOutcome{base: base{st: s}}
@@ -210,8 +203,8 @@ func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight δ at ε.
 func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
-			return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, opts)
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int) (*mdp.Result, error) {
+			return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, e.opts.MDP)
 		})
 	}
 	o := &DeltaOutcome{base: base{st: s}}

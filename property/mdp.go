@@ -209,26 +209,13 @@ func (o *MDPDeltaOutcome) Value() string {
 	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper) })
 }
 
-// evalOnMDP computes a statement's result on e's MDP from its
-// neighbouring pairs, recording in b why it could not be computed.
-func evalOnMDP[R any](e *Env, b *base, compute func(pairs [][2]int, opts mdp.Options) (R, error)) (R, bool) {
-	return evaluate(b, func() (R, error) {
-		pairs, err := e.p.Pairs()
-		if err != nil {
-			var zero R
-			return zero, err
-		}
-		return compute(pairs, e.opts.MDP)
-	})
-}
-
 // dpOnMDP evaluates check dp on an MDP.
 func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
 	var ok bool
-	if o.Result, ok = evalOnMDP(e, &o.base, func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error) {
-		return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, opts)
-	}); ok {
+	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, func(pairs [][2]int) (*mdp.Result, error) {
+		return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.opts.MDP)
+	})); ok {
 		o.passVerdict(&s.Header, o.Result.Verdict)
 	}
 	return o
@@ -236,10 +223,10 @@ func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 
 // epsOnMDP evaluates a least ε on e's MDP (query eps, query D{?,δ}[ψ]),
 // computed by compute, and whether it is exactly want.
-func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int, opts mdp.Options) (*mdp.EpsResult, error)) Outcome {
+func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int) (*mdp.EpsResult, error)) Outcome {
 	o := &MDPEpsOutcome{base: base{st: st}, OnFrame: e.onFrame()}
 	var ok bool
-	if o.Result, ok = evalOnMDP(e, &o.base, compute); ok {
+	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, compute)); ok {
 		o.passEps(st.Head(), o.Result.Exact, o.Result.Eps, want)
 	}
 	return o
@@ -247,10 +234,10 @@ func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int,
 
 // deltaOnMDP evaluates a least δ on e's MDP (query delta, query
 // D{ε,?}[ψ]), computed by compute, and whether it is exactly want.
-func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]int, opts mdp.Options) (*mdp.Result, error)) Outcome {
+func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]int) (*mdp.Result, error)) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: st}, OnFrame: e.onFrame()}
 	var ok bool
-	if o.Result, ok = evalOnMDP(e, &o.base, compute); ok {
+	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, compute)); ok {
 		o.passDelta(st.Head(), o.Result.Exact, o.Result.Delta, want)
 	}
 	return o

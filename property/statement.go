@@ -99,6 +99,18 @@ func evaluate[R any](b *base, compute func() (R, error)) (r R, ok bool) {
 	return r, true
 }
 
+// after returns compute applied to what get returns.
+func after[T, R any](get func() (T, error), compute func(T) (R, error)) func() (R, error) {
+	return func() (R, error) {
+		t, err := get()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return compute(t)
+	}
+}
+
 // value is the Value of a query: v's, or "error" when it has no result.
 func (b *base) value(has bool, v func() string) string {
 	if b.err != nil || !has {
