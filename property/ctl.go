@@ -71,8 +71,7 @@ func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.formulaOnMDP(ctx, e)
 	}
 	o := &FormulaOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Formula, s.f, (*verify.Checker).Check); ok {
+	if o.Result = evalFormula(ctx, e, &o.base, s.Formula, s.f, (*verify.Checker).Check); o.err == nil {
 		e.liftExplanation(o.Result.Counterexample)
 		o.passCheck(&s.Header, o.Result.Holds)
 	}
@@ -82,7 +81,7 @@ func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 // evalFormula computes a formula statement's result with the checker of
 // the formula statements, f resolved for it, recording in b why it could
 // not be computed.
-func evalFormula[R any](ctx context.Context, e *Env, b *base, f *Formula, resolved *verify.Formula, compute func(*verify.Checker, context.Context, *verify.Formula) (R, error)) (R, bool) {
+func evalFormula[R any](ctx context.Context, e *Env, b *base, f *Formula, resolved *verify.Formula, compute func(*verify.Checker, context.Context, *verify.Formula) (R, error)) R {
 	return evaluate(b, after(func() (*verify.Checker, error) { return e.formulaChecker(ctx) }, func(m *verify.Checker) (R, error) {
 		return compute(m, ctx, e.checkedFormula(f, resolved))
 	}))
@@ -189,8 +188,7 @@ func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.probOnMDP(ctx, e)
 	}
 	o := &ProbOutcome{base: base{st: s}}
-	var ok bool
-	if o.Probs, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, (*verify.Checker).ProbQuery); ok {
+	if o.Probs = evalFormula(ctx, e, &o.base, s.Path, s.f, (*verify.Checker).ProbQuery); o.err == nil {
 		o.pass = true
 		for i, p := range o.Probs {
 			o.Probs[i].State = e.state(p.State)
@@ -258,10 +256,9 @@ func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		})
 	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
-	var ok bool
-	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+	if o.Result = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
 		return m.TightEpsilonD(ctx, f, s.Delta)
-	}); ok {
+	}); o.err == nil {
 		e.liftBound(o.Result)
 		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
@@ -303,10 +300,9 @@ func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		})
 	}
 	o := &DBoundOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+	if o.Result = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
 		return m.TightDeltaD(ctx, f, s.Eps)
-	}); ok {
+	}); o.err == nil {
 		e.liftBound(o.Result)
 		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}

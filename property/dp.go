@@ -86,7 +86,7 @@ func (o *overOutput) Describe() string {
 
 // evalPrivacy computes a dp statement's result from the distributions
 // of its output space, recording in b why it could not be computed.
-func evalPrivacy[R any](ctx context.Context, e *Env, o *overOutput, b *base, compute func(verify.Privacy) (R, error)) (R, bool) {
+func evalPrivacy[R any](ctx context.Context, e *Env, o *overOutput, b *base, compute func(verify.Privacy) (R, error)) R {
 	return evaluate(b, after(func() (verify.Privacy, error) { return e.Privacy(ctx, o.out) }, compute))
 }
 
@@ -118,10 +118,9 @@ func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.dpOnMDP(ctx, e)
 	}
 	o := &DPOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
 		return a.DP(ctx, s.Eps, s.Delta)
-	}); ok {
+	}); o.err == nil {
 		o.passCheck(&s.Header, o.Result.Holds)
 	}
 	return o
@@ -160,10 +159,9 @@ func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		})
 	}
 	o := &EpsOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.EpsResult, error) {
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.EpsResult, error) {
 		return a.TightEpsilon(ctx, s.Delta)
-	}); ok {
+	}); o.err == nil {
 		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
 	return o
@@ -208,10 +206,9 @@ func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		})
 	}
 	o := &DeltaOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DeltaResult, error) {
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DeltaResult, error) {
 		return a.TightDelta(ctx, s.Eps)
-	}); ok {
+	}); o.err == nil {
 		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
 	return o
@@ -247,9 +244,10 @@ func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList 
 // Evaluate computes the profile's exact breakpoints.
 func (s *ProfileQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ProfileOutcome{base: base{st: s}}
-	o.Result, o.pass = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.Profile, error) {
+	o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.Profile, error) {
 		return a.Profile(ctx)
 	})
+	o.pass = o.err == nil
 	return o
 }
 

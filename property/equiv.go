@@ -98,10 +98,9 @@ func errUnmatched(pos source.Position, text string, a, b *chain.Chain) source.Er
 // Evaluate compares the two models' distributions.
 func (s *EquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &EquivalenceOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evaluate(&o.base, func() (*verify.EquivalenceResult, error) {
+	if o.Result = evaluate(&o.base, func() (*verify.EquivalenceResult, error) {
 		return verify.Equivalent(ctx, s.chains[0], s.chains[1])
-	}); ok {
+	}); o.err == nil {
 		o.passCheck(&s.Header, o.Result.Equal)
 	}
 	return o

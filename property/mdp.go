@@ -212,10 +212,9 @@ func (o *MDPDeltaOutcome) Value() string {
 // dpOnMDP evaluates check dp on an MDP.
 func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	var ok bool
-	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, func(pairs [][2]int) (*mdp.Result, error) {
+	if o.Result = evaluate(&o.base, after(e.p.Pairs, func(pairs [][2]int) (*mdp.Result, error) {
 		return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.opts.MDP)
-	})); ok {
+	})); o.err == nil {
 		o.passVerdict(&s.Header, o.Result.Verdict)
 	}
 	return o
@@ -225,8 +224,7 @@ func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
 // computed by compute, and whether it is exactly want.
 func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int) (*mdp.EpsResult, error)) Outcome {
 	o := &MDPEpsOutcome{base: base{st: st}, OnFrame: e.onFrame()}
-	var ok bool
-	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, compute)); ok {
+	if o.Result = evaluate(&o.base, after(e.p.Pairs, compute)); o.err == nil {
 		o.passEps(st.Head(), o.Result.Exact, o.Result.Eps, want)
 	}
 	return o
@@ -236,8 +234,7 @@ func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int)
 // D{ε,?}[ψ]), computed by compute, and whether it is exactly want.
 func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]int) (*mdp.Result, error)) Outcome {
 	o := &MDPDeltaOutcome{base: base{st: st}, OnFrame: e.onFrame()}
-	var ok bool
-	if o.Result, ok = evaluate(&o.base, after(e.p.Pairs, compute)); ok {
+	if o.Result = evaluate(&o.base, after(e.p.Pairs, compute)); o.err == nil {
 		o.passDelta(st.Head(), o.Result.Exact, o.Result.Delta, want)
 	}
 	return o

@@ -111,10 +111,9 @@ func (s *ParamEquivalenceCheck) prepare(ctx context.Context, p *Prepared) source
 // value with param.Equivalent.
 func (s *ParamEquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEquivalenceOutcome{base: base{st: s}}
-	var ok bool
-	if o.Result, ok = evaluate(&o.base, func() (*param.EquivalenceResult, error) {
+	if o.Result = evaluate(&o.base, func() (*param.EquivalenceResult, error) {
 		return param.Equivalent(ctx, e.paramChain(s.chains[0]), e.paramChain(s.chains[1]))
-	}); ok {
+	}); o.err == nil {
 		o.passCheck(&s.Header, o.Result.Equal)
 	}
 	return o

@@ -88,15 +88,15 @@ func WrapErr(o Outcome, wrap func(error) error) {
 func (b *base) setErr(err error) { b.fail(err) }
 
 // evaluate computes a statement's result, recording in b why it could
-// not be computed; ok reports whether it was (r is then set).
-func evaluate[R any](b *base, compute func() (R, error)) (r R, ok bool) {
+// not be computed (b.err is then set, and the result is R's zero value).
+func evaluate[R any](b *base, compute func() (R, error)) R {
 	r, err := compute()
 	if err != nil {
 		b.fail(err)
 		var zero R
-		return zero, false
+		return zero
 	}
-	return r, true
+	return r
 }
 
 // after returns compute applied to what get returns.
