@@ -209,17 +209,6 @@ func (o *MDPDeltaOutcome) Value() string {
 	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper) })
 }
 
-// dpOnMDP evaluates check dp on an MDP.
-func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	if o.Result = evaluate(&o.base, after(e.p.Pairs, func(pairs [][2]int) (*mdp.Result, error) {
-		return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.opts.MDP)
-	})); o.err == nil {
-		o.passVerdict(&s.Header, o.Result.Verdict)
-	}
-	return o
-}
-
 // epsOnMDP evaluates a least ε on e's MDP (query eps, query D{?,δ}[ψ]),
 // computed by compute, and whether it is exactly want.
 func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int) (*mdp.EpsResult, error)) Outcome {
