@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
@@ -53,17 +54,7 @@ func (p *Prepared) hasPairs() bool {
 	if p.AllPairs {
 		return p.NumPairs() > 0
 	}
-	return hasPair(p.Neighbours)
-}
-
-// hasPair reports whether some pair relates two distinct inputs.
-func hasPair(pairs [][2]int) bool {
-	for _, pr := range pairs {
-		if pr[0] != pr[1] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Neighbours, func(pr [2]int) bool { return pr[0] != pr[1] })
 }
 
 // outputOver is the statement's own output space, or nil.
