@@ -541,3 +541,101 @@ func TestComposition(t *testing.T) {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
+
+// prismModel is an explicit chain presented as a PRISM model.
+type prismModel struct{ c *chain.Chain }
+
+func (m *prismModel) Info() property.ModelInfo {
+	return property.ModelInfo{Kind: "prism", Name: "m.prism", Neighbours: "every two initial states"}
+}
+
+func (m *prismModel) Build(ctx context.Context, _ model.Limits) (*model.Mechanism, error) {
+	return &model.Mechanism{Chain: m.c, AllPairs: true, Note: "a PRISM model"}, nil
+}
+
+// TestBuilderModel: a builder's refusals are positioned at the argument
+// or the call; inputs where keeps a builder's inputs and the pairs of two
+// kept ones; a neighbour predicate over a PRISM model compares only
+// variables that differ between its inputs.
+func TestBuilderModel(t *testing.T) {
+	eps := func(n int) []property.Statement {
+		return []property.Statement{&property.EpsQuery{Header: head(n, "query eps(delta = 0)", property.ExpectValue, "ln(2)"), Delta: r(0, 1), Expected: ln(t, r(2, 1))}}
+	}
+	bad := geometric(t, r(2, 1))
+	huge := geometric(t, r(1, 2))
+	huge.Args.SetInt("n", 100000)
+	huge.Call = "truncated_geometric(alpha = 1/2, n = 100000)"
+	for _, tc := range []struct {
+		name string
+		p    *property.Program
+		want []string
+	}{
+		{"argument", &property.Program{Model: bad, Statements: eps(2)}, []string{"s.dp:1:1: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
+		{"limit", &property.Program{Model: huge, Statements: eps(2)}, []string{"s.dp:1:1: truncated_geometric(alpha = 1/2, n = 100000) would have about 10,000,300,002 transitions; the limit is 10,000,000 transitions"}},
+		{"one input kept", &property.Program{Model: geometric(t, r(1, 2)), Statements: eps(2),
+			Inputs: &property.Inputs{Pos: at(1), Where: cmpExpr("=", varExpr("in", false), numExpr(0), 1)}}, []string{"s.dp:1:1: no two of the 1 inputs this predicate keeps are neighbours in the model"}},
+		{"no input kept", &property.Program{Model: geometric(t, r(1, 2)), Statements: eps(2),
+			Inputs: &property.Inputs{Pos: at(1), Where: cmpExpr("=", varExpr("in", false), numExpr(7), 1)}}, []string{"s.dp:1:1: no input of the model satisfies this inputs predicate (it has 3 inputs)"}},
+		{"prism constant", &property.Program{Model: &prismModel{rrChainConst(t)}, Statements: eps(2),
+			Neighbours: &property.Neighbours{Pos: at(1), Pred: cmpExpr("!=", varExpr("c", false), varExpr("c", true), 1)}}, []string{"s.dp:1:1: this neighbour predicate relates no two distinct inputs"}},
+		{"prism constant read", &property.Program{Model: &prismModel{rrChainConst(t)}, Statements: eps(2),
+			Neighbours: &property.Neighbours{Pos: at(1), Pred: &expr.Expr{Op: expr.Or, Pos: at(1), Args: []*expr.Expr{
+				cmpExpr("!=", varExpr("c", false), varExpr("c", true), 1), cmpExpr("!=", varExpr("x", false), varExpr("x", true), 1)}}}},
+			[]string{"s.dp:1:1: c is not an input variable: it is 0 at every initial state of the model (its inputs), so comparing it cannot tell two inputs apart; a neighbour predicate compares the variables whose initial values differ (x)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, prepareErrs(t, tc.p)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// inputs 0 and 1 kept, with their pair: still ln(1/alpha) = ln 2
+	p := &property.Program{Model: geometric(t, r(1, 2)), Statements: eps(2),
+		Inputs: &property.Inputs{Pos: at(1), Where: cmpExpr("<=", varExpr("in", false), numExpr(1), 1)}}
+	pp, err := property.Prepare(context.Background(), p, model.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]summary{{Kind: "query eps", Value: "ln(2)", Pass: true}}, summarize(evaluateIn(property.NewEnv(pp), p))); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if got := property.InputNames(pp.Chain); got != "s0, s1" {
+		t.Errorf("inputs %q", got)
+	}
+
+	// every two inputs of a PRISM model are neighbours, made when needed
+	p = &property.Program{Model: &prismModel{rrChainConst(t)}, Statements: eps(2)}
+	pp, err = property.Prepare(context.Background(), p, model.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pp.AllPairs || pp.NumPairs() != 1 || pp.Model.Neighbours != "every two initial states" {
+		t.Errorf("AllPairs %v, NumPairs %d, Neighbours %q", pp.AllPairs, pp.NumPairs(), pp.Model.Neighbours)
+	}
+	out := summarize(evaluateIn(property.NewEnvWith(pp, property.Options{Lump: true}), p))
+	if diff := cmp.Diff([]summary{{Kind: "query eps", Value: "ln(3)"}}, out); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+}
+
+// rrChainConst is rrChain with a variable c = 0 at both inputs.
+func rrChainConst(t *testing.T) *chain.Chain {
+	t.Helper()
+	b := chain.NewBuilder()
+	a := b.AddState("a", chain.Valuation{{Name: "c", Value: 0}, {Name: "x", Value: 0}})
+	bb := b.AddState("b", chain.Valuation{{Name: "c", Value: 0}, {Name: "x", Value: 1}})
+	no := b.AddState("no", chain.Valuation{{Name: "c", Value: 1}, {Name: "x", Value: 0}}, "no")
+	yes := b.AddState("yes", chain.Valuation{{Name: "c", Value: 1}, {Name: "x", Value: 1}}, "yes")
+	b.AddTransition(a, no, r(3, 4))
+	b.AddTransition(a, yes, r(1, 4))
+	b.AddTransition(bb, no, r(1, 4))
+	b.AddTransition(bb, yes, r(3, 4))
+	b.MarkInput(a)
+	b.MarkInput(bb)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
