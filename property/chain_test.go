@@ -41,12 +41,7 @@ func rrChain(t *testing.T, yesFromA *big.Rat) *chain.Chain {
 	}
 	b.AddTransition(bb, no, r(1, 4))
 	b.AddTransition(bb, yes, r(3, 4))
-	b.MarkInput(a)
-	b.MarkInput(bb)
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustBuild(t, b, a, bb)
 	return c
 }
 
@@ -396,11 +391,7 @@ func TestEquivalence(t *testing.T) {
 	in := b.AddState("in", chain.Valuation{{Name: "y", Value: 0}})
 	o := b.AddState("o", chain.Valuation{{Name: "out", Value: 0}})
 	b.AddTransition(in, o, r(1, 1))
-	b.MarkInput(in)
-	lone, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lone := mustBuild(t, b, in)
 	p = &property.Program{Statements: []property.Statement{check(3, &property.ChainModel{Chain: lone}, property.ExpectHolds)}}
 	wantErrs := []string{"s.dp:3:1: equivalent(M, N) cannot be compared: their inputs share no variable (the variables are x, y)"}
 	if diff := cmp.Diff(wantErrs, prepareErrs(t, p)); diff != "" {
@@ -631,11 +622,6 @@ func rrChainConst(t *testing.T) *chain.Chain {
 	b.AddTransition(a, yes, r(1, 4))
 	b.AddTransition(bb, no, r(1, 4))
 	b.AddTransition(bb, yes, r(3, 4))
-	b.MarkInput(a)
-	b.MarkInput(bb)
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustBuild(t, b, a, bb)
 	return c
 }
