@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"sort"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/poly"
@@ -30,13 +29,7 @@ import (
 // matches them.
 type EquivalenceResult struct {
 	Equal bool
-	// Inputs and Outputs count the matched inputs and the distinct outputs
-	// compared.
-	Inputs, Outputs int
-	// InputVars and OutputVars are the variables inputs and outputs were
-	// matched on (nil: by state name); InputIgnored and OutputIgnored those
-	// some have and others lack (as in verify.EquivalenceResult).
-	InputVars, OutputVars, InputIgnored, OutputIgnored []string
+	verify.Compared
 	// Counterexample is set when they differ: the first input (in the
 	// first chain's order) and output (in key order) whose probabilities
 	// are different functions.
@@ -122,51 +115,32 @@ func Equivalent(ctx context.Context, a, b *Chain) (*EquivalenceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &EquivalenceResult{Equal: true, Inputs: len(im.A), InputVars: im.Vars, InputIgnored: im.Ignored,
-		OutputVars: om.Vars, OutputIgnored: om.Ignored}
+	res := &EquivalenceResult{Equal: true, Compared: verify.Compared{Inputs: len(im.A), InputVars: im.Vars, InputIgnored: im.Ignored,
+		OutputVars: om.Vars, OutputIgnored: om.Ignored}}
 	inB := map[string]int{}
 	for i, s := range b.Frame.Inputs() {
 		inB[im.B[i]] = s
 	}
-	outputs := map[string]bool{}
-	for i, s := range a.Frame.Inputs() {
-		k := im.A[i]
-		da, err := keyed(ctx, lim, aa, s, om.A)
+	ins := a.Frame.Inputs()
+	res.Outputs, err = verify.CompareKeyed(len(ins), func(i int) (map[string]poly.RatFunc, map[string]poly.RatFunc, error) {
+		da, err := keyed(ctx, lim, aa, ins[i], om.A)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		db, err := keyed(ctx, lim, ab, inB[k], om.B)
+		db, err := keyed(ctx, lim, ab, inB[im.A[i]], om.B)
+		return da, db, err
+	}, poly.RatFunc.Equal, func(i int, o string, x, y poly.RatFunc) error {
+		d, err := difference(ctx, a, b, x, y)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		names := map[string]bool{}
-		for o := range da {
-			names[o] = true
-		}
-		for o := range db {
-			names[o] = true
-		}
-		sorted := make([]string, 0, len(names))
-		for o := range names {
-			sorted = append(sorted, o)
-			outputs[o] = true
-		}
-		sort.Strings(sorted)
-		for _, o := range sorted {
-			x, y := da[o], db[o]
-			if x.Equal(y) || !res.Equal {
-				continue
-			}
-			res.Equal = false
-			d, err := difference(ctx, a, b, x, y)
-			if err != nil {
-				return nil, err
-			}
-			d.Input, d.Output = verify.DisplayKey(k), verify.DisplayKey(o)
-			res.Counterexample = d
-		}
+		d.Input, d.Output = verify.DisplayKey(im.A[i]), verify.DisplayKey(o)
+		res.Equal, res.Counterexample = false, d
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	res.Outputs = len(outputs)
 	return res, nil
 }
 

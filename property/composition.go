@@ -54,20 +54,8 @@ func productNeed(p *Program) string {
 	}
 	for _, st := range p.Statements {
 		switch s := st.(type) {
-		case *DPCheck:
-			if s.Over == nil {
-				continue
-			}
-		case *EpsQuery:
-			if s.Over == nil {
-				continue
-			}
-		case *DeltaQuery:
-			if s.Over == nil {
-				continue
-			}
-		case *ProfileQuery:
-			if s.Over == nil {
+		case interface{ outputOver() *OutputSpec }: // a dp statement
+			if s.outputOver() == nil {
 				continue
 			}
 		case *EquivalenceCheck:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -28,9 +29,6 @@ type FormulaOutcome struct {
 	base
 	Result *verify.FormulaResult
 }
-
-// Head returns the statement's header.
-func (s *FormulaCheck) Head() *Header { return &s.Header }
 
 // Kind is "check formula".
 func (s *FormulaCheck) Kind() string { return "check formula" }
@@ -73,17 +71,39 @@ func (s *FormulaCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.formulaOnMDP(ctx, e)
 	}
 	o := &FormulaOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.Check(ctx, e.checkedFormula(s.Formula, s.f))
+	if o.Result = evalFormula(ctx, e, &o.base, s.Formula, s.f, (*verify.Checker).Check); o.err == nil {
+		e.liftExplanation(o.Result.Counterexample)
+		o.passCheck(&s.Header, o.Result.Holds)
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftExplanation(o.Result.Counterexample)
-	o.passCheck(&s.Header, o.Result.Holds)
 	return o
+}
+
+// evalFormula computes a formula statement's result with the checker of
+// the formula statements, f resolved for it, recording in b why it could
+// not be computed.
+func evalFormula[R any](ctx context.Context, e *Env, b *base, f *Formula, resolved *verify.Formula, compute func(*verify.Checker, context.Context, *verify.Formula) (R, error)) R {
+	return evaluate(b, after(func() (*verify.Checker, error) { return e.formulaChecker(ctx) }, func(m *verify.Checker) (R, error) {
+		return compute(m, ctx, e.checkedFormula(f, resolved))
+	}))
+}
+
+// pathOf is what a query over a path formula knows once prepared.
+type pathOf struct {
+	f     *verify.Formula
+	onMDP bool
+}
+
+// Resolved returns the path formula resolved against the model (once
+// prepared).
+func (q *pathOf) Resolved() *verify.Formula { return q.f }
+
+// resolve resolves a query's path formula against the model.
+func (q *pathOf) resolve(p *Prepared, h *Header, path *Formula) source.ErrorList {
+	errs := p.checkExpectUnknown(h, false)
+	q.onMDP = p.MDP != nil
+	errs = append(errs, p.preparePathOnMDP(path)...)
+	q.f = path.resolve(p.Chain, &errs)
+	return errs
 }
 
 // Value is "holds" or "violated".
@@ -100,9 +120,8 @@ type ProbQuery struct {
 	// ExpectInputs those expected of named inputs.
 	ExpectAll    *big.Rat
 	ExpectInputs []ExpectedProb
-	f            *verify.Formula
-	want         map[int]*big.Rat
-	onMDP        bool
+	pathOf
+	want map[int]*big.Rat
 }
 
 // ExpectedProb is the probability a ProbQuery expects of one input.
@@ -116,9 +135,6 @@ type ProbOutcome struct {
 	base
 	Probs []verify.InputProb
 }
-
-// Head returns the statement's header.
-func (s *ProbQuery) Head() *Header { return &s.Header }
 
 // Kind is "query P".
 func (s *ProbQuery) Kind() string { return "query P" }
@@ -137,15 +153,10 @@ func (s *ProbQuery) Describe() string {
 }
 
 func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	switch {
-	case s.onMDP:
-		errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	case s.Extreme != "":
+	errs := s.resolve(p, &s.Header, s.Path)
+	if !s.onMDP && s.Extreme != "" {
 		errs = append(errs, errorAt(s.Pos, "P%s=? is for MDPs: the model is a Markov chain, where Pr(ψ) is one number; ask P=?", s.Extreme))
 	}
-	s.f = s.Path.resolve(p.Chain, &errs)
 	s.want = map[int]*big.Rat{}
 	for _, x := range s.ExpectInputs {
 		st, err := inputByName(x.Input, p.Chain)
@@ -160,10 +171,6 @@ func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	}
 	return errs
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *ProbQuery) Resolved() *verify.Formula { return s.f }
 
 // Expected returns the probability the query expects of input s, or nil
 // (once prepared).
@@ -181,33 +188,25 @@ func (s *ProbQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		return s.probOnMDP(ctx, e)
 	}
 	o := &ProbOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Probs, err = m.ProbQuery(ctx, e.checkedFormula(s.Path, s.f))
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	for i := range o.Probs {
-		o.Probs[i].State = e.state(o.Probs[i].State)
-	}
-	o.pass = true
-	for _, p := range o.Probs {
-		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-			o.pass = false
+	if o.Probs = evalFormula(ctx, e, &o.base, s.Path, s.f, (*verify.Checker).ProbQuery); o.err == nil {
+		o.pass = true
+		for i, p := range o.Probs {
+			o.Probs[i].State = e.state(p.State)
+			o.pass = o.pass && s.meets(o.Probs[i].State.ID, p.Pr)
 		}
 	}
 	return o
 }
 
-// Value is "" (one probability per input).
-func (o *ProbOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
+// meets reports whether pr is the probability expected of input st, if
+// one is.
+func (s *ProbQuery) meets(st int, pr *big.Rat) bool {
+	want := s.Expected(st)
+	return want == nil || want.Cmp(pr) == 0
 }
+
+// Value is "" (one probability per input).
+func (o *ProbOutcome) Value() string { return o.noValue() }
 
 // DEpsQuery is "query D{?, δ}[ψ]": the least ε for which D{ε,δ}[ψ] holds
 // at every input.
@@ -217,8 +216,7 @@ type DEpsQuery struct {
 	Delta *big.Rat
 	// Expected is the ε the statement expects (Expect.Kind ExpectValue).
 	Expected exact.Eps
-	f        *verify.Formula
-	onMDP    bool
+	pathOf
 }
 
 // DBoundOutcome is the least ε (DEpsQuery) or δ (DDeltaQuery) of D, with
@@ -228,9 +226,6 @@ type DBoundOutcome struct {
 	Result *verify.DPBound
 	eps    bool
 }
-
-// Head returns the statement's header.
-func (s *DEpsQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D eps".
 func (s *DEpsQuery) Kind() string { return "query D eps" }
@@ -247,33 +242,26 @@ func describeD(onMDP bool) string {
 }
 
 func (s *DEpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	s.f = s.Path.resolve(p.Chain, &errs)
-	return errs
+	return s.resolve(p, &s.Header, s.Path)
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *DEpsQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least ε.
 func (s *DEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return s.epsOnMDP(ctx, e)
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int) (*mdp.EpsResult, error) {
+			if len(pairs) == 0 {
+				return &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}, nil
+			}
+			return mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, e.opts.MDP)
+		})
 	}
 	o := &DBoundOutcome{base: base{st: s}, eps: true}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.TightEpsilonD(ctx, e.checkedFormula(s.Path, s.f), s.Delta)
+	if o.Result = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+		return m.TightEpsilonD(ctx, f, s.Delta)
+	}); o.err == nil {
+		e.liftBound(o.Result)
+		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftBound(o.Result)
-	o.passEps(&s.Header, o.Result.Eps, s.Expected)
 	return o
 }
 
@@ -288,12 +276,8 @@ type DDeltaQuery struct {
 	// the statement's ε).
 	Expected     *big.Rat
 	ExpectedReal *exact.Real
-	f            *verify.Formula
-	onMDP        bool
+	pathOf
 }
-
-// Head returns the statement's header.
-func (s *DDeltaQuery) Head() *Header { return &s.Header }
 
 // Kind is "query D delta".
 func (s *DDeltaQuery) Kind() string { return "query D delta" }
@@ -302,45 +286,37 @@ func (s *DDeltaQuery) Kind() string { return "query D delta" }
 func (s *DDeltaQuery) Describe() string { return describeD(s.onMDP) }
 
 func (s *DDeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	errs := p.checkExpectUnknown(&s.Header, false)
-	s.onMDP = p.MDP != nil
-	errs = append(errs, p.preparePathOnMDP(s.Path)...)
-	s.f = s.Path.resolve(p.Chain, &errs)
-	return errs
+	return s.resolve(p, &s.Header, s.Path)
 }
-
-// Resolved returns the path formula resolved against the model (once
-// prepared).
-func (s *DDeltaQuery) Resolved() *verify.Formula { return s.f }
 
 // Evaluate computes the least δ.
 func (s *DDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if s.onMDP {
-		return s.deltaOnMDP(ctx, e)
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int) (*mdp.Result, error) {
+			if len(pairs) == 0 {
+				return &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}, nil
+			}
+			return mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, e.opts.MDP)
+		})
 	}
 	o := &DBoundOutcome{base: base{st: s}}
-	m, err := e.formulaChecker(ctx)
-	if err == nil {
-		o.Result, err = m.TightDeltaD(ctx, e.checkedFormula(s.Path, s.f), s.Eps)
+	if o.Result = evalFormula(ctx, e, &o.base, s.Path, s.f, func(m *verify.Checker, ctx context.Context, f *verify.Formula) (*verify.DPBound, error) {
+		return m.TightDeltaD(ctx, f, s.Eps)
+	}); o.err == nil {
+		e.liftBound(o.Result)
+		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	e.liftBound(o.Result)
-	o.passDelta(&s.Header, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 
 // Value is the least ε or δ.
 func (o *DBoundOutcome) Value() string {
-	switch {
-	case o.err != nil || o.Result == nil:
-		return "error"
-	case o.eps:
-		return o.Result.Eps.String()
-	}
-	return o.Result.Delta.String()
+	return o.value(o.Result != nil, func() string {
+		if o.eps {
+			return o.Result.Eps.String()
+		}
+		return o.Result.Delta.String()
+	})
 }
 
 // IsEps reports whether the outcome is a least ε (else a least δ).

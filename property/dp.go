@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -52,18 +54,11 @@ func (p *Prepared) hasPairs() bool {
 	if p.AllPairs {
 		return p.NumPairs() > 0
 	}
-	return hasPair(p.Neighbours)
+	return slices.ContainsFunc(p.Neighbours, func(pr [2]int) bool { return pr[0] != pr[1] })
 }
 
-// hasPair reports whether some pair relates two distinct inputs.
-func hasPair(pairs [][2]int) bool {
-	for _, pr := range pairs {
-		if pr[0] != pr[1] {
-			return true
-		}
-	}
-	return false
-}
+// outputOver is the statement's own output space, or nil.
+func (o *overOutput) outputOver() *OutputSpec { return o.Over }
 
 // Output is the output space the statement is checked over (once
 // prepared).
@@ -80,13 +75,10 @@ func (o *overOutput) Describe() string {
 	return "standard (ε,δ)-DP over all events; outputs: " + o.out.String()
 }
 
-// analysis evaluates a dp statement's distributions, recording a failure.
-func (o *overOutput) analysis(ctx context.Context, e *Env, b *base) verify.Privacy {
-	a, err := e.Privacy(ctx, o.out)
-	if err != nil {
-		b.fail(err)
-	}
-	return a
+// evalPrivacy computes a dp statement's result from the distributions
+// of its output space, recording in b why it could not be computed.
+func evalPrivacy[R any](ctx context.Context, e *Env, o *overOutput, b *base, compute func(verify.Privacy) (R, error)) R {
+	return evaluate(b, after(func() (verify.Privacy, error) { return e.Privacy(ctx, o.out) }, compute))
 }
 
 // DPCheck is "check dp(eps = ε, delta = δ)".
@@ -103,9 +95,6 @@ type DPOutcome struct {
 	Result *verify.DPResult
 }
 
-// Head returns the statement's header.
-func (s *DPCheck) Head() *Header { return &s.Header }
-
 // Kind is "check dp".
 func (s *DPCheck) Kind() string { return "check dp" }
 
@@ -117,17 +106,19 @@ func (s *DPCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate checks standard (ε,δ)-DP over all events.
 func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return s.dpOnMDP(ctx, e)
+		o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
+		if o.Result = evaluate(&o.base, after(e.p.Pairs, func(pairs [][2]int) (*mdp.Result, error) {
+			return mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.opts.MDP)
+		})); o.err == nil {
+			o.passVerdict(&s.Header, o.Result.Verdict)
+		}
+		return o
 	}
 	o := &DPOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.DP(ctx, s.Eps, s.Delta)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passCheck(&s.Header, r.Holds)
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
+		return a.DP(ctx, s.Eps, s.Delta)
+	}); o.err == nil {
+		o.passCheck(&s.Header, o.Result.Holds)
 	}
 	return o
 }
@@ -150,9 +141,6 @@ type EpsOutcome struct {
 	Result *verify.EpsResult
 }
 
-// Head returns the statement's header.
-func (s *EpsQuery) Head() *Header { return &s.Header }
-
 // Kind is "query eps".
 func (s *EpsQuery) Kind() string { return "query eps" }
 
@@ -163,27 +151,22 @@ func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight ε at δ.
 func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return s.epsOnMDP(ctx, e)
+		return epsOnMDP(e, s, s.Expected, func(pairs [][2]int) (*mdp.EpsResult, error) {
+			return mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, e.opts.MDP)
+		})
 	}
 	o := &EpsOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.TightEpsilon(ctx, s.Delta)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passEps(&s.Header, r.Eps, s.Expected)
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.EpsResult, error) {
+		return a.TightEpsilon(ctx, s.Delta)
+	}); o.err == nil {
+		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
 	return o
 }
 
 // Value is the tight ε.
 func (o *EpsOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return o.Result.Eps.String()
+	return o.value(o.Result != nil, func() string { return o.Result.Eps.String() })
 }
 
 // DeltaQuery is "query delta(eps = ε)": the least δ for which dp(ε, δ)
@@ -205,9 +188,6 @@ type DeltaOutcome struct {
 	Result *verify.DeltaResult
 }
 
-// Head returns the statement's header.
-func (s *DeltaQuery) Head() *Header { return &s.Header }
-
 // Kind is "query delta".
 func (s *DeltaQuery) Kind() string { return "query delta" }
 
@@ -218,27 +198,22 @@ func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 // Evaluate computes the tight δ at ε.
 func (s *DeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	if e.p.MDP != nil {
-		return s.deltaOnMDP(ctx, e)
+		return deltaOnMDP(e, s, expectedDelta(s.Expected, s.ExpectedReal), func(pairs [][2]int) (*mdp.Result, error) {
+			return mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, e.opts.MDP)
+		})
 	}
 	o := &DeltaOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.TightDelta(ctx, s.Eps)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result = r
-		o.passDelta(&s.Header, r.Delta, expectedDelta(s.Expected, s.ExpectedReal))
+	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DeltaResult, error) {
+		return a.TightDelta(ctx, s.Eps)
+	}); o.err == nil {
+		o.passDelta(&s.Header, true, o.Result.Delta, expectedDelta(s.Expected, s.ExpectedReal))
 	}
 	return o
 }
 
 // Value is the tight δ.
 func (o *DeltaOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return o.Result.Delta.String()
+	return o.value(o.Result != nil, func() string { return o.Result.Delta.String() })
 }
 
 // ProfileQuery is "query profile": the privacy profile ε ↦ δ(ε).
@@ -253,9 +228,6 @@ type ProfileOutcome struct {
 	Result *verify.Profile
 }
 
-// Head returns the statement's header.
-func (s *ProfileQuery) Head() *Header { return &s.Header }
-
 // Kind is "query profile".
 func (s *ProfileQuery) Kind() string { return "query profile" }
 
@@ -269,21 +241,12 @@ func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList 
 // Evaluate computes the profile's exact breakpoints.
 func (s *ProfileQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ProfileOutcome{base: base{st: s}}
-	if a := s.analysis(ctx, e, &o.base); a != nil {
-		r, err := a.Profile(ctx)
-		if err != nil {
-			o.fail(err)
-			return o
-		}
-		o.Result, o.pass = r, true
-	}
+	o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.Profile, error) {
+		return a.Profile(ctx)
+	})
+	o.pass = o.err == nil
 	return o
 }
 
 // Value is "" (a profile is many values).
-func (o *ProfileOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
-}
+func (o *ProfileOutcome) Value() string { return o.noValue() }

@@ -30,9 +30,6 @@ type EquivalenceOutcome struct {
 	Result *verify.EquivalenceResult
 }
 
-// Head returns the statement's header.
-func (s *EquivalenceCheck) Head() *Header { return &s.Header }
-
 // Kind is "check equivalent".
 func (s *EquivalenceCheck) Kind() string { return "check equivalent" }
 
@@ -48,28 +45,44 @@ func (s *EquivalenceCheck) prepare(ctx context.Context, p *Prepared) source.Erro
 	errs := p.checkExpectUnknown(&s.Header, true)
 	for i, m := range s.Models {
 		s.infos[i] = m.Info()
-		mech, err := m.Build(ctx, p.Limits)
-		if err != nil {
-			if list, ok := err.(source.ErrorList); ok {
-				errs = append(errs, list...)
-				continue
-			}
+		var ok bool
+		if s.chains[i], ok = buildCompared(ctx, p, m, &s.infos[i], s.CallPos, &errs); !ok {
 			return nil // cancelled: Prepare reports the context's error
-		}
-		s.chains[i] = mech.Chain
-		s.infos[i].Note = mech.Note
-		if mech.MDP != nil {
-			name := s.infos[i].Call
-			if name == "" {
-				name = "the file's model"
-			}
-			errs = append(errs, errNotOnMDP(s.CallPos, "check equivalent", name+" is an MDP, whose distributions depend on the scheduler"))
 		}
 	}
 	if len(errs) == 0 {
 		errs = append(errs, errUnmatched(s.CallPos, s.CallText, s.chains[0], s.chains[1])...)
 	}
 	return errs
+}
+
+// buildCompared builds a model of check equivalent (info describes it,
+// and gets its note), returning its chain, or nil with what is wrong with
+// it appended to errs (an MDP is). It is false when the build failed
+// otherwise (ctx ended).
+func buildCompared(ctx context.Context, p *Prepared, m Model, info *ModelInfo, at source.Position, errs *source.ErrorList) (*chain.Chain, bool) {
+	mech, err := m.Build(ctx, p.Limits)
+	if err != nil {
+		return nil, collect(err, errs)
+	}
+	info.Note = mech.Note
+	if mech.MDP != nil {
+		name := info.Call
+		if name == "" {
+			name = "the file's model"
+		}
+		*errs = append(*errs, errNotOnMDP(at, "check equivalent", name+" is an MDP, whose distributions depend on the scheduler"))
+		return nil, true
+	}
+	return mech.Chain, true
+}
+
+// collect appends a failed build's positioned errors to errs; it is
+// false when err is not a source.ErrorList (ctx ended).
+func collect(err error, errs *source.ErrorList) bool {
+	list, ok := err.(source.ErrorList)
+	*errs = append(*errs, list...)
+	return ok
 }
 
 // errUnmatched is the error at the call pos (written text) of two models
@@ -85,13 +98,11 @@ func errUnmatched(pos source.Position, text string, a, b *chain.Chain) source.Er
 // Evaluate compares the two models' distributions.
 func (s *EquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &EquivalenceOutcome{base: base{st: s}}
-	r, err := verify.Equivalent(ctx, s.chains[0], s.chains[1])
-	if err != nil {
-		o.fail(err)
-		return o
+	if o.Result = evaluate(&o.base, func() (*verify.EquivalenceResult, error) {
+		return verify.Equivalent(ctx, s.chains[0], s.chains[1])
+	}); o.err == nil {
+		o.passCheck(&s.Header, o.Result.Equal)
 	}
-	o.Result = r
-	o.passCheck(&s.Header, r.Equal)
 	return o
 }
 

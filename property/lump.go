@@ -215,12 +215,8 @@ func (e *Env) formulaChecker(ctx context.Context) (*verify.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m *verify.Checker
-	if e.p.AllPairs {
-		m = verify.NewCheckerLazy(l.Quotient, e.p.NumPairs(), func() ([][2]int, error) { return e.quotientPairs(l) })
-	} else if ns, err := e.quotientPairs(l); err != nil {
-		return nil, err
-	} else if m, err = verify.NewChecker(l.Quotient, ns); err != nil {
+	m, err := e.newChecker(l.Quotient, func() ([][2]int, error) { return e.quotientPairs(l) })
+	if err != nil {
 		return nil, err
 	}
 	e.fchecker, e.flump, e.fresolved = m, l.Lumping, map[*Formula]*verify.Formula{}

@@ -180,37 +180,19 @@ type MDPEpsOutcome struct {
 // Value is the least ε, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPEpsOutcome) Value() string {
-	r := o.Result
-	if o.err != nil || r == nil {
-		return "error"
-	}
-	var hi fmt.Stringer
-	if r.Upper != nil {
-		hi = *r.Upper
-	}
-	return intervalValue(r.Exact, r.Eps, hi)
+	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Eps, o.Result.Upper) })
 }
 
 // intervalValue is a least ε or δ: the value when exact, otherwise the
 // interval it lies in ("≥ lo" without an upper bound hi).
-func intervalValue(ex bool, lo, hi fmt.Stringer) string {
+func intervalValue[T fmt.Stringer](ex bool, lo T, hi *T) string {
 	switch {
 	case ex:
 		return lo.String()
 	case hi == nil:
 		return "≥ " + lo.String()
 	}
-	return "[" + lo.String() + ", " + hi.String() + "]"
-}
-
-// passEpsMDP sets whether a least ε meets its expectation: exact and
-// equal.
-func (b *base) passEpsMDP(h *Header, r *mdp.EpsResult, want exact.Eps) {
-	if h.Expect.Kind == ExpectValue && !r.Exact {
-		b.pass = false
-		return
-	}
-	b.passEps(h, r.Eps, want)
+	return "[" + lo.String() + ", " + (*hi).String() + "]"
 }
 
 // MDPDeltaOutcome is the least δ of query delta or query D{ε,?}[ψ] on an
@@ -224,132 +206,31 @@ type MDPDeltaOutcome struct {
 // Value is the least δ, or "[lower, upper]" when it is not decided
 // exactly ("≥ lower" without an upper bound).
 func (o *MDPDeltaOutcome) Value() string {
-	r := o.Result
-	if o.err != nil || r == nil {
-		return "error"
-	}
-	var hi fmt.Stringer
-	if r.Upper != nil {
-		hi = *r.Upper
-	}
-	return intervalValue(r.Exact, r.Delta, hi)
+	return o.value(o.Result != nil, func() string { return intervalValue(o.Result.Exact, o.Result.Delta, o.Result.Upper) })
 }
 
-// passDeltaMDP sets whether a least δ meets its expectation: exact and
-// equal.
-func (b *base) passDeltaMDP(h *Header, r *mdp.Result, want exact.Real) {
-	if h.Expect.Kind == ExpectValue && !r.Exact {
-		b.pass = false
-		return
+// epsOnMDP evaluates a least ε on e's MDP (query eps, query D{?,δ}[ψ]),
+// computed by compute, and whether it is exactly want.
+func epsOnMDP(e *Env, st Statement, want exact.Eps, compute func(pairs [][2]int) (*mdp.EpsResult, error)) Outcome {
+	o := &MDPEpsOutcome{base: base{st: st}, OnFrame: e.onFrame()}
+	if o.Result = evaluate(&o.base, after(e.p.Pairs, compute)); o.err == nil {
+		o.passEps(st.Head(), o.Result.Exact, o.Result.Eps, want)
 	}
-	b.passDelta(h, r.Delta, want)
-}
-
-// mdpOptions are the bounds of the query-scheduler search.
-func (e *Env) mdpOptions() mdp.Options { return e.opts.MDP }
-
-// dpOnMDP evaluates check dp on an MDP.
-func (s *DPCheck) dpOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPCheckOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	r, err := mdp.CheckDP(ctx, e.p.MDP, pairs, s.out, s.Eps, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passVerdict(&s.Header, r.Verdict)
 	return o
 }
 
-// epsOnMDP evaluates query eps on an MDP.
-func (s *EpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
+// deltaOnMDP evaluates a least δ on e's MDP (query delta, query
+// D{ε,?}[ψ]), computed by compute, and whether it is exactly want.
+func deltaOnMDP(e *Env, st Statement, want exact.Real, compute func(pairs [][2]int) (*mdp.Result, error)) Outcome {
+	o := &MDPDeltaOutcome{base: base{st: st}, OnFrame: e.onFrame()}
+	if o.Result = evaluate(&o.base, after(e.p.Pairs, compute)); o.err == nil {
+		o.passDelta(st.Head(), o.Result.Exact, o.Result.Delta, want)
 	}
-	r, err := mdp.TightEpsilon(ctx, e.p.MDP, pairs, s.out, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passEpsMDP(&s.Header, r, s.Expected)
-	return o
-}
-
-// deltaOnMDP evaluates query delta on an MDP.
-func (s *DeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	r, err := mdp.TightDelta(ctx, e.p.MDP, pairs, s.out, s.Eps, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
 	return o
 }
 
 // noPair is the reason of a D query without neighbouring pairs.
 const noPair = "no two inputs are neighbours: D{ε,δ}[ψ] holds at every input for every ε and δ"
-
-// epsOnMDP evaluates query D{?,δ}[ψ] on an MDP.
-func (s *DEpsQuery) epsOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPEpsOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	if len(pairs) == 0 {
-		o.Result = &mdp.EpsResult{Exact: true, Reason: noPair, From: -1, To: -1}
-		o.passEpsMDP(&s.Header, o.Result, s.Expected)
-		return o
-	}
-	r, err := mdp.TightEpsilonD(ctx, e.p.MDP, pairs, s.f, s.Delta, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passEpsMDP(&s.Header, r, s.Expected)
-	return o
-}
-
-// deltaOnMDP evaluates query D{ε,?}[ψ] on an MDP.
-func (s *DDeltaQuery) deltaOnMDP(ctx context.Context, e *Env) Outcome {
-	o := &MDPDeltaOutcome{base: base{st: s}, OnFrame: e.onFrame()}
-	pairs, err := e.p.Pairs()
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	if len(pairs) == 0 {
-		o.Result = &mdp.Result{Verdict: mdp.Holds, Exact: true, Reason: noPair, From: -1, To: -1, Delta: exact.RatReal(new(big.Rat))}
-		o.passDeltaMDP(&s.Header, o.Result, expectedDelta(s.Expected, s.ExpectedReal))
-		return o
-	}
-	r, err := mdp.TightDeltaD(ctx, e.p.MDP, pairs, s.f, s.Eps, e.mdpOptions())
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	o.passDeltaMDP(&s.Header, r, expectedDelta(s.Expected, s.ExpectedReal))
-	return o
-}
 
 // MDPInputProb is the probability of a path formula from one input of an
 // MDP: Min and Max over all schedulers (Min nil for Pmax=?, Max nil for
@@ -371,12 +252,7 @@ type MDPProbOutcome struct {
 }
 
 // Value is "" (one probability per input).
-func (o *MDPProbOutcome) Value() string {
-	if o.err != nil {
-		return "error"
-	}
-	return ""
-}
+func (o *MDPProbOutcome) Value() string { return o.noValue() }
 
 // ScheduleError is the error of query P=? on an MDP whose probability
 // depends on the scheduler: the first input where the extremes differ.
@@ -424,9 +300,7 @@ func (s *ProbQuery) probOnMDP(ctx context.Context, e *Env) Outcome {
 	}
 	o.pass = true
 	for _, p := range o.Probs {
-		if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-			o.pass = false
-		}
+		o.pass = o.pass && s.meets(p.State.ID, p.Pr)
 	}
 	return o
 }
@@ -513,22 +387,31 @@ type mdpEval struct {
 	e     *Env
 	pairs [][2]int // the neighbouring pairs
 	probs map[*mdpNode][]*big.Rat
-	dAll  map[*mdpNode]*mdp.Result
-	// dPair are D's results pair by pair (by index in the neighbours),
-	// when it does not hold for all of them at once.
-	dPair map[*mdpNode]map[int]*mdp.Result
+	// dPair are D's results over every pair (index -1) and, when it does
+	// not hold for all of them at once, pair by pair (by index in the
+	// neighbours).
+	dPair map[nodePair]*mdp.Result
+}
+
+// nodePair is a D and the index of a pair.
+type nodePair struct {
+	n *mdpNode
+	i int
 }
 
 func (v *mdpEval) prob(n *mdpNode) ([]*big.Rat, error) {
-	if p, ok := v.probs[n]; ok {
-		return p, nil
-	}
-	p, err := v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp))
-	if err != nil {
-		return nil, err
-	}
-	v.probs[n] = p
-	return p, nil
+	return memo(v.probs, n, func() ([]*big.Rat, error) { return v.e.p.MDP.Prob(v.ctx, n.path, maxFor(n.f.Cmp)) })
+}
+
+// checkD is D's verdict over pairs, pairs[i] when i ≥ 0, computed once.
+func (v *mdpEval) checkD(n *mdpNode, i int) (*mdp.Result, error) {
+	return memo(v.dPair, nodePair{n, i}, func() (*mdp.Result, error) {
+		pairs := v.pairs
+		if i >= 0 {
+			pairs = [][2]int{pairs[i]}
+		}
+		return mdp.CheckD(v.ctx, v.e.p.MDP, pairs, n.path, n.f.Eps, n.f.Delta, v.e.opts.MDP)
+	})
 }
 
 // maxFor says which extreme decides P~p: Pmax for ≤ and <.
@@ -541,33 +424,6 @@ func extremeFor(cmp string) string {
 	return "min"
 }
 
-// compare reports whether x ~ bound.
-func compare(x *big.Rat, cmp string, bound *big.Rat) bool {
-	c := x.Cmp(bound)
-	switch cmp {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
-}
-
-// all returns D's verdict over every pair, computed once.
-func (v *mdpEval) all(n *mdpNode) (*mdp.Result, error) {
-	if r, ok := v.dAll[n]; ok {
-		return r, nil
-	}
-	r, err := mdp.CheckD(v.ctx, v.e.p.MDP, v.pairs, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
-	if err != nil {
-		return nil, err
-	}
-	v.dAll[n] = r
-	return r, nil
-}
-
 // dAtInput returns D's result at input s: over every pair when D holds
 // for all of them (or there is one pair), else the deciding result among
 // the pairs of s, each pair checked once: a violated one, else an unknown
@@ -577,7 +433,7 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 	if !v.hasPair(s) {
 		return nil, nil // no neighbour: D holds
 	}
-	all, err := v.all(n)
+	all, err := v.checkD(n, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -589,16 +445,9 @@ func (v *mdpEval) dAtInput(n *mdpNode, s int) (*mdp.Result, error) {
 		if p[0] != s && p[1] != s {
 			continue
 		}
-		r, ok := v.dPair[n][i]
-		if !ok {
-			r, err = mdp.CheckD(v.ctx, v.e.p.MDP, [][2]int{p}, n.path, n.f.Eps, n.f.Delta, v.e.mdpOptions())
-			if err != nil {
-				return nil, err
-			}
-			if v.dPair[n] == nil {
-				v.dPair[n] = map[int]*mdp.Result{}
-			}
-			v.dPair[n][i] = r
+		r, err := v.checkD(n, i)
+		if err != nil {
+			return nil, err
 		}
 		if worst == nil || rank(r.Verdict) > rank(worst.Verdict) {
 			worst = r
@@ -670,7 +519,7 @@ func (v *mdpEval) at(n *mdpNode, s int) (tri, error) {
 		if err != nil {
 			return triFalse, err
 		}
-		return triOf(compare(p[s], f.Cmp, f.Bound)), nil
+		return triOf(verify.CmpHolds(f.Cmp, p[s].Cmp(f.Bound))), nil
 	case verify.OpDP:
 		r, err := v.dAtInput(n, s)
 		switch {
@@ -712,7 +561,7 @@ func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
 		o.fail(err)
 		return o
 	}
-	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dAll: map[*mdpNode]*mdp.Result{}, dPair: map[*mdpNode]map[int]*mdp.Result{}}
+	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dPair: map[nodePair]*mdp.Result{}}
 	c := e.p.Chain
 	ins := c.Inputs()
 	o.Inputs = len(ins)
@@ -784,7 +633,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 			a.Pr = p[s]
 		}
 		a.Verdict = mdp.Violated
-		if compare(a.Pr, n.f.Cmp, n.f.Bound) {
+		if verify.CmpHolds(n.f.Cmp, a.Pr.Cmp(n.f.Bound)) {
 			a.Verdict = mdp.Holds
 		}
 		return a, true
@@ -793,7 +642,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 		a.Verdict = mdp.Holds // no neighbour: D holds (Result nil)
 		return a, true
 	}
-	all, ok := v.dAll[n]
+	all, ok := v.dPair[nodePair{n, -1}]
 	switch {
 	case !ok:
 		return a, false

@@ -50,12 +50,7 @@ func surveyMDP(t *testing.T) *mdpModel {
 	neg := b.AddState("-", chain.Valuation{{Name: "x", Value: 0}})
 	yes := b.AddState("yes", nil, "out_Y")
 	no := b.AddState("no", nil, "out_N")
-	b.MarkInput(pos)
-	b.MarkInput(neg)
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustBuild(t, b, pos, neg)
 	ans := func(a int, py *big.Rat) mdp.Choice {
 		return mdp.Choice{Action: a, To: []int{yes, no}, P: []*big.Rat{py, new(big.Rat).Sub(r(1, 1), py)}}
 	}
@@ -67,6 +62,19 @@ func surveyMDP(t *testing.T) *mdpModel {
 		t.Fatal(err)
 	}
 	return &mdpModel{m: m, pairs: [][2]int{{pos, neg}}}
+}
+
+// mustBuild builds the chain of b with inputs ins.
+func mustBuild(t *testing.T, b *chain.Builder, ins ...int) *chain.Chain {
+	t.Helper()
+	for _, s := range ins {
+		b.MarkInput(s)
+	}
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // at is a position on line n.
@@ -175,12 +183,7 @@ func TestMDPOnlyOnMDPs(t *testing.T) {
 	y := b.AddState("y", nil, "out_Y")
 	b.AddTransition(a, y, r(1, 1))
 	b.AddTransition(c, y, r(1, 1))
-	b.MarkInput(a)
-	b.MarkInput(c)
-	ch, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := mustBuild(t, b, a, c)
 	p := &property.Program{Model: &property.ChainModel{Chain: ch},
 		Neighbours: &property.Neighbours{Pairs: []property.Pair{{A: property.Ref{Name: "a"}, B: property.Ref{Name: "c"}}}},
 		Statements: []property.Statement{
@@ -283,13 +286,7 @@ func loopMDP(t *testing.T) *mdpModel {
 	v := b.AddState("v", nil)
 	yes := b.AddState("yes", nil, "yes")
 	no := b.AddState("no", nil, "no")
-	for _, in := range []int{s, tt, u, v} {
-		b.MarkInput(in)
-	}
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustBuild(t, b, s, tt, u, v)
 	to := func(a int, states []int, ps ...*big.Rat) mdp.Choice { return mdp.Choice{Action: a, To: states, P: ps} }
 	ch := make([][]mdp.Choice, c.NumStates())
 	ch[s] = []mdp.Choice{to(0, []int{yes}, r(1, 1)), to(1, []int{no}, r(1, 1))}

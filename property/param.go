@@ -94,7 +94,8 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	p := pp.Program
 	var errs source.ErrorList
 	if p.Inputs != nil && p.Inputs.Where != nil || p.Neighbours != nil {
-		rel, rerrs, err := pp.paramRelation(ctx, pc, isBuilder(m))
+		_, builderModel := m.(*ParamModel)
+		rel, rerrs, err := pp.paramRelation(ctx, pc, builderModel)
 		switch {
 		case err != nil:
 			return nil, err
@@ -119,9 +120,7 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 	pp.Param, pp.Chain, pp.Neighbours = pc, pc.Frame, pc.Neighbours
 	o := p.Output
 	switch {
-	case o.Steps > 0 || o.Labels != nil:
-		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
-	case len(o.Vars) > 1:
+	case o.Steps > 0 || o.Labels != nil || len(o.Vars) > 1:
 		errs = append(errs, errorAt(o.Pos, "with a parameter the outputs are the final state or one variable's final value (outputs var x) for now"))
 	default:
 		errs = append(errs, resolveOutput(o, pp.Chain)...)
@@ -182,12 +181,6 @@ func (pp *Prepared) paramRelation(ctx context.Context, pc *param.Chain, builderM
 	return out, nil, nil
 }
 
-// isBuilder reports whether the parametric model is a builder call.
-func isBuilder(m ParamSource) bool {
-	_, ok := m.(*ParamModel)
-	return ok
-}
-
 // IsParam reports whether the model has a parameter (Param is set).
 func (p *Prepared) IsParam() bool { return p.Param != nil }
 
@@ -245,17 +238,22 @@ func (s *paramHead) Expected() (poly.RatFunc, bool) {
 // whole interval (e^ε for query eps, δ for query delta).
 func (s *paramHead) SetExpected(f poly.RatFunc) { s.expected = &f }
 
-// passPieces sets whether a piecewise value meets the expectation: one
-// finite piece equal to the expected function.
-func (b *base) passPieces(s *paramHead, f param.Piecewise) {
-	b.pass = true
-	if s.expected != nil {
-		b.pass = len(f.Pieces) == 1 && !f.Pieces[0].Inf && f.Pieces[0].F.Equal(*s.expected)
+// piecewise renders a query's piecewise value f() (wrap as pieces
+// does), or records err, why there is none; it sets whether the value
+// meets the expectation: one finite piece equal to the expected function.
+func (b *base) piecewise(ctx context.Context, s *paramHead, err error, f func() param.Piecewise, wrap string) []string {
+	var out []string
+	if err == nil {
+		out, err = pieces(ctx, f(), wrap)
 	}
+	if err != nil {
+		b.fail(err)
+		return nil
+	}
+	v := f()
+	b.pass = s.expected == nil || len(v.Pieces) == 1 && !v.Pieces[0].Inf && v.Pieces[0].F.Equal(*s.expected)
+	return out
 }
-
-// Head returns the statement's header.
-func (s *paramHead) Head() *Header { return &s.Header }
 
 func (s *paramHead) prepare(ctx context.Context, p *Prepared) source.ErrorList {
 	if p.Param == nil {
@@ -317,41 +315,27 @@ func (o *ParamDPOutcome) Value() string { return verdict(&o.base, o.Result != ni
 func (s *ParamDPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamDPOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
+	if err == nil {
+		o.Result, err = a.DP(ctx, s.C, s.Delta)
+	}
+	if err == nil && !o.Result.Holds {
+		o.Region, o.RegionDecimal, err = region(ctx, o.Result.Region, s.Param)
+	}
 	if err != nil {
 		o.fail(err)
 		return o
 	}
-	r, err := a.DP(ctx, s.C, s.Delta)
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.Result = r
-	if !r.Holds {
-		o.Region = regionText(r.Region, s.Param)
-		if o.RegionDecimal, err = regionDecimal(ctx, r.Region); err != nil {
-			o.fail(err)
-			return o
-		}
-	}
-	o.passCheck(&s.Header, r.Holds)
+	o.passCheck(&s.Header, o.Result.Holds)
 	return o
 }
 
-// regionText is a region exactly, "∅" when empty.
-func regionText(r poly.Region, v string) string {
+// region is a region exactly and in decimals, "∅" when empty.
+func region(ctx context.Context, r poly.Region, v string) (string, string, error) {
 	if r.IsEmpty() {
-		return "∅"
+		return "∅", "∅", nil
 	}
-	return r.Format(v)
-}
-
-// regionDecimal is a region in decimals, "∅" when empty.
-func regionDecimal(ctx context.Context, r poly.Region) (string, error) {
-	if r.IsEmpty() {
-		return "∅", nil
-	}
-	return r.Decimal(ctx, 4)
+	dec, err := r.Decimal(ctx, 4)
+	return r.Format(v), dec, err
 }
 
 // ParamEpsQuery is "query eps(delta = D) for alpha": the tight ε at δ = D
@@ -392,16 +376,13 @@ type ParamEpsOutcome struct {
 
 // Value is the pieces joined by "; ".
 func (o *ParamEpsOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return strings.Join(o.Pieces, "; ")
+	return o.value(o.Result != nil, func() string { return strings.Join(o.Pieces, "; ") })
 }
 
 // Evaluate computes the tight ε with param.Analysis.TightEpsilon at δ = 0,
 // TightEpsilonAt otherwise.
 func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
-	o := &ParamEpsOutcome{base: base{st: s, pass: true}}
+	o := &ParamEpsOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
 	switch {
 	case err != nil:
@@ -410,14 +391,7 @@ func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	default:
 		o.Result, err = a.TightEpsilonAt(ctx, s.Delta)
 	}
-	if err == nil {
-		o.Pieces, err = pieces(ctx, o.Result.R, "ln(%s)")
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.passPieces(&s.paramHead, o.Result.R)
+	o.Pieces = o.piecewise(ctx, &s.paramHead, err, func() param.Piecewise { return o.Result.R }, "ln(%s)")
 	return o
 }
 
@@ -484,27 +458,17 @@ type ParamDeltaOutcome struct {
 
 // Value is the pieces joined by "; ".
 func (o *ParamDeltaOutcome) Value() string {
-	if o.err != nil || o.Result == nil {
-		return "error"
-	}
-	return strings.Join(o.Pieces, "; ")
+	return o.value(o.Result != nil, func() string { return strings.Join(o.Pieces, "; ") })
 }
 
 // Evaluate computes the tight δ with param.Analysis.TightDelta.
 func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
-	o := &ParamDeltaOutcome{base: base{st: s, pass: true}}
+	o := &ParamDeltaOutcome{base: base{st: s}}
 	a, err := e.paramAnalysis(ctx)
 	if err == nil {
 		o.Result, err = a.TightDelta(ctx, s.C)
 	}
-	if err == nil {
-		o.Pieces, err = pieces(ctx, o.Result.Delta, "%s")
-	}
-	if err != nil {
-		o.fail(err)
-		return o
-	}
-	o.passPieces(&s.paramHead, o.Result.Delta)
+	o.Pieces = o.piecewise(ctx, &s.paramHead, err, func() param.Piecewise { return o.Result.Delta }, "%s")
 	return o
 }
 

@@ -50,9 +50,6 @@ type ParamEquivalenceOutcome struct {
 	Result *param.EquivalenceResult
 }
 
-// Head returns the statement's header.
-func (s *ParamEquivalenceCheck) Head() *Header { return &s.Header }
-
 // Kind is "check equivalent".
 func (s *ParamEquivalenceCheck) Kind() string { return "check equivalent" }
 
@@ -77,35 +74,24 @@ func (s *ParamEquivalenceCheck) prepare(ctx context.Context, p *Prepared) source
 			if m != p.Program.Model || pc == nil {
 				var err error
 				if pc, err = pb.BuildParam(ctx, poly.Limits{}); err != nil {
-					if list, ok := err.(source.ErrorList); ok {
-						errs = append(errs, list...)
-						continue
+					if !collect(err, &errs) {
+						return nil // cancelled: Prepare reports the context's error
 					}
-					return nil // cancelled: Prepare reports the context's error
+					continue
 				}
 			}
 			s.chains[i] = pc
 			continue
 		}
 		s.constant[i] = true
-		mech, err := m.Build(ctx, p.Limits)
-		if err != nil {
-			if list, ok := err.(source.ErrorList); ok {
-				errs = append(errs, list...)
-				continue
-			}
+		c, ok := buildCompared(ctx, p, m, &s.infos[i], s.CallPos, &errs)
+		switch {
+		case !ok:
 			return nil
-		}
-		s.infos[i].Note = mech.Note
-		if mech.MDP != nil {
-			name := s.infos[i].Call
-			if name == "" {
-				name = "the file's model"
-			}
-			errs = append(errs, errNotOnMDP(s.CallPos, "check equivalent", name+" is an MDP, whose distributions depend on the scheduler"))
+		case c == nil:
 			continue
 		}
-		pc, err := param.Constant(ctx, poly.Limits{}, mech.Chain, s.Param, s.Interval)
+		pc, err := param.Constant(ctx, poly.Limits{}, c, s.Param, s.Interval)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -125,13 +111,11 @@ func (s *ParamEquivalenceCheck) prepare(ctx context.Context, p *Prepared) source
 // value with param.Equivalent.
 func (s *ParamEquivalenceCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEquivalenceOutcome{base: base{st: s}}
-	r, err := param.Equivalent(ctx, e.paramChain(s.chains[0]), e.paramChain(s.chains[1]))
-	if err != nil {
-		o.fail(err)
-		return o
+	if o.Result = evaluate(&o.base, func() (*param.EquivalenceResult, error) {
+		return param.Equivalent(ctx, e.paramChain(s.chains[0]), e.paramChain(s.chains[1]))
+	}); o.err == nil {
+		o.passCheck(&s.Header, o.Result.Equal)
 	}
-	o.Result = r
-	o.passCheck(&s.Header, r.Equal)
 	return o
 }
 

@@ -206,18 +206,27 @@ func contains(xs []string, x string) bool {
 	return i < len(xs) && xs[i] == x
 }
 
-// inputsWhere makes the states satisfying where the chain's inputs.
-func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.Chain, source.ErrorList) {
+// satisfying returns the states among ss (all: every state but the sink)
+// where the inputs predicate where holds; nil, and no error, when ctx
+// ends.
+func satisfying(ctx context.Context, c *chain.Chain, where *expr.Expr, ss []int, all bool) ([]int, source.ErrorList) {
 	f, errs := expr.Compile(where, c, false)
 	if errs != nil {
 		return nil, errs
 	}
+	n := len(ss)
+	if all {
+		n = c.NumStates()
+	}
 	var ins []int
-	for s := range c.NumStates() {
-		if s%4096 == 0 && ctx.Err() != nil {
+	for i := range n {
+		if i%4096 == 0 && ctx.Err() != nil {
 			return nil, nil
 		}
-		if c.Name(s) == chain.SinkName {
+		s := i
+		if !all {
+			s = ss[i]
+		} else if c.Name(s) == chain.SinkName {
 			continue
 		}
 		v, err := f.Eval(s, s)
@@ -228,7 +237,16 @@ func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.
 			ins = append(ins, s)
 		}
 	}
-	if len(ins) == 0 {
+	return ins, nil
+}
+
+// inputsWhere makes the states satisfying where the chain's inputs.
+func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.Chain, source.ErrorList) {
+	ins, errs := satisfying(ctx, c, where, nil, true)
+	switch {
+	case errs != nil || ctx.Err() != nil:
+		return nil, errs
+	case len(ins) == 0:
 		return nil, source.ErrorList{{Pos: where.Pos, Msg: "no state satisfies this inputs predicate"}}
 	}
 	return c.WithInputs(ins), nil
@@ -241,28 +259,17 @@ func inputsWhere(ctx context.Context, c *chain.Chain, where *expr.Expr) (*chain.
 // pair is an error too.
 func keepInputs(ctx context.Context, c *chain.Chain, pairs [][2]int, in *Inputs, pairsNeeded bool) (*chain.Chain, [][2]int, source.ErrorList) {
 	where := in.Where
-	f, errs := expr.Compile(where, c, false)
-	if errs != nil {
-		return nil, nil, errs
-	}
 	all := c.Inputs()
-	var ins []int
-	kept := make(map[int]bool)
-	for i, s := range all {
-		if i%4096 == 0 && ctx.Err() != nil {
-			return nil, nil, nil
-		}
-		v, err := f.Eval(s, s)
-		if err != nil {
-			return nil, nil, source.ErrorList{evalError(err, where.Pos)}
-		}
-		if v {
-			ins = append(ins, s)
-			kept[s] = true
-		}
-	}
-	if len(ins) == 0 {
+	ins, errs := satisfying(ctx, c, where, all, false)
+	switch {
+	case errs != nil || ctx.Err() != nil:
+		return nil, nil, errs
+	case len(ins) == 0:
 		return nil, nil, source.ErrorList{{Pos: where.Pos, Msg: fmt.Sprintf("no input of the model satisfies this inputs predicate (it has %d inputs)", len(all))}}
+	}
+	kept := make(map[int]bool)
+	for _, s := range ins {
+		kept[s] = true
 	}
 	var keptPairs [][2]int
 	for _, pr := range pairs {

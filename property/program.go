@@ -205,6 +205,10 @@ type Header struct {
 	Expect Expectation
 }
 
+// Head returns the header itself: every statement embeds one, and so
+// has its Head.
+func (h *Header) Head() *Header { return h }
+
 // Expectation is what a statement's outcome must be for it to pass.
 type Expectation struct {
 	Kind ExpectKind
@@ -220,19 +224,20 @@ func verifyOutput(o OutputSpec, observed []string) verify.Output {
 	case o.Steps > 0:
 		return verify.Traces(o.Steps, observed...)
 	case o.Vars != nil:
-		names := make([]string, len(o.Vars))
-		for i, v := range o.Vars {
-			names[i] = v.Name
-		}
-		return verify.FinalVars(names...)
+		return verify.FinalVars(names(o.Vars)...)
 	case o.Labels != nil:
-		names := make([]string, len(o.Labels))
-		for i, l := range o.Labels {
-			names[i] = l.Name
-		}
-		return verify.FinalLabels(names...)
+		return verify.FinalLabels(names(o.Labels)...)
 	}
 	return verify.FinalState()
+}
+
+// names are the names of refs.
+func names(refs []Ref) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Name
+	}
+	return out
 }
 
 var one = big.NewRat(1, 1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/lump"
 	"github.com/dpcheck/dpcheck/param"
@@ -86,6 +87,47 @@ func WrapErr(o Outcome, wrap func(error) error) {
 
 func (b *base) setErr(err error) { b.fail(err) }
 
+// evaluate computes a statement's result, recording in b why it could
+// not be computed (b.err is then set, and the result is R's zero value).
+func evaluate[R any](b *base, compute func() (R, error)) R {
+	r, err := compute()
+	if err != nil {
+		b.fail(err)
+		var zero R
+		return zero
+	}
+	return r
+}
+
+// after returns compute applied to what get returns.
+func after[T, R any](get func() (T, error), compute func(T) (R, error)) func() (R, error) {
+	return func() (R, error) {
+		t, err := get()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return compute(t)
+	}
+}
+
+// value is the Value of a query: v's, or "error" when it has no result.
+func (b *base) value(has bool, v func() string) string {
+	if b.err != nil || !has {
+		return "error"
+	}
+	return v()
+}
+
+// noValue is the Value of an outcome that is many values (a profile, a
+// probability per input): "", or "error".
+func (b *base) noValue() string {
+	if b.err != nil {
+		return "error"
+	}
+	return ""
+}
+
 // verdict is the value of a check.
 func verdict(b *base, holds bool) string {
 	switch {
@@ -102,30 +144,30 @@ func (b *base) passCheck(h *Header, holds bool) {
 	b.pass = holds == (h.Expect.Kind != ExpectViolated)
 }
 
-// passEps sets whether a tight ε equals the expected one.
-func (b *base) passEps(h *Header, got, want exact.Eps) {
-	b.pass = true
-	if h.Expect.Kind == ExpectValue {
-		c, err := got.Cmp(want)
-		if err != nil {
-			b.fail(err)
-			return
-		}
-		b.pass = c == 0
+// passValue sets whether a least ε or δ meets its expectation: decided
+// exactly (not an interval) and equal to the expected one, cmp comparing
+// them (0: equal).
+func (b *base) passValue(h *Header, exactly bool, cmp func() (int, error)) {
+	b.pass = h.Expect.Kind != ExpectValue
+	if b.pass || !exactly {
+		return
 	}
+	c, err := cmp()
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	b.pass = c == 0
 }
 
-// passDelta sets whether a tight δ equals the expected one.
-func (b *base) passDelta(h *Header, got, want exact.Real) {
-	b.pass = true
-	if h.Expect.Kind == ExpectValue {
-		s, err := got.Sub(want).Sign()
-		if err != nil {
-			b.fail(err)
-			return
-		}
-		b.pass = s == 0
-	}
+// passEps sets whether a least ε, exact when exactly, equals want.
+func (b *base) passEps(h *Header, exactly bool, got, want exact.Eps) {
+	b.passValue(h, exactly, func() (int, error) { return got.Cmp(want) })
+}
+
+// passDelta sets whether a least δ, exact when exactly, equals want.
+func (b *base) passDelta(h *Header, exactly bool, got, want exact.Real) {
+	b.passValue(h, exactly, func() (int, error) { return got.Sub(want).Sign() })
 }
 
 // expectedDelta is the δ a statement expects: the rational want, or real
@@ -179,25 +221,31 @@ func (e *Env) Analysis(ctx context.Context, out verify.Output) (*verify.Analysis
 	if e.p.MDP != nil {
 		return nil, errMDPFrame
 	}
-	key := out.String()
-	if a, ok := e.analyses[key]; ok {
-		return a, nil
-	}
-	var a *verify.Analysis
-	var err error
-	if e.canLump() {
-		a, err = e.lumpedAnalysis(ctx, out)
-	} else {
-		var pairs [][2]int
-		if pairs, err = e.p.Pairs(); err == nil {
-			a, err = verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: pairs, Output: out})
+	return memo(e.analyses, out.String(), func() (*verify.Analysis, error) {
+		if e.canLump() {
+			return e.lumpedAnalysis(ctx, out)
 		}
+		pairs, err := e.p.Pairs()
+		if err != nil {
+			return nil, err
+		}
+		return verify.Analyze(ctx, &verify.Model{Chain: e.p.Chain, Neighbours: pairs, Output: out})
+	})
+}
+
+// memo returns m[k], computed by f once (and not kept when f fails).
+func memo[K comparable, V any](m map[K]V, k K, f func() (V, error)) (V, error) {
+	v, ok := m[k]
+	if ok {
+		return v, nil
 	}
+	v, err := f()
 	if err != nil {
-		return nil, err
+		var zero V
+		return zero, err
 	}
-	e.analyses[key] = a
-	return a, nil
+	m[k] = v
+	return v, nil
 }
 
 // Analyzed returns the distributions over an output space if a statement
@@ -214,18 +262,28 @@ func (e *Env) Checker() (*verify.Checker, error) {
 	if e.p.MDP != nil {
 		return nil, errMDPFrame
 	}
-	if e.checker == nil && e.p.AllPairs {
-		// the pairs are made when a formula needs them
-		e.checker = verify.NewCheckerLazy(e.p.Chain, e.p.NumPairs(), e.p.Pairs)
-	}
 	if e.checker == nil {
-		c, err := verify.NewChecker(e.p.Chain, e.p.Neighbours)
+		c, err := e.newChecker(e.p.Chain, e.p.Pairs)
 		if err != nil {
 			return nil, err
 		}
 		e.checker = c
 	}
 	return e.checker, nil
+}
+
+// newChecker makes the dpCTL checker of c (the model's chain or a
+// quotient of it), whose neighbouring pairs pairs makes: when a formula
+// needs them if every two inputs are neighbours.
+func (e *Env) newChecker(c *chain.Chain, pairs func() ([][2]int, error)) (*verify.Checker, error) {
+	if e.p.AllPairs {
+		return verify.NewCheckerLazy(c, e.p.NumPairs(), pairs), nil
+	}
+	ns, err := pairs()
+	if err != nil {
+		return nil, err
+	}
+	return verify.NewChecker(c, ns)
 }
 
 // outputFor resolves a statement's own output space (nil: the program's).

@@ -14,6 +14,15 @@ import (
 // distributions for every input.
 type EquivalenceResult struct {
 	Equal bool
+	Compared
+	// Counterexample is set when they differ: the first input (in the first
+	// chain's order) and output where the probabilities differ.
+	Counterexample *Difference
+}
+
+// Compared says what a comparison of two models' output distributions
+// (Equivalent, and package param's for every parameter value) compared.
+type Compared struct {
 	// Inputs and Outputs count the matched inputs and the distinct outputs
 	// compared.
 	Inputs, Outputs int
@@ -23,9 +32,44 @@ type EquivalenceResult struct {
 	// inputs or outputs have and others lack, which the comparison does
 	// not see.
 	InputVars, OutputVars, InputIgnored, OutputIgnored []string
-	// Counterexample is set when they differ: the first input (in the first
-	// chain's order) and output where the probabilities differ.
-	Counterexample *Difference
+}
+
+// CompareKeyed compares the output distributions of n matched inputs:
+// dists(i) returns input i's in the two models, by output key. The
+// outputs of each input are compared in key order, a missing one T's
+// zero value, and differ is called once, at the first input and output
+// whose probabilities are not equal. It returns the number of distinct
+// outputs.
+func CompareKeyed[T any](n int, dists func(i int) (a, b map[string]T, err error), equal func(x, y T) bool, differ func(i int, output string, x, y T) error) (int, error) {
+	outputs := map[string]bool{}
+	found := false
+	for i := range n {
+		da, db, err := dists(i)
+		if err != nil {
+			return 0, err
+		}
+		seen := map[string]bool{}
+		var names []string
+		for _, d := range []map[string]T{da, db} {
+			for o := range d {
+				if !seen[o] {
+					seen[o] = true
+					names = append(names, o)
+				}
+			}
+		}
+		sort.Strings(names)
+		for _, o := range names {
+			outputs[o] = true
+			if x, y := da[o], db[o]; !found && !equal(x, y) {
+				found = true
+				if err := differ(i, o, x, y); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	return len(outputs), nil
 }
 
 // Difference is an input and an output whose probabilities differ.
@@ -193,43 +237,20 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 	if err != nil {
 		return nil, err
 	}
-	outVars, outOther, ok := commonVars(a, fa.valued, b, fb.valued)
-	var op projection
-	if ok {
-		if len(outVars) == 0 {
-			return nil, matchErrorf("their outputs share no variable (the variables are %s)", strings.Join(outOther, ", "))
-		}
-		op = outVars
+	om, err := MatchOutputKeys(a, fa.states, b, fb.states)
+	if err != nil {
+		return nil, err
 	}
-	da, db := fa.keyed(a, op), fb.keyed(b, op)
-	res := &EquivalenceResult{Equal: true, Inputs: len(keys), InputVars: p, OutputVars: op}
-	res.InputIgnored, res.OutputIgnored = ignored, outOther
-	outputs := map[string]bool{}
-	for _, k := range keys {
-		pa, pb := da[ka[k]], db[kb[k]]
-		names := map[string]bool{}
-		for o := range pa {
-			names[o] = true
-		}
-		for o := range pb {
-			names[o] = true
-		}
-		sorted := make([]string, 0, len(names))
-		for o := range names {
-			sorted = append(sorted, o)
-			outputs[o] = true
-		}
-		sort.Strings(sorted)
-		for _, o := range sorted {
-			x, y := ratOrZero(pa[o]), ratOrZero(pb[o])
-			if x.Cmp(y) != 0 && res.Equal {
-				res.Equal = false
-				res.Counterexample = &Difference{Input: displayKey(k), Output: displayKey(o), PrA: x, PrB: y}
-			}
-		}
-	}
-	res.Outputs = len(outputs)
-	return res, nil
+	da, db := fa.keyed(om.A), fb.keyed(om.B)
+	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p, OutputVars: om.Vars, InputIgnored: ignored, OutputIgnored: om.Ignored}}
+	res.Outputs, err = CompareKeyed(len(keys), func(i int) (map[string]*big.Rat, map[string]*big.Rat, error) {
+		return da[ka[keys[i]]], db[kb[keys[i]]], nil
+	}, func(x, y *big.Rat) bool { return ratOrZero(x).Cmp(ratOrZero(y)) == 0 }, func(i int, o string, x, y *big.Rat) error {
+		res.Equal = false
+		res.Counterexample = &Difference{Input: displayKey(keys[i]), Output: displayKey(o), PrA: ratOrZero(x), PrB: ratOrZero(y)}
+		return nil
+	})
+	return res, err
 }
 
 // finalDists are the final-state distributions of every input of a chain.
@@ -238,8 +259,8 @@ type finalDists struct {
 	dists       map[int]dvec
 	names       []string
 	stateOutput map[int]int
-	// valued are the absorbing states with a valuation.
-	valued []int
+	// states are the absorbing states, in order.
+	states []int
 }
 
 func finals(ctx context.Context, c *chain.Chain) (*finalDists, error) {
@@ -250,23 +271,22 @@ func finals(ctx context.Context, c *chain.Chain) (*finalDists, error) {
 	}
 	f := &finalDists{inputs: inputs, dists: dists, names: names, stateOutput: stateOutput}
 	for s := range stateOutput {
-		if len(c.Valuation(s)) > 0 {
-			f.valued = append(f.valued, s)
-		}
+		f.states = append(f.states, s)
 	}
-	sort.Ints(f.valued)
+	sort.Ints(f.states)
 	return f, nil
 }
 
 // keyed returns every input's distribution keyed by the outputs' match
-// keys under p, adding the probabilities of outputs with the same key.
-func (f *finalDists) keyed(c *chain.Chain, p projection) map[int]map[string]*big.Rat {
+// keys (keys[i] that of states[i]), adding the probabilities of outputs
+// with the same key.
+func (f *finalDists) keyed(keys []string) map[int]map[string]*big.Rat {
 	key := make([]string, len(f.names))
 	for i, n := range f.names {
 		key[i] = "o\x00" + n // ⊥∞
 	}
-	for s, o := range f.stateOutput {
-		key[o] = p.key(c, s)
+	for i, s := range f.states {
+		key[f.stateOutput[s]] = keys[i]
 	}
 	out := map[int]map[string]*big.Rat{}
 	for _, s := range f.inputs {

@@ -79,9 +79,9 @@ func TestEquivalentMatchesCommonVariables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &verify.EquivalenceResult{Equal: true, Inputs: 2, Outputs: 2,
+	want := &verify.EquivalenceResult{Equal: true, Compared: verify.Compared{Inputs: 2, Outputs: 2,
 		InputVars: []string{"in"}, OutputVars: []string{"out"},
-		InputIgnored: []string{"out", "c"}, OutputIgnored: []string{"in", "c"}}
+		InputIgnored: []string{"out", "c"}, OutputIgnored: []string{"in", "c"}}}
 	if d := cmp.Diff(want, got, ratComparer); d != "" {
 		t.Errorf("module vs builder (-want +got):\n%s", d)
 	}
