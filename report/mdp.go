@@ -150,6 +150,32 @@ func deltaValueText(r *mdp.Result) string {
 	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
 }
 
+// mdpQueryKind is the kind of the answer of an ε or δ query on an MDP:
+// params are the query's parameters, head the start of its first line,
+// exact whether the answer is decided exactly (value is it then), and rows
+// and doc its table and its document.
+func mdpQueryKind(o property.Outcome, params func(d *StatementDoc), head string, exact bool, value func() Number, table func() [][2]string, doc func() *MDPDoc) kind {
+	pairs := o.(framed).Pairs()
+	return kind{
+		output: outputOf(o.Statement()),
+		params: params,
+		text: func(w io.Writer) {
+			printf(w, "%s%s%s\n", pad, head, mdpExpectNote(o, exact))
+			printf(w, "%s%s\n", pad, o.Statement().Describe())
+			rows(w, pad+"  ", table())
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "interval"
+			if exact {
+				d.Outcome, d.Value = "value", ptr(value())
+			}
+			d.Checked = &CheckedDoc{OrderedPairs: 2 * pairs}
+			d.MDP = doc()
+		},
+		failure: func() string { return queryFailure(o) },
+	}
+}
+
 // framed is an outcome on an MDP: it names the states of its results.
 type framed interface {
 	StateInfo(s int) verify.StateInfo
@@ -199,28 +225,11 @@ func mdpView(o property.Outcome) (kind, bool) {
 			}
 			at = ratText(s.Delta)
 		}
-		return kind{
-			output: outputOf(o.Statement()),
-			params: params,
-			text: func(w io.Writer) {
-				r := o.Result
-				printf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
-				printf(w, "%s%s\n", pad, o.Statement().Describe())
-				rows(w, pad+"  ", epsRows(r, names))
-			},
-			json: func(doc *StatementDoc) {
-				r := o.Result
-				doc.Outcome = "value"
-				if r.Exact {
-					doc.Value = ptr(epsNum(r.Eps))
-				} else {
-					doc.Outcome = "interval"
-				}
-				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				doc.MDP = epsDoc(r, info)
-			},
-			failure: func() string { return queryFailure(o) },
-		}, true
+		r := o.Result
+		return mdpQueryKind(o, params, "ε "+epsValueText(r)+" at δ = "+at, r.Exact,
+			func() Number { return epsNum(r.Eps) },
+			func() [][2]string { return epsRows(r, names) },
+			func() *MDPDoc { return epsDoc(r, info) }), true
 	case *property.MDPDeltaOutcome:
 		var params func(d *StatementDoc)
 		d := false
@@ -234,28 +243,11 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
 			at = epsText(s.Eps)
 		}
-		return kind{
-			output: outputOf(o.Statement()),
-			params: params,
-			text: func(w io.Writer) {
-				r := o.Result
-				printf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
-				printf(w, "%s%s\n", pad, o.Statement().Describe())
-				rows(w, pad+"  ", resultRows(r, names, d))
-			},
-			json: func(doc *StatementDoc) {
-				r := o.Result
-				doc.Outcome = "value"
-				if r.Exact {
-					doc.Value = ptr(realNum(r.Delta))
-				} else {
-					doc.Outcome = "interval"
-				}
-				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				doc.MDP = resultDoc(r, info, false, d)
-			},
-			failure: func() string { return queryFailure(o) },
-		}, true
+		r := o.Result
+		return mdpQueryKind(o, params, "δ "+deltaValueText(r)+" at ε = "+at, r.Exact,
+			func() Number { return realNum(r.Delta) },
+			func() [][2]string { return resultRows(r, names, d) },
+			func() *MDPDoc { return resultDoc(r, info, false, d) }), true
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
 		return kind{
