@@ -151,22 +151,24 @@ func deltaValueText(r *mdp.Result) string {
 }
 
 // mdpQueryKind is the kind of the answer of an ε or δ query on an MDP:
-// params are the query's parameters, head the start of its first line,
-// exact whether the answer is decided exactly (value is it then), and rows
-// and doc its table and its document.
-func mdpQueryKind(o property.Outcome, params func(d *StatementDoc), head string, exact bool, value func() Number, table func() [][2]string, doc func() *MDPDoc) kind {
+// params are the query's parameters; head returns the start of its first
+// line and whether the answer is decided exactly (value returns it then),
+// table and doc its table and its document. They are called only to
+// render an outcome computed without error.
+func mdpQueryKind(o property.Outcome, params func(d *StatementDoc), head func() (string, bool), value func() Number, table func() [][2]string, doc func() *MDPDoc) kind {
 	pairs := o.(framed).Pairs()
 	return kind{
 		output: outputOf(o.Statement()),
 		params: params,
 		text: func(w io.Writer) {
-			printf(w, "%s%s%s\n", pad, head, mdpExpectNote(o, exact))
+			line, exact := head()
+			printf(w, "%s%s%s\n", pad, line, mdpExpectNote(o, exact))
 			printf(w, "%s%s\n", pad, o.Statement().Describe())
 			rows(w, pad+"  ", table())
 		},
 		json: func(d *StatementDoc) {
 			d.Outcome = "interval"
-			if exact {
+			if _, exact := head(); exact {
 				d.Outcome, d.Value = "value", ptr(value())
 			}
 			d.Checked = &CheckedDoc{OrderedPairs: 2 * pairs}
@@ -225,11 +227,11 @@ func mdpView(o property.Outcome) (kind, bool) {
 			}
 			at = ratText(s.Delta)
 		}
-		r := o.Result
-		return mdpQueryKind(o, params, "ε "+epsValueText(r)+" at δ = "+at, r.Exact,
-			func() Number { return epsNum(r.Eps) },
-			func() [][2]string { return epsRows(r, names) },
-			func() *MDPDoc { return epsDoc(r, info) }), true
+		return mdpQueryKind(o, params,
+			func() (string, bool) { return "ε " + epsValueText(o.Result) + " at δ = " + at, o.Result.Exact },
+			func() Number { return epsNum(o.Result.Eps) },
+			func() [][2]string { return epsRows(o.Result, names) },
+			func() *MDPDoc { return epsDoc(o.Result, info) }), true
 	case *property.MDPDeltaOutcome:
 		var params func(d *StatementDoc)
 		d := false
@@ -243,11 +245,11 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
 			at = epsText(s.Eps)
 		}
-		r := o.Result
-		return mdpQueryKind(o, params, "δ "+deltaValueText(r)+" at ε = "+at, r.Exact,
-			func() Number { return realNum(r.Delta) },
-			func() [][2]string { return resultRows(r, names, d) },
-			func() *MDPDoc { return resultDoc(r, info, false, d) }), true
+		return mdpQueryKind(o, params,
+			func() (string, bool) { return "δ " + deltaValueText(o.Result) + " at ε = " + at, o.Result.Exact },
+			func() Number { return realNum(o.Result.Delta) },
+			func() [][2]string { return resultRows(o.Result, names, d) },
+			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
 		return kind{
