@@ -26,6 +26,31 @@ type kind struct {
 	failure func() string
 }
 
+// valueKind is the kind of the answer of an ε or δ query on a chain: out
+// is its output space and params its parameters; answer returns the start
+// of its first line, what was checked, its value and its witness, and
+// witness writes that witness. They are called only to render an outcome
+// computed without error.
+func valueKind(o property.Outcome, out string, params func(d *StatementDoc), answer func() (string, verify.Checked, Number, *verify.Witness), witness func(w io.Writer)) kind {
+	return kind{
+		output: out,
+		params: params,
+		text: func(w io.Writer) {
+			head, checked, _, _ := answer()
+			printf(w, "%s%s%s\n", pad, head, expectNote(o))
+			printf(w, "%s%s\n", pad, o.Statement().Describe())
+			writeComposition(w, checked)
+			witness(w)
+		},
+		json: func(d *StatementDoc) {
+			_, checked, value, wit := answer()
+			d.Outcome, d.Value = "value", ptr(value)
+			d.Checked = checkedDoc(checked)
+			d.Witness = witnessDoc(wit)
+		},
+	}
+}
+
 func view(o property.Outcome) kind {
 	if k, ok := mdpView(o); ok {
 		return k
@@ -64,44 +89,20 @@ func view(o property.Outcome) kind {
 		}
 	case *property.EpsOutcome:
 		s := o.Statement().(*property.EpsQuery)
-		out := s.Output().String()
-		return kind{
-			output: out,
-			params: func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
-			text: func(w io.Writer) {
+		return valueKind(o, s.Output().String(), func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
+			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
-				printf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
-				printf(w, "%s%s\n", pad, s.Describe())
-				writeComposition(w, r.Checked)
-				writeEpsWitness(w, pad, r)
+				return fmt.Sprintf("ε = %s at δ = %s", epsAnswer(r.Eps), ratText(r.Delta)), r.Checked, epsNum(r.Eps), r.Witness
 			},
-			json: func(d *StatementDoc) {
-				r := o.Result
-				d.Outcome, d.Value = "value", ptr(epsNum(r.Eps))
-				d.Checked = checkedDoc(r.Checked)
-				d.Witness = witnessDoc(r.Witness)
-			},
-		}
+			func(w io.Writer) { writeEpsWitness(w, pad, o.Result) })
 	case *property.DeltaOutcome:
 		s := o.Statement().(*property.DeltaQuery)
-		out := s.Output().String()
-		return kind{
-			output: out,
-			params: func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
-			text: func(w io.Writer) {
+		return valueKind(o, s.Output().String(), func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
+			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
-				printf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
-				printf(w, "%s%s\n", pad, s.Describe())
-				writeComposition(w, r.Checked)
-				writeDeltaWitness(w, pad, r)
+				return fmt.Sprintf("δ = %s at ε = %s", realAnswer(r.Delta), epsText(r.Eps)), r.Checked, realNum(r.Delta), eventWitness(r.Witness)
 			},
-			json: func(d *StatementDoc) {
-				r := o.Result
-				d.Outcome, d.Value = "value", ptr(realNum(r.Delta))
-				d.Checked = checkedDoc(r.Checked)
-				d.Witness = witnessDoc(eventWitness(r.Witness))
-			},
-		}
+			func(w io.Writer) { writeDeltaWitness(w, pad, o.Result) })
 	case *property.ProfileOutcome:
 		s := o.Statement().(*property.ProfileQuery)
 		out := s.Output().String()
