@@ -150,21 +150,12 @@ func view(o property.Outcome) kind {
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
 				printf(w, "%s%s:\n", pad, sem)
-				states := make([]verify.StateInfo, len(o.Probs))
-				prs := make([]*big.Rat, len(o.Probs))
-				for i, p := range o.Probs {
-					states[i], prs[i] = p.State, p.Pr
-				}
-				inputProbLines(w, states, prs, s.Expected)
+				inputProbLines(w, o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, s.Expected)
 			},
 			json: func(d *StatementDoc) {
 				d.Outcome = "value"
 				for _, p := range o.Probs {
-					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
-					if want := s.Expected(p.State.ID); want != nil {
-						ip.Expected = ptr(ratNum(want))
-					}
-					d.Probabilities = append(d.Probabilities, ip)
+					d.Probabilities = append(d.Probabilities, inputProbDoc(p.State, p.Pr, s.Expected))
 				}
 			},
 		}
@@ -272,24 +263,37 @@ func isCheck(o property.Outcome) bool {
 	return false
 }
 
-// inputProbLines writes one line per input: its name, aligned, its
-// probability and whether it is the one expected.
-func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expected func(id int) *big.Rat) {
+// inputProbLines writes one line per input, of probs (prob gives its
+// state and probability): its name, aligned, its probability and whether
+// it is the one expected.
+func inputProbLines[P any](w io.Writer, probs []P, prob func(P) (verify.StateInfo, *big.Rat), expected func(id int) *big.Rat) {
 	width := 0
-	for _, st := range states {
+	for _, p := range probs {
+		st, _ := prob(p)
 		width = alignTo(width, st.String())
 	}
-	for i, st := range states {
+	for _, p := range probs {
+		st, pr := prob(p)
 		name := st.String()
 		note := ""
 		if want := expected(st.ID); want != nil {
 			note = " (as expected)"
-			if want.Cmp(prs[i]) != 0 {
+			if want.Cmp(pr) != 0 {
 				note = ", expected " + ratText(want)
 			}
 		}
-		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(prs[i], MaxAnswerWidth), note)
+		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(pr, MaxAnswerWidth), note)
 	}
+}
+
+// inputProbDoc is the document of an input's probability pr, with the one
+// expected of it if any.
+func inputProbDoc(st verify.StateInfo, pr *big.Rat, expected func(id int) *big.Rat) InputProbDoc {
+	ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
+	if want := expected(st.ID); want != nil {
+		ip.Expected = ptr(ratNum(want))
+	}
+	return ip
 }
 
 // modelName names a compared model: its call as written, or what it is

@@ -256,25 +256,17 @@ func mdpView(o property.Outcome) (kind, bool) {
 			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
 			text: func(w io.Writer) {
 				printf(w, "%s%s:\n", pad, s.Describe())
-				states := make([]verify.StateInfo, len(o.Probs))
-				prs := make([]*big.Rat, len(o.Probs))
-				for i, p := range o.Probs {
-					states[i], prs[i] = p.State, p.Pr
-				}
-				inputProbLines(w, states, prs, s.Expected)
+				inputProbLines(w, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, s.Expected)
 			},
 			json: func(d *StatementDoc) {
 				d.Outcome = "value"
 				for _, p := range o.Probs {
-					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
+					ip := inputProbDoc(p.State, p.Pr, s.Expected)
 					if p.Min != nil {
 						ip.Min = ptr(ratNum(p.Min))
 					}
 					if p.Max != nil {
 						ip.Max = ptr(ratNum(p.Max))
-					}
-					if want := s.Expected(p.State.ID); want != nil {
-						ip.Expected = ptr(ratNum(want))
 					}
 					d.Probabilities = append(d.Probabilities, ip)
 				}
