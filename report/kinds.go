@@ -37,7 +37,7 @@ func valueKind(o property.Outcome, out string, params func(d *StatementDoc), ans
 		params: params,
 		text: func(w io.Writer) {
 			head, checked, _, _ := answer()
-			printf(w, "%s%s%s\n", pad, head, expectNote(o))
+			printf(w, "%s%s%s\n", pad, head, expectNote(o, true))
 			printf(w, "%s%s\n", pad, o.Statement().Describe())
 			writeComposition(w, checked)
 			witness(w)
@@ -176,9 +176,9 @@ func view(o property.Outcome) kind {
 			text: func(w io.Writer) {
 				b := o.Result
 				if what == "ε" {
-					printf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+					printf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o, true))
 				} else {
-					printf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+					printf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o, true))
 				}
 				printf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
 				if b.From != nil {

@@ -162,7 +162,7 @@ func mdpQueryKind(o property.Outcome, params func(d *StatementDoc), head func() 
 		params: params,
 		text: func(w io.Writer) {
 			line, exact := head()
-			printf(w, "%s%s%s\n", pad, line, mdpExpectNote(o, exact))
+			printf(w, "%s%s%s\n", pad, line, expectNote(o, exact))
 			printf(w, "%s%s\n", pad, o.Statement().Describe())
 			rows(w, pad+"  ", table())
 		},
@@ -376,10 +376,9 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 // allSchedulersText says how a P of a check on an MDP is decided.
 const allSchedulersText = "under every scheduler"
 
-// mdpExpectNote is the note after a query's value on an MDP: as
-// expected, or what was expected (a value not decided exactly never
-// meets one).
-func mdpExpectNote(o property.Outcome, isExact bool) string {
+// expectNote is the note after a query's value: as expected, or what was
+// expected (a value not decided exactly, isExact false, never meets one).
+func expectNote(o property.Outcome, isExact bool) string {
 	ex := o.Statement().Head().Expect
 	switch {
 	case ex.Kind != property.ExpectValue:
