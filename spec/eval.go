@@ -263,7 +263,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			return ev.fail(e.Pos(), "%s compares numbers, found %s and %s", e.Text, l.k, r.k)
 		}
 		return value{k: kBool, b: verify.CmpHolds(e.Text, l.num.Cmp(r.num))}, true
-	case ESum:
+	case ESum, EProd:
 		acc, ok := ev.expr(e.Args[0])
 		for _, a := range e.Args[1:] {
 			if !ok {
@@ -273,28 +273,18 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			if r, ok = ev.expr(a); !ok {
 				return value{}, false
 			}
-			if a.Minus {
+			switch {
+			case e.Op == EProd && a.Minus:
+				acc, ok = ev.div(e.Pos(), opBefore(a), acc, r)
+			case e.Op == EProd:
+				acc, ok = ev.mul(e.Pos(), opBefore(a), acc, r)
+			case a.Minus:
 				if r, ok = ev.neg(opBefore(a), r); !ok {
 					return value{}, false
 				}
-			}
-			acc, ok = ev.add(e.Pos(), opBefore(a), acc, r)
-		}
-		return acc, ok
-	case EProd:
-		acc, ok := ev.expr(e.Args[0])
-		for _, a := range e.Args[1:] {
-			if !ok {
-				return value{}, false
-			}
-			var r value
-			if r, ok = ev.expr(a); !ok {
-				return value{}, false
-			}
-			if a.Minus {
-				acc, ok = ev.div(e.Pos(), opBefore(a), acc, r)
-			} else {
-				acc, ok = ev.mul(e.Pos(), opBefore(a), acc, r)
+				fallthrough
+			default:
+				acc, ok = ev.add(e.Pos(), opBefore(a), acc, r)
 			}
 		}
 		return acc, ok
