@@ -211,6 +211,15 @@ func (sc *sched) closure(from []bool, add func(s, row int) bool) []bool {
 	return in
 }
 
+// not returns the complement of a set of states.
+func not(in []bool) []bool {
+	out := make([]bool, len(in))
+	for s, b := range in {
+		out[s] = !b
+	}
+	return out
+}
+
 // maxProb1Rounds bounds the rounds of prob1E.
 const maxProb1Rounds = 16
 
@@ -223,10 +232,7 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 	if max {
 		// prob0A: Pmax = 0 where yes cannot be reached at all.
 		pos := sc.backward(yes, cand)
-		zero = make([]bool, n)
-		for s := range zero {
-			zero[s] = !pos[s]
-		}
+		zero = not(pos)
 		// prob1E: the greatest U such that yes is reached within U by rows
 		// that stay in U. The nested fixed point may take as many rounds
 		// as there are states (a long chain loses one state a round): after
@@ -275,10 +281,7 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			cnt[s]++
 			return cnt[s] == len(sc.rows[s])
 		})
-		zero = make([]bool, n)
-		for s := range zero {
-			zero[s] = !forced[s]
-		}
+		zero = not(forced)
 		// prob1A: Pmin = 1 where no scheduler can reach a state of Pmin 0.
 		lt1 := sc.backward(zero, cand)
 		one = make([]bool, n)

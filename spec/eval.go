@@ -251,11 +251,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		}
 		return value{k: kBool, b: !v.b}, true
 	case ECmp:
-		l, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		r, ok := ev.expr(e.Args[1])
+		l, r, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
@@ -298,11 +294,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		if b := e.Args[0].unparen(); b.Op == EName && b.Text == "e" && !b.Primed && ev.c.consts["e"] == nil {
 			return ev.exp(e)
 		}
-		base, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		exp, ok := ev.expr(e.Args[1])
+		base, exp, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
@@ -368,11 +360,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		}
 		return ev.expr(e.Args[2])
 	case EImplies:
-		l, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		r, ok := ev.expr(e.Args[1])
+		l, r, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
@@ -640,6 +628,14 @@ func (c *checker) delta(e *Expr) (*big.Rat, bool) {
 		return nil, false
 	}
 	return x, true
+}
+
+// operands evaluates the two operands of e.
+func (ev constEval) operands(e *Expr) (l, r value, ok bool) {
+	if l, ok = ev.expr(e.Args[0]); ok {
+		r, ok = ev.expr(e.Args[1])
+	}
+	return l, r, ok
 }
 
 // fail reports an error at off and returns no value.
