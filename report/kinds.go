@@ -26,6 +26,26 @@ type kind struct {
 	failure func() string
 }
 
+// queryParams returns how an ε or δ query, of DP or of a D, writes its
+// parameters into its document, and the text of the one it is at.
+func queryParams(st property.Statement) (params func(d *StatementDoc), at string) {
+	switch s := st.(type) {
+	case *property.EpsQuery:
+		return func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) }, ratText(s.Delta)
+	case *property.DEpsQuery:
+		return func(d *StatementDoc) {
+			d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
+		}, ratText(s.Delta)
+	case *property.DeltaQuery:
+		return func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) }, epsText(s.Eps)
+	case *property.DDeltaQuery:
+		return func(d *StatementDoc) {
+			d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps))
+		}, epsText(s.Eps)
+	}
+	return nil, ""
+}
+
 // valueKind is the kind of the answer of an ε or δ query on a chain: out
 // is its output space and params its parameters; answer returns the start
 // of its first line, what was checked, its value and its witness, and
@@ -89,7 +109,8 @@ func view(o property.Outcome) kind {
 		}
 	case *property.EpsOutcome:
 		s := o.Statement().(*property.EpsQuery)
-		return valueKind(o, s.Output().String(), func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
+		params, _ := queryParams(s)
+		return valueKind(o, s.Output().String(), params,
 			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
 				return fmt.Sprintf("ε = %s at δ = %s", epsAnswer(r.Eps), ratText(r.Delta)), r.Checked, epsNum(r.Eps), r.Witness
@@ -97,7 +118,8 @@ func view(o property.Outcome) kind {
 			func(w io.Writer) { writeEpsWitness(w, pad, o.Result) })
 	case *property.DeltaOutcome:
 		s := o.Statement().(*property.DeltaQuery)
-		return valueKind(o, s.Output().String(), func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
+		params, _ := queryParams(s)
+		return valueKind(o, s.Output().String(), params,
 			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
 				return fmt.Sprintf("δ = %s at ε = %s", realAnswer(r.Delta), epsText(r.Eps)), r.Checked, realNum(r.Delta), eventWitness(r.Witness)
@@ -161,16 +183,10 @@ func view(o property.Outcome) kind {
 		}
 	case *property.DBoundOutcome:
 		what := "δ"
-		var params func(d *StatementDoc)
-		switch s := o.Statement().(type) {
-		case *property.DEpsQuery:
+		if _, ok := o.Statement().(*property.DEpsQuery); ok {
 			what = "ε"
-			params = func(d *StatementDoc) {
-				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
-			}
-		case *property.DDeltaQuery:
-			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
 		}
+		params, _ := queryParams(o.Statement())
 		return kind{
 			params: params,
 			text: func(w io.Writer) {

@@ -215,36 +215,15 @@ func mdpView(o property.Outcome) (kind, bool) {
 			},
 		}, true
 	case *property.MDPEpsOutcome:
-		var params func(d *StatementDoc)
-		var at string
-		switch s := o.Statement().(type) {
-		case *property.EpsQuery:
-			params = func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) }
-			at = ratText(s.Delta)
-		case *property.DEpsQuery:
-			params = func(d *StatementDoc) {
-				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
-			}
-			at = ratText(s.Delta)
-		}
+		params, at := queryParams(o.Statement())
 		return mdpQueryKind(o, params,
 			func() (string, bool) { return "ε " + epsValueText(o.Result) + " at δ = " + at, o.Result.Exact },
 			func() Number { return epsNum(o.Result.Eps) },
 			func() [][2]string { return epsRows(o.Result, names) },
 			func() *MDPDoc { return epsDoc(o.Result, info) }), true
 	case *property.MDPDeltaOutcome:
-		var params func(d *StatementDoc)
-		d := false
-		var at string
-		switch s := o.Statement().(type) {
-		case *property.DeltaQuery:
-			params = func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) }
-			at = epsText(s.Eps)
-		case *property.DDeltaQuery:
-			d = true
-			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
-			at = epsText(s.Eps)
-		}
+		params, at := queryParams(o.Statement())
+		_, d := o.Statement().(*property.DDeltaQuery)
 		return mdpQueryKind(o, params,
 			func() (string, bool) { return "δ " + deltaValueText(o.Result) + " at ε = " + at, o.Result.Exact },
 			func() Number { return realNum(o.Result.Delta) },
