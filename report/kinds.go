@@ -166,21 +166,7 @@ func view(o property.Outcome) kind {
 			},
 		}
 	case *property.ProbOutcome:
-		s := o.Statement().(*property.ProbQuery)
-		sem := s.Describe()
-		return kind{
-			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
-			text: func(w io.Writer) {
-				printf(w, "%s%s:\n", pad, sem)
-				inputProbLines(w, o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, s.Expected)
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "value"
-				for _, p := range o.Probs {
-					d.Probabilities = append(d.Probabilities, inputProbDoc(p.State, p.Pr, s.Expected))
-				}
-			},
-		}
+		return probKind(o.Statement().(*property.ProbQuery), o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, nil)
 	case *property.DBoundOutcome:
 		what := "δ"
 		if _, ok := o.Statement().(*property.DEpsQuery); ok {
@@ -302,14 +288,31 @@ func inputProbLines[P any](w io.Writer, probs []P, prob func(P) (verify.StateInf
 	}
 }
 
-// inputProbDoc is the document of an input's probability pr, with the one
-// expected of it if any.
-func inputProbDoc(st verify.StateInfo, pr *big.Rat, expected func(id int) *big.Rat) InputProbDoc {
-	ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
-	if want := expected(st.ID); want != nil {
-		ip.Expected = ptr(ratNum(want))
+// probKind is the kind of the answer of a query P, probs, one per input:
+// prob returns an input's state and probability, and more, if not nil,
+// adds to its document.
+func probKind[P any](s *property.ProbQuery, probs []P, prob func(P) (verify.StateInfo, *big.Rat), more func(P, *InputProbDoc)) kind {
+	return kind{
+		params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+		text: func(w io.Writer) {
+			printf(w, "%s%s:\n", pad, s.Describe())
+			inputProbLines(w, probs, prob, s.Expected)
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "value"
+			for _, p := range probs {
+				st, pr := prob(p)
+				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
+				if want := s.Expected(st.ID); want != nil {
+					ip.Expected = ptr(ratNum(want))
+				}
+				if more != nil {
+					more(p, &ip)
+				}
+				d.Probabilities = append(d.Probabilities, ip)
+			}
+		},
 	}
-	return ip
 }
 
 // modelName names a compared model: its call as written, or what it is

@@ -231,34 +231,23 @@ func mdpView(o property.Outcome) (kind, bool) {
 			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
-		return kind{
-			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
-			text: func(w io.Writer) {
-				printf(w, "%s%s:\n", pad, s.Describe())
-				inputProbLines(w, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, s.Expected)
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "value"
-				for _, p := range o.Probs {
-					ip := inputProbDoc(p.State, p.Pr, s.Expected)
-					if p.Min != nil {
-						ip.Min = ptr(ratNum(p.Min))
-					}
-					if p.Max != nil {
-						ip.Max = ptr(ratNum(p.Max))
-					}
-					d.Probabilities = append(d.Probabilities, ip)
+		k := probKind(s, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, func(p property.MDPInputProb, ip *InputProbDoc) {
+			if p.Min != nil {
+				ip.Min = ptr(ratNum(p.Min))
+			}
+			if p.Max != nil {
+				ip.Max = ptr(ratNum(p.Max))
+			}
+		})
+		k.failure = func() string {
+			for _, p := range o.Probs {
+				if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+					return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
 				}
-			},
-			failure: func() string {
-				for _, p := range o.Probs {
-					if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-						return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
-					}
-				}
-				return queryFailure(o)
-			},
-		}, true
+			}
+			return queryFailure(o)
+		}
+		return k, true
 	case *property.MDPFormulaOutcome:
 		s := o.Statement().(*property.FormulaCheck)
 		return kind{
