@@ -156,11 +156,7 @@ func (r *DeltaResult) Exact() bool {
 // distribution, a sampler that is not deterministic, no pair of
 // neighbours), invalid ε or δ, and ctx's end.
 func CheckDP(ctx context.Context, m Model, eps exact.Eps, delta *big.Rat) (*Result, error) {
-	delta, err := checkDelta(delta)
-	if err != nil {
-		return nil, err
-	}
-	md, a, err := prepared(ctx, m)
+	delta, md, a, err := preparedAt(ctx, m, delta)
 	if err != nil {
 		return nil, err
 	}
@@ -208,11 +204,7 @@ func CheckDP(ctx context.Context, m Model, eps exact.Eps, delta *big.Rat) (*Resu
 // it, a sampler's tight ε at δ = 0 is never proved finite (its unexplored
 // mass may fall where a neighbour has none).
 func TightEpsilon(ctx context.Context, m Model, delta *big.Rat) (*EpsResult, error) {
-	delta, err := checkDelta(delta)
-	if err != nil {
-		return nil, err
-	}
-	md, a, err := prepared(ctx, m)
+	delta, md, a, err := preparedAt(ctx, m, delta)
 	if err != nil {
 		return nil, err
 	}
@@ -278,14 +270,17 @@ func prepared(ctx context.Context, m Model) (*mdl, *verify.Analysis, error) {
 	return md, a, nil
 }
 
-func checkDelta(d *big.Rat) (*big.Rat, error) {
+// preparedAt is prepared for a check or query at δ = d (nil: 0): it
+// returns d copied, or an error when it is outside [0, 1].
+func preparedAt(ctx context.Context, m Model, d *big.Rat) (*big.Rat, *mdl, *verify.Analysis, error) {
 	if d == nil {
-		return new(big.Rat), nil
+		d = new(big.Rat)
 	}
 	if d.Sign() < 0 || d.Cmp(ratOne) > 0 {
-		return nil, fmt.Errorf("%w: δ = %s is outside [0, 1]", verify.ErrParam, d.RatString())
+		return nil, nil, nil, fmt.Errorf("%w: δ = %s is outside [0, 1]", verify.ErrParam, d.RatString())
 	}
-	return new(big.Rat).Set(d), nil
+	md, a, err := prepared(ctx, m)
+	return new(big.Rat).Set(d), md, a, err
 }
 
 // exactDP is CheckDP without unexplored mass: verify's verdict, with the

@@ -490,15 +490,7 @@ func (p *problem) values(k key) (hi, lo *big.Rat) {
 	}
 	// w returns the values of arriving at u with residual r.
 	w := func(u int) (*big.Rat, *big.Rat) {
-		var v int
-		if p.absorb[u] {
-			v = idFalse
-			if p.f.constant(r, u) {
-				v = idTrue
-			}
-		} else {
-			v = p.f.decide(r, u)
-		}
+		v := p.next(r, u)
 		switch v {
 		case idFalse:
 			return ratZero, ratZero

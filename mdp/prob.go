@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -182,25 +183,41 @@ func expect(r row, v []*big.Rat) *big.Rat {
 // backward returns the states of from plus the cand states that reach them
 // by some row (through cand states).
 func (sc *sched) backward(from, cand []bool) []bool {
-	in := make([]bool, len(from))
+	return sc.closure(from, func(s, _ int) bool { return cand[s] })
+}
+
+// closure returns the states of from and those the search adds to them:
+// taking each state t added in turn (from's in their order first), it
+// adds each state s not yet added that has a row into t for which add(s,
+// row) holds.
+func (sc *sched) closure(from []bool, add func(s, row int) bool) []bool {
+	in := slices.Clone(from)
 	var queue []int
 	for s, b := range from {
 		if b {
-			in[s] = true
 			queue = append(queue, s)
 		}
 	}
 	for len(queue) > 0 {
-		t := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
+		t := queue[0]
+		queue = queue[1:]
 		for _, pr := range sc.pred[t] {
-			if s := pr[0]; cand[s] && !in[s] {
+			if s := pr[0]; !in[s] && add(s, pr[1]) {
 				in[s] = true
 				queue = append(queue, s)
 			}
 		}
 	}
 	return in
+}
+
+// not returns the complement of a set of states.
+func not(in []bool) []bool {
+	out := make([]bool, len(in))
+	for s, b := range in {
+		out[s] = !b
+	}
+	return out
 }
 
 // maxProb1Rounds bounds the rounds of prob1E.
@@ -215,10 +232,7 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 	if max {
 		// prob0A: Pmax = 0 where yes cannot be reached at all.
 		pos := sc.backward(yes, cand)
-		zero = make([]bool, n)
-		for s := range zero {
-			zero[s] = !pos[s]
-		}
+		zero = not(pos)
 		// prob1E: the greatest U such that yes is reached within U by rows
 		// that stay in U. The nested fixed point may take as many rounds
 		// as there are states (a long chain loses one state a round): after
@@ -231,42 +245,18 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			r := make([]bool, n)
-			var queue []int
-			for s := range yes {
-				if yes[s] {
-					r[s] = true
-					queue = append(queue, s)
+			r := sc.closure(yes, func(s, row int) bool {
+				if !cand[s] || !u[s] {
+					return false
 				}
-			}
-			for len(queue) > 0 {
-				t := queue[len(queue)-1]
-				queue = queue[:len(queue)-1]
-				for _, pr := range sc.pred[t] {
-					s := pr[0]
-					if !cand[s] || !u[s] || r[s] {
-						continue
-					}
-					ok := true
-					for _, x := range sc.rows[s][pr[1]].to {
-						if !u[x] {
-							ok = false
-							break
-						}
-					}
-					if ok {
-						r[s] = true
-						queue = append(queue, s)
+				for _, x := range sc.rows[s][row].to {
+					if !u[x] {
+						return false
 					}
 				}
-			}
-			same := true
-			for s := range r {
-				if r[s] != u[s] {
-					same = false
-					break
-				}
-			}
+				return true
+			})
+			same := slices.Equal(r, u)
 			u = r
 			if same {
 				one = u
@@ -275,41 +265,23 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 		}
 	} else {
 		// prob0E: Pmin = 0 except where every row keeps reaching yes.
-		forced := make([]bool, n)
 		hit := make([][]bool, n)
 		cnt := make([]int, n)
-		var queue []int
-		for s := range yes {
-			if yes[s] {
-				forced[s] = true
-				queue = append(queue, s)
+		forced := sc.closure(yes, func(s, ri int) bool {
+			if !cand[s] {
+				return false
 			}
-		}
-		for len(queue) > 0 {
-			t := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			for _, pr := range sc.pred[t] {
-				s, ri := pr[0], pr[1]
-				if !cand[s] || forced[s] {
-					continue
-				}
-				if hit[s] == nil {
-					hit[s] = make([]bool, len(sc.rows[s]))
-				}
-				if !hit[s][ri] {
-					hit[s][ri] = true
-					cnt[s]++
-					if cnt[s] == len(sc.rows[s]) {
-						forced[s] = true
-						queue = append(queue, s)
-					}
-				}
+			if hit[s] == nil {
+				hit[s] = make([]bool, len(sc.rows[s]))
 			}
-		}
-		zero = make([]bool, n)
-		for s := range zero {
-			zero[s] = !forced[s]
-		}
+			if hit[s][ri] {
+				return false
+			}
+			hit[s][ri] = true
+			cnt[s]++
+			return cnt[s] == len(sc.rows[s])
+		})
+		zero = not(forced)
 		// prob1A: Pmin = 1 where no scheduler can reach a state of Pmin 0.
 		lt1 := sc.backward(zero, cand)
 		one = make([]bool, n)
@@ -344,25 +316,13 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 	// are in prob0E).
 	pol := make([]int, n)
 	if max {
-		done := make([]bool, n)
-		var queue []int
-		for s := range n {
-			if one[s] {
-				done[s] = true
-				queue = append(queue, s)
+		sc.closure(one, func(s, row int) bool {
+			if idx[s] < 0 {
+				return false
 			}
-		}
-		for len(queue) > 0 {
-			t := queue[0]
-			queue = queue[1:]
-			for _, pr := range sc.pred[t] {
-				if s := pr[0]; idx[s] >= 0 && !done[s] {
-					done[s] = true
-					pol[s] = pr[1]
-					queue = append(queue, s)
-				}
-			}
-		}
+			pol[s] = row
+			return true
+		})
 	}
 	for iter := 0; ; iter++ {
 		if err := ctx.Err(); err != nil {

@@ -222,19 +222,23 @@ func (p *problem) extend(node, o int) int {
 	return n
 }
 
+// next returns what residual r becomes on arriving at state t: idTrue,
+// idFalse, or the residual to check from t on.
+func (p *problem) next(r, t int) int {
+	switch {
+	case !p.absorb[t]:
+		return p.f.decide(r, t)
+	case p.f.constant(r, t):
+		return idTrue
+	}
+	return idFalse
+}
+
 // arrive puts mass x, carrying r (a residual for t, or a trace), at state t.
 func (p *problem) arrive(d *dist, r, t int, x *big.Rat) {
 	switch p.kind {
 	case kindD:
-		var v int
-		if p.absorb[t] {
-			v = idFalse
-			if p.f.constant(r, t) {
-				v = idTrue
-			}
-		} else {
-			v = p.f.decide(r, t)
-		}
+		v := p.next(r, t)
 		switch v {
 		case idFalse:
 			return

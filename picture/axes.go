@@ -128,37 +128,19 @@ func (f frame) drawAxes(c draw.Canvas, a axes) {
 	c.StrokeLine2(line, a.frame.Min.X, a.frame.Min.Y, a.frame.Max.X, a.frame.Min.Y)
 	c.StrokeLine2(line, a.frame.Min.X, a.frame.Min.Y, a.frame.Min.X, a.frame.Max.Y)
 	xs := f.tickStyle(draw.XCenter, draw.YTop)
-	xMinor := sparse(f.x.ticks(), func(v float64) vg.Length { return a.point(xy{X: f.x.f(v)}).X })
-	for _, t := range f.x.ticks() {
-		x := a.point(xy{X: f.x.f(t.Value)}).X
-		n := tickLength
-		if t.Label == "" {
-			if !xMinor {
-				continue
-			}
-			n /= 2
-		}
+	eachTick(f.x.ticks(), func(v float64) vg.Length { return a.point(xy{X: f.x.f(v)}).X }, func(x, n vg.Length, label string) {
 		c.StrokeLine2(line, x, a.frame.Min.Y, x, a.frame.Min.Y-n)
-		if t.Label != "" {
-			c.FillText(xs, vg.Point{X: x, Y: a.frame.Min.Y - tickLength - tickLabelGap}, t.Label)
+		if label != "" {
+			c.FillText(xs, vg.Point{X: x, Y: a.frame.Min.Y - tickLength - tickLabelGap}, label)
 		}
-	}
+	})
 	ys := f.tickStyle(draw.XRight, draw.YCenter)
-	yMinor := sparse(f.y.ticks(), func(v float64) vg.Length { return a.point(xy{Y: f.y.f(v)}).Y })
-	for _, t := range f.y.ticks() {
-		y := a.point(xy{Y: f.y.f(t.Value)}).Y
-		n := tickLength
-		if t.Label == "" {
-			if !yMinor {
-				continue
-			}
-			n /= 2
-		}
+	eachTick(f.y.ticks(), func(v float64) vg.Length { return a.point(xy{Y: f.y.f(v)}).Y }, func(y, n vg.Length, label string) {
 		c.StrokeLine2(line, a.frame.Min.X, y, a.frame.Min.X-n, y)
-		if t.Label != "" {
-			c.FillText(ys, vg.Point{X: a.frame.Min.X - tickLength - tickLabelGap, Y: y}, t.Label)
+		if label != "" {
+			c.FillText(ys, vg.Point{X: a.frame.Min.X - tickLength - tickLabelGap, Y: y}, label)
 		}
-	}
+	})
 	ls := f.labelStyle()
 	bottom := a.frame.Min.Y - tickLength - tickLabelGap - xs.Height("0") - axisLabelGap
 	c.FillText(ls, vg.Point{X: (a.frame.Min.X + a.frame.Max.X) / 2, Y: bottom - ls.Height(f.xLabel)}, f.xLabel)
@@ -170,6 +152,23 @@ func (f frame) drawAxes(c draw.Canvas, a axes) {
 	up.Rotation = math.Pi / 2
 	up.YAlign = draw.YTop
 	c.FillText(up, vg.Point{X: a.frame.Min.X - tickLength - tickLabelGap - widest - axisLabelGap - ls.Height(f.yLabel), Y: (a.frame.Min.Y + a.frame.Max.Y) / 2}, f.yLabel)
+}
+
+// eachTick calls mark with the position of each of an axis' ticks (pos
+// maps a value to it), the length of its tick and its label: a minor
+// tick, unlabelled, is half as long, and left out where ticks crowd.
+func eachTick(ticks []tick, pos func(v float64) vg.Length, mark func(at, n vg.Length, label string)) {
+	minor := sparse(ticks, pos)
+	for _, t := range ticks {
+		n := tickLength
+		if t.Label == "" {
+			if !minor {
+				continue
+			}
+			n /= 2
+		}
+		mark(pos(t.Value), n, t.Label)
+	}
 }
 
 // sparse reports whether an axis' ticks are at least 2 points apart where

@@ -26,6 +26,51 @@ type kind struct {
 	failure func() string
 }
 
+// queryParams returns how an ε or δ query, of DP or of a D, writes its
+// parameters into its document, and the text of the one it is at.
+func queryParams(st property.Statement) (params func(d *StatementDoc), at string) {
+	switch s := st.(type) {
+	case *property.EpsQuery:
+		return func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) }, ratText(s.Delta)
+	case *property.DEpsQuery:
+		return func(d *StatementDoc) {
+			d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
+		}, ratText(s.Delta)
+	case *property.DeltaQuery:
+		return func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) }, epsText(s.Eps)
+	case *property.DDeltaQuery:
+		return func(d *StatementDoc) {
+			d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps))
+		}, epsText(s.Eps)
+	}
+	return nil, ""
+}
+
+// valueKind is the kind of the answer of an ε or δ query on a chain: out
+// is its output space and params its parameters; answer returns the start
+// of its first line, what was checked, its value and its witness, and
+// witness writes that witness. They are called only to render an outcome
+// computed without error.
+func valueKind(o property.Outcome, out string, params func(d *StatementDoc), answer func() (string, verify.Checked, Number, *verify.Witness), witness func(w io.Writer)) kind {
+	return kind{
+		output: out,
+		params: params,
+		text: func(w io.Writer) {
+			head, checked, _, _ := answer()
+			printf(w, "%s%s%s\n", pad, head, expectNote(o, true))
+			printf(w, "%s%s\n", pad, o.Statement().Describe())
+			writeComposition(w, checked)
+			witness(w)
+		},
+		json: func(d *StatementDoc) {
+			_, checked, value, wit := answer()
+			d.Outcome, d.Value = "value", ptr(value)
+			d.Checked = checkedDoc(checked)
+			d.Witness = witnessDoc(wit)
+		},
+	}
+}
+
 func view(o property.Outcome) kind {
 	if k, ok := mdpView(o); ok {
 		return k
@@ -64,44 +109,22 @@ func view(o property.Outcome) kind {
 		}
 	case *property.EpsOutcome:
 		s := o.Statement().(*property.EpsQuery)
-		out := s.Output().String()
-		return kind{
-			output: out,
-			params: func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) },
-			text: func(w io.Writer) {
+		params, _ := queryParams(s)
+		return valueKind(o, s.Output().String(), params,
+			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
-				printf(w, "%sε = %s at δ = %s%s\n", pad, epsAnswer(r.Eps), ratText(r.Delta), expectNote(o))
-				printf(w, "%s%s\n", pad, s.Describe())
-				writeComposition(w, r.Checked)
-				writeEpsWitness(w, pad, r)
+				return fmt.Sprintf("ε = %s at δ = %s", epsAnswer(r.Eps), ratText(r.Delta)), r.Checked, epsNum(r.Eps), r.Witness
 			},
-			json: func(d *StatementDoc) {
-				r := o.Result
-				d.Outcome, d.Value = "value", ptr(epsNum(r.Eps))
-				d.Checked = checkedDoc(r.Checked)
-				d.Witness = witnessDoc(r.Witness)
-			},
-		}
+			func(w io.Writer) { writeEpsWitness(w, pad, o.Result) })
 	case *property.DeltaOutcome:
 		s := o.Statement().(*property.DeltaQuery)
-		out := s.Output().String()
-		return kind{
-			output: out,
-			params: func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) },
-			text: func(w io.Writer) {
+		params, _ := queryParams(s)
+		return valueKind(o, s.Output().String(), params,
+			func() (string, verify.Checked, Number, *verify.Witness) {
 				r := o.Result
-				printf(w, "%sδ = %s at ε = %s%s\n", pad, realAnswer(r.Delta), epsText(r.Eps), expectNote(o))
-				printf(w, "%s%s\n", pad, s.Describe())
-				writeComposition(w, r.Checked)
-				writeDeltaWitness(w, pad, r)
+				return fmt.Sprintf("δ = %s at ε = %s", realAnswer(r.Delta), epsText(r.Eps)), r.Checked, realNum(r.Delta), eventWitness(r.Witness)
 			},
-			json: func(d *StatementDoc) {
-				r := o.Result
-				d.Outcome, d.Value = "value", ptr(realNum(r.Delta))
-				d.Checked = checkedDoc(r.Checked)
-				d.Witness = witnessDoc(eventWitness(r.Witness))
-			},
-		}
+			func(w io.Writer) { writeDeltaWitness(w, pad, o.Result) })
 	case *property.ProfileOutcome:
 		s := o.Statement().(*property.ProfileQuery)
 		out := s.Output().String()
@@ -143,50 +166,21 @@ func view(o property.Outcome) kind {
 			},
 		}
 	case *property.ProbOutcome:
-		s := o.Statement().(*property.ProbQuery)
-		sem := s.Describe()
-		return kind{
-			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
-			text: func(w io.Writer) {
-				printf(w, "%s%s:\n", pad, sem)
-				states := make([]verify.StateInfo, len(o.Probs))
-				prs := make([]*big.Rat, len(o.Probs))
-				for i, p := range o.Probs {
-					states[i], prs[i] = p.State, p.Pr
-				}
-				inputProbLines(w, states, prs, s.Expected)
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "value"
-				for _, p := range o.Probs {
-					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
-					if want := s.Expected(p.State.ID); want != nil {
-						ip.Expected = ptr(ratNum(want))
-					}
-					d.Probabilities = append(d.Probabilities, ip)
-				}
-			},
-		}
+		return probKind(o.Statement().(*property.ProbQuery), o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, nil)
 	case *property.DBoundOutcome:
 		what := "δ"
-		var params func(d *StatementDoc)
-		switch s := o.Statement().(type) {
-		case *property.DEpsQuery:
+		if _, ok := o.Statement().(*property.DEpsQuery); ok {
 			what = "ε"
-			params = func(d *StatementDoc) {
-				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
-			}
-		case *property.DDeltaQuery:
-			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
 		}
+		params, _ := queryParams(o.Statement())
 		return kind{
 			params: params,
 			text: func(w io.Writer) {
 				b := o.Result
 				if what == "ε" {
-					printf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o))
+					printf(w, "%sε = %s at δ = %s for ψ = %s%s\n", pad, epsAnswer(b.Eps), realText(b.Delta), b.Path, expectNote(o, true))
 				} else {
-					printf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o))
+					printf(w, "%sδ = %s at ε = %s for ψ = %s%s\n", pad, realAnswer(b.Delta), epsText(b.Eps), b.Path, expectNote(o, true))
 				}
 				printf(w, "%s%s; %s\n", pad, o.Statement().Describe(), count(b.Pairs, "neighbouring pair"))
 				if b.From != nil {
@@ -271,23 +265,53 @@ func isCheck(o property.Outcome) bool {
 	return false
 }
 
-// inputProbLines writes one line per input: its name, aligned, its
-// probability and whether it is the one expected.
-func inputProbLines(w io.Writer, states []verify.StateInfo, prs []*big.Rat, expected func(id int) *big.Rat) {
+// inputProbLines writes one line per input, of probs (prob gives its
+// state and probability): its name, aligned, its probability and whether
+// it is the one expected.
+func inputProbLines[P any](w io.Writer, probs []P, prob func(P) (verify.StateInfo, *big.Rat), expected func(id int) *big.Rat) {
 	width := 0
-	for _, st := range states {
+	for _, p := range probs {
+		st, _ := prob(p)
 		width = alignTo(width, st.String())
 	}
-	for i, st := range states {
+	for _, p := range probs {
+		st, pr := prob(p)
 		name := st.String()
 		note := ""
 		if want := expected(st.ID); want != nil {
 			note = " (as expected)"
-			if want.Cmp(prs[i]) != 0 {
+			if want.Cmp(pr) != 0 {
 				note = ", expected " + ratText(want)
 			}
 		}
-		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(prs[i], MaxAnswerWidth), note)
+		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(pr, MaxAnswerWidth), note)
+	}
+}
+
+// probKind is the kind of the answer of a query P, probs, one per input:
+// prob returns an input's state and probability, and more, if not nil,
+// adds to its document.
+func probKind[P any](s *property.ProbQuery, probs []P, prob func(P) (verify.StateInfo, *big.Rat), more func(P, *InputProbDoc)) kind {
+	return kind{
+		params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
+		text: func(w io.Writer) {
+			printf(w, "%s%s:\n", pad, s.Describe())
+			inputProbLines(w, probs, prob, s.Expected)
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "value"
+			for _, p := range probs {
+				st, pr := prob(p)
+				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
+				if want := s.Expected(st.ID); want != nil {
+					ip.Expected = ptr(ratNum(want))
+				}
+				if more != nil {
+					more(p, &ip)
+				}
+				d.Probabilities = append(d.Probabilities, ip)
+			}
+		},
 	}
 }
 

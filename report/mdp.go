@@ -150,6 +150,34 @@ func deltaValueText(r *mdp.Result) string {
 	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
 }
 
+// mdpQueryKind is the kind of the answer of an ε or δ query on an MDP:
+// params are the query's parameters; head returns the start of its first
+// line and whether the answer is decided exactly (value returns it then),
+// table and doc its table and its document. They are called only to
+// render an outcome computed without error.
+func mdpQueryKind(o property.Outcome, params func(d *StatementDoc), head func() (string, bool), value func() Number, table func() [][2]string, doc func() *MDPDoc) kind {
+	pairs := o.(framed).Pairs()
+	return kind{
+		output: outputOf(o.Statement()),
+		params: params,
+		text: func(w io.Writer) {
+			line, exact := head()
+			printf(w, "%s%s%s\n", pad, line, expectNote(o, exact))
+			printf(w, "%s%s\n", pad, o.Statement().Describe())
+			rows(w, pad+"  ", table())
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "interval"
+			if _, exact := head(); exact {
+				d.Outcome, d.Value = "value", ptr(value())
+			}
+			d.Checked = &CheckedDoc{OrderedPairs: 2 * pairs}
+			d.MDP = doc()
+		},
+		failure: func() string { return queryFailure(o) },
+	}
+}
+
 // framed is an outcome on an MDP: it names the states of its results.
 type framed interface {
 	StateInfo(s int) verify.StateInfo
@@ -187,113 +215,39 @@ func mdpView(o property.Outcome) (kind, bool) {
 			},
 		}, true
 	case *property.MDPEpsOutcome:
-		var params func(d *StatementDoc)
-		var at string
-		switch s := o.Statement().(type) {
-		case *property.EpsQuery:
-			params = func(d *StatementDoc) { d.Delta = ptr(ratNum(s.Delta)) }
-			at = ratText(s.Delta)
-		case *property.DEpsQuery:
-			params = func(d *StatementDoc) {
-				d.Formula, d.Delta = s.Resolved().Text(verify.MaxFormulaText), ptr(ratNum(s.Delta))
-			}
-			at = ratText(s.Delta)
-		}
-		return kind{
-			output: outputOf(o.Statement()),
-			params: params,
-			text: func(w io.Writer) {
-				r := o.Result
-				printf(w, "%sε %s at δ = %s%s\n", pad, epsValueText(r), at, mdpExpectNote(o, r.Exact))
-				printf(w, "%s%s\n", pad, o.Statement().Describe())
-				rows(w, pad+"  ", epsRows(r, names))
-			},
-			json: func(doc *StatementDoc) {
-				r := o.Result
-				doc.Outcome = "value"
-				if r.Exact {
-					doc.Value = ptr(epsNum(r.Eps))
-				} else {
-					doc.Outcome = "interval"
-				}
-				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				doc.MDP = epsDoc(r, info)
-			},
-			failure: func() string { return queryFailure(o) },
-		}, true
+		params, at := queryParams(o.Statement())
+		return mdpQueryKind(o, params,
+			func() (string, bool) { return "ε " + epsValueText(o.Result) + " at δ = " + at, o.Result.Exact },
+			func() Number { return epsNum(o.Result.Eps) },
+			func() [][2]string { return epsRows(o.Result, names) },
+			func() *MDPDoc { return epsDoc(o.Result, info) }), true
 	case *property.MDPDeltaOutcome:
-		var params func(d *StatementDoc)
-		d := false
-		var at string
-		switch s := o.Statement().(type) {
-		case *property.DeltaQuery:
-			params = func(d *StatementDoc) { d.Eps = ptr(epsNum(s.Eps)) }
-			at = epsText(s.Eps)
-		case *property.DDeltaQuery:
-			d = true
-			params = func(d *StatementDoc) { d.Formula, d.Eps = s.Resolved().Text(verify.MaxFormulaText), ptr(epsNum(s.Eps)) }
-			at = epsText(s.Eps)
-		}
-		return kind{
-			output: outputOf(o.Statement()),
-			params: params,
-			text: func(w io.Writer) {
-				r := o.Result
-				printf(w, "%sδ %s at ε = %s%s\n", pad, deltaValueText(r), at, mdpExpectNote(o, r.Exact))
-				printf(w, "%s%s\n", pad, o.Statement().Describe())
-				rows(w, pad+"  ", resultRows(r, names, d))
-			},
-			json: func(doc *StatementDoc) {
-				r := o.Result
-				doc.Outcome = "value"
-				if r.Exact {
-					doc.Value = ptr(realNum(r.Delta))
-				} else {
-					doc.Outcome = "interval"
-				}
-				doc.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				doc.MDP = resultDoc(r, info, false, d)
-			},
-			failure: func() string { return queryFailure(o) },
-		}, true
+		params, at := queryParams(o.Statement())
+		_, d := o.Statement().(*property.DDeltaQuery)
+		return mdpQueryKind(o, params,
+			func() (string, bool) { return "δ " + deltaValueText(o.Result) + " at ε = " + at, o.Result.Exact },
+			func() Number { return realNum(o.Result.Delta) },
+			func() [][2]string { return resultRows(o.Result, names, d) },
+			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
-		return kind{
-			params: func(d *StatementDoc) { d.Formula = s.Resolved().Text(verify.MaxFormulaText) },
-			text: func(w io.Writer) {
-				printf(w, "%s%s:\n", pad, s.Describe())
-				states := make([]verify.StateInfo, len(o.Probs))
-				prs := make([]*big.Rat, len(o.Probs))
-				for i, p := range o.Probs {
-					states[i], prs[i] = p.State, p.Pr
+		k := probKind(s, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, func(p property.MDPInputProb, ip *InputProbDoc) {
+			if p.Min != nil {
+				ip.Min = ptr(ratNum(p.Min))
+			}
+			if p.Max != nil {
+				ip.Max = ptr(ratNum(p.Max))
+			}
+		})
+		k.failure = func() string {
+			for _, p := range o.Probs {
+				if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
+					return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
 				}
-				inputProbLines(w, states, prs, s.Expected)
-			},
-			json: func(d *StatementDoc) {
-				d.Outcome = "value"
-				for _, p := range o.Probs {
-					ip := InputProbDoc{State: stateDoc(p.State), Pr: ratNum(p.Pr)}
-					if p.Min != nil {
-						ip.Min = ptr(ratNum(p.Min))
-					}
-					if p.Max != nil {
-						ip.Max = ptr(ratNum(p.Max))
-					}
-					if want := s.Expected(p.State.ID); want != nil {
-						ip.Expected = ptr(ratNum(want))
-					}
-					d.Probabilities = append(d.Probabilities, ip)
-				}
-			},
-			failure: func() string {
-				for _, p := range o.Probs {
-					if want := s.Expected(p.State.ID); want != nil && want.Cmp(p.Pr) != 0 {
-						return fmt.Sprintf("%s from %s is %s, expected %s", probName(o.Extreme), p.State, ratText(p.Pr), ratText(want))
-					}
-				}
-				return queryFailure(o)
-			},
-		}, true
+			}
+			return queryFailure(o)
+		}
+		return k, true
 	case *property.MDPFormulaOutcome:
 		s := o.Statement().(*property.FormulaCheck)
 		return kind{
@@ -390,10 +344,9 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 // allSchedulersText says how a P of a check on an MDP is decided.
 const allSchedulersText = "under every scheduler"
 
-// mdpExpectNote is the note after a query's value on an MDP: as
-// expected, or what was expected (a value not decided exactly never
-// meets one).
-func mdpExpectNote(o property.Outcome, isExact bool) string {
+// expectNote is the note after a query's value: as expected, or what was
+// expected (a value not decided exactly, isExact false, never meets one).
+func expectNote(o property.Outcome, isExact bool) string {
 	ex := o.Statement().Head().Expect
 	switch {
 	case ex.Kind != property.ExpectValue:

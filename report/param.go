@@ -99,7 +99,7 @@ func piecesView(o property.Outcome, out, param, interval, what, at, describe str
 	return kind{
 		output: out,
 		text: func(w io.Writer) {
-			printf(w, "%s%s at %s for every %s in %s%s:\n", pad, what, at, param, interval, expectNote(o))
+			printf(w, "%s%s at %s for every %s in %s%s:\n", pad, what, at, param, interval, expectNote(o, true))
 			for _, p := range pieces {
 				printf(w, "%s  %s = %s\n", pad, what, p)
 			}

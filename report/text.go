@@ -166,17 +166,6 @@ func textOutcome(w io.Writer, o property.Outcome) {
 	view(o).text(w)
 }
 
-func expectNote(o property.Outcome) string {
-	ex := o.Statement().Head().Expect
-	switch {
-	case ex.Kind != property.ExpectValue:
-		return ""
-	case o.Pass():
-		return " (as expected)"
-	}
-	return ", expected " + ex.Text
-}
-
 func writeCounterexample(w io.Writer, cx *verify.Counterexample) {
 	writeCounterexampleAt(w, pad, cx, nil)
 }

@@ -43,8 +43,7 @@ func powBase(x *big.Rat) string {
 // MaxPowerBits allows.
 func (ev constEval) sized(p int, x *big.Rat) (value, bool) {
 	if bits := exact.Bits(x); bits > MaxPowerBits {
-		ev.c.errorf(p, "this result would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits))
-		return value{}, false
+		return ev.fail(p, "this result would have %s bits; the limit is %s", exact.Thousands(int64(bits)), exact.Thousands(MaxPowerBits))
 	}
 	return numVal(x), true
 }
@@ -227,8 +226,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 				return value{}, false
 			}
 			if v.k != kBool {
-				ev.c.errorf(e.Pos(), "expected a condition on both sides of %s, found %s", map[bool]string{true: "&", false: "|"}[and], v.k)
-				return value{}, false
+				return ev.fail(e.Pos(), "expected a condition on both sides of %s, found %s", map[bool]string{true: "&", false: "|"}[and], v.k)
 			}
 			if and {
 				res = res && v.b
@@ -249,25 +247,19 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			return v, false
 		}
 		if v.k != kBool {
-			ev.c.errorf(e.Pos(), "! needs a condition, found %s", v.k)
-			return value{}, false
+			return ev.fail(e.Pos(), "! needs a condition, found %s", v.k)
 		}
 		return value{k: kBool, b: !v.b}, true
 	case ECmp:
-		l, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		r, ok := ev.expr(e.Args[1])
+		l, r, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
 		if l.k != kNum || r.k != kNum {
-			ev.c.errorf(e.Pos(), "%s compares numbers, found %s and %s", e.Text, l.k, r.k)
-			return value{}, false
+			return ev.fail(e.Pos(), "%s compares numbers, found %s and %s", e.Text, l.k, r.k)
 		}
 		return value{k: kBool, b: verify.CmpHolds(e.Text, l.num.Cmp(r.num))}, true
-	case ESum:
+	case ESum, EProd:
 		acc, ok := ev.expr(e.Args[0])
 		for _, a := range e.Args[1:] {
 			if !ok {
@@ -277,28 +269,18 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			if r, ok = ev.expr(a); !ok {
 				return value{}, false
 			}
-			if a.Minus {
+			switch {
+			case e.Op == EProd && a.Minus:
+				acc, ok = ev.div(e.Pos(), opBefore(a), acc, r)
+			case e.Op == EProd:
+				acc, ok = ev.mul(e.Pos(), opBefore(a), acc, r)
+			case a.Minus:
 				if r, ok = ev.neg(opBefore(a), r); !ok {
 					return value{}, false
 				}
-			}
-			acc, ok = ev.add(e.Pos(), opBefore(a), acc, r)
-		}
-		return acc, ok
-	case EProd:
-		acc, ok := ev.expr(e.Args[0])
-		for _, a := range e.Args[1:] {
-			if !ok {
-				return value{}, false
-			}
-			var r value
-			if r, ok = ev.expr(a); !ok {
-				return value{}, false
-			}
-			if a.Minus {
-				acc, ok = ev.div(e.Pos(), opBefore(a), acc, r)
-			} else {
-				acc, ok = ev.mul(e.Pos(), opBefore(a), acc, r)
+				fallthrough
+			default:
+				acc, ok = ev.add(e.Pos(), opBefore(a), acc, r)
 			}
 		}
 		return acc, ok
@@ -312,29 +294,22 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		if b := e.Args[0].unparen(); b.Op == EName && b.Text == "e" && !b.Primed && ev.c.consts["e"] == nil {
 			return ev.exp(e)
 		}
-		base, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		exp, ok := ev.expr(e.Args[1])
+		base, exp, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
 		if base.k != kNum || exp.k != kNum {
-			ev.c.errorf(e.Pos(), "^ needs numbers, found %s and %s", base.k, exp.k)
-			return value{}, false
+			return ev.fail(e.Pos(), "^ needs numbers, found %s and %s", base.k, exp.k)
 		}
 		x, err := power(base.num, exp.num)
 		if err != nil {
-			ev.c.errorf(e.Pos(), "%v", err)
-			return value{}, false
+			return ev.fail(e.Pos(), "%v", err)
 		}
 		return numVal(x), true
 	case ENum:
 		x, err := parseNumber(e.Text)
 		if err != nil {
-			ev.c.errorf(e.Pos(), "%v", err)
-			return value{}, false
+			return ev.fail(e.Pos(), "%v", err)
 		}
 		return numVal(x), true
 	case EParen:
@@ -345,8 +320,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			return v, false
 		}
 		if v.k != kNum {
-			ev.c.errorf(e.Pos(), "|…| needs a number, found %s", v.k)
-			return value{}, false
+			return ev.fail(e.Pos(), "|…| needs a number, found %s", v.k)
 		}
 		return numVal(new(big.Rat).Abs(v.num)), true
 	case ECall:
@@ -379,25 +353,19 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 			return value{}, false
 		}
 		if cond.k != kBool {
-			ev.c.errorf(e.Args[0].Pos(), "the condition of ? : must be a condition, found %s", cond.k)
-			return value{}, false
+			return ev.fail(e.Args[0].Pos(), "the condition of ? : must be a condition, found %s", cond.k)
 		}
 		if cond.b {
 			return ev.expr(e.Args[1])
 		}
 		return ev.expr(e.Args[2])
 	case EImplies:
-		l, ok := ev.expr(e.Args[0])
-		if !ok {
-			return value{}, false
-		}
-		r, ok := ev.expr(e.Args[1])
+		l, r, ok := ev.operands(e)
 		if !ok {
 			return value{}, false
 		}
 		if l.k != kBool || r.k != kBool {
-			ev.c.errorf(e.Pos(), "=> needs conditions on both sides, found %s and %s", l.k, r.k)
-			return value{}, false
+			return ev.fail(e.Pos(), "=> needs conditions on both sides, found %s and %s", l.k, r.k)
 		}
 		return value{k: kBool, b: !l.b || r.b}, true
 	default:
@@ -436,8 +404,7 @@ func (ev constEval) exp(e *Expr) (value, bool) {
 	case x.k == kEps && !x.eps.IsInf():
 		eps = x.eps
 	default:
-		ev.c.errorf(e.Pos(), "e^(…) needs a finite ε (a number or k*ln(r)), found %s", x.k)
-		return value{}, false
+		return ev.fail(e.Pos(), "e^(…) needs a finite ε (a number or k*ln(r)), found %s", x.k)
 	}
 	if err != nil {
 		ev.c.epsError(e.Pos(), err)
@@ -454,14 +421,12 @@ func (ev constEval) neg(p int, v value) (value, bool) {
 		return numVal(new(big.Rat).Neg(v.num)), true
 	case kEps:
 		if v.eps.IsInf() {
-			ev.c.errorf(p, "-inf is not a valid ε")
-			return value{}, false
+			return ev.fail(p, "-inf is not a valid ε")
 		}
 		e, err := v.eps.Neg()
 		return ev.epsResult(p, e, err)
 	}
-	ev.c.errorf(p, "cannot negate %s", v.k)
-	return value{}, false
+	return ev.fail(p, "cannot negate %s", v.k)
 }
 
 // add adds two values; start is where the sum begins (where errors about ε
@@ -482,8 +447,7 @@ func (ev constEval) add(start, op int, a, b value) (value, bool) {
 	case (a.k == kReal || a.k == kNum) && (b.k == kReal || b.k == kNum):
 		x, y := a.asReal(), b.asReal()
 		if a.k == kReal && b.k == kReal && !x.E.Equal(y.E) {
-			ev.c.errorf(op, "cannot add multiples of e^(%s) and e^(%s) exactly", x.E, y.E)
-			return value{}, false
+			return ev.fail(op, "cannot add multiples of e^(%s) and e^(%s) exactly", x.E, y.E)
 		}
 		e := x.E
 		if a.k != kReal {
@@ -491,8 +455,7 @@ func (ev constEval) add(start, op int, a, b value) (value, bool) {
 		}
 		return realVal(new(big.Rat).Add(x.A, y.A), new(big.Rat).Add(x.B, y.B), e), true
 	}
-	ev.c.errorf(op, "+ and - need numbers, found %s and %s", a.k, b.k)
-	return value{}, false
+	return ev.fail(op, "+ and - need numbers, found %s and %s", a.k, b.k)
 }
 
 func (ev constEval) mul(start, op int, a, b value) (value, bool) {
@@ -504,8 +467,7 @@ func (ev constEval) mul(start, op int, a, b value) (value, bool) {
 		fallthrough
 	case a.k == kNum && b.k == kEps:
 		if b.eps.IsInf() && a.num.Sign() <= 0 {
-			ev.c.errorf(op, "%s*inf is not a valid ε", a.num.RatString())
-			return value{}, false
+			return ev.fail(op, "%s*inf is not a valid ε", a.num.RatString())
 		}
 		e, err := b.eps.MulRat(a.num)
 		return ev.epsResult(start, e, err)
@@ -515,8 +477,7 @@ func (ev constEval) mul(start, op int, a, b value) (value, bool) {
 	case a.k == kNum && b.k == kReal:
 		return realVal(new(big.Rat).Mul(a.num, b.real.A), new(big.Rat).Mul(a.num, b.real.B), b.real.E), true
 	}
-	ev.c.errorf(op, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
-	return value{}, false
+	return ev.fail(op, "* needs numbers (or a number and ln), found %s and %s", a.k, b.k)
 }
 
 func (ev constEval) div(start, op int, a, b value) (value, bool) {
@@ -525,12 +486,10 @@ func (ev constEval) div(start, op int, a, b value) (value, bool) {
 		return realVal(new(big.Rat).Mul(a.real.A, inv), new(big.Rat).Mul(a.real.B, inv), a.real.E), true
 	}
 	if b.k != kNum || (a.k != kNum && a.k != kEps) {
-		ev.c.errorf(op, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
-		return value{}, false
+		return ev.fail(op, "/ needs a number or ln on the left and a number on the right, found %s and %s", a.k, b.k)
 	}
 	if b.num.Sign() == 0 {
-		ev.c.errorf(op, "division by zero")
-		return value{}, false
+		return ev.fail(op, "division by zero")
 	}
 	if a.k == kNum {
 		return ev.sized(op, new(big.Rat).Quo(a.num, b.num))
@@ -543,29 +502,25 @@ func (ev constEval) call(c *Expr) (value, bool) {
 	switch c.Text {
 	case "ln", "abs":
 		if len(c.Args) != 1 || c.Args[0].Op == EArg {
-			ev.c.errorf(c.Pos(), "%s takes one argument", c.Text)
-			return value{}, false
+			return ev.fail(c.Pos(), "%s takes one argument", c.Text)
 		}
 		v, ok := ev.expr(c.Args[0])
 		if !ok {
 			return v, false
 		}
 		if v.k != kNum {
-			ev.c.errorf(c.Args[0].Pos(), "%s needs a number, found %s", c.Text, v.k)
-			return value{}, false
+			return ev.fail(c.Args[0].Pos(), "%s needs a number, found %s", c.Text, v.k)
 		}
 		if c.Text == "abs" {
 			return numVal(new(big.Rat).Abs(v.num)), true
 		}
 		if v.num.Sign() <= 0 {
-			ev.c.errorf(c.Args[0].Pos(), "ln needs a positive argument, found %s", v.num.RatString())
-			return value{}, false
+			return ev.fail(c.Args[0].Pos(), "ln needs a positive argument, found %s", v.num.RatString())
 		}
 		e, err := exact.Ln(v.num)
 		return ev.epsResult(c.Pos(), e, err)
 	}
-	ev.c.errorf(c.Pos(), "unknown function %s", c.Text)
-	return value{}, false
+	return ev.fail(c.Pos(), "unknown function %s", c.Text)
 }
 
 // num evaluates e as a number.
@@ -673,4 +628,18 @@ func (c *checker) delta(e *Expr) (*big.Rat, bool) {
 		return nil, false
 	}
 	return x, true
+}
+
+// operands evaluates the two operands of e.
+func (ev constEval) operands(e *Expr) (l, r value, ok bool) {
+	if l, ok = ev.expr(e.Args[0]); ok {
+		r, ok = ev.expr(e.Args[1])
+	}
+	return l, r, ok
+}
+
+// fail reports an error at off and returns no value.
+func (ev constEval) fail(off int, format string, args ...any) (value, bool) {
+	ev.c.errorf(off, format, args...)
+	return value{}, false
 }

@@ -289,84 +289,121 @@ type traData struct {
 // transitions, checked (0 states after an error in the first line).
 func (r *explicitReader) transitions(f *source.File) (int, traData) {
 	var d traData
-	var n, m int
+	var n int
+	seenProb := map[string]int32{}
+	fits, ok := r.traLines(f, func(l line, fs []line) (m int, ok bool) {
+		if len(fs) != 2 {
+			r.errorf(f, l.off, "the first line of a .tra file gives the number of states and of transitions: N M (found %s)", plural(len(fs), "field"))
+			return 0, false
+		}
+		if n, m, ok = r.header(f, fs[0], fs[1]); ok {
+			d.list = make([]transition, 0, min(m, len(f.Text)/6)) // a line is at least "0 0 1\n"
+		}
+		return m, ok
+	}, func(l line, fs []line, keep bool) bool {
+		if len(fs) < 3 || len(fs) > 4 {
+			r.errorf(f, l.off, "a transition is SOURCE TARGET PROBABILITY (and an action): found %d fields", len(fs))
+			return true
+		}
+		from, ok := r.state(f, fs[0], n)
+		to, ok2 := r.state(f, fs[1], n)
+		p, okp := r.traProb(f, fs[2], &d.probs, seenProb, false)
+		if !okp {
+			return !r.stop
+		}
+		if ok && ok2 && keep {
+			d.list = append(d.list, transition{int32(from), int32(to), p, int32(l.off)})
+		}
+		return true
+	})
+	if !ok {
+		return 0, d
+	}
+	if fits { // otherwise rows would be cut
+		r.rows(f, &d)
+	}
+	return n, d
+}
+
+// traLines reads the lines of a .tra file: the fields of the first to
+// head, which checks them and returns the number of transitions they
+// declare (false: reading stops); then the fields of each line that is not
+// blank to row, which returns false to stop, keep false for the lines past
+// the number declared (they are read for their errors). It reports a
+// file empty, or with more or fewer transitions than declared; ok is
+// false when the file is empty or reading stopped, and fits false when
+// the file has more transitions than declared.
+func (r *explicitReader) traLines(f *source.File, head func(l line, fs []line) (int, bool), row func(l line, fs []line, keep bool) bool) (fits, ok bool) {
 	header := true
 	var fs []line
-	seenProb := map[string]int32{}
-	count := 0
+	var m, count int
 	lines(f.Text, func(l line) bool {
+		fs = l.fields(fs)
 		if header {
 			header = false
-			fs = l.fields(fs)
-			if len(fs) != 2 {
-				r.errorf(f, l.off, "the first line of a .tra file gives the number of states and of transitions: N M (found %s)", plural(len(fs), "field"))
-				n, r.stop = 0, true
-				return false
+			if m, ok = head(l, fs); !ok {
+				r.stop = true
 			}
-			var ok bool
-			if n, m, ok = r.header(f, fs[0], fs[1]); !ok {
-				n, r.stop = 0, true
-				return false
-			}
-			d.list = make([]transition, 0, min(m, len(f.Text)/6)) // a line is at least "0 0 1\n"
-			return true
+			return ok
 		}
 		if count%1024 == 0 && r.ctx.Err() != nil {
 			r.stop = true
 			return false
 		}
-		fs = l.fields(fs)
 		if len(fs) == 0 {
 			return true // PRISM skips blank lines
 		}
 		if count++; count == m+1 { // the rest is read for its errors, not kept
 			r.errorf(f, l.off, "the first line says the file has %s transitions; this is one more", exact.Thousands(int64(m)))
 		}
-		if len(fs) < 3 || len(fs) > 4 {
-			r.errorf(f, l.off, "a transition is SOURCE TARGET PROBABILITY (and an action): found %d fields", len(fs))
-			return true
-		}
-		from, ok := index(fs[0].text, n)
-		if !ok {
-			r.errNotState(f, fs[0].off, fs[0].text, n)
-		}
-		to, ok2 := index(fs[1].text, n)
-		if !ok2 {
-			r.errNotState(f, fs[1].off, fs[1].text, n)
-		}
-		p := internProb(&d.probs, seenProb, fs[2].text)
-		pr := d.probs[p]
-		switch {
-		case pr.err != "":
-			r.errorf(f, fs[2].off, "%s", pr.err)
-			return true
-		case pr.val.Num().Cmp(pr.val.Denom()) > 0:
-			r.errorf(f, fs[2].off, "probability %s is greater than 1", pr.val.RatString())
-			return true
-		}
-		if e := r.retain(f, fs[2].off, pr.val); e != nil {
-			r.errs = append(r.errs, e)
-			r.stop = true
-			return false
-		}
-		if ok && ok2 && count <= m {
-			d.list = append(d.list, transition{int32(from), int32(to), p, int32(l.off)})
-		}
-		return true
+		return row(l, fs, count <= m)
 	})
 	switch {
 	case header:
 		r.errorf(f, 0, "the .tra file is empty: its first line gives the number of states and of transitions")
-		return 0, d
+		return false, false
 	case r.stop:
-		return 0, d
+		return false, false
 	case count < m:
 		r.errorf(f, 0, "the first line says the file has %s transitions; it has %s", exact.Thousands(int64(m)), exact.Thousands(int64(count)))
 	}
-	if count <= m { // otherwise rows would be cut
-		r.rows(f, &d)
+	return count <= m, true
+}
+
+// state reads a state's number, fd, of a .tra file with n states, and
+// reports it when it is not one.
+func (r *explicitReader) state(f *source.File, fd line, n int) (int, bool) {
+	s, ok := index(fd.text, n)
+	if !ok {
+		r.errNotState(f, fd.off, fd.text, n)
 	}
-	return n, d
+	return s, ok
+}
+
+// traProb reads the probability of a transition, fd, into probs (seen
+// indexes them by text): it reports it and returns false when it is not a
+// number in [0, 1] (in (0, 1] when nonzero), and sets r.stop as well when
+// keeping it would pass the limits.
+func (r *explicitReader) traProb(f *source.File, fd line, probs *[]explicitProb, seen map[string]int32, nonzero bool) (int32, bool) {
+	p := internProb(probs, seen, fd.text)
+	pr := (*probs)[p]
+	switch {
+	case pr.err != "":
+		r.errorf(f, fd.off, "%s", pr.err)
+		return 0, false
+	case nonzero && pr.val.Sign() == 0:
+		r.errorf(f, fd.off, "a transition has probability 0: leave it out")
+		return 0, false
+	case pr.val.Num().Cmp(pr.val.Denom()) > 0:
+		r.errorf(f, fd.off, "probability %s is greater than 1", pr.val.RatString())
+		return 0, false
+	}
+	if e := r.retain(f, fd.off, pr.val); e != nil {
+		r.errs = append(r.errs, e)
+		r.stop = true
+		return 0, false
+	}
+	return p, true
 }
 
 // header checks the counts of a DTMC's .tra file, "N M": numbers, M

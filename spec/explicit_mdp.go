@@ -164,69 +164,30 @@ func (r *explicitReader) mdpHeader(f *source.File, fn, fc, fm line) (n, c, m int
 // transitions, checked (0 states after an error in the first line).
 func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 	d := mdpTra{actions: []string{""}}
-	var n, c, m int
-	header := true
-	var fs []line
+	var n int
 	seenProb := map[string]int32{}
 	actionIndex := map[string]int32{"": 0}
-	count := 0
-	lines(f.Text, func(l line) bool {
-		if header {
-			header = false
-			fs = l.fields(fs)
-			var ok bool
-			if n, c, m, ok = r.mdpHeader(f, fs[0], fs[1], fs[2]); !ok {
-				n, r.stop = 0, true
-				return false
-			}
+	fits, ok := r.traLines(f, func(_ line, fs []line) (m int, ok bool) {
+		var c int
+		if n, c, m, ok = r.mdpHeader(f, fs[0], fs[1], fs[2]); ok {
 			d.list = make([]mdpTransition, 0, min(m, len(f.Text)/8)) // a line is at least "0 0 0 1\n"
 			d.choices = c
-			return true
 		}
-		if count%1024 == 0 && r.ctx.Err() != nil {
-			r.stop = true
-			return false
-		}
-		fs = l.fields(fs)
-		if len(fs) == 0 {
-			return true
-		}
-		if count++; count == m+1 {
-			r.errorf(f, l.off, "the first line says the file has %s transitions; this is one more", exact.Thousands(int64(m)))
-		}
+		return m, ok
+	}, func(l line, fs []line, keep bool) bool {
 		if len(fs) < 4 || len(fs) > 5 {
 			r.errorf(f, l.off, "a transition of an MDP is SOURCE CHOICE TARGET PROBABILITY (and an action): found %d fields", len(fs))
 			return true
 		}
-		from, ok := index(fs[0].text, n)
-		if !ok {
-			r.errNotState(f, fs[0].off, fs[0].text, n)
-		}
+		from, ok := r.state(f, fs[0], n)
 		choice, okc := index(fs[1].text, 1<<31-1)
 		if !okc {
 			r.errorf(f, fs[1].off, "%s is not a choice: a state's choices are numbered 0, 1, …", source.Quote(fs[1].text))
 		}
-		to, ok2 := index(fs[2].text, n)
-		if !ok2 {
-			r.errNotState(f, fs[2].off, fs[2].text, n)
-		}
-		p := internProb(&d.probs, seenProb, fs[3].text)
-		pr := d.probs[p]
-		switch {
-		case pr.err != "":
-			r.errorf(f, fs[3].off, "%s", pr.err)
-			return true
-		case pr.val.Sign() == 0:
-			r.errorf(f, fs[3].off, "a transition has probability 0: leave it out")
-			return true
-		case pr.val.Num().Cmp(pr.val.Denom()) > 0:
-			r.errorf(f, fs[3].off, "probability %s is greater than 1", pr.val.RatString())
-			return true
-		}
-		if e := r.retain(f, fs[3].off, pr.val); e != nil {
-			r.errs = append(r.errs, e)
-			r.stop = true
-			return false
+		to, ok2 := r.state(f, fs[2], n)
+		p, okp := r.traProb(f, fs[3], &d.probs, seenProb, true)
+		if !okp {
+			return !r.stop
 		}
 		var act int32
 		if len(fs) == 5 && !isName(fs[4].text) {
@@ -242,21 +203,15 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 			}
 			act = a
 		}
-		if ok && okc && ok2 && count <= m {
+		if ok && okc && ok2 && keep {
 			d.list = append(d.list, mdpTransition{int32(from), int32(choice), int32(to), p, int32(l.off), act})
 		}
 		return true
 	})
-	switch {
-	case header:
-		r.errorf(f, 0, "the .tra file is empty: its first line gives the number of states and of transitions")
+	if !ok {
 		return 0, d
-	case r.stop:
-		return 0, d
-	case count < m:
-		r.errorf(f, 0, "the first line says the file has %s transitions; it has %s", exact.Thousands(int64(m)), exact.Thousands(int64(count)))
 	}
-	if count <= m && len(r.errs) == 0 {
+	if fits && len(r.errs) == 0 {
 		r.mdpChoices(f, &d)
 	}
 	return n, d

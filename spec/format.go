@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,7 +26,7 @@ func Format(filename, src string) (string, error) {
 	for _, st := range f.Stmts {
 		p.node(st.Bounds(), func() { p.stmt(st) })
 	}
-	p.rest()
+	p.leading(math.MaxInt)
 	return alignComments(strings.TrimLeft(p.b.String(), "\n")), nil
 }
 
@@ -88,13 +89,7 @@ func (p *printer) gap(line int) {
 // or inside its lines at the end of its last line.
 func (p *printer) node(sp Span, print func()) {
 	first, last := p.lines(sp)
-	for p.next < len(p.comments) && p.comments[p.next].line < first {
-		c := p.comments[p.next]
-		p.gap(c.line)
-		p.b.WriteString(p.indent + c.text + "\n")
-		p.lastLine = c.line + strings.Count(c.text, "\n")
-		p.next++
-	}
+	p.leading(first)
 	p.gap(first)
 	p.b.WriteString(p.indent)
 	print()
@@ -135,14 +130,33 @@ func (p *printer) headComments(line int) {
 	p.w("\n")
 }
 
-// rest prints the comments after the last statement.
-func (p *printer) rest() {
-	for ; p.next < len(p.comments); p.next++ {
+// leading prints the comments not yet printed that start before line,
+// each on lines of its own, indented, after a blank line where the source
+// has one.
+func (p *printer) leading(line int) {
+	for ; p.next < len(p.comments) && p.comments[p.next].line < line; p.next++ {
 		c := p.comments[p.next]
 		p.gap(c.line)
-		p.b.WriteString(c.text + "\n")
+		p.w(p.indent, c.text, "\n")
 		p.lastLine = c.line + strings.Count(c.text, "\n")
 	}
+}
+
+// block ends the opening line of a chain or module block, prints its items
+// one level deeper with the comments inside it, and closes it with end.
+func (p *printer) block(sp Span, items []ChainItem, item func(ChainItem), end string) {
+	first, last := p.lines(sp)
+	p.lastLine = first
+	p.headComments(first)
+	outer := p.indent
+	p.indent += "  "
+	for _, it := range items {
+		p.node(it.Bounds(), func() { item(it) })
+	}
+	// Comments inside the block after its last item stay inside it.
+	p.leading(last)
+	p.indent = outer
+	p.w(p.indent, end)
 }
 
 func (p *printer) w(s ...string) {
@@ -177,46 +191,13 @@ func (p *printer) stmt(st Stmt) {
 		p.expr(st.Call)
 	case *ChainStmt:
 		p.w("chain {")
-		p.lastLine, _ = p.lines(st.Span)
-		p.headComments(p.lastLine)
-		outer := p.indent
-		p.indent += "  "
-		for _, it := range st.Items {
-			p.node(it.Bounds(), func() { p.item(it) })
-		}
-		// Comments inside the block after its last item stay inside it.
-		_, end := p.lines(st.Span)
-		for p.next < len(p.comments) && p.comments[p.next].line < end {
-			c := p.comments[p.next]
-			p.gap(c.line)
-			p.w(p.indent, c.text, "\n")
-			p.lastLine = c.line
-			p.next++
-		}
-		p.indent = outer
-		p.w(p.indent, "}")
+		p.block(st.Span, st.Items, p.item, "}")
 	case *ModuleStmt:
 		if st.MDP {
 			p.w("mdp ")
 		}
 		p.w("module ", st.Name.Name)
-		p.lastLine, _ = p.lines(st.Span)
-		p.headComments(p.lastLine)
-		outer := p.indent
-		p.indent += "  "
-		for _, it := range st.Items {
-			p.node(it.Bounds(), func() { p.moduleItem(it) })
-		}
-		_, end := p.lines(st.Span)
-		for p.next < len(p.comments) && p.comments[p.next].line < end {
-			c := p.comments[p.next]
-			p.gap(c.line)
-			p.w(p.indent, c.text, "\n")
-			p.lastLine = c.line
-			p.next++
-		}
-		p.indent = outer
-		p.w(p.indent, "endmodule")
+		p.block(st.Span, st.Items, p.moduleItem, "endmodule")
 	case *FormulaStmt:
 		p.w("formula ", st.Name.Name, " = ")
 		p.expr(st.Value)
@@ -239,12 +220,7 @@ func (p *printer) stmt(st Stmt) {
 			p.w("outputs state")
 		case st.Vars != nil:
 			p.w("outputs var ")
-			for i, v := range st.Vars {
-				if i > 0 {
-					p.w(", ")
-				}
-				p.w(v.Name)
-			}
+			p.list(len(st.Vars), func(i int) { p.w(st.Vars[i].Name) })
 		default:
 			p.w("outputs labels ")
 			p.names(st.Labels)
@@ -258,14 +234,7 @@ func (p *printer) stmt(st Stmt) {
 			p.expr(st.Pred)
 			break
 		}
-		for i, pr := range st.Pairs {
-			if i > 0 {
-				p.w(", ")
-			}
-			p.name(pr.A)
-			p.w(" ~ ")
-			p.name(pr.B)
-		}
+		p.list(len(st.Pairs), func(i int) { p.name(st.Pairs[i].A); p.w(" ~ "); p.name(st.Pairs[i].B) })
 	case *ParamStmt:
 		p.w("param " + st.Name.Name + " in ")
 		if st.LoOpen {
@@ -309,14 +278,12 @@ func (p *printer) expect(ex *Expect) {
 	case ex.Value != nil:
 		p.expr(ex.Value)
 	default:
-		for i, nv := range ex.Values {
-			if i > 0 {
-				p.w(", ")
-			}
+		p.list(len(ex.Values), func(i int) {
+			nv := ex.Values[i]
 			p.name(nv.Name)
 			p.w(": ")
 			p.expr(nv.Value)
-		}
+		})
 	}
 }
 
@@ -327,13 +294,11 @@ func (p *printer) item(it ChainItem) {
 		p.name(it.Name)
 		if len(it.Vals) > 0 {
 			p.w(" (")
-			for i, a := range it.Vals {
-				if i > 0 {
-					p.w(", ")
-				}
+			p.list(len(it.Vals), func(i int) {
+				a := it.Vals[i]
 				p.w(a.Var.Name, " = ")
 				p.expr(a.Value)
-			}
+			})
 			p.w(")")
 		}
 		if it.HasLabels {
@@ -344,14 +309,12 @@ func (p *printer) item(it ChainItem) {
 	case *TransDecl:
 		p.name(it.From)
 		p.w(" -> ")
-		for i, t := range it.Targets {
-			if i > 0 {
-				p.w(", ")
-			}
+		p.list(len(it.Targets), func(i int) {
+			t := it.Targets[i]
 			p.name(t.To)
 			p.w(" : ")
 			p.expr(t.Prob)
-		}
+		})
 		if it.Sink != nil {
 			p.w(" else ", it.Sink.Name)
 		}
@@ -458,6 +421,16 @@ func (p *printer) command(c *CommandDecl) {
 	p.w(";")
 }
 
+// list prints n elements with ", " between them.
+func (p *printer) list(n int, elem func(i int)) {
+	for i := range n {
+		if i > 0 {
+			p.w(", ")
+		}
+		elem(i)
+	}
+}
+
 func (p *printer) name(n Name) {
 	if n.Quoted {
 		p.w(strconv.Quote(n.Text))
@@ -467,12 +440,14 @@ func (p *printer) name(n Name) {
 }
 
 func (p *printer) names(ns []Name) {
-	for i, n := range ns {
-		if i > 0 {
-			p.w(", ")
-		}
-		p.name(n)
-	}
+	p.list(len(ns), func(i int) { p.name(ns[i]) })
+}
+
+// binary prints the two operands of e with op between them.
+func (p *printer) binary(e *Expr, op string) {
+	p.expr(e.Args[0])
+	p.w(op)
+	p.expr(e.Args[1])
 }
 
 // full reports whether the printer has written its limit: what follows
@@ -529,9 +504,7 @@ func (p *printer) expr(e *Expr) {
 		p.w("!")
 		p.expr(e.Args[0])
 	case EPow:
-		p.expr(e.Args[0])
-		p.w("^")
-		p.expr(e.Args[1])
+		p.binary(e, "^")
 	case ESum, EProd, EAnd, EOr:
 		for i, a := range e.Args {
 			if p.full() {
@@ -556,13 +529,9 @@ func (p *printer) expr(e *Expr) {
 			p.expr(a)
 		}
 	case ECmp:
-		p.expr(e.Args[0])
-		p.w(" ", e.Text, " ")
-		p.expr(e.Args[1])
+		p.binary(e, " "+e.Text+" ")
 	case EImplies:
-		p.expr(e.Args[0])
-		p.w(" => ")
-		p.expr(e.Args[1])
+		p.binary(e, " => ")
 	case EIte:
 		p.expr(e.Args[0])
 		p.w(" ? ")

@@ -317,3 +317,18 @@ func TestFormatCommentsAfterLineComment(t *testing.T) {
 	}
 	checkFormat(t, "a.dp", src)
 }
+
+// TestFormatBlockCommentInBlock: a comment spanning lines at the end of a
+// chain is followed by the next comment without a blank line the source
+// does not have, as at the top level.
+func TestFormatBlockCommentInBlock(t *testing.T) {
+	src := "chain {\n  state a\n  a -> a : 1\n  /* x\n  y */\n  // z\n}\n"
+	got, err := spec.Format("a.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != src {
+		t.Errorf("Format = %q, want %q", got, src)
+	}
+	checkFormat(t, "a.dp", src)
+}

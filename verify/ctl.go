@@ -167,10 +167,7 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 			out[s] = CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
 		}
 	case OpDP:
-		if err := m.needPairs(); err != nil {
-			return nil, err
-		}
-		pr, err := m.Prob(ctx, f.Args[0])
+		pr, err := m.pairProbs(ctx, f.Args[0], nil)
 		if err != nil {
 			return nil, err
 		}

@@ -180,13 +180,7 @@ type DPBound struct {
 // largest (Pr_s(ψ) - δ)/Pr_t(ψ) over ordered neighbouring pairs, as ln of an
 // exact rational, or +∞ when some Pr_t(ψ) = 0 < Pr_s(ψ) - δ.
 func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.Rat) (*DPBound, error) {
-	if err := checkDelta(delta); err != nil {
-		return nil, err
-	}
-	if err := m.needPairs(); err != nil {
-		return nil, err
-	}
-	pr, err := m.Prob(ctx, path)
+	pr, err := m.pairProbs(ctx, path, checkDelta(delta))
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +217,19 @@ func (m *Checker) TightEpsilonD(ctx context.Context, path *Formula, delta *big.R
 	return res, nil
 }
 
+// pairProbs returns Pr_s(path) at every state s, for a bound over the
+// neighbouring pairs, unless err (the check of the bound's parameter) is
+// not nil or the chain has no pairs.
+func (m *Checker) pairProbs(ctx context.Context, path *Formula, err error) ([]*big.Rat, error) {
+	if err != nil {
+		return nil, err
+	}
+	if err := m.needPairs(); err != nil {
+		return nil, err
+	}
+	return m.Prob(ctx, path)
+}
+
 func (b *DPBound) setPair(m *Checker, d [2]int, a, c *big.Rat) {
 	from, to := m.info(d[0]), m.info(d[1])
 	b.From, b.To, b.PrFrom, b.PrTo = &from, &to, a, c
@@ -231,13 +238,7 @@ func (b *DPBound) setPair(m *Checker, d [2]int, a, c *big.Rat) {
 // TightDeltaD returns the least δ with D{ε,δ}[path] at every input: the
 // largest Pr_s(ψ) - e^ε·Pr_t(ψ) over ordered neighbouring pairs (at least 0).
 func (m *Checker) TightDeltaD(ctx context.Context, path *Formula, eps exact.Eps) (*DPBound, error) {
-	if err := checkEps(eps); err != nil {
-		return nil, err
-	}
-	if err := m.needPairs(); err != nil {
-		return nil, err
-	}
-	pr, err := m.Prob(ctx, path)
+	pr, err := m.pairProbs(ctx, path, checkEps(eps))
 	if err != nil {
 		return nil, err
 	}
