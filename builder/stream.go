@@ -18,7 +18,7 @@ import (
 // y = v; the known sum of the auxiliary blocks is a constant shift and is
 // left out). States "r<j>_y<v>": j rows drawn, and the private row plus
 // their sum is v. The two inputs share these states: what follows depends
-// on j and v only (issue 16).
+// on j and v only.
 func StreamingSum(rows int, p *big.Rat) (*model.Mechanism, error) {
 	return streamingSum(context.Background(), rows, p)
 }

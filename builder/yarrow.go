@@ -23,7 +23,7 @@ import (
 //
 // Once f(D) + s·j is clipped to count_max (count_min), every later bit
 // leads there too, whatever f(D): these draws are the states
-// "max_bit<j>" ("min_bit<j>"), shared by every input (issue 16).
+// "max_bit<j>" ("min_bit<j>"), shared by every input.
 //
 // Inputs "s<v>" (in=v) for v in {count_min..count_max}, outputs "t<l>"
 // (out=l), as for TruncatedGeometric, so the two can be compared with
