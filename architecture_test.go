@@ -89,7 +89,7 @@ func importRules() map[string]rule {
 		"verify":             {only: []string{"chain", "exact"}},
 		"mdp":                {only: []string{"chain", "exact", "verify"}},
 		"model":              {only: []string{"chain", "exact", "mdp", "verify"}},
-		"builder":            {only: []string{"chain", "exact", "mdp", "model", "verify"}},
+		"builder":            {only: []string{"chain", "exact", "mdp", "model", "poly", "verify"}},
 		"expr":               {only: []string{"chain", "exact", "source"}},
 		"param":              {only: []string{"builder", "chain", "exact", "mdp", "model", "poly", "verify"}},
 		"property":           {only: []string{"builder", "chain", "exact", "expr", "lump", "mdp", "model", "param", "poly", "source", "verify"}},
