@@ -223,18 +223,5 @@ func keyed(ctx context.Context, lim poly.Limits, a *Analysis, s int, keys []stri
 	if !ok {
 		return nil, fmt.Errorf("%w: no distribution of input %s", ErrParam, a.c.Frame.Name(s))
 	}
-	m := map[string]poly.RatFunc{}
-	for i, o := range d.Out {
-		k := keys[o]
-		if old, ok := m[k]; ok {
-			sum, err := lim.RatAdd(ctx, old, d.P[i])
-			if err != nil {
-				return nil, err
-			}
-			m[k] = sum
-		} else {
-			m[k] = d.P[i]
-		}
-	}
-	return m, nil
+	return verify.SumByKey(poly.Field{Ctx: ctx, Limits: lim}, d.Out, d.P, keys)
 }
