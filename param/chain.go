@@ -88,11 +88,8 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 			_, fresh := known.add(t.P)
 			w, bad := poly.Algebraic{}, false
 			if fresh {
-				reg, err := lim.WhereRat(ctx, t.P, poly.GT, in)
-				if err != nil {
-					return nil, err
-				}
-				if w, bad, err = lim.Witness(ctx, reg); err != nil {
+				var err error
+				if w, bad, err = outside(ctx, lim, t.P, poly.GT, in); err != nil {
 					return nil, err
 				}
 			}

@@ -140,13 +140,9 @@ func (a *Analysis) ordered() [][2]int {
 	return ps
 }
 
+// whole reports an error unless f rel 0 on the whole interval.
 func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel poly.Rel) error {
-	lim := a.c.Limits
-	reg, err := lim.WhereRat(ctx, f, rel, a.c.Interval)
-	if err != nil {
-		return err
-	}
-	w, bad, err := lim.Witness(ctx, reg)
+	w, bad, err := outside(ctx, a.c.Limits, f, rel, a.c.Interval)
 	if err != nil {
 		return err
 	}
@@ -154,6 +150,16 @@ func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel p
 		return fmt.Errorf("%w: %s = %s is not %s 0 at %s = %s", ErrParam, what, f.Format(a.c.Param), rel, a.c.Param, w.Format(a.c.Param))
 	}
 	return nil
+}
+
+// outside returns the simplest value of in where f rel 0 does not hold
+// (poly.Limits.Witness), bad false when it holds on the whole of in.
+func outside(ctx context.Context, lim poly.Limits, f poly.RatFunc, rel poly.Rel, in poly.Interval) (w poly.Algebraic, bad bool, err error) {
+	reg, err := lim.WhereRat(ctx, f, rel, in)
+	if err != nil {
+		return poly.Algebraic{}, false, err
+	}
+	return lim.Witness(ctx, reg)
 }
 
 // gaps returns the hockey-stick candidates of the ordered pair (s, t) at
@@ -260,6 +266,29 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 		sums = append(sums, sum)
 	}
 	return sums, nil
+}
+
+// gapSums calls f with the hockey-stick candidates at e^ε = c of every
+// ordered pair in turn (see gaps; a root isolation and a value are
+// computed once for all the pairs).
+func (a *Analysis) gapSums(ctx context.Context, c poly.RatFunc, f func(sum poly.RatFunc) error) error {
+	roots := &rootCache{polys: newIndex()}
+	vals := map[string]*big.Rat{}
+	for _, p := range a.ordered() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+		if err != nil {
+			return err
+		}
+		for _, sum := range sums {
+			if err := f(sum); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // rootCache holds the roots in the interval of the polynomials numbered by
@@ -457,29 +486,20 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 		return nil, err
 	}
 	region := poly.Whole(a.c.Interval)
-	roots := &rootCache{polys: newIndex()}
-	vals := map[string]*big.Rat{}
-	for _, p := range a.ordered() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+	err := a.gapSums(ctx, c, func(sum poly.RatFunc) error {
+		h, err := lim.RatSub(ctx, sum, delta)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, sum := range sums {
-			h, err := lim.RatSub(ctx, sum, delta)
-			if err != nil {
-				return nil, err
-			}
-			r, err := lim.WhereRat(ctx, h, poly.LE, a.c.Interval)
-			if err != nil {
-				return nil, err
-			}
-			if region, err = lim.Intersect(ctx, region, r); err != nil {
-				return nil, err
-			}
+		r, err := lim.WhereRat(ctx, h, poly.LE, a.c.Interval)
+		if err != nil {
+			return err
 		}
+		region, err = lim.Intersect(ctx, region, r)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	res := &DPResult{C: c, Delta: delta, Region: region}
 	w, bad, err := lim.Witness(ctx, region)
@@ -589,20 +609,16 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 		return nil, err
 	}
 	cands := []poly.RatFunc{{}}
-	roots := &rootCache{polys: newIndex()}
-	vals := map[string]*big.Rat{}
 	seen := newIndex()
 	seen.add(poly.RatFunc{})
-	for _, p := range a.ordered() {
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
-		if err != nil {
-			return nil, err
+	err := a.gapSums(ctx, c, func(s poly.RatFunc) error {
+		if _, fresh := seen.add(s); fresh {
+			cands = append(cands, s)
 		}
-		for _, s := range sums {
-			if _, fresh := seen.add(s); fresh {
-				cands = append(cands, s)
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	pw, err := a.envelope(ctx, cands)
 	if err != nil {
@@ -704,34 +720,33 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
 	// A closed end of the interval where no function of infFns is
 	// positive is finite there.
-	if len(infFns) > 0 {
-		if p := pw.Pieces[0]; p.Inf && !p.LoOpen {
-			pos, err := anyPositive(ctx, infFns, p.Lo)
-			if err != nil {
-				return pw, err
-			}
-			if !pos {
-				point, err := pointPiece(ctx, a.c.Limits, cands, p.Lo)
-				if err != nil {
-					return pw, err
-				}
-				pw.Pieces[0].LoOpen = true
-				pw.Pieces = append([]Piece{point}, pw.Pieces...)
-			}
+	// finite is the piece [x, x] when no function of infFns is positive
+	// at x.
+	finite := func(x poly.Algebraic) (Piece, bool, error) {
+		if pos, err := anyPositive(ctx, infFns, x); err != nil || pos {
+			return Piece{}, false, err
 		}
-		if n := len(pw.Pieces); pw.Pieces[n-1].Inf && !pw.Pieces[n-1].HiOpen {
-			pos, err := anyPositive(ctx, infFns, pw.Pieces[n-1].Hi)
-			if err != nil {
-				return pw, err
-			}
-			if !pos {
-				point, err := pointPiece(ctx, a.c.Limits, cands, pw.Pieces[n-1].Hi)
-				if err != nil {
-					return pw, err
-				}
-				pw.Pieces[n-1].HiOpen = true
-				pw.Pieces = append(pw.Pieces, point)
-			}
+		p, err := pointPiece(ctx, a.c.Limits, cands, x)
+		return p, err == nil, err
+	}
+	if p := pw.Pieces[0]; len(infFns) > 0 && p.Inf && !p.LoOpen {
+		point, ok, err := finite(p.Lo)
+		if err != nil {
+			return pw, err
+		}
+		if ok {
+			pw.Pieces[0].LoOpen = true
+			pw.Pieces = append([]Piece{point}, pw.Pieces...)
+		}
+	}
+	if p := &pw.Pieces[len(pw.Pieces)-1]; len(infFns) > 0 && p.Inf && !p.HiOpen {
+		point, ok, err := finite(p.Hi)
+		if err != nil {
+			return pw, err
+		}
+		if ok {
+			p.HiOpen = true
+			pw.Pieces = append(pw.Pieces, point)
 		}
 	}
 	return pw, nil

@@ -153,15 +153,11 @@ func difference(ctx context.Context, a, b *Chain, x, y poly.RatFunc) (*Differenc
 	if err != nil {
 		return nil, err
 	}
-	eq, err := lim.WhereRat(ctx, diff, poly.EQ, a.Interval)
+	w, ne, err := outside(ctx, lim, diff, poly.EQ, a.Interval)
 	if err != nil {
 		return nil, err
 	}
-	w, outside, err := lim.Witness(ctx, eq)
-	if err != nil {
-		return nil, err
-	}
-	if !outside || !w.IsRational() {
+	if !ne || !w.IsRational() {
 		// Cannot happen: a nonzero difference has finitely many roots, and
 		// Witness then returns a rational.
 		return nil, fmt.Errorf("%w: no rational value where %s and %s differ", ErrParam, x.Format(a.Param), y.Format(a.Param))
