@@ -894,7 +894,7 @@ func (sw *sweeper) crossings(ctx context.Context, i, j int) ([]poly.Algebraic, e
 	// none, which Descartes' rule shows without isolating them.
 	in := sw.a.c.Interval
 	num := crossNum(sw.cands[i], sw.cands[j])
-	free, err := rootFree(ctx, num, in.Lo, in.Hi)
+	free, err := poly.RootFree(ctx, num, in.Lo, in.Hi)
 	if err != nil {
 		return nil, err
 	}
