@@ -228,7 +228,7 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 	seen := map[string]bool{}
 	var sums []poly.RatFunc
 	for i := 0; i+1 < len(ends); i++ {
-		q, err := between(ctx, ends[i], ends[i+1])
+		q, err := poly.Between(ctx, ends[i], ends[i+1])
 		if err != nil {
 			return nil, err
 		}
@@ -440,34 +440,13 @@ func (a *Analysis) samples(ctx context.Context, ps []poly.Poly) ([]*big.Rat, err
 	ends := a.bounds(roots)
 	var out []*big.Rat
 	for i := 0; i+1 < len(ends); i++ {
-		q, err := between(ctx, ends[i], ends[i+1])
+		q, err := poly.Between(ctx, ends[i], ends[i+1])
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, q)
 	}
 	return out, nil
-}
-
-// between returns the simplest rational strictly between x < y.
-func between(ctx context.Context, x, y poly.Algebraic) (*big.Rat, error) {
-	for {
-		_, xh := x.Bounds()
-		yl, yh := y.Bounds()
-		if xh.Cmp(yl) < 0 {
-			return poly.Simplest(poly.Open(xh, yl)), nil
-		}
-		xl, _ := x.Bounds()
-		w := new(big.Rat).Sub(yh, xl)
-		w.Quo(w, big.NewRat(4, 1))
-		var err error
-		if x, err = x.Refine(ctx, w); err != nil {
-			return nil, err
-		}
-		if y, err = y.Refine(ctx, w); err != nil {
-			return nil, err
-		}
-	}
 }
 
 // DP decides dp(ε, δ) for every parameter value of the interval, with
@@ -668,7 +647,7 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 	for i := 0; i+1 < len(ends); i++ {
 		isInf := false
 		if len(infFns) > 0 {
-			q, err := between(ctx, ends[i], ends[i+1])
+			q, err := poly.Between(ctx, ends[i], ends[i+1])
 			if err != nil {
 				return pw, err
 			}
@@ -792,7 +771,7 @@ type sweeper struct {
 // crossings are swept in turn. The work is one root isolation per pair of
 // a largest function and another, not per pair of candidates.
 func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, error) {
-	q, err := between(ctx, lo, hi)
+	q, err := poly.Between(ctx, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -806,7 +785,7 @@ func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, e
 			best = b
 			break
 		}
-		if q, err = between(ctx, lo, poly.Rational(q)); err != nil {
+		if q, err = poly.Between(ctx, lo, poly.Rational(q)); err != nil {
 			return nil, err
 		}
 	}
