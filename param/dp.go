@@ -220,18 +220,13 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 		rs := roots.roots[id]
 		cut = append(cut, rs...)
 	}
-	cut, err := sortRoots(ctx, cut)
+	_, qs, err := a.gapPoints(ctx, cut)
 	if err != nil {
 		return nil, err
 	}
-	ends := a.bounds(cut)
 	seen := map[string]bool{}
 	var sums []poly.RatFunc
-	for i := 0; i+1 < len(ends); i++ {
-		q, err := poly.Between(ctx, ends[i], ends[i+1])
-		if err != nil {
-			return nil, err
-		}
+	for _, q := range qs {
 		cq, err := c.Eval(q)
 		if err != nil {
 			return nil, err
@@ -370,8 +365,8 @@ func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFu
 	return sum, nil
 }
 
-// cuts returns the distinct real roots in the interval of the nonzero
-// polynomials ps, ascending.
+// cuts returns the real roots in the interval of the nonzero polynomials
+// ps.
 func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, error) {
 	lim := a.c.Limits
 	var roots []poly.Algebraic
@@ -385,7 +380,7 @@ func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, 
 		}
 		roots = append(roots, rs...)
 	}
-	return sortRoots(ctx, roots)
+	return roots, nil
 }
 
 // sortRoots sorts algebraic numbers ascending and removes duplicates.
@@ -417,36 +412,29 @@ func sortRoots(ctx context.Context, roots []poly.Algebraic) ([]poly.Algebraic, e
 	return out, nil
 }
 
-// bounds returns the ends of the open gaps of the interval cut at roots.
-func (a *Analysis) bounds(roots []poly.Algebraic) []poly.Algebraic {
+// gapPoints returns the ends of the open gaps of the interval cut at
+// roots (in any order, repeated or not) and a rational point inside every
+// gap.
+func (a *Analysis) gapPoints(ctx context.Context, roots []poly.Algebraic) (ends []poly.Algebraic, qs []*big.Rat, err error) {
+	if roots, err = sortRoots(ctx, roots); err != nil {
+		return nil, nil, err
+	}
 	in := a.c.Interval
-	ends := []poly.Algebraic{poly.Rational(in.Lo)}
+	ends = []poly.Algebraic{poly.Rational(in.Lo)}
 	for _, r := range roots {
-		if r.CmpRat(in.Lo) == 0 || r.CmpRat(in.Hi) == 0 {
-			continue
+		if r.CmpRat(in.Lo) != 0 && r.CmpRat(in.Hi) != 0 {
+			ends = append(ends, r)
 		}
-		ends = append(ends, r)
 	}
-	return append(ends, poly.Rational(in.Hi))
-}
-
-// samples returns one rational point inside every open gap of the interval
-// cut at the roots of ps.
-func (a *Analysis) samples(ctx context.Context, ps []poly.Poly) ([]*big.Rat, error) {
-	roots, err := a.cuts(ctx, ps)
-	if err != nil {
-		return nil, err
-	}
-	ends := a.bounds(roots)
-	var out []*big.Rat
+	ends = append(ends, poly.Rational(in.Hi))
 	for i := 0; i+1 < len(ends); i++ {
 		q, err := poly.Between(ctx, ends[i], ends[i+1])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, q)
+		qs = append(qs, q)
 	}
-	return out, nil
+	return ends, qs, nil
 }
 
 // DP decides dp(ε, δ) for every parameter value of the interval, with
@@ -638,7 +626,10 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 			return pw, err
 		}
 	}
-	ends := a.bounds(roots)
+	ends, qs, err := a.gapPoints(ctx, roots)
+	if err != nil {
+		return pw, err
+	}
 	type part struct {
 		lo, hi       poly.Algebraic
 		inf, isPoint bool
@@ -647,11 +638,7 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 	for i := 0; i+1 < len(ends); i++ {
 		isInf := false
 		if len(infFns) > 0 {
-			q, err := poly.Between(ctx, ends[i], ends[i+1])
-			if err != nil {
-				return pw, err
-			}
-			if isInf, err = anyPositive(ctx, infFns, poly.Rational(q)); err != nil {
+			if isInf, err = anyPositive(ctx, infFns, poly.Rational(qs[i])); err != nil {
 				return pw, err
 			}
 		}
