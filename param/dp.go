@@ -789,31 +789,22 @@ func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, e
 		if err != nil {
 			return nil, err
 		}
+		// The nearest crossings on either side of q (no root is q, where
+		// best is the only largest) inside (lo, hi).
 		for _, r := range rs {
-			if c, err := r.Cmp(ctx, lo); err != nil || c <= 0 {
-				if err != nil {
-					return nil, err
-				}
-				continue
+			side := r.CmpRat(q)
+			end := right
+			if side < 0 {
+				end = left
 			}
-			if c, err := r.Cmp(ctx, hi); err != nil || c >= 0 {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if r.CmpRat(q) < 0 {
-				if c, err := r.Cmp(ctx, left); err != nil {
-					return nil, err
-				} else if !hasLeft || c > 0 {
-					left, hasLeft = r, true
-				}
-			} else {
-				if c, err := r.Cmp(ctx, right); err != nil {
-					return nil, err
-				} else if !hasRight || c < 0 {
-					right, hasRight = r, true
-				}
+			c, err := r.Cmp(ctx, end)
+			switch {
+			case err != nil:
+				return nil, err
+			case side < 0 && c > 0:
+				left, hasLeft = r, true
+			case side > 0 && c < 0:
+				right, hasRight = r, true
 			}
 		}
 	}
