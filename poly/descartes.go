@@ -89,9 +89,15 @@ func descartes(p zpoly, lo, hi *big.Rat) int {
 			r[j].Add(r[j], r[j+1])
 		}
 	}
+	return signChanges(len(r), func(i int) int { return r[i].Sign() })
+}
+
+// signChanges returns the number of sign changes of the sequence sign(0),
+// …, sign(n − 1), zeros ignored.
+func signChanges(n int, sign func(i int) int) int {
 	v, last := 0, 0
-	for _, c := range r {
-		s := c.Sign()
+	for i := range n {
+		s := sign(i)
 		if s == 0 {
 			continue
 		}
