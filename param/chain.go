@@ -88,11 +88,8 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 			_, fresh := known.add(t.P)
 			w, bad := poly.Algebraic{}, false
 			if fresh {
-				reg, err := lim.WhereRat(ctx, t.P, poly.GT, in)
-				if err != nil {
-					return nil, err
-				}
-				if w, bad, err = lim.Witness(ctx, reg); err != nil {
+				var err error
+				if w, bad, err = outside(ctx, lim, t.P, poly.GT, in); err != nil {
 					return nil, err
 				}
 			}
@@ -199,34 +196,12 @@ func Frame(names []string, vals []chain.Valuation, labels [][]string, inputs []i
 // graph, linear in its size, so that the model can be refused when it is
 // prepared rather than when a statement is evaluated.
 func (c *Chain) Absorbed(ctx context.Context) error {
-	n := len(c.Rows)
-	pred := make([][]int32, n)
-	for s, row := range c.Rows {
-		for _, t := range row {
-			pred[t.To] = append(pred[t.To], int32(s))
-		}
+	good, err := c.absorbable(ctx)
+	if err != nil {
+		return err
 	}
-	good := make([]bool, n) // reaches an absorbing state
+	from := make([]int32, len(c.Rows)) // the input a state was first reached from, +1
 	var queue []int32
-	for s := range n {
-		if c.IsAbsorbing(s) {
-			good[s] = true
-			queue = append(queue, int32(s))
-		}
-	}
-	for i := 0; i < len(queue); i++ {
-		if i%4096 == 4095 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		for _, v := range pred[queue[i]] {
-			if !good[v] {
-				good[v] = true
-				queue = append(queue, v)
-			}
-		}
-	}
-	from := make([]int32, n) // the input a state was first reached from, +1
-	queue = queue[:0]
 	for _, s := range c.Frame.Inputs() {
 		from[s] = int32(s) + 1
 		queue = append(queue, int32(s))
@@ -265,4 +240,36 @@ func (c *Chain) Absorbed(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// absorbable returns the states that reach an absorbing state (a search
+// of the graph backwards from the absorbing states).
+func (c *Chain) absorbable(ctx context.Context) ([]bool, error) {
+	n := len(c.Rows)
+	pred := make([][]int32, n)
+	for s, row := range c.Rows {
+		for _, t := range row {
+			pred[t.To] = append(pred[t.To], int32(s))
+		}
+	}
+	good := make([]bool, n)
+	var queue []int32
+	for s := range n {
+		if c.IsAbsorbing(s) {
+			good[s] = true
+			queue = append(queue, int32(s))
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		for _, v := range pred[queue[i]] {
+			if !good[v] {
+				good[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	return good, nil
 }

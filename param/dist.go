@@ -140,8 +140,14 @@ func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
 		return nil, err
 	}
 	ids := map[string]int{}
+	var good []bool // the states that reach an absorbing state, for elimination
 	for _, pl := range plans {
-		d, err := c.distribution(ctx, pl)
+		if !pl.acyclic && good == nil {
+			if good, err = c.absorbable(ctx); err != nil {
+				return nil, err
+			}
+		}
+		d, err := c.distribution(ctx, pl, good)
 		if err != nil {
 			return nil, err
 		}
@@ -276,8 +282,9 @@ func (c *Chain) plan(ctx context.Context) ([]inputPlan, error) {
 	return plans, nil
 }
 
-// distribution computes the distribution of the input of pl.
-func (c *Chain) distribution(ctx context.Context, pl inputPlan) (Dist, error) {
+// distribution computes the distribution of the input of pl (good as
+// eliminate's).
+func (c *Chain) distribution(ctx context.Context, pl inputPlan, good []bool) (Dist, error) {
 	lim := c.Limits
 	s, post := pl.s, pl.post
 	if pl.acyclic {
@@ -313,7 +320,7 @@ func (c *Chain) distribution(ctx context.Context, pl inputPlan) (Dist, error) {
 		sortDist(&d)
 		return d, nil
 	}
-	return c.eliminate(ctx, s, post)
+	return c.eliminate(ctx, s, post, good)
 }
 
 // eliminationWork estimates the coefficient operations of eliminating the
@@ -333,18 +340,12 @@ func (c *Chain) distribution(ctx context.Context, pl inputPlan) (Dist, error) {
 // never enters a probability or a verdict.
 func (c *Chain) eliminationWork(ctx context.Context, s int, post []int) (float64, error) {
 	deg := func(f poly.RatFunc) int { return max(f.Num().Degree(), 0) + f.Den().Degree() }
+	g := newElimGraph(c, post, deg) // the degree of every probability left
 	d := 0
-	out := map[int]map[int]int{} // the degree of every probability left
-	in := map[int]map[int]bool{}
 	adj := map[int][]int{} // the chain's graph, both ways
-	for _, u := range post {
-		out[u], in[u] = map[int]int{}, map[int]bool{}
-	}
 	for _, u := range post {
 		for _, t := range c.Rows[u] {
 			d = max(d, t.P.Num().Degree(), t.P.Den().Degree())
-			out[u][t.To] = deg(t.P)
-			in[t.To][u] = true
 			adj[u], adj[t.To] = append(adj[u], t.To), append(adj[t.To], u)
 		}
 	}
@@ -357,7 +358,7 @@ func (c *Chain) eliminationWork(ctx context.Context, s int, post []int) (float64
 		}
 		return x
 	}
-	work, ops := 0.0, 0
+	work := 0.0
 	for _, u := range post {
 		if u == s || c.IsAbsorbing(u) {
 			continue
@@ -372,36 +373,84 @@ func (c *Chain) eliminationWork(ctx context.Context, s int, post []int) (float64
 			}
 		}
 		most := 2 * d * (size[find(u)] + 1)
-		stay := 0
-		if l, ok := out[u][u]; ok {
-			stay = l
-			delete(out[u], u)
-			delete(in[u], u)
-		}
-		for v := range in[u] {
-			f := out[v][u] + stay
-			work += float64((f + 1) * (f + 1))
-			f = min(f, most)
-			for w, puw := range out[u] {
-				if ops++; ops%1024 == 0 {
-					if err := ctx.Err(); err != nil {
-						return 0, err
-					}
-				}
-				D := f + puw + out[v][w] // 0 when there is no p(v,w) yet
+		err := g.remove(ctx, u, func(loop int, _ bool) (int, error) { return loop, nil },
+			func(pvu, stay int) (int, error) {
+				f := pvu + stay
+				work += float64((f + 1) * (f + 1))
+				return min(f, most), nil
+			},
+			func(f, puw, pvw int, _ bool) (int, error) {
+				D := f + puw + pvw // pvw is 0 when there is no p(v,w) yet
 				work += float64((D + 1) * (D + 1))
-				out[v][w] = min(D, most)
-				in[w][v] = true
-			}
-			delete(out[v], u)
+				return min(D, most), nil
+			})
+		if err != nil {
+			return 0, err
 		}
-		for w := range out[u] {
-			delete(in[w], u)
-		}
-		delete(out, u)
-		delete(in, u)
 	}
 	return work, nil
+}
+
+// elimGraph is the graph state elimination works on: out[u][w] is the
+// value of the edge u → w (a probability, or for eliminationWork its
+// degree) and in[w] the states with an edge to w.
+type elimGraph[T any] struct {
+	out map[int]map[int]T
+	in  map[int]map[int]bool
+}
+
+// newElimGraph returns the graph of the rows of states, an edge's value
+// val of its probability.
+func newElimGraph[T any](c *Chain, states []int, val func(poly.RatFunc) T) elimGraph[T] {
+	g := elimGraph[T]{out: map[int]map[int]T{}, in: map[int]map[int]bool{}}
+	for _, u := range states {
+		g.out[u], g.in[u] = map[int]T{}, map[int]bool{}
+	}
+	for _, u := range states {
+		for _, t := range c.Rows[u] {
+			g.out[u][t.To] = val(t.P)
+			g.in[t.To][u] = true
+		}
+	}
+	return g
+}
+
+// remove eliminates u: stay(loop, ok) turns u's self-loop (ok false when
+// it has none) into the value through which u is left, and every
+// predecessor v of u gets the edge v → w, for every successor w of u,
+// through(via(p(v,u), stay), p(u,w), p(v,w), ok) (ok false, p(v,w) the
+// zero value, when v had no edge to w).
+func (g elimGraph[T]) remove(ctx context.Context, u int, stay func(loop T, ok bool) (T, error), via func(pvu, stay T) (T, error), through func(f, puw, pvw T, ok bool) (T, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	loop, ok := g.out[u][u]
+	st, err := stay(loop, ok)
+	if err != nil {
+		return err
+	}
+	delete(g.out[u], u)
+	delete(g.in[u], u)
+	for v := range g.in[u] {
+		f, err := via(g.out[v][u], st)
+		if err != nil {
+			return err
+		}
+		for w, puw := range g.out[u] {
+			pvw, ok := g.out[v][w]
+			if g.out[v][w], err = through(f, puw, pvw, ok); err != nil {
+				return err
+			}
+			g.in[w][v] = true
+		}
+		delete(g.out[v], u)
+	}
+	for w := range g.out[u] {
+		delete(g.in[w], u)
+	}
+	delete(g.out, u)
+	delete(g.in, u)
+	return nil
 }
 
 func sortDist(d *Dist) {
@@ -421,104 +470,52 @@ func sortDist(d *Dist) {
 // eliminate computes the absorption probabilities from s by state
 // elimination: every transient state u ≠ s is removed, its predecessors v
 // getting p(v,w) += p(v,u)·p(u,w)/(1 − p(u,u)); at the end s's edges to
-// absorbing states divided by 1 − p(s,s) are the distribution.
-func (c *Chain) eliminate(ctx context.Context, s int, states []int) (Dist, error) {
+// absorbing states divided by 1 − p(s,s) are the distribution. good says
+// which states reach an absorbing state (absorbed): every state of states
+// must.
+func (c *Chain) eliminate(ctx context.Context, s int, states []int, good []bool) (Dist, error) {
 	lim := c.Limits
-	// Absorbing states reachable: every transient state must reach one.
-	out := map[int]map[int]poly.RatFunc{}
-	in := map[int]map[int]bool{}
-	for _, u := range states {
-		out[u] = map[int]poly.RatFunc{}
-		in[u] = map[int]bool{}
-	}
-	for _, u := range states {
-		for _, t := range c.Rows[u] {
-			out[u][t.To] = t.P
-			in[t.To][u] = true
-		}
-	}
-	// Check absorption: backward search from absorbing states.
-	good := map[int]bool{}
-	var queue []int
-	for _, u := range states {
-		if c.IsAbsorbing(u) {
-			good[u] = true
-			queue = append(queue, u)
-		}
-	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for v := range in[u] {
-			if !good[v] {
-				good[v] = true
-				queue = append(queue, v)
-			}
-		}
-	}
 	for _, u := range states {
 		if !good[u] {
 			return Dist{}, fmt.Errorf("%w: from input %s the state %s is reachable but never reaches an absorbing state (mass never absorbed is not supported)",
 				ErrParam, c.Frame.Name(s), c.Frame.Name(u))
 		}
 	}
+	g := newElimGraph(c, states, func(p poly.RatFunc) poly.RatFunc { return p })
 	one := poly.FromPoly(poly.FromInts(1))
+	stay := func(loop poly.RatFunc, ok bool) (poly.RatFunc, error) {
+		if !ok {
+			return one, nil
+		}
+		return lim.RatSub(ctx, one, loop)
+	}
+	via := func(pvu, stay poly.RatFunc) (poly.RatFunc, error) { return lim.RatDiv(ctx, pvu, stay) }
+	through := func(f, puw, pvw poly.RatFunc, ok bool) (poly.RatFunc, error) {
+		x, err := lim.RatMul(ctx, f, puw)
+		if err != nil || !ok {
+			return x, err
+		}
+		return lim.RatAdd(ctx, pvw, x)
+	}
 	for _, u := range states {
 		if u == s || c.IsAbsorbing(u) {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
+		if err := g.remove(ctx, u, stay, via, through); err != nil {
 			return Dist{}, err
 		}
-		stay := one
-		if loop, ok := out[u][u]; ok {
-			var err error
-			if stay, err = lim.RatSub(ctx, one, loop); err != nil {
-				return Dist{}, err
-			}
-			delete(out[u], u)
-			delete(in[u], u)
-		}
-		for v := range in[u] {
-			pvu := out[v][u]
-			f, err := lim.RatDiv(ctx, pvu, stay)
-			if err != nil {
-				return Dist{}, err
-			}
-			for w, puw := range out[u] {
-				x, err := lim.RatMul(ctx, f, puw)
-				if err != nil {
-					return Dist{}, err
-				}
-				if y, ok := out[v][w]; ok {
-					if x, err = lim.RatAdd(ctx, y, x); err != nil {
-						return Dist{}, err
-					}
-				}
-				out[v][w] = x
-				in[w][v] = true
-			}
-			delete(out[v], u)
-		}
-		for w := range out[u] {
-			delete(in[w], u)
-		}
-		delete(out, u)
-		delete(in, u)
 	}
-	stay := one
-	if loop, ok := out[s][s]; ok {
-		var err error
-		if stay, err = lim.RatSub(ctx, one, loop); err != nil {
-			return Dist{}, err
-		}
+	loop, ok := g.out[s][s]
+	st, err := stay(loop, ok)
+	if err != nil {
+		return Dist{}, err
 	}
 	var d Dist
-	for w, p := range out[s] {
+	for w, p := range g.out[s] {
 		if w == s {
 			continue
 		}
-		x, err := lim.RatDiv(ctx, p, stay)
+		x, err := lim.RatDiv(ctx, p, st)
 		if err != nil {
 			return Dist{}, err
 		}

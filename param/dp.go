@@ -140,13 +140,9 @@ func (a *Analysis) ordered() [][2]int {
 	return ps
 }
 
+// whole reports an error unless f rel 0 on the whole interval.
 func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel poly.Rel) error {
-	lim := a.c.Limits
-	reg, err := lim.WhereRat(ctx, f, rel, a.c.Interval)
-	if err != nil {
-		return err
-	}
-	w, bad, err := lim.Witness(ctx, reg)
+	w, bad, err := outside(ctx, a.c.Limits, f, rel, a.c.Interval)
 	if err != nil {
 		return err
 	}
@@ -154,6 +150,16 @@ func (a *Analysis) whole(ctx context.Context, what string, f poly.RatFunc, rel p
 		return fmt.Errorf("%w: %s = %s is not %s 0 at %s = %s", ErrParam, what, f.Format(a.c.Param), rel, a.c.Param, w.Format(a.c.Param))
 	}
 	return nil
+}
+
+// outside returns the simplest value of in where f rel 0 does not hold
+// (poly.Limits.Witness), bad false when it holds on the whole of in.
+func outside(ctx context.Context, lim poly.Limits, f poly.RatFunc, rel poly.Rel, in poly.Interval) (w poly.Algebraic, bad bool, err error) {
+	reg, err := lim.WhereRat(ctx, f, rel, in)
+	if err != nil {
+		return poly.Algebraic{}, false, err
+	}
+	return lim.Witness(ctx, reg)
 }
 
 // gaps returns the hockey-stick candidates of the ordered pair (s, t) at
@@ -214,18 +220,13 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 		rs := roots.roots[id]
 		cut = append(cut, rs...)
 	}
-	cut, err := sortRoots(ctx, cut)
+	_, qs, err := a.gapPoints(ctx, cut)
 	if err != nil {
 		return nil, err
 	}
-	ends := a.bounds(cut)
 	seen := map[string]bool{}
 	var sums []poly.RatFunc
-	for i := 0; i+1 < len(ends); i++ {
-		q, err := between(ctx, ends[i], ends[i+1])
-		if err != nil {
-			return nil, err
-		}
+	for _, q := range qs {
 		cq, err := c.Eval(q)
 		if err != nil {
 			return nil, err
@@ -260,6 +261,29 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 		sums = append(sums, sum)
 	}
 	return sums, nil
+}
+
+// gapSums calls f with the hockey-stick candidates at e^ε = c of every
+// ordered pair in turn (see gaps; a root isolation and a value are
+// computed once for all the pairs).
+func (a *Analysis) gapSums(ctx context.Context, c poly.RatFunc, f func(sum poly.RatFunc) error) error {
+	roots := &rootCache{polys: newIndex()}
+	vals := map[string]*big.Rat{}
+	for _, p := range a.ordered() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+		if err != nil {
+			return err
+		}
+		for _, sum := range sums {
+			if err := f(sum); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // rootCache holds the roots in the interval of the polynomials numbered by
@@ -341,8 +365,8 @@ func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFu
 	return sum, nil
 }
 
-// cuts returns the distinct real roots in the interval of the nonzero
-// polynomials ps, ascending.
+// cuts returns the real roots in the interval of the nonzero polynomials
+// ps.
 func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, error) {
 	lim := a.c.Limits
 	var roots []poly.Algebraic
@@ -356,7 +380,7 @@ func (a *Analysis) cuts(ctx context.Context, ps []poly.Poly) ([]poly.Algebraic, 
 		}
 		roots = append(roots, rs...)
 	}
-	return sortRoots(ctx, roots)
+	return roots, nil
 }
 
 // sortRoots sorts algebraic numbers ascending and removes duplicates.
@@ -388,57 +412,29 @@ func sortRoots(ctx context.Context, roots []poly.Algebraic) ([]poly.Algebraic, e
 	return out, nil
 }
 
-// bounds returns the ends of the open gaps of the interval cut at roots.
-func (a *Analysis) bounds(roots []poly.Algebraic) []poly.Algebraic {
+// gapPoints returns the ends of the open gaps of the interval cut at
+// roots (in any order, repeated or not) and a rational point inside every
+// gap.
+func (a *Analysis) gapPoints(ctx context.Context, roots []poly.Algebraic) (ends []poly.Algebraic, qs []*big.Rat, err error) {
+	if roots, err = sortRoots(ctx, roots); err != nil {
+		return nil, nil, err
+	}
 	in := a.c.Interval
-	ends := []poly.Algebraic{poly.Rational(in.Lo)}
+	ends = []poly.Algebraic{poly.Rational(in.Lo)}
 	for _, r := range roots {
-		if r.CmpRat(in.Lo) == 0 || r.CmpRat(in.Hi) == 0 {
-			continue
+		if r.CmpRat(in.Lo) != 0 && r.CmpRat(in.Hi) != 0 {
+			ends = append(ends, r)
 		}
-		ends = append(ends, r)
 	}
-	return append(ends, poly.Rational(in.Hi))
-}
-
-// samples returns one rational point inside every open gap of the interval
-// cut at the roots of ps.
-func (a *Analysis) samples(ctx context.Context, ps []poly.Poly) ([]*big.Rat, error) {
-	roots, err := a.cuts(ctx, ps)
-	if err != nil {
-		return nil, err
-	}
-	ends := a.bounds(roots)
-	var out []*big.Rat
+	ends = append(ends, poly.Rational(in.Hi))
 	for i := 0; i+1 < len(ends); i++ {
-		q, err := between(ctx, ends[i], ends[i+1])
+		q, err := poly.Between(ctx, ends[i], ends[i+1])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, q)
+		qs = append(qs, q)
 	}
-	return out, nil
-}
-
-// between returns the simplest rational strictly between x < y.
-func between(ctx context.Context, x, y poly.Algebraic) (*big.Rat, error) {
-	for {
-		_, xh := x.Bounds()
-		yl, yh := y.Bounds()
-		if xh.Cmp(yl) < 0 {
-			return poly.Simplest(poly.Open(xh, yl)), nil
-		}
-		xl, _ := x.Bounds()
-		w := new(big.Rat).Sub(yh, xl)
-		w.Quo(w, big.NewRat(4, 1))
-		var err error
-		if x, err = x.Refine(ctx, w); err != nil {
-			return nil, err
-		}
-		if y, err = y.Refine(ctx, w); err != nil {
-			return nil, err
-		}
-	}
+	return ends, qs, nil
 }
 
 // DP decides dp(ε, δ) for every parameter value of the interval, with
@@ -457,29 +453,20 @@ func (a *Analysis) DP(ctx context.Context, c, delta poly.RatFunc) (*DPResult, er
 		return nil, err
 	}
 	region := poly.Whole(a.c.Interval)
-	roots := &rootCache{polys: newIndex()}
-	vals := map[string]*big.Rat{}
-	for _, p := range a.ordered() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+	err := a.gapSums(ctx, c, func(sum poly.RatFunc) error {
+		h, err := lim.RatSub(ctx, sum, delta)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, sum := range sums {
-			h, err := lim.RatSub(ctx, sum, delta)
-			if err != nil {
-				return nil, err
-			}
-			r, err := lim.WhereRat(ctx, h, poly.LE, a.c.Interval)
-			if err != nil {
-				return nil, err
-			}
-			if region, err = lim.Intersect(ctx, region, r); err != nil {
-				return nil, err
-			}
+		r, err := lim.WhereRat(ctx, h, poly.LE, a.c.Interval)
+		if err != nil {
+			return err
 		}
+		region, err = lim.Intersect(ctx, region, r)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	res := &DPResult{C: c, Delta: delta, Region: region}
 	w, bad, err := lim.Witness(ctx, region)
@@ -589,20 +576,16 @@ func (a *Analysis) TightDelta(ctx context.Context, c poly.RatFunc) (*DeltaResult
 		return nil, err
 	}
 	cands := []poly.RatFunc{{}}
-	roots := &rootCache{polys: newIndex()}
-	vals := map[string]*big.Rat{}
 	seen := newIndex()
 	seen.add(poly.RatFunc{})
-	for _, p := range a.ordered() {
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
-		if err != nil {
-			return nil, err
+	err := a.gapSums(ctx, c, func(s poly.RatFunc) error {
+		if _, fresh := seen.add(s); fresh {
+			cands = append(cands, s)
 		}
-		for _, s := range sums {
-			if _, fresh := seen.add(s); fresh {
-				cands = append(cands, s)
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	pw, err := a.envelope(ctx, cands)
 	if err != nil {
@@ -643,7 +626,10 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 			return pw, err
 		}
 	}
-	ends := a.bounds(roots)
+	ends, qs, err := a.gapPoints(ctx, roots)
+	if err != nil {
+		return pw, err
+	}
 	type part struct {
 		lo, hi       poly.Algebraic
 		inf, isPoint bool
@@ -652,11 +638,7 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 	for i := 0; i+1 < len(ends); i++ {
 		isInf := false
 		if len(infFns) > 0 {
-			q, err := between(ctx, ends[i], ends[i+1])
-			if err != nil {
-				return pw, err
-			}
-			if isInf, err = anyPositive(ctx, infFns, poly.Rational(q)); err != nil {
+			if isInf, err = anyPositive(ctx, infFns, poly.Rational(qs[i])); err != nil {
 				return pw, err
 			}
 		}
@@ -704,34 +686,33 @@ func (a *Analysis) envelopeInf(ctx context.Context, cands []poly.RatFunc, infFns
 	pw.Pieces[len(pw.Pieces)-1].HiOpen = in.HiOpen
 	// A closed end of the interval where no function of infFns is
 	// positive is finite there.
-	if len(infFns) > 0 {
-		if p := pw.Pieces[0]; p.Inf && !p.LoOpen {
-			pos, err := anyPositive(ctx, infFns, p.Lo)
-			if err != nil {
-				return pw, err
-			}
-			if !pos {
-				point, err := pointPiece(ctx, a.c.Limits, cands, p.Lo)
-				if err != nil {
-					return pw, err
-				}
-				pw.Pieces[0].LoOpen = true
-				pw.Pieces = append([]Piece{point}, pw.Pieces...)
-			}
+	// finite is the piece [x, x] when no function of infFns is positive
+	// at x.
+	finite := func(x poly.Algebraic) (Piece, bool, error) {
+		if pos, err := anyPositive(ctx, infFns, x); err != nil || pos {
+			return Piece{}, false, err
 		}
-		if n := len(pw.Pieces); pw.Pieces[n-1].Inf && !pw.Pieces[n-1].HiOpen {
-			pos, err := anyPositive(ctx, infFns, pw.Pieces[n-1].Hi)
-			if err != nil {
-				return pw, err
-			}
-			if !pos {
-				point, err := pointPiece(ctx, a.c.Limits, cands, pw.Pieces[n-1].Hi)
-				if err != nil {
-					return pw, err
-				}
-				pw.Pieces[n-1].HiOpen = true
-				pw.Pieces = append(pw.Pieces, point)
-			}
+		p, err := pointPiece(ctx, a.c.Limits, cands, x)
+		return p, err == nil, err
+	}
+	if p := pw.Pieces[0]; len(infFns) > 0 && p.Inf && !p.LoOpen {
+		point, ok, err := finite(p.Lo)
+		if err != nil {
+			return pw, err
+		}
+		if ok {
+			pw.Pieces[0].LoOpen = true
+			pw.Pieces = append([]Piece{point}, pw.Pieces...)
+		}
+	}
+	if p := &pw.Pieces[len(pw.Pieces)-1]; len(infFns) > 0 && p.Inf && !p.HiOpen {
+		point, ok, err := finite(p.Hi)
+		if err != nil {
+			return pw, err
+		}
+		if ok {
+			p.HiOpen = true
+			pw.Pieces = append(pw.Pieces, point)
 		}
 	}
 	return pw, nil
@@ -777,7 +758,7 @@ type sweeper struct {
 // crossings are swept in turn. The work is one root isolation per pair of
 // a largest function and another, not per pair of candidates.
 func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, error) {
-	q, err := between(ctx, lo, hi)
+	q, err := poly.Between(ctx, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -791,7 +772,7 @@ func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, e
 			best = b
 			break
 		}
-		if q, err = between(ctx, lo, poly.Rational(q)); err != nil {
+		if q, err = poly.Between(ctx, lo, poly.Rational(q)); err != nil {
 			return nil, err
 		}
 	}
@@ -808,31 +789,22 @@ func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, e
 		if err != nil {
 			return nil, err
 		}
+		// The nearest crossings on either side of q (no root is q, where
+		// best is the only largest) inside (lo, hi).
 		for _, r := range rs {
-			if c, err := r.Cmp(ctx, lo); err != nil || c <= 0 {
-				if err != nil {
-					return nil, err
-				}
-				continue
+			side := r.CmpRat(q)
+			end := right
+			if side < 0 {
+				end = left
 			}
-			if c, err := r.Cmp(ctx, hi); err != nil || c >= 0 {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if r.CmpRat(q) < 0 {
-				if c, err := r.Cmp(ctx, left); err != nil {
-					return nil, err
-				} else if !hasLeft || c > 0 {
-					left, hasLeft = r, true
-				}
-			} else {
-				if c, err := r.Cmp(ctx, right); err != nil {
-					return nil, err
-				} else if !hasRight || c < 0 {
-					right, hasRight = r, true
-				}
+			c, err := r.Cmp(ctx, end)
+			switch {
+			case err != nil:
+				return nil, err
+			case side < 0 && c > 0:
+				left, hasLeft = r, true
+			case side > 0 && c < 0:
+				right, hasRight = r, true
 			}
 		}
 	}
@@ -879,7 +851,7 @@ func (sw *sweeper) crossings(ctx context.Context, i, j int) ([]poly.Algebraic, e
 	// none, which Descartes' rule shows without isolating them.
 	in := sw.a.c.Interval
 	num := crossNum(sw.cands[i], sw.cands[j])
-	free, err := rootFree(ctx, num, in.Lo, in.Hi)
+	free, err := poly.RootFree(ctx, num, in.Lo, in.Hi)
 	if err != nil {
 		return nil, err
 	}

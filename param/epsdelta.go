@@ -101,7 +101,11 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 				}
 			}
 		}
-		points, err := a.samples(ctx, orderCuts)
+		roots, err := a.cuts(ctx, orderCuts)
+		if err != nil {
+			return nil, nil, err
+		}
+		_, points, err := a.gapPoints(ctx, roots)
 		if err != nil {
 			return nil, nil, err
 		}

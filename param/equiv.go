@@ -153,15 +153,11 @@ func difference(ctx context.Context, a, b *Chain, x, y poly.RatFunc) (*Differenc
 	if err != nil {
 		return nil, err
 	}
-	eq, err := lim.WhereRat(ctx, diff, poly.EQ, a.Interval)
+	w, ne, err := outside(ctx, lim, diff, poly.EQ, a.Interval)
 	if err != nil {
 		return nil, err
 	}
-	w, outside, err := lim.Witness(ctx, eq)
-	if err != nil {
-		return nil, err
-	}
-	if !outside || !w.IsRational() {
+	if !ne || !w.IsRational() {
 		// Cannot happen: a nonzero difference has finitely many roots, and
 		// Witness then returns a rational.
 		return nil, fmt.Errorf("%w: no rational value where %s and %s differ", ErrParam, x.Format(a.Param), y.Format(a.Param))
@@ -223,18 +219,5 @@ func keyed(ctx context.Context, lim poly.Limits, a *Analysis, s int, keys []stri
 	if !ok {
 		return nil, fmt.Errorf("%w: no distribution of input %s", ErrParam, a.c.Frame.Name(s))
 	}
-	m := map[string]poly.RatFunc{}
-	for i, o := range d.Out {
-		k := keys[o]
-		if old, ok := m[k]; ok {
-			sum, err := lim.RatAdd(ctx, old, d.P[i])
-			if err != nil {
-				return nil, err
-			}
-			m[k] = sum
-		} else {
-			m[k] = d.P[i]
-		}
-	}
-	return m, nil
+	return verify.SumByKey(poly.Field{Ctx: ctx, Limits: lim}, d.Out, d.P, keys)
 }

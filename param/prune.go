@@ -23,9 +23,6 @@ import (
 // candidates at.
 const pruneSamples = 16
 
-// descartesDepth bounds the bisections rootFree tries before it gives up.
-const descartesDepth = 4
-
 // prune returns the candidates that no other exceeds on the whole open
 // interval, in their order (the first always kept). A dropped candidate g
 // is below some kept f at every point of the open interval, and at most f
@@ -78,7 +75,7 @@ func (a *Analysis) prune(ctx context.Context, cands []poly.RatFunc) ([]poly.RatF
 			if champ[i] || !above(vals[f], vals[i]) {
 				continue
 			}
-			if free, err := rootFree(ctx, crossNum(cands[f], g), in.Lo, in.Hi); err != nil {
+			if free, err := poly.RootFree(ctx, crossNum(cands[f], g), in.Lo, in.Hi); err != nil {
 				return nil, err
 			} else if free {
 				dominated = true
@@ -127,127 +124,4 @@ func crossNum(f, g poly.RatFunc) poly.Poly {
 		return p
 	}
 	return shift(p, trailing(p))
-}
-
-// rootFree reports whether the polynomial p has no real root in the open
-// interval (lo, hi), lo < hi: true is proved (by Descartes' rule of signs on
-// (lo, hi) and at most descartesDepth bisections), false means that p is
-// zero, has a root there, or that the rule could not exclude one.
-func rootFree(ctx context.Context, p poly.Poly, lo, hi *big.Rat) (bool, error) {
-	if p.IsZero() {
-		return false, nil
-	}
-	if p.Degree() == 0 {
-		return true, nil
-	}
-	return rootFreeIn(ctx, integerCoeffs(p), lo, hi, descartesDepth)
-}
-
-func rootFreeIn(ctx context.Context, p []*big.Int, lo, hi *big.Rat, depth int) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	switch descartes(p, lo, hi) {
-	case 0:
-		return true, nil
-	case 1:
-		return false, nil // exactly one root
-	}
-	if depth == 0 {
-		return false, nil
-	}
-	m := new(big.Rat).Add(lo, hi)
-	m.Quo(m, big.NewRat(2, 1))
-	if evalInt(p, m).Sign() == 0 {
-		return false, nil
-	}
-	if free, err := rootFreeIn(ctx, p, lo, m, depth-1); err != nil || !free {
-		return false, err
-	}
-	return rootFreeIn(ctx, p, m, hi, depth-1)
-}
-
-// integerCoeffs returns p's coefficients times the least common multiple of
-// their denominators: a positive multiple of p with integer coefficients.
-func integerCoeffs(p poly.Poly) []*big.Int {
-	l := big.NewInt(1)
-	for i := 0; i <= p.Degree(); i++ {
-		d := p.Coeff(i).Denom()
-		g := new(big.Int).GCD(nil, nil, l, d)
-		l.Mul(l, new(big.Int).Quo(d, g))
-	}
-	out := make([]*big.Int, p.Degree()+1)
-	for i := range out {
-		c := p.Coeff(i)
-		x := new(big.Int).Quo(l, c.Denom())
-		out[i] = x.Mul(x, c.Num())
-	}
-	return out
-}
-
-// evalInt returns the sign-faithful value of the integer polynomial p at r.
-func evalInt(p []*big.Int, r *big.Rat) *big.Rat {
-	v := new(big.Rat)
-	for i := len(p) - 1; i >= 0; i-- {
-		v.Mul(v, r)
-		v.Add(v, new(big.Rat).SetInt(p[i]))
-	}
-	return v
-}
-
-// descartes returns the number of sign variations of the coefficients of
-// (1 + t)^d·p((lo + hi·t)/(1 + t)), d the degree of p: an upper bound on
-// the roots of p in (lo, hi), of the same parity, exact when 0 or 1.
-//
-// With lo = a/D and hi − lo = w/D (D a common denominator), D^d·p(lo +
-// (hi − lo)·y) is an integer polynomial Q(y) (Horner in a + w·y);
-// (0, 1) ∋ y = 1/(1 + t) maps t ∈ (0, ∞) onto it, and (1 + t)^d·Q(1/(1 + t))
-// is the reversed Q shifted by 1.
-func descartes(p []*big.Int, lo, hi *big.Rat) int {
-	d := len(p) - 1
-	den := new(big.Int).Mul(lo.Denom(), hi.Denom())
-	den.Quo(den, new(big.Int).GCD(nil, nil, lo.Denom(), hi.Denom()))
-	a := new(big.Int).Mul(lo.Num(), new(big.Int).Quo(den, lo.Denom()))
-	b := new(big.Int).Mul(hi.Num(), new(big.Int).Quo(den, hi.Denom()))
-	w := new(big.Int).Sub(b, a)
-	// Q = Σ p_k·D^(d−k)·(a + w·y)^k by Horner: Q ← Q·(a + w·y) + p_k·D^(d−k).
-	q := make([]*big.Int, 1, d+1)
-	q[0] = new(big.Int).Set(p[d])
-	pow := big.NewInt(1)
-	for k := d - 1; k >= 0; k-- {
-		pow.Mul(pow, den)
-		next := make([]*big.Int, len(q)+1)
-		for i := range next {
-			next[i] = new(big.Int)
-		}
-		t := new(big.Int)
-		for i, c := range q {
-			next[i].Add(next[i], t.Mul(c, a))
-			next[i+1].Add(next[i+1], t.Mul(c, w))
-		}
-		next[0].Add(next[0], t.Mul(p[k], pow))
-		q = next
-	}
-	// Reverse, then shift by 1: r(t) = Σ q_(d−i)·(t + 1)^i.
-	r := make([]*big.Int, len(q))
-	for i := range q {
-		r[i] = q[len(q)-1-i]
-	}
-	for i := 0; i < len(r); i++ {
-		for j := len(r) - 2; j >= i; j-- {
-			r[j].Add(r[j], r[j+1])
-		}
-	}
-	v, last := 0, 0
-	for _, c := range r {
-		s := c.Sign()
-		if s == 0 {
-			continue
-		}
-		if last != 0 && s != last {
-			v++
-		}
-		last = s
-	}
-	return v
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestRootFree checks rootFree against Sturm root isolation (poly.Roots):
+// TestRootFree checks poly.RootFree against Sturm root isolation (poly.Roots):
 // it may answer false for a polynomial without a root, never true for one
 // with a root in the open interval; and it proves the easy cases.
 func TestRootFree(t *testing.T) {
@@ -33,12 +33,12 @@ func TestRootFree(t *testing.T) {
 		{poly.FromInts(3), r(-5, 1), r(5, 1), true},
 	}
 	for _, c := range cases {
-		got, err := rootFree(ctx, c.p, c.lo, c.hi)
+		got, err := poly.RootFree(ctx, c.p, c.lo, c.hi)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != c.want {
-			t.Errorf("rootFree(%s, (%s, %s)) = %v, want %v", c.p, c.lo.RatString(), c.hi.RatString(), got, c.want)
+			t.Errorf("RootFree(%s, (%s, %s)) = %v, want %v", c.p, c.lo.RatString(), c.hi.RatString(), got, c.want)
 		}
 	}
 	rng := rand.New(rand.NewSource(7))
@@ -54,7 +54,7 @@ func TestRootFree(t *testing.T) {
 		}
 		lo := r(int64(rng.Intn(9)-4), int64(1+rng.Intn(4)))
 		hi := new(big.Rat).Add(lo, r(int64(1+rng.Intn(8)), int64(1+rng.Intn(4))))
-		free, err := rootFree(ctx, p, lo, hi)
+		free, err := poly.RootFree(ctx, p, lo, hi)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,11 +70,11 @@ func TestRootFree(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(rs) > 0 {
-			t.Fatalf("rootFree(%s, (%s, %s)) = true, but it has the root %s there", p, lo.RatString(), hi.RatString(), rs[0])
+			t.Fatalf("RootFree(%s, (%s, %s)) = true, but it has the root %s there", p, lo.RatString(), hi.RatString(), rs[0])
 		}
 	}
 	if proved < 500 {
-		t.Errorf("rootFree proved only %d of 2000 random cases", proved)
+		t.Errorf("RootFree proved only %d of 2000 random cases", proved)
 	}
 }
 

@@ -111,18 +111,7 @@ func (l Limits) sturmZ(ctx context.Context, op string, p zpoly) (sturmSeq, error
 // variations returns the number of sign changes of the sequence at r,
 // zeros ignored.
 func (s sturmSeq) variations(r *big.Rat) int {
-	v, last := 0, 0
-	for _, p := range s {
-		sg := signAtZ(p, r)
-		if sg == 0 {
-			continue
-		}
-		if last != 0 && sg != last {
-			v++
-		}
-		last = sg
-	}
-	return v
+	return signChanges(len(s), func(i int) int { return signAtZ(s[i], r) })
 }
 
 // countOpen returns the number of roots of the square-free s[0] in the open

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // EquivalenceResult says whether two chains have equal output
@@ -290,19 +291,29 @@ func (f *finalDists) keyed(keys []string) map[int]map[string]*big.Rat {
 	}
 	out := map[int]map[string]*big.Rat{}
 	for _, s := range f.inputs {
-		d := f.dists[s]
-		m := map[string]*big.Rat{}
-		for i, o := range d.out {
-			k := key[o]
-			if old, ok := m[k]; ok {
-				m[k] = new(big.Rat).Add(old, d.p[i])
-			} else {
-				m[k] = d.p[i]
-			}
-		}
-		out[s] = m
+		out[s], _ = SumByKey(exact.Rats{}, f.dists[s].out, f.dists[s].p, key) // Rats.Add never fails
 	}
 	return out
+}
+
+// SumByKey returns a distribution over outputs (outs, with probabilities
+// p) by the outputs' keys (keys[o] that of output o), adding in F the
+// probabilities of outputs with the same key.
+func SumByKey[T any](F exact.Field[T], outs []int, p []T, keys []string) (map[string]T, error) {
+	m := make(map[string]T, len(outs))
+	for i, o := range outs {
+		k := keys[o]
+		if old, ok := m[k]; ok {
+			sum, err := F.Add(old, p[i])
+			if err != nil {
+				return nil, err
+			}
+			m[k] = sum
+		} else {
+			m[k] = p[i]
+		}
+	}
+	return m, nil
 }
 
 // ratOrZero returns x, or 0 for nil.
