@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -118,7 +119,7 @@ func (k *compiler) cond(e *Expr) Pred {
 			if err == nil {
 				var b qv
 				if b, err = r(s, t); err == nil {
-					return cmpHolds(op, qcmp(a, b)), nil
+					return exact.CmpHolds(op, qcmp(a, b)), nil
 				}
 			}
 			if _, ok := err.(missing); ok {
@@ -155,25 +156,6 @@ func (k *compiler) cond(e *Expr) Pred {
 	}
 	k.errorf(e.Pos, "expected a condition (a comparison or a label), found a number")
 	return never
-}
-
-// cmpHolds applies a comparison operator to the result of a Cmp.
-func cmpHolds(op string, c int) bool {
-	switch op {
-	case "=", "==":
-		return c == 0
-	case "!=":
-		return c != 0
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	case ">=":
-		return c >= 0
-	}
-	return false
 }
 
 func (k *compiler) primed(e *Expr) bool {

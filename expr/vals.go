@@ -172,7 +172,7 @@ func (k *valCompiler) cond(e *Expr) ValCond {
 				return false, err
 			}
 			b, err := r(v)
-			return cmpHolds(op, qcmp(a.q, b.q)), err
+			return exact.CmpHolds(op, qcmp(a.q, b.q)), err
 		}
 	case Ite:
 		c, a, b := k.cond(e.Args[0]), k.cond(e.Args[1]), k.cond(e.Args[2])
