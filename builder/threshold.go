@@ -66,9 +66,8 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 		for d := 0; d <= n; d++ {
 			input[d] = make([]int, n+1)
 			for t := 0; t <= n; t++ {
-				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+				s := thresholdInput(b, d, t)
 				input[d][t] = s
-				b.MarkInput(s)
 				// step[i] is the state "about to answer query i" for each T.
 				for T := 0; T <= n; T++ {
 					if err := ctx.Err(); err != nil {
@@ -166,12 +165,7 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 	input := make([][]int, n+1)
 	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
-		input[d] = make([]int, n+1)
-		for t := 0; t <= n; t++ {
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-			input[d][t] = s
-			b.MarkInput(s)
-		}
+		input[d] = thresholdInputs(b, d, n)
 		// The query states of d, shared by its inputs: each is built once.
 		for T := 0; T <= n; T++ {
 			if err := ctx.Err(); err != nil {
@@ -254,13 +248,7 @@ type thresholdFrame[P any] struct {
 // own bound on states and transitions).
 func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) error {
 	const name = "above_threshold"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return err
-	}
-	if err := checkRange(name, "n", n, 1, maxN); err != nil {
+	if err := checkNoises(name, alphaT, alphaQ, n, maxN); err != nil {
 		return err
 	}
 	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
@@ -269,13 +257,58 @@ func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) 
 	return size()
 }
 
-// newThresholdFrame computes the tables and adds the outputs to b.
-func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) (*thresholdFrame[P], error) {
+// checkNoises checks the noises' parameters and the range n (at most
+// maxN) of the threshold builder name.
+func checkNoises(name string, alphaT, alphaQ *big.Rat, n, maxN int) error {
+	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
+		return err
+	}
+	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
+		return err
+	}
+	return checkRange(name, "n", n, 1, maxN)
+}
+
+// thresholdTables checks the arguments of the threshold builder name
+// without a bound on the queries (n at most maxN) and returns the
+// threshold's noise table and the answers' odds (see answerOdds).
+func thresholdTables(ctx context.Context, name string, alphaT, alphaQ *big.Rat, n, maxN int, cmp Comparison) (*geometricTable[*big.Rat], [][]*big.Rat, [][]*big.Rat, error) {
+	if err := checkNoises(name, alphaT, alphaQ, n, maxN); err != nil {
+		return nil, nil, nil, err
+	}
+	return thresholdOdds(ctx, exact.Rats{}, alphaT, alphaQ, n, cmp)
+}
+
+// thresholdOdds returns the threshold's noise table and the answers' odds
+// (see answerOdds).
+func thresholdOdds[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n int, cmp Comparison) (*geometricTable[P], [][]P, [][]P, error) {
 	thr, err := newGeometricTable(ctx, F, alphaT, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	up, stay, err := answerOdds(ctx, F, alphaQ, n, cmp)
+	return thr, up, stay, err
+}
+
+// thresholdInput adds the input "d<d>_t<t>" (d, t; label in) to b.
+func thresholdInput[P any](b Sink[P], d, t int) int {
+	s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+	b.MarkInput(s)
+	return s
+}
+
+// thresholdInputs adds the inputs of database d, t = 0..n, to b.
+func thresholdInputs[P any](b Sink[P], d, n int) []int {
+	in := make([]int, n+1)
+	for t := range in {
+		in[t] = thresholdInput(b, d, t)
+	}
+	return in
+}
+
+// newThresholdFrame computes the tables and adds the outputs to b.
+func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) (*thresholdFrame[P], error) {
+	thr, up, stay, err := thresholdOdds(ctx, F, alphaT, alphaQ, n, cmp)
 	if err != nil {
 		return nil, err
 	}
@@ -350,21 +383,7 @@ func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.
 }
 
 func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
-	const name = "above_threshold_loop"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, 100); err != nil {
-		return nil, err
-	}
-	thr, err := newGeometricTable(ctx, exact.Rats{}, alphaT, n)
-	if err != nil {
-		return nil, err
-	}
-	up, stay, err := answerOdds(ctx, exact.Rats{}, alphaQ, n, cmp)
+	thr, up, stay, err := thresholdTables(ctx, "above_threshold_loop", alphaT, alphaQ, n, 100, cmp)
 	if err != nil {
 		return nil, err
 	}
@@ -376,12 +395,7 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 		bot := make([]int, n+1)
 		top := make([]int, n+1)
 		for d := 0; d <= n; d++ {
-			input[d] = make([]int, n+1)
-			for t := 0; t <= n; t++ {
-				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-				input[d][t] = s
-				b.MarkInput(s)
-			}
+			input[d] = thresholdInputs(b, d, n)
 			// The ⊥ and ⊤ states of d, shared by its inputs.
 			for T := 0; T <= n; T++ {
 				v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}
