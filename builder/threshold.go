@@ -248,10 +248,7 @@ type thresholdFrame[P any] struct {
 // own bound on states and transitions).
 func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) error {
 	const name = "above_threshold"
-	if err := checkNoises(name, alphaT, alphaQ, n, maxN); err != nil {
-		return err
-	}
-	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
+	if err := firstError(checkNoises(name, alphaT, alphaQ, n, maxN), checkRange(name, "k", k, 1, MaxQueries)); err != nil {
 		return err
 	}
 	return size()
@@ -260,13 +257,7 @@ func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) 
 // checkNoises checks the noises' parameters and the range n (at most
 // maxN) of the threshold builder name.
 func checkNoises(name string, alphaT, alphaQ *big.Rat, n, maxN int) error {
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return err
-	}
-	return checkRange(name, "n", n, 1, maxN)
+	return firstError(checkUnit(name, "alpha_t", alphaT, true), checkUnit(name, "alpha_q", alphaQ, true), checkRange(name, "n", n, 1, maxN))
 }
 
 // thresholdTables checks the arguments of the threshold builder name
