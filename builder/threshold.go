@@ -61,29 +61,23 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 		if err != nil {
 			return nil, err
 		}
-		thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
 		input := make([][]int, n+1)
 		for d := 0; d <= n; d++ {
 			input[d] = make([]int, n+1)
 			for t := 0; t <= n; t++ {
 				s := thresholdInput(b, d, t)
 				input[d][t] = s
-				// step[i] is the state "about to answer query i" for each T.
+				// The query states of this input, for each T.
 				for T := 0; T <= n; T++ {
 					if err := ctx.Err(); err != nil {
 						return nil, err
 					}
-					prev := s
-					prevP := thr.prob(t, T)
-					for i := 1; i <= k; i++ {
-						q := b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
+					first := f.queries(b, d, T, k, func(i int) int {
+						return b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
 							{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
 							{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-						b.AddTransition(prev, q, prevP)
-						b.AddTransition(q, halt[i], up[d][T])
-						prev, prevP = q, stay[d][T]
-					}
-					b.AddTransition(prev, never, prevP)
+					})
+					b.AddTransition(s, first, f.thr.prob(t, T))
 				}
 			}
 		}
@@ -161,7 +155,6 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 	if err != nil {
 		return nil, err
 	}
-	thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
 	input := make([][]int, n+1)
 	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
@@ -174,22 +167,13 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 			// A query that halts surely (stay 0: every noisy answer
 			// compares to T) is the last: no unreachable states after it.
 			last := k
-			if F.IsZero(stay[d][T]) {
+			if F.IsZero(f.stay[d][T]) {
 				last = 1
 			}
-			prev := -1
-			for i := 1; i <= last; i++ {
-				q := b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
+			first[T] = f.queries(b, d, T, last, func(i int) int {
+				return b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
 					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-				if prev < 0 {
-					first[T] = q
-				} else {
-					b.AddTransition(prev, q, stay[d][T])
-				}
-				b.AddTransition(q, halt[i], up[d][T])
-				prev = q
-			}
-			b.AddTransition(prev, never, stay[d][T])
+			})
 		}
 		for t := 0; t <= n; t++ {
 			if err := ctx.Err(); err != nil {
@@ -197,7 +181,7 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 			}
 			p := make([]P, n+1)
 			for T := range p {
-				p[T] = thr.prob(t, T)
+				p[T] = f.thr.prob(t, T)
 			}
 			b.AddRow(input[d][t], slices.Clone(first), p)
 		}
@@ -242,6 +226,26 @@ type thresholdFrame[P any] struct {
 	up, stay [][]P
 	halt     []int // halt[i], i = 1..k
 	never    int
+}
+
+// queries adds the query states 1..last of database d at the noisy
+// threshold T, state(i) adding the one about to answer query i, each
+// moving to halt_i with up and to the next with stay (the last to never),
+// and returns the first.
+func (f *thresholdFrame[P]) queries(b Sink[P], d, T, last int, state func(i int) int) int {
+	first, prev := -1, -1
+	for i := 1; i <= last; i++ {
+		q := state(i)
+		if i == 1 {
+			first = q
+		} else {
+			b.AddTransition(prev, q, f.stay[d][T])
+		}
+		b.AddTransition(q, f.halt[i], f.up[d][T])
+		prev = q
+	}
+	b.AddTransition(prev, f.never, f.stay[d][T])
+	return first
 }
 
 // checkThreshold checks the arguments (n at most maxN; size, the layout's
