@@ -23,6 +23,7 @@ func never[E any](E) (bool, error) { return false, nil }
 // zero is the function of a number that has errors.
 func zero[E any](E) (qv, error) { return qv{}, nil }
 
+// compileCond compiles the condition e, k compiling its leaves.
 func compileCond[E any](k leaves[E], e *Expr) func(E) (bool, error) {
 	switch e.Op {
 	case Bool:
@@ -99,6 +100,7 @@ func ite[E, R any](c func(E) (bool, error), a, b func(E) (R, error)) func(E) (R,
 	}
 }
 
+// compileNum compiles the number e, k compiling its leaves.
 func compileNum[E any](k leaves[E], e *Expr) func(E) (qv, error) {
 	switch e.Op {
 	case Num:
