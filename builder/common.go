@@ -112,3 +112,14 @@ func (d *Def) CheckSize(a *Args, l model.Limits) error {
 }
 
 func f(x int) float64 { return float64(x) }
+
+// firstError returns the first of errs that is not nil: the checks of a
+// builder's parameters, in the order they are reported.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

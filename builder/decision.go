@@ -56,10 +56,7 @@ func decisionRows[T any](ctx context.Context, F exact.Field[T], lo, hi int, yes 
 
 // checkWindow checks the counts lo..hi of a decision.
 func checkWindow(name string, lo, hi int) error {
-	if err := checkRange(name, "lo", lo, -MaxWindow, MaxWindow); err != nil {
-		return err
-	}
-	return checkRange(name, "hi", hi, lo+1, lo+MaxWindow)
+	return firstError(checkRange(name, "lo", lo, -MaxWindow, MaxWindow), checkRange(name, "hi", hi, lo+1, lo+MaxWindow))
 }
 
 // powers returns α^from..α^to (p[i] = α^(from+i)), shared. α^from is one
@@ -111,13 +108,11 @@ func LaplaceDecision(alpha *big.Rat, k, lo, hi int) (*model.Mechanism, error) {
 
 func laplaceDecision(ctx context.Context, alpha *big.Rat, k, lo, hi int) (*model.Mechanism, error) {
 	const name = "laplace_decision"
-	if err := checkUnit(name, "alpha", alpha, true); err != nil {
-		return nil, err
-	}
-	if err := checkWindow(name, lo, hi); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "k", k, -maxExponent, maxExponent); err != nil {
+	if err := firstError(
+		checkUnit(name, "alpha", alpha, true),
+		checkWindow(name, lo, hi),
+		checkRange(name, "k", k, -maxExponent, maxExponent),
+	); err != nil {
 		return nil, err
 	}
 	// The exponents |k-N| for N in lo..hi: from the distance of k to the
@@ -146,13 +141,11 @@ func CutoffDecision(alpha *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 
 func cutoffDecision(ctx context.Context, alpha *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	const name = "cutoff_decision"
-	if err := checkUnit(name, "alpha", alpha, true); err != nil {
-		return nil, err
-	}
-	if err := checkWindow(name, lo, hi); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "m", m, -maxExponent, maxExponent); err != nil {
+	if err := firstError(
+		checkUnit(name, "alpha", alpha, true),
+		checkWindow(name, lo, hi),
+		checkRange(name, "m", m, -maxExponent, maxExponent),
+	); err != nil {
 		return nil, err
 	}
 	note := fmt.Sprintf("cutoff exponential decision at m = %d, α = e^-ε = %s", m, alpha.RatString())
@@ -201,16 +194,12 @@ func GeneralizedDecision(alpha, delta *big.Rat, m, lo, hi int) (*model.Mechanism
 
 func generalizedDecision(ctx context.Context, alpha, delta *big.Rat, m, lo, hi int) (*model.Mechanism, error) {
 	const name = "generalized_decision"
-	if err := checkUnit(name, "alpha", alpha, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "delta", delta, false); err != nil {
-		return nil, err
-	}
-	if err := checkWindow(name, lo, hi); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "m", m, lo, hi); err != nil {
+	if err := firstError(
+		checkUnit(name, "alpha", alpha, true),
+		checkUnit(name, "delta", delta, false),
+		checkWindow(name, lo, hi),
+		checkRange(name, "m", m, lo, hi),
+	); err != nil {
 		return nil, err
 	}
 	f := map[int]*big.Rat{}

@@ -74,13 +74,11 @@ func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*model.Mechani
 
 func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*model.Mechanism, error) {
 	const name = "truncated_geometric"
-	if err := checkUnit(name, "alpha", alpha, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, MaxRange); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "sensitivity", delta, 1, n); err != nil {
+	if err := firstError(
+		checkUnit(name, "alpha", alpha, true),
+		checkRange(name, "n", n, 1, MaxRange),
+		checkRange(name, "sensitivity", delta, 1, n),
+	); err != nil {
 		return nil, err
 	}
 	note := fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta)

@@ -51,14 +51,8 @@ func interactiveSurvey(ctx context.Context, q int) (*model.Mechanism, error) {
 	// yes[a][x] is Pr[yes | action a, x]; no is its complement.
 	yes := [2][2]*big.Rat{{rat(1, 4), rat(3, 4)}, {rat(1, 5), rat(4, 5)}}
 	no := [2][2]*big.Rat{{yes[0][1], yes[0][0]}, {yes[1][1], yes[1][0]}}
-	b := chain.NewBuilder()
-	var choices [][]mdp.Choice
-	add := func(name string, val chain.Valuation, labels ...string) int {
-		s := b.AddState(name, val, labels...)
-		b.AddTransition(s, s, one)
-		choices = append(choices, nil)
-		return s
-	}
+	f := newMDPFrame()
+	add := f.add
 	// answered returns the valuation and labels of a state after the
 	// answers w.
 	answered := func(w string, done bool) (chain.Valuation, []string) {
@@ -93,7 +87,7 @@ func interactiveSurvey(ctx context.Context, q int) (*model.Mechanism, error) {
 		xs := map[int]string{1: "pos", 0: "neg"}[x]
 		xv := chain.Var{Name: "x", Value: int64(x)}
 		inputs[x] = add(xs, chain.Valuation{xv}, "in_"+xs)
-		b.MarkInput(inputs[x])
+		f.b.MarkInput(inputs[x])
 		// level holds the states after i answers, by word.
 		level := map[string]int{"": inputs[x]}
 		for i := 0; i < q; i++ {
@@ -115,7 +109,7 @@ func interactiveSurvey(ctx context.Context, q int) (*model.Mechanism, error) {
 					next[v] = to[j]
 				}
 				for act := range 2 {
-					choices[from] = append(choices[from], mdp.Choice{
+					f.choices[from] = append(f.choices[from], mdp.Choice{
 						Action: act,
 						To:     []int{to[0], to[1]},
 						P:      []*big.Rat{yes[act][x], no[act][x]},
@@ -125,20 +119,8 @@ func interactiveSurvey(ctx context.Context, q int) (*model.Mechanism, error) {
 			level = next
 		}
 	}
-	frame, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	m, err := mdp.New(frame, []string{SurveyLow, SurveyHigh}, choices)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Mechanism{
-		Chain:      frame,
-		MDP:        m,
-		Neighbours: [][2]int{{inputs[1], inputs[0]}},
-		Note:       fmt.Sprintf("interactive survey: %s, each low accuracy (L: yes 3/4 vs 1/4) or high (H: 4/5 vs 1/5) as the analyst chooses", plural(q, "question")),
-	}, nil
+	note := fmt.Sprintf("interactive survey: %s, each low accuracy (L: yes 3/4 vs 1/4) or high (H: 4/5 vs 1/5) as the analyst chooses", plural(q, "question"))
+	return f.mechanism(ctx, []string{SurveyLow, SurveyHigh}, [][2]int{{inputs[1], inputs[0]}}, note)
 }
 
 // words returns every word of length n over Y and N, Y first.

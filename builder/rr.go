@@ -24,10 +24,7 @@ func RandomizedResponseK(theta1 *big.Rat, k int) (*model.Mechanism, error) {
 
 func randomizedResponseK(ctx context.Context, theta1 *big.Rat, k int) (*model.Mechanism, error) {
 	const name = "randomized_response"
-	if err := checkUnit(name, "theta1", theta1, false); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "k", k, 2, MaxCategories); err != nil {
+	if err := firstError(checkUnit(name, "theta1", theta1, false), checkRange(name, "k", k, 2, MaxCategories)); err != nil {
 		return nil, err
 	}
 	note := fmt.Sprintf("%d-ary randomized response: truthful with probability %s, else uniform", k, theta1.RatString())

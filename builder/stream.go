@@ -25,10 +25,7 @@ func StreamingSum(rows int, p *big.Rat) (*model.Mechanism, error) {
 
 func streamingSum(ctx context.Context, rows int, p *big.Rat) (*model.Mechanism, error) {
 	const name = "streaming_sum"
-	if err := checkRange(name, "rows", rows, 2, 2000); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "p", p, true); err != nil {
+	if err := firstError(checkRange(name, "rows", rows, 2, 2000), checkUnit(name, "p", p, true)); err != nil {
 		return nil, err
 	}
 	note := fmt.Sprintf("block sum of %d rows (p = %s) with the private row +1 or -1", rows, p.RatString())

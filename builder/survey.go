@@ -23,10 +23,7 @@ func Survey(theta1, theta2 *big.Rat) (*model.Mechanism, error) {
 }
 
 func survey(ctx context.Context, theta1, theta2 *big.Rat) (*model.Mechanism, error) {
-	if err := checkUnit("survey", "theta1", theta1, false); err != nil {
-		return nil, err
-	}
-	if err := checkUnit("survey", "theta2", theta2, false); err != nil {
+	if err := firstError(checkUnit("survey", "theta1", theta1, false), checkUnit("survey", "theta2", theta2, false)); err != nil {
 		return nil, err
 	}
 	note := "randomized response: truthful with probability theta1, else yes with probability theta2"

@@ -61,30 +61,23 @@ func aboveThreshold(ctx context.Context, alphaT, alphaQ *big.Rat, n, k int, cmp 
 		if err != nil {
 			return nil, err
 		}
-		thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
 		input := make([][]int, n+1)
 		for d := 0; d <= n; d++ {
 			input[d] = make([]int, n+1)
 			for t := 0; t <= n; t++ {
-				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+				s := thresholdInput(b, d, t)
 				input[d][t] = s
-				b.MarkInput(s)
-				// step[i] is the state "about to answer query i" for each T.
+				// The query states of this input, for each T.
 				for T := 0; T <= n; T++ {
 					if err := ctx.Err(); err != nil {
 						return nil, err
 					}
-					prev := s
-					prevP := thr.prob(t, T)
-					for i := 1; i <= k; i++ {
-						q := b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
+					first := f.queries(b, d, T, k, func(i int) int {
+						return b.AddState(fmt.Sprintf("d%d_t%d_T%d_q%d", d, t, T, i), chain.Valuation{
 							{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)},
 							{Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-						b.AddTransition(prev, q, prevP)
-						b.AddTransition(q, halt[i], up[d][T])
-						prev, prevP = q, stay[d][T]
-					}
-					b.AddTransition(prev, never, prevP)
+					})
+					b.AddTransition(s, first, f.thr.prob(t, T))
 				}
 			}
 		}
@@ -162,16 +155,10 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 	if err != nil {
 		return nil, err
 	}
-	thr, up, stay, halt, never := f.thr, f.up, f.stay, f.halt, f.never
 	input := make([][]int, n+1)
 	first := make([]int, n+1) // first[T]: d's state "about to answer query 1" at T
 	for d := 0; d <= n; d++ {
-		input[d] = make([]int, n+1)
-		for t := 0; t <= n; t++ {
-			s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-			input[d][t] = s
-			b.MarkInput(s)
-		}
+		input[d] = thresholdInputs(b, d, n)
 		// The query states of d, shared by its inputs: each is built once.
 		for T := 0; T <= n; T++ {
 			if err := ctx.Err(); err != nil {
@@ -180,22 +167,13 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 			// A query that halts surely (stay 0: every noisy answer
 			// compares to T) is the last: no unreachable states after it.
 			last := k
-			if F.IsZero(stay[d][T]) {
+			if F.IsZero(f.stay[d][T]) {
 				last = 1
 			}
-			prev := -1
-			for i := 1; i <= last; i++ {
-				q := b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
+			first[T] = f.queries(b, d, T, last, func(i int) int {
+				return b.AddState(fmt.Sprintf("d%d_T%d_q%d", d, T, i), chain.Valuation{
 					{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}, {Name: "q", Value: int64(i)}})
-				if prev < 0 {
-					first[T] = q
-				} else {
-					b.AddTransition(prev, q, stay[d][T])
-				}
-				b.AddTransition(q, halt[i], up[d][T])
-				prev = q
-			}
-			b.AddTransition(prev, never, stay[d][T])
+			})
 		}
 		for t := 0; t <= n; t++ {
 			if err := ctx.Err(); err != nil {
@@ -203,7 +181,7 @@ func thresholdRows[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ 
 			}
 			p := make([]P, n+1)
 			for T := range p {
-				p[T] = thr.prob(t, T)
+				p[T] = f.thr.prob(t, T)
 			}
 			b.AddRow(input[d][t], slices.Clone(first), p)
 		}
@@ -250,32 +228,82 @@ type thresholdFrame[P any] struct {
 	never    int
 }
 
+// queries adds the query states 1..last of database d at the noisy
+// threshold T, state(i) adding the one about to answer query i, each
+// moving to halt_i with up and to the next with stay (the last to never),
+// and returns the first.
+func (f *thresholdFrame[P]) queries(b Sink[P], d, T, last int, state func(i int) int) int {
+	first, prev := -1, -1
+	for i := 1; i <= last; i++ {
+		q := state(i)
+		if i == 1 {
+			first = q
+		} else {
+			b.AddTransition(prev, q, f.stay[d][T])
+		}
+		b.AddTransition(q, f.halt[i], f.up[d][T])
+		prev = q
+	}
+	b.AddTransition(prev, f.never, f.stay[d][T])
+	return first
+}
+
 // checkThreshold checks the arguments (n at most maxN; size, the layout's
 // own bound on states and transitions).
 func checkThreshold(alphaT, alphaQ *big.Rat, n, maxN, k int, size func() error) error {
 	const name = "above_threshold"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return err
-	}
-	if err := checkRange(name, "n", n, 1, maxN); err != nil {
-		return err
-	}
-	if err := checkRange(name, "k", k, 1, MaxQueries); err != nil {
+	if err := firstError(checkNoises(name, alphaT, alphaQ, n, maxN), checkRange(name, "k", k, 1, MaxQueries)); err != nil {
 		return err
 	}
 	return size()
 }
 
-// newThresholdFrame computes the tables and adds the outputs to b.
-func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) (*thresholdFrame[P], error) {
+// checkNoises checks the noises' parameters and the range n (at most
+// maxN) of the threshold builder name.
+func checkNoises(name string, alphaT, alphaQ *big.Rat, n, maxN int) error {
+	return firstError(checkUnit(name, "alpha_t", alphaT, true), checkUnit(name, "alpha_q", alphaQ, true), checkRange(name, "n", n, 1, maxN))
+}
+
+// thresholdTables checks the arguments of the threshold builder name
+// without a bound on the queries (n at most maxN) and returns the
+// threshold's noise table and the answers' odds (see answerOdds).
+func thresholdTables(ctx context.Context, name string, alphaT, alphaQ *big.Rat, n, maxN int, cmp Comparison) (*geometricTable[*big.Rat], [][]*big.Rat, [][]*big.Rat, error) {
+	if err := checkNoises(name, alphaT, alphaQ, n, maxN); err != nil {
+		return nil, nil, nil, err
+	}
+	return thresholdOdds(ctx, exact.Rats{}, alphaT, alphaQ, n, cmp)
+}
+
+// thresholdOdds returns the threshold's noise table and the answers' odds
+// (see answerOdds).
+func thresholdOdds[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n int, cmp Comparison) (*geometricTable[P], [][]P, [][]P, error) {
 	thr, err := newGeometricTable(ctx, F, alphaT, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	up, stay, err := answerOdds(ctx, F, alphaQ, n, cmp)
+	return thr, up, stay, err
+}
+
+// thresholdInput adds the input "d<d>_t<t>" (d, t; label in) to b.
+func thresholdInput[P any](b Sink[P], d, t int) int {
+	s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
+	b.MarkInput(s)
+	return s
+}
+
+// thresholdInputs adds the inputs of database d, t = 0..n, to b.
+func thresholdInputs[P any](b Sink[P], d, n int) []int {
+	in := make([]int, n+1)
+	for t := range in {
+		in[t] = thresholdInput(b, d, t)
+	}
+	return in
+}
+
+// newThresholdFrame computes the tables and adds the outputs to b.
+func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alphaQ P, n, k int, cmp Comparison, b Sink[P]) (*thresholdFrame[P], error) {
+	thr, up, stay, err := thresholdOdds(ctx, F, alphaT, alphaQ, n, cmp)
 	if err != nil {
 		return nil, err
 	}
@@ -350,21 +378,7 @@ func AboveThresholdLoop(alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.
 }
 
 func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
-	const name = "above_threshold_loop"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, 100); err != nil {
-		return nil, err
-	}
-	thr, err := newGeometricTable(ctx, exact.Rats{}, alphaT, n)
-	if err != nil {
-		return nil, err
-	}
-	up, stay, err := answerOdds(ctx, exact.Rats{}, alphaQ, n, cmp)
+	thr, up, stay, err := thresholdTables(ctx, "above_threshold_loop", alphaT, alphaQ, n, 100, cmp)
 	if err != nil {
 		return nil, err
 	}
@@ -376,12 +390,7 @@ func aboveThresholdLoop(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp
 		bot := make([]int, n+1)
 		top := make([]int, n+1)
 		for d := 0; d <= n; d++ {
-			input[d] = make([]int, n+1)
-			for t := 0; t <= n; t++ {
-				s := b.AddState(fmt.Sprintf("d%d_t%d", d, t), chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "t", Value: int64(t)}}, "in")
-				input[d][t] = s
-				b.MarkInput(s)
-			}
+			input[d] = thresholdInputs(b, d, n)
 			// The ⊥ and ⊤ states of d, shared by its inputs.
 			for T := 0; T <= n; T++ {
 				v := chain.Valuation{{Name: "d", Value: int64(d)}, {Name: "T", Value: int64(T)}}

@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
-	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
 )
@@ -54,21 +53,7 @@ func thresholdActions(n int) [][2]int {
 }
 
 func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp Comparison) (*model.Mechanism, error) {
-	const name = "above_threshold_mdp"
-	if err := checkUnit(name, "alpha_t", alphaT, true); err != nil {
-		return nil, err
-	}
-	if err := checkUnit(name, "alpha_q", alphaQ, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "n", n, 1, MaxThresholdMDPRange); err != nil {
-		return nil, err
-	}
-	thr, err := newGeometricTable(ctx, exact.Rats{}, alphaT, n)
-	if err != nil {
-		return nil, err
-	}
-	up, stay, err := answerOdds(ctx, exact.Rats{}, alphaQ, n, cmp)
+	thr, up, stay, err := thresholdTables(ctx, "above_threshold_mdp", alphaT, alphaQ, n, MaxThresholdMDPRange, cmp)
 	if err != nil {
 		return nil, err
 	}
@@ -77,14 +62,8 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 	for i, a := range acts {
 		names[i] = ThresholdAction(a[0], a[1])
 	}
-	b := chain.NewBuilder()
-	var choices [][]mdp.Choice
-	add := func(name string, val chain.Valuation, labels ...string) int {
-		s := b.AddState(name, val, labels...)
-		b.AddTransition(s, s, one)
-		choices = append(choices, nil)
-		return s
-	}
+	f := newMDPFrame()
+	add := f.add
 	top := add("top", nil, "top")
 	// bot[i][T] is role i's ⊥ state with noisy threshold T.
 	var bot [2][]int
@@ -113,7 +92,7 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 			}
 			s := bot[i][T]
 			for act, a := range acts {
-				choices[s] = append(choices[s], answer(act, i, a[i], T))
+				f.choices[s] = append(f.choices[s], answer(act, i, a[i], T))
 			}
 		}
 	}
@@ -161,7 +140,7 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 				s := add(fmt.Sprintf("role%d_t%d_r%d", i, t, r), chain.Valuation{
 					{Name: "role", Value: int64(i)}, {Name: "t", Value: int64(t)}, {Name: "r", Value: int64(r)}}, "in")
 				input[i][t][r] = s
-				b.MarkInput(s)
+				f.b.MarkInput(s)
 				d := dist[t][r]
 				to := make([]int, len(d.T))
 				for j, T := range d.T {
@@ -171,20 +150,12 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 					}
 				}
 				// One distribution, shared by every action.
-				choices[s] = make([]mdp.Choice, len(acts))
+				f.choices[s] = make([]mdp.Choice, len(acts))
 				for act := range acts {
-					choices[s][act] = mdp.Choice{Action: act, To: to, P: d.P}
+					f.choices[s][act] = mdp.Choice{Action: act, To: to, P: d.P}
 				}
 			}
 		}
-	}
-	frame, err := buildChain(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	m, err := mdp.New(frame, names, choices)
-	if err != nil {
-		return nil, err
 	}
 	var pairs [][2]int
 	for t := 0; t <= n; t++ {
@@ -192,11 +163,6 @@ func aboveThresholdMDP(ctx context.Context, alphaT, alphaQ *big.Rat, n int, cmp 
 			pairs = append(pairs, [2]int{input[0][t][a[0]], input[1][t][a[1]]})
 		}
 	}
-	return &model.Mechanism{
-		Chain:      frame,
-		MDP:        m,
-		Neighbours: pairs,
-		Note: fmt.Sprintf("above threshold as an MDP (the analyst picks the queries' answers m on the dataset, n on its neighbour; halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
-			cmp, alphaT.RatString(), alphaQ.RatString(), n),
-	}, nil
+	return f.mechanism(ctx, names, pairs, fmt.Sprintf("above threshold as an MDP (the analyst picks the queries' answers m on the dataset, n on its neighbour; halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n))
 }

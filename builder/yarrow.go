@@ -38,13 +38,11 @@ func YarrowGeometric(alpha *big.Rat, countMin, countMax, bits int) (*model.Mecha
 
 func yarrowGeometric(ctx context.Context, alpha *big.Rat, countMin, countMax, bits int) (*model.Mechanism, error) {
 	const name = "yarrow_geometric"
-	if err := checkUnit(name, "alpha", alpha, true); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "count_min", countMin, -MaxRange, MaxRange); err != nil {
-		return nil, err
-	}
-	if err := checkRange(name, "count_max", countMax, countMin+1, countMin+MaxRange); err != nil {
+	if err := firstError(
+		checkUnit(name, "alpha", alpha, true),
+		checkRange(name, "count_min", countMin, -MaxRange, MaxRange),
+		checkRange(name, "count_max", countMax, countMin+1, countMin+MaxRange),
+	); err != nil {
 		return nil, err
 	}
 	r := countMax - countMin

@@ -39,11 +39,11 @@ func Compile(e *Expr, c *chain.Chain, primes bool) (*Compiled, source.ErrorList)
 	for _, l := range c.LabelNames() {
 		k.labels[l] = true
 	}
-	f := k.cond(e)
+	f := compileCond[states](k, e)
 	if len(k.errs) > 0 {
 		return nil, k.errs
 	}
-	out := &Compiled{Eval: f}
+	out := &Compiled{Eval: func(s, t int) (bool, error) { return f(states{s, t}) }}
 	for name, p := range k.reads {
 		out.Reads = append(out.Reads, Read{name, p})
 	}
@@ -66,8 +66,6 @@ type missing struct{}
 
 func (missing) Error() string { return "missing variable" }
 
-type numFn func(s, t int) (qv, error)
-
 type compiler struct {
 	c      *chain.Chain
 	primes bool
@@ -83,97 +81,31 @@ func (k *compiler) errorf(p source.Position, format string, args ...any) {
 	k.errs = append(k.errs, &source.Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
 }
 
-// never is the function of a condition that has errors.
-func never(int, int) (bool, error) { return false, nil }
+// states is what Compile's expressions read: the state s and, for a
+// neighbour predicate, the second state t (t = s otherwise).
+type states struct{ s, t int }
 
-func (k *compiler) cond(e *Expr) Pred {
+// condLeaf compiles a label, or reports a number where a condition is
+// expected.
+func (k *compiler) condLeaf(e *Expr) func(states) (bool, error) {
 	switch e.Op {
-	case Bool:
-		b := e.Truth
-		return func(int, int) (bool, error) { return b, nil }
 	case Label:
 		return k.label(e)
-	case Not:
-		f := k.cond(e.Args[0])
-		return func(s, t int) (bool, error) { v, err := f(s, t); return !v, err }
-	case And, Or:
-		fs := make([]Pred, len(e.Args))
-		for i, a := range e.Args {
-			fs[i] = k.cond(a)
-		}
-		stop := e.Op == Or // the value that decides the whole
-		return func(s, t int) (bool, error) {
-			for _, f := range fs {
-				if v, err := f(s, t); err != nil || v == stop {
-					return v, err
-				}
-			}
-			return !stop, nil
-		}
 	case Cmp:
-		l, r := k.num(e.Args[0]), k.num(e.Args[1])
-		op := e.CmpOp
-		return func(s, t int) (bool, error) {
-			a, err := l(s, t)
-			if err == nil {
-				var b qv
-				if b, err = r(s, t); err == nil {
-					return cmpHolds(op, qcmp(a, b)), nil
-				}
-			}
-			if _, ok := err.(missing); ok {
-				return false, nil // a variable the state lacks: false there
-			}
-			return false, err
-		}
-	case Implies, Iff:
-		l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
-		iff := e.Op == Iff
-		return func(s, t int) (bool, error) {
-			a, err := l(s, t)
-			if err != nil {
-				return false, err
-			}
-			b, err := r(s, t)
-			if iff {
-				return a == b, err
-			}
-			return !a || b, err
-		}
-	case Ite:
-		c, a, b := k.cond(e.Args[0]), k.cond(e.Args[1]), k.cond(e.Args[2])
-		return func(s, t int) (bool, error) {
-			x, err := c(s, t)
-			if err != nil {
-				return false, err
-			}
-			if x {
-				return a(s, t)
-			}
-			return b(s, t)
-		}
+		return nil
 	}
 	k.errorf(e.Pos, "expected a condition (a comparison or a label), found a number")
-	return never
+	return never[states]
 }
 
-// cmpHolds applies a comparison operator to the result of a Cmp.
-func cmpHolds(op string, c int) bool {
-	switch op {
-	case "=", "==":
-		return c == 0
-	case "!=":
-		return c != 0
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	case ">=":
-		return c >= 0
+// numLeaf compiles a variable, or reports a condition where a number is
+// expected.
+func (k *compiler) numLeaf(e *Expr) func(states) (qv, error) {
+	if e.Op == Var {
+		return k.variable(e)
 	}
-	return false
+	k.errorf(e.Pos, "expected a number, found a condition")
+	return zero[states]
 }
 
 func (k *compiler) primed(e *Expr) bool {
@@ -184,149 +116,34 @@ func (k *compiler) primed(e *Expr) bool {
 	return true
 }
 
-func (k *compiler) label(e *Expr) Pred {
+func (k *compiler) label(e *Expr) func(states) (bool, error) {
 	name := e.Name
 	switch {
 	case k.labels[name]:
 		if !k.primed(e) {
-			return never
+			return never[states]
 		}
 		c, primed := k.c, e.Primed
-		return func(s, t int) (bool, error) {
+		return func(x states) (bool, error) {
 			if primed {
-				s = t
+				return c.HasLabel(x.t, name), nil
 			}
-			return c.HasLabel(s, name), nil
+			return c.HasLabel(x.s, name), nil
 		}
 	case k.vars[name]:
 		k.errorf(e.Pos, "%s is a variable, not a condition: compare it (%s = …)", name, name)
 	case e.Fallback != nil:
-		return k.cond(e.Fallback)
+		return compileCond[states](k, e.Fallback)
 	case e.FallbackErr != "":
 		k.errorf(e.Pos, "%s", e.FallbackErr)
 	case !k.unknown[name]:
 		k.unknown[name] = true
 		k.errorf(e.Pos, "unknown label %s%s", DisplayName(name), KnownLabels(k.c))
 	}
-	return never
+	return never[states]
 }
 
-func (k *compiler) num(e *Expr) numFn {
-	switch e.Op {
-	case Num:
-		q := qv{r: e.Value}
-		if e.Value.IsInt() && e.Value.Num().IsInt64() {
-			q = qv{i: e.Value.Num().Int64()}
-		}
-		return func(int, int) (qv, error) { return q, nil }
-	case Var:
-		return k.variable(e)
-	case Neg:
-		f := k.num(e.Args[0])
-		return func(s, t int) (qv, error) {
-			v, err := f(s, t)
-			return qsub(qv{}, v), err
-		}
-	case Abs:
-		f := k.num(e.Args[0])
-		return func(s, t int) (qv, error) {
-			v, err := f(s, t)
-			if err == nil && qcmp(v, qv{}) < 0 {
-				v = qsub(qv{}, v)
-			}
-			return v, err
-		}
-	case Sum, Prod:
-		acc := k.num(e.Args[0])
-		for i, a := range e.Args[1:] {
-			r, l := k.num(a), acc
-			var op func(a, b qv) (qv, error)
-			switch inv := e.Inv[i+1]; {
-			case e.Op == Sum && !inv:
-				op = func(a, b qv) (qv, error) { return qadd(a, b), nil }
-			case e.Op == Sum:
-				op = func(a, b qv) (qv, error) { return qsub(a, b), nil }
-			case !inv:
-				op = func(a, b qv) (qv, error) { return qmul(a, b), nil }
-			default:
-				op = qdiv(a.Pos)
-			}
-			acc = func(s, t int) (qv, error) {
-				x, err := l(s, t)
-				if err != nil {
-					return qv{}, err
-				}
-				y, err := r(s, t)
-				if err != nil {
-					return qv{}, err
-				}
-				return op(x, y)
-			}
-		}
-		return acc
-	case Min, Max:
-		fs := make([]numFn, len(e.Args))
-		for i, a := range e.Args {
-			fs[i] = k.num(a)
-		}
-		want := 1
-		if e.Op == Min {
-			want = -1
-		}
-		return func(s, t int) (qv, error) {
-			best, err := fs[0](s, t)
-			for _, f := range fs[1:] {
-				if err != nil {
-					return best, err
-				}
-				var x qv
-				if x, err = f(s, t); qcmp(x, best) == want {
-					best = x
-				}
-			}
-			return best, err
-		}
-	case Floor, Ceil:
-		f, ceil := k.num(e.Args[0]), e.Op == Ceil
-		return func(s, t int) (qv, error) {
-			x, err := f(s, t)
-			if err != nil {
-				return x, err
-			}
-			return qround(x, ceil), nil
-		}
-	case Mod, Pow:
-		a, b := k.num(e.Args[0]), k.num(e.Args[1])
-		op := binaryOp(e)
-		return func(s, t int) (qv, error) {
-			x, err := a(s, t)
-			if err != nil {
-				return x, err
-			}
-			y, err := b(s, t)
-			if err != nil {
-				return y, err
-			}
-			return op(x, y)
-		}
-	case Ite:
-		c, a, b := k.cond(e.Args[0]), k.num(e.Args[1]), k.num(e.Args[2])
-		return func(s, t int) (qv, error) {
-			x, err := c(s, t)
-			if err != nil {
-				return qv{}, err
-			}
-			if x {
-				return a(s, t)
-			}
-			return b(s, t)
-		}
-	}
-	k.errorf(e.Pos, "expected a number, found a condition")
-	return func(int, int) (qv, error) { return qv{}, nil }
-}
-
-func (k *compiler) variable(e *Expr) numFn {
+func (k *compiler) variable(e *Expr) func(states) (qv, error) {
 	name := e.Name
 	switch {
 	case k.vars[name]:
@@ -337,18 +154,19 @@ func (k *compiler) variable(e *Expr) numFn {
 			break
 		}
 		c, primed := k.c, e.Primed
-		return func(s, t int) (qv, error) {
+		return func(x states) (qv, error) {
+			s := x.s
 			if primed {
-				s = t
+				s = x.t
 			}
-			x, ok := c.Value(s, name)
+			v, ok := c.Value(s, name)
 			if !ok {
 				return qv{}, missing{}
 			}
-			return qv{i: x}, nil
+			return qv{i: v}, nil
 		}
 	case e.Fallback != nil:
-		return k.num(e.Fallback)
+		return compileNum[states](k, e.Fallback)
 	case e.FallbackErr != "":
 		k.errorf(e.Pos, "%s", e.FallbackErr)
 	case k.labels[name]:
@@ -357,7 +175,7 @@ func (k *compiler) variable(e *Expr) numFn {
 		k.unknown[name] = true
 		k.errorf(e.Pos, "unknown variable %s%s", name, KnownVars(k.c))
 	}
-	return func(int, int) (qv, error) { return qv{}, nil }
+	return zero[states]
 }
 
 // qdiv divides, reporting division by zero at p.

@@ -72,7 +72,7 @@ type ValNum func(vals []int64) (Value, error)
 // reported at its position.
 func CompileCondition(e *Expr, s Slots) (ValCond, source.ErrorList) {
 	k := &valCompiler{s: s}
-	f := k.cond(e)
+	f := compileCond[[]int64](k, e)
 	if k.errs != nil {
 		return nil, k.errs
 	}
@@ -82,11 +82,11 @@ func CompileCondition(e *Expr, s Slots) (ValCond, source.ErrorList) {
 // CompileNumber compiles a number over valuations.
 func CompileNumber(e *Expr, s Slots) (ValNum, source.ErrorList) {
 	k := &valCompiler{s: s}
-	f := k.num(e)
+	f := compileNum[[]int64](k, e)
 	if k.errs != nil {
 		return nil, k.errs
 	}
-	return f, nil
+	return func(v []int64) (Value, error) { q, err := f(v); return Value{q}, err }, nil
 }
 
 type valCompiler struct {
@@ -98,97 +98,41 @@ func (k *valCompiler) errorf(p source.Position, format string, args ...any) {
 	k.errs = append(k.errs, &source.Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
 }
 
-func falseCond([]int64) (bool, error) { return false, nil }
-
-func zeroNum([]int64) (Value, error) { return Value{}, nil }
-
-func (k *valCompiler) cond(e *Expr) ValCond {
+// condLeaf compiles a boolean variable, a comparison of two conditions
+// (= or !=: their truth values), or reports a number where a condition is
+// expected.
+func (k *valCompiler) condLeaf(e *Expr) func([]int64) (bool, error) {
 	switch e.Op {
-	case Bool:
-		b := e.Truth
-		return func([]int64) (bool, error) { return b, nil }
 	case Var, Label:
 		slot, isBool, ok := k.s.Slot(e.Name)
 		switch {
 		case !ok && e.Fallback != nil:
-			return k.cond(e.Fallback)
+			return compileCond[[]int64](k, e.Fallback)
 		case !ok:
 			k.errorf(e.Pos, "unknown variable %s", e.Name)
-			return falseCond
+			return never[[]int64]
 		case !isBool:
 			k.errorf(e.Pos, "%s is a number, not a condition: compare it (%s = …)", e.Name, e.Name)
-			return falseCond
+			return never[[]int64]
 		}
 		return func(v []int64) (bool, error) { return v[slot] != 0, nil }
-	case Not:
-		f := k.cond(e.Args[0])
-		return func(v []int64) (bool, error) { b, err := f(v); return !b, err }
-	case And, Or:
-		fs := make([]ValCond, len(e.Args))
-		for i, a := range e.Args {
-			fs[i] = k.cond(a)
-		}
-		stop := e.Op == Or
-		return func(v []int64) (bool, error) {
-			for _, f := range fs {
-				if b, err := f(v); err != nil || b == stop {
-					return b, err
-				}
-			}
-			return !stop, nil
-		}
-	case Implies, Iff:
-		l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
-		iff := e.Op == Iff
-		return func(v []int64) (bool, error) {
-			a, err := l(v)
-			if err != nil {
-				return false, err
-			}
-			b, err := r(v)
-			if iff {
-				return a == b, err
-			}
-			return !a || b, err
-		}
 	case Cmp:
-		if k.isCond(e.Args[0]) && k.isCond(e.Args[1]) && (e.CmpOp == "=" || e.CmpOp == "==" || e.CmpOp == "!=") {
-			l, r := k.cond(e.Args[0]), k.cond(e.Args[1])
-			ne := e.CmpOp == "!="
-			return func(v []int64) (bool, error) {
-				a, err := l(v)
-				if err != nil {
-					return false, err
-				}
-				b, err := r(v)
-				return (a == b) != ne, err
-			}
+		if !k.isCond(e.Args[0]) || !k.isCond(e.Args[1]) || e.CmpOp != "=" && e.CmpOp != "==" && e.CmpOp != "!=" {
+			return nil
 		}
-		l, r := k.num(e.Args[0]), k.num(e.Args[1])
-		op := e.CmpOp
+		l, r := compileCond[[]int64](k, e.Args[0]), compileCond[[]int64](k, e.Args[1])
+		ne := e.CmpOp == "!="
 		return func(v []int64) (bool, error) {
 			a, err := l(v)
 			if err != nil {
 				return false, err
 			}
 			b, err := r(v)
-			return cmpHolds(op, qcmp(a.q, b.q)), err
-		}
-	case Ite:
-		c, a, b := k.cond(e.Args[0]), k.cond(e.Args[1]), k.cond(e.Args[2])
-		return func(v []int64) (bool, error) {
-			x, err := c(v)
-			if err != nil {
-				return false, err
-			}
-			if x {
-				return a(v)
-			}
-			return b(v)
+			return (a == b) != ne, err
 		}
 	}
 	k.errorf(e.Pos, "expected a condition, found a number")
-	return falseCond
+	return never[[]int64]
 }
 
 // isCond reports whether e is a condition, a boolean variable included
@@ -206,133 +150,25 @@ func (k *valCompiler) isCond(e *Expr) bool {
 	return e.IsCondition()
 }
 
-func (k *valCompiler) num(e *Expr) ValNum {
-	switch e.Op {
-	case Num:
-		v := RatValue(e.Value)
-		return func([]int64) (Value, error) { return v, nil }
-	case Var, Label:
+// numLeaf compiles a number variable, or reports a condition where a
+// number is expected.
+func (k *valCompiler) numLeaf(e *Expr) func([]int64) (qv, error) {
+	if e.Op == Var || e.Op == Label {
 		slot, isBool, ok := k.s.Slot(e.Name)
 		switch {
 		case !ok && e.Fallback != nil:
-			return k.num(e.Fallback)
+			return compileNum[[]int64](k, e.Fallback)
 		case !ok:
 			k.errorf(e.Pos, "unknown variable %s", e.Name)
-			return zeroNum
+			return zero[[]int64]
 		case isBool:
 			k.errorf(e.Pos, "%s is a boolean, not a number", e.Name)
-			return zeroNum
+			return zero[[]int64]
 		}
-		return func(v []int64) (Value, error) { return Value{qv{i: v[slot]}}, nil }
-	case Neg:
-		f := k.num(e.Args[0])
-		return func(v []int64) (Value, error) {
-			x, err := f(v)
-			return Value{qsub(qv{}, x.q)}, err
-		}
-	case Abs:
-		f := k.num(e.Args[0])
-		return func(v []int64) (Value, error) {
-			x, err := f(v)
-			if qcmp(x.q, qv{}) < 0 {
-				x.q = qsub(qv{}, x.q)
-			}
-			return x, err
-		}
-	case Sum, Prod:
-		fs := make([]ValNum, len(e.Args))
-		for i, a := range e.Args {
-			fs[i] = k.num(a)
-		}
-		inv, sum, pos := e.Inv, e.Op == Sum, e.Args
-		return func(v []int64) (Value, error) {
-			acc, err := fs[0](v)
-			if err != nil {
-				return acc, err
-			}
-			for i, f := range fs[1:] {
-				x, err := f(v)
-				if err != nil {
-					return x, err
-				}
-				switch {
-				case sum && !inv[i+1]:
-					acc.q = qadd(acc.q, x.q)
-				case sum:
-					acc.q = qsub(acc.q, x.q)
-				case !inv[i+1]:
-					acc.q = qmul(acc.q, x.q)
-				default:
-					if acc.q, err = qdiv(pos[i+1].Pos)(acc.q, x.q); err != nil {
-						return acc, err
-					}
-				}
-			}
-			return acc, nil
-		}
-	case Min, Max:
-		fs := make([]ValNum, len(e.Args))
-		for i, a := range e.Args {
-			fs[i] = k.num(a)
-		}
-		want := 1
-		if e.Op == Min {
-			want = -1
-		}
-		return func(v []int64) (Value, error) {
-			best, err := fs[0](v)
-			for _, f := range fs[1:] {
-				if err != nil {
-					return best, err
-				}
-				var x Value
-				x, err = f(v)
-				if qcmp(x.q, best.q) == want {
-					best = x
-				}
-			}
-			return best, err
-		}
-	case Floor, Ceil:
-		f := k.num(e.Args[0])
-		ceil := e.Op == Ceil
-		return func(v []int64) (Value, error) {
-			x, err := f(v)
-			if err != nil {
-				return x, err
-			}
-			return Value{qround(x.q, ceil)}, nil
-		}
-	case Mod, Pow:
-		a, b := k.num(e.Args[0]), k.num(e.Args[1])
-		op := binaryOp(e)
-		return func(v []int64) (Value, error) {
-			x, err := a(v)
-			if err != nil {
-				return x, err
-			}
-			y, err := b(v)
-			if err != nil {
-				return y, err
-			}
-			q, err := op(x.q, y.q)
-			return Value{q}, err
-		}
-	case Ite:
-		c, a, b := k.cond(e.Args[0]), k.num(e.Args[1]), k.num(e.Args[2])
-		return func(v []int64) (Value, error) {
-			x, err := c(v)
-			if err != nil {
-				return Value{}, err
-			}
-			if x {
-				return a(v)
-			}
-			return b(v)
-		}
+		return func(v []int64) (qv, error) { return qv{i: v[slot]}, nil }
 	}
 	k.errorf(e.Pos, "expected a number, found a condition")
-	return zeroNum
+	return zero[[]int64]
 }
 
 // qround is floor(x), or ceil(x) when ceil is set.

@@ -710,15 +710,7 @@ func (x *expander[T]) prismChoices(enabled []int, cur []int64) ([]choice[T], err
 				return nil, err
 			}
 			choices = append(choices, choice[T]{action: a, cmds: cmb, bs: bs})
-			// the next combination, the last module fastest
-			i := len(mods) - 1
-			for ; i >= 0; i-- {
-				if pick[i]++; pick[i] < len(byAction[a][mods[i]]) {
-					break
-				}
-				pick[i] = 0
-			}
-			if i < 0 {
+			if !nextPick(pick, func(i int) int { return len(byAction[a][mods[i]]) }) {
 				break
 			}
 		}
@@ -781,17 +773,23 @@ func (x *expander[T]) synchronise(cmds []int, cur []int64, expanded map[int][]br
 			}
 		}
 		out = append(out, branch[T]{v: v, p: p})
-		i := len(cmds) - 1
-		for ; i >= 0; i-- {
-			if pick[i]++; pick[i] < len(parts[i]) {
-				break
-			}
-			pick[i] = 0
-		}
-		if i < 0 {
+		if !nextPick(pick, func(i int) int { return len(parts[i]) }) {
 			return out, nil
 		}
 	}
+}
+
+// nextPick moves pick, an index below size(i) at each place i, to the
+// next combination, the last place fastest; it reports false after the
+// last.
+func nextPick(pick []int, size func(i int) int) bool {
+	for i := len(pick) - 1; i >= 0; i-- {
+		if pick[i]++; pick[i] < size(i) {
+			return true
+		}
+		pick[i] = 0
+	}
+	return false
 }
 
 func (x *explorer) transitionsError() error {

@@ -28,11 +28,10 @@ import (
 // ("go#1.2"); should that still repeat, "#" and a count follow.
 
 // mchoice is an explored choice of an MDP: its name and its distribution,
-// targets ascending, each once.
+// targets ascending, each once (its Action is set when the MDP is made).
 type mchoice struct {
 	name string
-	to   []int32
-	p    []*big.Rat
+	mdp.Choice
 }
 
 // mdpRow names the choices of a state and keeps them, their successors
@@ -46,9 +45,9 @@ func (x *explorer) mdpRow(cs []choice[*big.Rat]) error {
 		if err != nil {
 			return err
 		}
-		mc := mchoice{name: names[i], to: make([]int32, len(ss)), p: make([]*big.Rat, len(ss))}
+		mc := mchoice{name: names[i], Choice: mdp.Choice{To: make([]int, len(ss)), P: make([]*big.Rat, len(ss))}}
 		for j, s := range ss {
-			mc.to[j], mc.p[j] = s.to, x.share(s.p)
+			mc.To[j], mc.P[j] = int(s.to), x.share(s.p)
 		}
 		row = append(row, mc)
 		n += len(ss)
@@ -125,11 +124,8 @@ func (x *explorer) buildMDP(c *chain.Chain) (*mdp.MDP, error) {
 		}
 		row := make([]mdp.Choice, len(cs))
 		for i, mc := range cs {
-			to := make([]int, len(mc.to))
-			for j, t := range mc.to {
-				to[j] = int(t)
-			}
-			row[i] = mdp.Choice{Action: index[mc.name], To: to, P: mc.p}
+			row[i] = mc.Choice
+			row[i].Action = index[mc.name]
 		}
 		choices[s] = row
 	}

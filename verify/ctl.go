@@ -192,22 +192,9 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 }
 
 // CmpHolds reports whether a comparison op (one of < <= > >= = == !=)
-// holds between two values whose three-way comparison is c.
-func CmpHolds(op string, c int) bool {
-	switch op {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	case ">=":
-		return c >= 0
-	case "!=":
-		return c != 0
-	}
-	return c == 0
-}
+// holds between two values whose three-way comparison is c: see
+// exact.CmpHolds.
+func CmpHolds(op string, c int) bool { return exact.CmpHolds(op, c) }
 
 // dpPairHolds decides a ≤ c·b + δ and b ≤ c·a + δ exactly.
 func dpPairHolds(a, b *big.Rat, e exact.Eps, delta *big.Rat) (bool, error) {
