@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Limits of the parser.
@@ -118,7 +119,7 @@ func run(f *File, prop bool, body func(*parser)) (err error) {
 	}()
 	var serr *scanError
 	if p.tok, serr = p.sc.next(); serr != nil {
-		return f.Errorf(serr.off, "%s", serr.msg)
+		return f.Errorf(serr.Off, "%s", serr.Msg)
 	}
 	p.peek, p.peekErr = p.sc.next()
 	body(p)
@@ -132,7 +133,7 @@ type bailout struct {
 }
 
 type parser struct {
-	sc      *scanner
+	sc      scanner
 	tok     token // the current token
 	peek    token // the one after it
 	peekErr *scanError
@@ -149,7 +150,7 @@ type parser struct {
 func (p *parser) advance() {
 	p.lastEnd = p.tok.end
 	if p.peekErr != nil {
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
+		panic(bailout{p.peekErr.Off, p.peekErr.Msg})
 	}
 	p.tok = p.peek
 	if p.tok.kind != tEOF {
@@ -176,10 +177,10 @@ func describe(t token) string {
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) {
-	if p.peekErr != nil && p.peekErr.off == p.tok.end {
+	if p.peekErr != nil && p.peekErr.Off == p.tok.end {
 		// The token runs into something the scanner cannot read (a Greek
 		// letter inside a name, say): that is the real problem.
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
+		panic(bailout{p.peekErr.Off, p.peekErr.Msg})
 	}
 	msg := "unexpected " + describe(p.tok)
 	if expected != "" {
@@ -238,7 +239,7 @@ func (p *parser) quoted(expected, what string) Ident {
 	if p.tok.kind != tString {
 		p.unexpected(expected)
 	}
-	if !isIdent(p.tok.text) {
+	if !syntax.IsIdent(p.tok.text) {
 		p.fail(p.tok.off, "\"%s\" is not a valid %s name: write an identifier in double quotes, such as \"done\"", p.tok.text, what)
 	}
 	id := Ident{Off: p.tok.off, Name: p.tok.text}
@@ -814,7 +815,7 @@ func (p *parser) basic() *Expr {
 		if !p.prop {
 			p.fail(start, "a quoted label (\"%s\") only appears in properties", t.text)
 		}
-		if !isIdent(t.text) {
+		if !syntax.IsIdent(t.text) {
 			p.fail(start, "\"%s\" is not a valid label name: write an identifier in double quotes, such as \"done\"", t.text)
 		}
 		p.advance()

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Loading explicit chains. Generated models are large — hundreds of
@@ -445,7 +446,7 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	sc := scanner{src: src, off: end}
+	sc := scanner{syntax.At(&dpLang, src, end)}
 	next, err := sc.next()
 	if err != nil {
 		return 0, false
@@ -460,7 +461,7 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 		}
 	}
 	p.lastEnd = end
-	p.sc.off = sc.off
+	p.sc.Off = sc.Off
 	p.tok, p.peek, p.peekErr = next, token{}, nil
 	if next.kind != tEOF {
 		p.peek, p.peekErr = p.sc.next()
@@ -513,7 +514,7 @@ func (p *parser) intLiteral() (int64, bool) {
 	if neg {
 		t = p.peek
 	}
-	if t.kind != tNumber || len(t.text) > 18 || !isDigits(t.text) {
+	if t.kind != tNumber || len(t.text) > 18 || !syntax.IsDigits(t.text) {
 		return 0, false
 	}
 	m := p.mark()

@@ -73,13 +73,13 @@ func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	}()
 	var serr *scanError
 	if p.tok, serr = p.sc.next(); serr != nil {
-		return nil, source.ErrorList{{Pos: f.Position(serr.off), Msg: serr.msg}}
+		return nil, source.ErrorList{{Pos: f.Position(serr.Off), Msg: serr.Msg}}
 	}
 	p.peek, p.peekErr = p.sc.next()
 	for p.tok.kind != tEOF {
 		f.Stmts = append(f.Stmts, p.statement())
 	}
-	f.comments = p.sc.comments
+	f.comments = p.sc.Comments
 	return f, nil
 }
 
@@ -91,7 +91,7 @@ type bailout struct {
 
 type parser struct {
 	f        *File
-	sc       *scanner
+	sc       scanner
 	tok      token // the current token
 	peek     token // the one after it
 	peekErr  *scanError
@@ -109,7 +109,7 @@ type parser struct {
 func (p *parser) advance() {
 	p.lastEnd = p.tok.end
 	if p.peekErr != nil {
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
+		panic(bailout{p.peekErr.Off, p.peekErr.Msg})
 	}
 	p.tok = p.peek
 	if p.tok.kind != tEOF {
@@ -134,10 +134,10 @@ func describe(t token) string {
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) {
-	if p.peekErr != nil && p.peekErr.off == p.tok.end {
+	if p.peekErr != nil && p.peekErr.Off == p.tok.end {
 		// The token runs into something the scanner cannot read (a Greek
 		// letter inside a keyword, say): that is the real problem.
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
+		panic(bailout{p.peekErr.Off, p.peekErr.Msg})
 	}
 	msg := "unexpected " + describe(p.tok)
 	if p.tok.kind == tOp && p.tok.text == ";" && !p.inModule {
@@ -153,7 +153,7 @@ func (p *parser) unexpected(expected string) {
 // with hint after it.
 func (p *parser) misspelt(words []string, hint string) {
 	if p.tok.kind != tIdent || slices.Contains(words, p.tok.text) || len(p.tok.text) < 3 ||
-		p.peekErr != nil && p.peekErr.off == p.tok.end { // a word cut short by a character the scanner refuses
+		p.peekErr != nil && p.peekErr.Off == p.tok.end { // a word cut short by a character the scanner refuses
 		return
 	}
 	if sg := didYouMean(p.tok.text, words); sg != "" {
@@ -183,7 +183,7 @@ func (p *parser) expectSemicolon(what string) {
 		p.advance()
 		return
 	}
-	if p.peekErr != nil && p.peekErr.off == p.tok.end || p.tok.kind == tEOF {
+	if p.peekErr != nil && p.peekErr.Off == p.tok.end || p.tok.kind == tEOF {
 		p.unexpected(`";"`)
 	}
 	if strings.Contains(p.f.Src[p.lastEnd:p.tok.off], "\n") {
@@ -927,12 +927,12 @@ type mark struct {
 }
 
 func (p *parser) mark() mark {
-	return mark{p.sc.off, p.lastEnd, len(p.sc.comments), p.tok, p.peek, p.peekErr}
+	return mark{p.sc.Off, p.lastEnd, len(p.sc.Comments), p.tok, p.peek, p.peekErr}
 }
 
 func (p *parser) reset(m mark) {
-	p.sc.off, p.lastEnd, p.tok, p.peek, p.peekErr = m.off, m.lastEnd, m.tok, m.peek, m.peekErr
-	p.sc.comments = p.sc.comments[:m.comments]
+	p.sc.Off, p.lastEnd, p.tok, p.peek, p.peekErr = m.off, m.lastEnd, m.tok, m.peek, m.peekErr
+	p.sc.Comments = p.sc.Comments[:m.comments]
 }
 
 // module parses "module NAME … endmodule".
