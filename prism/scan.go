@@ -25,11 +25,7 @@ const (
 
 // token is one token: its kind, its text and the byte offsets where it
 // starts and ends.
-type token struct {
-	kind     tokKind
-	text     string
-	off, end int
-}
+type token = syntax.Token
 
 // scanError is a lexical error at a byte offset.
 type scanError = syntax.Error
@@ -57,15 +53,4 @@ var prismLang = syntax.Lang{
 	Letter: func(r rune, name string) string {
 		return fmt.Sprintf("unexpected %q (%s): PRISM names are made of ASCII letters, digits and _", string(r), name)
 	},
-}
-
-// scanner is the scanner of a PRISM source.
-type scanner struct{ *syntax.Scanner }
-
-func newScanner(src string) scanner { return scanner{syntax.NewScanner(&prismLang, src, false)} }
-
-// next returns the next token, or a scanError.
-func (s scanner) next() (token, *scanError) {
-	t, err := s.Next()
-	return token{t.Kind, t.Text, t.Off, t.End}, err
 }

@@ -22,11 +22,7 @@ const (
 
 // token is one token: its kind, its text (the value of a string) and the
 // byte offsets where it starts and ends.
-type token struct {
-	kind     tokKind
-	text     string
-	off, end int
-}
+type token = syntax.Token
 
 // comment is a // or /* */ comment, kept only for the formatter.
 type comment = syntax.Comment
@@ -60,17 +56,4 @@ var dpLang = syntax.Lang{
 		}
 		return fmt.Sprintf("unexpected %q (%s): names are made of ASCII letters, digits and _; quote other names (\"%s\")", string(r), name, string(r))
 	},
-}
-
-// scanner is the scanner of a .dp source.
-type scanner struct{ *syntax.Scanner }
-
-func newScanner(src string, keepComments bool) scanner {
-	return scanner{syntax.NewScanner(&dpLang, src, keepComments)}
-}
-
-// next returns the next token, or a scanError.
-func (s scanner) next() (token, *scanError) {
-	t, err := s.Next()
-	return token{t.Kind, t.Text, t.Off, t.End}, err
 }

@@ -103,9 +103,10 @@ func NewScanner(lang *Lang, src string, keep bool) *Scanner {
 	return s
 }
 
-// At returns a scanner of src in lang that starts at off.
-func At(lang *Lang, src string, off int) *Scanner {
-	return &Scanner{Src: src, Off: off, lang: lang}
+// At returns a scanner of src in lang that starts at off and keeps no
+// comments: a value, for a look ahead that allocates nothing.
+func At(lang *Lang, src string, off int) Scanner {
+	return Scanner{Src: src, Off: off, lang: lang}
 }
 
 // Next returns the next token, or an Error.
