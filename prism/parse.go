@@ -662,16 +662,7 @@ func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
 // nary parses a chain of the operator text over next as one node.
 func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
 	start := p.Tok.Off
-	e := next()
-	if !p.IsOp(text) {
-		return e
-	}
-	args := []*Expr{e}
-	for p.IsOp(text) {
-		p.Advance()
-		args = append(args, next())
-	}
-	return p.node(op, start, "", args...)
+	return p.join(op, start, syntax.List(&p.Parser, text, next))
 }
 
 func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
@@ -702,7 +693,11 @@ func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
 // operands after the first say which operator precedes them.
 func (p *parser) signed(op Op, plus, minus string, next func() *Expr) *Expr {
 	start := p.Tok.Off
-	args := syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) })
+	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+}
+
+// join makes the operands of a level one node, or returns the only one.
+func (p *parser) join(op Op, start int, args []*Expr) *Expr {
 	if len(args) == 1 {
 		return args[0]
 	}

@@ -559,30 +559,12 @@ func (p *parser) implies() *Expr {
 // or parses a disjunction.
 func (p *parser) or() *Expr {
 	start := p.Tok.Off
-	e := p.and()
-	if !p.IsOp("|") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.IsOp("|") {
-		p.Advance()
-		args = append(args, p.and())
-	}
-	return p.node(EOr, start, "", args...)
+	return p.join(EOr, start, syntax.List(&p.Parser, "|", p.and))
 }
 
 func (p *parser) and() *Expr {
 	start := p.Tok.Off
-	e := p.until()
-	if !p.IsOp("&") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.IsOp("&") {
-		p.Advance()
-		args = append(args, p.until())
-	}
-	return p.node(EAnd, start, "", args...)
+	return p.join(EAnd, start, syntax.List(&p.Parser, "&", p.until))
 }
 
 func (p *parser) until() *Expr {
@@ -653,7 +635,11 @@ func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
 // operands after the first say which operator precedes them.
 func (p *parser) signed(op ExprOp, plus, minus string, next func() *Expr) *Expr {
 	start := p.Tok.Off
-	args := syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) })
+	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+}
+
+// join makes the operands of a level one node, or returns the only one.
+func (p *parser) join(op ExprOp, start int, args []*Expr) *Expr {
 	if len(args) == 1 {
 		return args[0]
 	}

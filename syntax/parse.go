@@ -112,3 +112,14 @@ func Left[E any](p *Parser, ops []string, max int, operand func() E, join func(l
 	p.Depth -= links
 	return l
 }
+
+// List parses a level of one associative operator as a list:
+// operand (op operand)*.
+func List[E any](p *Parser, op string, operand func() E) []E {
+	args := []E{operand()}
+	for p.IsOp(op) {
+		p.Advance()
+		args = append(args, operand())
+	}
+	return args
+}
