@@ -141,18 +141,7 @@ func describe(t token) string {
 }
 
 // unexpected fails at the current token, saying what was expected.
-func (p *parser) unexpected(expected string) {
-	if p.PeekErr != nil && p.PeekErr.Off == p.Tok.End {
-		// The token runs into something the scanner cannot read (a Greek
-		// letter inside a name, say): that is the real problem.
-		panic(*p.PeekErr)
-	}
-	msg := "unexpected " + describe(p.Tok)
-	if expected != "" {
-		msg += " (expected " + expected + ")"
-	}
-	p.Fail(p.Tok.Off, "%s", msg)
-}
+func (p *parser) unexpected(expected string) { p.Unexpected(describe(p.Tok), expected) }
 
 func (p *parser) peekIsOp(text string) bool { return p.Peek.Kind == tOp && p.Peek.Text == text }
 

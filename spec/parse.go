@@ -101,18 +101,10 @@ func describe(t token) string {
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) {
-	if p.PeekErr != nil && p.PeekErr.Off == p.Tok.End {
-		// The token runs into something the scanner cannot read (a Greek
-		// letter inside a keyword, say): that is the real problem.
-		panic(*p.PeekErr)
+	if p.IsOp(";") && !p.inModule && !p.CutShort() {
+		p.Fail(p.Tok.Off, "unexpected %s: .dp needs no ; (statements end by themselves; remove it)", describe(p.Tok))
 	}
-	msg := "unexpected " + describe(p.Tok)
-	if p.Tok.Kind == tOp && p.Tok.Text == ";" && !p.inModule {
-		msg += ": .dp needs no ; (statements end by themselves; remove it)"
-	} else if expected != "" {
-		msg += " (expected " + expected + ")"
-	}
-	p.Fail(p.Tok.Off, "%s", msg)
+	p.Unexpected(describe(p.Tok), expected)
 }
 
 // misspelt fails at the current token when it is a word close to one of
@@ -120,7 +112,7 @@ func (p *parser) unexpected(expected string) {
 // with hint after it.
 func (p *parser) misspelt(words []string, hint string) {
 	if p.Tok.Kind != tIdent || slices.Contains(words, p.Tok.Text) || len(p.Tok.Text) < 3 ||
-		p.PeekErr != nil && p.PeekErr.Off == p.Tok.End { // a word cut short by a character the scanner refuses
+		p.CutShort() { // a word cut short by a character the scanner refuses
 		return
 	}
 	if sg := didYouMean(p.Tok.Text, words); sg != "" {
@@ -150,7 +142,7 @@ func (p *parser) expectSemicolon(what string) {
 		p.Advance()
 		return
 	}
-	if p.PeekErr != nil && p.PeekErr.Off == p.Tok.End || p.Tok.Kind == tEOF {
+	if p.CutShort() || p.Tok.Kind == tEOF {
 		p.unexpected(`";"`)
 	}
 	if strings.Contains(p.f.Src[p.LastEnd:p.Tok.Off], "\n") {

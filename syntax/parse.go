@@ -123,3 +123,21 @@ func List[E any](p *Parser, op string, operand func() E) []E {
 	}
 	return args
 }
+
+// CutShort reports whether the current token runs into something the
+// scanner cannot read (a Greek letter inside a name, say).
+func (p *Parser) CutShort() bool { return p.PeekErr != nil && p.PeekErr.Off == p.Tok.End }
+
+// Unexpected fails at the current token, named what in the message,
+// saying what was expected (when not ""). A token cut short fails with
+// the scanner's error instead: that is the real problem.
+func (p *Parser) Unexpected(what, expected string) {
+	if p.CutShort() {
+		panic(*p.PeekErr)
+	}
+	msg := "unexpected " + what
+	if expected != "" {
+		msg += " (expected " + expected + ")"
+	}
+	p.Fail(p.Tok.Off, "%s", msg)
+}
