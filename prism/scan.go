@@ -10,8 +10,6 @@ import (
 // texts are slices of the source. Lexical problems are reported at their
 // exact byte offset.
 
-type tokKind = syntax.Kind
-
 // The kinds of PRISM tokens.
 const (
 	tEOF    = syntax.EOF
@@ -27,9 +25,6 @@ const (
 // starts and ends.
 type token = syntax.Token
 
-// scanError is a lexical error at a byte offset.
-type scanError = syntax.Error
-
 // prismLang describes PRISM to the scanner: its numbers are REG_INT and
 // REG_DOUBLE, its strings (labels) have no escapes.
 var prismLang = syntax.Lang{
@@ -42,14 +37,7 @@ var prismLang = syntax.Lang{
 		'#': "# starts a PRISM preprocessor directive, which dpcheck does not support: expand the file first (prismpp), and write comments as // …",
 		'.': `unexpected "." (a range is written [lo..hi], a decimal 0.5)`,
 	},
-	Lookalikes: map[rune]string{
-		'−': "-", '–': "-", '—': "-", '≤': "<=", '≥': ">=", '≠': "!=", '“': `"`, '”': `"`, '‘': "'", '’': "'",
-		'∗': "*", '·': "*", '×': "*", '⁄': "/", '∣': "|", '¬': "!", '∧': "&", '∨': "|", '→': "->", '⇒': "=>", '⇔': "<=>",
-		'а': "a", 'е': "e", 'о': "o", 'р': "p", 'с': "c", 'у': "y", 'х': "x", 'і': "i",
-		'А': "A", 'В': "B", 'Е': "E", 'К': "K", 'М': "M", 'Н': "H", 'О': "O", 'Р': "P", 'С': "C", 'Т': "T", 'Х': "X",
-		'ο': "o", 'ν': "v", 'ρ': "p", 'ι': "i", 'κ': "k", 'τ': "t", 'υ': "u",
-		'Α': "A", 'Β': "B", 'Ε': "E", 'Ζ': "Z", 'Η': "H", 'Ι': "I", 'Κ': "K", 'Μ': "M", 'Ν': "N", 'Ο': "O", 'Ρ': "P", 'Τ': "T", 'Χ': "X", 'Υ': "Y",
-	},
+	Lookalikes: syntax.Lookalikes(map[rune]string{'−': "-", '·': "*", '×': "*", '⇒': "=>", '⇔': "<=>"}),
 	Letter: func(r rune, name string) string {
 		return fmt.Sprintf("unexpected %q (%s): PRISM names are made of ASCII letters, digits and _", string(r), name)
 	},

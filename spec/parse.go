@@ -832,7 +832,7 @@ func (p *parser) dp() *Expr {
 type mark struct {
 	off, lastEnd, comments int
 	tok, peek              token
-	peekErr                *scanError
+	peekErr                *syntax.Error
 }
 
 func (p *parser) mark() mark {

@@ -343,3 +343,22 @@ func IsIdent(s string) bool {
 	}
 	return true
 }
+
+// Lookalikes returns the characters both languages read as easy to type by
+// accident for an ASCII text (dashes, comparison signs, curly quotes,
+// logical signs, Cyrillic and Greek letters shaped like Latin ones), with
+// extra's added: a language's Lang.Lookalikes.
+func Lookalikes(extra map[rune]string) map[rune]string {
+	m := map[rune]string{
+		'–': "-", '—': "-", '≤': "<=", '≥': ">=", '≠': "!=", '“': `"`, '”': `"`, '‘': "'", '’': "'",
+		'∗': "*", '⁄': "/", '∣': "|", '¬': "!", '∧': "&", '∨': "|", '→': "->",
+		'а': "a", 'е': "e", 'о': "o", 'р': "p", 'с': "c", 'у': "y", 'х': "x", 'і': "i",
+		'А': "A", 'В': "B", 'Е': "E", 'К': "K", 'М': "M", 'Н': "H", 'О': "O", 'Р': "P", 'С': "C", 'Т': "T", 'Х': "X",
+		'ο': "o", 'ν': "v", 'ρ': "p", 'ι': "i", 'κ': "k", 'τ': "t", 'υ': "u",
+		'Α': "A", 'Β': "B", 'Ε': "E", 'Ζ': "Z", 'Η': "H", 'Ι': "I", 'Κ': "K", 'Μ': "M", 'Ν': "N", 'Ο': "O", 'Ρ': "P", 'Τ': "T", 'Χ': "X", 'Υ': "Y",
+	}
+	for r, s := range extra {
+		m[r] = s
+	}
+	return m
+}
