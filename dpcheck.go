@@ -51,6 +51,9 @@ type Config struct {
 	// properties files of CheckPRISM. Nil reads them with ReadSource,
 	// within MaxFileSize.
 	ReadFile func(path string) (string, error)
+	// Stdin reads standard input, the file "-" of an Input (CheckInput),
+	// once: every call returns the same text and error.
+	Stdin func() (string, error)
 	// Root is the directory the files a .dp file names must lie below
 	// (spec.Options.Root): "" is the directory of the .dp file itself. A
 	// path outside it, through ".." or a symbolic link, is an error at the

@@ -3,13 +3,14 @@ package dpcheck
 import (
 	"errors"
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/exact"
 
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -239,29 +240,19 @@ type Input struct {
 
 // IsPRISMModel reports whether path names a PRISM model file (.prism,
 // .pm, .nm).
-func IsPRISMModel(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".prism", ".pm", ".nm":
-		return true
-	}
-	return false
-}
+func IsPRISMModel(path string) bool { return roleOf(path) == rolePRISMModel }
 
 // IsPRISMProperties reports whether path names a PRISM properties file
 // (.pctl, .props).
-func IsPRISMProperties(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".pctl", ".props":
-		return true
-	}
-	return false
-}
+func IsPRISMProperties(path string) bool { return roleOf(path) == rolePRISMProps }
 
 // ExpandInputs turns paths into what to check: a directory stands for
 // every .dp file below it (as in Expand); a PRISM model file (.prism, .pm,
 // .nm) is checked against each properties file (.pctl, .props) that
 // follows it — "-" (standard input) among them is a properties file too;
-// any other file is a .dp file, "-" included. A model without a properties
+// PRISM's explicit files (.tra, .lab, .sta) are read through a .dp file
+// that names them, so one given here is an error that says so; any other
+// file is a .dp file, "-" included. A model without a properties
 // file after it has nothing to check, and a properties file without a
 // model before it nothing to check against: both are errors, as is a
 // directory without .dp files; a path a walk does not follow is an Input
@@ -270,10 +261,10 @@ func ExpandInputs(args []string) ([]Input, error) {
 	var out []Input
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		switch {
-		case IsPRISMModel(a):
+		switch roleOf(a) {
+		case rolePRISMModel:
 			n := 0
-			for i+1 < len(args) && (IsPRISMProperties(args[i+1]) || args[i+1] == "-") {
+			for i+1 < len(args) && (roleOf(args[i+1]) == rolePRISMProps || args[i+1] == "-") {
 				i++
 				out = append(out, Input{File: args[i], Model: a})
 				n++
@@ -281,8 +272,10 @@ func ExpandInputs(args []string) ([]Input, error) {
 			if n == 0 {
 				return nil, fmt.Errorf("%s is a PRISM model: nothing to check; give a properties file (.pctl or .props) after it", a)
 			}
-		case IsPRISMProperties(a):
+		case rolePRISMProps:
 			return nil, fmt.Errorf("%s is a PRISM properties file: give the model file (.prism, .pm or .nm) before it", a)
+		case roleExplicit:
+			return nil, fmt.Errorf("%s is one of PRISM's explicit model files, which are checked through a .dp file that names them: write model explicit(\"m.tra\", \"m.lab\") and the statements in a .dp file, and check that", a)
 		default:
 			found, err := expand(a)
 			if err != nil {

@@ -2,11 +2,11 @@ package prism
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Limits of the parser.
@@ -106,143 +106,91 @@ func run(f *File, prop bool, body func(*parser)) (err error) {
 	if i := strings.IndexByte(f.Src, 0); i >= 0 {
 		return f.Errorf(i, "the file contains NUL bytes: it is not a PRISM text file")
 	}
-	p := &parser{sc: newScanner(f.Src), prop: prop}
+	p := &parser{prop: prop}
 	defer func() {
 		if r := recover(); r != nil {
-			b, ok := r.(bailout)
-			if !ok {
-				panic(r) // a bug
-			}
-			err = f.Errorf(b.off, "%s", b.msg)
+			b := syntax.Catch(r)
+			err = f.Errorf(b.Off, "%s", b.Msg)
 		}
 	}()
-	var serr *scanError
-	if p.tok, serr = p.sc.next(); serr != nil {
-		return f.Errorf(serr.off, "%s", serr.msg)
+	if serr := p.Start(syntax.NewScanner(&prismLang, f.Src, false)); serr != nil {
+		return f.Errorf(serr.Off, "%s", serr.Msg)
 	}
-	p.peek, p.peekErr = p.sc.next()
 	body(p)
 	return nil
 }
 
-// bailout carries a syntax error out of the recursive descent.
-type bailout struct {
-	off int
-	msg string
-}
-
 type parser struct {
-	sc      *scanner
-	tok     token // the current token
-	peek    token // the one after it
-	peekErr *scanError
-	lastEnd int // end of the last token consumed
-	depth   int
-	nodes   int // expression nodes made (MaxNodes)
+	syntax.Parser // Nodes counts the expression nodes made (MaxNodes)
 	// prop is set where property operators (P, D, filter, labels) may
 	// appear, path where path operators (X, F, G, U) may.
 	prop, path bool
 }
 
-// advance moves to the next token. A token the scanner could not read
-// fails the parse when the parser reaches it.
-func (p *parser) advance() {
-	p.lastEnd = p.tok.end
-	if p.peekErr != nil {
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
-	}
-	p.tok = p.peek
-	if p.tok.kind != tEOF {
-		p.peek, p.peekErr = p.sc.next()
-	}
-}
-
-func (p *parser) fail(off int, format string, args ...any) {
-	panic(bailout{off, fmt.Sprintf(format, args...)})
-}
-
 // describe names a token in a message.
 func describe(t token) string {
-	switch t.kind {
+	switch t.Kind {
 	case tEOF:
 		return "end of file"
 	case tString:
-		return `quoted name "` + t.text + `"`
+		return `quoted name "` + t.Text + `"`
 	case tPrimed:
-		return `"` + t.text + `'"`
+		return `"` + t.Text + `'"`
 	}
-	return `"` + t.text + `"`
+	return `"` + t.Text + `"`
 }
 
 // unexpected fails at the current token, saying what was expected.
-func (p *parser) unexpected(expected string) {
-	if p.peekErr != nil && p.peekErr.off == p.tok.end {
-		// The token runs into something the scanner cannot read (a Greek
-		// letter inside a name, say): that is the real problem.
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
-	}
-	msg := "unexpected " + describe(p.tok)
-	if expected != "" {
-		msg += " (expected " + expected + ")"
-	}
-	p.fail(p.tok.off, "%s", msg)
-}
+func (p *parser) unexpected(expected string) { p.Unexpected(describe(p.Tok), expected) }
 
-// is reports whether the current token is the keyword or operator text.
-func (p *parser) is(text string) bool {
-	return (p.tok.kind == tOp || p.tok.kind == tIdent) && p.tok.text == text
-}
-
-func (p *parser) isOp(text string) bool { return p.tok.kind == tOp && p.tok.text == text }
-
-func (p *parser) peekIsOp(text string) bool { return p.peek.kind == tOp && p.peek.text == text }
+func (p *parser) peekIsOp(text string) bool { return p.Peek.Kind == tOp && p.Peek.Text == text }
 
 // expect consumes the operator text or fails, saying what was expected
 // (the operator itself when expected is empty).
 func (p *parser) expect(text, expected string) {
-	if !p.isOp(text) {
+	if !p.IsOp(text) {
 		if expected == "" {
 			expected = `"` + text + `"`
 		}
 		p.unexpected(expected)
 	}
-	p.advance()
+	p.Advance()
 }
 
 // expectWord consumes the keyword text or fails.
 func (p *parser) expectWord(text, expected string) {
-	if p.tok.kind != tIdent || p.tok.text != text {
+	if p.Tok.Kind != tIdent || p.Tok.Text != text {
 		p.unexpected(expected)
 	}
-	p.advance()
+	p.Advance()
 }
 
 // name consumes a name that is not a keyword; what says what it names.
 func (p *parser) name(expected, what string) Ident {
-	if p.tok.kind != tIdent {
-		if p.tok.kind == tPrimed {
-			p.fail(p.tok.off, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", p.tok.text, p.tok.text)
+	if p.Tok.Kind != tIdent {
+		if p.Tok.Kind == tPrimed {
+			p.Fail(p.Tok.Off, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", p.Tok.Text, p.Tok.Text)
 		}
 		p.unexpected(expected)
 	}
-	if keywords[p.tok.text] {
-		p.fail(p.tok.off, "%s is a PRISM keyword and cannot name %s", p.tok.text, what)
+	if keywords[p.Tok.Text] {
+		p.Fail(p.Tok.Off, "%s is a PRISM keyword and cannot name %s", p.Tok.Text, what)
 	}
-	id := Ident{Off: p.tok.off, Name: p.tok.text}
-	p.advance()
+	id := Ident{Off: p.Tok.Off, Name: p.Tok.Text}
+	p.Advance()
 	return id
 }
 
 // quoted consumes a quoted name ("done"), which must be an identifier.
 func (p *parser) quoted(expected, what string) Ident {
-	if p.tok.kind != tString {
+	if p.Tok.Kind != tString {
 		p.unexpected(expected)
 	}
-	if !isIdent(p.tok.text) {
-		p.fail(p.tok.off, "\"%s\" is not a valid %s name: write an identifier in double quotes, such as \"done\"", p.tok.text, what)
+	if !syntax.IsIdent(p.Tok.Text) {
+		p.Fail(p.Tok.Off, "\"%s\" is not a valid %s name: write an identifier in double quotes, such as \"done\"", p.Tok.Text, what)
 	}
-	id := Ident{Off: p.tok.off, Name: p.tok.text}
-	p.advance()
+	id := Ident{Off: p.Tok.Off, Name: p.Tok.Text}
+	p.Advance()
 	return id
 }
 
@@ -254,21 +202,21 @@ func (p *parser) semi(what string) {
 const topWords = "a model type (dtmc, mdp), const, formula, label, global, module, rewards or init"
 
 func (p *parser) modelFile(m *ModelFile) {
-	for p.tok.kind != tEOF {
-		if p.tok.kind != tIdent {
+	for p.Tok.Kind != tEOF {
+		if p.Tok.Kind != tIdent {
 			p.unexpected(topWords)
 		}
-		start := p.tok.off
-		switch w := p.tok.text; w {
+		start := p.Tok.Off
+		switch w := p.Tok.Text; w {
 		case "dtmc", "probabilistic", "mdp", "nondeterministic":
 			if m.Type != TypeNone {
-				p.fail(start, "a second model type: the file already declares %s at line %d", m.TypeWord, m.Line(m.TypeOff))
+				p.Fail(start, "a second model type: the file already declares %s at line %d", m.TypeWord, m.Line(m.TypeOff))
 			}
 			m.Type, m.TypeWord, m.TypeOff = DTMC, w, start
 			if w == "mdp" || w == "nondeterministic" {
 				m.Type = MDP
 			}
-			p.advance()
+			p.Advance()
 		case "const", "rate", "prob":
 			m.Consts = append(m.Consts, p.constDecl())
 		case "formula":
@@ -276,7 +224,7 @@ func (p *parser) modelFile(m *ModelFile) {
 		case "label":
 			m.Labels = append(m.Labels, p.labelDecl())
 		case "global":
-			p.advance()
+			p.Advance()
 			v := p.varDecl(start)
 			v.Global = true
 			m.Globals = append(m.Globals, v)
@@ -286,25 +234,25 @@ func (p *parser) modelFile(m *ModelFile) {
 			m.Rewards = append(m.Rewards, p.rewards())
 		case "init":
 			if m.Init != nil {
-				p.fail(start, "a second init … endinit block: the first is at line %d", m.Line(m.Init.Start))
+				p.Fail(start, "a second init … endinit block: the first is at line %d", m.Line(m.Init.Start))
 			}
-			p.advance()
+			p.Advance()
 			in := &Init{Cond: p.exprExpect("the condition on the initial states")}
 			p.expectWord("endinit", `"endinit"`)
-			in.Span = Span{start, p.lastEnd}
+			in.Span = Span{start, p.LastEnd}
 			m.Init = in
 		case "system":
-			p.fail(start, "%s", msgSystem)
+			p.Fail(start, "%s", msgSystem)
 		case "observables", "observable":
-			p.fail(start, "%s", msgObservables)
+			p.Fail(start, "%s", msgObservables)
 		case "player":
-			p.fail(start, "%s", msgPlayer)
+			p.Fail(start, "%s", msgPlayer)
 		default:
 			if msg, ok := refusedTypes[w]; ok {
-				p.fail(start, "%s", msg)
+				p.Fail(start, "%s", msg)
 			}
 			if !keywords[w] && p.peekIsOp(":") {
-				p.fail(start, "the variable %s is declared outside a module: declare it inside module … endmodule, or as global %s : …", w, w)
+				p.Fail(start, "the variable %s is declared outside a module: declare it inside module … endmodule, or as global %s : …", w, w)
 			}
 			p.unexpected(topWords)
 		}
@@ -313,75 +261,75 @@ func (p *parser) modelFile(m *ModelFile) {
 
 // constDecl parses "const TYPE? NAME (= EXPR)? ;" or "prob NAME …".
 func (p *parser) constDecl() *Const {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
 	c := &Const{Type: ConstInt}
-	switch p.tok.text {
+	switch p.Tok.Text {
 	case "rate":
-		p.fail(start, "%s", msgRate)
+		p.Fail(start, "%s", msgRate)
 	case "prob":
 		c.Type, c.TypeWord = ConstDouble, "prob"
-		p.advance()
+		p.Advance()
 	default: // const
-		p.advance()
-		if p.tok.kind == tIdent {
-			switch p.tok.text {
+		p.Advance()
+		if p.Tok.Kind == tIdent {
+			switch p.Tok.Text {
 			case "int":
 				c.Type, c.TypeWord = ConstInt, "int"
-				p.advance()
+				p.Advance()
 			case "double":
 				c.Type, c.TypeWord = ConstDouble, "double"
-				p.advance()
+				p.Advance()
 			case "bool":
 				c.Type, c.TypeWord = ConstBool, "bool"
-				p.advance()
+				p.Advance()
 			case "rate":
-				p.fail(p.tok.off, "%s", msgRate)
+				p.Fail(p.Tok.Off, "%s", msgRate)
 			}
 		}
 	}
 	c.Name = p.name("a constant name", "a constant")
-	if p.isOp("=") {
-		p.advance()
+	if p.IsOp("=") {
+		p.Advance()
 		c.Value = p.exprExpect("the value of the constant")
 	}
-	if !p.isOp(";") {
+	if !p.IsOp(";") {
 		if c.Value == nil {
 			p.unexpected(`"=" or ";"`)
 		}
 		p.unexpected(`";" to end the constant`)
 	}
-	p.advance()
-	c.Span = Span{start, p.lastEnd}
+	p.Advance()
+	c.Span = Span{start, p.LastEnd}
 	return c
 }
 
 // formulaDecl parses "formula NAME = EXPR ;".
 func (p *parser) formulaDecl() *Formula {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
-	p.advance()
+	p.Advance()
 	f := &Formula{Name: p.name("a formula name", "a formula")}
 	p.expect("=", "")
 	f.Value = p.exprExpect("the expression of the formula")
 	p.semi("formula")
-	f.Span = Span{start, p.lastEnd}
+	f.Span = Span{start, p.LastEnd}
 	return f
 }
 
 // labelDecl parses `label "NAME" = EXPR ;`.
 func (p *parser) labelDecl() *Label {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
-	p.advance()
-	if p.tok.kind == tIdent {
-		p.fail(p.tok.off, "label names are written in double quotes: label \"%s\" = …", p.tok.text)
+	p.Advance()
+	if p.Tok.Kind == tIdent {
+		p.Fail(p.Tok.Off, "label names are written in double quotes: label \"%s\" = …", p.Tok.Text)
 	}
 	l := &Label{Name: p.quoted(`a label name in double quotes`, "label")}
 	p.expect("=", "")
 	l.Value = p.exprExpect("the condition of the label")
 	p.semi("label")
-	l.Span = Span{start, p.lastEnd}
+	l.Span = Span{start, p.LastEnd}
 	return l
 }
 
@@ -392,93 +340,93 @@ func (p *parser) varDecl(start int) *Var {
 	v := &Var{Name: p.name("a variable name", "a variable")}
 	p.expect(":", "")
 	switch {
-	case p.isOp("["):
-		p.advance()
+	case p.IsOp("["):
+		p.Advance()
 		v.Low = p.exprExpect("the low bound of the range [lo..hi]")
 		p.expect("..", `".." (a range is written [lo..hi])`)
 		v.High = p.exprExpect("the high bound of the range [lo..hi]")
 		p.expect("]", `"]" to end the range [lo..hi]`)
-	case p.is("bool"):
+	case p.Is("bool"):
 		v.Bool = true
-		p.advance()
-	case p.is("clock"):
-		p.fail(p.tok.off, "%s", msgClock)
-	case p.is("int") || p.is("double"):
-		p.fail(p.tok.off, "unbounded variables (%s : %s) are not supported: give a range, %s : [lo..hi]", v.Name.Name, p.tok.text, v.Name.Name)
+		p.Advance()
+	case p.Is("clock"):
+		p.Fail(p.Tok.Off, "%s", msgClock)
+	case p.Is("int") || p.Is("double"):
+		p.Fail(p.Tok.Off, "unbounded variables (%s : %s) are not supported: give a range, %s : [lo..hi]", v.Name.Name, p.Tok.Text, v.Name.Name)
 	default:
 		p.unexpected("a type: [lo..hi] or bool")
 	}
-	if p.is("init") {
-		p.advance()
+	if p.Is("init") {
+		p.Advance()
 		v.Init = p.exprExpect("the initial value")
 	}
-	if !p.isOp(";") {
+	if !p.IsOp(";") {
 		if v.Init == nil {
 			p.unexpected(`"init" or ";"`)
 		}
 		p.unexpected(`";" to end the declaration`)
 	}
-	p.advance()
-	v.Span = Span{start, p.lastEnd}
+	p.Advance()
+	v.Span = Span{start, p.LastEnd}
 	return v
 }
 
 // module parses "module NAME VARS COMMANDS endmodule" or a renamed module.
 func (p *parser) module() *Module {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
-	p.advance()
+	p.Advance()
 	m := &Module{Name: p.name("a module name", "a module")}
-	if p.isOp("=") {
-		p.advance()
+	if p.IsOp("=") {
+		p.Advance()
 		base := p.name("the name of the module to copy", "a module")
 		m.Base = &base
 		p.expect("[", `"[" and the renamings, e.g. [x1=x2, a1=a2]`)
 		for {
-			p.count(p.tok.off)
+			p.count(p.Tok.Off)
 			r := Rename{From: p.renamed()}
 			p.expect("=", "")
 			r.To = p.renamed()
 			m.Renames = append(m.Renames, r)
-			if !p.isOp(",") {
+			if !p.IsOp(",") {
 				break
 			}
-			p.advance()
+			p.Advance()
 		}
 		p.expect("]", `"," or "]"`)
 		p.expectWord("endmodule", `"endmodule"`)
-		m.Span = Span{start, p.lastEnd}
+		m.Span = Span{start, p.LastEnd}
 		return m
 	}
-	for p.tok.kind == tIdent && p.peekIsOp(":") {
-		m.Vars = append(m.Vars, p.varDecl(p.tok.off))
+	for p.Tok.Kind == tIdent && p.peekIsOp(":") {
+		m.Vars = append(m.Vars, p.varDecl(p.Tok.Off))
 	}
-	if p.is("invariant") {
-		p.fail(p.tok.off, "%s", msgInvariant)
+	if p.Is("invariant") {
+		p.Fail(p.Tok.Off, "%s", msgInvariant)
 	}
-	for p.isOp("[") {
+	for p.IsOp("[") {
 		m.Commands = append(m.Commands, p.command())
 	}
-	if !p.is("endmodule") {
-		if p.tok.kind == tIdent && p.peekIsOp(":") {
-			p.fail(p.tok.off, "the variable %s is declared after a command: declare the variables of a module before its commands", p.tok.text)
+	if !p.Is("endmodule") {
+		if p.Tok.Kind == tIdent && p.peekIsOp(":") {
+			p.Fail(p.Tok.Off, "the variable %s is declared after a command: declare the variables of a module before its commands", p.Tok.Text)
 		}
-		if p.is("invariant") {
-			p.fail(p.tok.off, "%s", msgInvariant)
+		if p.Is("invariant") {
+			p.Fail(p.Tok.Off, "%s", msgInvariant)
 		}
 		p.unexpected(`a command "[action] guard -> updates;" or "endmodule"`)
 	}
-	p.advance()
-	m.Span = Span{start, p.lastEnd}
+	p.Advance()
+	m.Span = Span{start, p.LastEnd}
 	return m
 }
 
 // renamed consumes a name in a renaming: an identifier, or min or max
 // (which PRISM lets a renaming replace).
 func (p *parser) renamed() Ident {
-	if p.is("min") || p.is("max") {
-		id := Ident{Off: p.tok.off, Name: p.tok.text}
-		p.advance()
+	if p.Is("min") || p.Is("max") {
+		id := Ident{Off: p.Tok.Off, Name: p.Tok.Text}
+		p.Advance()
 		return id
 	}
 	return p.name("a name", "a renamed name")
@@ -486,43 +434,43 @@ func (p *parser) renamed() Ident {
 
 // command parses "[ACTION] GUARD -> UPDATES ;".
 func (p *parser) command() *Command {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
-	p.advance() // [
+	p.Advance() // [
 	c := &Command{}
-	if p.tok.kind == tIdent {
+	if p.Tok.Kind == tIdent {
 		a := p.name("an action", "an action")
 		c.Action = &a
 	}
 	p.expect("]", `"]" (a command starts with [] or [action])`)
 	c.Guard = p.exprExpect("a guard")
-	if !p.isOp("->") {
+	if !p.IsOp("->") {
 		p.unexpected(`"->" after the guard`)
 	}
-	c.Arrow = p.tok.off
-	p.advance()
-	if p.is("true") || p.isOp("(") && p.peek.kind == tPrimed {
-		c.Updates = []*Update{p.update(p.tok.off)}
-		if p.isOp("+") {
-			p.fail(p.tok.off, `unexpected "+": an update without a probability stands alone; give each update a probability, p : (x'=…) + q : (x'=…)`)
+	c.Arrow = p.Tok.Off
+	p.Advance()
+	if p.Is("true") || p.IsOp("(") && p.Peek.Kind == tPrimed {
+		c.Updates = []*Update{p.update(p.Tok.Off)}
+		if p.IsOp("+") {
+			p.Fail(p.Tok.Off, `unexpected "+": an update without a probability stands alone; give each update a probability, p : (x'=…) + q : (x'=…)`)
 		}
 		p.expect(";", `"&" or ";"`)
 	} else {
 		for {
-			ustart := p.tok.off
+			ustart := p.Tok.Off
 			prob := p.exprExpect(`the updates: p : (x'=…) + …, (x'=…) or true`)
 			p.expect(":", `":" after the probability of an update`)
 			u := p.update(ustart)
 			u.Prob = prob
 			c.Updates = append(c.Updates, u)
-			if !p.isOp("+") {
+			if !p.IsOp("+") {
 				break
 			}
-			p.advance()
+			p.Advance()
 		}
 		p.expect(";", `"&", "+" or ";"`)
 	}
-	c.Span = Span{start, p.lastEnd}
+	c.Span = Span{start, p.LastEnd}
 	return c
 }
 
@@ -531,65 +479,65 @@ func (p *parser) command() *Command {
 func (p *parser) update(start int) *Update {
 	p.count(start)
 	u := &Update{}
-	if p.is("true") {
-		p.advance()
+	if p.Is("true") {
+		p.Advance()
 		u.True = true
-		u.Span = Span{start, p.lastEnd}
+		u.Span = Span{start, p.LastEnd}
 		return u
 	}
 	expected := `an update (x'=…) or true`
 	for {
-		if !p.isOp("(") {
-			if p.tok.kind == tPrimed {
-				p.fail(p.tok.off, "an update is written in parentheses: (%s'=…)", p.tok.text)
+		if !p.IsOp("(") {
+			if p.Tok.Kind == tPrimed {
+				p.Fail(p.Tok.Off, "an update is written in parentheses: (%s'=…)", p.Tok.Text)
 			}
 			p.unexpected(expected)
 		}
 		expected = `an update (x'=…)`
-		p.count(p.tok.off)
-		a := &Assign{Span: Span{Start: p.tok.off}}
-		p.advance()
-		if p.tok.kind != tPrimed {
-			if p.tok.kind == tIdent && p.peekIsOp("=") {
-				p.fail(p.tok.off, "the variable of an update is primed: write (%s'=…)", p.tok.text)
+		p.count(p.Tok.Off)
+		a := &Assign{Span: Span{Start: p.Tok.Off}}
+		p.Advance()
+		if p.Tok.Kind != tPrimed {
+			if p.Tok.Kind == tIdent && p.peekIsOp("=") {
+				p.Fail(p.Tok.Off, "the variable of an update is primed: write (%s'=…)", p.Tok.Text)
 			}
 			p.unexpected(`a primed variable: (x'=…)`)
 		}
-		if keywords[p.tok.text] {
-			p.fail(p.tok.off, "%s is a PRISM keyword and cannot name a variable", p.tok.text)
+		if keywords[p.Tok.Text] {
+			p.Fail(p.Tok.Off, "%s is a PRISM keyword and cannot name a variable", p.Tok.Text)
 		}
-		a.Var = Ident{Off: p.tok.off, Name: p.tok.text}
-		p.advance()
+		a.Var = Ident{Off: p.Tok.Off, Name: p.Tok.Text}
+		p.Advance()
 		p.expect("=", "")
 		a.Value = p.exprExpect("the new value")
 		p.expect(")", "")
-		a.End = p.lastEnd
+		a.End = p.LastEnd
 		u.Assigns = append(u.Assigns, a)
-		if !p.isOp("&") {
+		if !p.IsOp("&") {
 			break
 		}
-		p.advance()
+		p.Advance()
 	}
-	u.Span = Span{start, p.lastEnd}
+	u.Span = Span{start, p.LastEnd}
 	return u
 }
 
 // rewards parses `rewards "NAME"? ITEMS endrewards`.
 func (p *parser) rewards() *Rewards {
-	start := p.tok.off
-	p.advance()
+	start := p.Tok.Off
+	p.Advance()
 	r := &Rewards{}
-	if p.tok.kind == tString {
+	if p.Tok.Kind == tString {
 		n := p.quoted("", "reward structure")
 		r.Name = &n
 	}
-	for !p.is("endrewards") {
-		p.count(p.tok.off)
-		it := &RewardItem{Span: Span{Start: p.tok.off}}
-		if p.isOp("[") {
+	for !p.Is("endrewards") {
+		p.count(p.Tok.Off)
+		it := &RewardItem{Span: Span{Start: p.Tok.Off}}
+		if p.IsOp("[") {
 			it.Transition = true
-			p.advance()
-			if p.tok.kind == tIdent {
+			p.Advance()
+			if p.Tok.Kind == tIdent {
 				a := p.name("an action", "an action")
 				it.Action = &a
 			}
@@ -599,44 +547,35 @@ func (p *parser) rewards() *Rewards {
 		p.expect(":", `":" after the guard of a reward item`)
 		it.Value = p.exprExpect("the reward")
 		p.semi("reward item")
-		it.End = p.lastEnd
+		it.End = p.LastEnd
 		r.Items = append(r.Items, it)
 	}
-	p.advance()
-	r.Span = Span{start, p.lastEnd}
+	p.Advance()
+	r.Span = Span{start, p.LastEnd}
 	return r
 }
 
 // nest enters one level of nesting, for the operator at offset off.
-func (p *parser) nest(off int) {
-	p.depth++
-	if p.depth > MaxNesting {
-		p.fail(off, "expression nested deeper than %d levels", MaxNesting)
-	}
-}
-
-func (p *parser) unnest() { p.depth-- }
-
 func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
 	p.count(start)
-	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
+	return &Expr{Off: int32(start), End: int32(p.LastEnd), Op: op, Text: text, Args: args}
 }
 
 // count counts an expression node, declaration, command, update or
 // property at offset off against MaxNodes.
 func (p *parser) count(off int) {
-	if p.nodes++; p.nodes > MaxNodes {
-		p.fail(off, "this file has more than %s operators, operands, declarations, commands and updates; the limit is %s", exact.Thousands(MaxNodes), exact.Thousands(MaxNodes))
+	if p.Nodes++; p.Nodes > MaxNodes {
+		p.Fail(off, "this file has more than %s operators, operands, declarations, commands and updates; the limit is %s", exact.Thousands(MaxNodes), exact.Thousands(MaxNodes))
 	}
 }
 
 // startsExpr reports whether the current token can start an expression.
 func (p *parser) startsExpr() bool {
-	switch p.tok.kind {
+	switch p.Tok.Kind {
 	case tIdent, tPrimed, tInt, tDouble, tString:
 		return true
 	case tOp:
-		return p.tok.text == "(" || p.tok.text == "!" || p.tok.text == "-"
+		return p.Tok.Text == "(" || p.Tok.Text == "!" || p.Tok.Text == "-"
 	}
 	return false
 }
@@ -670,14 +609,14 @@ func (p *parser) sub(prop, path bool, expected string) *Expr {
 }
 
 func (p *parser) ite() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	c := p.implies()
-	if !p.isOp("?") {
+	if !p.IsOp("?") {
 		return c
 	}
-	p.nest(p.tok.off)
-	p.advance()
-	defer p.unnest()
+	p.Nest(p.Tok.Off, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	a := p.implies()
 	p.expect(":", `":" of c ? a : b`)
 	b := p.ite()
@@ -687,20 +626,12 @@ func (p *parser) ite() *Expr {
 // binary parses a left-associative chain of the operators ops over next;
 // each link of the chain counts as a level of nesting.
 func (p *parser) binary(op Op, ops []string, next func() *Expr) *Expr {
-	start := p.tok.off
-	l := next()
-	links := 0
-	for p.tok.kind == tOp && slices.Contains(ops, p.tok.text) {
-		text, off := p.tok.text, p.tok.off
-		p.nest(off)
-		p.advance()
-		links++
-		r := next()
-		l = p.node(op, start, text, l, r)
-		l.OpOff = int32(off)
-	}
-	p.depth -= links
-	return l
+	start := p.Tok.Off
+	return syntax.Left(&p.Parser, ops, MaxNesting, next, func(l, r *Expr, t token) *Expr {
+		e := p.node(op, start, t.Text, l, r)
+		e.OpOff = int32(t.Off)
+		return e
+	})
 }
 
 var (
@@ -719,30 +650,21 @@ func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
 
 // nary parses a chain of the operator text over next as one node.
 func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
-	start := p.tok.off
-	e := next()
-	if !p.isOp(text) {
-		return e
-	}
-	args := []*Expr{e}
-	for p.isOp(text) {
-		p.advance()
-		args = append(args, next())
-	}
-	return p.node(op, start, "", args...)
+	start := p.Tok.Off
+	return p.join(op, start, syntax.List(&p.Parser, text, next))
 }
 
 func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
 func (p *parser) and() *Expr { return p.nary(EAnd, "&", p.not) }
 
 func (p *parser) not() *Expr {
-	if !p.isOp("!") {
+	if !p.IsOp("!") {
 		return p.equality()
 	}
-	start := p.tok.off
-	p.nest(start)
-	p.advance()
-	defer p.unnest()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	return p.node(ENot, start, "", p.not())
 }
 
@@ -753,85 +675,69 @@ func (p *parser) equality() *Expr {
 
 func (p *parser) relation() *Expr { return p.binary(ECmp, relOps, p.sum) }
 
-func (p *parser) sum() *Expr {
-	start := p.tok.off
-	e := p.term()
-	if !p.isOp("+") && !p.isOp("-") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.isOp("+") || p.isOp("-") {
-		minus, off := p.tok.text == "-", p.tok.off
-		p.advance()
-		t := p.term()
-		t.Minus, t.OpOff = minus, int32(off)
-		args = append(args, t)
-	}
-	return p.node(ESum, start, "", args...)
+func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
+func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
+
+// signed parses a sum (+ and -) or a product (* and /) as one node whose
+// operands after the first say which operator precedes them.
+func (p *parser) signed(op Op, plus, minus string, next func() *Expr) *Expr {
+	start := p.Tok.Off
+	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
 }
 
-func (p *parser) term() *Expr {
-	start := p.tok.off
-	e := p.unary()
-	if !p.isOp("*") && !p.isOp("/") {
-		return e
+// join makes the operands of a level one node, or returns the only one.
+func (p *parser) join(op Op, start int, args []*Expr) *Expr {
+	if len(args) == 1 {
+		return args[0]
 	}
-	args := []*Expr{e}
-	for p.isOp("*") || p.isOp("/") {
-		div, off := p.tok.text == "/", p.tok.off
-		p.advance()
-		u := p.unary()
-		u.Minus, u.OpOff = div, int32(off)
-		args = append(args, u)
-	}
-	return p.node(EProd, start, "", args...)
+	return p.node(op, start, "", args...)
 }
 
 func (p *parser) unary() *Expr {
-	if !p.isOp("-") {
+	if !p.IsOp("-") {
 		return p.basic()
 	}
-	start := p.tok.off
-	p.nest(start)
-	p.advance()
-	defer p.unnest()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	return p.node(ENeg, start, "", p.unary())
 }
 
 // basic parses a literal, a name, a call, a parenthesised expression and,
 // in properties, a label, P, D or filter.
 func (p *parser) basic() *Expr {
-	start := p.tok.off
-	t := p.tok
-	switch t.kind {
+	start := p.Tok.Off
+	t := p.Tok
+	switch t.Kind {
 	case tInt:
-		p.advance()
-		return p.node(EInt, start, t.text)
+		p.Advance()
+		return p.node(EInt, start, t.Text)
 	case tDouble:
-		p.advance()
-		return p.node(EDouble, start, t.text)
+		p.Advance()
+		return p.node(EDouble, start, t.Text)
 	case tString:
 		if !p.prop {
-			p.fail(start, "a quoted label (\"%s\") only appears in properties", t.text)
+			p.Fail(start, "a quoted label (\"%s\") only appears in properties", t.Text)
 		}
-		if !isIdent(t.text) {
-			p.fail(start, "\"%s\" is not a valid label name: write an identifier in double quotes, such as \"done\"", t.text)
+		if !syntax.IsIdent(t.Text) {
+			p.Fail(start, "\"%s\" is not a valid label name: write an identifier in double quotes, such as \"done\"", t.Text)
 		}
-		p.advance()
-		return p.node(ELabel, start, t.text)
+		p.Advance()
+		return p.node(ELabel, start, t.Text)
 	case tPrimed:
-		p.fail(start, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", t.text, t.text)
+		p.Fail(start, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", t.Text, t.Text)
 	case tOp:
-		if t.text == "(" {
-			p.nest(start)
-			p.advance()
-			defer p.unnest()
+		if t.Text == "(" {
+			p.Nest(start, MaxNesting)
+			p.Advance()
+			defer p.Unnest()
 			e := p.exprExpect("an expression")
 			p.expect(")", "")
 			return p.node(EParen, start, "", e)
 		}
-		if t.text == "?" && p.prop {
-			p.fail(start, `unexpected "?": "=?" follows P (P=? [ψ]), or stands for ε or δ in D{?, δ}[ψ]`)
+		if t.Text == "?" && p.prop {
+			p.Fail(start, `unexpected "?": "=?" follows P (P=? [ψ]), or stands for ε or δ in D{?, δ}[ψ]`)
 		}
 	case tIdent:
 		return p.word()
@@ -842,30 +748,30 @@ func (p *parser) basic() *Expr {
 
 // word parses an expression that starts with an identifier or keyword.
 func (p *parser) word() *Expr {
-	start := p.tok.off
-	t := p.tok
-	switch t.text {
+	start := p.Tok.Off
+	t := p.Tok
+	switch t.Text {
 	case "true", "false":
-		p.advance()
-		return p.node(EBool, start, t.text)
+		p.Advance()
+		return p.node(EBool, start, t.Text)
 	case "func":
 		return p.oldCall()
 	case "min", "max":
 		if !p.peekIsOp("(") {
-			p.fail(start, "%s is a function: %s", t.text, functions[t.text].usage)
+			p.Fail(start, "%s is a function: %s", t.Text, functions[t.Text].usage)
 		}
 		return p.call()
 	case "X", "F", "G":
 		if p.path {
-			p.fail(start, "%s must be parenthesised here: a path operator takes everything after it, so write e.g. (%s a) & (%s b)", t.text, t.text, t.text)
+			p.Fail(start, "%s must be parenthesised here: a path operator takes everything after it, so write e.g. (%s a) & (%s b)", t.Text, t.Text, t.Text)
 		}
-		p.fail(start, "%s is a path operator: it can only appear inside P…[…] or D{…}[…] in a property", t.text)
+		p.Fail(start, "%s is a path operator: it can only appear inside P…[…] or D{…}[…] in a property", t.Text)
 	case "P", "Pmin", "Pmax", "filter", "R", "Rmin", "Rmax", "S", "E", "A", "C", "I", "W", "U":
 		if p.prop {
 			return p.property()
 		}
-		if t.text != "U" && t.text != "W" {
-			p.fail(start, "%s is a property operator: it cannot appear in a model", t.text)
+		if t.Text != "U" && t.Text != "W" {
+			p.Fail(start, "%s is a property operator: it cannot appear in a model", t.Text)
 		}
 	case "D":
 		if p.prop && p.peekIsOp("{") {
@@ -873,30 +779,30 @@ func (p *parser) word() *Expr {
 		}
 	case "multi":
 		if p.prop && p.peekIsOp("(") {
-			p.fail(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
+			p.Fail(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
 		}
 	}
-	if keywords[t.text] {
+	if keywords[t.Text] {
 		p.unexpected("an expression")
 	}
 	if p.peekIsOp("(") {
 		return p.call()
 	}
-	p.advance()
-	return p.node(EName, start, t.text)
+	p.Advance()
+	return p.node(EName, start, t.Text)
 }
 
 // call parses NAME(ARGS) for a built-in function.
 func (p *parser) call() *Expr {
-	start := p.tok.off
-	name := p.tok.text
+	start := p.Tok.Off
+	name := p.Tok.Text
 	if _, ok := functions[name]; !ok {
-		p.fail(start, "unknown function %s (PRISM's functions: %s)", name, functionList)
+		p.Fail(start, "unknown function %s (PRISM's functions: %s)", name, functionList)
 	}
-	p.nest(start)
-	p.advance()
-	p.advance() // (
-	defer p.unnest()
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	p.Advance() // (
+	defer p.Unnest()
 	args := p.args()
 	e := p.node(ECall, start, name, args...)
 	p.arity(e)
@@ -905,19 +811,19 @@ func (p *parser) call() *Expr {
 
 // oldCall parses func(NAME, ARGS).
 func (p *parser) oldCall() *Expr {
-	start := p.tok.off
-	p.nest(start)
-	p.advance()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance()
 	p.expect("(", `"(": func(name, arguments…)`)
-	defer p.unnest()
-	if p.tok.kind != tIdent {
+	defer p.Unnest()
+	if p.Tok.Kind != tIdent {
 		p.unexpected("a function name")
 	}
-	name, off := p.tok.text, p.tok.off
+	name, off := p.Tok.Text, p.Tok.Off
 	if _, ok := functions[name]; !ok {
-		p.fail(off, "unknown function %s (PRISM's functions: %s)", name, functionList)
+		p.Fail(off, "unknown function %s (PRISM's functions: %s)", name, functionList)
 	}
-	p.advance()
+	p.Advance()
 	p.expect(",", `"," and the arguments: func(name, arguments…)`)
 	args := p.args()
 	e := p.node(ECall, start, name, args...)
@@ -931,10 +837,10 @@ func (p *parser) args() []*Expr {
 	var args []*Expr
 	for {
 		args = append(args, p.exprExpect("an argument"))
-		if !p.isOp(",") {
+		if !p.IsOp(",") {
 			break
 		}
-		p.advance()
+		p.Advance()
 	}
 	p.expect(")", `"," or ")"`)
 	return args
@@ -946,12 +852,12 @@ func (p *parser) arity(e *Expr) {
 	n := len(e.Args)
 	switch {
 	case f.max < 0 && n < f.min:
-		p.fail(int(e.Off), "%s takes at least %d arguments, %s; found %d", e.Text, f.min, f.usage, n)
+		p.Fail(int(e.Off), "%s takes at least %d arguments, %s; found %d", e.Text, f.min, f.usage, n)
 	case f.max >= 0 && n != f.min:
 		plural := "s"
 		if f.min == 1 {
 			plural = ""
 		}
-		p.fail(int(e.Off), "%s takes %d argument%s, %s; found %d", e.Text, f.min, plural, f.usage, n)
+		p.Fail(int(e.Off), "%s takes %d argument%s, %s; found %d", e.Text, f.min, plural, f.usage, n)
 	}
 }

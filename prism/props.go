@@ -20,20 +20,20 @@ func ParseProperties(filename, src string) (*PropertiesFile, error) {
 }
 
 func (p *parser) propertiesFile(f *PropertiesFile) {
-	for p.tok.kind != tEOF {
+	for p.Tok.Kind != tEOF {
 		switch {
-		case p.isOp(";"):
-			p.advance()
-		case p.is("const") || p.is("rate") || p.is("prob"):
+		case p.IsOp(";"):
+			p.Advance()
+		case p.Is("const") || p.Is("rate") || p.Is("prob"):
 			p.prop = false
 			f.Consts = append(f.Consts, p.constDecl())
-		case p.is("label"):
+		case p.Is("label"):
 			p.prop = false
 			f.Labels = append(f.Labels, p.labelDecl())
-		case p.is("formula"):
+		case p.Is("formula"):
 			p.prop = false
 			f.Formulas = append(f.Formulas, p.formulaDecl())
-		case p.tok.kind == tIdent && keywords[p.tok.text] && !startsProperty[p.tok.text]:
+		case p.Tok.Kind == tIdent && keywords[p.Tok.Text] && !startsProperty[p.Tok.Text]:
 			p.unexpected("a property, const, label or formula")
 		default:
 			p.prop, p.path = true, false
@@ -51,40 +51,40 @@ var startsProperty = map[string]bool{
 
 // oneProperty parses `("NAME":)? EXPR`.
 func (p *parser) oneProperty() *Property {
-	start := p.tok.off
+	start := p.Tok.Off
 	p.count(start)
 	pr := &Property{}
-	if p.tok.kind == tString && p.peekIsOp(":") {
+	if p.Tok.Kind == tString && p.peekIsOp(":") {
 		n := p.quoted("", "property")
 		pr.Name = &n
-		p.advance() // :
+		p.Advance() // :
 	}
 	pr.Expr = p.exprExpect("a property, const, label or formula")
-	pr.Span = Span{start, p.lastEnd}
+	pr.Span = Span{start, p.LastEnd}
 	return pr
 }
 
 // property parses an expression that starts with a property keyword (P,
 // Pmin, Pmax, filter) and refuses the unsupported ones.
 func (p *parser) property() *Expr {
-	start, w := p.tok.off, p.tok.text
+	start, w := p.Tok.Off, p.Tok.Text
 	switch w {
 	case "P", "Pmin", "Pmax":
 		return p.prob()
 	case "filter":
 		return p.filter()
 	case "R", "Rmin", "Rmax":
-		p.fail(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
+		p.Fail(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
 	case "S":
-		p.fail(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+		p.Fail(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "E":
-		p.fail(start, "E (CTL exists) is not supported: write P>0 [ψ]")
+		p.Fail(start, "E (CTL exists) is not supported: write P>0 [ψ]")
 	case "A":
-		p.fail(start, "A (CTL for all) is not supported: write P>=1 [ψ]")
+		p.Fail(start, "A (CTL for all) is not supported: write P>=1 [ψ]")
 	case "C", "I":
-		p.fail(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
+		p.Fail(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
 	case "W":
-		p.fail(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
+		p.Fail(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
 	}
 	p.unexpected("an expression")
 	return nil
@@ -92,18 +92,18 @@ func (p *parser) property() *Expr {
 
 // prob parses P~p [ψ], P=? [ψ], Pmin=? [ψ], Pmax=? [ψ] (also P min=?).
 func (p *parser) prob() *Expr {
-	start, w := p.tok.off, p.tok.text
-	p.nest(start)
-	p.advance()
-	defer p.unnest()
+	start, w := p.Tok.Off, p.Tok.Text
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	var bound *Expr
 	var rel string
 	query := func(kind string) {
 		p.expect("=", `"=?"`)
-		if !p.isOp("?") {
-			p.fail(p.tok.off, "P%s=p is not a PRISM property: write P%s=? [ψ]", kind, kind)
+		if !p.IsOp("?") {
+			p.Fail(p.Tok.Off, "P%s=p is not a PRISM property: write P%s=? [ψ]", kind, kind)
 		}
-		p.advance()
+		p.Advance()
 		rel = kind + "="
 	}
 	switch {
@@ -111,20 +111,20 @@ func (p *parser) prob() *Expr {
 		query("min")
 	case w == "Pmax":
 		query("max")
-	case p.is("min") || p.is("max"):
-		kind := p.tok.text
-		p.advance()
+	case p.Is("min") || p.Is("max"):
+		kind := p.Tok.Text
+		p.Advance()
 		query(kind)
-	case p.tok.kind == tOp && slices.Contains(relOps, p.tok.text):
-		rel = p.tok.text
-		p.advance()
+	case p.Tok.Kind == tOp && slices.Contains(relOps, p.Tok.Text):
+		rel = p.Tok.Text
+		p.Advance()
 		bound = p.sub(false, false, "a probability bound")
-	case p.isOp("="):
-		p.advance()
-		if !p.isOp("?") {
-			p.fail(p.tok.off, "P=p is not a PRISM property: write P=? [ψ] for the probability, or a bound such as P>=p [ψ]")
+	case p.IsOp("="):
+		p.Advance()
+		if !p.IsOp("?") {
+			p.Fail(p.Tok.Off, "P=p is not a PRISM property: write P=? [ψ] for the probability, or a bound such as P>=p [ψ]")
 		}
-		p.advance()
+		p.Advance()
 		rel = "="
 	default:
 		p.unexpected(`"=?" or a bound such as ">=0.5" after P: P=? [ψ], P>=0.5 [ψ]`)
@@ -134,7 +134,7 @@ func (p *parser) prob() *Expr {
 	p.prop, p.path = true, true
 	path := p.exprExpect("a path formula")
 	var filter *Expr
-	if p.isOp("{") {
+	if p.IsOp("{") {
 		filter = p.oldFilter()
 	}
 	p.prop, p.path = saveProp, savePath
@@ -144,20 +144,20 @@ func (p *parser) prob() *Expr {
 
 // oldFilter parses the old-style filter {STATES}{min}{max} inside P[…].
 func (p *parser) oldFilter() *Expr {
-	start := p.tok.off
-	p.nest(start)
-	p.advance()
-	defer p.unnest()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	states := p.sub(true, false, "the states of the filter {…}")
 	p.expect("}", "")
 	var kinds []string
-	for p.isOp("{") {
-		p.advance()
-		if !p.is("min") && !p.is("max") {
+	for p.IsOp("{") {
+		p.Advance()
+		if !p.Is("min") && !p.Is("max") {
 			p.unexpected(`min or max: {min}, {max}`)
 		}
-		kinds = append(kinds, p.tok.text)
-		p.advance()
+		kinds = append(kinds, p.Tok.Text)
+		p.Advance()
 		p.expect("}", "")
 	}
 	return p.node(EOldFilter, start, strings.Join(kinds, ","), states)
@@ -165,14 +165,14 @@ func (p *parser) oldFilter() *Expr {
 
 // dp parses the dpCTL operator D{ε, δ}[ψ]; ε or δ may be ?.
 func (p *parser) dp() *Expr {
-	start := p.tok.off
-	p.nest(start)
-	p.advance() // D
-	p.advance() // {
-	defer p.unnest()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance() // D
+	p.Advance() // {
+	defer p.Unnest()
 	eps := p.dpParam("ε")
-	if p.isOp("}") {
-		p.fail(p.tok.off, "D needs both ε and δ: write D{ε, δ}[ψ], e.g. D{1, 0}[X \"out\"]")
+	if p.IsOp("}") {
+		p.Fail(p.Tok.Off, "D needs both ε and δ: write D{ε, δ}[ψ], e.g. D{1, 0}[X \"out\"]")
 	}
 	p.expect(",", `"," and δ: D{ε, δ}[ψ]`)
 	delta := p.dpParam("δ")
@@ -187,9 +187,9 @@ func (p *parser) dp() *Expr {
 }
 
 func (p *parser) dpParam(what string) *Expr {
-	if p.isOp("?") {
-		start := p.tok.off
-		p.advance()
+	if p.IsOp("?") {
+		start := p.Tok.Off
+		p.Advance()
 		return p.node(EUnknown, start, "")
 	}
 	return p.sub(false, false, what+" (a number, or ?)")
@@ -201,24 +201,24 @@ var filterOps = []string{"min", "max", "argmin", "argmax", "count", "sum", "+", 
 
 // filter parses filter(OP, φ, STATES?).
 func (p *parser) filter() *Expr {
-	start := p.tok.off
-	p.nest(start)
-	p.advance()
+	start := p.Tok.Off
+	p.Nest(start, MaxNesting)
+	p.Advance()
 	p.expect("(", `"(": filter(op, φ, states)`)
-	defer p.unnest()
-	op, opOff := p.tok.text, p.tok.off
-	if p.tok.kind != tIdent && !(p.tok.kind == tOp && (op == "+" || op == "&" || op == "|")) || !slices.Contains(filterOps, op) {
-		if p.tok.kind == tIdent {
-			p.fail(opOff, "unknown filter operator %s (filter operators: %s)", op, strings.Join(filterOps, ", "))
+	defer p.Unnest()
+	op, opOff := p.Tok.Text, p.Tok.Off
+	if p.Tok.Kind != tIdent && !(p.Tok.Kind == tOp && (op == "+" || op == "&" || op == "|")) || !slices.Contains(filterOps, op) {
+		if p.Tok.Kind == tIdent {
+			p.Fail(opOff, "unknown filter operator %s (filter operators: %s)", op, strings.Join(filterOps, ", "))
 		}
 		p.unexpected("a filter operator such as forall, print or first")
 	}
-	p.advance()
+	p.Advance()
 	p.expect(",", `"," and the formula: filter(op, φ, states)`)
 	phi := p.exprExpect("the formula to filter")
 	var states *Expr
-	if p.isOp(",") {
-		p.advance()
+	if p.IsOp(",") {
+		p.Advance()
 		states = p.exprExpect("the states to filter by")
 	}
 	p.expect(")", `"," or ")"`)
@@ -230,28 +230,28 @@ func (p *parser) filter() *Expr {
 // until parses a path formula: "a U b" (U binds loosest), its operands
 // temporal.
 func (p *parser) until() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	l := p.temporal()
-	if p.tok.kind != tIdent {
+	if p.Tok.Kind != tIdent {
 		return l
 	}
-	switch p.tok.text {
+	switch p.Tok.Text {
 	case "W":
-		p.fail(p.tok.off, "W (weak until) is not supported: dpcheck checks X, U, F and G")
+		p.Fail(p.Tok.Off, "W (weak until) is not supported: dpcheck checks X, U, F and G")
 	case "R":
-		p.fail(p.tok.off, "R (release) is not supported: dpcheck checks X, U, F and G")
+		p.Fail(p.Tok.Off, "R (release) is not supported: dpcheck checks X, U, F and G")
 	case "U":
 	default:
 		return l
 	}
-	uOff := p.tok.off
-	p.advance()
+	uOff := p.Tok.Off
+	p.Advance()
 	bound, strict := p.bound("U")
 	r := p.temporal()
 	e := p.node(EUntil, start, "", l, r, bound)
 	e.OpOff, e.Strict = int32(uOff), strict
-	if p.is("U") {
-		p.fail(p.tok.off, "U does not chain: add parentheses, e.g. a U (b U c)")
+	if p.Is("U") {
+		p.Fail(p.Tok.Off, "U does not chain: add parentheses, e.g. a U (b U c)")
 	}
 	return e
 }
@@ -259,18 +259,18 @@ func (p *parser) until() *Expr {
 // temporal parses X ψ, F ψ, G ψ (with a time bound for F and G) or an
 // expression.
 func (p *parser) temporal() *Expr {
-	if p.tok.kind != tIdent || p.tok.text != "X" && p.tok.text != "F" && p.tok.text != "G" {
+	if p.Tok.Kind != tIdent || p.Tok.Text != "X" && p.Tok.Text != "F" && p.Tok.Text != "G" {
 		return p.ite()
 	}
-	start, op := p.tok.off, p.tok.text
-	p.nest(start)
-	p.advance()
-	defer p.unnest()
+	start, op := p.Tok.Off, p.Tok.Text
+	p.Nest(start, MaxNesting)
+	p.Advance()
+	defer p.Unnest()
 	var bound *Expr
 	var strict bool
 	if op == "X" {
-		if p.tok.kind == tOp && (slices.Contains(relOps, p.tok.text) || p.tok.text == "[" || p.tok.text == "=") {
-			p.fail(p.tok.off, "X takes no time bound: write X X … for several steps")
+		if p.Tok.Kind == tOp && (slices.Contains(relOps, p.Tok.Text) || p.Tok.Text == "[" || p.Tok.Text == "=") {
+			p.Fail(p.Tok.Off, "X takes no time bound: write X X … for several steps")
 		}
 	} else {
 		bound, strict = p.bound(op)
@@ -286,23 +286,23 @@ func (p *parser) temporal() *Expr {
 // bound parses the time bound after F, G or U: <=k or <k. As in PRISM, a
 // name followed by ( is the bound alone (F<=t (b) is F<=t applied to (b)).
 func (p *parser) bound(op string) (*Expr, bool) {
-	if p.tok.kind != tOp {
+	if p.Tok.Kind != tOp {
 		return nil, false
 	}
-	switch p.tok.text {
+	switch p.Tok.Text {
 	case "<=", "<":
-		strict := p.tok.text == "<"
-		p.advance()
-		if p.tok.kind == tIdent && p.peekIsOp("(") && !keywords[p.tok.text] {
-			if _, ok := functions[p.tok.text]; !ok {
-				start, name := p.tok.off, p.tok.text
-				p.advance()
+		strict := p.Tok.Text == "<"
+		p.Advance()
+		if p.Tok.Kind == tIdent && p.peekIsOp("(") && !keywords[p.Tok.Text] {
+			if _, ok := functions[p.Tok.Text]; !ok {
+				start, name := p.Tok.Off, p.Tok.Text
+				p.Advance()
 				return p.node(EName, start, name), strict
 			}
 		}
 		return p.sub(false, false, "a time bound"), strict
 	case ">=", ">", "=", "[":
-		p.fail(p.tok.off, "lower and interval time bounds (%s%s…) are not supported: write %s<=k or %s<k", op, p.tok.text, op, op)
+		p.Fail(p.Tok.Off, "lower and interval time bounds (%s%s…) are not supported: write %s<=k or %s<k", op, p.Tok.Text, op, op)
 	}
 	return nil, false
 }

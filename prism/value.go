@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Limits on the numbers a PRISM file may ask dpcheck to compute exactly.
@@ -97,7 +98,7 @@ func ParseConsts(defs ...string) (map[string]Value, error) {
 		for _, item := range strings.Split(d, ",") {
 			name, val, ok := strings.Cut(item, "=")
 			name = strings.TrimSpace(name)
-			if !ok || !isIdent(name) {
+			if !ok || !syntax.IsIdent(name) {
 				return nil, fmt.Errorf("%q is not a definition NAME=VALUE (such as N=5 or p=1/3)", item)
 			}
 			v, err := ParseValue(val)

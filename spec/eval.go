@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/syntax"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -135,7 +136,7 @@ func smallDecimal(text string) (*big.Rat, bool) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
-		case isDigit(c):
+		case syntax.IsDigit(c):
 			n = n*10 + uint64(c-'0')
 			digits++
 			if point {
@@ -174,15 +175,6 @@ func gcd(a, b uint64) uint64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // power returns x^k for an integer k within MaxPowerBits.

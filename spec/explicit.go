@@ -17,6 +17,7 @@ import (
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // PRISM's explicit model files, read exactly: model explicit("m.tra",
@@ -217,7 +218,7 @@ func (l line) fields(out []line) []line {
 
 // index reads a non-negative integer below n (a state or label number).
 func index(text string, n int) (int, bool) {
-	if text == "" || len(text) > 10 || !isDigits(text) {
+	if text == "" || len(text) > 10 || !syntax.IsDigits(text) {
 		return 0, false
 	}
 	x, err := strconv.Atoi(text)
@@ -431,9 +432,9 @@ func (r *explicitReader) header(f *source.File, fn, fm line) (n, m int, ok bool)
 func (r *explicitReader) count(f *source.File, fd line, what string) (int, bool) {
 	t := fd.text
 	switch {
-	case len(t) > 1 && t[0] == '-' && isDigits(t[1:]):
+	case len(t) > 1 && t[0] == '-' && syntax.IsDigits(t[1:]):
 		r.errorf(f, fd.off, "the number of %s is negative (%s)", what, excerpt(t))
-	case !isDigits(t):
+	case !syntax.IsDigits(t):
 		r.errorf(f, fd.off, "%s is not a number of %s", source.Quote(t), what)
 	default:
 		if x, ok := index(t, 1<<31-1); ok {
@@ -560,11 +561,10 @@ func internProb(probs *[]explicitProb, seen map[string]int32, text string) int32
 func probability(text string) explicitProb {
 	bad := explicitProb{err: fmt.Sprintf("%s is not a probability: write a decimal (0.25, 1.0E-4) or a fraction (1/4)", source.Quote(text))}
 	num, den, frac := strings.Cut(text, "/")
-	sc := scanner{src: num}
-	if num == "" || sc.number(0) != len(num) || frac && (den == "" || (&scanner{src: den}).number(0) != len(den)) {
+	if num == "" || syntax.NumberEnd(num, 0) != len(num) || frac && (den == "" || syntax.NumberEnd(den, 0) != len(den)) {
 		return bad
 	}
-	if !isDigit(num[0]) && num[0] != '.' || frac && !isDigit(den[0]) && den[0] != '.' {
+	if !syntax.IsDigit(num[0]) && num[0] != '.' || frac && !syntax.IsDigit(den[0]) && den[0] != '.' {
 		return bad
 	}
 	x, err := parseNumber(num)
@@ -660,7 +660,7 @@ func (r *explicitReader) labels(f *source.File, n int) ([][]string, []int) {
 		}
 		s, sok := index(strings.TrimSpace(head), n)
 		switch {
-		case !ok || !isDigits(strings.TrimSpace(head)):
+		case !ok || !syntax.IsDigits(strings.TrimSpace(head)):
 			r.errorf(f, l.off, "a line of a .lab file is STATE: LABEL LABEL …")
 			return true
 		case !sok:
@@ -756,7 +756,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 		head, rest, ok := strings.Cut(t, ":")
 		s, sok := index(head, n)
 		switch {
-		case !ok || !isDigits(head) || len(rest) < 2 || rest[0] != '(' || rest[len(rest)-1] != ')':
+		case !ok || !syntax.IsDigits(head) || len(rest) < 2 || rest[0] != '(' || rest[len(rest)-1] != ')':
 			r.errorf(f, l.off, "a line of a .sta file is STATE:(VALUE,…)")
 			return true
 		case !sok:
@@ -802,7 +802,7 @@ func (r *explicitReader) states(f *source.File, n int) []chain.Valuation {
 // isName reports whether s is an identifier.
 func isName(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !isLetter(s[i]) && (i == 0 || !isDigit(s[i])) {
+		if !syntax.IsLetter(s[i]) && (i == 0 || !syntax.IsDigit(s[i])) {
 			return false
 		}
 	}

@@ -21,7 +21,7 @@ func Format(filename, src string) (string, error) {
 	}
 	p := &printer{f: f}
 	for _, c := range f.comments {
-		p.comments = append(p.comments, fcomment{line: f.Position(c.off).Line, text: c.text})
+		p.comments = append(p.comments, fcomment{line: f.Position(c.Off).Line, text: c.Text})
 	}
 	for _, st := range f.Stmts {
 		p.node(st.Bounds(), func() { p.stmt(st) })

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Loading explicit chains. Generated models are large — hundreds of
@@ -230,14 +231,14 @@ func (p *parser) loadChain() *ChainStmt {
 	d := newChainData()
 	s.data = d
 	p.expect("{")
-	for !p.isOp("}") {
+	for !p.IsOp("}") {
 		if d.items%1024 == 0 {
 			if err := p.ld.ctx.Err(); err != nil {
 				panic(cancelled{err})
 			}
 		}
 		d.items++
-		if p.is("state") {
+		if p.Is("state") {
 			p.loadState(d)
 		} else {
 			p.loadRow(d)
@@ -246,13 +247,13 @@ func (p *parser) loadChain() *ChainStmt {
 			d.drop()
 		}
 	}
-	p.advance()
+	p.Advance()
 	return s
 }
 
 // loadState reads "state NAME (VAR = VALUE, …) [LABEL, …]".
 func (p *parser) loadState(d *chainData) {
-	p.advance()
+	p.Advance()
 	n := p.name("a state name")
 	d.nStates++
 	keep := !d.over
@@ -260,42 +261,42 @@ func (p *parser) loadState(d *chainData) {
 	if keep {
 		st = stateRec{sym: d.sym(n.Text), off: int32(n.Off), quoted: n.Quoted, valLo: int32(len(d.vals)), labLo: int32(len(d.labels))}
 	}
-	if p.isOp("(") {
-		p.advance()
+	if p.IsOp("(") {
+		p.Advance()
 		for {
 			w := p.word("VARIABLE = VALUE")
 			p.expect("=")
 			v := valRec{off: int32(w.Off), expr: -1}
 			if x, ok := p.intLiteral(); ok {
 				v.value = x
-			} else if n, e := p.nodes, p.expr(); keep {
+			} else if n, e := p.Nodes, p.expr(); keep {
 				v.expr = d.expr(e)
 			} else {
-				p.nodes = n // not kept
+				p.Nodes = n // not kept
 			}
 			if keep {
 				v.word = d.word(w.Name)
 				d.vals = push(d.vals, v)
 			}
-			if !p.isOp(",") {
+			if !p.IsOp(",") {
 				break
 			}
-			p.advance()
+			p.Advance()
 		}
 		p.expect(")")
 	}
-	if p.isOp("[") {
-		p.advance()
-		if !p.isOp("]") {
+	if p.IsOp("[") {
+		p.Advance()
+		if !p.IsOp("]") {
 			for {
 				l := p.name("a label")
 				if keep {
 					d.labels = push(d.labels, labelRec{word: d.word(l.Text), off: int32(l.Off)})
 				}
-				if !p.isOp(",") {
+				if !p.IsOp(",") {
 					break
 				}
-				p.advance()
+				p.Advance()
 			}
 		}
 		p.expect("]")
@@ -308,8 +309,8 @@ func (p *parser) loadState(d *chainData) {
 
 // loadRow reads "FROM -> TO : P, … [else sink]".
 func (p *parser) loadRow(d *chainData) {
-	start := p.tok.off
-	if p.tok.kind != tIdent && p.tok.kind != tString {
+	start := p.Tok.Off
+	if p.Tok.Kind != tIdent && p.Tok.Kind != tString {
 		p.unexpected(`"}", a state or a row FROM -> TO : PROBABILITY`)
 	}
 	from := p.name("a state name")
@@ -325,17 +326,17 @@ func (p *parser) loadRow(d *chainData) {
 		to := p.name("a transition TARGET : PROBABILITY")
 		p.rowColon(to)
 		n++
-		t := targetRec{off: int32(to.Off), probOff: int32(p.tok.off)}
+		t := targetRec{off: int32(to.Off), probOff: int32(p.Tok.Off)}
 		if lit, ok := p.probLiteral(d, keep); ok {
 			t.prob = lit
 		} else if pr, ok := p.probSeen(d, keep); ok {
 			t.prob = -pr - 1
-		} else if n, e := p.nodes, p.expr(); !keep {
-			p.nodes = n // not kept
+		} else if n, e := p.Nodes, p.expr(); !keep {
+			p.Nodes = n // not kept
 		} else {
-			pr, seen := d.prob(p.f.Src[t.probOff:p.lastEnd], e)
+			pr, seen := d.prob(p.f.Src[t.probOff:p.LastEnd], e)
 			if seen {
-				p.nodes = n // the text's first expression is kept instead
+				p.Nodes = n // the text's first expression is kept instead
 			}
 			t.prob = -pr - 1
 		}
@@ -343,18 +344,18 @@ func (p *parser) loadRow(d *chainData) {
 			t.to = d.sym(to.Text)
 			d.targets = push(d.targets, t)
 		}
-		if !p.isOp(",") {
+		if !p.IsOp(",") {
 			break
 		}
-		p.advance()
+		p.Advance()
 	}
 	d.nRowTrans += n + 1
-	if p.is("else") {
-		p.advance()
+	if p.Is("else") {
+		p.Advance()
 		switch {
-		case p.tok.kind == tIdent, p.isOp("†"):
-			r.sinkOff, r.sinkLen = int32(p.tok.off), int32(p.tok.end-p.tok.off)
-			p.advance()
+		case p.Tok.Kind == tIdent, p.IsOp("†"):
+			r.sinkOff, r.sinkLen = int32(p.Tok.Off), int32(p.Tok.End-p.Tok.Off)
+			p.Advance()
 		default:
 			p.unexpected("sink")
 		}
@@ -369,14 +370,14 @@ func (p *parser) loadRow(d *chainData) {
 // expression after an operand: a binary or postfix operator of the
 // grammar (^ * / + - comparisons & | U => ?).
 func (p *parser) continuesExpr() bool {
-	switch p.tok.kind {
+	switch p.Tok.Kind {
 	case tOp:
-		switch p.tok.text {
+		switch p.Tok.Text {
 		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?":
 			return true
 		}
 	case tIdent:
-		return p.tok.text == "U"
+		return p.Tok.Text == "U"
 	}
 	return false
 }
@@ -387,26 +388,26 @@ func (p *parser) continuesExpr() bool {
 // parses the expression. It consumes tokens exactly as expr() would, so
 // a token the scanner cannot read fails at the same place.
 func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
-	if p.tok.kind != tNumber {
+	if p.Tok.Kind != tNumber {
 		return 0, false
 	}
 	m := p.mark()
-	start, num := p.tok.off, p.tok.text
-	p.advance()
+	start, num := p.Tok.Off, p.Tok.Text
+	p.Advance()
 	l := litRec{num: num}
 	if p.continuesExpr() {
-		if !p.isOp("/") {
+		if !p.IsOp("/") {
 			p.reset(m)
 			return 0, false
 		}
-		l.slashRel = int32(p.tok.off - start)
-		p.advance()
-		if p.tok.kind != tNumber {
+		l.slashRel = int32(p.Tok.Off - start)
+		p.Advance()
+		if p.Tok.Kind != tNumber {
 			p.reset(m)
 			return 0, false
 		}
-		l.den, l.denRel = p.tok.text, int32(p.tok.off-start)
-		p.advance()
+		l.den, l.denRel = p.Tok.Text, int32(p.Tok.Off-start)
+		p.Advance()
 		if p.continuesExpr() {
 			p.reset(m)
 			return 0, false
@@ -415,7 +416,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 	if !keep {
 		return 0, true
 	}
-	text := p.f.Src[start:p.lastEnd]
+	text := p.f.Src[start:p.LastEnd]
 	if i, ok := d.litIndex[text]; ok {
 		return i, true
 	}
@@ -436,7 +437,7 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 	if !keep || len(d.probs) == 0 {
 		return 0, false
 	}
-	src, start := p.f.Src, p.tok.off
+	src, start := p.f.Src, p.Tok.Off
 	end := candidateEnd(src, start)
 	if end <= start {
 		return 0, false
@@ -445,25 +446,25 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	sc := scanner{src: src, off: end}
-	next, err := sc.next()
+	sc := syntax.At(&dpLang, src, end)
+	next, err := sc.Next()
 	if err != nil {
 		return 0, false
 	}
 	switch {
-	case next.kind == tIdent && next.text == "U":
+	case next.Kind == tIdent && next.Text == "U":
 		return 0, false
-	case next.kind == tOp:
-		switch next.text {
+	case next.Kind == tOp:
+		switch next.Text {
 		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?", "(", "{", "[", "'":
 			return 0, false
 		}
 	}
-	p.lastEnd = end
-	p.sc.off = sc.off
-	p.tok, p.peek, p.peekErr = next, token{}, nil
-	if next.kind != tEOF {
-		p.peek, p.peekErr = p.sc.next()
+	p.LastEnd = end
+	p.Sc.Off = sc.Off
+	p.Tok, p.Peek, p.PeekErr = next, token{}, nil
+	if next.Kind != tEOF {
+		p.Peek, p.PeekErr = p.Sc.Next()
 	}
 	return i, true
 }
@@ -508,24 +509,24 @@ scan:
 // digits, or minus one, followed by "," or ")"; otherwise it consumes
 // nothing and returns false.
 func (p *parser) intLiteral() (int64, bool) {
-	neg := p.isOp("-")
-	t := p.tok
+	neg := p.IsOp("-")
+	t := p.Tok
 	if neg {
-		t = p.peek
+		t = p.Peek
 	}
-	if t.kind != tNumber || len(t.text) > 18 || !isDigits(t.text) {
+	if t.Kind != tNumber || len(t.Text) > 18 || !syntax.IsDigits(t.Text) {
 		return 0, false
 	}
 	m := p.mark()
 	if neg {
-		p.advance()
+		p.Advance()
 	}
-	p.advance()
-	if !p.isOp(",") && !p.isOp(")") {
+	p.Advance()
+	if !p.IsOp(",") && !p.IsOp(")") {
 		p.reset(m)
 		return 0, false
 	}
-	x := int64(parseSmall(t.text))
+	x := int64(parseSmall(t.Text))
 	if neg {
 		x = -x
 	}

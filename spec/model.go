@@ -12,6 +12,7 @@ import (
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // The model of a file: a builder call (its arguments checked here, the
@@ -543,7 +544,7 @@ func parseSmall(digits string) uint64 {
 // evalLiteral computes a literal as constEval computes the expression it
 // is (a number, or a quotient of two), with the same errors.
 func evalLiteral(l *litRec) (*big.Rat, string, int32) {
-	if len(l.num) <= 18 && len(l.den) <= 18 && isDigits(l.num) && isDigits(l.den) { // a fraction of small integers
+	if len(l.num) <= 18 && len(l.den) <= 18 && syntax.IsDigits(l.num) && syntax.IsDigits(l.den) { // a fraction of small integers
 		a, b := parseSmall(l.num), parseSmall(l.den)
 		if b == 0 {
 			return nil, "division by zero", l.slashRel

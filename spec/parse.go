@@ -10,6 +10,7 @@ import (
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // Limits of the parser.
@@ -54,7 +55,7 @@ func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
 	}
-	p := &parser{f: f, sc: newScanner(src, keep), ld: ld, maxNodes: MaxNodes}
+	p := &parser{f: f, ld: ld, maxNodes: MaxNodes}
 	if ld != nil && ld.maxNodes > 0 {
 		p.maxNodes = ld.maxNodes
 	}
@@ -64,100 +65,58 @@ func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 				f, err = nil, c.err
 				return
 			}
-			b, ok := r.(bailout)
-			if !ok {
-				panic(r) // a bug: dpcheck.CheckSource reports it as an InternalError
-			}
-			f, err = nil, source.ErrorList{{Pos: f.Position(b.off), Msg: b.msg}}
+			b := syntax.Catch(r) // anything else is a bug: dpcheck.CheckSource reports it as an InternalError
+			f, err = nil, source.ErrorList{{Pos: f.Position(b.Off), Msg: b.Msg}}
 		}
 	}()
-	var serr *scanError
-	if p.tok, serr = p.sc.next(); serr != nil {
-		return nil, source.ErrorList{{Pos: f.Position(serr.off), Msg: serr.msg}}
+	if serr := p.Start(syntax.NewScanner(&dpLang, src, keep)); serr != nil {
+		return nil, source.ErrorList{{Pos: f.Position(serr.Off), Msg: serr.Msg}}
 	}
-	p.peek, p.peekErr = p.sc.next()
-	for p.tok.kind != tEOF {
+	for p.Tok.Kind != tEOF {
 		f.Stmts = append(f.Stmts, p.statement())
 	}
-	f.comments = p.sc.comments
+	f.comments = p.Sc.Comments
 	return f, nil
 }
 
-// bailout carries a syntax error out of the recursive descent.
-type bailout struct {
-	off int
-	msg string
-}
-
 type parser struct {
-	f        *File
-	sc       *scanner
-	tok      token // the current token
-	peek     token // the one after it
-	peekErr  *scanError
-	lastEnd  int // end of the last token consumed
-	depth    int
-	nodes    int      // expression nodes kept
-	maxNodes int      // MaxNodes
-	stmtKind string   // the statement being parsed, for messages
-	ld       *loading // set when the file is loaded rather than parsed
-	inModule bool     // inside module … endmodule, where ; ends items
-}
-
-// advance moves to the next token. A token the scanner could not read
-// fails the parse when the parser reaches it.
-func (p *parser) advance() {
-	p.lastEnd = p.tok.end
-	if p.peekErr != nil {
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
-	}
-	p.tok = p.peek
-	if p.tok.kind != tEOF {
-		p.peek, p.peekErr = p.sc.next()
-	}
-}
-
-func (p *parser) fail(off int, format string, args ...any) {
-	panic(bailout{off, fmt.Sprintf(format, args...)})
+	syntax.Parser // Nodes counts the expression nodes kept
+	f             *File
+	maxNodes      int      // MaxNodes
+	stmtKind      string   // the statement being parsed, for messages
+	ld            *loading // set when the file is loaded rather than parsed
+	inModule      bool     // inside module … endmodule, where ; ends items
 }
 
 // describe names a token in a message.
 func describe(t token) string {
-	switch t.kind {
+	switch t.Kind {
 	case tEOF:
 		return "end of file"
 	case tString:
-		return fmt.Sprintf("%q", t.text)
+		return fmt.Sprintf("%q", t.Text)
 	}
-	return `"` + t.text + `"`
+	return `"` + t.Text + `"`
 }
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) {
-	if p.peekErr != nil && p.peekErr.off == p.tok.end {
-		// The token runs into something the scanner cannot read (a Greek
-		// letter inside a keyword, say): that is the real problem.
-		panic(bailout{p.peekErr.off, p.peekErr.msg})
+	if p.IsOp(";") && !p.inModule && !p.CutShort() {
+		p.Fail(p.Tok.Off, "unexpected %s: .dp needs no ; (statements end by themselves; remove it)", describe(p.Tok))
 	}
-	msg := "unexpected " + describe(p.tok)
-	if p.tok.kind == tOp && p.tok.text == ";" && !p.inModule {
-		msg += ": .dp needs no ; (statements end by themselves; remove it)"
-	} else if expected != "" {
-		msg += " (expected " + expected + ")"
-	}
-	p.fail(p.tok.off, "%s", msg)
+	p.Unexpected(describe(p.Tok), expected)
 }
 
 // misspelt fails at the current token when it is a word close to one of
 // words (property.Suggest: at most two edits), saying which was meant,
 // with hint after it.
 func (p *parser) misspelt(words []string, hint string) {
-	if p.tok.kind != tIdent || slices.Contains(words, p.tok.text) || len(p.tok.text) < 3 ||
-		p.peekErr != nil && p.peekErr.off == p.tok.end { // a word cut short by a character the scanner refuses
+	if p.Tok.Kind != tIdent || slices.Contains(words, p.Tok.Text) || len(p.Tok.Text) < 3 ||
+		p.CutShort() { // a word cut short by a character the scanner refuses
 		return
 	}
-	if sg := didYouMean(p.tok.text, words); sg != "" {
-		p.fail(p.tok.off, "unexpected %s%s%s", describe(p.tok), sg, hint)
+	if sg := didYouMean(p.Tok.Text, words); sg != "" {
+		p.Fail(p.Tok.Off, "unexpected %s%s%s", describe(p.Tok), sg, hint)
 	}
 }
 
@@ -179,61 +138,55 @@ func didYouMean(name string, words []string) string {
 // module. When the next token is on a later line, the ; is missing at the
 // end of the item: the error points there.
 func (p *parser) expectSemicolon(what string) {
-	if p.isOp(";") {
-		p.advance()
+	if p.IsOp(";") {
+		p.Advance()
 		return
 	}
-	if p.peekErr != nil && p.peekErr.off == p.tok.end || p.tok.kind == tEOF {
+	if p.CutShort() || p.Tok.Kind == tEOF {
 		p.unexpected(`";"`)
 	}
-	if strings.Contains(p.f.Src[p.lastEnd:p.tok.off], "\n") {
-		p.fail(p.lastEnd, "missing ; at the end of this %s (inside a module, declarations and commands end with ;)", what)
+	if strings.Contains(p.f.Src[p.LastEnd:p.Tok.Off], "\n") {
+		p.Fail(p.LastEnd, "missing ; at the end of this %s (inside a module, declarations and commands end with ;)", what)
 	}
 	p.unexpected(`";" ending the ` + what)
 }
 
-func (p *parser) is(text string) bool {
-	return (p.tok.kind == tOp || p.tok.kind == tIdent) && p.tok.text == text
-}
-
-func (p *parser) isOp(text string) bool { return p.tok.kind == tOp && p.tok.text == text }
-
 // expect consumes the operator text or fails.
 func (p *parser) expect(text string) token {
-	if !p.isOp(text) {
+	if !p.IsOp(text) {
 		p.unexpected(`"` + text + `"`)
 	}
-	t := p.tok
-	p.advance()
+	t := p.Tok
+	p.Advance()
 	return t
 }
 
 // expectWord consumes the keyword text or fails.
 func (p *parser) expectWord(text, expected string) {
-	if p.tok.kind != tIdent || p.tok.text != text {
+	if p.Tok.Kind != tIdent || p.Tok.Text != text {
 		p.unexpected(expected)
 	}
-	p.advance()
+	p.Advance()
 }
 
 func (p *parser) word(expected string) Word {
-	if p.tok.kind != tIdent {
+	if p.Tok.Kind != tIdent {
 		p.unexpected(expected)
 	}
-	w := Word{Off: p.tok.off, Name: p.tok.text}
-	p.advance()
+	w := Word{Off: p.Tok.Off, Name: p.Tok.Text}
+	p.Advance()
 	return w
 }
 
 func (p *parser) name(expected string) Name {
-	switch p.tok.kind {
+	switch p.Tok.Kind {
 	case tIdent:
-		n := Name{Off: p.tok.off, Text: p.tok.text}
-		p.advance()
+		n := Name{Off: p.Tok.Off, Text: p.Tok.Text}
+		p.Advance()
 		return n
 	case tString:
-		n := Name{Off: p.tok.off, Text: p.tok.text, Quoted: true}
-		p.advance()
+		n := Name{Off: p.Tok.Off, Text: p.Tok.Text, Quoted: true}
+		p.Advance()
 		return n
 	}
 	p.unexpected(expected)
@@ -242,8 +195,8 @@ func (p *parser) name(expected string) Name {
 
 func (p *parser) names(expected string) []Name {
 	ns := []Name{p.name(expected)}
-	for p.isOp(",") {
-		p.advance()
+	for p.IsOp(",") {
+		p.Advance()
 		ns = append(ns, p.name(expected))
 	}
 	return ns
@@ -255,64 +208,64 @@ const statementWords = "a statement: const, model, chain, module, mdp module, fo
 var statementKeywords = []string{"const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "param", "check", "query"}
 
 func (p *parser) statement() Stmt {
-	start := p.tok.off
-	span := func() Span { return Span{start, p.lastEnd} }
-	if p.tok.kind != tIdent {
+	start := p.Tok.Off
+	span := func() Span { return Span{start, p.LastEnd} }
+	if p.Tok.Kind != tIdent {
 		p.unexpected(statementWords)
 	}
-	switch p.tok.text {
+	switch p.Tok.Text {
 	case "const":
-		p.advance()
+		p.Advance()
 		s := &ConstStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
 		s.Span = span()
 		return s
 	case "model":
-		p.advance()
+		p.Advance()
 		s := &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
 		s.Span = span()
 		return s
 	case "chain":
-		p.advance()
+		p.Advance()
 		s := p.chain()
 		s.Span = span()
 		return s
 	case "module":
-		p.advance()
+		p.Advance()
 		s := p.module()
 		s.Span = span()
 		return s
 	case "mdp":
-		if p.peek.kind != tIdent || p.peek.text != "module" {
-			p.advance()
+		if p.Peek.Kind != tIdent || p.Peek.Text != "module" {
+			p.Advance()
 			p.unexpected(`"module": an MDP's module is written mdp module NAME … endmodule`)
 		}
-		p.advance()
-		p.advance()
+		p.Advance()
+		p.Advance()
 		s := p.module()
 		s.MDP = true
 		s.Span = span()
 		return s
 	case "formula":
-		p.advance()
+		p.Advance()
 		s := &FormulaStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
 		s.Span = span()
 		return s
 	case "label":
-		p.advance()
+		p.Advance()
 		s := &LabelStmt{Name: p.name("a label name")}
 		p.expect("=")
 		s.Value = p.expr()
 		s.Span = span()
 		return s
 	case "inputs":
-		p.advance()
+		p.Advance()
 		s := &InputsStmt{}
-		if p.is("where") {
-			p.advance()
+		if p.Is("where") {
+			p.Advance()
 			s.Where = p.expr()
 		} else {
 			s.Names = p.names("state names or where …")
@@ -320,21 +273,21 @@ func (p *parser) statement() Stmt {
 		s.Span = span()
 		return s
 	case "outputs":
-		p.advance()
+		p.Advance()
 		s := &OutputsStmt{}
 		switch {
-		case p.is("state"):
-			p.advance()
+		case p.Is("state"):
+			p.Advance()
 			s.State = true
-		case p.is("var"):
-			p.advance()
+		case p.Is("var"):
+			p.Advance()
 			s.Vars = append(s.Vars, p.word("a variable"))
-			for p.isOp(",") {
-				p.advance()
+			for p.IsOp(",") {
+				p.Advance()
 				s.Vars = append(s.Vars, p.word("a variable"))
 			}
-		case p.is("labels"):
-			p.advance()
+		case p.Is("labels"):
+			p.Advance()
 			s.Labels = p.names("a label")
 		default:
 			p.misspelt([]string{"state", "var", "labels"}, " (outputs state, outputs var NAME or outputs labels L, …)")
@@ -343,27 +296,27 @@ func (p *parser) statement() Stmt {
 		s.Span = span()
 		return s
 	case "observe":
-		p.advance()
+		p.Advance()
 		s := &ObserveStmt{Labels: p.names("a label")}
 		s.Span = span()
 		return s
 	case "neighbours", "neighbors":
-		p.advance()
+		p.Advance()
 		s := &NeighboursStmt{}
-		if (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek.kind == tOp && p.peek.text == "~" {
+		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == "~" {
 			for {
-				off := p.tok.off
+				off := p.Tok.Off
 				pr := Pair{Off: off, A: p.name("a state name")}
 				p.expect("~")
 				pr.B = p.name(`a state name (quote names such as "+")`)
 				s.Pairs = append(s.Pairs, pr)
-				if !p.isOp(",") {
+				if !p.IsOp(",") {
 					break
 				}
-				p.advance()
+				p.Advance()
 			}
 		} else {
-			if p.tok.kind == tOp && p.tok.text != "(" && p.tok.text != "|" && p.tok.text != "!" && p.tok.text != "-" {
+			if p.Tok.Kind == tOp && p.Tok.Text != "(" && p.Tok.Text != "|" && p.Tok.Text != "!" && p.Tok.Text != "-" {
 				p.unexpected(`pairs A ~ B (quote names such as "+") or a predicate`)
 			}
 			s.Pred = p.expr()
@@ -371,66 +324,66 @@ func (p *parser) statement() Stmt {
 		s.Span = span()
 		return s
 	case "param":
-		p.advance()
+		p.Advance()
 		s := &ParamStmt{Name: p.word("the parameter's name")}
 		p.expectWord("in", `in, as in param alpha in (0, 1)`)
 		switch {
-		case p.isOp("("):
+		case p.IsOp("("):
 			s.LoOpen = true
-		case p.isOp("["):
+		case p.IsOp("["):
 		default:
 			p.unexpected(`an interval such as (0, 1), [0, 1], (0, 1] or [0, 1)`)
 		}
-		p.advance()
+		p.Advance()
 		s.Lo = p.sum()
 		p.expect(",")
 		s.Hi = p.sum()
 		switch {
-		case p.isOp(")"):
+		case p.IsOp(")"):
 			s.HiOpen = true
-		case p.isOp("]"):
+		case p.IsOp("]"):
 		default:
 			p.unexpected(`) or ] closing the interval`)
 		}
-		p.advance()
+		p.Advance()
 		s.Span = span()
 		return s
 	case "check", "query":
-		s := &PropStmt{Query: p.tok.text == "query"}
-		p.advance()
+		s := &PropStmt{Query: p.Tok.Text == "query"}
+		p.Advance()
 		s.Body = p.expr()
-		if p.is("for") {
-			p.advance()
+		if p.Is("for") {
+			p.Advance()
 			w := p.word("the parameter's name")
 			s.For = &w
 		}
-		if p.is("over") {
-			p.advance()
+		if p.Is("over") {
+			p.Advance()
 			s.Over = p.call("traces(k)")
 		}
-		if p.is("expect") {
-			ex := &Expect{Span: Span{Start: p.tok.end}}
-			p.advance()
-			ex.Start = p.tok.off
+		if p.Is("expect") {
+			ex := &Expect{Span: Span{Start: p.Tok.End}}
+			p.Advance()
+			ex.Start = p.Tok.Off
 			switch {
-			case p.is("holds") || p.is("violated") || p.is("unknown"):
-				ex.Outcome = p.tok.text
-				p.advance()
-			case (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek.kind == tOp && p.peek.text == ":":
+			case p.Is("holds") || p.Is("violated") || p.Is("unknown"):
+				ex.Outcome = p.Tok.Text
+				p.Advance()
+			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == ":":
 				for {
 					nv := NamedValue{Name: p.name("an input")}
 					p.expect(":")
 					nv.Value = p.expr()
 					ex.Values = append(ex.Values, nv)
-					if !p.isOp(",") {
+					if !p.IsOp(",") {
 						break
 					}
-					p.advance()
+					p.Advance()
 				}
 			default:
 				ex.Value = p.expr()
 			}
-			ex.End = p.lastEnd
+			ex.End = p.LastEnd
 			s.Expect = ex
 		}
 		s.Span = span()
@@ -443,20 +396,20 @@ func (p *parser) statement() Stmt {
 // notAStatement fails at a word that starts no statement: a property
 // without check or query, or a misspelt statement word.
 func (p *parser) notAStatement() {
-	switch p.tok.text {
+	switch p.Tok.Text {
 	case "input":
-		p.fail(p.tok.off, `unexpected "input" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)`)
+		p.Fail(p.Tok.Off, `unexpected "input" (did you mean inputs? input declares an input variable inside a module: input d : [lo..hi];)`)
 	case "endmodule":
-		p.fail(p.tok.off, `unexpected "endmodule": no module is open (a module is module NAME … endmodule)`)
+		p.Fail(p.Tok.Off, `unexpected "endmodule": no module is open (a module is module NAME … endmodule)`)
 	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
-		p.fail(p.tok.off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.tok.text)
+		p.Fail(p.Tok.Off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.Tok.Text)
 	}
-	if w := p.tok.text; p.tok.kind == tIdent && p.peek.kind == tOp && p.peek.text == "(" {
+	if w := p.Tok.Text; p.Tok.Kind == tIdent && p.Peek.Kind == tOp && p.Peek.Text == "(" {
 		verb := "check"
 		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
 			verb = "query"
 		}
-		p.fail(p.tok.off, "unexpected %s: a property is written after check or query: %s %s(…)", describe(p.tok), verb, w)
+		p.Fail(p.Tok.Off, "unexpected %s: a property is written after check or query: %s %s(…)", describe(p.Tok), verb, w)
 	}
 	p.misspelt(statementKeywords, "")
 	p.unexpected(statementWords)
@@ -468,39 +421,39 @@ func (p *parser) chain() *ChainStmt {
 	}
 	s := &ChainStmt{}
 	p.expect("{")
-	for !p.isOp("}") {
-		start := p.tok.off
-		if p.is("state") {
-			p.advance()
+	for !p.IsOp("}") {
+		start := p.Tok.Off
+		if p.Is("state") {
+			p.Advance()
 			d := &StateDecl{Name: p.name("a state name")}
-			if p.isOp("(") {
-				p.advance()
+			if p.IsOp("(") {
+				p.Advance()
 				for {
 					a := Assign{Var: p.word("VARIABLE = VALUE")}
 					p.expect("=")
 					a.Value = p.expr()
 					d.Vals = append(d.Vals, a)
-					if !p.isOp(",") {
+					if !p.IsOp(",") {
 						break
 					}
-					p.advance()
+					p.Advance()
 				}
 				p.expect(")")
 			}
-			if p.isOp("[") {
-				p.advance()
+			if p.IsOp("[") {
+				p.Advance()
 				d.HasLabels = true
-				if !p.isOp("]") {
+				if !p.IsOp("]") {
 					d.Labels = p.names("a label")
 				}
 				p.expect("]")
 			}
-			d.Span = Span{start, p.lastEnd}
+			d.Span = Span{start, p.LastEnd}
 			s.States = append(s.States, d)
 			s.Items = append(s.Items, d)
 			continue
 		}
-		if p.tok.kind != tIdent && p.tok.kind != tString {
+		if p.Tok.Kind != tIdent && p.Tok.Kind != tString {
 			p.unexpected(`"}", a state or a row FROM -> TO : PROBABILITY`)
 		}
 		r := &TransDecl{From: p.name("a state name")}
@@ -510,81 +463,71 @@ func (p *parser) chain() *ChainStmt {
 			p.rowColon(tg.To)
 			tg.Prob = p.expr()
 			r.Targets = append(r.Targets, tg)
-			if !p.isOp(",") {
+			if !p.IsOp(",") {
 				break
 			}
-			p.advance()
+			p.Advance()
 		}
-		if p.is("else") {
-			p.advance()
+		if p.Is("else") {
+			p.Advance()
 			switch {
-			case p.tok.kind == tIdent, p.isOp("†"):
-				r.Sink = &Word{Off: p.tok.off, Name: p.tok.text}
-				p.advance()
+			case p.Tok.Kind == tIdent, p.IsOp("†"):
+				r.Sink = &Word{Off: p.Tok.Off, Name: p.Tok.Text}
+				p.Advance()
 			default:
 				p.unexpected("sink")
 			}
 		}
-		r.Span = Span{start, p.lastEnd}
+		r.Span = Span{start, p.LastEnd}
 		s.Rows = append(s.Rows, r)
 		s.Items = append(s.Items, r)
 	}
-	p.advance()
+	p.Advance()
 	return s
 }
 
 // rowArrow consumes the -> of a chain's row.
 func (p *parser) rowArrow() {
-	if !p.isOp("->") {
+	if !p.IsOp("->") {
 		p.unexpected(`"->": a row is FROM -> TO : PROBABILITY, TO : PROBABILITY …`)
 	}
-	p.advance()
+	p.Advance()
 }
 
 // rowColon consumes the : between a row's target to and its probability.
 func (p *parser) rowColon(to Name) {
-	if !p.isOp(":") {
+	if !p.IsOp(":") {
 		p.unexpected(`":" between the target and its probability: ` + expr.DisplayName(to.Text) + ` : PROBABILITY`)
 	}
-	p.advance()
+	p.Advance()
 }
 
 // call parses NAME(ARGS) as an ECall.
 func (p *parser) call(expected string) *Expr {
-	if p.tok.kind != tIdent || p.peek.kind != tOp || p.peek.text != "(" {
+	if p.Tok.Kind != tIdent || p.Peek.Kind != tOp || p.Peek.Text != "(" {
 		p.unexpected(expected)
 	}
 	return p.primary()
 }
 
-// nest enters one level of nesting.
-func (p *parser) nest() {
-	p.depth++
-	if p.depth > MaxNesting {
-		p.fail(p.tok.off, "expression nested deeper than %d levels", MaxNesting)
-	}
-}
-
-func (p *parser) unnest() { p.depth-- }
-
 func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
-	if p.nodes++; p.nodes > p.maxNodes {
-		p.fail(start, "the expressions of this file have more than %s operators and operands; the limit is %s (an explicit chain's numbers and fractions count none)",
+	if p.Nodes++; p.Nodes > p.maxNodes {
+		p.Fail(start, "the expressions of this file have more than %s operators and operands; the limit is %s (an explicit chain's numbers and fractions count none)",
 			exact.Thousands(int64(p.maxNodes)), exact.Thousands(int64(p.maxNodes)))
 	}
-	return &Expr{Off: int32(start), End: int32(p.lastEnd), Op: op, Text: text, Args: args}
+	return &Expr{Off: int32(start), End: int32(p.LastEnd), Op: op, Text: text, Args: args}
 }
 
 // expr parses a conditional expression "c ? a : b": the loosest.
 func (p *parser) expr() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	c := p.implies()
-	if !p.isOp("?") {
+	if !p.IsOp("?") {
 		return c
 	}
-	p.advance()
-	p.nest()
-	defer p.unnest()
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	a := p.expr()
 	p.expect(":")
 	b := p.expr()
@@ -593,58 +536,40 @@ func (p *parser) expr() *Expr {
 
 // implies parses "a => b" (right associative).
 func (p *parser) implies() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	l := p.or()
-	if !p.isOp("=>") {
+	if !p.IsOp("=>") {
 		return l
 	}
-	p.advance()
-	p.nest()
-	defer p.unnest()
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	r := p.implies()
 	return p.node(EImplies, start, "", l, r)
 }
 
 // or parses a disjunction.
 func (p *parser) or() *Expr {
-	start := p.tok.off
-	e := p.and()
-	if !p.isOp("|") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.isOp("|") {
-		p.advance()
-		args = append(args, p.and())
-	}
-	return p.node(EOr, start, "", args...)
+	start := p.Tok.Off
+	return p.join(EOr, start, syntax.List(&p.Parser, "|", p.and))
 }
 
 func (p *parser) and() *Expr {
-	start := p.tok.off
-	e := p.until()
-	if !p.isOp("&") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.isOp("&") {
-		p.advance()
-		args = append(args, p.until())
-	}
-	return p.node(EAnd, start, "", args...)
+	start := p.Tok.Off
+	return p.join(EAnd, start, syntax.List(&p.Parser, "&", p.until))
 }
 
 func (p *parser) until() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	l := p.not()
-	if p.tok.kind != tIdent || p.tok.text != "U" {
+	if p.Tok.Kind != tIdent || p.Tok.Text != "U" {
 		return l
 	}
-	uOff := p.tok.off
-	p.advance()
+	uOff := p.Tok.Off
+	p.Advance()
 	var bound *Expr
-	if p.isOp("<=") {
-		p.advance()
+	if p.IsOp("<=") {
+		p.Advance()
 		bound = p.sum()
 	}
 	r := p.not()
@@ -654,25 +579,25 @@ func (p *parser) until() *Expr {
 }
 
 func (p *parser) not() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	switch {
-	case p.isOp("!"):
-		p.advance()
-		p.nest()
-		defer p.unnest()
+	case p.IsOp("!"):
+		p.Advance()
+		p.Nest(p.Tok.Off, MaxNesting)
+		defer p.Unnest()
 		return p.node(ENot, start, "", p.not())
-	case p.tok.kind == tIdent && (p.tok.text == "X" || p.tok.text == "F" || p.tok.text == "G"):
-		op := p.tok.text
-		p.advance()
-		p.nest()
-		defer p.unnest()
+	case p.Tok.Kind == tIdent && (p.Tok.Text == "X" || p.Tok.Text == "F" || p.Tok.Text == "G"):
+		op := p.Tok.Text
+		p.Advance()
+		p.Nest(p.Tok.Off, MaxNesting)
+		defer p.Unnest()
 		var pow, bound *Expr
-		if p.isOp("^") {
-			p.advance()
+		if p.IsOp("^") {
+			p.Advance()
 			pow = p.unary()
 		}
-		if p.isOp("<=") {
-			p.advance()
+		if p.IsOp("<=") {
+			p.Advance()
 			bound = p.sum()
 		}
 		operand := p.not()
@@ -684,66 +609,50 @@ func (p *parser) not() *Expr {
 var cmpOps = []string{"<=", ">=", "!=", "==", "=", "<", ">"}
 
 func (p *parser) cmp() *Expr {
-	start := p.tok.off
+	start := p.Tok.Off
 	l := p.sum()
-	if p.tok.kind != tOp || !slices.Contains(cmpOps, p.tok.text) {
+	if p.Tok.Kind != tOp || !slices.Contains(cmpOps, p.Tok.Text) {
 		return l
 	}
-	op := p.tok.text
-	p.advance()
+	op := p.Tok.Text
+	p.Advance()
 	r := p.sum()
 	return p.node(ECmp, start, op, l, r)
 }
 
-func (p *parser) sum() *Expr {
-	start := p.tok.off
-	e := p.term()
-	if !p.isOp("+") && !p.isOp("-") {
-		return e
-	}
-	args := []*Expr{e}
-	for p.isOp("+") || p.isOp("-") {
-		minus, off := p.tok.text == "-", p.tok.off
-		p.advance()
-		t := p.term()
-		t.Minus, t.OpOff = minus, int32(off)
-		args = append(args, t)
-	}
-	return p.node(ESum, start, "", args...)
+func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
+func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
+
+// signed parses a sum (+ and -) or a product (* and /) as one node whose
+// operands after the first say which operator precedes them.
+func (p *parser) signed(op ExprOp, plus, minus string, next func() *Expr) *Expr {
+	start := p.Tok.Off
+	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
 }
 
-func (p *parser) term() *Expr {
-	start := p.tok.off
-	e := p.unary()
-	if !p.isOp("*") && !p.isOp("/") {
-		return e
+// join makes the operands of a level one node, or returns the only one.
+func (p *parser) join(op ExprOp, start int, args []*Expr) *Expr {
+	if len(args) == 1 {
+		return args[0]
 	}
-	args := []*Expr{e}
-	for p.isOp("*") || p.isOp("/") {
-		div, off := p.tok.text == "/", p.tok.off
-		p.advance()
-		u := p.unary()
-		u.Minus, u.OpOff = div, int32(off)
-		args = append(args, u)
-	}
-	return p.node(EProd, start, "", args...)
+	return p.node(op, start, "", args...)
 }
 
 func (p *parser) unary() *Expr {
-	start := p.tok.off
-	if p.isOp("-") {
-		p.advance()
-		p.nest()
-		defer p.unnest()
+	start := p.Tok.Off
+	if p.IsOp("-") {
+		p.Advance()
+		p.Nest(p.Tok.Off, MaxNesting)
+		defer p.Unnest()
 		return p.node(ENeg, start, "", p.unary())
 	}
 	base := p.primary()
-	if !p.isOp("^") {
+	if !p.IsOp("^") {
 		return base
 	}
-	p.advance()
-	p.nest()
-	defer p.unnest()
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	return p.node(EPow, start, "", base, p.unary())
 }
 
@@ -751,55 +660,55 @@ func (p *parser) unary() *Expr {
 var functions = []string{"ln", "abs", "min", "max", "floor", "ceil", "mod", "pow"}
 
 func (p *parser) primary() *Expr {
-	start := p.tok.off
-	t := p.tok
-	switch t.kind {
+	start := p.Tok.Off
+	t := p.Tok
+	switch t.Kind {
 	case tNumber:
-		p.advance()
-		return p.node(ENum, start, t.text)
+		p.Advance()
+		return p.node(ENum, start, t.Text)
 	case tString:
-		p.advance()
-		return p.node(EStr, start, t.text)
+		p.Advance()
+		return p.node(EStr, start, t.Text)
 	case tOp:
-		switch t.text {
+		switch t.Text {
 		case "(":
-			p.advance()
-			p.nest()
-			defer p.unnest()
+			p.Advance()
+			p.Nest(p.Tok.Off, MaxNesting)
+			defer p.Unnest()
 			e := p.expr()
 			p.expect(")")
 			return p.node(EParen, start, "", e)
 		case "|":
-			p.advance()
-			p.nest()
-			defer p.unnest()
+			p.Advance()
+			p.Nest(p.Tok.Off, MaxNesting)
+			defer p.Unnest()
 			e := p.sum()
 			p.expect("|")
 			return p.node(EAbs, start, "", e)
 		case "?":
-			p.advance()
+			p.Advance()
 			return p.node(EUnknown, start, "")
 		}
 	case tIdent:
 		switch {
-		case t.text == "P" && p.peek.kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.peek.text):
+		case t.Text == "P" && p.Peek.Kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.Peek.Text):
 			return p.prob()
-		case (t.text == "Pmin" || t.text == "Pmax") && p.peek.kind == tOp && p.peek.text == "=":
+		case (t.Text == "Pmin" || t.Text == "Pmax") && p.Peek.Kind == tOp && p.Peek.Text == "=":
 			return p.prob()
-		case t.text == "D" && p.peek.kind == tOp && p.peek.text == "{":
+		case t.Text == "D" && p.Peek.Kind == tOp && p.Peek.Text == "{":
 			return p.dp()
-		case p.peek.kind == tOp && p.peek.text == "(":
+		case p.Peek.Kind == tOp && p.Peek.Text == "(":
 			return p.callExpr()
-		case slices.Contains(functions, t.text):
-			p.advance()
-			p.fail(start, "%s needs parentheses: %s(…)", t.text, t.text)
+		case slices.Contains(functions, t.Text):
+			p.Advance()
+			p.Fail(start, "%s needs parentheses: %s(…)", t.Text, t.Text)
 		}
-		p.advance()
-		e := p.node(EName, start, t.text)
-		if p.isOp("'") {
-			p.advance()
+		p.Advance()
+		e := p.node(EName, start, t.Text)
+		if p.IsOp("'") {
+			p.Advance()
 			e.Primed = true
-			e.End = int32(p.lastEnd)
+			e.End = int32(p.LastEnd)
 		}
 		return e
 	}
@@ -827,70 +736,70 @@ func callParams(name string) []string {
 }
 
 func (p *parser) callExpr() *Expr {
-	start := p.tok.off
-	name := p.tok.text
+	start := p.Tok.Off
+	name := p.Tok.Text
 	params := callParams(name)
-	p.advance()
+	p.Advance()
 	p.expect("(")
-	p.nest()
-	defer p.unnest()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	var args []*Expr
-	for !p.isOp(")") {
+	for !p.IsOp(")") {
 		if len(args) > 0 {
-			if !p.isOp(",") {
+			if !p.IsOp(",") {
 				p.unexpected(`"," or ")"`)
 			}
-			p.advance()
+			p.Advance()
 		}
 		if !p.startsExpr() {
 			p.unexpected(`an argument or ")"`)
 		}
-		named := p.tok.kind == tIdent && (params == nil || slices.Contains(params, p.tok.text))
-		if named && p.peek.kind == tOp && p.peek.text == "==" {
-			p.fail(p.peek.off, "a named argument is written with one =: %s = …", p.tok.text)
+		named := p.Tok.Kind == tIdent && (params == nil || slices.Contains(params, p.Tok.Text))
+		if named && p.Peek.Kind == tOp && p.Peek.Text == "==" {
+			p.Fail(p.Peek.Off, "a named argument is written with one =: %s = …", p.Tok.Text)
 		}
-		if named && p.peek.kind == tOp && p.peek.text == "=" {
-			as := p.tok.off
-			n := p.tok.text
-			p.advance()
-			p.advance()
+		if named && p.Peek.Kind == tOp && p.Peek.Text == "=" {
+			as := p.Tok.Off
+			n := p.Tok.Text
+			p.Advance()
+			p.Advance()
 			v := p.expr()
 			args = append(args, p.node(EArg, as, n, v))
 			continue
 		}
 		args = append(args, p.expr())
 	}
-	p.advance()
+	p.Advance()
 	return p.node(ECall, start, name, args...)
 }
 
 // startsExpr reports whether the current token can start an expression.
 func (p *parser) startsExpr() bool {
-	switch p.tok.kind {
+	switch p.Tok.Kind {
 	case tIdent, tNumber, tString:
 		return true
 	case tOp:
-		return slices.Contains([]string{"(", "|", "?", "!", "-"}, p.tok.text)
+		return slices.Contains([]string{"(", "|", "?", "!", "-"}, p.Tok.Text)
 	}
 	return false
 }
 
 func (p *parser) prob() *Expr {
-	start := p.tok.off
-	extreme := strings.TrimPrefix(p.tok.text, "P") // "min", "max" or ""
-	p.advance()
-	op := extreme + p.tok.text
-	p.advance()
-	p.nest()
-	defer p.unnest()
+	start := p.Tok.Off
+	extreme := strings.TrimPrefix(p.Tok.Text, "P") // "min", "max" or ""
+	p.Advance()
+	op := extreme + p.Tok.Text
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	var bound *Expr
-	if extreme != "" && !p.isOp("?") {
-		p.fail(p.tok.off, "P%s= asks for a probability: write P%s=?[ψ] (bounds such as P>=p[ψ] hold for every scheduler)", extreme, extreme)
+	if extreme != "" && !p.IsOp("?") {
+		p.Fail(p.Tok.Off, "P%s= asks for a probability: write P%s=?[ψ] (bounds such as P>=p[ψ] hold for every scheduler)", extreme, extreme)
 	}
-	if p.isOp("?") {
-		bound = p.node(EUnknown, p.tok.off, "")
-		p.advance()
-		bound.End = int32(p.lastEnd)
+	if p.IsOp("?") {
+		bound = p.node(EUnknown, p.Tok.Off, "")
+		p.Advance()
+		bound.End = int32(p.LastEnd)
 	} else {
 		bound = p.sum()
 	}
@@ -901,14 +810,14 @@ func (p *parser) prob() *Expr {
 }
 
 func (p *parser) dp() *Expr {
-	start := p.tok.off
-	p.advance()
-	p.advance()
-	p.nest()
-	defer p.unnest()
+	start := p.Tok.Off
+	p.Advance()
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+	defer p.Unnest()
 	eps := p.expr()
-	if p.isOp("}") {
-		p.fail(p.tok.off, "D needs both ε and δ: write D{ε, δ}[ψ], e.g. D{ln(3), 0}[X out_Y]")
+	if p.IsOp("}") {
+		p.Fail(p.Tok.Off, "D needs both ε and δ: write D{ε, δ}[ψ], e.g. D{ln(3), 0}[X out_Y]")
 	}
 	p.expect(",")
 	delta := p.expr()
@@ -923,88 +832,88 @@ func (p *parser) dp() *Expr {
 type mark struct {
 	off, lastEnd, comments int
 	tok, peek              token
-	peekErr                *scanError
+	peekErr                *syntax.Error
 }
 
 func (p *parser) mark() mark {
-	return mark{p.sc.off, p.lastEnd, len(p.sc.comments), p.tok, p.peek, p.peekErr}
+	return mark{p.Sc.Off, p.LastEnd, len(p.Sc.Comments), p.Tok, p.Peek, p.PeekErr}
 }
 
 func (p *parser) reset(m mark) {
-	p.sc.off, p.lastEnd, p.tok, p.peek, p.peekErr = m.off, m.lastEnd, m.tok, m.peek, m.peekErr
-	p.sc.comments = p.sc.comments[:m.comments]
+	p.Sc.Off, p.LastEnd, p.Tok, p.Peek, p.PeekErr = m.off, m.lastEnd, m.tok, m.peek, m.peekErr
+	p.Sc.Comments = p.Sc.Comments[:m.comments]
 }
 
 // module parses "module NAME … endmodule".
 func (p *parser) module() *ModuleStmt {
-	at := p.tok.off
+	at := p.Tok.Off
 	s := &ModuleStmt{Name: p.word("a module name")}
 	p.inModule = true
 	defer func() { p.inModule = false }()
-	for !p.is("endmodule") {
-		start := p.tok.off
-		if p.is("inputs") && p.peek.kind == tIdent && p.colonAfterPeek() {
-			p.fail(p.tok.off, `unexpected "inputs" (did you mean input? an input variable is declared input d : [lo..hi];)`)
+	for !p.Is("endmodule") {
+		start := p.Tok.Off
+		if p.Is("inputs") && p.Peek.Kind == tIdent && p.colonAfterPeek() {
+			p.Fail(p.Tok.Off, `unexpected "inputs" (did you mean input? an input variable is declared input d : [lo..hi];)`)
 		}
-		if p.tok.kind == tEOF || p.tok.kind == tIdent && (isStatementWord(p.tok.text) || p.tok.text == "mdp" && p.peek.kind == tIdent && p.peek.text == "module") && p.peek.kind != tOp {
-			p.fail(p.tok.off, "unexpected %s: module %s (line %d) has no endmodule before it", describe(p.tok), s.Name.Name, strings.Count(p.f.Src[:at], "\n")+1)
+		if p.Tok.Kind == tEOF || p.Tok.Kind == tIdent && (isStatementWord(p.Tok.Text) || p.Tok.Text == "mdp" && p.Peek.Kind == tIdent && p.Peek.Text == "module") && p.Peek.Kind != tOp {
+			p.Fail(p.Tok.Off, "unexpected %s: module %s (line %d) has no endmodule before it", describe(p.Tok), s.Name.Name, strings.Count(p.f.Src[:at], "\n")+1)
 		}
-		if p.isOp("[") {
+		if p.IsOp("[") {
 			c := p.command()
-			c.Span = Span{start, p.lastEnd}
+			c.Span = Span{start, p.LastEnd}
 			s.Commands = append(s.Commands, c)
 			s.Items = append(s.Items, c)
 			continue
 		}
-		if !(p.peek.kind == tOp && p.peek.text == ":") {
+		if !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
 			// Not a declaration: a misspelt endmodule, or a command
 			// without its brackets.
 			p.misspelt([]string{"endmodule"}, "")
-			if p.tok.kind == tIdent && p.peek.kind == tOp && slices.Contains([]string{"=", "==", "!=", "<", "<=", ">", ">=", "&", "|", "->"}, p.peek.text) {
-				p.fail(p.tok.off, "a command starts with [] (or [action] in an mdp module): [] guard -> updates;")
+			if p.Tok.Kind == tIdent && p.Peek.Kind == tOp && slices.Contains([]string{"=", "==", "!=", "<", "<=", ">", ">=", "&", "|", "->"}, p.Peek.Text) {
+				p.Fail(p.Tok.Off, "a command starts with [] (or [action] in an mdp module): [] guard -> updates;")
 			}
 		}
 		d := &VarDecl{}
-		if p.is("input") && p.peek.kind == tIdent {
+		if p.Is("input") && p.Peek.Kind == tIdent {
 			d.Input = true
-			p.advance()
+			p.Advance()
 		}
 		d.Name = p.word(`a variable declaration "x : [lo..hi] init e;", or a command "[] guard -> updates;"`)
-		if !p.isOp(":") {
+		if !p.IsOp(":") {
 			p.unexpected(`":" after the variable's name: ` + d.Name.Name + ` : [lo..hi] init e;`)
 		}
-		p.advance()
+		p.Advance()
 		switch {
-		case p.is("bool"):
-			p.advance()
-		case p.tok.kind == tIdent:
+		case p.Is("bool"):
+			p.Advance()
+		case p.Tok.Kind == tIdent:
 			p.misspelt([]string{"bool"}, " (a variable's type is a range [lo..hi] or bool)")
-			p.fail(p.tok.off, "unexpected %s: a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)", describe(p.tok))
+			p.Fail(p.Tok.Off, "unexpected %s: a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)", describe(p.Tok))
 		default:
 			p.expect("[")
 			d.Lo = p.expr()
-			if !p.isOp("..") {
+			if !p.IsOp("..") {
 				p.unexpected(`"..": a range is [lo..hi]`)
 			}
-			p.advance()
-			if p.tok.kind == tNumber && strings.HasPrefix(p.tok.text, ".") {
-				p.fail(p.tok.off-2, "a range is written with two dots: [lo..hi]")
+			p.Advance()
+			if p.Tok.Kind == tNumber && strings.HasPrefix(p.Tok.Text, ".") {
+				p.Fail(p.Tok.Off-2, "a range is written with two dots: [lo..hi]")
 			}
 			d.Hi = p.expr()
 			p.expect("]")
 		}
-		if p.is("init") {
-			p.advance()
+		if p.Is("init") {
+			p.Advance()
 			d.Init = p.expr()
-		} else if !p.isOp(";") {
+		} else if !p.IsOp(";") {
 			p.misspelt([]string{"init"}, " (an initial value is written init e)")
 		}
 		p.expectSemicolon("declaration")
-		d.Span = Span{start, p.lastEnd}
+		d.Span = Span{start, p.LastEnd}
 		s.Vars = append(s.Vars, d)
 		s.Items = append(s.Items, d)
 	}
-	p.advance()
+	p.Advance()
 	return s
 }
 
@@ -1012,36 +921,36 @@ func (p *parser) module() *ModuleStmt {
 func (p *parser) colonAfterPeek() bool {
 	m := p.mark()
 	defer p.reset(m)
-	p.advance()
-	return p.peek.kind == tOp && p.peek.text == ":"
+	p.Advance()
+	return p.Peek.Kind == tOp && p.Peek.Text == ":"
 }
 
 // command parses "[ACTION] GUARD -> UPDATES;".
 func (p *parser) command() *CommandDecl {
 	c := &CommandDecl{}
 	p.expect("[")
-	if p.tok.kind == tIdent {
+	if p.Tok.Kind == tIdent {
 		w := p.word("an action")
 		c.Action = &w
 	}
 	p.expect("]")
 	c.Guard = p.expr()
-	if !p.isOp("->") {
+	if !p.IsOp("->") {
 		p.unexpected(`"->" between the guard and the updates: [] guard -> updates;`)
 	}
-	p.advance()
-	if p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":") {
-		p.advance()
+	p.Advance()
+	if p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
+		p.Advance()
 	} else {
 		for {
 			c.Updates = append(c.Updates, p.update())
-			if p.isOp(":") {
-				p.fail(p.tok.off, "the probability comes before its update: P : (x' = …) + …")
+			if p.IsOp(":") {
+				p.Fail(p.Tok.Off, "the probability comes before its update: P : (x' = …) + …")
 			}
-			if !p.isOp("+") {
+			if !p.IsOp("+") {
 				break
 			}
-			p.advance()
+			p.Advance()
 		}
 	}
 	p.expectSemicolon("command")
@@ -1050,39 +959,39 @@ func (p *parser) command() *CommandDecl {
 
 // update parses "[P :] (x' = E) & …" or "[P :] true".
 func (p *parser) update() *UpdateDecl {
-	u := &UpdateDecl{Span: Span{Start: p.tok.off}}
+	u := &UpdateDecl{Span: Span{Start: p.Tok.Off}}
 	switch {
-	case p.is("true") && !(p.peek.kind == tOp && p.peek.text == ":"):
+	case p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":"):
 	case p.assignmentAhead():
 	default:
 		// (x = 1) is a probability only when ":" follows; otherwise it is an
 		// assignment without its prime.
-		unprimed, name := p.unprimedAhead(), p.peek
+		unprimed, name := p.unprimedAhead(), p.Peek
 		u.Prob = p.expr()
-		if unprimed && !p.isOp(":") {
-			p.fail(name.off, "an update names the next value of a variable with a prime: (%s' = …)", name.text)
+		if unprimed && !p.IsOp(":") {
+			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", name.Text)
 		}
 		if e := u.Prob; e.Op == ECmp && (e.Text == "=" || e.Text == "==") && e.Args[0].Op == EName && e.Args[0].Primed {
-			p.fail(e.Pos(), "an update is written in parentheses: (%s' = …)", e.Args[0].Text)
+			p.Fail(e.Pos(), "an update is written in parentheses: (%s' = …)", e.Args[0].Text)
 		}
-		if !p.isOp(":") {
+		if !p.IsOp(":") {
 			p.unexpected(`":" between the probability and its update: P : (x' = …)`)
 		}
-		p.advance()
+		p.Advance()
 	}
-	if p.is("true") {
-		p.advance()
-		u.End = p.lastEnd
+	if p.Is("true") {
+		p.Advance()
+		u.End = p.LastEnd
 		return u
 	}
 	for {
 		u.Assigns = append(u.Assigns, p.assignment())
-		if !p.isOp("&") {
+		if !p.IsOp("&") {
 			break
 		}
-		p.advance()
+		p.Advance()
 	}
-	u.End = p.lastEnd
+	u.End = p.LastEnd
 	return u
 }
 
@@ -1099,45 +1008,45 @@ func isStatementWord(w string) bool {
 // unprimedAhead reports whether "(NAME =" comes next: an assignment
 // without its prime.
 func (p *parser) unprimedAhead() bool {
-	if !p.isOp("(") || p.peek.kind != tIdent {
+	if !p.IsOp("(") || p.Peek.Kind != tIdent {
 		return false
 	}
 	m := p.mark()
 	defer p.reset(m)
-	p.advance()
-	return p.peek.kind == tOp && (p.peek.text == "=" || p.peek.text == "~")
+	p.Advance()
+	return p.Peek.Kind == tOp && (p.Peek.Text == "=" || p.Peek.Text == "~")
 }
 
 // assignmentAhead reports whether "(NAME '" comes next.
 func (p *parser) assignmentAhead() bool {
-	if !p.isOp("(") || p.peek.kind != tIdent {
+	if !p.IsOp("(") || p.Peek.Kind != tIdent {
 		return false
 	}
 	m := p.mark()
 	defer p.reset(m)
-	p.advance()
-	return p.peek.kind == tOp && p.peek.text == "'"
+	p.Advance()
+	return p.Peek.Kind == tOp && p.Peek.Text == "'"
 }
 
 // assignment parses "(x' = E)" or "(x' ~ DIST(…))".
 func (p *parser) assignment() AssignDecl {
-	a := AssignDecl{Span: Span{Start: p.tok.off}}
+	a := AssignDecl{Span: Span{Start: p.Tok.Off}}
 	p.expect("(")
 	a.Var = p.word("a variable")
 	p.expect("'")
 	switch {
-	case p.isOp("="):
-		p.advance()
+	case p.IsOp("="):
+		p.Advance()
 		a.Value = p.expr()
-	case p.isOp("~"):
-		p.advance()
+	case p.IsOp("~"):
+		p.Advance()
 		a.Draw = p.call("a distribution such as geometric(alpha, centre, lo, hi)")
-	case p.isOp("==") || p.isOp(":") && p.peek.kind == tOp && p.peek.text == "=":
-		p.fail(p.tok.off, "an update assigns with one =: (%s' = …)", a.Var.Name)
+	case p.IsOp("==") || p.IsOp(":") && p.Peek.Kind == tOp && p.Peek.Text == "=":
+		p.Fail(p.Tok.Off, "an update assigns with one =: (%s' = …)", a.Var.Name)
 	default:
 		p.unexpected(`"=" or "~"`)
 	}
 	p.expect(")")
-	a.End = p.lastEnd
+	a.End = p.LastEnd
 	return a
 }

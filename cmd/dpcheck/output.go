@@ -11,6 +11,8 @@ import (
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/picture"
 	"github.com/dpcheck/dpcheck/report"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/spec"
 )
 
 // What a run writes besides its exit status: the report in --format on
@@ -103,4 +105,32 @@ func drawPictures(ctx context.Context, stderr io.Writer, e report.Entry, dot, sv
 		}
 		warn("%v", err)
 	}
+}
+
+// reportInternal tells the user that dpcheck itself failed.
+func reportInternal(stderr io.Writer, err error) {
+	fmt.Fprintf(stderr, "dpcheck: internal error — please report it, with the file that caused it: %v\n", err)
+	var ie *dpcheck.InternalError
+	if errors.As(err, &ie) && ie.Stack != "" {
+		fmt.Fprintf(stderr, "\n%s\n", ie.Stack)
+	}
+}
+
+// withHint adds to an error about a limit the flag that raises it.
+func withHint(err error) error {
+	var list source.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			if flag := hints[e.Limit]; flag != "" {
+				e.Msg += " (raise it with " + flag + ")"
+			} else if e.Limit == spec.LimitRoot {
+				e.Msg += " (give another root with --root DIR)"
+			}
+		}
+	}
+	var fe *dpcheck.FileSizeError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("%w (raise it with %s)", err, hints["file size"])
+	}
+	return err
 }

@@ -1,0 +1,119 @@
+package dpcheck
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/prism"
+)
+
+// A FrontEnd is a language dpcheck reads: it checks one Input of its
+// kind, reading the Input's files through the Config.
+type FrontEnd interface {
+	// Check checks in, whose File is called name in messages (StdinName
+	// for "-"), and returns the text of that file, for the excerpts of
+	// its errors.
+	Check(ctx context.Context, c Config, in Input, name string, consts map[string]prism.Value) (src string, r *Result, err error)
+}
+
+// The roles a file's name gives it (roleOf).
+const (
+	roleDP         = iota // a .dp file: any other name, and "-"
+	rolePRISMModel        // .prism, .pm, .nm
+	rolePRISMProps        // .pctl, .props
+	roleExplicit          // PRISM's explicit files .tra, .lab, .sta, read from a .dp file
+)
+
+// roleOf says what the file path is, by its extension in any case.
+func roleOf(path string) int {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".prism", ".pm", ".nm":
+		return rolePRISMModel
+	case ".pctl", ".props":
+		return rolePRISMProps
+	case ".tra", ".lab", ".sta":
+		return roleExplicit
+	}
+	return roleDP
+}
+
+// FrontEndOf returns the front end that checks in: PRISM's for a
+// properties file with its model, .dp's (package spec) for any other.
+func FrontEndOf(in Input) FrontEnd {
+	if in.Model != "" {
+		return prismFrontEnd{}
+	}
+	return dpFrontEnd{}
+}
+
+// CheckInput checks one Input of ExpandInputs with the front end of its
+// file's name: it returns the text of the Input's file (for the excerpts
+// of its errors) and the result, or the error that stopped it (Input.Err
+// for a path that is not read). Standard input ("-") is read with Stdin,
+// and the files it names are confined below the working directory unless
+// Root says otherwise.
+func (c Config) CheckInput(ctx context.Context, in Input, consts map[string]prism.Value) (src string, r *Result, err error) {
+	if in.Err != nil {
+		return "", nil, in.Err
+	}
+	name := in.File
+	if in.File == "-" {
+		name = StdinName
+		if c.Root == "" {
+			c.Root = "." // what standard input names is below the working directory
+		}
+	}
+	return FrontEndOf(in).Check(ctx, c, in, name, consts)
+}
+
+// stdin reads standard input through the Stdin hook.
+func (c Config) stdin() (string, error) {
+	if c.Stdin == nil {
+		return "", fmt.Errorf("%s: no standard input to read", StdinName)
+	}
+	return c.Stdin()
+}
+
+// dpFrontEnd checks a .dp file (package spec).
+type dpFrontEnd struct{}
+
+// Check reads the .dp file and checks it.
+func (dpFrontEnd) Check(ctx context.Context, c Config, in Input, name string, _ map[string]prism.Value) (string, *Result, error) {
+	read := func() (string, error) { return ReadSource(in.File, c.MaxFileSize) }
+	if in.File == "-" {
+		read = c.stdin
+	}
+	src, err := read()
+	if err != nil {
+		return src, nil, err
+	}
+	r, err := c.CheckSource(ctx, name, src)
+	return src, r, err
+}
+
+// prismFrontEnd checks a PRISM properties file against its model
+// (package prism).
+type prismFrontEnd struct{}
+
+// Check checks the properties file with its model, read through c's
+// ReadFile.
+func (prismFrontEnd) Check(ctx context.Context, c Config, in Input, name string, consts map[string]prism.Value) (src string, r *Result, err error) {
+	read := c.readFile
+	if in.File == "-" {
+		src, _ = c.stdin() // its error is the properties file's, when it is read
+	}
+	c.ReadFile = func(path string) (string, error) {
+		if in.File == "-" && path == name { // the properties
+			return c.stdin()
+		}
+		text, err := read(path)
+		if err == nil && path == name {
+			src = text
+		}
+		return text, err
+	}
+	r, err = c.CheckPRISM(ctx, in.Model, name, consts)
+	return src, r, err
+}
