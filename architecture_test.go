@@ -82,6 +82,7 @@ func importRules() map[string]rule {
 	return map[string]rule{
 		"source":             {never: []string{"*"}},
 		"exact":              {never: []string{"*"}},
+		"syntax":             {never: []string{"*"}},
 		"internal/reference": {never: []string{"*"}},
 		"chain":              {only: []string{"exact"}},
 		"poly":               {only: []string{"exact"}},
