@@ -653,28 +653,12 @@ func (t *translator) cmp(sc *scope, e *Expr) (val, bool) {
 		return val{}, false
 	}
 	if l.konst && r.konst {
-		return t.boolVal(sc, e, cmpHolds(op, l.num.Cmp(r.num))), true
+		return t.boolVal(sc, e, exact.CmpHolds(op, l.num.Cmp(r.num))), true
 	}
 	n := t.node(sc, e, expr.Cmp)
 	n.CmpOp = op
 	n.Args = []*expr.Expr{l.n, r.n}
 	return val{n: n, t: tyBool}, true
-}
-
-func cmpHolds(op string, c int) bool {
-	switch op {
-	case "=":
-		return c == 0
-	case "!=":
-		return c != 0
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
 }
 
 func (t *translator) andOr(sc *scope, e *Expr) (val, bool) {
