@@ -97,13 +97,18 @@ type Model struct {
 	Pos source.Position
 }
 
-// Var is a bounded integer or boolean variable.
+// Var is an integer or boolean variable, bounded unless Unbounded.
 type Var struct {
 	Name string
 	Pos  source.Position
-	// Lo and Hi bound its values (0 and 1 for a boolean).
+	// Lo and Hi bound its values (0 and 1 for a boolean); unused when
+	// Unbounded.
 	Lo, Hi int64
 	Bool   bool
+	// Unbounded marks an integer with no range (".dp": v : int): its
+	// values range over all the integers; see unbounded.go for the
+	// programs such variables may appear in.
+	Unbounded bool
 	// Init is its initial value (a constant expression), nil for Lo (false).
 	Init *expr.Expr
 	// Input marks an input variable: every value of its range starts a run.
@@ -147,10 +152,12 @@ type NoiseKind int
 // The distributions.
 const (
 	// Geometric(α, centre, lo, hi): centre + Z clamped to [lo, hi], Z the
-	// two-sided geometric noise, P(Z = z) = (1−α)/(1+α)·α^|z|.
+	// two-sided geometric noise, P(Z = z) = (1−α)/(1+α)·α^|z|. With two
+	// arguments, Geometric(α, centre) is centre + Z unclamped, drawn into
+	// an unbounded variable.
 	Geometric NoiseKind = iota + 1
 	// Geometric1(α, centre, lo, hi): centre + Z clamped to [lo, hi], Z ≥ 0
-	// one-sided, P(Z = z) = (1−α)·α^z.
+	// one-sided, P(Z = z) = (1−α)·α^z; with two arguments, unclamped.
 	Geometric1
 	// Uniform(lo, hi): every integer of [lo, hi] equally likely.
 	Uniform
