@@ -86,6 +86,7 @@ func importRules() map[string]rule {
 		"internal/reference": {never: []string{"*"}},
 		"chain":              {only: []string{"exact"}},
 		"poly":               {only: []string{"exact"}},
+		"geosum":             {only: []string{"exact"}},
 		"lump":               {only: []string{"chain", "exact"}},
 		"verify":             {only: []string{"chain", "exact"}},
 		"mdp":                {only: []string{"chain", "exact", "verify"}},
