@@ -583,4 +583,3 @@ func (s *Summer[T]) Eval(w Weight[T], x []int64) (T, error) {
 	}
 	return sum, nil
 }
-
