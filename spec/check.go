@@ -13,6 +13,7 @@ import (
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/statespace"
 )
 
 // Options control a load.
@@ -446,6 +447,11 @@ func (c *checker) check() (*property.Program, bool) {
 		}
 	}
 	p.Output = c.outputs(s.outputs)
+	if sm, ok := p.Model.(*statespace.Model); ok {
+		for _, v := range p.Output.Vars {
+			sm.Observed = append(sm.Observed, v.Name)
+		}
+	}
 	if s.observe != nil {
 		c.observe = s.observe
 		p.Observe = refs(c, s.observe.Labels)

@@ -67,6 +67,9 @@ func (x *expander[T]) run(row func([]choice[T]) error) (*chain.Chain, error) {
 // Errors about the model are a source.ErrorList; Build stops with ctx's
 // error when ctx ends.
 func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
+	if m.HasUnbounded() {
+		return m.buildUnbounded(ctx, l)
+	}
 	x, err := m.newExplorer(ctx, l)
 	if err != nil {
 		return nil, err
@@ -178,7 +181,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 				x = i
 			}
 			add(ce)
-			if ce == nil && (x < v.Lo || x > v.Hi) {
+			if ce == nil && !v.Unbounded && (x < v.Lo || x > v.Hi) {
 				errs = append(errs, &source.Error{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value %d of %s is outside its range [%d..%d]", x, v.Name, v.Lo, v.Hi)})
 			}
 		}

@@ -93,6 +93,10 @@ type Model struct {
 	// MDP makes the model a Markov decision process: a state's choices
 	// are kept apart (see the package doc) rather than mixed uniformly.
 	MDP bool
+	// Observed names the variables an observer sees at the end of a run,
+	// when the program says (.dp: outputs var …); a model with unbounded
+	// variables needs it: those it does not name are summed out.
+	Observed []string
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
 }

@@ -1,0 +1,893 @@
+package statespace
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/geosum"
+	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// Programs with unbounded variables (docs/semantics.md, "Unbounded
+// variables") are not explored state by state: a run's bounded part is
+// followed exactly, and the values of its unbounded variables are carried
+// as one weight over all of them (package geosum) that guards cut and
+// draws, assignments and the end of the run sum in closed form. The
+// result is a chain from each input straight to its outputs, with exact
+// probabilities: an output is the final values of the bounded variables
+// and of the observed unbounded one — each value of it where the inputs'
+// likelihood ratios vary, and one merged output for each tail where they
+// are provably constant.
+
+// HasUnbounded reports whether the model has an unbounded variable.
+func (m *Model) HasUnbounded() bool {
+	for _, v := range m.Vars {
+		if v.Unbounded {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxTerms bounds the terms of the weight of a run's unbounded
+// variables.
+const MaxTerms = 200_000
+
+// uassign is an assignment to an unbounded variable.
+type uassign struct {
+	u        int // the unbounded variable
+	draw     bool
+	oneSided bool
+	alpha    cassign // the draw's α and centre, compiled as numbers
+	centre   cassign
+	lin      ulin
+	pos      source.Position
+}
+
+// uprog is a model with unbounded variables, compiled.
+type uprog struct {
+	slot     []int // Vars index → unbounded index or −1
+	vars     []int // unbounded index → Vars index
+	guards   []*ucond
+	assigns  [][][]uassign // per command, per update
+	observed int           // the observed unbounded variable, or −1
+}
+
+func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
+	k := &classifier{m: m}
+	u := &uprog{observed: -1}
+	for i, v := range m.Vars {
+		k.slot = append(k.slot, -1)
+		if v.Unbounded {
+			k.slot[i] = len(u.vars)
+			u.vars = append(u.vars, i)
+		}
+	}
+	u.slot = k.slot
+	switch {
+	case m.MDP:
+		k.errorf(m.Pos, "unbounded variables are decided in .dp modules of Markov chains, not in MDPs")
+	case m.Semantics != DP:
+		k.errorf(m.Pos, "unbounded variables are decided in .dp modules, not in PRISM models")
+	case m.Observed == nil:
+		k.errorf(m.Pos, "a program with unbounded variables says what it outputs: outputs var …")
+	}
+	for _, name := range m.Observed {
+		for i, v := range m.Vars {
+			if v.Name == name && v.Unbounded {
+				if u.observed >= 0 {
+					k.errorf(m.Pos, "the outputs name two unbounded variables, %s and %s: dpcheck observes at most one", m.Vars[u.vars[u.observed]].Name, name)
+				}
+				u.observed = k.slot[i]
+			}
+		}
+	}
+	for _, lb := range m.Labels {
+		k.bounded(lb.Cond, "the label "+lb.Name)
+	}
+	k.bounded(m.InputsWhere, "the condition on the inputs")
+	for ci, c := range m.Commands {
+		u.guards = append(u.guards, k.cond(c.Guard))
+		var ups [][]uassign
+		for ui, up := range c.Updates {
+			k.bounded(up.Prob, "the probability of an update")
+			var as []uassign
+			var keep []cassign
+			assigned := map[int]bool{}
+			for _, a := range up.Assigns {
+				if k.slot[a.Var] >= 0 {
+					assigned[k.slot[a.Var]] = true
+				}
+			}
+			for ai, a := range up.Assigns {
+				ca := p.updates[ci][ui].assigns[ai]
+				v := m.Vars[a.Var]
+				if !v.Unbounded {
+					if a.Noise != nil {
+						for _, arg := range a.Noise.Args {
+							k.bounded(arg, "the draw of the bounded variable "+v.Name)
+						}
+					} else {
+						k.bounded(a.Value, "the value of the bounded variable "+v.Name)
+					}
+					keep = append(keep, ca)
+					continue
+				}
+				ua := uassign{u: k.slot[a.Var], pos: a.Pos}
+				switch {
+				case a.Noise != nil && (a.Noise.Kind == Geometric || a.Noise.Kind == Geometric1) && len(a.Noise.Args) == 2:
+					ua.draw, ua.oneSided = true, a.Noise.Kind == Geometric1
+					for _, arg := range a.Noise.Args {
+						k.bounded(arg, "the draw of "+v.Name)
+					}
+					ua.alpha = cassign{num: ca.noise.args[0], pos: a.Noise.Pos}
+					ua.centre = cassign{num: ca.noise.args[1], pos: a.Noise.Pos}
+				case a.Noise != nil:
+					k.errorf(a.Noise.Pos, "the unbounded variable %s is drawn from geometric(α, centre) or geometric1(α, centre), untruncated", v.Name)
+				default:
+					l, ok := k.lin(a.Value, 1)
+					if ok && len(l.terms) == 1 && l.terms[0].u != ua.u && assigned[l.terms[0].u] {
+						k.errorf(a.Value.Pos, "%s' = %s reads %s, which the same update assigns: write the two assignments in two commands", v.Name, a.Value.Text, k.name(l.terms[0].u))
+					}
+					ua.lin = l
+				}
+				as = append(as, ua)
+			}
+			p.updates[ci][ui].assigns = keep
+			ups = append(ups, as)
+		}
+		u.assigns = append(u.assigns, ups)
+	}
+	if k.errs != nil {
+		k.errs.Sort()
+		return nil, k.errs
+	}
+	return u, nil
+}
+
+// ucfg is a configuration of a run: the bounded variables' values (the
+// unbounded variables' slots 0) and the weight of the unbounded ones.
+type ucfg struct {
+	v []int64
+	w geosum.Weight[*big.Rat]
+}
+
+// urun explores a model with unbounded variables.
+type urun struct {
+	x  *explorer
+	u  *uprog
+	s  *geosum.Summer[*big.Rat]
+	ex *expander[*big.Rat]
+}
+
+func key(v []int64) string {
+	var b strings.Builder
+	for _, x := range v {
+		b.WriteString(strconv.FormatInt(x, 10))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// buildUnbounded builds the chain of a model with unbounded variables:
+// each input's row goes to its outputs.
+func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
+	x, err := m.newExplorer(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	u, errs := m.classify(x.p)
+	if errs != nil {
+		return nil, errs
+	}
+	r := &urun{x: x, u: u, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms), ex: &expander[*big.Rat]{x, rats{x: x}}}
+	if err := x.initial(); err != nil {
+		return nil, err
+	}
+	n := len(u.vars)
+	var finals []final
+	for in := 0; in < x.inputs; in++ {
+		v := append([]int64(nil), x.state(in)...)
+		at := make([]int64, n)
+		for j, vi := range u.vars {
+			at[j] = v[vi]
+			v[vi] = 0
+		}
+		ends, err := r.run(ucfg{v: v, w: r.s.Point(at, big.NewRat(1, 1))})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ends {
+			finals = append(finals, final{in, e})
+		}
+	}
+	// The outputs: each end's weight of the observed variable.
+	b := chain.NewBuilder()
+	for in := 0; in < x.inputs; in++ {
+		b.AddState("s"+strconv.Itoa(in), r.valuation(x.state(in), nil, ""))
+		b.MarkInput(in)
+	}
+	rows := make([]map[int]*big.Rat, x.inputs)
+	for i := range rows {
+		rows[i] = map[int]*big.Rat{}
+	}
+	outs := map[string]int{}
+	addOut := func(in int, v []int64, val *int64, tail string, p *big.Rat) {
+		if p.Sign() == 0 {
+			return
+		}
+		k := r.observedKey(v) + tail
+		if val != nil {
+			k += strconv.FormatInt(*val, 10)
+		}
+		s, ok := outs[k]
+		if !ok {
+			s = x.inputs + len(outs)
+			outs[k] = s
+			var labels []string
+			if tail != "" {
+				labels = append(labels, tail)
+			}
+			b.AddState("s"+strconv.Itoa(s), r.observedValuation(v, val), labels...)
+		}
+		if old, ok := rows[in][s]; ok {
+			p = new(big.Rat).Add(old, p)
+		}
+		rows[in][s] = p
+	}
+	if u.observed < 0 {
+		for _, f := range finals {
+			p, err := r.s.Total(f.cfg.w)
+			if err != nil {
+				return nil, r.failed(err)
+			}
+			addOut(f.in, f.cfg.v, nil, "", p)
+		}
+	} else if err := r.observe(finals, addOut); err != nil {
+		return nil, err
+	}
+	for in, row := range rows {
+		var to []int
+		for s := range row {
+			to = append(to, s)
+		}
+		sort.Ints(to)
+		ps := make([]*big.Rat, len(to))
+		sum := new(big.Rat)
+		for i, s := range to {
+			ps[i] = row[s]
+			sum.Add(sum, row[s])
+		}
+		if sum.Cmp(big.NewRat(1, 1)) != 0 {
+			return nil, fmt.Errorf("internal error: the outputs of input %s have probability %s in all, not 1", x.describe(x.state(in)), sum.RatString())
+		}
+		b.AddRow(in, to, ps)
+	}
+	c, err := b.BuildContext(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error()}}
+	}
+	note := fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", x.inputs, len(outs))
+	return &model.Mechanism{Chain: c, AllPairs: true, Note: note}, nil
+}
+
+// final is where a run of input in ends.
+type final struct {
+	in  int
+	cfg ucfg
+}
+
+// valuation is the chain valuation of bounded values v, without the
+// unbounded variables but the observed one (val, or its tail).
+func (r *urun) valuation(v []int64, val *int64, tail string) chain.Valuation {
+	var out chain.Valuation
+	for i, y := range v {
+		vr := r.x.p.m.Vars[i]
+		if vr.Unbounded {
+			if r.u.slot[i] == r.u.observed && val != nil {
+				out = append(out, chain.Var{Name: vr.Name, Value: *val})
+			}
+			continue
+		}
+		out = append(out, chain.Var{Name: vr.Name, Value: y})
+	}
+	return out
+}
+
+// observedKey is the key of the observed bounded variables' values in v.
+func (r *urun) observedKey(v []int64) string {
+	var b strings.Builder
+	for i, y := range v {
+		if r.observes(i) && !r.x.p.m.Vars[i].Unbounded {
+			b.WriteString(strconv.FormatInt(y, 10))
+			b.WriteByte(',')
+		}
+	}
+	return b.String()
+}
+
+func (r *urun) observes(i int) bool {
+	for _, n := range r.x.p.m.Observed {
+		if n == r.x.p.m.Vars[i].Name {
+			return true
+		}
+	}
+	return false
+}
+
+// observedValuation is an output's valuation: the observed variables'
+// values, the unbounded one's val.
+func (r *urun) observedValuation(v []int64, val *int64) chain.Valuation {
+	var out chain.Valuation
+	for i, y := range v {
+		vr := r.x.p.m.Vars[i]
+		switch {
+		case !r.observes(i):
+		case vr.Unbounded:
+			if val != nil {
+				out = append(out, chain.Var{Name: vr.Name, Value: *val})
+			}
+		default:
+			out = append(out, chain.Var{Name: vr.Name, Value: y})
+		}
+	}
+	return out
+}
+
+// failed turns an error of the sums into the model's.
+func (r *urun) failed(err error) error {
+	if le, ok := err.(*geosum.LimitError); ok {
+		return r.x.limitError(model.LimitTransitions, le.Error())
+	}
+	if r.x.ctx.Err() != nil {
+		return r.x.ctx.Err()
+	}
+	return source.ErrorList{{Pos: r.x.p.m.Pos, Msg: err.Error() + ": the program is outside the class dpcheck decides exactly"}}
+}
+
+// run follows one input's runs level by level, merging configurations
+// with the same bounded values, and returns the ends.
+func (r *urun) run(start ucfg) ([]ucfg, error) {
+	level := map[string]*ucfg{key(start.v): &start}
+	var ends []ucfg
+	seen := map[string]bool{}
+	for steps := 0; len(level) > 0; steps++ {
+		if err := r.x.ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k := range level {
+			seen[k] = true
+		}
+		if steps > len(seen) {
+			var some string
+			for k := range level {
+				some = k
+				break
+			}
+			cur := level[some].v
+			return nil, source.ErrorList{{Pos: r.x.p.m.Pos, Msg: fmt.Sprintf("a run returns to %s: with unbounded variables, every run must end after a bounded number of steps, never revisiting its bounded state", r.x.describe(cur))}}
+		}
+		keys := make([]string, 0, len(level))
+		for k := range level {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		next := map[string]*ucfg{}
+		for _, k := range keys {
+			c := level[k]
+			end, succ, err := r.step(*c)
+			if err != nil {
+				return nil, err
+			}
+			if len(end.w.Pieces) > 0 {
+				ends = append(ends, end)
+			}
+			for _, s := range succ {
+				sk := key(s.v)
+				if old, ok := next[sk]; ok {
+					old.w = geosum.Add(old.w, s.w)
+					if old.w, err = r.s.Tidy(old.w); err != nil {
+						return nil, r.failed(err)
+					}
+					continue
+				}
+				sc := s
+				next[sk] = &sc
+			}
+		}
+		level = next
+	}
+	return ends, nil
+}
+
+// step applies the command enabled at c: its configurations after the
+// command, and the part of c where no command is enabled (the run ends).
+func (r *urun) step(c ucfg) (end ucfg, next []ucfg, err error) {
+	x := r.x
+	end = ucfg{v: c.v}
+	rest := c.w // where no command is enabled yet
+	type enabled struct {
+		ci int
+		w  geosum.Weight[*big.Rat]
+	}
+	var on []enabled
+	for ci := range x.p.m.Commands {
+		cubes, err := r.cubes(ci, r.u.guards[ci], c.v, true)
+		if err != nil {
+			return end, nil, err
+		}
+		w := r.restrict(c.w, cubes)
+		if len(w.Pieces) == 0 {
+			continue
+		}
+		for _, o := range on {
+			both, err := r.cubes(o.ci, r.u.guards[o.ci], c.v, true)
+			if err != nil {
+				return end, nil, err
+			}
+			if len(r.restrict(w, both).Pieces) > 0 {
+				cmds := x.p.m.Commands
+				return end, nil, source.ErrorList{{Pos: cmds[ci].Pos, Msg: fmt.Sprintf("two commands are enabled at once at %s, for some values of the unbounded variables: this one and the one at line %d", x.describe(c.v), cmds[o.ci].Pos.Line)}}
+			}
+		}
+		on = append(on, enabled{ci, w})
+		not, err := r.cubes(ci, r.u.guards[ci], c.v, false)
+		if err != nil {
+			return end, nil, err
+		}
+		rest = r.restrict(rest, not)
+	}
+	end.w = rest
+	for _, e := range on {
+		ns, err := r.command(e.ci, c.v, e.w)
+		if err != nil {
+			return end, nil, err
+		}
+		next = append(next, ns...)
+	}
+	return end, next, nil
+}
+
+// restrict returns w on the union of disjoint cubes.
+func (r *urun) restrict(w geosum.Weight[*big.Rat], cubes [][]atom) geosum.Weight[*big.Rat] {
+	var out geosum.Weight[*big.Rat]
+	for _, cube := range cubes {
+		part := w
+		for _, a := range cube {
+			part = r.s.Restrict(part, a.f, a.g)
+		}
+		out = geosum.Add(out, part)
+	}
+	return out
+}
+
+// atom is f ≤ g.
+type atom struct{ f, g geosum.Form }
+
+// cubes returns the guard (its negation when !pos) at bounded values v as
+// disjoint conjunctions of atoms.
+func (r *urun) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error) {
+	switch c.kind {
+	case uBounded:
+		b, err := c.b(v)
+		if err != nil {
+			return nil, r.x.at(ci, v, errEval(err, c.pos))
+		}
+		if b == pos {
+			return [][]atom{nil}, nil
+		}
+		return nil, nil
+	case uNot:
+		return r.cubes(ci, c.kids[0], v, !pos)
+	case uAnd, uOr:
+		if (c.kind == uAnd) == pos { // a conjunction
+			out := [][]atom{nil}
+			for _, k := range c.kids {
+				ks, err := r.cubes(ci, k, v, pos)
+				if err != nil {
+					return nil, err
+				}
+				var grown [][]atom
+				for _, a := range out {
+					for _, b := range ks {
+						grown = append(grown, append(append([]atom(nil), a...), b...))
+					}
+				}
+				out = grown
+			}
+			return out, nil
+		}
+		// A disjunction a | b | …: a, then !a & b, then !a & !b & c, ….
+		var out [][]atom
+		before := [][]atom{nil} // the cubes where no earlier disjunct holds
+		for _, k := range c.kids {
+			yes, err := r.cubes(ci, k, v, pos)
+			if err != nil {
+				return nil, err
+			}
+			no, err := r.cubes(ci, k, v, !pos)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, product(before, yes)...)
+			before = product(before, no)
+		}
+		return out, nil
+	}
+	// An atom: Σ s·x + rest op 0.
+	rest := new(big.Rat)
+	if c.lin.rest != nil {
+		val, err := c.lin.rest(v)
+		if err != nil {
+			return nil, r.x.at(ci, v, errEval(err, c.pos))
+		}
+		rest = val.Rat()
+	}
+	op := c.op
+	if !pos {
+		op = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "==": "!=", "!=": "="}[op]
+	}
+	// L = Σ s·x (two variables at most) compared with −rest.
+	var lf, lg geosum.Form // L = lf − lg
+	switch len(c.lin.terms) {
+	case 0:
+		lf, lg = geosum.Const(0), geosum.Const(0)
+	case 1:
+		t := c.lin.terms[0]
+		lf, lg = geosum.Var(t.u, t.s, 0), geosum.Const(0)
+	default:
+		t, w := c.lin.terms[0], c.lin.terms[1]
+		lf, lg = geosum.Var(t.u, t.s, 0), geosum.Var(w.u, -w.s, 0)
+	}
+	neg := new(big.Rat).Neg(rest)
+	le := func(k *big.Rat) atom { // L ≤ k: lf ≤ lg + floor(k)
+		g := lg
+		g.C += floorRat(k)
+		return atom{lf, g}
+	}
+	ge := func(k *big.Rat) atom { // L ≥ k: lg + ceil(k) ≤ lf
+		g := lg
+		g.C += ceilRat(k)
+		return atom{g, lf}
+	}
+	one := big.NewRat(1, 1)
+	switch op {
+	case "<=":
+		return [][]atom{{le(neg)}}, nil
+	case ">=":
+		return [][]atom{{ge(neg)}}, nil
+	case "<": // L ≤ ceil(k) − 1
+		return [][]atom{{le(new(big.Rat).Sub(new(big.Rat).SetInt64(ceilRat(neg)), one))}}, nil
+	case ">":
+		return [][]atom{{ge(new(big.Rat).Add(new(big.Rat).SetInt64(floorRat(neg)), one))}}, nil
+	case "=", "==":
+		if !neg.IsInt() {
+			return nil, nil
+		}
+		return [][]atom{{le(neg), ge(neg)}}, nil
+	default: // !=
+		if !neg.IsInt() {
+			return [][]atom{nil}, nil
+		}
+		return [][]atom{{le(new(big.Rat).Sub(neg, one))}, {ge(new(big.Rat).Add(neg, one))}}, nil
+	}
+}
+
+func product(a, b [][]atom) [][]atom {
+	var out [][]atom
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, append(append([]atom(nil), x...), y...))
+		}
+	}
+	return out
+}
+
+func floorRat(k *big.Rat) int64 {
+	q := new(big.Int).Div(k.Num(), k.Denom()) // Euclidean: floor for a positive divisor
+	return clampInt(q)
+}
+
+func ceilRat(k *big.Rat) int64 {
+	return -floorRat(new(big.Rat).Neg(k))
+}
+
+func clampInt(q *big.Int) int64 {
+	switch {
+	case q.Cmp(big.NewInt(geosum.MaxConst)) > 0:
+		return geosum.MaxConst
+	case q.Cmp(big.NewInt(-geosum.MaxConst)) < 0:
+		return -geosum.MaxConst
+	}
+	return q.Int64()
+}
+
+// command applies command ci at bounded values v to the weight w on which
+// it is enabled: each update's bounded branches, and its assignments to
+// unbounded variables on the weight.
+func (r *urun) command(ci int, v []int64, w geosum.Weight[*big.Rat]) ([]ucfg, error) {
+	x := r.x
+	c := x.p.m.Commands[ci]
+	sum := new(big.Rat)
+	var out []ucfg
+	for ui, up := range x.p.updates[ci] {
+		p := big.NewRat(1, 1)
+		if up.prob != nil {
+			val, err := up.prob(v)
+			if err != nil {
+				return nil, x.at(ci, v, errEval(err, c.Updates[ui].Pos))
+			}
+			p = val.Rat()
+			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
+				return nil, x.at(ci, v, &source.Error{Pos: c.Updates[ui].Pos, Msg: fmt.Sprintf("the probability %s is outside [0, 1]", p.RatString())})
+			}
+		}
+		sum.Add(sum, p)
+		if p.Sign() == 0 {
+			continue
+		}
+		uw := w
+		for _, a := range r.u.assigns[ci][ui] {
+			var err error
+			if uw, err = r.assign(ci, v, uw, a); err != nil {
+				return nil, err
+			}
+		}
+		bs, err := r.ex.update(ci, ui, v, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			bw, err := r.s.Scale(uw, b.p)
+			if err != nil {
+				return nil, r.failed(err)
+			}
+			if len(bw.Pieces) > 0 {
+				out = append(out, ucfg{v: b.v, w: bw})
+			}
+		}
+	}
+	if sum.Cmp(big.NewRat(1, 1)) != 0 {
+		return nil, x.at(ci, v, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", sum.RatString())})
+	}
+	return out, nil
+}
+
+// assign applies an assignment to an unbounded variable.
+func (r *urun) assign(ci int, v []int64, w geosum.Weight[*big.Rat], a uassign) (geosum.Weight[*big.Rat], error) {
+	x := r.x
+	integer := func(f cassign, what string) (int64, error) {
+		val, err := f.num(v)
+		if err != nil {
+			return 0, x.at(ci, v, errEval(err, f.pos))
+		}
+		q := val.Rat()
+		if !q.IsInt() || q.Num().CmpAbs(big.NewInt(geosum.MaxConst)) > 0 {
+			return 0, x.at(ci, v, &source.Error{Pos: f.pos, Msg: fmt.Sprintf("the %s %s is not an integer within ±2^40", what, q.RatString())})
+		}
+		return q.Num().Int64(), nil
+	}
+	var out geosum.Weight[*big.Rat]
+	var err error
+	switch {
+	case a.draw:
+		val, e := a.alpha.num(v)
+		if e != nil {
+			return out, x.at(ci, v, errEval(e, a.alpha.pos))
+		}
+		alpha := val.Rat()
+		if alpha.Sign() <= 0 || alpha.Cmp(big.NewRat(1, 1)) >= 0 {
+			return out, x.at(ci, v, &source.Error{Pos: a.alpha.pos, Msg: fmt.Sprintf("the α of a geometric draw must be in (0, 1), found %s", alpha.RatString())})
+		}
+		c, e := integer(a.centre, "centre")
+		if e != nil {
+			return out, e
+		}
+		out, err = r.s.Geometric(w, a.u, alpha, c, a.oneSided)
+	default:
+		var k int64
+		if a.lin.rest != nil {
+			if k, err = integer(cassign{num: a.lin.rest, pos: a.pos}, "value"); err != nil {
+				return out, err
+			}
+		}
+		switch {
+		case len(a.lin.terms) == 0:
+			out, err = r.s.Set(w, a.u, geosum.Const(k))
+		case a.lin.terms[0].u == a.u:
+			out, err = r.s.Shift(w, a.u, a.lin.terms[0].s, k)
+		default:
+			out, err = r.s.Set(w, a.u, geosum.Var(a.lin.terms[0].u, a.lin.terms[0].s, k))
+		}
+	}
+	if err != nil {
+		return out, r.failed(err)
+	}
+	return out, nil
+}
+
+// MaxOutputValues bounds the values of an observed unbounded variable
+// listed one by one, between its tails.
+const MaxOutputValues = 100_000
+
+// observe lists the outputs of runs that end observing the unbounded
+// variable k: every value between the least and the greatest end of a
+// piece of any run's weight, and each tail beyond as one output when the
+// inputs' weights there are proportional (every likelihood ratio is
+// constant on it, so merging its outputs changes no divergence).
+func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, tail string, p *big.Rat)) error {
+	k := r.u.observed
+	name := r.x.p.m.Vars[r.u.vars[k]].Name
+	type end struct {
+		v  []int64
+		ws map[int]geosum.Weight[*big.Rat]
+	}
+	ends := map[string]*end{}
+	var keys []string
+	for _, f := range finals {
+		w := f.cfg.w
+		var err error
+		for j := range r.u.vars {
+			if j != k {
+				if w, err = r.s.SumOut(w, j); err != nil {
+					return r.failed(err)
+				}
+			}
+		}
+		kk := r.observedKey(f.cfg.v)
+		e, ok := ends[kk]
+		if !ok {
+			e = &end{v: f.cfg.v, ws: map[int]geosum.Weight[*big.Rat]{}}
+			ends[kk] = e
+			keys = append(keys, kk)
+		}
+		e.ws[f.in] = geosum.Add(e.ws[f.in], w)
+	}
+	sort.Strings(keys)
+	n := len(r.u.vars)
+	point := func(x int64) []int64 {
+		p := make([]int64, n)
+		p[k] = x
+		return p
+	}
+	for _, kk := range keys {
+		e := ends[kk]
+		var lo, hi int64
+		found := false
+		for _, w := range e.ws {
+			for _, p := range w.Pieces {
+				l, hasL, h, hasH := p.Region.Interval(k)
+				for _, b := range []struct {
+					x  int64
+					ok bool
+				}{{l, hasL}, {h, hasH}} {
+					if !b.ok {
+						continue
+					}
+					if !found || b.x < lo {
+						lo = b.x
+					}
+					if !found || b.x > hi {
+						hi = b.x
+					}
+					found = true
+				}
+			}
+		}
+		if hi-lo >= MaxOutputValues {
+			return r.x.limitError(model.LimitStates, fmt.Sprintf("the outputs list %d values of %s one by one, more than the limit of %d", hi-lo+1, name, MaxOutputValues))
+		}
+		ins := make([]int, 0, len(e.ws))
+		for in := range e.ws {
+			ins = append(ins, in)
+		}
+		sort.Ints(ins)
+		for x := lo; x <= hi; x++ {
+			if err := r.x.ctx.Err(); err != nil {
+				return err
+			}
+			for _, in := range ins {
+				p, err := r.s.Eval(e.ws[in], point(x))
+				if err != nil {
+					return r.failed(err)
+				}
+				val := x
+				add(in, e.v, &val, "", p)
+			}
+		}
+		// The tails: x ≥ hi+1 and x ≤ lo−1.
+		for _, t := range []struct {
+			at   int64
+			f, g geosum.Form
+			sign string
+		}{{hi + 1, geosum.Const(hi + 1), geosum.Var(k, 1, 0), "≥"}, {lo - 1, geosum.Var(k, 1, 0), geosum.Const(lo - 1), "≤"}} {
+			if err := r.proportional(e.ws, ins, point(t.at), name, t.sign, t.at); err != nil {
+				return err
+			}
+			for _, in := range ins {
+				p, err := r.s.Total(r.s.Restrict(e.ws[in], t.f, t.g))
+				if err != nil {
+					return r.failed(err)
+				}
+				val := t.at
+				add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p)
+			}
+		}
+	}
+	return nil
+}
+
+// proportional checks that the inputs' weights on the tail through x are
+// proportional: the same geometric terms, coefficients in one ratio.
+func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []int64, name, sign string, at int64) error {
+	k := r.u.observed
+	type term struct{ base, coef *big.Rat }
+	var ref []term
+	var refIn = -1
+	for _, in := range ins {
+		var ts []term
+		for _, p := range ws[in].Pieces {
+			if !p.Region.Contains(x) {
+				continue
+			}
+		next:
+			for _, t := range p.Terms {
+				b := big.NewRat(1, 1)
+				if t.Base[k] != nil {
+					b = *t.Base[k]
+				}
+				for i := range ts {
+					if ts[i].base.Cmp(b) == 0 {
+						ts[i].coef = new(big.Rat).Add(ts[i].coef, t.Coef)
+						continue next
+					}
+				}
+				ts = append(ts, term{b, t.Coef})
+			}
+		}
+		nz := ts[:0]
+		for _, t := range ts {
+			if t.coef.Sign() != 0 {
+				nz = append(nz, t)
+			}
+		}
+		if len(nz) == 0 {
+			continue
+		}
+		if ref == nil {
+			ref, refIn = nz, in
+			continue
+		}
+		ok := len(nz) == len(ref)
+		var lambda *big.Rat
+		for _, t := range nz {
+			if !ok {
+				break
+			}
+			ok = false
+			for _, u := range ref {
+				if u.base.Cmp(t.base) == 0 {
+					q := new(big.Rat).Quo(t.coef, u.coef)
+					if lambda == nil {
+						lambda = q
+					}
+					ok = q.Cmp(lambda) == 0
+				}
+			}
+		}
+		if !ok {
+			return source.ErrorList{{Pos: r.x.p.m.Pos, Msg: fmt.Sprintf("the outputs %s %s %d have likelihood ratios between %s and %s that are not constant: dpcheck merges a tail of outputs only where every ratio is constant, and decides this program only then", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)))}}
+		}
+	}
+	return nil
+}
