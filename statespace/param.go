@@ -114,6 +114,9 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	s := &symbolic{Field: poly.Field{Ctx: ctx, Limits: p.Limits, Interval: p.Interval, Param: p.Name}, x: x, p: p, unit: poly.FromPoly(poly.FromInts(1)), sl: slots{m},
 		nums: map[*expr.Expr]expr.ValNum{}, pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]outcome[poly.RatFunc]{},
 		geos: map[string]*geoTable[poly.RatFunc]{}, scanned: map[*expr.Expr]uint8{}}
+	if m.HasUnbounded() {
+		return s.unbounded(m)
+	}
 	c, err := (&expander[poly.RatFunc]{x, s}).run(s.row)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/geosum"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
 )
 
@@ -47,6 +48,7 @@ type uassign struct {
 	oneSided bool
 	alpha    cassign // the draw's α and centre, compiled as numbers
 	centre   cassign
+	noise    *Noise
 	lin      ulin
 	pos      source.Position
 }
@@ -128,6 +130,7 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 						k.bounded(arg, "the draw of "+v.Name)
 					}
 					ua.alpha = cassign{num: ca.noise.args[0], pos: a.Noise.Pos}
+					ua.noise = a.Noise
 					ua.centre = cassign{num: ca.noise.args[1], pos: a.Noise.Pos}
 				case a.Noise != nil:
 					k.errorf(a.Noise.Pos, "the unbounded variable %s is drawn from geometric(α, centre) or geometric1(α, centre), untruncated", v.Name)
@@ -152,19 +155,32 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 	return u, nil
 }
 
-// ucfg is a configuration of a run: the bounded variables' values (the
+// ucfg[T] is a configuration of a run: the bounded variables' values (the
 // unbounded variables' slots 0) and the weight of the unbounded ones.
-type ucfg struct {
+type ucfg[T any] struct {
 	v []int64
-	w geosum.Weight[*big.Rat]
+	w geosum.Weight[T]
 }
 
 // urun explores a model with unbounded variables.
-type urun struct {
-	x  *explorer
-	u  *uprog
-	s  *geosum.Summer[*big.Rat]
-	ex *expander[*big.Rat]
+type urun[T any] struct {
+	x   *explorer
+	u   *uprog
+	s   *geosum.Summer[T]
+	ex  *expander[T]
+	alg algebra[T]
+	// alpha is a draw's α, checked in (0, 1).
+	alpha func(ci int, a uassign, v []int64) (T, error)
+	// outs are the outputs' valuations and labels, rows the inputs'.
+	outs   map[string]int
+	states []ustate
+	rows   []map[int]T
+}
+
+// ustate is an output state.
+type ustate struct {
+	val    chain.Valuation
+	labels []string
 }
 
 func key(v []int64) string {
@@ -179,20 +195,102 @@ func key(v []int64) string {
 // buildUnbounded builds the chain of a model with unbounded variables:
 // each input's row goes to its outputs.
 func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
-	x, err := m.newExplorer(ctx, l)
+	x, u, err := m.unboundedExplorer(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	u, errs := m.classify(x.p)
-	if errs != nil {
-		return nil, errs
+	r := &urun[*big.Rat]{x: x, u: u, alg: rats{x: x}, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms)}
+	r.alpha = func(ci int, a uassign, v []int64) (*big.Rat, error) {
+		val, err := a.alpha.num(v)
+		if err != nil {
+			return nil, x.at(ci, v, errEval(err, a.alpha.pos))
+		}
+		return val.Rat(), nil
 	}
-	r := &urun{x: x, u: u, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms), ex: &expander[*big.Rat]{x, rats{x: x}}}
-	if err := x.initial(); err != nil {
+	if err := r.explore(); err != nil {
 		return nil, err
 	}
+	b, err := r.frame()
+	if err != nil {
+		return nil, err
+	}
+	for in, row := range r.rows {
+		to := sortedKeys(row)
+		ps := make([]*big.Rat, len(to))
+		for i, s := range to {
+			ps[i] = row[s]
+		}
+		b.AddRow(in, to, ps)
+	}
+	c, err := r.build(b)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Mechanism{Chain: c, AllPairs: true, Note: r.note()}, nil
+}
+
+// unboundedExplorer compiles a model with unbounded variables and finds
+// its inputs.
+func (m *Model) unboundedExplorer(ctx context.Context, l model.Limits) (*explorer, *uprog, error) {
+	x, err := m.newExplorer(ctx, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, errs := m.classify(x.p)
+	if errs != nil {
+		return nil, nil, errs
+	}
+	if err := x.initial(); err != nil {
+		return nil, nil, err
+	}
+	return x, u, nil
+}
+
+func sortedKeys[T any](row map[int]T) []int {
+	to := make([]int, 0, len(row))
+	for s := range row {
+		to = append(to, s)
+	}
+	sort.Ints(to)
+	return to
+}
+
+func (r *urun[T]) note() string {
+	return fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", r.x.inputs, len(r.states))
+}
+
+// frame returns a chain builder with the inputs and the outputs.
+func (r *urun[T]) frame() (*chain.Builder, error) {
+	b := chain.NewBuilder()
+	for in := 0; in < r.x.inputs; in++ {
+		b.AddState("s"+strconv.Itoa(in), r.valuation(r.x.state(in)))
+		b.MarkInput(in)
+	}
+	for i, st := range r.states {
+		b.AddState("s"+strconv.Itoa(r.x.inputs+i), st.val, st.labels...)
+	}
+	return b, nil
+}
+
+func (r *urun[T]) build(b *chain.Builder) (*chain.Chain, error) {
+	c, err := b.BuildContext(r.x.ctx)
+	if err != nil {
+		if r.x.ctx.Err() != nil {
+			return nil, r.x.ctx.Err()
+		}
+		return nil, source.ErrorList{{Pos: r.x.p.m.Pos, Msg: err.Error()}}
+	}
+	return c, nil
+}
+
+// explore follows every input's runs and fills the outputs and rows; each
+// row must sum to exactly 1.
+func (r *urun[T]) explore() error {
+	x, u := r.x, r.u
+	r.ex = &expander[T]{x, r.alg}
+	r.outs = map[string]int{}
 	n := len(u.vars)
-	var finals []final
+	var finals []final[T]
 	for in := 0; in < x.inputs; in++ {
 		v := append([]int64(nil), x.state(in)...)
 		at := make([]int64, n)
@@ -200,112 +298,93 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 			at[j] = v[vi]
 			v[vi] = 0
 		}
-		ends, err := r.run(ucfg{v: v, w: r.s.Point(at, big.NewRat(1, 1))})
+		ends, err := r.run(ucfg[T]{v: v, w: r.s.Point(at, r.alg.one())})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range ends {
-			finals = append(finals, final{in, e})
+			finals = append(finals, final[T]{in, e})
 		}
 	}
-	// The outputs: each end's weight of the observed variable.
-	b := chain.NewBuilder()
-	for in := 0; in < x.inputs; in++ {
-		b.AddState("s"+strconv.Itoa(in), r.valuation(x.state(in), nil, ""))
-		b.MarkInput(in)
-	}
-	rows := make([]map[int]*big.Rat, x.inputs)
-	for i := range rows {
-		rows[i] = map[int]*big.Rat{}
-	}
-	outs := map[string]int{}
-	addOut := func(in int, v []int64, val *int64, tail string, p *big.Rat) {
-		if p.Sign() == 0 {
-			return
-		}
-		k := r.observedKey(v) + tail
-		if val != nil {
-			k += strconv.FormatInt(*val, 10)
-		}
-		s, ok := outs[k]
-		if !ok {
-			s = x.inputs + len(outs)
-			outs[k] = s
-			var labels []string
-			if tail != "" {
-				labels = append(labels, tail)
-			}
-			b.AddState("s"+strconv.Itoa(s), r.observedValuation(v, val), labels...)
-		}
-		if old, ok := rows[in][s]; ok {
-			p = new(big.Rat).Add(old, p)
-		}
-		rows[in][s] = p
+	r.rows = make([]map[int]T, x.inputs)
+	for i := range r.rows {
+		r.rows[i] = map[int]T{}
 	}
 	if u.observed < 0 {
 		for _, f := range finals {
 			p, err := r.s.Total(f.cfg.w)
 			if err != nil {
-				return nil, r.failed(err)
+				return r.failed(err)
 			}
-			addOut(f.in, f.cfg.v, nil, "", p)
+			if err := r.add(f.in, f.cfg.v, nil, "", p); err != nil {
+				return err
+			}
 		}
-	} else if err := r.observe(finals, addOut); err != nil {
-		return nil, err
+	} else if err := r.observe(finals); err != nil {
+		return err
 	}
-	for in, row := range rows {
-		var to []int
-		for s := range row {
-			to = append(to, s)
+	for in, row := range r.rows {
+		sum := r.alg.Const(new(big.Rat))
+		for _, p := range row {
+			var err error
+			if sum, err = r.alg.Add(sum, p); err != nil {
+				return r.failed(err)
+			}
 		}
-		sort.Ints(to)
-		ps := make([]*big.Rat, len(to))
-		sum := new(big.Rat)
-		for i, s := range to {
-			ps[i] = row[s]
-			sum.Add(sum, row[s])
+		if !r.alg.isOne(sum) {
+			return fmt.Errorf("internal error: the outputs of input %s have probability %s in all, not 1", x.describe(x.state(in)), r.alg.Format(sum, "x"))
 		}
-		if sum.Cmp(big.NewRat(1, 1)) != 0 {
-			return nil, fmt.Errorf("internal error: the outputs of input %s have probability %s in all, not 1", x.describe(x.state(in)), sum.RatString())
-		}
-		b.AddRow(in, to, ps)
 	}
-	c, err := b.BuildContext(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error()}}
+	return nil
+}
+
+// add adds p to the output of input in with bounded values v and the
+// observed unbounded variable's value val (or tail).
+func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
+	if r.alg.IsZero(p) {
+		return nil
 	}
-	note := fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", x.inputs, len(outs))
-	return &model.Mechanism{Chain: c, AllPairs: true, Note: note}, nil
+	k := r.observedKey(v) + tail
+	if val != nil {
+		k += strconv.FormatInt(*val, 10)
+	}
+	s, ok := r.outs[k]
+	if !ok {
+		s = r.x.inputs + len(r.states)
+		r.outs[k] = s
+		var labels []string
+		if tail != "" {
+			labels = append(labels, tail)
+		}
+		r.states = append(r.states, ustate{r.observedValuation(v, val), labels})
+	}
+	if old, ok := r.rows[in][s]; ok {
+		var err error
+		if p, err = r.alg.Add(old, p); err != nil {
+			return r.failed(err)
+		}
+	}
+	r.rows[in][s] = p
+	return nil
 }
 
 // final is where a run of input in ends.
-type final struct {
+type final[T any] struct {
 	in  int
-	cfg ucfg
+	cfg ucfg[T]
 }
 
-// valuation is the chain valuation of bounded values v, without the
-// unbounded variables but the observed one (val, or its tail).
-func (r *urun) valuation(v []int64, val *int64, tail string) chain.Valuation {
-	var out chain.Valuation
+// valuation is an input's valuation: every variable.
+func (r *urun[T]) valuation(v []int64) chain.Valuation {
+	out := make(chain.Valuation, len(v))
 	for i, y := range v {
-		vr := r.x.p.m.Vars[i]
-		if vr.Unbounded {
-			if r.u.slot[i] == r.u.observed && val != nil {
-				out = append(out, chain.Var{Name: vr.Name, Value: *val})
-			}
-			continue
-		}
-		out = append(out, chain.Var{Name: vr.Name, Value: y})
+		out[i] = chain.Var{Name: r.x.p.m.Vars[i].Name, Value: y}
 	}
 	return out
 }
 
 // observedKey is the key of the observed bounded variables' values in v.
-func (r *urun) observedKey(v []int64) string {
+func (r *urun[T]) observedKey(v []int64) string {
 	var b strings.Builder
 	for i, y := range v {
 		if r.observes(i) && !r.x.p.m.Vars[i].Unbounded {
@@ -316,7 +395,7 @@ func (r *urun) observedKey(v []int64) string {
 	return b.String()
 }
 
-func (r *urun) observes(i int) bool {
+func (r *urun[T]) observes(i int) bool {
 	for _, n := range r.x.p.m.Observed {
 		if n == r.x.p.m.Vars[i].Name {
 			return true
@@ -327,7 +406,7 @@ func (r *urun) observes(i int) bool {
 
 // observedValuation is an output's valuation: the observed variables'
 // values, the unbounded one's val.
-func (r *urun) observedValuation(v []int64, val *int64) chain.Valuation {
+func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
 	var out chain.Valuation
 	for i, y := range v {
 		vr := r.x.p.m.Vars[i]
@@ -345,7 +424,7 @@ func (r *urun) observedValuation(v []int64, val *int64) chain.Valuation {
 }
 
 // failed turns an error of the sums into the model's.
-func (r *urun) failed(err error) error {
+func (r *urun[T]) failed(err error) error {
 	if le, ok := err.(*geosum.LimitError); ok {
 		return r.x.limitError(model.LimitTransitions, le.Error())
 	}
@@ -357,9 +436,9 @@ func (r *urun) failed(err error) error {
 
 // run follows one input's runs level by level, merging configurations
 // with the same bounded values, and returns the ends.
-func (r *urun) run(start ucfg) ([]ucfg, error) {
-	level := map[string]*ucfg{key(start.v): &start}
-	var ends []ucfg
+func (r *urun[T]) run(start ucfg[T]) ([]ucfg[T], error) {
+	level := map[string]*ucfg[T]{key(start.v): &start}
+	var ends []ucfg[T]
 	seen := map[string]bool{}
 	for steps := 0; len(level) > 0; steps++ {
 		if err := r.x.ctx.Err(); err != nil {
@@ -382,7 +461,7 @@ func (r *urun) run(start ucfg) ([]ucfg, error) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		next := map[string]*ucfg{}
+		next := map[string]*ucfg[T]{}
 		for _, k := range keys {
 			c := level[k]
 			end, succ, err := r.step(*c)
@@ -412,13 +491,13 @@ func (r *urun) run(start ucfg) ([]ucfg, error) {
 
 // step applies the command enabled at c: its configurations after the
 // command, and the part of c where no command is enabled (the run ends).
-func (r *urun) step(c ucfg) (end ucfg, next []ucfg, err error) {
+func (r *urun[T]) step(c ucfg[T]) (end ucfg[T], next []ucfg[T], err error) {
 	x := r.x
-	end = ucfg{v: c.v}
+	end = ucfg[T]{v: c.v}
 	rest := c.w // where no command is enabled yet
 	type enabled struct {
 		ci int
-		w  geosum.Weight[*big.Rat]
+		w  geosum.Weight[T]
 	}
 	var on []enabled
 	for ci := range x.p.m.Commands {
@@ -459,8 +538,8 @@ func (r *urun) step(c ucfg) (end ucfg, next []ucfg, err error) {
 }
 
 // restrict returns w on the union of disjoint cubes.
-func (r *urun) restrict(w geosum.Weight[*big.Rat], cubes [][]atom) geosum.Weight[*big.Rat] {
-	var out geosum.Weight[*big.Rat]
+func (r *urun[T]) restrict(w geosum.Weight[T], cubes [][]atom) geosum.Weight[T] {
+	var out geosum.Weight[T]
 	for _, cube := range cubes {
 		part := w
 		for _, a := range cube {
@@ -476,7 +555,7 @@ type atom struct{ f, g geosum.Form }
 
 // cubes returns the guard (its negation when !pos) at bounded values v as
 // disjoint conjunctions of atoms.
-func (r *urun) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error) {
+func (r *urun[T]) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error) {
 	switch c.kind {
 	case uBounded:
 		b, err := c.b(v)
@@ -615,11 +694,12 @@ func clampInt(q *big.Int) int64 {
 // command applies command ci at bounded values v to the weight w on which
 // it is enabled: each update's bounded branches, and its assignments to
 // unbounded variables on the weight.
-func (r *urun) command(ci int, v []int64, w geosum.Weight[*big.Rat]) ([]ucfg, error) {
+func (r *urun[T]) command(ci int, v []int64, w geosum.Weight[T]) ([]ucfg[T], error) {
 	x := r.x
 	c := x.p.m.Commands[ci]
 	sum := new(big.Rat)
-	var out []ucfg
+	fsum := r.alg.Const(new(big.Rat)) // the sum as the field has it
+	var out []ucfg[T]
 	for ui, up := range x.p.updates[ci] {
 		p := big.NewRat(1, 1)
 		if up.prob != nil {
@@ -633,7 +713,21 @@ func (r *urun) command(ci int, v []int64, w geosum.Weight[*big.Rat]) ([]ucfg, er
 			}
 		}
 		sum.Add(sum, p)
-		if p.Sign() == 0 {
+		if p.Sign() == 0 && x.param == nil {
+			continue
+		}
+		q := r.alg.one()
+		if up.prob != nil {
+			var err error
+			if q, err = r.alg.update(ci, ui, v, p); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if fsum, err = r.alg.Add(fsum, q); err != nil {
+			return nil, r.failed(err)
+		}
+		if r.alg.IsZero(q) {
 			continue
 		}
 		uw := w
@@ -643,7 +737,7 @@ func (r *urun) command(ci int, v []int64, w geosum.Weight[*big.Rat]) ([]ucfg, er
 				return nil, err
 			}
 		}
-		bs, err := r.ex.update(ci, ui, v, p)
+		bs, err := r.ex.update(ci, ui, v, q)
 		if err != nil {
 			return nil, err
 		}
@@ -653,18 +747,21 @@ func (r *urun) command(ci int, v []int64, w geosum.Weight[*big.Rat]) ([]ucfg, er
 				return nil, r.failed(err)
 			}
 			if len(bw.Pieces) > 0 {
-				out = append(out, ucfg{v: b.v, w: bw})
+				out = append(out, ucfg[T]{v: b.v, w: bw})
 			}
 		}
 	}
 	if sum.Cmp(big.NewRat(1, 1)) != 0 {
-		return nil, x.at(ci, v, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", sum.RatString())})
+		return nil, x.at(ci, v, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1%s", sum.RatString(), x.atParam())})
+	}
+	if !r.alg.isOne(fsum) {
+		return nil, x.at(ci, v, &source.Error{Pos: c.Pos, Msg: fmt.Sprintf("the probabilities of the updates sum to %s, not 1", r.alg.Format(fsum, x.param.Name))})
 	}
 	return out, nil
 }
 
 // assign applies an assignment to an unbounded variable.
-func (r *urun) assign(ci int, v []int64, w geosum.Weight[*big.Rat], a uassign) (geosum.Weight[*big.Rat], error) {
+func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geosum.Weight[T], error) {
 	x := r.x
 	integer := func(f cassign, what string) (int64, error) {
 		val, err := f.num(v)
@@ -677,7 +774,7 @@ func (r *urun) assign(ci int, v []int64, w geosum.Weight[*big.Rat], a uassign) (
 		}
 		return q.Num().Int64(), nil
 	}
-	var out geosum.Weight[*big.Rat]
+	var out geosum.Weight[T]
 	var err error
 	switch {
 	case a.draw:
@@ -693,7 +790,11 @@ func (r *urun) assign(ci int, v []int64, w geosum.Weight[*big.Rat], a uassign) (
 		if e != nil {
 			return out, e
 		}
-		out, err = r.s.Geometric(w, a.u, alpha, c, a.oneSided)
+		f, e := r.alpha(ci, a, v)
+		if e != nil {
+			return out, e
+		}
+		out, err = r.s.Geometric(w, a.u, f, c, a.oneSided)
 	default:
 		var k int64
 		if a.lin.rest != nil {
@@ -725,12 +826,12 @@ const MaxOutputValues = 100_000
 // piece of any run's weight, and each tail beyond as one output when the
 // inputs' weights there are proportional (every likelihood ratio is
 // constant on it, so merging its outputs changes no divergence).
-func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, tail string, p *big.Rat)) error {
+func (r *urun[T]) observe(finals []final[T]) error {
 	k := r.u.observed
 	name := r.x.p.m.Vars[r.u.vars[k]].Name
 	type end struct {
 		v  []int64
-		ws map[int]geosum.Weight[*big.Rat]
+		ws map[int]geosum.Weight[T]
 	}
 	ends := map[string]*end{}
 	var keys []string
@@ -747,7 +848,7 @@ func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, t
 		kk := r.observedKey(f.cfg.v)
 		e, ok := ends[kk]
 		if !ok {
-			e = &end{v: f.cfg.v, ws: map[int]geosum.Weight[*big.Rat]{}}
+			e = &end{v: f.cfg.v, ws: map[int]geosum.Weight[T]{}}
 			ends[kk] = e
 			keys = append(keys, kk)
 		}
@@ -802,7 +903,9 @@ func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, t
 					return r.failed(err)
 				}
 				val := x
-				add(in, e.v, &val, "", p)
+				if err := r.add(in, e.v, &val, "", p); err != nil {
+					return err
+				}
 			}
 		}
 		// The tails: x ≥ hi+1 and x ≤ lo−1.
@@ -820,7 +923,9 @@ func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, t
 					return r.failed(err)
 				}
 				val := t.at
-				add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p)
+				if err := r.add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -829,11 +934,11 @@ func (r *urun) observe(finals []final, add func(in int, v []int64, val *int64, t
 
 // proportional checks that the inputs' weights on the tail through x are
 // proportional: the same geometric terms, coefficients in one ratio.
-func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []int64, name, sign string, at int64) error {
-	k := r.u.observed
-	type term struct{ base, coef *big.Rat }
+func (r *urun[T]) proportional(ws map[int]geosum.Weight[T], ins []int, x []int64, name, sign string, at int64) error {
+	k, f := r.u.observed, r.alg
+	type term struct{ base, coef T }
 	var ref []term
-	var refIn = -1
+	refIn := -1
 	for _, in := range ins {
 		var ts []term
 		for _, p := range ws[in].Pieces {
@@ -842,13 +947,17 @@ func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []i
 			}
 		next:
 			for _, t := range p.Terms {
-				b := big.NewRat(1, 1)
+				b := f.one()
 				if t.Base[k] != nil {
 					b = *t.Base[k]
 				}
 				for i := range ts {
-					if ts[i].base.Cmp(b) == 0 {
-						ts[i].coef = new(big.Rat).Add(ts[i].coef, t.Coef)
+					if f.Equal(ts[i].base, b) {
+						c, err := f.Add(ts[i].coef, t.Coef)
+						if err != nil {
+							return r.failed(err)
+						}
+						ts[i].coef = c
 						continue next
 					}
 				}
@@ -857,7 +966,7 @@ func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []i
 		}
 		nz := ts[:0]
 		for _, t := range ts {
-			if t.coef.Sign() != 0 {
+			if !f.IsZero(t.coef) {
 				nz = append(nz, t)
 			}
 		}
@@ -869,19 +978,22 @@ func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []i
 			continue
 		}
 		ok := len(nz) == len(ref)
-		var lambda *big.Rat
+		var lambda *T
 		for _, t := range nz {
 			if !ok {
 				break
 			}
 			ok = false
 			for _, u := range ref {
-				if u.base.Cmp(t.base) == 0 {
-					q := new(big.Rat).Quo(t.coef, u.coef)
-					if lambda == nil {
-						lambda = q
+				if f.Equal(u.base, t.base) {
+					q, err := f.Quo(t.coef, u.coef)
+					if err != nil {
+						return r.failed(err)
 					}
-					ok = q.Cmp(lambda) == 0
+					if lambda == nil {
+						lambda = &q
+					}
+					ok = f.Equal(q, *lambda)
 				}
 			}
 		}
@@ -890,4 +1002,58 @@ func (r *urun) proportional(ws map[int]geosum.Weight[*big.Rat], ins []int, x []i
 		}
 	}
 	return nil
+}
+
+// unbounded is BuildParam for a model with unbounded variables: the
+// rows of its inputs as functions of the parameter.
+func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
+	x := s.x
+	u, errs := m.classify(x.p)
+	if errs != nil {
+		return nil, errs
+	}
+	if err := x.initial(); err != nil {
+		return nil, err
+	}
+	r := &urun[poly.RatFunc]{x: x, u: u, alg: s, s: geosum.NewSummer[poly.RatFunc](x.ctx, s, MaxTerms)}
+	r.alpha = func(ci int, a uassign, v []int64) (poly.RatFunc, error) {
+		e := a.noise.Args[0]
+		if !s.mentions(e) {
+			val, err := a.alpha.num(v)
+			if err != nil {
+				return poly.RatFunc{}, x.at(ci, v, errEval(err, a.alpha.pos))
+			}
+			return s.Const(val.Rat()), nil
+		}
+		f, err := s.rat(e, v)
+		if err != nil {
+			return f, x.atErr(ci, v, err)
+		}
+		if err := s.positive(f, true, "the α %s of the draw", a.noise.Pos); err != nil {
+			return f, x.atErr(ci, v, err)
+		}
+		return f, nil
+	}
+	if err := r.explore(); err != nil {
+		return nil, err
+	}
+	b, err := r.frame()
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.build(b)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]ParamTrans, c.NumStates())
+	for in, row := range r.rows {
+		for _, t := range sortedKeys(row) {
+			rows[in] = append(rows[in], ParamTrans{To: t, P: row[t]})
+		}
+	}
+	pairs, err := model.AllPairs(c.Inputs(), x.limits.MaxMemory)
+	if err != nil {
+		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(model.LimitMemory)}}
+	}
+	return &ParamChain{Frame: c, Rows: rows, Neighbours: pairs, Note: r.note()}, nil
 }
