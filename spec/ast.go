@@ -151,13 +151,14 @@ type ModuleStmt struct {
 	Items []ChainItem
 }
 
-// VarDecl is "[input] NAME : [LO..HI] [init E];" or "[input] NAME : bool
-// [init E];".
+// VarDecl is "[input] NAME : [LO..HI] [init E];", "[input] NAME : bool
+// [init E];" or "NAME : int [init E];" (an unbounded integer).
 type VarDecl struct {
 	Span
 	Input  bool
 	Name   Word
-	Lo, Hi *Expr // nil for a boolean
+	Lo, Hi *Expr // nil for a boolean or an int
+	Int    bool  // an unbounded integer
 	Init   *Expr
 }
 

@@ -115,6 +115,8 @@ type checker struct {
 	// where used.
 	vars      map[string]int
 	inputVars map[string]bool
+	// intVars are the unbounded integers (v : int).
+	intVars map[string]bool
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
@@ -447,7 +449,14 @@ func (c *checker) check() (*property.Program, bool) {
 		}
 	}
 	p.Output = c.outputs(s.outputs)
-	if sm, ok := p.Model.(*statespace.Model); ok {
+	var sm *statespace.Model
+	switch m := p.Model.(type) {
+	case *statespace.Model:
+		sm = m
+	case *paramModules:
+		sm = m.m
+	}
+	if sm != nil {
 		for _, v := range p.Output.Vars {
 			sm.Observed = append(sm.Observed, v.Name)
 		}

@@ -328,9 +328,12 @@ func (p *printer) moduleItem(it ChainItem) {
 			p.w("input ")
 		}
 		p.w(it.Name.Name, " : ")
-		if it.Lo == nil {
+		switch {
+		case it.Int:
+			p.w("int")
+		case it.Lo == nil:
 			p.w("bool")
-		} else {
+		default:
 			p.w("[")
 			p.expr(it.Lo)
 			p.w("..")

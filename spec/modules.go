@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -61,7 +62,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	if len(mods) > 1 {
 		m.Name = "modules " + strings.Join(names, ", ")
 	}
-	c.vars, c.inputVars = map[string]int{}, map[string]bool{}
+	c.vars, c.inputVars, c.intVars = map[string]int{}, map[string]bool{}, map[string]bool{}
 	owner := map[string]int{}
 	ok := mdpOK
 	seen := map[string]int{}
@@ -96,7 +97,14 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				ok = false
 				continue
 			}
-			v := statespace.Var{Name: name, Pos: c.position(d.Name.Off), Input: d.Input, Module: mi, Bool: d.Lo == nil, Hi: 1}
+			v := statespace.Var{Name: name, Pos: c.position(d.Name.Off), Input: d.Input, Module: mi, Bool: d.Lo == nil && !d.Int, Hi: 1, Unbounded: d.Int}
+			if d.Int {
+				v.Hi = 0
+				if d.Input {
+					c.errorf(d.Name.Off, "an input variable takes every value of its range: declare input %s : [lo..hi]", name)
+					ok = false
+				}
+			}
 			if d.Lo != nil {
 				lo, ok1 := c.integer(d.Lo, "the lower end of a range", -(1 << 62), 1<<62)
 				hi, ok2 := c.integer(d.Hi, "the upper end of a range", -(1 << 62), 1<<62)
@@ -117,6 +125,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 			}
 			c.vars[name] = len(m.Vars)
 			c.inputVars[name] = d.Input
+			c.intVars[name] = d.Int
 			owner[name] = mi
 			m.Vars = append(m.Vars, v)
 		}
@@ -201,7 +210,7 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 				t.role = "an assignment"
 				a.Value = t.moduleExpr(ad.Value, false)
 			} else {
-				a.Noise = c.draw(ad.Draw, t)
+				a.Noise = c.draw(ad.Draw, t, name, c.intVars[name])
 				ok = ok && a.Noise != nil
 			}
 			u.Assigns = append(u.Assigns, a)
@@ -216,7 +225,10 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 
 // draw checks "geometric(alpha, centre, lo, hi)" and the other
 // distributions.
-func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
+//
+// A draw into an unbounded variable (v : int) is untruncated:
+// geometric(alpha, centre) or geometric1(alpha, centre).
+func (c *checker) draw(call *Expr, t *translator, name string, unbounded bool) *statespace.Noise {
 	d, known := draws[call.Text]
 	if !known {
 		hint := didYouMean(call.Text, []string{"geometric", "geometric1", "uniform", "bernoulli"})
@@ -237,8 +249,23 @@ func (c *checker) draw(call *Expr, t *translator) *statespace.Noise {
 			return nil
 		}
 	}
+	if unbounded {
+		if d.kind != statespace.Geometric && d.kind != statespace.Geometric1 {
+			c.errorf(call.Pos(), "%s is an unbounded integer: it is drawn from geometric(alpha, centre) or geometric1(alpha, centre), untruncated", name)
+			return nil
+		}
+		if len(call.Args) > 2 {
+			c.errorf(call.Args[2].Pos(), "%s is an unbounded integer: its draw is untruncated, %s(alpha, centre), without lo and hi", name, call.Text)
+			return nil
+		}
+		d.params = d.params[:2]
+	}
 	if !named && len(call.Args) != len(d.params) {
-		c.errorf(call.Pos(), "%s takes %d arguments, %s(%s); found %d", call.Text, len(d.params), call.Text, strings.Join(d.params, ", "), len(call.Args))
+		hint := ""
+		if len(call.Args) == 2 && (d.kind == statespace.Geometric || d.kind == statespace.Geometric1) {
+			hint = fmt.Sprintf(" (only an unbounded integer, declared %s : int, is drawn without lo and hi)", name)
+		}
+		c.errorf(call.Pos(), "%s takes %d arguments, %s(%s); found %d%s", call.Text, len(d.params), call.Text, strings.Join(d.params, ", "), len(call.Args), hint)
 		return nil
 	}
 	args, ok := c.propArgs(call, call.Pos(), call.Text, d.params, len(d.params))

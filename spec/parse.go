@@ -886,9 +886,12 @@ func (p *parser) module() *ModuleStmt {
 		switch {
 		case p.Is("bool"):
 			p.Advance()
+		case p.Is("int"):
+			d.Int = true
+			p.Advance()
 		case p.Tok.Kind == tIdent:
-			p.misspelt([]string{"bool"}, " (a variable's type is a range [lo..hi] or bool)")
-			p.Fail(p.Tok.Off, "unexpected %s: a variable's type is a range [lo..hi] or bool (PRISM's int is written as its range, double has no counterpart)", describe(p.Tok))
+			p.misspelt([]string{"bool", "int"}, " (a variable's type is a range [lo..hi], bool or int)")
+			p.Fail(p.Tok.Off, "unexpected %s: a variable's type is a range [lo..hi], bool, or int (an unbounded integer; double has no counterpart)", describe(p.Tok))
 		default:
 			p.expect("[")
 			d.Lo = p.expr()

@@ -179,8 +179,8 @@ type urun[T any] struct {
 
 // ustate is an output state.
 type ustate struct {
-	val    chain.Valuation
-	labels []string
+	val  chain.Valuation
+	name string // a merged tail's, else ""
 }
 
 func key(v []int64) string {
@@ -256,7 +256,20 @@ func sortedKeys[T any](row map[int]T) []int {
 }
 
 func (r *urun[T]) note() string {
-	return fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", r.x.inputs, len(r.states))
+	n := fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", r.x.inputs, len(r.states))
+	var tails []string
+	for _, st := range r.states {
+		if st.name != "" {
+			tails = append(tails, st.name)
+		}
+	}
+	switch {
+	case len(tails) > 4:
+		n += fmt.Sprintf("; %d tails, %s, …, are one output each (every likelihood ratio is constant on them)", len(tails), strings.Join(tails[:2], ", "))
+	case len(tails) > 0:
+		n += fmt.Sprintf("; the tails %s are one output each (every likelihood ratio is constant on them)", strings.Join(tails, " and "))
+	}
+	return n
 }
 
 // frame returns a chain builder with the inputs and the outputs.
@@ -267,7 +280,11 @@ func (r *urun[T]) frame() (*chain.Builder, error) {
 		b.MarkInput(in)
 	}
 	for i, st := range r.states {
-		b.AddState("s"+strconv.Itoa(r.x.inputs+i), st.val, st.labels...)
+		name := st.name
+		if name == "" {
+			name = "s" + strconv.Itoa(r.x.inputs+i)
+		}
+		b.AddState(name, st.val)
 	}
 	return b, nil
 }
@@ -352,11 +369,18 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 	if !ok {
 		s = r.x.inputs + len(r.states)
 		r.outs[k] = s
-		var labels []string
+		st := ustate{val: r.observedValuation(v, val)}
 		if tail != "" {
-			labels = append(labels, tail)
+			// A merged tail has no value: the verifier keys it by its
+			// name, which says what it is ("v≥13", "top=1, v≤-2").
+			st.val = r.observedValuation(v, nil)
+			var parts []string
+			for _, y := range st.val {
+				parts = append(parts, y.Name+"="+strconv.FormatInt(y.Value, 10))
+			}
+			st.name = strings.Join(append(parts, tail), ", ")
 		}
-		r.states = append(r.states, ustate{r.observedValuation(v, val), labels})
+		r.states = append(r.states, st)
 	}
 	if old, ok := r.rows[in][s]; ok {
 		var err error
