@@ -116,7 +116,7 @@ type checker struct {
 	vars      map[string]int
 	inputVars map[string]bool
 	// intVars are the unbounded integers (v : int).
-	intVars map[string]bool
+	intVars   map[string]bool
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
