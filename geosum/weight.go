@@ -178,7 +178,8 @@ func (s *Summer[T]) power(t Term[T], b *T, f Form) (Term[T], error) {
 
 // SumOut returns the weight of the other variables: w summed over every
 // value of x_v. The result does not constrain x_v and its terms do not
-// depend on it.
+// depend on it. A piece that neither constrains x_v nor depends on it is
+// kept as it is: x_v is free there, already summed out.
 func (s *Summer[T]) SumOut(w Weight[T], v int) (Weight[T], error) {
 	var out Weight[T]
 	for _, p := range w.Pieces {
@@ -186,6 +187,12 @@ func (s *Summer[T]) SumOut(w Weight[T], v int) (Weight[T], error) {
 			return out, err
 		}
 		los, his := p.Region.bounds(v)
+		if len(los) == 0 && len(his) == 0 && constantIn(p.Terms, v) {
+			// x_v is free: the weight does not depend on it (it was summed
+			// out before), so there is nothing to sum.
+			out.Pieces = append(out.Pieces, p)
+			continue
+		}
 		rest := p.Region.Forget(v)
 		for a := -1; a < len(los); a++ {
 			if a < 0 && len(los) > 0 {
@@ -281,6 +288,15 @@ func (s *Summer[T]) counted(o Oct, ts []Term[T], v int, los, his []Form, a, b in
 		}
 	}
 	return out, nil
+}
+
+func constantIn[T any](ts []Term[T], v int) bool {
+	for _, t := range ts {
+		if t.Base[v] != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // largest returns o restricted to where fs[a] is the largest of fs (the
