@@ -457,6 +457,7 @@ func (c *checker) check() (*property.Program, bool) {
 		sm = m.m
 	}
 	if sm != nil {
+		sm.ObservedPos = p.Output.Pos
 		for _, v := range p.Output.Vars {
 			sm.Observed = append(sm.Observed, v.Name)
 		}

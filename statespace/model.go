@@ -97,6 +97,8 @@ type Model struct {
 	// when the program says (.dp: outputs var …); a model with unbounded
 	// variables needs it: those it does not name are summed out.
 	Observed []string
+	// ObservedPos is where the outputs are stated.
+	ObservedPos source.Position
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
 }

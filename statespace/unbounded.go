@@ -79,13 +79,14 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 	case m.Semantics != DP:
 		k.errorf(m.Pos, "unbounded variables are decided in .dp modules, not in PRISM models")
 	case m.Observed == nil:
-		k.errorf(m.Pos, "a program with unbounded variables says what it outputs: outputs var …")
+		v := m.Vars[u.vars[0]]
+		k.errorf(v.Pos, "%s is an unbounded integer: a program with one says which variables it outputs (outputs var …), and the others are summed out", v.Name)
 	}
 	for _, name := range m.Observed {
 		for i, v := range m.Vars {
 			if v.Name == name && v.Unbounded {
 				if u.observed >= 0 {
-					k.errorf(m.Pos, "the outputs name two unbounded variables, %s and %s: dpcheck observes at most one", m.Vars[u.vars[u.observed]].Name, name)
+					k.errorf(m.ObservedPos, "the outputs name two unbounded integers, %s and %s: dpcheck observes at most one", m.Vars[u.vars[u.observed]].Name, name)
 				}
 				u.observed = k.slot[i]
 			}
@@ -1022,7 +1023,7 @@ func (r *urun[T]) proportional(ws map[int]geosum.Weight[T], ins []int, x []int64
 			}
 		}
 		if !ok {
-			return source.ErrorList{{Pos: r.x.p.m.Pos, Msg: fmt.Sprintf("the outputs %s %s %d have likelihood ratios between %s and %s that are not constant: dpcheck merges a tail of outputs only where every ratio is constant, and decides this program only then", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)))}}
+			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the likelihood ratio of the outputs %s%s%d between the inputs %s and %s varies with %s: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of %s instead)", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)), name, name)}}
 		}
 	}
 	return nil

@@ -1,0 +1,115 @@
+package statespace_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/spec"
+	"github.com/dpcheck/dpcheck/statespace"
+)
+
+// unboundedProgram is a module with three unbounded integers: the
+// command under test is cmd, the outputs out.
+func unboundedProgram(cmd, out string) string {
+	return `module m
+  input a : [0..1];
+  t : int;
+  v : int;
+  w : int;
+  b : [0..3] init 0;
+  i : [0..3] init 0;
+  [] i = 0 -> (t' ~ geometric(1/2, a)) & (v' ~ geometric(1/2, 0)) & (i' = 1);
+  ` + cmd + `
+endmodule
+` + out + `
+neighbours true
+query eps(delta = 0)
+`
+}
+
+// TestUnboundedRefusals: everything outside the class of programs with
+// unbounded integers that dpcheck decides is refused, at load or as the
+// model is built, with the construct's position and a message naming it.
+func TestUnboundedRefusals(t *testing.T) {
+	const ob = "outputs var b"
+	for _, tc := range []struct {
+		name, cmd, out, want string
+	}{
+		{"product", "[] i = 1 & v * 2 >= t -> (b' = 1) & (i' = 2);", ob,
+			"9:14: v*2 combines the unbounded variable v in a product or quotient: unbounded variables may only be added, subtracted and compared"},
+		{"three variables", "[] i = 1 & v + t - w >= 0 -> (b' = 1) & (i' = 2);", ob,
+			"9:14: v + t - w >= 0 relates 3 unbounded variables: dpcheck decides comparisons of at most 2"},
+		{"coefficient 2", "[] i = 1 & v + v >= t -> (b' = 1) & (i' = 2);", ob,
+			"9:14: v + v >= t has the unbounded variable v with coefficient 2: dpcheck decides sums and differences of unbounded variables with coefficients ±1"},
+		{"absolute value", "[] i = 1 & abs(v) >= 1 -> (b' = 1) & (i' = 2);", ob,
+			"9:14: abs(v) combines the unbounded variable v in an absolute value: unbounded variables may only be added, subtracted and compared"},
+		{"in a probability", "[] i = 1 -> (v > 0 ? 1/2 : 1/3) : (b' = 1) + (v > 0 ? 1/2 : 2/3) : (b' = 2);", ob,
+			"9:16: the probability of an update reads the unbounded variable v: only guards, and the values and draws of unbounded variables, may read one\n" +
+				"9:49: the probability of an update reads the unbounded variable v: only guards, and the values and draws of unbounded variables, may read one"},
+		{"into a bounded variable", "[] i = 1 -> (b' = v);", ob,
+			"9:21: the value of the bounded variable b reads the unbounded variable v: only guards, and the values and draws of unbounded variables, may read one"},
+		{"unbounded centre", "[] i = 1 -> (w' ~ geometric(1/2, t)) & (i' = 2);", ob,
+			"9:36: the draw of w reads the unbounded variable t: only guards, and the values and draws of unbounded variables, may read one"},
+		{"swap in one update", "[] i = 1 -> (w' = v) & (v' = w) & (i' = 2);", ob,
+			"9:21: w' = v reads v, which the same update assigns: write the two assignments in two commands\n" +
+				"9:32: v' = w reads w, which the same update assigns: write the two assignments in two commands"},
+		{"two unbounded outputs", "[] i = 1 -> (b' = 1) & (i' = 2);", "outputs var t, v",
+			"11:1: the outputs name two unbounded integers, t and v: dpcheck observes at most one"},
+		{"no outputs statement", "[] i = 1 -> (b' = 1) & (i' = 2);", "",
+			"3:3: t is an unbounded integer: a program with one says which variables it outputs (outputs var …), and the others are summed out"},
+		{"label", "[] i = 1 -> (b' = 1) & (i' = 2);", "label \"big\" = v > 3\n" + ob,
+			"11:15: the label big reads the unbounded variable v: only guards, and the values and draws of unbounded variables, may read one"},
+		{"a loop", "[] i >= 1 & v < t -> (v' ~ geometric(1/2, 0));", ob,
+			"1:1: a run returns to (a=0, t=0, v=0, w=0, b=0, i=1): with unbounded variables, every run must end after a bounded number of steps, never revisiting its bounded state"},
+		{"two commands for some values", "[] i = 1 & v >= t -> (b' = 1) & (i' = 2);\n  [] i = 1 & v <= t -> (b' = 2) & (i' = 2);", ob,
+			"10:3: two commands are enabled at once at (a=0, t=0, v=0, w=0, b=0, i=1), for some values of the unbounded variables: this one and the one at line 9"},
+		{"a tail whose ratio varies", "[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w",
+			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of w instead)"},
+		// Refused by the .dp front end.
+		{"uniform into an int", "[] i = 1 -> (w' ~ uniform(0, 3)) & (i' = 2);", ob,
+			"9:21: w is an unbounded integer: it is drawn from geometric(alpha, centre) or geometric1(alpha, centre), untruncated"},
+		{"bounds on an int's draw", "[] i = 1 -> (w' ~ geometric(1/2, 0, -5, 5)) & (i' = 2);", ob,
+			"9:39: w is an unbounded integer: its draw is untruncated, geometric(alpha, centre), without lo and hi"},
+		{"no bounds on a bounded draw", "[] i = 1 -> (b' ~ geometric(1/2, 0)) & (i' = 2);", ob,
+			"9:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2 (only an unbounded integer, declared b : int, is drawn without lo and hi)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unboundedErrors(t, unboundedProgram(tc.cmd, tc.out))
+			if strings.Join(got, "\n") != tc.want {
+				t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), tc.want)
+			}
+		})
+	}
+}
+
+// unboundedErrors loads and builds src, returning its errors as
+// "line:col: message".
+func unboundedErrors(t *testing.T, src string) []string {
+	t.Helper()
+	p, err := spec.Load(context.Background(), "m.dp", src)
+	if err == nil {
+		_, err = p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
+	}
+	var list source.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error %v, not a list of positioned errors", err)
+	}
+	var out []string
+	for _, e := range list {
+		out = append(out, strings.TrimPrefix(e.Pos.String(), "m.dp:")+": "+e.Msg)
+	}
+	return out
+}
+
+// TestUnboundedInput: an input is a range.
+func TestUnboundedInput(t *testing.T) {
+	got := unboundedErrors(t, "module m\n  input a : int;\n  [] a > 0 -> true;\nendmodule\noutputs var a\nneighbours true\nquery eps(delta = 0)\n")
+	want := "2:9: an input variable takes every value of its range: declare input a : [lo..hi]"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("errors %q, want %q", got, want)
+	}
+}
