@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/source"
@@ -188,7 +189,9 @@ func (k *classifier) finish(e *expr.Expr, terms []uterm, rest []*expr.Expr, inv 
 		return out, false
 	}
 	if len(rest) > 0 {
-		sum := &expr.Expr{Op: expr.Sum, Pos: e.Pos, Text: e.Text, Args: rest, Inv: inv}
+		// A Sum adds its first argument whatever its Inv: start from 0.
+		zero := &expr.Expr{Op: expr.Num, Pos: e.Pos, Text: "0", Value: new(big.Rat)}
+		sum := &expr.Expr{Op: expr.Sum, Pos: e.Pos, Text: e.Text, Args: append([]*expr.Expr{zero}, rest...), Inv: append([]bool{false}, inv...)}
 		f, errs := expr.CompileNumber(sum, slots{k.m})
 		if errs != nil {
 			k.errs = append(k.errs, errs...)
