@@ -41,7 +41,28 @@ type Summer[T any] struct {
 	Ctx context.Context
 	// MaxTerms bounds the terms of a weight (0: unlimited).
 	MaxTerms int
-	one      T
+	// PowBits, when set, estimates the bits of b^k before it is
+	// computed, so that no power beyond MaxPowBits is attempted: a base of
+	// 1 585 bits (3^1000) to the power 100 000 would take minutes and
+	// gigabytes to write down.
+	PowBits    func(b T, k int64) int64
+	MaxPowBits int64
+	one        T
+}
+
+// PowError says a power would exceed the limit on one number.
+type PowError struct{ Bits, Max int64 }
+
+func (e *PowError) Error() string {
+	return fmt.Sprintf("a power of a noise's α would have about %s bits, more than the limit of %s for one number", thousands(e.Bits), thousands(e.Max))
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // NewSummer returns a Summer over f.
@@ -113,6 +134,11 @@ func (s *Summer[T]) pow(b *T, k int64) (T, error) {
 		return s.one, fmt.Errorf("a power %d is beyond %d", k, int64(MaxConst))
 	}
 	x := *b
+	if s.PowBits != nil {
+		if bits := s.PowBits(x, k); bits > s.MaxPowBits {
+			return s.one, &PowError{Bits: bits, Max: s.MaxPowBits}
+		}
+	}
 	if k < 0 {
 		var err error
 		if x, err = s.F.Quo(s.one, x); err != nil {

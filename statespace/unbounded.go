@@ -201,6 +201,9 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		return nil, err
 	}
 	r := &urun[*big.Rat]{x: x, u: u, alg: rats{x: x}, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms)}
+	// One number may take a 256th of the bits the model may hold (2^24
+	// bits by default).
+	r.s.PowBits, r.s.MaxPowBits = exact.PowBits, x.limits.MaxBits/256
 	r.alpha = func(ci int, a uassign, v []int64) (*big.Rat, error) {
 		val, err := a.alpha.num(v)
 		if err != nil {
@@ -452,6 +455,9 @@ func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
 func (r *urun[T]) failed(err error) error {
 	if le, ok := err.(*geosum.LimitError); ok {
 		return r.x.limitError(model.LimitTransitions, le.Error())
+	}
+	if pe, ok := err.(*geosum.PowError); ok {
+		return r.x.limitError(model.LimitBits, pe.Error())
 	}
 	if r.x.ctx.Err() != nil {
 		return r.x.ctx.Err()
