@@ -12,7 +12,7 @@ StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)
 Assign = Ident "=" Expr .
 Row = Name "->" Name ":" Expr ("," Name ":" Expr)* ("else" ("sink" | "†"))? .
 Module = "mdp"? "module" Ident (VarDecl | Command)* "endmodule" .
-VarDecl = "input"? Ident ":" ("bool" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
+VarDecl = "input"? Ident ":" ("bool" | "int" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
 Command = "[" Ident? "]" Expr "->" (Update ("+" Update)* | "true") ";" .
 Update = (Expr ":")? (Next ("&" Next)* | "true") .
 Next = "(" Ident "'" ("=" Expr | "~" Call) ")" .
