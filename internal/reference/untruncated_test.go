@@ -1,0 +1,248 @@
+package reference
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// untruncatedMech is one mechanism of untruncated.go on one input: its
+// clamped distribution on a window, its partial sums, and the escape bound
+// of the window.
+type untruncatedMech struct {
+	name    string
+	inputs  [][]int
+	clamped func(lo, hi int, a []int) Dist
+	partial func(n int, a []int) Bounds
+	escape  func(lo, hi int, a []int) *big.Rat
+	centre  int // the windows are [centre−W, centre+W]
+}
+
+func untruncatedMechs() []untruncatedMech {
+	var ms []untruncatedMech
+	for _, s := range []SVTAlg{Lyu1(), Lyu3(), Lyu4(), Lyu5(), Lyu6(), GapSVT()} {
+		ms = append(ms, untruncatedMech{
+			name: s.Name, inputs: Vectors(3, 0, 2), centre: 1,
+			clamped: s.Clamped, partial: s.Partial, escape: s.Escape,
+		})
+	}
+	half := NoisyMaxAlpha()
+	for _, value := range []bool{false, true} {
+		ms = append(ms, untruncatedMech{
+			name: fmt.Sprintf("noisy max (value %v)", value), inputs: Vectors(3, 0, 2), centre: 1,
+			clamped: func(lo, hi int, a []int) Dist { return NoisyMaxClamped(half, lo, hi, a, value) },
+			partial: func(n int, a []int) Bounds { return NoisyMaxBounds(half, n, a, value) },
+			escape:  func(lo, hi int, a []int) *big.Rat { return EscapeBound(half, lo, hi, a...) },
+		})
+	}
+	ms = append(ms, untruncatedMech{
+		name: "geometric", inputs: Vectors(1, 0, 5), centre: 2,
+		clamped: func(lo, hi int, a []int) Dist { return GeometricClamped(half, a[0], lo, hi) },
+		partial: func(n int, a []int) Bounds { return GeometricBounds(half, a[0], n) },
+		escape:  func(lo, hi int, a []int) *big.Rat { return EscapeBound(half, lo, hi, a[0]) },
+	})
+	return ms
+}
+
+func union(ds ...Dist) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range ds {
+		for o := range d {
+			if !seen[o] {
+				seen[o] = true
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// TestUntruncatedClampedWithinBounds: the clamped distribution differs from
+// the untruncated one by at most the escape bound B on every output (the
+// coupling at the top of untruncated.go), and the untruncated one lies in
+// [S, S + Tail]; so clamped ∈ [S − B, S + Tail + B].
+func TestUntruncatedClampedWithinBounds(t *testing.T) {
+	for _, m := range untruncatedMechs() {
+		for _, w := range []int{10, 20, 40} {
+			lo, hi := m.centre-w, m.centre+w
+			for _, a := range m.inputs {
+				cl := m.clamped(lo, hi, a)
+				if s := cl.Sum(); s.Cmp(rat(1, 1)) != 0 {
+					t.Fatalf("%s W=%d %v: clamped sums to %s", m.name, w, a, s.RatString())
+				}
+				b := m.partial(w, a)
+				esc := m.escape(lo, hi, a)
+				if esc.Cmp(rat(1, 100)) > 0 || b.Tail.Cmp(rat(1, 100)) > 0 {
+					t.Fatalf("%s W=%d: bounds too loose to test: escape %s, tail %s", m.name, w, esc.FloatString(6), b.Tail.FloatString(6))
+				}
+				for _, o := range union(cl, b.S) {
+					l, h := b.Interval(o)
+					l.Sub(l, esc)
+					h.Add(h, esc)
+					if p := cl.At(o); p.Cmp(l) < 0 || p.Cmp(h) > 0 {
+						t.Errorf("%s W=%d %v %q: clamped %s outside [%s, %s]", m.name, w, a, o,
+							p.FloatString(12), l.FloatString(12), h.FloatString(12))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUntruncatedIntervalsShrink: the intervals of N′ > N nest inside those
+// of N (S grows by at most what Tail loses), and Σ_o S(o) ∈ [1 − Tail, 1].
+func TestUntruncatedIntervalsShrink(t *testing.T) {
+	ns := []int{5, 10, 20, 40}
+	for _, m := range untruncatedMechs() {
+		for _, a := range m.inputs {
+			var prev Bounds
+			for k, n := range ns {
+				b := m.partial(n, a)
+				sum := b.S.Sum()
+				low := new(big.Rat).Sub(rat(1, 1), b.Tail)
+				if sum.Cmp(rat(1, 1)) > 0 || sum.Cmp(low) < 0 {
+					t.Errorf("%s N=%d %v: partial mass %s outside [1 − %s, 1]", m.name, n, a, sum.FloatString(12), b.Tail.FloatString(12))
+				}
+				if k > 0 {
+					if b.Tail.Cmp(prev.Tail) >= 0 {
+						t.Errorf("%s %v: tail %s at N=%d not below %s at N=%d", m.name, a, b.Tail.FloatString(12), n, prev.Tail.FloatString(12), ns[k-1])
+					}
+					for _, o := range union(b.S, prev.S) {
+						l, h := b.Interval(o)
+						pl, ph := prev.Interval(o)
+						if l.Cmp(pl) < 0 || h.Cmp(ph) > 0 {
+							t.Errorf("%s %v %q: interval at N=%d not inside that at N=%d", m.name, a, o, n, ns[k-1])
+						}
+					}
+				}
+				prev = b
+			}
+		}
+	}
+}
+
+// TestGeometricExactInBounds: the closed form of the untruncated geometric
+// mechanism lies in the partial-sum intervals (coarsened to L..U: an event's
+// interval is [S(A), S(A) + Tail]), and the window size of the partial sum
+// agrees with the closed form's exactly inside it.
+func TestGeometricExactInBounds(t *testing.T) {
+	for _, alpha := range []*big.Rat{rat(1, 2), rat(1, 4), rat(9, 10)} {
+		for a := 0; a <= 3; a++ {
+			ex := GeometricExact(alpha, a, -2, 6)
+			if s := ex.Sum(); s.Cmp(rat(1, 1)) != 0 {
+				t.Fatalf("α=%s a=%d: exact sums to %s", alpha.RatString(), a, s.RatString())
+			}
+			for _, n := range []int{8, 20, 40} {
+				b := GeometricBounds(alpha, a, n)
+				b.S = Coarsen(b.S, -2, 6)
+				for _, o := range union(ex, b.S) {
+					if !b.Contains(o, ex.At(o)) {
+						l, h := b.Interval(o)
+						t.Errorf("α=%s a=%d N=%d %q: exact %s outside [%s, %s]", alpha.RatString(), a, n, o,
+							ex.At(o).FloatString(12), l.FloatString(12), h.FloatString(12))
+					}
+					if o != BelowKey && o != AboveKey && ex.At(o).Cmp(b.S.At(o)) != 0 {
+						t.Errorf("α=%s a=%d N=%d %q: partial %s, exact %s", alpha.RatString(), a, n, o, b.S.At(o).RatString(), ex.At(o).RatString())
+					}
+				}
+			}
+		}
+	}
+}
+
+// oldKey maps an output of SparseVector ("⊥⊥⊤", "⊥3", "⊥⊥⊥") or NoisyMax
+// ("i=2", "i=2,v=4") to the keys of untruncated.go ("3", "2,3", "0"; "2",
+// "2,4").
+func oldKey(o string) string {
+	if strings.HasPrefix(o, "i=") {
+		return strings.Replace(strings.TrimPrefix(o, "i="), ",v=", ",", 1)
+	}
+	i := strings.Count(o, Bottom)
+	rest := strings.ReplaceAll(o, Bottom, "")
+	switch rest {
+	case "":
+		return "0"
+	case Top:
+		return strconv.Itoa(i + 1)
+	}
+	return fmt.Sprintf("%d,%s", i+1, rest)
+}
+
+func rekey(d Dist) Dist {
+	out := Dist{}
+	for o, p := range d {
+		out.add(oldKey(o), p)
+	}
+	return out
+}
+
+func sameDist(t *testing.T, name string, got, want Dist) {
+	t.Helper()
+	for _, o := range union(got, want) {
+		if got.At(o).Cmp(want.At(o)) != 0 {
+			t.Errorf("%s %q: %s, want %s", name, o, got.At(o).RatString(), want.At(o).RatString())
+		}
+	}
+}
+
+// TestUntruncatedClampedAgrees: the clamped versions on the models' window
+// [-4, 6] ([-3, 5] for noisy max) are the enumerations of mechanisms.go.
+func TestUntruncatedClampedAgrees(t *testing.T) {
+	old := svtParams()
+	for _, c := range []struct {
+		s SVTAlg
+		v SVTVariant
+	}{{Lyu1(), SVTAlg1}, {Lyu3(), SVTAlg3}, {Lyu5(), SVTAlg5}} {
+		for _, a := range Vectors(3, 0, 2) {
+			sameDist(t, c.s.Name+" "+VectorKey(a), c.s.Clamped(-4, 6, a), rekey(SparseVector(c.v, old, a)))
+		}
+	}
+	for _, value := range []bool{false, true} {
+		for _, a := range Vectors(3, 0, 2) {
+			sameDist(t, "noisy max "+VectorKey(a), NoisyMaxClamped(NoisyMaxAlpha(), -3, 5, a, value),
+				rekey(NoisyMax(NoisyMaxAlpha(), -3, 5, a, value)))
+		}
+	}
+}
+
+// TestUntruncatedClampedPins: on the models' windows the clamped versions
+// give the tight ε and total variation the models in models/ state.
+func TestUntruncatedClampedPins(t *testing.T) {
+	nm := func(value bool) func([]int) Dist {
+		return func(a []int) Dist { return NoisyMaxClamped(NoisyMaxAlpha(), -3, 5, a, value) }
+	}
+	svt := func(s SVTAlg) func([]int) Dist { return func(a []int) Dist { return s.Clamped(-4, 6, a) } }
+	for _, c := range []struct {
+		model  string
+		k, aHi int
+		f      func([]int) Dist
+		ratio  string // "" for ∞
+		cDelta string // e^ε of the δ query
+		delta  string
+	}{
+		{"sparse_vector.dp", 3, 2, svt(Lyu1()), "21374156/3056137", "1", "181017313/566231040"},
+		{"sparse_vector_alg3.dp", 5, 1, svt(Lyu3()), "32", "", ""},
+		{"sparse_vector_alg5.dp", 3, 2, svt(Lyu5()), "", "16", "3/4"},
+		{"noisy_max.dp", 3, 2, nm(false), "6844/1853", "1", "20191/55296"},
+		{"noisy_max_value.dp", 3, 2, nm(true), "8", "1", "2743/6912"},
+	} {
+		m := vectorModel(c.k, 0, c.aHi, c.f)
+		checkSums(t, c.model, m)
+		e := m.TightEps()
+		if c.ratio == "" {
+			if !e.Infinite {
+				t.Errorf("%s: %v, want ∞", c.model, e)
+			}
+		} else if e.Infinite || e.Ratio.Cmp(r(c.ratio)) != 0 {
+			t.Errorf("%s: %v, want ratio %s", c.model, e, c.ratio)
+		}
+		if c.delta != "" {
+			if d := m.TightDelta(r(c.cDelta)); d.Delta.Cmp(r(c.delta)) != 0 {
+				t.Errorf("%s: δ(e^ε = %s) %v, want %s", c.model, c.cDelta, d, c.delta)
+			}
+		}
+	}
+}
