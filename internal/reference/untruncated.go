@@ -100,25 +100,32 @@ func PartialTwoSided(alpha *big.Rat, centre, n int) PMF {
 	})
 }
 
-// below is Σ_{v < t} p(v); atLeast is Σ_{v ≥ t} p(v).
-func below(p PMF, t int) *big.Rat {
-	s := new(big.Rat)
-	for i, q := range p.P {
-		if p.Lo+i < t {
-			s.Add(s, q)
-		}
-	}
-	return s
+// cumulative is a PMF with its prefix sums, for Pr[V < t] and Pr[V ≥ t]
+// in constant time.
+type cumulative struct {
+	p     PMF
+	pre   []*big.Rat // pre[i] = Σ_{j < i} p.P[j]
+	total *big.Rat
 }
 
-func atLeast(p PMF, t int) *big.Rat {
-	s := new(big.Rat)
+func cumulate(p PMF) cumulative {
+	c := cumulative{p: p, pre: make([]*big.Rat, len(p.P)+1)}
+	c.pre[0] = new(big.Rat)
 	for i, q := range p.P {
-		if p.Lo+i >= t {
-			s.Add(s, q)
-		}
+		c.pre[i+1] = new(big.Rat).Add(c.pre[i], q)
 	}
-	return s
+	c.total = c.pre[len(p.P)]
+	return c
+}
+
+// below is Σ_{v < t} p(v) (not to be modified).
+func (c cumulative) below(t int) *big.Rat {
+	return c.pre[min(max(t-c.p.Lo, 0), len(c.p.P))]
+}
+
+// atLeast is Σ_{v ≥ t} p(v).
+func (c cumulative) atLeast(t int) *big.Rat {
+	return new(big.Rat).Sub(c.total, c.below(t))
 }
 
 // Geometric mechanism.
@@ -285,7 +292,11 @@ func (s SVTAlg) Escape(lo, hi int, answers []int) *big.Rat {
 // Π_{j<i} Pr[V_j < t] · Pr[V_i ≥ t] (and likewise per value of V_i). The
 // laws may be sub-probabilities (partial sums): every product is then the
 // probability of the output together with "the noises read lie in range".
-func (s SVTAlg) run(thr PMF, qs []PMF) Dist {
+func (s SVTAlg) run(thr PMF, laws []PMF) Dist {
+	qs := make([]cumulative, len(laws))
+	for i, q := range laws {
+		qs[i] = cumulate(q)
+	}
 	out := Dist{}
 	for ti, pt := range thr.P {
 		t := thr.Lo + ti
@@ -301,9 +312,9 @@ func (s SVTAlg) run(thr PMF, qs []PMF) Dist {
 					return
 				}
 				bits[i] = "1"
-				walk(i+1, new(big.Rat).Mul(p, atLeast(qs[i], t)))
+				walk(i+1, new(big.Rat).Mul(p, qs[i].atLeast(t)))
 				bits[i] = "0"
-				walk(i+1, new(big.Rat).Mul(p, below(qs[i], t)))
+				walk(i+1, new(big.Rat).Mul(p, qs[i].below(t)))
 			}
 			walk(0, pt)
 			continue
@@ -312,10 +323,10 @@ func (s SVTAlg) run(thr PMF, qs []PMF) Dist {
 		for i, q := range qs {
 			switch s.kind {
 			case svtTop:
-				out.add(strconv.Itoa(i+1), new(big.Rat).Mul(alive, atLeast(q, t)))
+				out.add(strconv.Itoa(i+1), new(big.Rat).Mul(alive, q.atLeast(t)))
 			default:
-				for j, pv := range q.P {
-					v := q.Lo + j
+				for j, pv := range q.p.P {
+					v := q.p.Lo + j
 					if v < t || pv.Sign() == 0 {
 						continue
 					}
@@ -326,7 +337,7 @@ func (s SVTAlg) run(thr PMF, qs []PMF) Dist {
 					out.add(fmt.Sprintf("%d,%d", i+1, x), new(big.Rat).Mul(alive, pv))
 				}
 			}
-			alive.Mul(alive, below(q, t))
+			alive.Mul(alive, q.below(t))
 		}
 		out.add("0", alive)
 	}
