@@ -427,3 +427,39 @@ func noisyMaxOf(xs []PMF, value bool) Dist {
 	}
 	return out
 }
+
+// TightRatioBounds bounds the tight e^ε at δ = 0 of an untruncated
+// mechanism with the finite output set outputs, from partial sums of every
+// input: the largest Pr_A(o)/Pr_B(o) over the ordered neighbouring pairs
+// (both orders of every pair) and outputs lies in [lo, hi]. Each true ratio
+// lies in [S_A(o)/(S_B(o) + Tail_B), (S_A(o) + Tail_A)/S_B(o)] (Bounds), so
+// the maximum of the ratios lies between the maximum of the lower ends and
+// the maximum of the upper ends. hi is nil (no bound) when some S_B(o) is 0.
+// lo is a valid lower bound for any output set; hi needs every output the
+// mechanism can produce to be in outputs.
+func TightRatioBounds(bs map[string]Bounds, pairs []Pair, outputs []string) (lo, hi *big.Rat) {
+	lo, hi = rat(1, 1), rat(1, 1)
+	for _, p := range pairs {
+		for _, ab := range [][2]string{{p.A, p.B}, {p.B, p.A}} {
+			a, b := bs[ab[0]], bs[ab[1]]
+			for _, o := range outputs {
+				la, ha := a.Interval(o)
+				lb, hb := b.Interval(o)
+				if l := new(big.Rat).Quo(la, hb); l.Cmp(lo) > 0 {
+					lo = l
+				}
+				if hi == nil {
+					continue
+				}
+				if lb.Sign() == 0 {
+					hi = nil
+					continue
+				}
+				if h := ha.Quo(ha, lb); h.Cmp(hi) > 0 {
+					hi = h
+				}
+			}
+		}
+	}
+	return lo, hi
+}

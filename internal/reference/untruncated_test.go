@@ -246,3 +246,59 @@ func TestUntruncatedClampedPins(t *testing.T) {
 		}
 	}
 }
+
+// TestUntruncatedTightRatio bounds the tight e^ε of the untruncated
+// mechanisms with finitely many outputs (L∞ neighbours, answers in {0,1,2})
+// from partial sums at N = 60, where the intervals are narrower than 10⁻¹²:
+// Algorithm 1 and noisy max keep their claimed ε (ln 16, ln 4), Algorithms
+// 4 and 6 break ln 16 (Algorithm 4 is (1+6c)/4·ε-DP, e^ε ≤ 128 here), and
+// Algorithm 5 has an output one input never gives (see
+// models/sparse_vector_alg5.dp).
+func TestUntruncatedTightRatio(t *testing.T) {
+	inputs := Vectors(3, 0, 2)
+	pairs := LInfNeighbours(inputs, 1)
+	svtOut := []string{"0", "1", "2", "3"}
+	bits := []string{"0,0,0", "0,0,1", "0,1,0", "0,1,1", "1,0,0", "1,0,1", "1,1,0", "1,1,1"}
+	for _, c := range []struct {
+		name    string
+		f       func(n int, a []int) Bounds
+		outputs []string
+		above   string // lo must exceed it ("": no check)
+		below   string // hi must stay under it ("": hi must be nil)
+		within  string // hi − lo must stay under it
+	}{
+		{"alg1", Lyu1().Partial, svtOut, "6", "16", "1/1000000000000"},
+		{"alg4", Lyu4().Partial, svtOut, "16", "128", "1/1000000000000"},
+		{"alg5", Lyu5().Partial, svtOut, "4", "", ""},
+		{"alg6", Lyu6().Partial, bits, "16", "64", "1/1000000000000"},
+		{"noisy max", func(n int, a []int) Bounds { return NoisyMaxBounds(NoisyMaxAlpha(), n, a, false) },
+			[]string{"1", "2", "3"}, "3", "4", "1/1000000000000"},
+	} {
+		bs := map[string]Bounds{}
+		for _, a := range inputs {
+			bs[VectorKey(a)] = c.f(60, a)
+		}
+		lo, hi := TightRatioBounds(bs, pairs, c.outputs)
+		if lo.Cmp(r(c.above)) <= 0 {
+			t.Errorf("%s: lower bound %s not above %s", c.name, lo.FloatString(9), c.above)
+		}
+		switch {
+		case c.below == "":
+			if hi != nil {
+				t.Errorf("%s: upper bound %s, want none", c.name, hi.FloatString(9))
+			}
+		case hi == nil:
+			t.Errorf("%s: no upper bound", c.name)
+		default:
+			if hi.Cmp(r(c.below)) >= 0 {
+				t.Errorf("%s: upper bound %s not below %s", c.name, hi.FloatString(9), c.below)
+			}
+			if w := new(big.Rat).Sub(hi, lo); w.Cmp(r(c.within)) >= 0 {
+				t.Errorf("%s: bounds [%s, %s] wider than %s", c.name, lo.FloatString(20), hi.FloatString(20), c.within)
+			}
+		}
+		if hi != nil {
+			t.Logf("%s: e^ε ∈ [%s, %s]", c.name, lo.FloatString(18), hi.FloatString(18))
+		}
+	}
+}
