@@ -302,3 +302,128 @@ func TestUntruncatedTightRatio(t *testing.T) {
 		}
 	}
 }
+
+// TestUntruncatedExactInBounds: the closed forms of untruncated_exact.go lie
+// in the partial-sum intervals, sum to 1 when the outputs are finitely many
+// (and to at most 1 on a window of values otherwise), and give tight ratios
+// inside TightRatioBounds.
+func TestUntruncatedExactInBounds(t *testing.T) {
+	half := NoisyMaxAlpha()
+	type mech struct {
+		name    string
+		finite  bool
+		exact   func(a []int) Dist
+		partial func(n int, a []int) Bounds
+	}
+	var ms []mech
+	for _, s := range []SVTAlg{Lyu1(), Lyu3(), Lyu4(), Lyu5(), Lyu6(), GapSVT()} {
+		ms = append(ms, mech{s.Name, s.kind == svtTop || s.kind == svtAll,
+			func(a []int) Dist { return s.Exact(a, -12, 14) }, s.Partial})
+	}
+	for _, value := range []bool{false, true} {
+		ms = append(ms, mech{fmt.Sprintf("noisy max (value %v)", value), !value,
+			func(a []int) Dist { return NoisyMaxExact(half, a, value, -12, 14) },
+			func(n int, a []int) Bounds { return NoisyMaxBounds(half, n, a, value) }})
+	}
+	inputs := Vectors(3, 0, 2)
+	pairs := LInfNeighbours(inputs, 1)
+	for _, m := range ms {
+		exact := map[string]Dist{}
+		bs := map[string]Bounds{}
+		for _, a := range inputs {
+			ex := m.exact(a)
+			key := VectorKey(a)
+			exact[key] = ex
+			s := ex.Sum()
+			if m.finite && s.Cmp(rat(1, 1)) != 0 || s.Cmp(rat(1, 1)) > 0 || s.Cmp(rat(99, 100)) < 0 {
+				t.Errorf("%s %v: exact sums to %s", m.name, a, s.FloatString(20))
+			}
+			for _, n := range []int{3, 20} {
+				b := m.partial(n, a)
+				if n == 20 {
+					bs[key] = b
+				}
+				for _, o := range ex.Outputs() {
+					if !b.Contains(o, ex[o]) {
+						l, h := b.Interval(o)
+						t.Errorf("%s %v N=%d %q: exact %s outside [%s, %s]", m.name, a, n, o,
+							ex[o].FloatString(15), l.FloatString(15), h.FloatString(15))
+					}
+				}
+			}
+		}
+		if !m.finite {
+			continue
+		}
+		e := TightEps(exact, pairs)
+		var all []Dist
+		for _, d := range exact {
+			all = append(all, d)
+		}
+		lo, hi := TightRatioBounds(bs, pairs, union(all...))
+		if e.Infinite {
+			if hi != nil {
+				t.Errorf("%s: exact ratio ∞, bounds [%s, %s]", m.name, lo.FloatString(9), hi.FloatString(9))
+			}
+			t.Logf("%s: exact %v", m.name, e)
+			continue
+		}
+		if e.Ratio.Cmp(lo) < 0 || hi == nil || e.Ratio.Cmp(hi) > 0 {
+			t.Errorf("%s: exact ratio %s outside the bounds [%s, %v]", m.name, e.Ratio.RatString(), lo.FloatString(12), hi)
+		}
+		t.Logf("%s: exact %v", m.name, e)
+	}
+}
+
+// TestUntruncatedExactPins pins the tight e^ε of the untruncated mechanisms
+// with finitely many outputs (answers in {0,1,2}, L∞ neighbours), as the
+// closed forms give them; TestUntruncatedExactInBounds checks them against
+// the partial-sum bounds (intervals narrower than 10⁻¹²).
+func TestUntruncatedExactPins(t *testing.T) {
+	inputs := Vectors(3, 0, 2)
+	pairs := LInfNeighbours(inputs, 1)
+	for _, c := range []struct {
+		name  string
+		f     func(a []int) Dist
+		part  func(n int, a []int) Bounds
+		ratio string // "" for ∞
+		tv    string
+	}{
+		{"alg1", func(a []int) Dist { return Lyu1().Exact(a, 0, 0) }, Lyu1().Partial, "3686/527", "5203/16275"},
+		{"alg4", func(a []int) Dist { return Lyu4().Exact(a, 0, 0) }, Lyu4().Partial, "27737816/227137", "602993888/1420686135"},
+		{"alg5", func(a []int) Dist { return Lyu5().Exact(a, 0, 0) }, Lyu5().Partial, "", "3/4"},
+		{"alg6", func(a []int) Dist { return Lyu6().Exact(a, 0, 0) }, Lyu6().Partial, "45268/1057", "208501/371875"},
+		{"noisy max", func(a []int) Dist { return NoisyMaxExact(NoisyMaxAlpha(), a, false, 0, 0) },
+			func(n int, a []int) Bounds { return NoisyMaxBounds(NoisyMaxAlpha(), n, a, false) }, "376/103", "23/63"},
+	} {
+		dists := map[string]Dist{}
+		for _, a := range inputs {
+			dists[VectorKey(a)] = c.f(a)
+		}
+		e := TightEps(dists, pairs)
+		if c.ratio == "" {
+			if !e.Infinite {
+				t.Errorf("%s: %v, want ∞", c.name, e)
+			}
+		} else if e.Infinite || e.Ratio.Cmp(r(c.ratio)) != 0 {
+			t.Errorf("%s: %v, want ratio %s", c.name, e, c.ratio)
+		}
+		tv := TightDelta(dists, pairs, rat(1, 1)).Delta
+		if tv.Cmp(r(c.tv)) != 0 {
+			t.Errorf("%s: total variation %s, want %s", c.name, tv.RatString(), c.tv)
+		}
+		// With P = S + e, e ≥ 0 and Σ_o e_o = 1 − Σ_o S(o) ≤ Tail, each
+		// Σ_o max(0, P_A − P_B) is within Σ e_A + Σ e_B ≤ 2·Tail of the
+		// same sum over the partial sums S.
+		parts := map[string]Dist{}
+		var tail *big.Rat
+		for _, a := range inputs {
+			b := c.part(30, a)
+			parts[VectorKey(a)], tail = b.S, b.Tail
+		}
+		diff := new(big.Rat).Sub(TightDelta(parts, pairs, rat(1, 1)).Delta, tv)
+		if diff.Abs(diff).Cmp(new(big.Rat).Add(tail, tail)) > 0 {
+			t.Errorf("%s: partial sums give total variation %s away from %s", c.name, diff.FloatString(15), tv.RatString())
+		}
+	}
+}
