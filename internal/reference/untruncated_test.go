@@ -209,7 +209,8 @@ func TestUntruncatedClampedAgrees(t *testing.T) {
 }
 
 // TestUntruncatedClampedPins: on the models' windows the clamped versions
-// give the tight ε and total variation the models in models/ state.
+// give the tight ε and δ the models in models/ state (geometric.dp: the
+// truncated 1/2-geometric mechanism over {0..5}, the window [0, 5]).
 func TestUntruncatedClampedPins(t *testing.T) {
 	nm := func(value bool) func([]int) Dist {
 		return func(a []int) Dist { return NoisyMaxClamped(NoisyMaxAlpha(), -3, 5, a, value) }
@@ -223,6 +224,7 @@ func TestUntruncatedClampedPins(t *testing.T) {
 		cDelta string // e^ε of the δ query
 		delta  string
 	}{
+		{"geometric.dp", 1, 5, func(a []int) Dist { return GeometricClamped(NoisyMaxAlpha(), a[0], 0, 5) }, "2", "3/2", "1/6"},
 		{"sparse_vector.dp", 3, 2, svt(Lyu1()), "21374156/3056137", "1", "181017313/566231040"},
 		{"sparse_vector_alg3.dp", 5, 1, svt(Lyu3()), "32", "", ""},
 		{"sparse_vector_alg5.dp", 3, 2, svt(Lyu5()), "", "16", "3/4"},
