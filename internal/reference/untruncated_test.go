@@ -429,3 +429,39 @@ func TestUntruncatedExactPins(t *testing.T) {
 		}
 	}
 }
+
+// TestUntruncatedSVTOneRationalFunction: Algorithm 1 with threshold noise
+// α² and query noise α (ε1 = ε2 = 2·ln(1/α)) has, at every α tried, the
+// tight e^ε
+//
+//	(α⁹ + α⁸ + 2α⁷ + 3α⁶ + 5α⁵ + 4α⁴ + 3α³ + 3α² + 2α + 1) /
+//	(α¹⁰ + 3α⁹ + 4α⁸ + 5α⁷ + 5α⁶ + 4α⁵ + 2α⁴ + α³)
+//
+// (the rational function models/sparse_vector_untruncated_param.dp states),
+// below the claimed α⁻⁴.
+func TestUntruncatedSVTOneRationalFunction(t *testing.T) {
+	poly := func(a *big.Rat, cs ...int64) *big.Rat { // Σ cs[k]·a^k
+		s := new(big.Rat)
+		for k, c := range cs {
+			s.Add(s, new(big.Rat).Mul(rat(c, 1), pow(a, k)))
+		}
+		return s
+	}
+	inputs := Vectors(3, 0, 2)
+	pairs := LInfNeighbours(inputs, 1)
+	for _, a := range []*big.Rat{rat(1, 10), rat(1, 3), rat(1, 2), rat(2, 3), rat(9, 10), rat(99, 100)} {
+		s := SVTAlg{Name: "alg1", AlphaT: new(big.Rat).Mul(a, a), AlphaQ: a, T: 1, kind: svtTop}
+		dists := map[string]Dist{}
+		for _, v := range inputs {
+			dists[VectorKey(v)] = s.Exact(v, 0, 0)
+		}
+		want := new(big.Rat).Quo(poly(a, 1, 2, 3, 3, 4, 5, 3, 2, 1, 1), poly(a, 0, 0, 0, 1, 2, 4, 5, 5, 4, 3, 1))
+		e := TightEps(dists, pairs)
+		if e.Infinite || e.Ratio.Cmp(want) != 0 {
+			t.Errorf("α = %s: %v, want ratio %s", a.RatString(), e, want.RatString())
+		}
+		if claim := new(big.Rat).Inv(pow(a, 4)); e.Ratio.Cmp(claim) > 0 {
+			t.Errorf("α = %s: ratio %s above α⁻⁴", a.RatString(), e.Ratio.RatString())
+		}
+	}
+}
