@@ -11,6 +11,10 @@
 // backward induction over all schedulers, and values A + B·e^E compared
 // exactly from series bounds of e.
 //
+// Untruncated geometric noise (untruncated.go, untruncated_exact.go) is
+// computed three ways: clamped to a window, as partial sums with a proved
+// bound on the omitted mass, and in closed form.
+//
 // Every noise distribution is a PMF over a finite integer range. PMFs are
 // memoised and shared: callers must not modify the rationals they hold.
 package reference
