@@ -6,8 +6,11 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/internal/reference"
@@ -15,93 +18,92 @@ import (
 )
 
 // untruncatedCase ties a model of models/ with untruncated noise to the
-// reference's encoding of the same mechanism over a window [lo, hi] of
-// noisy values: clamped (the mass beyond folded onto the ends) or dropped
-// (partial sums).
+// reference's three encodings of the same mechanism (internal/reference,
+// untruncated.go): clamped to a window, partial sums with a proved bound,
+// and closed form.
 type untruncatedCase struct {
-	file string
-	// dist is the reference's distribution over the window, clamped or
-	// dropped; draws are the draws a run of the input makes, for the
-	// bound on what the window changes.
-	dist   func(answers []int, lo, hi int, drop bool) reference.Dist
-	draws  func(answers []int) []reference.Draw
-	inputs []string
-	output func(map[string]int) string
+	file    string
+	inputs  []string
+	clamped func(a []int, lo, hi int) reference.Dist
+	escape  func(a []int, lo, hi int) *big.Rat
+	partial func(a []int, n int) reference.Bounds
+	exact   func(a []int) reference.Dist
+	// output keys the model's output (its name, parsed) as the reference.
+	output func(name string) string
 }
 
-func svtCase(file string, v reference.SVTVariant, alphaT, alphaQ *big.Rat, k int, outputs []string) untruncatedCase {
-	out := svtOutput(k, false)
-	if v == reference.SVTAlg6 {
-		out = func(o map[string]int) string {
-			var b strings.Builder
-			for _, n := range outputs {
-				if o[n] == 1 {
-					b.WriteString(reference.Top)
-				} else {
-					b.WriteString(reference.Bottom)
-				}
-			}
-			return b.String()
-		}
+func svtCase(file string, alg reference.SVTAlg, k int) untruncatedCase {
+	names := make([]string, k)
+	for i := range names {
+		names[i] = fmt.Sprintf("a%d", i+1)
 	}
-	return untruncatedCase{
-		file: file,
-		dist: func(a []int, lo, hi int, drop bool) reference.Dist {
-			return reference.SparseVector(v, reference.SVTParams{AlphaT: alphaT, AlphaQ: alphaQ, T: 1, Lo: lo, Hi: hi, Drop: drop}, a)
-		},
-		draws: func(a []int) []reference.Draw {
-			ds := []reference.Draw{{Alpha: alphaT, Centre: 1}}
-			if v != reference.SVTAlg5 {
-				for _, x := range a {
-					ds = append(ds, reference.Draw{Alpha: alphaQ, Centre: x})
-				}
+	return untruncatedCase{file: file, inputs: names,
+		clamped: func(a []int, lo, hi int) reference.Dist { return alg.Clamped(lo, hi, a) },
+		escape:  func(a []int, lo, hi int) *big.Rat { return alg.Escape(lo, hi, a) },
+		partial: func(a []int, n int) reference.Bounds { return alg.Partial(n, a) },
+		exact:   func(a []int) reference.Dist { return alg.Exact(a, 0, 0) },
+		output: func(name string) string {
+			o := parseOutputMap(name)
+			if top, ok := o["top"]; ok {
+				return strconv.Itoa(top)
 			}
-			return ds
-		},
-		inputs: []string{"a1", "a2", "a3"},
-		output: out,
-	}
+			return fmt.Sprintf("%d,%d,%d", o["b1"], o["b2"], o["b3"])
+		}}
 }
 
 func untruncatedCases() []untruncatedCase {
-	q, h, e := big.NewRat(1, 4), big.NewRat(1, 2), big.NewRat(1, 8)
+	half := reference.NoisyMaxAlpha()
 	return []untruncatedCase{
-		svtCase("sparse_vector_untruncated.dp", reference.SVTAlg1, q, h, 3, nil),
-		svtCase("sparse_vector_alg4_untruncated.dp", reference.SVTAlg4, h, e, 3, nil),
-		svtCase("sparse_vector_alg5_untruncated.dp", reference.SVTAlg5, q, nil, 3, nil),
-		svtCase("sparse_vector_alg6_untruncated.dp", reference.SVTAlg6, q, q, 3, []string{"b1", "b2", "b3"}),
-		{
-			file: "noisy_max_untruncated.dp",
-			dist: func(a []int, lo, hi int, drop bool) reference.Dist {
-				if drop {
-					return reference.NoisyMaxPartial(h, lo, hi, a, false)
+		{file: "geometric_untruncated.dp", inputs: []string{"a"},
+			clamped: func(a []int, lo, hi int) reference.Dist { return reference.GeometricClamped(half, a[0], lo, hi) },
+			escape:  func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a[0]) },
+			partial: func(a []int, n int) reference.Bounds { return reference.GeometricBounds(half, a[0], n) },
+			exact:   func(a []int) reference.Dist { return reference.GeometricExact(half, a[0], -1, 4) },
+			output: func(name string) string {
+				switch name {
+				case "out≥5":
+					return reference.AboveKey
+				case "out≤-2":
+					return reference.BelowKey
 				}
-				return reference.NoisyMax(h, lo, hi, a, false)
-			},
-			draws: func(a []int) []reference.Draw {
-				var ds []reference.Draw
-				for _, x := range a {
-					ds = append(ds, reference.Draw{Alpha: h, Centre: x})
-				}
-				return ds
-			},
-			inputs: []string{"a1", "a2", "a3"},
-			output: func(o map[string]int) string { return fmt.Sprintf("i=%d", o["best"]) },
-		},
+				return strconv.Itoa(parseOutputMap(name)["out"])
+			}},
+		svtCase("sparse_vector_untruncated.dp", reference.Lyu1(), 3),
+		svtCase("sparse_vector_alg4_untruncated.dp", reference.Lyu4(), 3),
+		svtCase("sparse_vector_alg5_untruncated.dp", reference.Lyu5(), 3),
+		svtCase("sparse_vector_alg6_untruncated.dp", reference.Lyu6(), 3),
+		{file: "noisy_max_untruncated.dp", inputs: []string{"a1", "a2", "a3"},
+			clamped: func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxClamped(half, lo, hi, a, false) },
+			escape:  func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) },
+			partial: func(a []int, n int) reference.Bounds { return reference.NoisyMaxBounds(half, n, a, false) },
+			exact:   func(a []int) reference.Dist { return reference.NoisyMaxExact(half, a, false, 0, 0) },
+			output:  func(name string) string { return strconv.Itoa(parseOutputMap(name)["best"]) }},
 	}
 }
 
-// TestUntruncatedAgainstWindows cross-checks the models with untruncated
-// noise, whose every probability dpcheck computes as an exact infinite
-// sum, with two computations over a window of noisy values in the
-// reference, which knows nothing of dpcheck's sums: (a) the noise clamped
-// to windows of half-width 10, 20 and 40 must lie within the window's
-// bound of the exact value (a run differs only when a draw leaves the
-// window), and so converge to it; (b) partial sums over the half-width-40
-// window must be at most the exact value and short of it by at most the
-// same bound — at that width below 10^-20.
-func TestUntruncatedAgainstWindows(t *testing.T) {
+// parseOutputMap reads "top=3" or "(b1=0, b2=1, b3=0)".
+func parseOutputMap(name string) map[string]int {
+	out := map[string]int{}
+	for _, part := range strings.Split(strings.Trim(name, "()"), ", ") {
+		k, v, _ := strings.Cut(part, "=")
+		x, _ := strconv.Atoi(v)
+		out[k] = x
+	}
+	return out
+}
+
+// TestUntruncatedAgainstReference cross-checks the models with untruncated
+// noise, whose every probability dpcheck computes as an exact infinite sum
+// (package geosum), with internal/reference, which knows nothing of those
+// sums: every input's output distribution must equal the reference's
+// closed form exactly; lie, with the noise clamped to windows of
+// half-width 10, 20 and 40, within the window's escape bound of the clamped
+// distribution (a run differs only when a draw leaves the window), and so
+// converge to it; and lie in the partial sums' intervals [S, S + Tail] over
+// |z| ≤ 40.
+func TestUntruncatedAgainstReference(t *testing.T) {
 	ctx := context.Background()
+	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
 	for _, uc := range untruncatedCases() {
 		t.Run(uc.file, func(t *testing.T) {
 			path := filepath.Join("models", uc.file)
@@ -117,7 +119,7 @@ func TestUntruncatedAgainstWindows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			moved := false // some clamped value differs from the exact one
+			moved := false // some clamped probability differs from the exact one
 			for _, s := range p.Chain.Inputs() {
 				val := p.Chain.Valuation(s)
 				answers := make([]int, len(uc.inputs))
@@ -126,31 +128,36 @@ func TestUntruncatedAgainstWindows(t *testing.T) {
 					answers[i] = int(x)
 				}
 				names, ps, _ := a.Distribution(s)
-				exact := reference.Dist{}
+				got := reference.Dist{}
 				for i, n := range names {
-					exact[uc.output(parseOutput(t, n))] = ps[i]
+					got[uc.output(n)] = ps[i]
+				}
+				if diff := cmp.Diff(uc.exact(answers), got, ratCmp); diff != "" {
+					t.Errorf("input %v: output distribution (-closed form +model):\n%s", answers, diff)
+				}
+				if strings.HasPrefix(uc.file, "geometric") {
+					continue // its merged tails have no clamped counterpart: the closed form checked them
 				}
 				for _, w := range []int{10, 20, 40} {
-					bound := reference.PartialBound(-w, w, uc.draws(answers)...)
-					for _, drop := range []bool{false, true} {
-						if drop && w != 40 {
-							continue
-						}
-						ref := uc.dist(answers, -w, w, drop)
-						for _, o := range unionKeys(exact, ref) {
-							d := new(big.Rat).Sub(exact.At(o), ref.At(o))
-							switch {
-							case drop && d.Sign() < 0:
-								t.Errorf("input %v, output %s: the partial sum %s exceeds the exact %s", answers, o, ref.At(o).FloatString(30), exact.At(o).RatString())
-							case new(big.Rat).Abs(d).Cmp(bound) > 0:
-								t.Errorf("input %v, output %s, window ±%d (dropped %v): exact %s, window %s: apart by more than the bound %s", answers, o, w, drop, exact.At(o).FloatString(20), ref.At(o).FloatString(20), bound.FloatString(30))
-							}
-							moved = moved || !drop && d.Sign() != 0
+					bound := uc.escape(answers, -w, w)
+					ref := uc.clamped(answers, -w, w)
+					for _, o := range unionKeys(got, ref) {
+						d := new(big.Rat).Sub(got.At(o), ref.At(o))
+						moved = moved || d.Sign() != 0
+						if d.Abs(d).Cmp(bound) > 0 {
+							t.Errorf("input %v, output %s, window ±%d: exact %s, clamped %s, apart by more than %s", answers, o, w, got.At(o).FloatString(20), ref.At(o).FloatString(20), bound.FloatString(30))
 						}
 					}
 				}
+				b := uc.partial(answers, 40)
+				for _, o := range got.Outputs() {
+					if !b.Contains(o, got.At(o)) {
+						lo, hi := b.Interval(o)
+						t.Errorf("input %v, output %s: exact %s outside the partial sums' [%s, %s]", answers, o, got.At(o).RatString(), lo.FloatString(30), hi.FloatString(30))
+					}
+				}
 			}
-			if !moved && !strings.Contains(uc.file, "alg5") {
+			if !moved && !strings.HasPrefix(uc.file, "geometric") && !strings.Contains(uc.file, "alg5") {
 				t.Errorf("clamping never changed a probability: the comparison tells nothing")
 			}
 		})

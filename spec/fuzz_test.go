@@ -39,6 +39,8 @@ func FuzzLoad(f *testing.F) {
 	// NAME = … in a draw's arguments: named for its parameters, a
 	// comparison otherwise; a neighbour predicate over a non-input.
 	f.Add("module m\n  input d : [0..2];\n  i : [0..1] init 1;\n  y : [-1..2] init -1;\n  [] y = -1 -> (y' ~ geometric(1/2, i = 1 ? d : 0, lo = 0, hi = 2));\nendmodule\noutputs var y\nneighbours |d - d'| <= 1 & i = i'\nquery eps(delta = 0)\n")
+	// Unbounded integers: a draw, a comparison of two, a shift, an output.
+	f.Add("module m\n  input a : [0..1];\n  t : int;\n  v : int init 1;\n  i : [0..2] init 0;\n  b : bool init false;\n  [] i = 0 -> (t' ~ geometric(1/3, a)) & (v' = -v + 2) & (i' = 1);\n  [] i = 1 & v - t >= a -> (b' = true) & (i' = 2);\n  [] i = 1 & !(v - t >= a) -> (v' ~ geometric1(1/2, 0)) & (i' = 2);\nendmodule\noutputs var b, v\nneighbours true\nquery eps(delta = 0)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		cfg := dpcheck.Config{Limits: fuzzOptions.Limits}
 		p, err := cfg.Load(context.Background(), "f.dp", src)

@@ -84,11 +84,6 @@ type SVTParams struct {
 	AlphaT, AlphaQ *big.Rat
 	T              int
 	Lo, Hi         int
-	// Drop, for the untruncated algorithms, drops the noisy values
-	// outside [Lo, Hi] instead of clamping them: the distribution is then
-	// the partial sum over the window, short of the true one by at most
-	// the probability that some draw leaves it (PartialBound).
-	Drop bool
 }
 
 // SVTVariant is an algorithm of Lyu, Su and Li, "Understanding the Sparse
@@ -99,9 +94,7 @@ type SVTVariant int
 const (
 	SVTAlg1 SVTVariant = 1 // noisy threshold, noisy queries, outputs ⊤/⊥
 	SVTAlg3 SVTVariant = 3 // as Alg 1 but a positive answer outputs the noisy value
-	SVTAlg4 SVTVariant = 4 // as Alg 1, its noise scales chosen by the caller
 	SVTAlg5 SVTVariant = 5 // noisy threshold, queries without noise
-	SVTAlg6 SVTVariant = 6 // as Alg 1 without the cutoff: every query answered
 )
 
 // SparseVector is the exact output distribution of a sparse-vector algorithm
@@ -112,25 +105,17 @@ const (
 // stops, else it answers ⊥ and continues. The output is the string of
 // answers: "⊥⊥⊤", "⊥⊥3", or "⊥⊥⊥" when no answer is positive.
 func SparseVector(v SVTVariant, p SVTParams, answers []int) Dist {
-	noise := TwoSidedGeometric
-	if p.Drop {
-		noise = TwoSidedGeometricPartial
-	}
 	var query func(a int) PMF
 	switch v {
-	case SVTAlg1, SVTAlg3, SVTAlg4, SVTAlg6:
-		query = func(a int) PMF { return noise(p.AlphaQ, a, p.Lo, p.Hi) }
+	case SVTAlg1, SVTAlg3:
+		query = func(a int) PMF { return TwoSidedGeometric(p.AlphaQ, a, p.Lo, p.Hi) }
 	case SVTAlg5:
 		query = func(a int) PMF { return Point(clamp(a, p.Lo, p.Hi)) }
 	default:
 		panic(fmt.Sprintf("reference: unknown sparse-vector variant %d", v))
 	}
 	out := Dist{}
-	thr := noise(p.AlphaT, p.T, p.Lo, p.Hi)
-	if v == SVTAlg6 {
-		sparseVectorAll(out, thr, query, answers)
-		return out
-	}
+	thr := TwoSidedGeometric(p.AlphaT, p.T, p.Lo, p.Hi)
 	for i, pt := range thr.P {
 		t := thr.Lo + i
 		if pt.Sign() == 0 {
@@ -164,39 +149,6 @@ func SparseVector(v SVTVariant, p SVTParams, answers []int) Dist {
 	return out
 }
 
-// sparseVectorAll is Algorithm 6: every query answered, ⊤ or ⊥, against
-// the one noisy threshold.
-func sparseVectorAll(out Dist, thr PMF, query func(a int) PMF, answers []int) {
-	for i, pt := range thr.P {
-		t := thr.Lo + i
-		if pt.Sign() == 0 {
-			continue
-		}
-		// words: Pr(T' = t and these answers so far), by answer string.
-		words := map[string]*big.Rat{"": new(big.Rat).Set(pt)}
-		for _, a := range answers {
-			q := query(a)
-			top, bottom := new(big.Rat), new(big.Rat)
-			for j, pv := range q.P {
-				if q.Lo+j >= t {
-					top.Add(top, pv)
-				} else {
-					bottom.Add(bottom, pv)
-				}
-			}
-			next := map[string]*big.Rat{}
-			for w, p := range words {
-				next[w+Top] = new(big.Rat).Mul(p, top)
-				next[w+Bottom] = new(big.Rat).Mul(p, bottom)
-			}
-			words = next
-		}
-		for w, p := range words {
-			out.add(w, p)
-		}
-	}
-}
-
 // SparseVectorModel is SparseVector over every answer vector in
 // {aLo..aHi}^k, neighbours differing by at most 1 in every answer.
 func SparseVectorModel(v SVTVariant, p SVTParams, k, aLo, aHi int) Model {
@@ -208,20 +160,6 @@ func SparseVectorModel(v SVTVariant, p SVTParams, k, aLo, aHi int) Model {
 // of the largest noisy answer, ties to the smallest index, written "i=2";
 // with value set, the index and the largest noisy value, "i=2,v=4".
 func NoisyMax(alpha *big.Rat, lo, hi int, answers []int, value bool) Dist {
-	return noisyMax(TwoSidedGeometric, alpha, lo, hi, answers, value)
-}
-
-// NoisyMaxPartial is NoisyMax with untruncated noise, summed over the
-// noisy values in [lo, hi] only: short of the true distribution by at most
-// the probability that some draw leaves the window (PartialBound).
-func NoisyMaxPartial(alpha *big.Rat, lo, hi int, answers []int, value bool) Dist {
-	return noisyMax(TwoSidedGeometricPartial, alpha, lo, hi, answers, value)
-}
-
-func noisyMax(noise func(alpha *big.Rat, centre, lo, hi int) PMF, alpha *big.Rat, lo, hi int, answers []int, value bool) Dist {
-	if !value && len(answers) > 0 {
-		return noisyArgmax(noise, alpha, lo, hi, answers)
-	}
 	out := Dist{}
 	var walk func(i, best, bestVal int, p *big.Rat)
 	walk = func(i, best, bestVal int, p *big.Rat) {
@@ -233,7 +171,7 @@ func noisyMax(noise func(alpha *big.Rat, centre, lo, hi int) PMF, alpha *big.Rat
 			out.add(o, p)
 			return
 		}
-		q := noise(alpha, answers[i], lo, hi)
+		q := TwoSidedGeometric(alpha, answers[i], lo, hi)
 		for j, pv := range q.P {
 			val := q.Lo + j
 			b, bv := best, bestVal
@@ -247,40 +185,6 @@ func noisyMax(noise func(alpha *big.Rat, centre, lo, hi int) PMF, alpha *big.Rat
 		panic("reference: noisy max of no answers")
 	}
 	walk(0, 0, 0, rat(1, 1))
-	return out
-}
-
-// noisyArgmax is the index alone, by conditioning on the winning value x:
-// Pr[i wins] = Σ_x Pr[n_i = x]·Π_{j<i} Pr[n_j < x]·Π_{j>i} Pr[n_j ≤ x]
-// (ties to the smallest index), linear in the window rather than a power
-// of it.
-func noisyArgmax(noise func(alpha *big.Rat, centre, lo, hi int) PMF, alpha *big.Rat, lo, hi int, answers []int) Dist {
-	pmfs := make([]PMF, len(answers))
-	for i, a := range answers {
-		pmfs[i] = noise(alpha, a, lo, hi)
-	}
-	below := func(p PMF, x int, strict bool) *big.Rat { // Pr[n < x] or Pr[n ≤ x]
-		s := new(big.Rat)
-		for j, q := range p.P {
-			if v := p.Lo + j; v < x || !strict && v == x {
-				s.Add(s, q)
-			}
-		}
-		return s
-	}
-	out := Dist{}
-	for i, p := range pmfs {
-		for j, q := range p.P {
-			x := p.Lo + j
-			pr := new(big.Rat).Set(q)
-			for k, o := range pmfs {
-				if k != i {
-					pr.Mul(pr, below(o, x, k < i))
-				}
-			}
-			out.add(fmt.Sprintf("i=%d", i+1), pr)
-		}
-	}
 	return out
 }
 

@@ -140,52 +140,6 @@ func TwoSidedGeometric(alpha *big.Rat, centre, lo, hi int) PMF {
 	})
 }
 
-// TwoSidedGeometricPartial is the law of centre + Z for the two-sided
-// geometric Z restricted to [lo, hi]: the exact point probabilities there,
-// nothing folded onto the ends, so it sums to less than 1 — by
-// OutsideWindow(alpha, centre, lo, hi).
-func TwoSidedGeometricPartial(alpha *big.Rat, centre, lo, hi int) PMF {
-	checkAlpha(alpha)
-	checkRange(lo, hi)
-	p := PMF{Lo: lo, P: make([]*big.Rat, hi-lo+1)}
-	for v := lo; v <= hi; v++ {
-		p.P[v-lo] = twoSidedPoint(alpha, v-centre)
-	}
-	return p
-}
-
-// OutsideWindow is Pr[centre + Z ∉ [lo, hi]] for the two-sided geometric
-// Z and a centre in [lo, hi]: Pr[Z ≥ k] = α^k/(1+α) for k ≥ 1, and Z is
-// symmetric, so it is (α^(hi−centre+1) + α^(centre−lo+1))/(1+α).
-func OutsideWindow(alpha *big.Rat, centre, lo, hi int) *big.Rat {
-	if centre < lo || centre > hi {
-		panic(fmt.Sprintf("reference: centre %d outside the window [%d, %d]", centre, lo, hi))
-	}
-	b := twoSidedTail(alpha, hi-centre+1)
-	return b.Add(b, twoSidedTail(alpha, centre-lo+1))
-}
-
-// PartialBound bounds how far a distribution computed over windows is
-// from the untruncated one, for a run that makes the given draws (an α
-// and a centre each) with every noisy value confined to [lo, hi]: the runs
-// of the two agree unless some draw leaves the window, so every event's
-// probabilities differ by at most the sum of the draws' OutsideWindow (a
-// union bound). It serves both a clamped window (the values beyond folded
-// onto lo and hi) and a partial sum (dropped).
-func PartialBound(lo, hi int, draws ...Draw) *big.Rat {
-	b := new(big.Rat)
-	for _, d := range draws {
-		b.Add(b, OutsideWindow(d.Alpha, d.Centre, lo, hi))
-	}
-	return b
-}
-
-// Draw is a draw of two-sided geometric noise: its α and centre.
-type Draw struct {
-	Alpha  *big.Rat
-	Centre int
-}
-
 // TruncatedGeometric is the row k of the truncated α-geometric mechanism
 // over {0..n} (Ghosh, Roughgarden and Sundararajan): TwoSidedGeometric with
 // centre k and range [0, n].
