@@ -47,7 +47,11 @@ type Summer[T any] struct {
 	// gigabytes to write down.
 	PowBits    func(b T, k int64) int64
 	MaxPowBits int64
-	one        T
+	// Bits, when set, sizes a number; a weight whose coefficients and
+	// bases take more than MaxBits bits in all is refused (LimitError).
+	Bits    func(T) int64
+	MaxBits int64
+	one     T
 }
 
 // PowError says a power would exceed the limit on one number.
@@ -70,10 +74,18 @@ func NewSummer[T any](ctx context.Context, f exact.Field[T], maxTerms int) *Summ
 	return &Summer[T]{F: f, Ctx: ctx, MaxTerms: maxTerms, one: f.Const(big.NewRat(1, 1))}
 }
 
-// LimitError says a weight grew past MaxTerms.
-type LimitError struct{ Terms, Max int }
+// LimitError says a weight grew past MaxTerms terms, or MaxBits bits when
+// Bits is set.
+type LimitError struct {
+	Terms, Max int
+	Bits       int64 // > 0: the bits exceeded MaxBits (Max is then unused)
+	MaxBits    int64
+}
 
 func (e *LimitError) Error() string {
+	if e.Bits > 0 {
+		return fmt.Sprintf("a weight over the unbounded variables holds numbers of %s bits in all, more than the limit of %s", thousands(e.Bits), thousands(e.MaxBits))
+	}
 	return fmt.Sprintf("a weight over the unbounded variables has %d terms, more than the limit of %d", e.Terms, e.Max)
 }
 
@@ -466,6 +478,22 @@ func (s *Summer[T]) tidy(w Weight[T]) (Weight[T], error) {
 	out.Pieces = kept
 	if s.MaxTerms > 0 && n > s.MaxTerms {
 		return out, &LimitError{Terms: n, Max: s.MaxTerms}
+	}
+	if s.Bits != nil {
+		var bits int64
+		for _, p := range out.Pieces {
+			for _, t := range p.Terms {
+				bits += s.Bits(t.Coef)
+				for _, b := range t.Base {
+					if b != nil {
+						bits += s.Bits(*b)
+					}
+				}
+			}
+		}
+		if bits > s.MaxBits {
+			return out, &LimitError{Bits: bits, MaxBits: s.MaxBits}
+		}
 	}
 	return out, nil
 }

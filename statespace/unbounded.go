@@ -201,9 +201,13 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		return nil, err
 	}
 	r := &urun[*big.Rat]{x: x, u: u, alg: rats{x: x}, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms)}
-	// One number may take a 256th of the bits the model may hold (2^24
-	// bits by default).
-	r.s.PowBits, r.s.MaxPowBits = exact.PowBits, x.limits.MaxBits/256
+	// One power may take a 4096th of the bits the model may hold (2^20
+	// bits by default, the limit on a power written in an expression):
+	// the gcds of exact arithmetic on numbers much larger take minutes.
+	r.s.PowBits, r.s.MaxPowBits = exact.PowBits, x.limits.MaxBits/4096
+	// A weight may take a sixteenth of them (2^28 bits, 32 MiB, by
+	// default); the weights of one level of runs are held together.
+	r.s.Bits, r.s.MaxBits = func(q *big.Rat) int64 { return int64(exact.Bits(q)) }, x.limits.MaxBits/16
 	r.alpha = func(ci int, a uassign, v []int64) (*big.Rat, error) {
 		val, err := a.alpha.num(v)
 		if err != nil {
@@ -454,7 +458,11 @@ func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
 // failed turns an error of the sums into the model's.
 func (r *urun[T]) failed(err error) error {
 	if le, ok := err.(*geosum.LimitError); ok {
-		return r.x.limitError(model.LimitTransitions, le.Error())
+		kind := model.LimitTransitions
+		if le.Bits > 0 {
+			kind = model.LimitBits
+		}
+		return r.x.limitError(kind, le.Error())
 	}
 	if pe, ok := err.(*geosum.PowError); ok {
 		return r.x.limitError(model.LimitBits, pe.Error())

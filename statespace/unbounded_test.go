@@ -71,7 +71,7 @@ func TestUnboundedRefusals(t *testing.T) {
 			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of w instead)"},
 		// A limit, before the power is computed.
 		{"a power too large", "[] i = 1 & v >= 100000 -> (w' ~ geometric(1/3^1000, 0)) & (i' = 2);\n  [] i = 1 & v < 100000 & w >= 100000 -> (i' = 2);\n  [] i = 2 & w >= 100000 -> (b' = 1) & (i' = 3);", ob,
-			"1:1: a power of a noise's α would have about 158,496,252 bits, more than the limit of 16,777,216 for one number"},
+			"1:1: a power of a noise's α would have about 158,496,252 bits, more than the limit of 1,048,576 for one number"},
 		// Refused by the .dp front end.
 		{"uniform into an int", "[] i = 1 -> (w' ~ uniform(0, 3)) & (i' = 2);", ob,
 			"9:21: w is an unbounded integer: it is drawn from geometric(alpha, centre) or geometric1(alpha, centre), untruncated"},
