@@ -17,6 +17,7 @@ import (
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -107,6 +108,26 @@ func parseOutput(t *testing.T, name string) map[string]int {
 	return out
 }
 
+// analyzeModel loads models/file and analyses its chain.
+func analyzeModel(t *testing.T, file string) (*property.Prepared, *verify.Analysis) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join("models", file)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dpcheck.Config{}.Load(ctx, path, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, a
+}
+
 // TestModelsAgainstReference cross-checks the modules of models/ against
 // internal/reference, which computes the same mechanisms by direct
 // enumeration, without chains: every input's whole output distribution,
@@ -116,19 +137,7 @@ func TestModelsAgainstReference(t *testing.T) {
 	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
 	for _, rc := range referenceCases() {
 		t.Run(rc.file, func(t *testing.T) {
-			path := filepath.Join("models", rc.file)
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := dpcheck.Config{}.Load(ctx, path, string(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, a := analyzeModel(t, rc.file)
 			ref := rc.model()
 			key := map[int]string{}
 			got := map[string]reference.Dist{}

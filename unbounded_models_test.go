@@ -1,20 +1,15 @@
 package dpcheck_test
 
 import (
-	"context"
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/internal/reference"
-	"github.com/dpcheck/dpcheck/verify"
 )
 
 // untruncatedCase ties a model of models/ with untruncated noise to the
@@ -102,23 +97,10 @@ func parseOutputMap(name string) map[string]int {
 // converge to it; and lie in the partial sums' intervals [S, S + Tail] over
 // |z| ≤ 40.
 func TestUntruncatedAgainstReference(t *testing.T) {
-	ctx := context.Background()
 	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
 	for _, uc := range untruncatedCases() {
 		t.Run(uc.file, func(t *testing.T) {
-			path := filepath.Join("models", uc.file)
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := dpcheck.Config{}.Load(ctx, path, string(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := verify.Analyze(ctx, &verify.Model{Chain: p.Chain, Neighbours: p.Neighbours, Output: p.Output})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, a := analyzeModel(t, uc.file)
 			moved := false // some clamped probability differs from the exact one
 			for _, s := range p.Chain.Inputs() {
 				val := p.Chain.Valuation(s)

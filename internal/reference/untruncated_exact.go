@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // geoSeq is a finite sum Σ_β coef_β·β^x over bases β > 0, keyed by β.
@@ -250,7 +251,7 @@ func (s SVTAlg) Exact(answers []int, vLo, vHi int) Dist {
 		var walk func(i int)
 		walk = func(i int) {
 			if i == len(answers) {
-				out.add(joinBits(bits), sumProduct(fs, nil, nil))
+				out.add(strings.Join(bits, ","), sumProduct(fs, nil, nil))
 				return
 			}
 			bits[i], fs[i+1] = "1", above(answers[i])
@@ -283,17 +284,6 @@ func (s SVTAlg) Exact(answers []int, vLo, vHi int) Dist {
 	}
 	out.add("0", sumProduct(prefix, nil, nil))
 	return out
-}
-
-func joinBits(bits []string) string {
-	s := ""
-	for i, b := range bits {
-		if i > 0 {
-			s += ","
-		}
-		s += b
-	}
-	return s
 }
 
 // NoisyMaxExact is the exact untruncated report-noisy-max on the answers:
