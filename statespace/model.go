@@ -49,6 +49,13 @@
 //     over a frame chain of the same states, every one absorbing; mdp.go
 //     says how choices are named.
 //
+// Unbounded integers (unbounded.go): a model with a Var marked Unbounded
+// is not explored state by state; each run's bounded part is followed and
+// its unbounded values carried as one weight (package geosum) that guards
+// cut and draws and assignments sum in closed form, within the class
+// unbounded_class.go enforces; the chain goes from each input straight to
+// its outputs (unbounded_output.go).
+//
 // For every value of a parameter (param.go): BuildParam explores a .dp
 // model whose update probabilities and draw parameters are rational
 // functions of one parameter, once, at a rational point of its interval,

@@ -218,10 +218,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 	if err := r.explore(); err != nil {
 		return nil, err
 	}
-	b, err := r.frame()
-	if err != nil {
-		return nil, err
-	}
+	b := r.frame()
 	for in, row := range r.rows {
 		to := sortedKeys(row)
 		ps := make([]*big.Rat, len(to))
@@ -281,7 +278,7 @@ func (r *urun[T]) note() string {
 }
 
 // frame returns a chain builder with the inputs and the outputs.
-func (r *urun[T]) frame() (*chain.Builder, error) {
+func (r *urun[T]) frame() *chain.Builder {
 	b := chain.NewBuilder()
 	for in := 0; in < r.x.inputs; in++ {
 		b.AddState("s"+strconv.Itoa(in), r.valuation(r.x.state(in)))
@@ -294,7 +291,7 @@ func (r *urun[T]) frame() (*chain.Builder, error) {
 		}
 		b.AddState(name, st.val)
 	}
-	return b, nil
+	return b
 }
 
 func (r *urun[T]) build(b *chain.Builder) (*chain.Chain, error) {
@@ -363,96 +360,10 @@ func (r *urun[T]) explore() error {
 	return nil
 }
 
-// add adds p to the output of input in with bounded values v and the
-// observed unbounded variable's value val (or tail).
-func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
-	if r.alg.IsZero(p) {
-		return nil
-	}
-	k := r.observedKey(v) + tail
-	if val != nil {
-		k += strconv.FormatInt(*val, 10)
-	}
-	s, ok := r.outs[k]
-	if !ok {
-		s = r.x.inputs + len(r.states)
-		r.outs[k] = s
-		st := ustate{val: r.observedValuation(v, val)}
-		if tail != "" {
-			// A merged tail has no value: the verifier keys it by its
-			// name, which says what it is ("v≥13", "top=1, v≤-2").
-			st.val = r.observedValuation(v, nil)
-			var parts []string
-			for _, y := range st.val {
-				parts = append(parts, y.Name+"="+strconv.FormatInt(y.Value, 10))
-			}
-			st.name = strings.Join(append(parts, tail), ", ")
-		}
-		r.states = append(r.states, st)
-	}
-	if old, ok := r.rows[in][s]; ok {
-		var err error
-		if p, err = r.alg.Add(old, p); err != nil {
-			return r.failed(err)
-		}
-	}
-	r.rows[in][s] = p
-	return nil
-}
-
 // final is where a run of input in ends.
 type final[T any] struct {
 	in  int
 	cfg ucfg[T]
-}
-
-// valuation is an input's valuation: every variable.
-func (r *urun[T]) valuation(v []int64) chain.Valuation {
-	out := make(chain.Valuation, len(v))
-	for i, y := range v {
-		out[i] = chain.Var{Name: r.x.p.m.Vars[i].Name, Value: y}
-	}
-	return out
-}
-
-// observedKey is the key of the observed bounded variables' values in v.
-func (r *urun[T]) observedKey(v []int64) string {
-	var b strings.Builder
-	for i, y := range v {
-		if r.observes(i) && !r.x.p.m.Vars[i].Unbounded {
-			b.WriteString(strconv.FormatInt(y, 10))
-			b.WriteByte(',')
-		}
-	}
-	return b.String()
-}
-
-func (r *urun[T]) observes(i int) bool {
-	for _, n := range r.x.p.m.Observed {
-		if n == r.x.p.m.Vars[i].Name {
-			return true
-		}
-	}
-	return false
-}
-
-// observedValuation is an output's valuation: the observed variables'
-// values, the unbounded one's val.
-func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
-	var out chain.Valuation
-	for i, y := range v {
-		vr := r.x.p.m.Vars[i]
-		switch {
-		case !r.observes(i):
-		case vr.Unbounded:
-			if val != nil {
-				out = append(out, chain.Var{Name: vr.Name, Value: *val})
-			}
-		default:
-			out = append(out, chain.Var{Name: vr.Name, Value: y})
-		}
-	}
-	return out
 }
 
 // failed turns an error of the sums into the model's.
@@ -574,160 +485,6 @@ func (r *urun[T]) step(c ucfg[T]) (end ucfg[T], next []ucfg[T], err error) {
 		next = append(next, ns...)
 	}
 	return end, next, nil
-}
-
-// restrict returns w on the union of disjoint cubes.
-func (r *urun[T]) restrict(w geosum.Weight[T], cubes [][]atom) geosum.Weight[T] {
-	var out geosum.Weight[T]
-	for _, cube := range cubes {
-		part := w
-		for _, a := range cube {
-			part = r.s.Restrict(part, a.f, a.g)
-		}
-		out = geosum.Add(out, part)
-	}
-	return out
-}
-
-// atom is f ≤ g.
-type atom struct{ f, g geosum.Form }
-
-// cubes returns the guard (its negation when !pos) at bounded values v as
-// disjoint conjunctions of atoms.
-func (r *urun[T]) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error) {
-	switch c.kind {
-	case uBounded:
-		b, err := c.b(v)
-		if err != nil {
-			return nil, r.x.at(ci, v, errEval(err, c.pos))
-		}
-		if b == pos {
-			return [][]atom{nil}, nil
-		}
-		return nil, nil
-	case uNot:
-		return r.cubes(ci, c.kids[0], v, !pos)
-	case uAnd, uOr:
-		if (c.kind == uAnd) == pos { // a conjunction
-			out := [][]atom{nil}
-			for _, k := range c.kids {
-				ks, err := r.cubes(ci, k, v, pos)
-				if err != nil {
-					return nil, err
-				}
-				var grown [][]atom
-				for _, a := range out {
-					for _, b := range ks {
-						grown = append(grown, append(append([]atom(nil), a...), b...))
-					}
-				}
-				out = grown
-			}
-			return out, nil
-		}
-		// A disjunction a | b | …: a, then !a & b, then !a & !b & c, ….
-		var out [][]atom
-		before := [][]atom{nil} // the cubes where no earlier disjunct holds
-		for _, k := range c.kids {
-			yes, err := r.cubes(ci, k, v, pos)
-			if err != nil {
-				return nil, err
-			}
-			no, err := r.cubes(ci, k, v, !pos)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, product(before, yes)...)
-			before = product(before, no)
-		}
-		return out, nil
-	}
-	// An atom: Σ s·x + rest op 0.
-	rest := new(big.Rat)
-	if c.lin.rest != nil {
-		val, err := c.lin.rest(v)
-		if err != nil {
-			return nil, r.x.at(ci, v, errEval(err, c.pos))
-		}
-		rest = val.Rat()
-	}
-	op := c.op
-	if !pos {
-		op = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "==": "!=", "!=": "="}[op]
-	}
-	// L = Σ s·x (two variables at most) compared with −rest.
-	var lf, lg geosum.Form // L = lf − lg
-	switch len(c.lin.terms) {
-	case 0:
-		lf, lg = geosum.Const(0), geosum.Const(0)
-	case 1:
-		t := c.lin.terms[0]
-		lf, lg = geosum.Var(t.u, t.s, 0), geosum.Const(0)
-	default:
-		t, w := c.lin.terms[0], c.lin.terms[1]
-		lf, lg = geosum.Var(t.u, t.s, 0), geosum.Var(w.u, -w.s, 0)
-	}
-	neg := new(big.Rat).Neg(rest)
-	le := func(k *big.Rat) atom { // L ≤ k: lf ≤ lg + floor(k)
-		g := lg
-		g.C += floorRat(k)
-		return atom{lf, g}
-	}
-	ge := func(k *big.Rat) atom { // L ≥ k: lg + ceil(k) ≤ lf
-		g := lg
-		g.C += ceilRat(k)
-		return atom{g, lf}
-	}
-	one := big.NewRat(1, 1)
-	switch op {
-	case "<=":
-		return [][]atom{{le(neg)}}, nil
-	case ">=":
-		return [][]atom{{ge(neg)}}, nil
-	case "<": // L ≤ ceil(k) − 1
-		return [][]atom{{le(new(big.Rat).Sub(new(big.Rat).SetInt64(ceilRat(neg)), one))}}, nil
-	case ">":
-		return [][]atom{{ge(new(big.Rat).Add(new(big.Rat).SetInt64(floorRat(neg)), one))}}, nil
-	case "=", "==":
-		if !neg.IsInt() {
-			return nil, nil
-		}
-		return [][]atom{{le(neg), ge(neg)}}, nil
-	default: // !=
-		if !neg.IsInt() {
-			return [][]atom{nil}, nil
-		}
-		return [][]atom{{le(new(big.Rat).Sub(neg, one))}, {ge(new(big.Rat).Add(neg, one))}}, nil
-	}
-}
-
-func product(a, b [][]atom) [][]atom {
-	var out [][]atom
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, append(append([]atom(nil), x...), y...))
-		}
-	}
-	return out
-}
-
-func floorRat(k *big.Rat) int64 {
-	q := new(big.Int).Div(k.Num(), k.Denom()) // Euclidean: floor for a positive divisor
-	return clampInt(q)
-}
-
-func ceilRat(k *big.Rat) int64 {
-	return -floorRat(new(big.Rat).Neg(k))
-}
-
-func clampInt(q *big.Int) int64 {
-	switch {
-	case q.Cmp(big.NewInt(geosum.MaxConst)) > 0:
-		return geosum.MaxConst
-	case q.Cmp(big.NewInt(-geosum.MaxConst)) < 0:
-		return -geosum.MaxConst
-	}
-	return q.Int64()
 }
 
 // command applies command ci at bounded values v to the weight w on which
@@ -856,193 +613,6 @@ func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geos
 	return out, nil
 }
 
-// MaxOutputValues bounds the values of an observed unbounded variable
-// listed one by one, between its tails.
-const MaxOutputValues = 100_000
-
-// observe lists the outputs of runs that end observing the unbounded
-// variable k: every value between the least and the greatest end of a
-// piece of any run's weight, and each tail beyond as one output when the
-// inputs' weights there are proportional (every likelihood ratio is
-// constant on it, so merging its outputs changes no divergence).
-func (r *urun[T]) observe(finals []final[T]) error {
-	k := r.u.observed
-	name := r.x.p.m.Vars[r.u.vars[k]].Name
-	type end struct {
-		v  []int64
-		ws map[int]geosum.Weight[T]
-	}
-	ends := map[string]*end{}
-	var keys []string
-	for _, f := range finals {
-		w := f.cfg.w
-		var err error
-		for j := range r.u.vars {
-			if j != k {
-				if w, err = r.s.SumOut(w, j); err != nil {
-					return r.failed(err)
-				}
-			}
-		}
-		kk := r.observedKey(f.cfg.v)
-		e, ok := ends[kk]
-		if !ok {
-			e = &end{v: f.cfg.v, ws: map[int]geosum.Weight[T]{}}
-			ends[kk] = e
-			keys = append(keys, kk)
-		}
-		e.ws[f.in] = geosum.Add(e.ws[f.in], w)
-	}
-	sort.Strings(keys)
-	n := len(r.u.vars)
-	point := func(x int64) []int64 {
-		p := make([]int64, n)
-		p[k] = x
-		return p
-	}
-	for _, kk := range keys {
-		e := ends[kk]
-		var lo, hi int64
-		found := false
-		for _, w := range e.ws {
-			for _, p := range w.Pieces {
-				l, hasL, h, hasH := p.Region.Interval(k)
-				for _, b := range []struct {
-					x  int64
-					ok bool
-				}{{l, hasL}, {h, hasH}} {
-					if !b.ok {
-						continue
-					}
-					if !found || b.x < lo {
-						lo = b.x
-					}
-					if !found || b.x > hi {
-						hi = b.x
-					}
-					found = true
-				}
-			}
-		}
-		if hi-lo >= MaxOutputValues {
-			return r.x.limitError(model.LimitStates, fmt.Sprintf("the outputs list %d values of %s one by one, more than the limit of %d", hi-lo+1, name, MaxOutputValues))
-		}
-		ins := make([]int, 0, len(e.ws))
-		for in := range e.ws {
-			ins = append(ins, in)
-		}
-		sort.Ints(ins)
-		for x := lo; x <= hi; x++ {
-			if err := r.x.ctx.Err(); err != nil {
-				return err
-			}
-			for _, in := range ins {
-				p, err := r.s.Eval(e.ws[in], point(x))
-				if err != nil {
-					return r.failed(err)
-				}
-				val := x
-				if err := r.add(in, e.v, &val, "", p); err != nil {
-					return err
-				}
-			}
-		}
-		// The tails: x ≥ hi+1 and x ≤ lo−1.
-		for _, t := range []struct {
-			at   int64
-			f, g geosum.Form
-			sign string
-		}{{hi + 1, geosum.Const(hi + 1), geosum.Var(k, 1, 0), "≥"}, {lo - 1, geosum.Var(k, 1, 0), geosum.Const(lo - 1), "≤"}} {
-			if err := r.proportional(e.ws, ins, point(t.at), name, t.sign, t.at); err != nil {
-				return err
-			}
-			for _, in := range ins {
-				p, err := r.s.Total(r.s.Restrict(e.ws[in], t.f, t.g))
-				if err != nil {
-					return r.failed(err)
-				}
-				val := t.at
-				if err := r.add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// proportional checks that the inputs' weights on the tail through x are
-// proportional: the same geometric terms, coefficients in one ratio.
-func (r *urun[T]) proportional(ws map[int]geosum.Weight[T], ins []int, x []int64, name, sign string, at int64) error {
-	k, f := r.u.observed, r.alg
-	type term struct{ base, coef T }
-	var ref []term
-	refIn := -1
-	for _, in := range ins {
-		var ts []term
-		for _, p := range ws[in].Pieces {
-			if !p.Region.Contains(x) {
-				continue
-			}
-		next:
-			for _, t := range p.Terms {
-				b := f.one()
-				if t.Base[k] != nil {
-					b = *t.Base[k]
-				}
-				for i := range ts {
-					if f.Equal(ts[i].base, b) {
-						c, err := f.Add(ts[i].coef, t.Coef)
-						if err != nil {
-							return r.failed(err)
-						}
-						ts[i].coef = c
-						continue next
-					}
-				}
-				ts = append(ts, term{b, t.Coef})
-			}
-		}
-		nz := ts[:0]
-		for _, t := range ts {
-			if !f.IsZero(t.coef) {
-				nz = append(nz, t)
-			}
-		}
-		if len(nz) == 0 {
-			continue
-		}
-		if ref == nil {
-			ref, refIn = nz, in
-			continue
-		}
-		ok := len(nz) == len(ref)
-		var lambda *T
-		for _, t := range nz {
-			if !ok {
-				break
-			}
-			ok = false
-			for _, u := range ref {
-				if f.Equal(u.base, t.base) {
-					q, err := f.Quo(t.coef, u.coef)
-					if err != nil {
-						return r.failed(err)
-					}
-					if lambda == nil {
-						lambda = &q
-					}
-					ok = f.Equal(q, *lambda)
-				}
-			}
-		}
-		if !ok {
-			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the likelihood ratio of the outputs %s%s%d between the inputs %s and %s varies with %s: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of %s instead)", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)), name, name)}}
-		}
-	}
-	return nil
-}
-
 // unbounded is BuildParam for a model with unbounded variables: the
 // rows of its inputs as functions of the parameter.
 func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
@@ -1076,11 +646,7 @@ func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
 	if err := r.explore(); err != nil {
 		return nil, err
 	}
-	b, err := r.frame()
-	if err != nil {
-		return nil, err
-	}
-	c, err := r.build(b)
+	c, err := r.build(r.frame())
 	if err != nil {
 		return nil, err
 	}

@@ -28,14 +28,12 @@ type uterm struct{ u, s int }
 
 // ucond is a guard over bounded and unbounded variables.
 type ucond struct {
-	kind  ucondKind
-	b     expr.ValCond // kind uBounded
-	lin   ulin         // kind uAtom: lin op 0
-	op    string       // < <= > >= = !=
-	kids  []*ucond     // uAnd, uOr, uNot (one)
-	pos   source.Position
-	text  string
-	isNum bool
+	kind ucondKind
+	b    expr.ValCond // kind uBounded
+	lin  ulin         // kind uAtom: lin op 0
+	op   string       // < <= > >= = !=
+	kids []*ucond     // uAnd, uOr, uNot (one)
+	pos  source.Position
 }
 
 type ucondKind int
@@ -230,7 +228,7 @@ func (k *classifier) cond(e *expr.Expr) *ucond {
 		if !ok {
 			return nil
 		}
-		return &ucond{kind: uAtom, lin: l, op: e.CmpOp, pos: e.Pos, text: e.Text}
+		return &ucond{kind: uAtom, lin: l, op: e.CmpOp, pos: e.Pos}
 	case expr.And, expr.Or:
 		c := &ucond{kind: uAnd, pos: e.Pos}
 		if e.Op == expr.Or {

@@ -1,0 +1,290 @@
+package statespace
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/geosum"
+	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// The outputs of a program with unbounded integers: each run's end, the
+// observed unbounded variable's values listed, and its tails merged where
+// every likelihood ratio is constant.
+
+// add adds p to the output of input in with bounded values v and the
+// observed unbounded variable's value val (or tail).
+func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
+	if r.alg.IsZero(p) {
+		return nil
+	}
+	k := r.observedKey(v) + tail
+	if val != nil {
+		k += strconv.FormatInt(*val, 10)
+	}
+	s, ok := r.outs[k]
+	if !ok {
+		s = r.x.inputs + len(r.states)
+		r.outs[k] = s
+		st := ustate{val: r.observedValuation(v, val)}
+		if tail != "" {
+			// A merged tail has no value: the verifier keys it by its
+			// name, which says what it is ("v≥13", "top=1, v≤-2").
+			st.val = r.observedValuation(v, nil)
+			var parts []string
+			for _, y := range st.val {
+				parts = append(parts, y.Name+"="+strconv.FormatInt(y.Value, 10))
+			}
+			st.name = strings.Join(append(parts, tail), ", ")
+		}
+		r.states = append(r.states, st)
+	}
+	if old, ok := r.rows[in][s]; ok {
+		var err error
+		if p, err = r.alg.Add(old, p); err != nil {
+			return r.failed(err)
+		}
+	}
+	r.rows[in][s] = p
+	return nil
+}
+
+// valuation is an input's valuation: every variable.
+func (r *urun[T]) valuation(v []int64) chain.Valuation {
+	out := make(chain.Valuation, len(v))
+	for i, y := range v {
+		out[i] = chain.Var{Name: r.x.p.m.Vars[i].Name, Value: y}
+	}
+	return out
+}
+
+// observedKey is the key of the observed bounded variables' values in v.
+func (r *urun[T]) observedKey(v []int64) string {
+	var b strings.Builder
+	for i, y := range v {
+		if r.observes(i) && !r.x.p.m.Vars[i].Unbounded {
+			b.WriteString(strconv.FormatInt(y, 10))
+			b.WriteByte(',')
+		}
+	}
+	return b.String()
+}
+
+func (r *urun[T]) observes(i int) bool {
+	for _, n := range r.x.p.m.Observed {
+		if n == r.x.p.m.Vars[i].Name {
+			return true
+		}
+	}
+	return false
+}
+
+// observedValuation is an output's valuation: the observed variables'
+// values, the unbounded one's val.
+func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
+	var out chain.Valuation
+	for i, y := range v {
+		vr := r.x.p.m.Vars[i]
+		switch {
+		case !r.observes(i):
+		case vr.Unbounded:
+			if val != nil {
+				out = append(out, chain.Var{Name: vr.Name, Value: *val})
+			}
+		default:
+			out = append(out, chain.Var{Name: vr.Name, Value: y})
+		}
+	}
+	return out
+}
+
+// MaxOutputValues bounds the values of an observed unbounded variable
+// listed one by one, between its tails.
+const MaxOutputValues = 100_000
+
+// observe lists the outputs of runs that end observing the unbounded
+// variable k: every value between the least and the greatest end of a
+// piece of any run's weight, and each tail beyond as one output when the
+// inputs' weights there are proportional (every likelihood ratio is
+// constant on it, so merging its outputs changes no divergence).
+func (r *urun[T]) observe(finals []final[T]) error {
+	k := r.u.observed
+	name := r.x.p.m.Vars[r.u.vars[k]].Name
+	type end struct {
+		v  []int64
+		ws map[int]geosum.Weight[T]
+	}
+	ends := map[string]*end{}
+	var keys []string
+	for _, f := range finals {
+		w := f.cfg.w
+		var err error
+		for j := range r.u.vars {
+			if j != k {
+				if w, err = r.s.SumOut(w, j); err != nil {
+					return r.failed(err)
+				}
+			}
+		}
+		kk := r.observedKey(f.cfg.v)
+		e, ok := ends[kk]
+		if !ok {
+			e = &end{v: f.cfg.v, ws: map[int]geosum.Weight[T]{}}
+			ends[kk] = e
+			keys = append(keys, kk)
+		}
+		e.ws[f.in] = geosum.Add(e.ws[f.in], w)
+	}
+	sort.Strings(keys)
+	n := len(r.u.vars)
+	point := func(x int64) []int64 {
+		p := make([]int64, n)
+		p[k] = x
+		return p
+	}
+	for _, kk := range keys {
+		e := ends[kk]
+		var lo, hi int64
+		found := false
+		for _, w := range e.ws {
+			for _, p := range w.Pieces {
+				l, hasL, h, hasH := p.Region.Interval(k)
+				for _, b := range []struct {
+					x  int64
+					ok bool
+				}{{l, hasL}, {h, hasH}} {
+					if !b.ok {
+						continue
+					}
+					if !found || b.x < lo {
+						lo = b.x
+					}
+					if !found || b.x > hi {
+						hi = b.x
+					}
+					found = true
+				}
+			}
+		}
+		if hi-lo >= MaxOutputValues {
+			return r.x.limitError(model.LimitStates, fmt.Sprintf("the outputs list %d values of %s one by one, more than the limit of %d", hi-lo+1, name, MaxOutputValues))
+		}
+		ins := make([]int, 0, len(e.ws))
+		for in := range e.ws {
+			ins = append(ins, in)
+		}
+		sort.Ints(ins)
+		for x := lo; x <= hi; x++ {
+			if err := r.x.ctx.Err(); err != nil {
+				return err
+			}
+			for _, in := range ins {
+				p, err := r.s.Eval(e.ws[in], point(x))
+				if err != nil {
+					return r.failed(err)
+				}
+				val := x
+				if err := r.add(in, e.v, &val, "", p); err != nil {
+					return err
+				}
+			}
+		}
+		// The tails: x ≥ hi+1 and x ≤ lo−1.
+		for _, t := range []struct {
+			at   int64
+			f, g geosum.Form
+			sign string
+		}{{hi + 1, geosum.Const(hi + 1), geosum.Var(k, 1, 0), "≥"}, {lo - 1, geosum.Var(k, 1, 0), geosum.Const(lo - 1), "≤"}} {
+			if err := r.proportional(e.ws, ins, point(t.at), name, t.sign, t.at); err != nil {
+				return err
+			}
+			for _, in := range ins {
+				p, err := r.s.Total(r.s.Restrict(e.ws[in], t.f, t.g))
+				if err != nil {
+					return r.failed(err)
+				}
+				val := t.at
+				if err := r.add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// proportional checks that the inputs' weights on the tail through x are
+// proportional: the same geometric terms, coefficients in one ratio.
+func (r *urun[T]) proportional(ws map[int]geosum.Weight[T], ins []int, x []int64, name, sign string, at int64) error {
+	k, f := r.u.observed, r.alg
+	type term struct{ base, coef T }
+	var ref []term
+	refIn := -1
+	for _, in := range ins {
+		var ts []term
+		for _, p := range ws[in].Pieces {
+			if !p.Region.Contains(x) {
+				continue
+			}
+		next:
+			for _, t := range p.Terms {
+				b := f.one()
+				if t.Base[k] != nil {
+					b = *t.Base[k]
+				}
+				for i := range ts {
+					if f.Equal(ts[i].base, b) {
+						c, err := f.Add(ts[i].coef, t.Coef)
+						if err != nil {
+							return r.failed(err)
+						}
+						ts[i].coef = c
+						continue next
+					}
+				}
+				ts = append(ts, term{b, t.Coef})
+			}
+		}
+		nz := ts[:0]
+		for _, t := range ts {
+			if !f.IsZero(t.coef) {
+				nz = append(nz, t)
+			}
+		}
+		if len(nz) == 0 {
+			continue
+		}
+		if ref == nil {
+			ref, refIn = nz, in
+			continue
+		}
+		ok := len(nz) == len(ref)
+		var lambda *T
+		for _, t := range nz {
+			if !ok {
+				break
+			}
+			ok = false
+			for _, u := range ref {
+				if f.Equal(u.base, t.base) {
+					q, err := f.Quo(t.coef, u.coef)
+					if err != nil {
+						return r.failed(err)
+					}
+					if lambda == nil {
+						lambda = &q
+					}
+					ok = f.Equal(q, *lambda)
+				}
+			}
+		}
+		if !ok {
+			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the likelihood ratio of the outputs %s%s%d between the inputs %s and %s varies with %s: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of %s instead)", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)), name, name)}}
+		}
+	}
+	return nil
+}
