@@ -2,6 +2,7 @@ package spec
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"slices"
 	"sort"
@@ -494,7 +495,52 @@ func (c *checker) check() (*property.Program, bool) {
 			p.Statements = append(p.Statements, x)
 		}
 	}
-	return p, modelOK
+	before = len(c.errs)
+	c.unboundedOnlyOutputs(s, p)
+	return p, modelOK && len(c.errs) == before
+}
+
+// unboundedOnlyOutputs refuses, in a file whose modules have unbounded
+// integers, what reads more of the chain than its outputs: dpcheck sums a
+// run's unbounded values in closed form, so the chain goes from each input
+// straight to its outputs, and its steps, labels and final states are not
+// the program's.
+func (c *checker) unboundedOnlyOutputs(s *statements, p *property.Program) {
+	intVar := ""
+	for _, mod := range s.modules {
+		for _, d := range mod.Vars {
+			if d.Int && intVar == "" {
+				intVar = d.Name.Name
+			}
+		}
+	}
+	if intVar == "" {
+		return
+	}
+	why := fmt.Sprintf("with an unbounded integer (%s): its values are summed in closed form and the chain goes from each input straight to its outputs", intVar)
+	for _, lb := range s.labels {
+		c.errorf(lb.Start, "labels are not available %s: observe variables, outputs var …", why)
+	}
+	if s.outputs != nil && s.outputs.Labels != nil {
+		c.errorf(s.outputs.Start, "outputs labels is not available %s: observe variables, outputs var …", why)
+	}
+	if s.observe != nil {
+		c.errorf(s.observe.Start, "observe (traces) is not available %s: observe the final values, outputs var …", why)
+	}
+	for _, st := range s.props {
+		if st.Over != nil {
+			c.errorf(st.Over.Pos(), "over traces(k) is not available %s", why)
+		}
+	}
+	for _, x := range p.Statements {
+		h := x.Head()
+		switch x.(type) {
+		case *property.FormulaCheck, *property.ProbQuery, *property.DEpsQuery, *property.DDeltaQuery:
+			c.errorf(h.Pos.Offset, "formulas over the steps of a run are not available %s: check dp, and query eps, delta and profile, over outputs var …", why)
+		case *property.EquivalenceCheck:
+			c.errorf(h.Pos.Offset, "equivalent compares final states, which are not available %s", why)
+		}
+	}
 }
 
 func refs(c *checker, names []Name) []property.Ref {

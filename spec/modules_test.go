@@ -36,7 +36,7 @@ func TestModuleErrors(t *testing.T) {
 		{"log", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> log(2) : (x' = 1);\nendmodule\n", []string{"3:15: log is not a rational function: a module's numbers are exact rationals"}},
 		{"unknown function", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = sqrt(4));\nendmodule\n", []string{"3:21: unknown function sqrt (min, max, floor, ceil, mod, pow, abs)"}},
 		{"unknown distribution", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\n", []string{"3:21: unknown distribution laplace (the discrete Laplace distribution is the two-sided geometric: geometric(alpha, centre, lo, hi), Pr[Z = z] ∝ alpha^|z|) (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
-		{"draw arity", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(1/2, 0));\nendmodule\n", []string{"3:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2"}},
+		{"draw arity", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(1/2, 0));\nendmodule\n", []string{"3:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2 (only an unbounded integer, declared x : int, is drawn without lo and hi)"}},
 		{"formula cycle", "formula f = g + 1\nformula g = f\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f);\nendmodule\n", []string{"2:13: formula f is defined in terms of itself"}},
 		{"label twice", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x = 1\nlabel \"a\" = x = 2\n", []string{"5:7: label a is already defined at line 4"}},
 		{"boolean init that fails", "module m\n  b : bool init 1/0 > 0;\nendmodule\n", []string{"2:18: division by zero"}},

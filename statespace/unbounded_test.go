@@ -108,6 +108,40 @@ func unboundedErrors(t *testing.T, src string) []string {
 	return out
 }
 
+// TestUnboundedOnlyOutputs: with an unbounded integer the chain goes from
+// each input straight to its outputs, so what reads its steps, labels or
+// final states is refused where it is written, not answered on the wrong
+// chain.
+func TestUnboundedOnlyOutputs(t *testing.T) {
+	const why = "with an unbounded integer (t): its values are summed in closed form and the chain goes from each input straight to its outputs"
+	prog := func(tail string) string {
+		return "module m\n  input a : [0..1];\n  t : int;\n  b : [0..1] init 0;\n  [] b = 0 -> (t' ~ geometric(1/2, a)) & (b' = 1);\nendmodule\nneighbours true\n" + tail
+	}
+	for _, tc := range []struct{ name, tail, want string }{
+		{"a formula", "outputs var b\nquery P=?[X b = 1]\n", "9:1: formulas over the steps of a run are not available " + why + ": check dp, and query eps, delta and profile, over outputs var …"},
+		{"a D formula", "outputs var b\ncheck D{0, 0}[F b = 1]\n", "9:1: formulas over the steps of a run are not available " + why + ": check dp, and query eps, delta and profile, over outputs var …"},
+		{"a label", "label \"one\" = b = 1\noutputs var b\nquery eps(delta = 0)\n", "8:1: labels are not available " + why + ": observe variables, outputs var …"},
+		{"outputs labels", "outputs labels \"x\"\nquery eps(delta = 0)\n", "8:1: outputs labels is not available " + why + ": observe variables, outputs var …"},
+		{"traces", "outputs var b\nquery eps(delta = 0) over traces(2)\n", "9:27: over traces(k) needs an observe statement naming the labels a trace shows\n9:27: over traces(k) is not available " + why},
+		{"equivalence", "outputs var b\ncheck equivalent(model, survey())\n", "9:1: equivalent compares final states, which are not available " + why},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := spec.Load(context.Background(), "m.dp", prog(tc.tail))
+			var list source.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("error %v", err)
+			}
+			var got []string
+			for _, e := range list {
+				got = append(got, strings.TrimPrefix(e.Pos.String(), "m.dp:")+": "+e.Msg)
+			}
+			if strings.Join(got, "\n") != tc.want {
+				t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), tc.want)
+			}
+		})
+	}
+}
+
 // TestUnboundedInput: an input is a range.
 func TestUnboundedInput(t *testing.T) {
 	got := unboundedErrors(t, "module m\n  input a : int;\n  [] a > 0 -> true;\nendmodule\noutputs var a\nneighbours true\nquery eps(delta = 0)\n")
