@@ -62,7 +62,7 @@ func TestUnboundedRefusals(t *testing.T) {
 		{"no outputs statement", "[] i = 1 -> (b' = 1) & (i' = 2);", "",
 			"3:3: t is an unbounded integer: a program with one says which variables it outputs (outputs var …), and the others are summed out"},
 		{"label", "[] i = 1 -> (b' = 1) & (i' = 2);", "label \"big\" = v > 3\n" + ob,
-			"11:15: the label big reads the unbounded variable v: only guards, and the values and draws of unbounded variables, may read one"},
+			"11:1: labels are not available with an unbounded integer (t): its values are summed in closed form and the chain goes from each input straight to its outputs: observe variables, outputs var …"},
 		{"a loop", "[] i >= 1 & v < t -> (v' ~ geometric(1/2, 0));", ob,
 			"1:1: a run returns to (a=0, t=0, v=0, w=0, b=0, i=1): with unbounded variables, every run must end after a bounded number of steps, never revisiting its bounded state"},
 		{"two commands for some values", "[] i = 1 & v >= t -> (b' = 1) & (i' = 2);\n  [] i = 1 & v <= t -> (b' = 2) & (i' = 2);", ob,
