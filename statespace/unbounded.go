@@ -37,9 +37,9 @@ func (m *Model) HasUnbounded() bool {
 	return false
 }
 
-// MaxTerms bounds the terms of the weight of a run's unbounded
-// variables.
-const MaxTerms = 200_000
+// maxTerms bounds the terms of the weight of a run's unbounded variables:
+// a fiftieth of the transitions a model may have (200 000 by default).
+func maxTerms(l model.Limits) int { return l.MaxTransitions / 50 }
 
 // uassign is an assignment to an unbounded variable.
 type uassign struct {
@@ -159,8 +159,9 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 // ucfg[T] is a configuration of a run: the bounded variables' values (the
 // unbounded variables' slots 0) and the weight of the unbounded ones.
 type ucfg[T any] struct {
-	v []int64
-	w geosum.Weight[T]
+	v  []int64
+	w  geosum.Weight[T]
+	by int // the command that made it, −1 for a run's start
 }
 
 // urun explores a model with unbounded variables.
@@ -200,7 +201,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 	if err != nil {
 		return nil, err
 	}
-	r := &urun[*big.Rat]{x: x, u: u, alg: rats{x: x}, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, MaxTerms)}
+	r := &urun[*big.Rat]{x: x, u: u, alg: rats{x: x}, s: geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, maxTerms(x.limits))}
 	// One power may take a 4096th of the bits the model may hold (2^20
 	// bits by default, the limit on a power written in an expression):
 	// the gcds of exact arithmetic on numbers much larger take minutes.
@@ -320,7 +321,7 @@ func (r *urun[T]) explore() error {
 			at[j] = v[vi]
 			v[vi] = 0
 		}
-		ends, err := r.run(ucfg[T]{v: v, w: r.s.Point(at, r.alg.one())})
+		ends, err := r.run(ucfg[T]{v: v, w: r.s.Point(at, r.alg.one()), by: -1})
 		if err != nil {
 			return err
 		}
@@ -366,22 +367,43 @@ type final[T any] struct {
 	cfg ucfg[T]
 }
 
-// failed turns an error of the sums into the model's.
-func (r *urun[T]) failed(err error) error {
+// failed turns an error of the sums into the model's, at the model.
+func (r *urun[T]) failed(err error) error { return r.failedAt(err, r.x.p.m.Pos) }
+
+// failedAt turns an error of the sums into the model's, at pos.
+func (r *urun[T]) failedAt(err error, pos source.Position) error {
+	kind := model.LimitKind("")
 	if le, ok := err.(*geosum.LimitError); ok {
-		kind := model.LimitTransitions
+		kind = model.LimitTransitions
 		if le.Bits > 0 {
 			kind = model.LimitBits
 		}
-		return r.x.limitError(kind, le.Error())
 	}
-	if pe, ok := err.(*geosum.PowError); ok {
-		return r.x.limitError(model.LimitBits, pe.Error())
+	if _, ok := err.(*geosum.PowError); ok {
+		kind = model.LimitBits
 	}
-	if r.x.ctx.Err() != nil {
+	switch {
+	case kind != "":
+		return source.ErrorList{{Pos: pos, Msg: err.Error(), Limit: string(kind)}}
+	case r.x.ctx.Err() != nil:
 		return r.x.ctx.Err()
 	}
-	return source.ErrorList{{Pos: r.x.p.m.Pos, Msg: err.Error() + ": the program is outside the class dpcheck decides exactly"}}
+	return source.ErrorList{{Pos: pos, Msg: err.Error() + ": the program is outside the class dpcheck decides exactly"}}
+}
+
+// describe writes the bounded variables of v: "(a=0, i=1)".
+func (r *urun[T]) describe(v []int64) string {
+	var parts []string
+	for i, y := range v {
+		if vr := r.x.p.m.Vars[i]; !vr.Unbounded {
+			val := strconv.FormatInt(y, 10)
+			if vr.Bool {
+				val = strconv.FormatBool(y != 0)
+			}
+			parts = append(parts, vr.Name+"="+val)
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // run follows one input's runs level by level, merging configurations
@@ -397,20 +419,15 @@ func (r *urun[T]) run(start ucfg[T]) ([]ucfg[T], error) {
 		for k := range level {
 			seen[k] = true
 		}
-		if steps > len(seen) {
-			var some string
-			for k := range level {
-				some = k
-				break
-			}
-			cur := level[some].v
-			return nil, source.ErrorList{{Pos: r.x.p.m.Pos, Msg: fmt.Sprintf("a run returns to %s: with unbounded variables, every run must end after a bounded number of steps, never revisiting its bounded state", r.x.describe(cur))}}
-		}
 		keys := make([]string, 0, len(level))
 		for k := range level {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		if steps > len(seen) {
+			c := level[keys[0]]
+			return nil, source.ErrorList{{Pos: r.x.p.m.Commands[c.by].Pos, Msg: fmt.Sprintf("this command returns a run to %s: with unbounded integers, every run must end after a bounded number of steps, never revisiting the values of its bounded variables", r.describe(c.v))}}
+		}
 		next := map[string]*ucfg[T]{}
 		for _, k := range keys {
 			c := level[k]
@@ -466,7 +483,7 @@ func (r *urun[T]) step(c ucfg[T]) (end ucfg[T], next []ucfg[T], err error) {
 			}
 			if len(r.restrict(w, both).Pieces) > 0 {
 				cmds := x.p.m.Commands
-				return end, nil, source.ErrorList{{Pos: cmds[ci].Pos, Msg: fmt.Sprintf("two commands are enabled at once at %s, for some values of the unbounded variables: this one and the one at line %d", x.describe(c.v), cmds[o.ci].Pos.Line)}}
+				return end, nil, source.ErrorList{{Pos: cmds[ci].Pos, Msg: fmt.Sprintf("two commands are enabled at once at %s, for some values of the unbounded variables: this one and the one at line %d", r.describe(c.v), cmds[o.ci].Pos.Line)}}
 			}
 		}
 		on = append(on, enabled{ci, w})
@@ -543,7 +560,7 @@ func (r *urun[T]) command(ci int, v []int64, w geosum.Weight[T]) ([]ucfg[T], err
 				return nil, r.failed(err)
 			}
 			if len(bw.Pieces) > 0 {
-				out = append(out, ucfg[T]{v: b.v, w: bw})
+				out = append(out, ucfg[T]{v: b.v, w: bw, by: ci})
 			}
 		}
 	}
@@ -608,7 +625,7 @@ func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geos
 		}
 	}
 	if err != nil {
-		return out, r.failed(err)
+		return out, r.failedAt(err, a.pos)
 	}
 	return out, nil
 }
@@ -624,7 +641,7 @@ func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
 	if err := x.initial(); err != nil {
 		return nil, err
 	}
-	r := &urun[poly.RatFunc]{x: x, u: u, alg: s, s: geosum.NewSummer[poly.RatFunc](x.ctx, s, MaxTerms)}
+	r := &urun[poly.RatFunc]{x: x, u: u, alg: s, s: geosum.NewSummer[poly.RatFunc](x.ctx, s, maxTerms(x.limits))}
 	r.alpha = func(ci int, a uassign, v []int64) (poly.RatFunc, error) {
 		e := a.noise.Args[0]
 		if !s.mentions(e) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/geosum"
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
@@ -102,9 +103,10 @@ func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
 	return out
 }
 
-// MaxOutputValues bounds the values of an observed unbounded variable
-// listed one by one, between its tails.
-const MaxOutputValues = 100_000
+// maxOutputValues bounds the values of an observed unbounded variable
+// listed one by one, between its tails: a hundredth of the states a model
+// may have (100 000 by default).
+func maxOutputValues(l model.Limits) int64 { return int64(l.MaxStates) / 100 }
 
 // observe lists the outputs of runs that end observing the unbounded
 // variable k: every value between the least and the greatest end of a
@@ -170,8 +172,8 @@ func (r *urun[T]) observe(finals []final[T]) error {
 				}
 			}
 		}
-		if hi-lo >= MaxOutputValues {
-			return r.x.limitError(model.LimitStates, fmt.Sprintf("the outputs list %d values of %s one by one, more than the limit of %d", hi-lo+1, name, MaxOutputValues))
+		if max := maxOutputValues(r.x.limits); hi-lo >= max {
+			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the outputs list %s values of %s one by one, more than the limit of %s", exact.Thousands(hi-lo+1), name, exact.Thousands(max)), Limit: string(model.LimitStates)}}
 		}
 		ins := make([]int, 0, len(e.ws))
 		for in := range e.ws {
