@@ -54,9 +54,6 @@ func Universe(n int) Oct {
 	return o
 }
 
-// Dim returns n.
-func (o Oct) Dim() int { return o.n }
-
 func (o Oct) at(a, b int) int64 { return o.m[a*2*o.n+b] }
 
 func (o Oct) set(a, b int, c int64) {
