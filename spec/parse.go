@@ -209,7 +209,13 @@ var statementKeywords = []string{"const", "model", "chain", "module", "formula",
 
 func (p *parser) statement() Stmt {
 	start := p.Tok.Off
-	span := func() Span { return Span{start, p.LastEnd} }
+	s := p.stmt()
+	s.(interface{ setBounds(Span) }).setBounds(Span{start, p.LastEnd})
+	return s
+}
+
+// stmt reads a statement; statement sets its span.
+func (p *parser) stmt() Stmt {
 	if p.Tok.Kind != tIdent {
 		p.unexpected(statementWords)
 	}
@@ -219,23 +225,16 @@ func (p *parser) statement() Stmt {
 		s := &ConstStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "model":
 		p.Advance()
-		s := &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
-		s.Span = span()
-		return s
+		return &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
 	case "chain":
 		p.Advance()
-		s := p.chain()
-		s.Span = span()
-		return s
+		return p.chain()
 	case "module":
 		p.Advance()
-		s := p.module()
-		s.Span = span()
-		return s
+		return p.module()
 	case "mdp":
 		if p.Peek.Kind != tIdent || p.Peek.Text != "module" {
 			p.Advance()
@@ -245,21 +244,18 @@ func (p *parser) statement() Stmt {
 		p.Advance()
 		s := p.module()
 		s.MDP = true
-		s.Span = span()
 		return s
 	case "formula":
 		p.Advance()
 		s := &FormulaStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "label":
 		p.Advance()
 		s := &LabelStmt{Name: p.name("a label name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "inputs":
 		p.Advance()
@@ -270,7 +266,6 @@ func (p *parser) statement() Stmt {
 		} else {
 			s.Names = p.names("state names or where …")
 		}
-		s.Span = span()
 		return s
 	case "outputs":
 		p.Advance()
@@ -293,13 +288,10 @@ func (p *parser) statement() Stmt {
 			p.misspelt([]string{"state", "var", "labels"}, " (outputs state, outputs var NAME or outputs labels L, …)")
 			p.unexpected("state, var NAME or labels L, …")
 		}
-		s.Span = span()
 		return s
 	case "observe":
 		p.Advance()
-		s := &ObserveStmt{Labels: p.names("a label")}
-		s.Span = span()
-		return s
+		return &ObserveStmt{Labels: p.names("a label")}
 	case "neighbours", "neighbors":
 		p.Advance()
 		s := &NeighboursStmt{}
@@ -321,7 +313,6 @@ func (p *parser) statement() Stmt {
 			}
 			s.Pred = p.expr()
 		}
-		s.Span = span()
 		return s
 	case "param":
 		p.Advance()
@@ -346,7 +337,6 @@ func (p *parser) statement() Stmt {
 			p.unexpected(`) or ] closing the interval`)
 		}
 		p.Advance()
-		s.Span = span()
 		return s
 	case "check", "query":
 		s := &PropStmt{Query: p.Tok.Text == "query"}
@@ -386,7 +376,6 @@ func (p *parser) statement() Stmt {
 			ex.End = p.LastEnd
 			s.Expect = ex
 		}
-		s.Span = span()
 		return s
 	}
 	p.notAStatement()
