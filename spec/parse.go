@@ -194,12 +194,7 @@ func (p *parser) name(expected string) Name {
 }
 
 func (p *parser) names(expected string) []Name {
-	ns := []Name{p.name(expected)}
-	for p.IsOp(",") {
-		p.Advance()
-		ns = append(ns, p.name(expected))
-	}
-	return ns
+	return syntax.List(&p.Parser, ",", func() Name { return p.name(expected) })
 }
 
 const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, param, check or query"
@@ -276,11 +271,7 @@ func (p *parser) stmt() Stmt {
 			s.State = true
 		case p.Is("var"):
 			p.Advance()
-			s.Vars = append(s.Vars, p.word("a variable"))
-			for p.IsOp(",") {
-				p.Advance()
-				s.Vars = append(s.Vars, p.word("a variable"))
-			}
+			s.Vars = syntax.List(&p.Parser, ",", func() Word { return p.word("a variable") })
 		case p.Is("labels"):
 			p.Advance()
 			s.Labels = p.names("a label")
@@ -296,17 +287,13 @@ func (p *parser) stmt() Stmt {
 		p.Advance()
 		s := &NeighboursStmt{}
 		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == "~" {
-			for {
-				off := p.Tok.Off
+			s.Pairs = syntax.List(&p.Parser, ",", func() Pair {
+				off := p.Tok.Off // before name reads the token
 				pr := Pair{Off: off, A: p.name("a state name")}
 				p.expect("~")
 				pr.B = p.name(`a state name (quote names such as "+")`)
-				s.Pairs = append(s.Pairs, pr)
-				if !p.IsOp(",") {
-					break
-				}
-				p.Advance()
-			}
+				return pr
+			})
 		} else {
 			if p.Tok.Kind == tOp && p.Tok.Text != "(" && p.Tok.Text != "|" && p.Tok.Text != "!" && p.Tok.Text != "-" {
 				p.unexpected(`pairs A ~ B (quote names such as "+") or a predicate`)
@@ -360,16 +347,12 @@ func (p *parser) stmt() Stmt {
 				ex.Outcome = p.Tok.Text
 				p.Advance()
 			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == ":":
-				for {
+				ex.Values = syntax.List(&p.Parser, ",", func() NamedValue {
 					nv := NamedValue{Name: p.name("an input")}
 					p.expect(":")
 					nv.Value = p.expr()
-					ex.Values = append(ex.Values, nv)
-					if !p.IsOp(",") {
-						break
-					}
-					p.Advance()
-				}
+					return nv
+				})
 			default:
 				ex.Value = p.expr()
 			}
@@ -417,16 +400,12 @@ func (p *parser) chain() *ChainStmt {
 			d := &StateDecl{Name: p.name("a state name")}
 			if p.IsOp("(") {
 				p.Advance()
-				for {
+				d.Vals = syntax.List(&p.Parser, ",", func() Assign {
 					a := Assign{Var: p.word("VARIABLE = VALUE")}
 					p.expect("=")
 					a.Value = p.expr()
-					d.Vals = append(d.Vals, a)
-					if !p.IsOp(",") {
-						break
-					}
-					p.Advance()
-				}
+					return a
+				})
 				p.expect(")")
 			}
 			if p.IsOp("[") {
@@ -447,16 +426,12 @@ func (p *parser) chain() *ChainStmt {
 		}
 		r := &TransDecl{From: p.name("a state name")}
 		p.rowArrow()
-		for {
+		r.Targets = syntax.List(&p.Parser, ",", func() Target {
 			tg := Target{To: p.name("a transition TARGET : PROBABILITY")}
 			p.rowColon(tg.To)
 			tg.Prob = p.expr()
-			r.Targets = append(r.Targets, tg)
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+			return tg
+		})
 		if p.Is("else") {
 			p.Advance()
 			switch {
