@@ -380,17 +380,13 @@ func (p *parser) module() *Module {
 		base := p.name("the name of the module to copy", "a module")
 		m.Base = &base
 		p.expect("[", `"[" and the renamings, e.g. [x1=x2, a1=a2]`)
-		for {
+		m.Renames = syntax.List(&p.Parser, ",", func() Rename {
 			p.count(p.Tok.Off)
 			r := Rename{From: p.renamed()}
 			p.expect("=", "")
 			r.To = p.renamed()
-			m.Renames = append(m.Renames, r)
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+			return r
+		})
 		p.expect("]", `"," or "]"`)
 		p.expectWord("endmodule", `"endmodule"`)
 		m.Span = Span{start, p.LastEnd}
@@ -832,14 +828,7 @@ func (p *parser) oldCall() *Expr {
 
 // args parses the arguments of a call up to and including ")".
 func (p *parser) args() []*Expr {
-	var args []*Expr
-	for {
-		args = append(args, p.exprExpect("an argument"))
-		if !p.IsOp(",") {
-			break
-		}
-		p.Advance()
-	}
+	args := syntax.List(&p.Parser, ",", func() *Expr { return p.exprExpect("an argument") })
 	p.expect(")", `"," or ")"`)
 	return args
 }
