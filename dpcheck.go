@@ -119,12 +119,18 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 
 // CheckSource is CheckFile for a file's contents. It stops with ctx's
 // error when ctx ends, while loading as well as while checking.
-func (c Config) CheckSource(ctx context.Context, filename, src string) (r *Result, err error) {
+func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result, error) {
+	return c.check(ctx, func(ctx context.Context) (*property.Prepared, error) { return c.Load(ctx, filename, src) })
+}
+
+// check loads and prepares a program with load, and runs it, under one
+// watch of the memory; the result's Elapsed counts both.
+func (c Config) check(ctx context.Context, load func(context.Context) (*property.Prepared, error)) (r *Result, err error) {
 	defer recoverInternal(&err)
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
 	start := time.Now()
-	p, err := c.Load(ctx, filename, src)
+	p, err := load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -173,20 +179,10 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 
 // CheckPRISM reads, loads, prepares and runs a PRISM model file and a
 // properties file (see LoadPRISM).
-func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (r *Result, err error) {
-	defer recoverInternal(&err)
-	ctx, finish := c.watch(ctx)
-	defer func() { err = finish(err) }()
-	start := time.Now()
-	p, err := c.LoadPRISM(ctx, modelPath, propsPath, consts)
-	if err != nil {
-		return nil, err
-	}
-	r, err = c.Run(ctx, p)
-	if r != nil {
-		r.Elapsed = time.Since(start)
-	}
-	return r, err
+func (c Config) CheckPRISM(ctx context.Context, modelPath, propsPath string, consts map[string]prism.Value) (*Result, error) {
+	return c.check(ctx, func(ctx context.Context) (*property.Prepared, error) {
+		return c.LoadPRISM(ctx, modelPath, propsPath, consts)
+	})
 }
 
 // LoadPRISM reads a PRISM model file (.prism, .pm) and a properties file

@@ -187,14 +187,6 @@ func (m *mdl) fillDists(ctx context.Context) error {
 	return nil
 }
 
-// inputName is the display name of the input state s of a's chain.
-func (m *mdl) inputName(s verify.StateInfo) string {
-	if m.display == nil {
-		return s.String()
-	}
-	return m.inputs[m.byState[s.ID]].name
-}
-
 // outputName is the display name of an output of a's chain.
 func (m *mdl) outputName(o string) string {
 	if d, ok := m.display[o]; ok {

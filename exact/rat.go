@@ -22,6 +22,16 @@ func Thousands(n int64) string {
 	return string(out)
 }
 
+// Short writes x exactly, or only its size when it is long (for
+// messages): "(a number of 238561 digits)".
+func Short(x *big.Rat) string {
+	s := x.RatString()
+	if len(s) <= 40 {
+		return s
+	}
+	return fmt.Sprintf("(a number of %d digits)", len(s))
+}
+
 // Rounded writes an estimate f ≥ 0 (of work or memory, for a message)
 // to two significant digits with
 // thousands separators (3,100,000,000), or as 3.1e+18 from 10^15 on.

@@ -12,73 +12,37 @@ import (
 // CheckD decides D{ε,δ}[ψ] for every pair of pairs (both directions) over
 // query schedulers.
 func CheckD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
-	if err := checkDelta(delta); err != nil {
-		return nil, err
-	}
-	p, err := problemD(ctx, m, pairs, path)
-	if err != nil {
-		return nil, err
-	}
-	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
+	return deltaQuery(ctx, m, pairs, path, verify.Output{}, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
 }
 
 // TightDeltaD returns the least δ for which D{ε,δ}[ψ] holds for every
 // pair, exactly when it can (see Result.Exact). Its verdict is Holds when
 // Delta is exact, Unknown when the tight δ lies in [Delta, Upper].
 func TightDeltaD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, eps exact.Eps, o Options) (*Result, error) {
-	p, err := problemD(ctx, m, pairs, path)
-	if err != nil {
-		return nil, err
-	}
-	return deltaQuery(ctx, p, path, query{deltaMode: true, eps: eps}, o)
+	return deltaQuery(ctx, m, pairs, path, verify.Output{}, query{deltaMode: true, eps: eps}, o)
 }
 
 // TightEpsilonD returns the least ε for which D{ε,δ}[ψ] holds for every
 // pair, exactly when it can.
 func TightEpsilonD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, delta *big.Rat, o Options) (*EpsResult, error) {
-	if err := checkDelta(delta); err != nil {
-		return nil, err
-	}
-	p, err := problemD(ctx, m, pairs, path)
-	if err != nil {
-		return nil, err
-	}
-	return epsQuery(ctx, p, path, delta, o)
+	return epsQuery(ctx, m, pairs, path, verify.Output{}, delta, o)
 }
 
 // CheckDP decides (ε,δ)-DP over the output space out (final outputs, or
 // traces of observed labels) for every pair and every query scheduler.
 func CheckDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, delta *big.Rat, o Options) (*Result, error) {
-	if err := checkDelta(delta); err != nil {
-		return nil, err
-	}
-	p, err := problemDP(ctx, m, pairs, out)
-	if err != nil {
-		return nil, err
-	}
-	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
+	return deltaQuery(ctx, m, pairs, nil, out, query{deltaMode: true, eps: eps, delta: delta, check: true}, o)
 }
 
 // TightDelta returns the least δ for which (ε,δ)-DP holds over out; its
 // verdict is Holds when Delta is exact, Unknown otherwise.
 func TightDelta(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, eps exact.Eps, o Options) (*Result, error) {
-	p, err := problemDP(ctx, m, pairs, out)
-	if err != nil {
-		return nil, err
-	}
-	return deltaQuery(ctx, p, nil, query{deltaMode: true, eps: eps}, o)
+	return deltaQuery(ctx, m, pairs, nil, out, query{deltaMode: true, eps: eps}, o)
 }
 
 // TightEpsilon returns the least ε for which (ε,δ)-DP holds over out.
 func TightEpsilon(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output, delta *big.Rat, o Options) (*EpsResult, error) {
-	if err := checkDelta(delta); err != nil {
-		return nil, err
-	}
-	p, err := problemDP(ctx, m, pairs, out)
-	if err != nil {
-		return nil, err
-	}
-	return epsQuery(ctx, p, nil, delta, o)
+	return epsQuery(ctx, m, pairs, nil, out, delta, o)
 }
 
 // SufficientD returns Proposition 2's bound on the tight δ of D{ε,δ}[ψ]
@@ -109,14 +73,17 @@ func SufficientD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formu
 	return *ans.upper, nil
 }
 
-func checkDelta(d *big.Rat) error {
-	if d == nil || d.Sign() < 0 || d.Cmp(ratOne) > 0 {
-		return fmt.Errorf("mdp: δ must be a rational in [0, 1]")
+// deltaQuery answers q (a check of δ, or the tight δ) about D{ε,δ}[path],
+// or about dp over out when path is nil.
+func deltaQuery(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, out verify.Output, q query, o Options) (*Result, error) {
+	var checked []*big.Rat
+	if q.check {
+		checked = append(checked, q.delta)
 	}
-	return nil
-}
-
-func deltaQuery(ctx context.Context, p *problem, path *verify.Formula, q query, o Options) (*Result, error) {
+	p, err := pose(ctx, m, pairs, path, out, checked...)
+	if err != nil {
+		return nil, err
+	}
 	ans, err := solve(ctx, p, path, q, o)
 	if err != nil {
 		return nil, err
@@ -176,7 +143,13 @@ func deltaQuery(ctx context.Context, p *problem, path *verify.Formula, q query, 
 	return r, nil
 }
 
-func epsQuery(ctx context.Context, p *problem, path *verify.Formula, delta *big.Rat, o Options) (*EpsResult, error) {
+// epsQuery computes the tight ε at δ of D{ε,δ}[path], or of dp over out
+// when path is nil.
+func epsQuery(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, out verify.Output, delta *big.Rat, o Options) (*EpsResult, error) {
+	p, err := pose(ctx, m, pairs, path, out, delta)
+	if err != nil {
+		return nil, err
+	}
 	ans, err := solve(ctx, p, path, query{delta: delta}, o)
 	if err != nil {
 		return nil, err
@@ -206,26 +179,23 @@ func epsQuery(ctx context.Context, p *problem, path *verify.Formula, delta *big.
 	return r, nil
 }
 
-// problemD is the problem of D{ε,δ}[path] over the pairs.
-func problemD(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula) (*problem, error) {
+// pose checks the δ given, if any (a query for the tight δ has none), and
+// builds the problem of D{ε,δ}[path] over the pairs, or of dp over the
+// output space out when path is nil.
+func pose(ctx context.Context, m *MDP, pairs [][2]int, path *verify.Formula, out verify.Output, delta ...*big.Rat) (*problem, error) {
+	for _, d := range delta {
+		if d == nil || d.Sign() < 0 || d.Cmp(ratOne) > 0 {
+			return nil, fmt.Errorf("mdp: δ must be a rational in [0, 1]")
+		}
+	}
 	p, err := newProblem(ctx, m, pairs)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.setFormula(path); err != nil {
-		return nil, err
+	if path != nil {
+		err = p.setFormula(path)
+	} else {
+		err = p.setOutput(out)
 	}
-	return p, nil
-}
-
-// problemDP is the problem of dp over the output space out.
-func problemDP(ctx context.Context, m *MDP, pairs [][2]int, out verify.Output) (*problem, error) {
-	p, err := newProblem(ctx, m, pairs)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.setOutput(out); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return p, err
 }

@@ -848,7 +848,7 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			bits := exact.PowBits(base.num, k) // at most 2 bits over
 			switch {
 			case bits > MaxValueBits:
-				t.errAt(sc, e, "pow(%s, %d) would have about %s bits; the limit is %s", shortRat(base.num), k, exact.Thousands(bits), exact.Thousands(MaxValueBits))
+				t.errAt(sc, e, "pow(%s, %d) would have about %s bits; the limit is %s", exact.Short(base.num), k, exact.Thousands(bits), exact.Thousands(MaxValueBits))
 				return val{}, false
 			case base.num.Sign() == 0 && k < 0:
 				t.errAt(sc, e, "division by zero: pow(0, %d)", k)
@@ -882,15 +882,6 @@ func floorCeil(x *big.Rat, ceil bool) *big.Rat {
 	return new(big.Rat).SetInt(q)
 }
 
-// shortRat writes x, or its size when it is long.
-func shortRat(x *big.Rat) string {
-	s := x.RatString()
-	if len(s) <= 40 {
-		return s
-	}
-	return fmt.Sprintf("(a number of %d digits)", len(s))
-}
-
 // intConst evaluates a constant int expression within [lo, hi].
 func (t *translator) intConst(sc *scope, e *Expr, what string, lo, hi int64) (int64, bool) {
 	c := *sc
@@ -904,7 +895,7 @@ func (t *translator) intConst(sc *scope, e *Expr, what string, lo, hi int64) (in
 		return 0, false
 	}
 	if !v.num.IsInt() || !v.num.Num().IsInt64() || v.num.Num().Int64() < lo || v.num.Num().Int64() > hi {
-		t.errAt(sc, e, "%s is %s, outside [%d, %d]", what, shortRat(v.num), lo, hi)
+		t.errAt(sc, e, "%s is %s, outside [%d, %d]", what, exact.Short(v.num), lo, hi)
 		return 0, false
 	}
 	return v.num.Num().Int64(), true

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/statespace"
 )
@@ -283,7 +284,7 @@ func (t *translator) command(m module, mi int, c *Command) (statespace.Command, 
 			p, good := t.number(sc, u.Prob, "the probability of an update")
 			ok = ok && good
 			if good && p.konst && (p.num.Sign() < 0 || p.num.Cmp(big.NewRat(1, 1)) > 0) {
-				t.errAt(sc, u.Prob, "the probability %s is outside [0, 1]", shortRat(p.num))
+				t.errAt(sc, u.Prob, "the probability %s is outside [0, 1]", exact.Short(p.num))
 				ok = false
 			}
 			su.Prob = p.n

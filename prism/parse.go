@@ -289,17 +289,7 @@ func (p *parser) constDecl() *Const {
 		}
 	}
 	c.Name = p.name("a constant name", "a constant")
-	if p.IsOp("=") {
-		p.Advance()
-		c.Value = p.exprExpect("the value of the constant")
-	}
-	if !p.IsOp(";") {
-		if c.Value == nil {
-			p.unexpected(`"=" or ";"`)
-		}
-		p.unexpected(`";" to end the constant`)
-	}
-	p.Advance()
+	c.Value = p.optional("=", "the value of the constant", "the constant")
 	c.Span = Span{start, p.LastEnd}
 	return c
 }
@@ -356,19 +346,27 @@ func (p *parser) varDecl(start int) *Var {
 	default:
 		p.unexpected("a type: [lo..hi] or bool")
 	}
-	if p.Is("init") {
-		p.Advance()
-		v.Init = p.exprExpect("the initial value")
-	}
-	if !p.IsOp(";") {
-		if v.Init == nil {
-			p.unexpected(`"init" or ";"`)
-		}
-		p.unexpected(`";" to end the declaration`)
-	}
-	p.Advance()
+	v.Init = p.optional("init", "the initial value", "the declaration")
 	v.Span = Span{start, p.LastEnd}
 	return v
+}
+
+// optional parses the end of a declaration, "(word EXPR)? ;" (EXPR is
+// what, for messages; the declaration is ended), and returns EXPR or nil.
+func (p *parser) optional(word, what, ended string) *Expr {
+	var e *Expr
+	if p.Is(word) {
+		p.Advance()
+		e = p.exprExpect(what)
+	}
+	if !p.IsOp(";") {
+		if e == nil {
+			p.unexpected(`"` + word + `" or ";"`)
+		}
+		p.unexpected(`";" to end ` + ended)
+	}
+	p.Advance()
+	return e
 }
 
 // module parses "module NAME VARS COMMANDS endmodule" or a renamed module.
@@ -382,17 +380,13 @@ func (p *parser) module() *Module {
 		base := p.name("the name of the module to copy", "a module")
 		m.Base = &base
 		p.expect("[", `"[" and the renamings, e.g. [x1=x2, a1=a2]`)
-		for {
+		m.Renames = syntax.List(&p.Parser, ",", func() Rename {
 			p.count(p.Tok.Off)
 			r := Rename{From: p.renamed()}
 			p.expect("=", "")
 			r.To = p.renamed()
-			m.Renames = append(m.Renames, r)
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+			return r
+		})
 		p.expect("]", `"," or "]"`)
 		p.expectWord("endmodule", `"endmodule"`)
 		m.Span = Span{start, p.LastEnd}
@@ -834,14 +828,7 @@ func (p *parser) oldCall() *Expr {
 
 // args parses the arguments of a call up to and including ")".
 func (p *parser) args() []*Expr {
-	var args []*Expr
-	for {
-		args = append(args, p.exprExpect("an argument"))
-		if !p.IsOp(",") {
-			break
-		}
-		p.Advance()
-	}
+	args := syntax.List(&p.Parser, ",", func() *Expr { return p.exprExpect("an argument") })
 	p.expect(")", `"," or ")"`)
 	return args
 }

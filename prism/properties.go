@@ -156,7 +156,7 @@ func (t *translator) eps(sc *scope, e *Expr) (exact.Eps, bool) {
 		return exact.Eps{}, false
 	}
 	if x.Sign() < 0 {
-		t.errAt(sc, e, "ε = %s is negative", shortRat(x))
+		t.errAt(sc, e, "ε = %s is negative", exact.Short(x))
 		return exact.Eps{}, false
 	}
 	eps, err := exact.Rational(x)
@@ -173,7 +173,7 @@ func (t *translator) delta(sc *scope, e *Expr) (*big.Rat, bool) {
 		return nil, false
 	}
 	if x.Sign() < 0 || x.Cmp(big.NewRat(1, 1)) > 0 {
-		t.errAt(sc, e, "δ = %s is outside [0, 1]", shortRat(x))
+		t.errAt(sc, e, "δ = %s is outside [0, 1]", exact.Short(x))
 		return nil, false
 	}
 	return x, true
@@ -435,7 +435,7 @@ func (t *translator) prob(sc *scope, e *Expr, f *property.Formula) *property.For
 	}
 	b, ok := t.ratConst(sc, e.Args[0], "a probability bound")
 	if ok && (b.Sign() < 0 || b.Cmp(big.NewRat(1, 1)) > 0) {
-		t.errAt(sc, e.Args[0], "the probability bound %s is outside [0, 1]", shortRat(b))
+		t.errAt(sc, e.Args[0], "the probability bound %s is outside [0, 1]", exact.Short(b))
 		ok = false
 	}
 	p := t.pathFormula(sc, e.Args[1])

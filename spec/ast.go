@@ -39,6 +39,9 @@ type Span struct{ Start, End int }
 // Bounds returns the span.
 func (s Span) Bounds() Span { return s }
 
+// setBounds sets the span (the parser, once a node is read).
+func (s *Span) setBounds(v Span) { *s = v }
+
 // Stmt is a top-level statement: *ConstStmt, *ModelStmt, *ChainStmt,
 // *ModuleStmt, *FormulaStmt, *LabelStmt, *InputsStmt, *OutputsStmt,
 // *ObserveStmt, *NeighboursStmt, *ParamStmt or *PropStmt.

@@ -22,22 +22,13 @@ const (
 	MaxPowerBits = 1 << 20
 )
 
-// shortRat writes x, or only its size when it is long (for messages).
-func shortRat(x *big.Rat) string {
-	s := x.RatString()
-	if len(s) <= 40 {
-		return s
-	}
-	return fmt.Sprintf("(a number of %d digits)", len(s))
-}
-
 // powBase writes the base of a power for a message: in parentheses
 // unless it is a natural number.
 func powBase(x *big.Rat) string {
 	if x.IsInt() && x.Sign() >= 0 {
-		return shortRat(x)
+		return exact.Short(x)
 	}
-	return "(" + shortRat(x) + ")"
+	return "(" + exact.Short(x) + ")"
 }
 
 // sized returns x as a value, or reports that it is larger than

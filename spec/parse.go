@@ -194,12 +194,7 @@ func (p *parser) name(expected string) Name {
 }
 
 func (p *parser) names(expected string) []Name {
-	ns := []Name{p.name(expected)}
-	for p.IsOp(",") {
-		p.Advance()
-		ns = append(ns, p.name(expected))
-	}
-	return ns
+	return syntax.List(&p.Parser, ",", func() Name { return p.name(expected) })
 }
 
 const statementWords = "a statement: const, model, chain, module, mdp module, formula, label, inputs, outputs, observe, neighbours, param, check or query"
@@ -209,7 +204,13 @@ var statementKeywords = []string{"const", "model", "chain", "module", "formula",
 
 func (p *parser) statement() Stmt {
 	start := p.Tok.Off
-	span := func() Span { return Span{start, p.LastEnd} }
+	s := p.stmt()
+	s.(interface{ setBounds(Span) }).setBounds(Span{start, p.LastEnd})
+	return s
+}
+
+// stmt reads a statement; statement sets its span.
+func (p *parser) stmt() Stmt {
 	if p.Tok.Kind != tIdent {
 		p.unexpected(statementWords)
 	}
@@ -219,23 +220,16 @@ func (p *parser) statement() Stmt {
 		s := &ConstStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "model":
 		p.Advance()
-		s := &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
-		s.Span = span()
-		return s
+		return &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
 	case "chain":
 		p.Advance()
-		s := p.chain()
-		s.Span = span()
-		return s
+		return p.chain()
 	case "module":
 		p.Advance()
-		s := p.module()
-		s.Span = span()
-		return s
+		return p.module()
 	case "mdp":
 		if p.Peek.Kind != tIdent || p.Peek.Text != "module" {
 			p.Advance()
@@ -245,21 +239,18 @@ func (p *parser) statement() Stmt {
 		p.Advance()
 		s := p.module()
 		s.MDP = true
-		s.Span = span()
 		return s
 	case "formula":
 		p.Advance()
 		s := &FormulaStmt{Name: p.word("a name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "label":
 		p.Advance()
 		s := &LabelStmt{Name: p.name("a label name")}
 		p.expect("=")
 		s.Value = p.expr()
-		s.Span = span()
 		return s
 	case "inputs":
 		p.Advance()
@@ -270,7 +261,6 @@ func (p *parser) statement() Stmt {
 		} else {
 			s.Names = p.names("state names or where …")
 		}
-		s.Span = span()
 		return s
 	case "outputs":
 		p.Advance()
@@ -281,11 +271,7 @@ func (p *parser) statement() Stmt {
 			s.State = true
 		case p.Is("var"):
 			p.Advance()
-			s.Vars = append(s.Vars, p.word("a variable"))
-			for p.IsOp(",") {
-				p.Advance()
-				s.Vars = append(s.Vars, p.word("a variable"))
-			}
+			s.Vars = syntax.List(&p.Parser, ",", func() Word { return p.word("a variable") })
 		case p.Is("labels"):
 			p.Advance()
 			s.Labels = p.names("a label")
@@ -293,35 +279,27 @@ func (p *parser) statement() Stmt {
 			p.misspelt([]string{"state", "var", "labels"}, " (outputs state, outputs var NAME or outputs labels L, …)")
 			p.unexpected("state, var NAME or labels L, …")
 		}
-		s.Span = span()
 		return s
 	case "observe":
 		p.Advance()
-		s := &ObserveStmt{Labels: p.names("a label")}
-		s.Span = span()
-		return s
+		return &ObserveStmt{Labels: p.names("a label")}
 	case "neighbours", "neighbors":
 		p.Advance()
 		s := &NeighboursStmt{}
 		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == "~" {
-			for {
-				off := p.Tok.Off
+			s.Pairs = syntax.List(&p.Parser, ",", func() Pair {
+				off := p.Tok.Off // before name reads the token
 				pr := Pair{Off: off, A: p.name("a state name")}
 				p.expect("~")
 				pr.B = p.name(`a state name (quote names such as "+")`)
-				s.Pairs = append(s.Pairs, pr)
-				if !p.IsOp(",") {
-					break
-				}
-				p.Advance()
-			}
+				return pr
+			})
 		} else {
 			if p.Tok.Kind == tOp && p.Tok.Text != "(" && p.Tok.Text != "|" && p.Tok.Text != "!" && p.Tok.Text != "-" {
 				p.unexpected(`pairs A ~ B (quote names such as "+") or a predicate`)
 			}
 			s.Pred = p.expr()
 		}
-		s.Span = span()
 		return s
 	case "param":
 		p.Advance()
@@ -346,7 +324,6 @@ func (p *parser) statement() Stmt {
 			p.unexpected(`) or ] closing the interval`)
 		}
 		p.Advance()
-		s.Span = span()
 		return s
 	case "check", "query":
 		s := &PropStmt{Query: p.Tok.Text == "query"}
@@ -370,23 +347,18 @@ func (p *parser) statement() Stmt {
 				ex.Outcome = p.Tok.Text
 				p.Advance()
 			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == ":":
-				for {
+				ex.Values = syntax.List(&p.Parser, ",", func() NamedValue {
 					nv := NamedValue{Name: p.name("an input")}
 					p.expect(":")
 					nv.Value = p.expr()
-					ex.Values = append(ex.Values, nv)
-					if !p.IsOp(",") {
-						break
-					}
-					p.Advance()
-				}
+					return nv
+				})
 			default:
 				ex.Value = p.expr()
 			}
 			ex.End = p.LastEnd
 			s.Expect = ex
 		}
-		s.Span = span()
 		return s
 	}
 	p.notAStatement()
@@ -428,16 +400,12 @@ func (p *parser) chain() *ChainStmt {
 			d := &StateDecl{Name: p.name("a state name")}
 			if p.IsOp("(") {
 				p.Advance()
-				for {
+				d.Vals = syntax.List(&p.Parser, ",", func() Assign {
 					a := Assign{Var: p.word("VARIABLE = VALUE")}
 					p.expect("=")
 					a.Value = p.expr()
-					d.Vals = append(d.Vals, a)
-					if !p.IsOp(",") {
-						break
-					}
-					p.Advance()
-				}
+					return a
+				})
 				p.expect(")")
 			}
 			if p.IsOp("[") {
@@ -458,16 +426,12 @@ func (p *parser) chain() *ChainStmt {
 		}
 		r := &TransDecl{From: p.name("a state name")}
 		p.rowArrow()
-		for {
+		r.Targets = syntax.List(&p.Parser, ",", func() Target {
 			tg := Target{To: p.name("a transition TARGET : PROBABILITY")}
 			p.rowColon(tg.To)
 			tg.Prob = p.expr()
-			r.Targets = append(r.Targets, tg)
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+			return tg
+		})
 		if p.Is("else") {
 			p.Advance()
 			switch {

@@ -129,15 +129,10 @@ func massOf(d map[int]*big.Rat) *big.Rat {
 	return sum
 }
 
-// Extreme is the maximum (max) or minimum over all schedulers, which see
-// the whole history, of the probability of Prob's event from s.
-func (m *MDP) Extreme(s int, labels []string, max bool) *big.Rat {
-	return m.ExtremeAll(labels, max)[s]
-}
-
-// ExtremeAll is Extreme from every state, by backward induction: an
-// optimal scheduler picks its action from the step and the state alone,
-// the best for what remains.
+// ExtremeAll is the maximum (max) or minimum over all schedulers, which
+// see the whole history, of the probability of Prob's event from every
+// state, by backward induction: an optimal scheduler picks its action
+// from the step and the state alone, the best for what remains.
 func (m *MDP) ExtremeAll(labels []string, max bool) []*big.Rat {
 	n := len(m.Moves)
 	w := make([]*big.Rat, n) // the value after the last step: 1
