@@ -272,6 +272,8 @@ func (r *urun[T]) note() string {
 	switch {
 	case len(tails) > 4:
 		n += fmt.Sprintf("; %d tails, %s, …, are one output each (every likelihood ratio is constant on them)", len(tails), strings.Join(tails[:2], ", "))
+	case len(tails) == 1:
+		n += fmt.Sprintf("; the tail %s is one output (every likelihood ratio is constant on it)", tails[0])
 	case len(tails) > 0:
 		n += fmt.Sprintf("; the tails %s are one output each (every likelihood ratio is constant on them)", strings.Join(tails, " and "))
 	}

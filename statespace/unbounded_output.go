@@ -34,13 +34,21 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 		st := ustate{val: r.observedValuation(v, val)}
 		if tail != "" {
 			// A merged tail has no value: the verifier keys it by its
-			// name, which says what it is ("v≥13", "top=1, v≤-2").
+			// name, which says what it is, the observed variables in the
+			// order the outputs name them ("v≥13", "(top=1, v≤-2)").
 			st.val = r.observedValuation(v, nil)
 			var parts []string
-			for _, y := range st.val {
-				parts = append(parts, y.Name+"="+strconv.FormatInt(y.Value, 10))
+			for _, n := range r.x.p.m.Observed {
+				if y, ok := st.val.Get(n); ok {
+					parts = append(parts, n+"="+strconv.FormatInt(y, 10))
+				} else {
+					parts = append(parts, tail)
+				}
 			}
-			st.name = strings.Join(append(parts, tail), ", ")
+			st.name = strings.Join(parts, ", ")
+			if len(parts) > 1 {
+				st.name = "(" + st.name + ")"
+			}
 		}
 		r.states = append(r.states, st)
 	}
