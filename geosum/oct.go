@@ -22,6 +22,7 @@
 package geosum
 
 import (
+	"encoding/binary"
 	"math"
 )
 
@@ -64,17 +65,14 @@ func (o Oct) set(a, b int, c int64) {
 
 func (o Oct) clone() Oct { return Oct{n: o.n, m: append([]int64(nil), o.m...)} }
 
-// Equal says whether o and p are the same constraints (both closed).
-func (o Oct) Equal(p Oct) bool {
-	if o.n != p.n {
-		return false
+
+// key identifies o's constraints (o closed), for maps.
+func (o Oct) key() string {
+	b := make([]byte, 0, 8*len(o.m))
+	for _, x := range o.m {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
 	}
-	for i := range o.m {
-		if o.m[i] != p.m[i] {
-			return false
-		}
-	}
-	return true
+	return string(b)
 }
 
 func add(a, b int64) int64 {
@@ -261,19 +259,35 @@ func (o Oct) bounds(v int) (lo, hi []Form) {
 	if c := o.m[(2*v+1)*n2+2*v]; c != inf { // x_v ≤ c/2
 		hi = append(hi, Const(c/2))
 	}
+	// A bound in x_j that the unary bounds of x_v and x_j imply is never
+	// the only largest (smallest) one: it is left out, so that
+	// independent variables do not cut each other's sums into pieces.
+	vlo, vHasLo, vhi, vHasHi := o.Interval(v)
 	for j := 0; j < o.n; j++ {
 		if j == v {
 			continue
 		}
+		jlo, jHasLo, jhi, jHasHi := o.Interval(j)
 		for _, s := range []int{1, -1} {
 			a := node(j, s) // V_a = s·x_j
+			// The least of s·x_j, when bounded.
+			least, hasLeast := jlo, jHasLo
+			if s < 0 {
+				least, hasLeast = -jhi, jHasHi
+			}
 			if c := o.m[a*n2+2*v+1]; c != inf {
-				// −x_v ≤ V_a + c: x_v ≥ −s·x_j − c.
-				lo = append(lo, Var(j, -s, -c))
+				// −x_v ≤ V_a + c: x_v ≥ −s·x_j − c, implied when
+				// x_v ≥ vlo ≥ greatest of −s·x_j − c.
+				if !(vHasLo && hasLeast && vlo >= -least-c) {
+					lo = append(lo, Var(j, -s, -c))
+				}
 			}
 			if c := o.m[a*n2+2*v]; c != inf {
-				// x_v ≤ V_a + c = s·x_j + c.
-				hi = append(hi, Var(j, s, c))
+				// x_v ≤ V_a + c = s·x_j + c, implied when x_v ≤ vhi ≤
+				// least of s·x_j + c.
+				if !(vHasHi && hasLeast && vhi <= least+c) {
+					hi = append(hi, Var(j, s, c))
+				}
 			}
 		}
 	}

@@ -433,17 +433,14 @@ func (s *Summer[T]) sum(t Term[T], v int, los, his []Form, a, b int, n int64) ([
 func (s *Summer[T]) tidy(w Weight[T]) (Weight[T], error) {
 	var out Weight[T]
 	n := 0
+	at := make(map[string]int, len(w.Pieces)) // a region's piece, by its constraints
 	for _, p := range w.Pieces {
-		i := -1
-		for j := range out.Pieces {
-			if out.Pieces[j].Region.Equal(p.Region) {
-				i = j
-				break
-			}
-		}
-		if i < 0 {
+		k := p.Region.key()
+		i, ok := at[k]
+		if !ok {
 			out.Pieces = append(out.Pieces, Piece[T]{Region: p.Region})
 			i = len(out.Pieces) - 1
+			at[k] = i
 		}
 		q := &out.Pieces[i]
 	terms:
