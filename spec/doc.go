@@ -28,6 +28,15 @@
 // (an error on a Markov chain, whose checks are decided exactly). Pmin,
 // Pmax and unknown are reserved words; mdp is one only before module.
 //
+// Unbounded integers (modules.go): "NAME : int [init E];" declares a
+// variable with no range (statespace.Var.Unbounded; never an input), drawn
+// only untruncated, "geometric(alpha, centre)" or "geometric1(alpha,
+// centre)" (a statespace.Noise of two arguments); a bounded variable's
+// geometric draw names lo and hi. The chain of such a program goes from
+// each input straight to its outputs, so what reads its steps, labels or
+// final states is an error (check.go, unboundedOnlyOutputs). int is a
+// word only as a variable's type.
+//
 // For every parameter value (param.go): "param NAME in (LO, HI)" (either
 // end open or closed, written with parentheses or brackets) declares the
 // file's one parameter; its name may be one argument of the builders

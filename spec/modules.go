@@ -260,9 +260,15 @@ func (c *checker) draw(call *Expr, t *translator, name string, unbounded bool) *
 		}
 		d.params = d.params[:2]
 	}
-	if !named && len(call.Args) != len(d.params) {
+	// geometric(alpha, centre) into a bounded variable, its arguments
+	// named or not, misses the bounds.
+	unclamped := !unbounded && len(call.Args) == 2 && (d.kind == statespace.Geometric || d.kind == statespace.Geometric1)
+	for _, a := range call.Args {
+		unclamped = unclamped && (a.Op != EArg || a.Text == "alpha" || a.Text == "centre")
+	}
+	if (!named || unclamped) && len(call.Args) != len(d.params) {
 		hint := ""
-		if len(call.Args) == 2 && (d.kind == statespace.Geometric || d.kind == statespace.Geometric1) {
+		if unclamped {
 			hint = fmt.Sprintf(" (only an unbounded integer, declared %s : int, is drawn without lo and hi)", name)
 		}
 		c.errorf(call.Pos(), "%s takes %d arguments, %s(%s); found %d%s", call.Text, len(d.params), call.Text, strings.Join(d.params, ", "), len(call.Args), hint)
