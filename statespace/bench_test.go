@@ -2,7 +2,9 @@ package statespace_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/model"
@@ -58,4 +60,34 @@ func BenchmarkExploreSparseVector(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchExplore(b, string(src))
+}
+
+// independentDraws is k unbounded integers drawn at once and compared one
+// by one with 1, counting the comparisons that hold.
+func independentDraws(k int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module m\n  input a : [0..1];\n")
+	for i := 1; i <= k; i++ {
+		fmt.Fprintf(&b, "  n%d : int;\n", i)
+	}
+	fmt.Fprintf(&b, "  drawn : bool init false;\n  j : [1..%d] init 1;\n  c : [0..%d] init 0;\n  [] !drawn -> ", k+1, k)
+	for i := 1; i <= k; i++ {
+		fmt.Fprintf(&b, "(n%d' ~ geometric(1/2, a)) & ", i)
+	}
+	b.WriteString("(drawn' = true);\n")
+	for i := 1; i <= k; i++ {
+		fmt.Fprintf(&b, "  [] drawn & j = %d & n%d >= 1 -> (c' = c + 1) & (j' = j + 1);\n", i, i)
+		fmt.Fprintf(&b, "  [] drawn & j = %d & n%d < 1 -> (j' = j + 1);\n", i, i)
+	}
+	b.WriteString("endmodule\noutputs var c\nneighbours a != a'\nquery eps(delta = 0)\n")
+	return b.String()
+}
+
+// BenchmarkIndependentDraws: k untruncated draws at once, each compared
+// once and then summed out (it is never read again); the weight holds 2^k
+// pieces right after the draws.
+func BenchmarkIndependentDraws(b *testing.B) {
+	for _, k := range []int{8, 10, 12} {
+		b.Run(fmt.Sprint("k", k), func(b *testing.B) { benchExplore(b, independentDraws(k)) })
+	}
 }

@@ -70,6 +70,13 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 		if v.Unbounded {
 			k.slot[i] = len(u.vars)
 			u.vars = append(u.vars, i)
+			if x := p.init[i]; x > geosum.MaxConst || x < -geosum.MaxConst {
+				at := v.Pos
+				if v.Init != nil {
+					at = v.Init.Pos
+				}
+				k.errorf(at, "the initial value %d of %s is beyond ±2^40", x, v.Name)
+			}
 		}
 	}
 	u.slot = k.slot
@@ -177,6 +184,9 @@ type urun[T any] struct {
 	outs   map[string]int
 	states []ustate
 	rows   []map[int]T
+	// live says which unbounded variables may be read from a bounded
+	// state on (unbounded_live.go).
+	live liveness
 }
 
 // ustate is an output state.
@@ -316,6 +326,7 @@ func (r *urun[T]) explore() error {
 	r.outs = map[string]int{}
 	n := len(u.vars)
 	var finals []final[T]
+	r.live = r.liveness()
 	for in := 0; in < x.inputs; in++ {
 		v := append([]int64(nil), x.state(in)...)
 		at := make([]int64, n)
@@ -451,6 +462,11 @@ func (r *urun[T]) run(start ucfg[T]) ([]ucfg[T], error) {
 				}
 				sc := s
 				next[sk] = &sc
+			}
+		}
+		for _, c := range next {
+			if err := r.forget(r.live, c); err != nil {
+				return nil, err
 			}
 		}
 		level = next

@@ -1,9 +1,11 @@
 package statespace
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/geosum"
+	"github.com/dpcheck/dpcheck/source"
 )
 
 // Guards over unbounded integers, as disjoint unions of cubes: conjunctions
@@ -48,7 +50,9 @@ func (r *urun[T]) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error)
 				if err != nil {
 					return nil, err
 				}
-				out = product(out, ks)
+				if out = product(out, ks); len(out) == 0 {
+					return nil, nil // false: the rest is not evaluated
+				}
 			}
 			return out, nil
 		}
@@ -77,6 +81,12 @@ func (r *urun[T]) cubes(ci int, c *ucond, v []int64, pos bool) ([][]atom, error)
 			return nil, r.x.at(ci, v, errEval(err, c.pos))
 		}
 		rest = val.Rat()
+		// Every constant of a comparison stays within ±2^40, so that the
+		// octagons' sums of a few never overflow (one beyond is refused,
+		// not clamped: clamping would change the comparison).
+		if new(big.Int).Quo(rest.Num(), rest.Denom()).CmpAbs(big.NewInt(geosum.MaxConst-2)) > 0 {
+			return nil, r.x.at(ci, v, &source.Error{Pos: c.pos, Msg: fmt.Sprintf("the comparison's bounded part is %s, beyond ±2^40", rest.RatString())})
+		}
 	}
 	op := c.op
 	if !pos {
@@ -138,21 +148,11 @@ func product(a, b [][]atom) [][]atom {
 	return out
 }
 
+// floorRat is ⌊k⌋ for k within ±2^40 (cubes checks it).
 func floorRat(k *big.Rat) int64 {
-	q := new(big.Int).Div(k.Num(), k.Denom()) // Euclidean: floor for a positive divisor
-	return clampInt(q)
+	return new(big.Int).Div(k.Num(), k.Denom()).Int64() // Euclidean: floor for a positive divisor
 }
 
 func ceilRat(k *big.Rat) int64 {
 	return -floorRat(new(big.Rat).Neg(k))
-}
-
-func clampInt(q *big.Int) int64 {
-	switch {
-	case q.Cmp(big.NewInt(geosum.MaxConst)) > 0:
-		return geosum.MaxConst
-	case q.Cmp(big.NewInt(-geosum.MaxConst)) < 0:
-		return -geosum.MaxConst
-	}
-	return q.Int64()
 }

@@ -72,6 +72,8 @@ func TestUnboundedRefusals(t *testing.T) {
 		// A limit, before the power is computed.
 		{"a power too large", "[] i = 1 & v >= 100000 -> (w' ~ geometric(1/3^1000, 0)) & (i' = 2);\n  [] i = 1 & v < 100000 & w >= 100000 -> (i' = 2);\n  [] i = 2 & w >= 100000 -> (b' = 1) & (i' = 3);", ob,
 			"1:1: a power of a noise's α would have about 158,496,252 bits, more than the limit of 1,048,576 for one number"},
+		{"a constant beyond 2^40", "[] i = 1 & v >= 2^50 -> (b' = 1) & (i' = 2);", ob,
+			"9:14: the comparison's bounded part is -1125899906842624, beyond ±2^40 (command at line 9, at (a=0, t=0, v=0, w=0, b=0, i=1))"},
 		// Refused by the .dp front end.
 		{"uniform into an int", "[] i = 1 -> (w' ~ uniform(0, 3)) & (i' = 2);", ob,
 			"9:21: w is an unbounded integer: it is drawn from geometric(alpha, centre) or geometric1(alpha, centre), untruncated"},
