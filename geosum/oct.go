@@ -65,7 +65,6 @@ func (o Oct) set(a, b int, c int64) {
 
 func (o Oct) clone() Oct { return Oct{n: o.n, m: append([]int64(nil), o.m...)} }
 
-
 // key identifies o's constraints (o closed), for maps.
 func (o Oct) key() string {
 	b := make([]byte, 0, 8*len(o.m))
@@ -351,4 +350,44 @@ func (o Oct) maxDiff(f, g Form) (int64, bool) {
 		m /= 2
 	}
 	return m + c, true
+}
+
+// Point returns an integer point of o (closed, with points): each variable
+// in turn at its least value, or its greatest, or 0 when it has neither,
+// given the ones before — a tightly closed integer octagon always extends
+// such a choice.
+func (o Oct) Point() []int64 {
+	x := make([]int64, o.n)
+	p := o
+	for v := range x {
+		lo, hasLo, hi, hasHi := p.Interval(v)
+		switch {
+		case hasLo:
+			x[v] = lo
+		case hasHi:
+			x[v] = hi
+		}
+		q, ok := p.LessEq(Var(v, 1, 0), Const(x[v]))
+		if ok {
+			q, ok = q.LessEq(Const(x[v]), Var(v, 1, 0))
+		}
+		if !ok {
+			return x // not reached for a closed octagon with points
+		}
+		p = q
+	}
+	return x
+}
+
+// Constrains says whether some constraint of o (closed) involves x_v.
+func (o Oct) Constrains(v int) bool {
+	n2 := 2 * o.n
+	for _, a := range []int{2 * v, 2*v + 1} {
+		for b := 0; b < n2; b++ {
+			if a != b && (o.m[a*n2+b] != inf || o.m[b*n2+a] != inf) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -182,3 +182,30 @@ func TestGeometricSums(t *testing.T) {
 		t.Fatalf("Pr[X ≥ Y] = %s, want %s", ge, want2)
 	}
 }
+
+// TestPoint: a point of a random closed octagon with points lies in it.
+func TestPoint(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 2000; trial++ {
+		o := Universe(3)
+		ok := true
+		for range 4 {
+			f := Var(r.Intn(3), 1-2*r.Intn(2), int64(r.Intn(7)-3))
+			g := Var(r.Intn(3), 1-2*r.Intn(2), int64(r.Intn(7)-3))
+			if r.Intn(3) == 0 {
+				g = Const(int64(r.Intn(9) - 4))
+			}
+			var q Oct
+			if q, ok = o.LessEq(f, g); !ok {
+				break
+			}
+			o = q
+		}
+		if !ok {
+			continue
+		}
+		if x := o.Point(); !o.Contains(x) {
+			t.Fatalf("trial %d: %v is not in the octagon", trial, x)
+		}
+	}
+}

@@ -404,6 +404,19 @@ func (r *urun[T]) failedAt(err error, pos source.Position) error {
 	return source.ErrorList{{Pos: pos, Msg: err.Error() + ": the program is outside the class dpcheck decides exactly"}}
 }
 
+// witness writes a point of region over the unbounded variables it
+// constrains: "t=0, v=1".
+func (r *urun[T]) witness(region geosum.Oct) string {
+	pt := region.Point()
+	var parts []string
+	for j, vi := range r.u.vars {
+		if region.Constrains(j) {
+			parts = append(parts, r.x.p.m.Vars[vi].Name+"="+strconv.FormatInt(pt[j], 10))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // describe writes the bounded variables of v: "(a=0, i=1)".
 func (r *urun[T]) describe(v []int64) string {
 	var parts []string
@@ -499,9 +512,9 @@ func (r *urun[T]) step(c ucfg[T]) (end ucfg[T], next []ucfg[T], err error) {
 			if err != nil {
 				return end, nil, err
 			}
-			if len(r.restrict(w, both).Pieces) > 0 {
+			if overlap := r.restrict(w, both); len(overlap.Pieces) > 0 {
 				cmds := x.p.m.Commands
-				return end, nil, source.ErrorList{{Pos: cmds[ci].Pos, Msg: fmt.Sprintf("two commands are enabled at once at %s, for some values of the unbounded variables: this one and the one at line %d", r.describe(c.v), cmds[o.ci].Pos.Line)}}
+				return end, nil, source.ErrorList{{Pos: cmds[ci].Pos, Msg: fmt.Sprintf("two commands are enabled at once at %s, for example when %s: this one and the one at line %d", r.describe(c.v), r.witness(overlap.Pieces[0].Region), cmds[o.ci].Pos.Line)}}
 			}
 		}
 		on = append(on, enabled{ci, w})

@@ -66,7 +66,7 @@ func TestUnboundedRefusals(t *testing.T) {
 		{"a loop", "[] i >= 1 & v < t -> (v' ~ geometric(1/2, 0));", ob,
 			"9:3: this command returns a run to (a=0, b=0, i=1): with unbounded integers, every run must end after a bounded number of steps, never revisiting the values of its bounded variables"},
 		{"two commands for some values", "[] i = 1 & v >= t -> (b' = 1) & (i' = 2);\n  [] i = 1 & v <= t -> (b' = 2) & (i' = 2);", ob,
-			"10:3: two commands are enabled at once at (a=0, b=0, i=1), for some values of the unbounded variables: this one and the one at line 9"},
+			"10:3: two commands are enabled at once at (a=0, b=0, i=1), for example when t=0, v=0: this one and the one at line 9"},
 		{"a tail whose ratio varies", "[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w",
 			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of w instead)"},
 		// A limit, before the power is computed.
