@@ -46,6 +46,32 @@ func svtCase(file string, alg reference.SVTAlg, k int) untruncatedCase {
 		}}
 }
 
+// thresholdCase is the builder above_threshold_untruncated with threshold
+// noise 1/4 and answer noise 1/2 (Lyu1's) and k queries: sparse vector with
+// every answer d and the threshold t of the input (d, t).
+func thresholdCase(file string, k int) untruncatedCase {
+	alg := func(a []int) (reference.SVTAlg, []int) {
+		s := reference.Lyu1()
+		s.T = a[1]
+		answers := make([]int, k)
+		for i := range answers {
+			answers[i] = a[0]
+		}
+		return s, answers
+	}
+	return untruncatedCase{file: file, inputs: []string{"d", "t"},
+		clamped: func(a []int, lo, hi int) reference.Dist { s, q := alg(a); return s.Clamped(lo, hi, q) },
+		escape:  func(a []int, lo, hi int) *big.Rat { s, q := alg(a); return s.Escape(lo, hi, q) },
+		partial: func(a []int, n int) reference.Bounds { s, q := alg(a); return s.Partial(n, q) },
+		exact:   func(a []int) reference.Dist { s, q := alg(a); return s.Exact(q, 0, 0) },
+		output: func(name string) string {
+			if name == "never" {
+				return "0"
+			}
+			return strings.TrimPrefix(name, "halt_")
+		}}
+}
+
 func untruncatedCases() []untruncatedCase {
 	half := reference.NoisyMaxAlpha()
 	return []untruncatedCase{
@@ -67,6 +93,21 @@ func untruncatedCases() []untruncatedCase {
 		svtCase("sparse_vector_alg4_untruncated.dp", reference.Lyu4(), 3),
 		svtCase("sparse_vector_alg5_untruncated.dp", reference.Lyu5(), 3),
 		svtCase("sparse_vector_alg6_untruncated.dp", reference.Lyu6(), 3),
+		{file: "geometric_untruncated_builder.dp", inputs: []string{"in"},
+			clamped: func(a []int, lo, hi int) reference.Dist { return reference.GeometricClamped(half, a[0], lo, hi) },
+			escape:  func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a[0]) },
+			partial: func(a []int, n int) reference.Bounds { return reference.GeometricBounds(half, a[0], n) },
+			exact:   func(a []int) reference.Dist { return reference.GeometricExact(half, a[0], 0, 4) },
+			output: func(name string) string {
+				switch name {
+				case "out≥5":
+					return reference.AboveKey
+				case "out≤-1":
+					return reference.BelowKey
+				}
+				return strings.TrimPrefix(name, "t") // the output state t<l>
+			}},
+		thresholdCase("above_threshold_untruncated.dp", 4),
 		{file: "noisy_max_untruncated.dp", inputs: []string{"a1", "a2", "a3"},
 			clamped: func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxClamped(half, lo, hi, a, false) },
 			escape:  func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) },

@@ -1,6 +1,7 @@
 package builder_test
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -38,5 +39,20 @@ func BenchmarkTruncatedGeometricYarrow(b *testing.B) {
 		if _, err := builder.YarrowGeometric(big.NewRat(1, 2), 0, 200, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkUntruncatedAboveThreshold builds above threshold with
+// untruncated noise: for each of the 2n+1 differences d − t, k steps of
+// closed-form sums over the noisy threshold and answer.
+func BenchmarkUntruncatedAboveThreshold(b *testing.B) {
+	for _, c := range []struct{ n, k int }{{5, 4}, {10, 10}, {5, 40}} {
+		b.Run(fmt.Sprintf("n%d_k%d", c.n, c.k), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := builder.AboveThresholdUntruncated(big.NewRat(1, 4), big.NewRat(1, 2), c.n, c.k, builder.AtLeast); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -208,6 +208,42 @@ func Catalog() []*Def {
 			},
 		},
 		{
+			Name:       "untruncated_geometric",
+			ParamArgs:  []string{"alpha"},
+			Parametric: paramUntruncatedGeometric,
+			Bits:       func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n")+1)) },
+			Size:       func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2*n + 2, n * (n + 2) },
+			Doc:        "the alpha-geometric mechanism over {0..n} without truncation: outputs on all of ℤ, those below 0 and above n merged (their ratios are constant) (Model Checking Differentially Private Properties)",
+			Params: []Param{
+				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
+				{Name: "n", Kind: Integer, Doc: "largest count"},
+				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
+			},
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
+				return geometric(ctx, a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
+			},
+		},
+		{
+			Name:       "above_threshold_untruncated",
+			ParamArgs:  []string{"alpha_t", "alpha_q"},
+			Parametric: paramUntruncatedThreshold,
+			Bits:       untruncatedThresholdBits,
+			Size: func(a *Args) (float64, float64) {
+				n, k := f(a.Int("n"))+1, f(a.Int("k"))
+				return n*n + k + 1, n * n * (k + 1)
+			},
+			Doc: "above threshold as published, its noise untruncated: at most k queries, each answering d, against the threshold t (Understanding the Sparse Vector Technique for Differential Privacy, Algorithm 1 with one ⊤)",
+			Params: []Param{
+				alphaT, alphaQ,
+				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
+				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
+				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
+			},
+			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
+				return aboveThresholdUntruncated(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), thresholdCmp(a), a.Limits().MaxBits)
+			},
+		},
+		{
 			Name:       "above_threshold",
 			ParamArgs:  []string{"alpha_q"},
 			Parametric: paramThreshold,

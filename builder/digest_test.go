@@ -76,6 +76,14 @@ var pinned = []struct {
 			return builder.AboveThresholdLoop(r("1/4"), r("1/2"), 3, builder.AtLeast)
 		},
 		"ce669887c92123e6"}, // 4e3bd38dfab99f0d before the ⊥/⊤ states were shared
+	{"untruncated_geometric(alpha = 1/3, n = 5, sensitivity = 2)",
+		func() (*model.Mechanism, error) { return builder.UntruncatedGeometric(r("1/3"), 5, 2) },
+		"e913c68bbe518897"},
+	{`above_threshold_untruncated(alpha_t = 1/3, alpha_q = 1/2, n = 3, k = 3, cmp = ">")`,
+		func() (*model.Mechanism, error) {
+			return builder.AboveThresholdUntruncated(r("1/3"), r("1/2"), 3, 3, builder.Above)
+		},
+		"7ba28633ff94aad1"},
 	{"randomized_response(theta1 = 1/3, k = 4)",
 		func() (*model.Mechanism, error) { return builder.RandomizedResponseK(r("1/3"), 4) },
 		"1605a1d4eb366735"},

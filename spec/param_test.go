@@ -10,7 +10,7 @@ import (
 
 // paramUsesWant is the error for a use of the parameter where it may not
 // appear.
-const paramUsesWant = "the parameter alpha can be used only as an argument of above_threshold(alpha_q = …), cutoff_decision(alpha = …), survey(theta1 = …) or survey(theta2 = …), truncated_geometric(alpha = …), and yarrow_geometric(alpha = …), in the probabilities of a chain block, in the update probabilities and the first argument of draws (geometric's alpha, bernoulli's p) of modules, and in ε and δ of check dp, query eps and query delta … for it for now"
+const paramUsesWant = "the parameter alpha can be used only as an argument of above_threshold(alpha_q = …), above_threshold_untruncated(alpha_t = …) or above_threshold_untruncated(alpha_q = …), cutoff_decision(alpha = …), survey(theta1 = …) or survey(theta2 = …), truncated_geometric(alpha = …), untruncated_geometric(alpha = …), and yarrow_geometric(alpha = …), in the probabilities of a chain block, in the update probabilities and the first argument of draws (geometric's alpha, bernoulli's p) of modules, and in ε and δ of check dp, query eps and query delta … for it for now"
 
 // TestParamErrors: every misuse of a parameter gets its exact message at
 // its exact position.
@@ -47,7 +47,7 @@ func TestParamErrors(t *testing.T) {
 		{"negative eps of a delta query", geo + "query delta(eps = ln(alpha)) for alpha", []string{"3:19: ε = ln(alpha) is negative at alpha = 1/2: it must be ≥ 0 for every alpha in (0, 1)"}},
 		{"bad interval bracket", "param alpha in {0, 1}", []string{`1:16: unexpected "{" (expected an interval such as (0, 1), [0, 1], (0, 1] or [0, 1))`}},
 		{"neighbours with a parameter: an unknown variable", geo + "neighbours |d - d'| <= 1\ncheck dp(eps = ln(2)) for alpha", []string{"3:13: unknown variable d (variables: in, out)"}},
-		{"PRISM model with a parameter", "param alpha in (0, 1)\nmodel prism(\"dice.pm\")\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder (above_threshold(alpha_q = …), cutoff_decision(alpha = …), survey(theta1 = …) or survey(theta2 = …), truncated_geometric(alpha = …), and yarrow_geometric(alpha = …)), a chain block or modules (PRISM models with a parameter are not supported yet)"}},
+		{"PRISM model with a parameter", "param alpha in (0, 1)\nmodel prism(\"dice.pm\")\ncheck dp(eps = ln(2)) for alpha", []string{"2:1: with a parameter the model must be a builder (above_threshold(alpha_q = …), above_threshold_untruncated(alpha_t = …) or above_threshold_untruncated(alpha_q = …), cutoff_decision(alpha = …), survey(theta1 = …) or survey(theta2 = …), truncated_geometric(alpha = …), untruncated_geometric(alpha = …), and yarrow_geometric(alpha = …)), a chain block or modules (PRISM models with a parameter are not supported yet)"}},
 		{"chain probability not positive", pchain("alpha - 1/2", "3/2 - alpha"), []string{"6:12: the probability alpha - 1/2 is not positive at alpha = 1/2: it must be for every alpha in (0, 1) (the chain's graph must be the same for every alpha)"}},
 		{"chain probability zero at an end", strings.Replace(pchain("alpha", "1 - alpha"), "(0, 1)", "[0, 1)", 1), []string{"6:12: the probability alpha is not positive at alpha = 0: it must be for every alpha in [0, 1) (the chain's graph must be the same for every alpha)"}},
 		{"chain with an unbounded interval", strings.Replace(pchain("alpha/(1 + alpha)", "1/(1 + alpha)"), "(0, 1)", "(0, ∞)", 1), []string{"1:20: the interval's upper end must be a number, found an ε with ln"}},
