@@ -200,3 +200,73 @@ func unionKeys(a, b reference.Dist) []string {
 	}
 	return out
 }
+
+// TestAlg3ClampedReportAgainstReference: models/sparse_vector_alg3_untruncated.dp
+// releases Algorithm 3's noisy answer clamped to [LO, HI] = [−3, 5]. Against
+// internal/reference's closed forms (Lyu3, the value of the ⊤ unclamped;
+// Lyu1, the same noise, the index only): every output strictly inside the
+// clamp equals the reference's (i, v) exactly; the clamp's two ends and
+// "none" sum with them to the reference's Pr[⊤ at i] exactly; each end lies
+// within the partial sums over 40 values beyond it, plus what their
+// geometric decay leaves (bounded by the mass of the window's escape).
+// The counterexample pair's probabilities are the reference's.
+func TestAlg3ClampedReportAgainstReference(t *testing.T) {
+	const lo, hi, w = -3, 5, 40
+	p, a := analyzeModel(t, "sparse_vector_alg3_untruncated.dp")
+	value, index := reference.Lyu3(), reference.Lyu1()
+	for _, s := range p.Chain.Inputs() {
+		val := p.Chain.Valuation(s)
+		answers := make([]int, 5)
+		for i := range answers {
+			x, _ := val.Get(fmt.Sprintf("a%d", i+1))
+			answers[i] = int(x)
+		}
+		names, ps, _ := a.Distribution(s)
+		got := map[[2]int]*big.Rat{}
+		for i, n := range names {
+			o := parseOutputMap(n)
+			got[[2]int{o["top"], o["out"]}] = ps[i]
+		}
+		at := func(k [2]int) *big.Rat {
+			if x := got[k]; x != nil {
+				return x
+			}
+			return new(big.Rat)
+		}
+		ref := value.Exact(answers, lo-w, hi+w)
+		tops := index.Exact(answers, 0, 0)
+		// The escape bound of the window [lo−w, hi+w] bounds the mass of
+		// every value outside it.
+		escape := value.Escape(lo-w, hi+w, answers)
+		for i := 1; i <= 5; i++ {
+			sum := new(big.Rat)
+			for v := lo + 1; v < hi; v++ {
+				want := ref.At(fmt.Sprintf("%d,%d", i, v))
+				if at([2]int{i, v}).Cmp(want) != 0 {
+					t.Errorf("a = %v, (top=%d, out=%d): %s, reference %s", answers, i, v, at([2]int{i, v}).RatString(), want.RatString())
+				}
+				sum.Add(sum, want)
+			}
+			for _, end := range []struct{ out, from, to int }{{lo, lo - w, lo}, {hi, hi, hi + w}} {
+				part := new(big.Rat)
+				for v := end.from; v <= end.to; v++ {
+					part.Add(part, ref.At(fmt.Sprintf("%d,%d", i, v)))
+				}
+				got := at([2]int{i, end.out})
+				if got.Cmp(part) < 0 || new(big.Rat).Sub(got, part).Cmp(escape) > 0 {
+					t.Errorf("a = %v, (top=%d, out=%d): %s, not within [%s, + %s]", answers, i, end.out, got.FloatString(30), part.FloatString(30), escape.FloatString(30))
+				}
+				sum.Add(sum, got)
+			}
+			if want := tops.At(fmt.Sprintf("%d", i)); sum.Cmp(want) != 0 {
+				t.Errorf("a = %v: Pr[⊤ at %d] = %s from the clamped outputs, reference %s", answers, i, sum.RatString(), want.RatString())
+			}
+		}
+		// The counterexample: (top = 5, out = 1) has 1024/25515 at
+		// (0,0,0,0,1) and 32/25515 at (1,1,1,1,0).
+		wantAt := map[string]*big.Rat{"[0 0 0 0 1]": big.NewRat(1024, 25515), "[1 1 1 1 0]": big.NewRat(32, 25515)}
+		if want, ok := wantAt[fmt.Sprint(answers)]; ok && ref.At("5,1").Cmp(want) != 0 {
+			t.Errorf("a = %v: reference Pr[(5, 1)] = %s, the report's counterexample says %s", answers, ref.At("5,1").RatString(), want.RatString())
+		}
+	}
+}
