@@ -65,6 +65,9 @@ type Expr struct {
 	// when set instead, says why the constant cannot stand there.
 	Fallback    *Expr
 	FallbackErr string
+	// IntPow, on a Pow, says both its arguments are integers and so must
+	// be its value (PRISM's typing): a negative exponent is an error.
+	IntPow bool
 }
 
 // IsCondition reports whether e is a condition (true or false) rather than

@@ -211,6 +211,8 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", Value{x}.brief(), Value{y}.brief())}
 		case n > MaxPowExponent || n < -MaxPowExponent:
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is beyond ±%d", Value{x}.brief(), n, MaxPowExponent)}
+		case e.IntPow && n < 0:
+			return qv{}, &EvalError{Pos: at, Msg: negativeIntPow(Value{x}.brief(), n)}
 		case x.rat().Sign() == 0 && n < 0:
 			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("division by zero: pow(0, %d)", n)}
 		}
@@ -227,6 +229,16 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 		return small(pw), nil
 	}
 }
+
+// negativeIntPow is the error of pow(base, n), n < 0, both arguments
+// integers: its value would not be one.
+func negativeIntPow(base string, n int64) string {
+	return fmt.Sprintf("pow(%s, %d): a power of two ints is an int, and a negative exponent would make it a fraction (PRISM refuses it too); write pow(%s.0, %d) for a double", base, n, base, n)
+}
+
+// NegativeIntPow is the error of pow(base, n), n < 0, both arguments
+// integers, for a front end that evaluates the power itself.
+func NegativeIntPow(base string, n int64) string { return negativeIntPow(base, n) }
 
 // MaxPowBits bounds the size of a power computed on a state, in bits.
 const MaxPowBits = 1 << 20

@@ -850,6 +850,9 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			case bits > MaxValueBits:
 				t.errAt(sc, e, "pow(%s, %d) would have about %s bits; the limit is %s", exact.Short(base.num), k, exact.Thousands(bits), exact.Thousands(MaxValueBits))
 				return val{}, false
+			case allInt && k < 0:
+				t.errAt(sc, e, "%s", expr.NegativeIntPow(base.num.RatString(), k))
+				return val{}, false
 			case base.num.Sign() == 0 && k < 0:
 				t.errAt(sc, e, "division by zero: pow(0, %d)", k)
 				return val{}, false
@@ -857,7 +860,7 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			return t.numVal(sc, e, exact.Pow(base.num, k), ty)
 		}
 		n := t.node(sc, e, expr.Pow)
-		n.Args = []*expr.Expr{base.n, ex.n}
+		n.Args, n.IntPow = []*expr.Expr{base.n, ex.n}, allInt
 		return val{n: n, t: ty}, true
 	}
 	t.errAt(sc, e, "unknown function %s", name)

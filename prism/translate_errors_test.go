@@ -78,6 +78,8 @@ func TestTranslationErrors(t *testing.T) {
 			want: []string{"m.pm:5:13: the probability 3/2 is outside [0, 1]"}},
 		{name: "mod of a double", model: strings.Replace(base, "[] s=0", "[] mod(s/1, 2)=0", 1), props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:5:10: mod(i, n) takes two ints, found a double"}},
+		{name: "negative power of two ints", model: "dtmc\nconst int k = pow(2, -1);\nconst double h = pow(2.0, -1);\n" + base[5:], props: "P=? [ F s=1 ]",
+			want: []string{"m.pm:2:15: pow(2, -1): a power of two ints is an int, and a negative exponent would make it a fraction (PRISM refuses it too); write pow(2.0, -1) for a double"}},
 		{name: "division by zero", model: "dtmc\nconst double z = 1/(2-2);\n" + base[5:], props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:2:20: division by zero"}},
 		{name: "huge range", model: "dtmc\nconst int N = 99999999999999999999;\nmodule m\n  s : [0..N];\nendmodule\n", props: "P=? [ F s=1 ]",
