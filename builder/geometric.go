@@ -114,26 +114,38 @@ func geometricRows[T any](ctx context.Context, F exact.Field[T], alpha T, n, del
 		}
 		s.AddRow(in[k], slices.Clone(out), p)
 	}
+	return geometricPairs(in, delta), nil
+}
+
+// geometricPairs is the geometric mechanisms' neighbour relation on the
+// inputs in[k]: 0 < |k − l| <= delta.
+func geometricPairs(in []int, delta int) [][2]int {
 	var pairs [][2]int
-	for k := 0; k <= n; k++ {
-		for l := k + 1; l <= min(n, k+delta); l++ {
+	for k := range in {
+		for l := k + 1; l < min(len(in), k+delta+1); l++ {
 			pairs = append(pairs, [2]int{in[k], in[l]})
 		}
 	}
-	return pairs, nil
+	return pairs
 }
 
 // paramGeometric is truncated_geometric for every value of its alpha.
 func paramGeometric(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
+	return paramGeometricRows(ctx, "truncated geometric", a, p, geometricRows[poly.RatFunc])
+}
+
+// paramGeometricRows checks the arguments of the geometric mechanism name
+// for every value of its alpha and writes its rows.
+func paramGeometricRows(ctx context.Context, name string, a *Args, p Parametric, rows func(context.Context, exact.Field[poly.RatFunc], poly.RatFunc, int, int, Sink[poly.RatFunc]) ([][2]int, error)) (*Table[poly.RatFunc], error) {
 	n, delta := a.Int("n"), a.Int("sensitivity")
 	if n < 1 || n > maxParamRange {
-		return nil, fmt.Errorf("truncated geometric: n = %d is outside [1, %d]", n, maxParamRange)
+		return nil, fmt.Errorf("%s: n = %d is outside [1, %d]", name, n, maxParamRange)
 	}
 	if delta < 1 || delta > n {
-		return nil, fmt.Errorf("truncated geometric: sensitivity = %d is outside [1, n]", delta)
+		return nil, fmt.Errorf("%s: sensitivity = %d is outside [1, n]", name, delta)
 	}
 	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
-		return geometricRows(ctx, p.Field, p.Field.X(), n, delta, s)
+		return rows(ctx, p.Field, p.Field.X(), n, delta, s)
 	})
 }
 

@@ -79,27 +79,13 @@ func untruncatedGeometricRows[T any](ctx context.Context, F exact.Field[T], alph
 		p[n+2] = g.boundary[n+1-k]
 		s.AddRow(in[k], append([]int(nil), out...), p)
 	}
-	var pairs [][2]int
-	for k := 0; k <= n; k++ {
-		for l := k + 1; l <= min(n, k+delta); l++ {
-			pairs = append(pairs, [2]int{in[k], in[l]})
-		}
-	}
-	return pairs, nil
+	return geometricPairs(in, delta), nil
 }
 
-// paramUntruncatedGeometric is geometric for every value of its alpha.
+// paramUntruncatedGeometric is untruncated_geometric for every value of
+// its alpha.
 func paramUntruncatedGeometric(ctx context.Context, a *Args, p Parametric) (*Table[poly.RatFunc], error) {
-	n, delta := a.Int("n"), a.Int("sensitivity")
-	if n < 1 || n > maxParamRange {
-		return nil, fmt.Errorf("untruncated geometric: n = %d is outside [1, %d]", n, maxParamRange)
-	}
-	if delta < 1 || delta > n {
-		return nil, fmt.Errorf("untruncated geometric: sensitivity = %d is outside [1, n]", delta)
-	}
-	return p.table(func(s Sink[poly.RatFunc]) ([][2]int, error) {
-		return untruncatedGeometricRows(ctx, p.Field, p.Field.X(), n, delta, s)
-	})
+	return paramGeometricRows(ctx, "untruncated geometric", a, p, untruncatedGeometricRows[poly.RatFunc])
 }
 
 // Bounds of AboveThresholdUntruncated: its probabilities are sums over
