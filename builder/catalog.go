@@ -175,6 +175,15 @@ func (d *Def) WithDefaults(a *Args) error {
 func Catalog() []*Def {
 	alphaT := Param{Name: "alpha_t", Kind: Rational, Default: "1/4", Doc: "geometric noise on the threshold"}
 	alphaQ := Param{Name: "alpha_q", Kind: Rational, Default: "1/2", Doc: "geometric noise on each query answer"}
+	alphaEps := Param{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"}
+	countLo := Param{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"}
+	countHi := Param{Name: "hi", Kind: Integer, Doc: "largest count"}
+	thresholdN := Param{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"}
+	cmpShort := Param{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`}
+	sensitivity := Param{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"}
+	geoAlpha := Param{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"}
+	largest := Param{Name: "n", Kind: Integer, Doc: "largest count"}
+	queries := Param{Name: "k", Kind: Integer, Doc: "maximum number of queries"}
 	defs := []*Def{
 		{
 			Name:       "survey",
@@ -198,11 +207,7 @@ func Catalog() []*Def {
 			Bits:       func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n"))) },
 			Size:       func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2 * n, n*n + n },
 			Doc:        "the truncated alpha-geometric mechanism over {0..n} (Model Checking Differentially Private Properties)",
-			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
-				{Name: "n", Kind: Integer, Doc: "largest count"},
-				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
-			},
+			Params:     []Param{geoAlpha, largest, sensitivity},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return truncatedGeometric(ctx, a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
 			},
@@ -214,11 +219,7 @@ func Catalog() []*Def {
 			Bits:       func(a *Args) float64 { return geometricTableBits(a.Rat("alpha"), f(a.Int("n")+1)) },
 			Size:       func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 2*n + 2, n * (n + 2) },
 			Doc:        "the alpha-geometric mechanism over {0..n} without truncation: outputs on all of ℤ, those below 0 and above n merged (their ratios are constant) (Model Checking Differentially Private Properties)",
-			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"},
-				{Name: "n", Kind: Integer, Doc: "largest count"},
-				{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"},
-			},
+			Params:     []Param{geoAlpha, largest, sensitivity},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return geometric(ctx, a.Rat("alpha"), a.Int("n"), a.Int("sensitivity"))
 			},
@@ -232,13 +233,8 @@ func Catalog() []*Def {
 				n, k := f(a.Int("n"))+1, f(a.Int("k"))
 				return n*n + k + 1, n * n * (k + 1)
 			},
-			Doc: "above threshold as published, its noise untruncated: at most k queries, each answering d, against the threshold t (Understanding the Sparse Vector Technique for Differential Privacy, Algorithm 1 with one ⊤)",
-			Params: []Param{
-				alphaT, alphaQ,
-				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
-				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
-				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
-			},
+			Doc:    "above threshold as published, its noise untruncated: at most k queries, each answering d, against the threshold t (Understanding the Sparse Vector Technique for Differential Privacy, Algorithm 1 with one ⊤)",
+			Params: []Param{alphaT, alphaQ, thresholdN, queries, cmpShort},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return aboveThresholdUntruncated(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), thresholdCmp(a), a.Limits().MaxBits)
 			},
@@ -254,8 +250,8 @@ func Catalog() []*Def {
 			Doc: "the paper's online model with at most k queries (Model Checking Differentially Private Properties, Algorithm 1)",
 			Params: []Param{
 				alphaT, alphaQ,
-				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
-				{Name: "k", Kind: Integer, Doc: "maximum number of queries"},
+				thresholdN,
+				queries,
 				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" (the paper's prose) or ">" (its pseudocode) the noisy threshold`},
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
@@ -263,15 +259,11 @@ func Catalog() []*Def {
 			},
 		},
 		{
-			Name: "above_threshold_loop",
-			Bits: aboveThresholdLoopBits,
-			Size: func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
-			Doc:  "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (Model Checking Differentially Private Properties)",
-			Params: []Param{
-				alphaT, alphaQ,
-				{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"},
-				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
-			},
+			Name:   "above_threshold_loop",
+			Bits:   aboveThresholdLoopBits,
+			Size:   func(a *Args) (float64, float64) { n := f(a.Int("n")) + 1; return 3*n*n + 1, 2*n*n*n + 3*n*n },
+			Doc:    "the paper's online model as a loop over an unbounded stream of queries; observe ⊥/⊤ traces (Model Checking Differentially Private Properties)",
+			Params: []Param{alphaT, alphaQ, thresholdN, cmpShort},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return aboveThresholdLoop(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
 			},
@@ -290,7 +282,7 @@ func Catalog() []*Def {
 			Params: []Param{
 				alphaT, alphaQ,
 				{Name: "n", Kind: Integer, Default: "5", Doc: "thresholds and answers range over {0..n}"},
-				{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`},
+				cmpShort,
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return aboveThresholdMDP(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), thresholdCmp(a))
@@ -354,7 +346,7 @@ func Catalog() []*Def {
 			},
 			Doc: "yarrow's sampler for the truncated geometric mechanism, step by step (the Harvard Privacy Tools notes Geometric Mechanism)",
 			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				alphaEps,
 				{Name: "count_min", Kind: Integer, Default: "0", Doc: "smallest count"},
 				{Name: "count_max", Kind: Integer, Doc: "largest count"},
 				{Name: "bits", Kind: Integer, Default: "0", Doc: "bit budget of the geometric draw; 0 means count_max - count_min, the notes' choice"},
@@ -369,10 +361,10 @@ func Catalog() []*Def {
 			Size: decisionSize,
 			Doc:  "yes/no decision N + Lap(1/ε) >= k over counts lo..hi (Implementation of Stochastic Decision, §4)",
 			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				alphaEps,
 				{Name: "k", Kind: Integer, Doc: "threshold"},
-				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
-				{Name: "hi", Kind: Integer, Doc: "largest count"},
+				countLo,
+				countHi,
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return laplaceDecision(ctx, a.Rat("alpha"), a.Int("k"), a.Int("lo"), a.Int("hi"))
@@ -386,10 +378,10 @@ func Catalog() []*Def {
 			Size:       decisionSize,
 			Doc:        "cutoff exponential decision: Pr[yes] = α^(m-N) up to m, 1 above (Implementation of Stochastic Decision, §5)",
 			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				alphaEps,
 				{Name: "m", Kind: Integer, Doc: "minimum count"},
-				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
-				{Name: "hi", Kind: Integer, Doc: "largest count"},
+				countLo,
+				countHi,
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return cutoffDecision(ctx, a.Rat("alpha"), a.Int("m"), a.Int("lo"), a.Int("hi"))
@@ -401,11 +393,11 @@ func Catalog() []*Def {
 			Size: decisionSize,
 			Doc:  "the decision that spends δ, built from the notes' recursion around p0 (Implementation of Stochastic Decision, §6)",
 			Params: []Param{
-				{Name: "alpha", Kind: Rational, Doc: "α = e^-ε"},
+				alphaEps,
 				{Name: "delta", Kind: Rational, Doc: "δ"},
 				{Name: "m", Kind: Integer, Doc: "the count where Pr[yes] = p0"},
-				{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"},
-				{Name: "hi", Kind: Integer, Doc: "largest count"},
+				countLo,
+				countHi,
 			},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return generalizedDecision(ctx, a.Rat("alpha"), a.Rat("delta"), a.Int("m"), a.Int("lo"), a.Int("hi"))
