@@ -426,11 +426,16 @@ func (x *explorer) initial() error {
 		}
 	}
 	filtered := m.InputsWhere != nil || m.Init != nil
+	lo, hi := m.initialBox(m.InputsWhere, m.Init)
 	total := int64(1)
 	for _, i := range free {
+		if lo[i] > hi[i] {
+			total = 0 // no value of the variable satisfies the conditions
+			break
+		}
 		// total <= MaxInitValuations here, so the product cannot overflow
 		// once the range is known to be below the bound.
-		size := uint64(m.Vars[i].Hi-m.Vars[i].Lo) + 1
+		size := uint64(hi[i]-lo[i]) + 1
 		if size > MaxInitValuations {
 			total = MaxInitValuations + 1
 		} else {
@@ -446,7 +451,7 @@ func (x *explorer) initial() error {
 	}
 	v := append([]int64(nil), x.p.init...)
 	for _, i := range free {
-		v[i] = m.Vars[i].Lo
+		v[i] = lo[i]
 	}
 	for n := int64(0); n < total; n++ {
 		if n%4096 == 0 && x.ctx.Err() != nil {
@@ -473,11 +478,11 @@ func (x *explorer) initial() error {
 		// the next valuation, the last free variable fastest
 		for j := len(free) - 1; j >= 0; j-- {
 			i := free[j]
-			if v[i] < m.Vars[i].Hi {
+			if v[i] < hi[i] {
 				v[i]++
 				break
 			}
-			v[i] = m.Vars[i].Lo
+			v[i] = lo[i]
 		}
 	}
 	x.inputs = x.n
