@@ -164,7 +164,7 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 			return nil, err
 		}
 		for s := range out {
-			out[s] = CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
+			out[s] = exact.CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
 		}
 	case OpDP:
 		pr, err := m.pairProbs(ctx, f.Args[0], nil)
@@ -190,11 +190,6 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 	m.sat[key] = out
 	return out, nil
 }
-
-// CmpHolds reports whether a comparison op (one of < <= > >= = == !=)
-// holds between two values whose three-way comparison is c: see
-// exact.CmpHolds.
-func CmpHolds(op string, c int) bool { return exact.CmpHolds(op, c) }
 
 // dpPairHolds decides a ≤ c·b + δ and b ≤ c·a + δ exactly.
 func dpPairHolds(a, b *big.Rat, e exact.Eps, delta *big.Rat) (bool, error) {
