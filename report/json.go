@@ -365,11 +365,7 @@ func Build(entries []Entry, version string) *Document {
 				fd.Errors = append(fd.Errors, ErrorDoc{Message: errText(e.Err)})
 			}
 		}
-		if r := e.Result; r != nil && r.Model.Kind == "" {
-			for _, o := range r.Statements {
-				fd.Statements = append(fd.Statements, statementDoc(o))
-			}
-		} else if r != nil {
+		if r := e.Result; r != nil && r.Model.Kind != "" {
 			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note, Neighbours: r.Model.Neighbours}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
@@ -381,7 +377,9 @@ func Build(entries []Entry, version string) *Document {
 					Before: ChainSizeDoc{States: l.Before.States, Transitions: l.Before.Transitions},
 					After:  ChainSizeDoc{States: l.After.States, Transitions: l.After.Transitions}})
 			}
-			for _, o := range r.Statements {
+		}
+		if e.Result != nil {
+			for _, o := range e.Result.Statements {
 				fd.Statements = append(fd.Statements, statementDoc(o))
 			}
 		}

@@ -126,28 +126,16 @@ func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
 	return rs
 }
 
-// epsValueText is a least ε, after "ε": "= X", or the interval it lies
-// in.
-func epsValueText(r *mdp.EpsResult) string {
+// valueText is a least ε or δ, after "ε" or "δ": "= X" when exact (X
+// written by answer), or the interval it lies in (hi nil: no upper bound).
+func valueText[T any](exact bool, lo T, hi *T, text, answer func(T) string) string {
 	switch {
-	case r.Exact:
-		return "= " + epsAnswer(r.Eps)
-	case r.Upper != nil:
-		return fmt.Sprintf("not decided exactly: between %s and %s", epsText(r.Eps), epsText(*r.Upper))
+	case exact:
+		return "= " + answer(lo)
+	case hi != nil:
+		return fmt.Sprintf("not decided exactly: between %s and %s", text(lo), text(*hi))
 	}
-	return fmt.Sprintf("not decided exactly: at least %s", epsText(r.Eps))
-}
-
-// deltaValueText is a least δ, after "δ": "= X", or the interval it lies
-// in.
-func deltaValueText(r *mdp.Result) string {
-	switch {
-	case r.Exact:
-		return "= " + realText(r.Delta)
-	case r.Upper != nil:
-		return fmt.Sprintf("not decided exactly: between %s and %s", realText(r.Delta), realText(*r.Upper))
-	}
-	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
+	return fmt.Sprintf("not decided exactly: at least %s", text(lo))
 }
 
 // mdpQueryKind is the kind of the answer of an ε or δ query on an MDP:
@@ -217,7 +205,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 	case *property.MDPEpsOutcome:
 		params, at := queryParams(o.Statement())
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "ε " + epsValueText(o.Result) + " at δ = " + at, o.Result.Exact },
+			func() (string, bool) { return "ε " + valueText(o.Result.Exact, o.Result.Eps, o.Result.Upper, epsText, epsAnswer) + " at δ = " + at, o.Result.Exact },
 			func() Number { return epsNum(o.Result.Eps) },
 			func() [][2]string { return epsRows(o.Result, names) },
 			func() *MDPDoc { return epsDoc(o.Result, info) }), true
@@ -225,7 +213,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 		params, at := queryParams(o.Statement())
 		_, d := o.Statement().(*property.DDeltaQuery)
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "δ " + deltaValueText(o.Result) + " at ε = " + at, o.Result.Exact },
+			func() (string, bool) { return "δ " + valueText(o.Result.Exact, o.Result.Delta, o.Result.Upper, realText, realText) + " at ε = " + at, o.Result.Exact },
 			func() Number { return realNum(o.Result.Delta) },
 			func() [][2]string { return resultRows(o.Result, names, d) },
 			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
@@ -379,12 +367,7 @@ func queryFailure(o property.Outcome) string {
 
 // outputOf is the output space of a dp statement, "" for the others.
 func outputOf(st property.Statement) string {
-	switch s := st.(type) {
-	case *property.EpsQuery:
-		return s.Output().String()
-	case *property.DeltaQuery:
-		return s.Output().String()
-	case *property.DPCheck:
+	if s, ok := st.(interface{ Output() verify.Output }); ok {
 		return s.Output().String()
 	}
 	return ""
