@@ -118,7 +118,7 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 		return nil, fmt.Errorf("%w: %d runs; a composition needs at least one", ErrParam, runs)
 	}
 	opts = opts.withDefaults()
-	for _, s := range a.inputsCompared() {
+	for _, s := range pairInputs(a.pairs) {
 		ds := a.dist[s]
 		for i, o := range ds.out {
 			if a.outputs[o] == Never {
@@ -157,11 +157,11 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 	return c, nil
 }
 
-// inputsCompared returns the inputs in some pair.
-func (a *Analysis) inputsCompared() []int {
+// pairInputs returns the inputs in some pair, in the order first seen.
+func pairInputs(pairs [][2]int) []int {
 	var ins []int
 	seen := map[int]bool{}
-	for _, p := range a.pairs {
+	for _, p := range pairs {
 		for _, s := range p {
 			if !seen[s] {
 				seen[s] = true

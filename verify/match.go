@@ -21,7 +21,7 @@ type Matching struct {
 }
 
 // DisplayKey is a match key as people read it: "in=3", or a state's name.
-func DisplayKey(k string) string { return displayKey(k) }
+func DisplayKey(k string) string { return k[2:] }
 
 // MatchInputKeys matches the inputs of a and b as Equivalent does: on the
 // variables every input of both has, else by name, one to one (a
