@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -531,7 +532,7 @@ func (p *problem) bisimilar() (bool, error) {
 				for k := range agg {
 					ks = append(ks, k)
 				}
-				sortInts(ks)
+				slices.Sort(ks)
 				for _, k := range ks {
 					b.WriteString(strconv.Itoa(k))
 					b.WriteByte(':')
@@ -553,12 +554,4 @@ func (p *problem) bisimilar() (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-func sortInts(s []int) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
