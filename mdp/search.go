@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -132,7 +133,7 @@ func (sr *search) consider(di int, ds []*dist) error {
 	sr.bestDir = [2]int{p.inputs[dir[0]], p.inputs[dir[1]]}
 	sr.bestFrom = get(d1.done, 0)
 	sr.bestTo = new(big.Rat).Add(get(d2.done, 0), d2.liveMass())
-	sortStrings(ev)
+	slices.Sort(ev)
 	sr.bestEv = ev
 	return nil
 }
@@ -535,12 +536,4 @@ func (sr *search) names(seq []int) []string {
 		out[i] = sr.p.m.Actions[a]
 	}
 	return out
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
