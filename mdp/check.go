@@ -195,11 +195,7 @@ func (ans *answer) settled(q query) (bool, error) {
 	if !ans.hasUpper {
 		return false, nil
 	}
-	best := ratOne
-	if sr.bestC != nil {
-		best = sr.bestC
-	}
-	if sr.bestInf || (!ans.upperInf && best.Cmp(ans.upperC) >= 0) {
+	if sr.bestInf || (!ans.upperInf && sr.bestCOrOne().Cmp(ans.upperC) >= 0) {
 		ans.exact = true
 		ans.reason = "the violation found reaches Proposition 2's bound"
 		return true, nil

@@ -115,7 +115,7 @@ func (sr *search) consider(di int, ds []*dist) error {
 		case sr.bestInf:
 			return nil
 		case inf:
-		case sr.bestC == nil && c.Cmp(ratOne) <= 0, sr.bestC != nil && c.Cmp(sr.bestC) <= 0:
+		case c.Cmp(sr.bestCOrOne()) <= 0:
 			return nil
 		}
 		sr.bestC, sr.bestInf = c, inf
@@ -166,10 +166,7 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 	if sr.bestInf {
 		return false, nil
 	}
-	cv := ratC(ratOne)
-	if sr.bestC != nil {
-		cv = ratC(sr.bestC)
-	}
+	cv := ratC(sr.bestCOrOne())
 	A, B, err := p.upperParts(cv, d1, d2)
 	if err != nil {
 		return false, err
@@ -197,10 +194,7 @@ func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 			if sr.bestInf {
 				return false, nil
 			}
-			cv = ratC(ratOne)
-			if sr.bestC != nil {
-				cv = ratC(sr.bestC)
-			}
+			cv = ratC(sr.bestCOrOne())
 			bound = exact.RatReal(sr.delta)
 		}
 		A, B, ok, err := p.traceParts(cv, d1, d2)
@@ -272,11 +266,15 @@ func (sr *search) exact() (bool, error) {
 	if sr.bestInf {
 		return true, nil
 	}
-	best := ratOne
+	return sr.cutC.Cmp(sr.bestCOrOne()) <= 0, nil
+}
+
+// bestCOrOne is the best c = e^ε found in ε mode, 1 when none is above 1.
+func (sr *search) bestCOrOne() *big.Rat {
 	if sr.bestC != nil {
-		best = sr.bestC
+		return sr.bestC
 	}
-	return sr.cutC.Cmp(best) <= 0, nil
+	return ratOne
 }
 
 // run searches every sequence of the horizon.
