@@ -499,14 +499,11 @@ func (c *Composition) TightEpsilon(ctx context.Context, delta *big.Rat) (*EpsRes
 		}
 	}
 	b := stars[bk]
+	out.Eps = epsOf(b.c)
 	switch {
 	case b.c == nil:
-		out.Eps = exact.Inf()
 		out.Witness = c.witness(bk, "∞", exact.Eps{}, 0, true, b.A, b.B)
-	case b.c.Cmp(ratOne) <= 0:
-		out.Eps = exact.Eps{}
-	default:
-		out.Eps = exact.LnOf(b.c)
+	case b.c.Cmp(ratOne) > 0:
 		out.Witness = c.witness(bk, ">", out.Eps, b.k, composed[bk].inf.Sign() > 0, b.A, b.B)
 	}
 	return out, nil
@@ -703,13 +700,7 @@ func (p *PLD) TightEpsilon(delta *big.Rat) (exact.Eps, error) {
 		return exact.LnOf(p.d.ratio(0)), nil
 	}
 	c, _, _, _ := p.d.cStar(delta)
-	switch {
-	case c == nil:
-		return exact.Inf(), nil
-	case c.Cmp(ratOne) <= 0:
-		return exact.Eps{}, nil
-	}
-	return exact.LnOf(c), nil
+	return epsOf(c), nil
 }
 
 // Profile returns the pair's exact privacy profile.
