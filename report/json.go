@@ -297,6 +297,14 @@ func num(exact, decimal string) Number {
 
 func ratNum(x *big.Rat) Number { return num(x.RatString(), exact.JSONDecimal().Rat(x)) }
 
+// optRat is x's Number, or nil for a nil x.
+func optRat(x *big.Rat) *Number {
+	if x == nil {
+		return nil
+	}
+	return ptr(ratNum(x))
+}
+
 func epsNum(e exact.Eps) Number {
 	n := num(e.String(), exact.JSONDecimal().Eps(e))
 	if c, ok := e.C(); ok {

@@ -309,10 +309,7 @@ func probKind[P any](s *property.ProbQuery, probs []P, prob func(P) (verify.Stat
 			d.Outcome = "value"
 			for _, p := range probs {
 				st, pr := prob(p)
-				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
-				if want := s.Expected(st.ID); want != nil {
-					ip.Expected = ptr(ratNum(want))
-				}
+				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr), Expected: optRat(s.Expected(st.ID))}
 				if more != nil {
 					more(p, &ip)
 				}

@@ -220,12 +220,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
 		k := probKind(s, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, func(p property.MDPInputProb, ip *InputProbDoc) {
-			if p.Min != nil {
-				ip.Min = ptr(ratNum(p.Min))
-			}
-			if p.Max != nil {
-				ip.Max = ptr(ratNum(p.Max))
-			}
+			ip.Min, ip.Max = optRat(p.Min), optRat(p.Max)
 		})
 		k.failure = func() string {
 			for _, p := range o.Probs {
@@ -419,15 +414,12 @@ type MDPAtomDoc struct {
 }
 
 func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
-	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme}
+	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme, Pr: optRat(a.Pr)}
 	if a.State != nil {
 		d.State = ptr(stateDoc(*a.State))
 	}
 	if a.WorstState != nil {
 		d.Worst = ptr(stateDoc(*a.WorstState))
-	}
-	if a.Pr != nil {
-		d.Pr = ptr(ratNum(a.Pr))
 	}
 	if a.Result != nil {
 		d.Result = resultDoc(a.Result, info, true, true)
@@ -452,12 +444,7 @@ func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check, psi bool) 
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
 	}
-	if r.ProbFrom != nil {
-		d.PrFrom = ptr(ratNum(r.ProbFrom))
-	}
-	if r.ProbTo != nil {
-		d.PrTo = ptr(ratNum(r.ProbTo))
-	}
+	d.PrFrom, d.PrTo = optRat(r.ProbFrom), optRat(r.ProbTo)
 	if r.Upper != nil {
 		d.Upper = ptr(realNum(*r.Upper))
 	}
