@@ -305,6 +305,14 @@ func optRat(x *big.Rat) *Number {
 	return ptr(ratNum(x))
 }
 
+// opt is the document f makes of *x, or nil for a nil x.
+func opt[T, D any](x *T, f func(T) D) *D {
+	if x == nil {
+		return nil
+	}
+	return ptr(f(*x))
+}
+
 func epsNum(e exact.Eps) Number {
 	n := num(e.String(), exact.JSONDecimal().Eps(e))
 	if c, ok := e.C(); ok {

@@ -205,7 +205,9 @@ func mdpView(o property.Outcome) (kind, bool) {
 	case *property.MDPEpsOutcome:
 		params, at := queryParams(o.Statement())
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "ε " + valueText(o.Result.Exact, o.Result.Eps, o.Result.Upper, epsText, epsAnswer) + " at δ = " + at, o.Result.Exact },
+			func() (string, bool) {
+				return "ε " + valueText(o.Result.Exact, o.Result.Eps, o.Result.Upper, epsText, epsAnswer) + " at δ = " + at, o.Result.Exact
+			},
 			func() Number { return epsNum(o.Result.Eps) },
 			func() [][2]string { return epsRows(o.Result, names) },
 			func() *MDPDoc { return epsDoc(o.Result, info) }), true
@@ -213,7 +215,9 @@ func mdpView(o property.Outcome) (kind, bool) {
 		params, at := queryParams(o.Statement())
 		_, d := o.Statement().(*property.DDeltaQuery)
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "δ " + valueText(o.Result.Exact, o.Result.Delta, o.Result.Upper, realText, realText) + " at ε = " + at, o.Result.Exact },
+			func() (string, bool) {
+				return "δ " + valueText(o.Result.Exact, o.Result.Delta, o.Result.Upper, realText, realText) + " at ε = " + at, o.Result.Exact
+			},
 			func() Number { return realNum(o.Result.Delta) },
 			func() [][2]string { return resultRows(o.Result, names, d) },
 			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
@@ -252,10 +256,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 			},
 			json: func(d *StatementDoc) {
 				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				d.MDP = &MDPDoc{Verdict: o.Verdict.String()}
-				if o.State != nil {
-					d.MDP.At = ptr(stateDoc(*o.State))
-				}
+				d.MDP = &MDPDoc{Verdict: o.Verdict.String(), At: opt(o.State, stateDoc)}
 				for _, a := range o.Atoms {
 					d.MDP.Atoms = append(d.MDP.Atoms, atomDoc(a, info))
 				}
@@ -414,13 +415,8 @@ type MDPAtomDoc struct {
 }
 
 func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
-	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme, Pr: optRat(a.Pr)}
-	if a.State != nil {
-		d.State = ptr(stateDoc(*a.State))
-	}
-	if a.WorstState != nil {
-		d.Worst = ptr(stateDoc(*a.WorstState))
-	}
+	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme, Pr: optRat(a.Pr),
+		State: opt(a.State, stateDoc), Worst: opt(a.WorstState, stateDoc)}
 	if a.Result != nil {
 		d.Result = resultDoc(a.Result, info, true, true)
 	}
@@ -444,10 +440,7 @@ func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check, psi bool) 
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
 	}
-	d.PrFrom, d.PrTo = optRat(r.ProbFrom), optRat(r.ProbTo)
-	if r.Upper != nil {
-		d.Upper = ptr(realNum(*r.Upper))
-	}
+	d.PrFrom, d.PrTo, d.Upper = optRat(r.ProbFrom), optRat(r.ProbTo), opt(r.Upper, realNum)
 	return d
 }
 
@@ -461,12 +454,9 @@ func noGap(r *mdp.Result) bool {
 
 func epsDoc(r *mdp.EpsResult, info func(int) verify.StateInfo) *MDPDoc {
 	d := &MDPDoc{Exact: ptr(r.Exact), Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Transposed: r.Transposed,
-		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps))}
+		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps)), Upper: opt(r.Upper, epsNum)}
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
-	}
-	if r.Upper != nil {
-		d.Upper = ptr(epsNum(*r.Upper))
 	}
 	return d
 }
