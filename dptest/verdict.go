@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -705,12 +706,7 @@ func shareOutput(a, b []string) bool {
 	for _, o := range a {
 		in[o] = true
 	}
-	for _, o := range b {
-		if in[o] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(b, func(o string) bool { return in[o] })
 }
 
 // namesText lists the first names, at most limit, with sep between them:

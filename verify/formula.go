@@ -120,15 +120,7 @@ func (f *Formula) IsState() bool {
 
 // Uses reports whether the operator op occurs anywhere in f.
 func (f *Formula) Uses(op Op) bool {
-	if f.Op == op {
-		return true
-	}
-	for _, a := range f.Args {
-		if a.Uses(op) {
-			return true
-		}
-	}
-	return false
+	return f.Op == op || slices.ContainsFunc(f.Args, func(a *Formula) bool { return a.Uses(op) })
 }
 
 // String writes the formula in the .dp syntax.
