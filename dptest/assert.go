@@ -62,16 +62,7 @@ var errNearDeadline = errors.New("dptest: stopped shortly before the test's dead
 // verdict, with both bounds and the budget to raise.
 func AssertDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 	t.Helper()
-	ctx := testContext(t)
-	r, err := CheckDP(ctx, m, eps, delta)
-	if err != nil {
-		t.Fatalf("dptest.AssertDP: %v", cause(ctx, err))
-		return nil
-	}
-	if r.Verdict != Holds {
-		t.Errorf("dptest.AssertDP: %s", r)
-	}
-	return r
+	return assertDP(t, "AssertDP", "", Holds, m, eps, delta)
 }
 
 // AssertNotDP asserts that m is not (ε, δ)-differentially private (a nil
@@ -80,14 +71,21 @@ func AssertDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 // unexplored mass does.
 func AssertNotDP(t testing.TB, m Model, eps exact.Eps, delta *big.Rat) *Result {
 	t.Helper()
+	return assertDP(t, "AssertNotDP", "expected a violation, but ", Violated, m, eps, delta)
+}
+
+// assertDP is the assertion name that CheckDP's verdict is want, failing
+// with note before the result otherwise.
+func assertDP(t testing.TB, name, note string, want Verdict, m Model, eps exact.Eps, delta *big.Rat) *Result {
+	t.Helper()
 	ctx := testContext(t)
 	r, err := CheckDP(ctx, m, eps, delta)
 	if err != nil {
-		t.Fatalf("dptest.AssertNotDP: %v", cause(ctx, err))
+		t.Fatalf("dptest.%s: %v", name, cause(ctx, err))
 		return nil
 	}
-	if r.Verdict != Violated {
-		t.Errorf("dptest.AssertNotDP: expected a violation, but %s", r)
+	if r.Verdict != want {
+		t.Errorf("dptest.%s: %s%s", name, note, r)
 	}
 	return r
 }

@@ -414,11 +414,6 @@ func explore[Out comparable](s *explorer, run func(*Rand) Out, col *collector[Ou
 			}
 		}
 		out, done, err := runOnce(s, run)
-		if err == nil {
-			if m := s.sh.misuse.Load(); m != nil {
-				err = m
-			}
-		}
 		if err == nil && done {
 			runs++
 			if err = col.add(out, s.prefix(len(s.trace))); err != nil {
@@ -447,11 +442,6 @@ func replay[Out comparable](s *explorer, run func(*Rand) Out, first Out) error {
 	s.forced, s.replaying = len(s.trace), true
 	out, _, err := runOnce(s, run)
 	s.replaying = false
-	if err == nil {
-		if m := s.sh.misuse.Load(); m != nil {
-			err = m
-		}
-	}
 	if err != nil {
 		return err
 	}
@@ -492,7 +482,8 @@ func (s *explorer) begin() *Rand {
 type subError struct{ err error }
 
 // runOnce runs the sampler once on the forced prefix of s's trace; done
-// says that the run completed (was not cut).
+// says that the run completed (was not cut). A stale Rand's call seen by
+// then (shared.misuse) is its error when it has no other.
 func runOnce[Out comparable](s *explorer, run func(*Rand) Out) (out Out, done bool, err error) {
 	defer func() {
 		s.gen.Store(0)
@@ -503,15 +494,16 @@ func runOnce[Out comparable](s *explorer, run func(*Rand) Out) (out Out, done bo
 				if s.abort == nil { // not this exploration's
 					err = &MisuseError{What: "the sampler used the Rand of another exploration", Choices: s.describe(min(s.pos, len(s.trace)))}
 				}
-			case *NondeterminismError:
-				err = v
-			case *MisuseError:
-				err = v
+			case *NondeterminismError, *MisuseError:
+				err = v.(error)
 			case subError:
 				err = v.err
 			default:
 				err = &PanicError{Choices: s.describe(min(s.pos, len(s.trace))), Value: v, Stack: string(debug.Stack())}
 			}
+		}
+		if m := s.sh.misuse.Load(); m != nil && err == nil {
+			err = m
 		}
 	}()
 	out = run(s.begin())

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck"
@@ -85,12 +86,7 @@ type modelInput struct {
 // bounded reports whether some input has unexplored mass: verdicts are
 // then bounds, sound for every way that mass could fall.
 func (m *mdl) bounded() bool {
-	for _, in := range m.inputs {
-		if in.u.Sign() > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.inputs, func(in *modelInput) bool { return in.u.Sign() > 0 })
 }
 
 // analysis returns the analysis the verdicts use, made once.

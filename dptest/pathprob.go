@@ -1,6 +1,7 @@
 package dptest
 
 import (
+	"cmp"
 	"math/big"
 	"math/bits"
 )
@@ -195,10 +196,7 @@ func cmpShifted(x, y u128, d int) int {
 	case lx == 0:
 		return -1
 	case lx != ly+d:
-		if lx < ly+d {
-			return -1
-		}
-		return 1
+		return cmp.Compare(lx, ly+d)
 	}
 	// Both have lx <= 128 bits, so the shift keeps every bit of y.
 	if d >= 64 {
@@ -206,19 +204,10 @@ func cmpShifted(x, y u128, d int) int {
 	} else if d > 0 {
 		y = u128{hi: y.hi<<d | y.lo>>(64-d), lo: y.lo << d}
 	}
-	switch {
-	case x.hi != y.hi:
-		if x.hi < y.hi {
-			return -1
-		}
-		return 1
-	case x.lo != y.lo:
-		if x.lo < y.lo {
-			return -1
-		}
-		return 1
+	if x.hi != y.hi {
+		return cmp.Compare(x.hi, y.hi)
 	}
-	return 0
+	return cmp.Compare(x.lo, y.lo)
 }
 
 // acc sums probabilities exactly. Terms of the same odd denominator are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -163,11 +164,7 @@ func CheckDP(ctx context.Context, m Model, eps exact.Eps, delta *big.Rat) (*Resu
 	if !md.bounded() {
 		return md.exactDP(ctx, a, eps, delta)
 	}
-	pbs, err := md.pairBounds(ctx, a, eps)
-	if err != nil {
-		return nil, err
-	}
-	hi, lo, err := extremes(pbs)
+	pbs, hi, lo, err := md.extremes(ctx, a, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -240,11 +237,7 @@ func TightDelta(ctx context.Context, m Model, eps exact.Eps) (*DeltaResult, erro
 		}
 		return &DeltaResult{Eps: eps, Low: d.Delta, High: d.Delta, Witness: md.witness(d.Witness), Checked: md.checked(), Exploration: md.exploration()}, nil
 	}
-	pbs, err := md.pairBounds(ctx, a, eps)
-	if err != nil {
-		return nil, err
-	}
-	hi, lo, err := extremes(pbs)
+	pbs, hi, lo, err := md.extremes(ctx, a, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -353,25 +346,29 @@ func (m *mdl) pairBounds(ctx context.Context, a *verify.Analysis, eps exact.Eps)
 	return out, nil
 }
 
-// extremes returns the pairs with the largest upper and lower bounds (the
-// first on ties).
-func extremes(pbs []pairBound) (hi, lo int, err error) {
+// extremes bounds every ordered pair of neighbours at ε (pairBounds) and
+// returns the pairs with the largest upper and lower bounds (the first on
+// ties).
+func (m *mdl) extremes(ctx context.Context, a *verify.Analysis, eps exact.Eps) (pbs []pairBound, hi, lo int, err error) {
+	if pbs, err = m.pairBounds(ctx, a, eps); err != nil {
+		return nil, 0, 0, err
+	}
 	for k := 1; k < len(pbs); k++ {
 		c, err := pbs[k].upper.Cmp(pbs[hi].upper)
 		if err != nil {
-			return 0, 0, err
+			return nil, 0, 0, err
 		}
 		if c > 0 {
 			hi = k
 		}
 		if c, err = pbs[k].lower.Cmp(pbs[lo].lower); err != nil {
-			return 0, 0, err
+			return nil, 0, 0, err
 		}
 		if c > 0 {
 			lo = k
 		}
 	}
-	return hi, lo, nil
+	return pbs, hi, lo, nil
 }
 
 func (m *mdl) pairBoundsOf(p pairBound) *PairBounds {
@@ -622,7 +619,11 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 	for _, in := range g.inputs {
 		other, ok := byKey[in.key]
 		if !ok {
-			return nil, fmt.Errorf("dptest: input %s has no counterpart in the model compared with, whose inputs print as %s", in.key, keysText(w.inputs))
+			keys := make([]string, len(w.inputs))
+			for i, in := range w.inputs {
+				keys[i] = in.key
+			}
+			return nil, fmt.Errorf("dptest: input %s has no counterpart in the model compared with, whose inputs print as %s", in.key, namesText(keys, 3, "; ", "input"))
 		}
 		add(g, in)
 		add(w, other)
@@ -630,7 +631,7 @@ func SameDist(ctx context.Context, got, want Model) (*DistResult, error) {
 		both.pairs = append(both.pairs, [2]int{n - 2, n - 1})
 	}
 	if !shareOutput(g.outputs, w.outputs) {
-		return nil, fmt.Errorf("dptest: no output of the one model prints as an output of the other, so every distribution would differ wholly: SameDist matches outputs on how they print; the outputs of the first print as %s, those of the second as %s", namesText(g.outputs, "output"), namesText(w.outputs, "output"))
+		return nil, fmt.Errorf("dptest: no output of the one model prints as an output of the other, so every distribution would differ wholly: SameDist matches outputs on how they print; the outputs of the first print as %s, those of the second as %s", namesText(g.outputs, 4, ", ", "output"), namesText(w.outputs, 4, ", ", "output"))
 	}
 	a, err := both.analysis(ctx)
 	if err != nil {
@@ -695,22 +696,6 @@ func (gap *inputGap) mostDifferent(outputs []string) {
 	}
 }
 
-// keysText lists how the first inputs print: "in=0, in=1, … (5 inputs)".
-func keysText(ins []*modelInput) string {
-	var b strings.Builder
-	for i, in := range ins {
-		if i == 3 {
-			fmt.Fprintf(&b, "; … (%d inputs)", len(ins))
-			break
-		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(in.key)
-	}
-	return b.String()
-}
-
 // shareOutput reports whether some output name is in both a and b, or
 // either is empty (all of a sampler's mass unexplored).
 func shareOutput(a, b []string) bool {
@@ -721,24 +706,20 @@ func shareOutput(a, b []string) bool {
 	for _, o := range a {
 		in[o] = true
 	}
-	for _, o := range b {
-		if in[o] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(b, func(o string) bool { return in[o] })
 }
 
-// namesText lists the first names: "0, 1, 2, … (6 outputs)".
-func namesText(names []string, noun string) string {
+// namesText lists the first names, at most limit, with sep between them:
+// "0, 1, 2, … (6 outputs)".
+func namesText(names []string, limit int, sep, noun string) string {
 	var b strings.Builder
 	for i, n := range names {
-		if i == 4 {
-			fmt.Fprintf(&b, ", … (%d %ss)", len(names), noun)
+		if i == limit {
+			fmt.Fprintf(&b, "%s… (%d %ss)", sep, len(names), noun)
 			break
 		}
 		if i > 0 {
-			b.WriteString(", ")
+			b.WriteString(sep)
 		}
 		b.WriteString(n)
 	}

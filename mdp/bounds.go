@@ -58,6 +58,14 @@ func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 		A.Add(A, t.Mul(a, v))
 		B.Add(B, t.Mul(b, v))
 	}
+	p.addUnmatched(B, ds, dt)
+	return A, B, nil
+}
+
+// addUnmatched adds to B the mass of the keys live under dt and not under
+// ds, each weighed by its least value (see upperParts).
+func (p *problem) addUnmatched(B *big.Rat, ds, dt *dist) {
+	t := new(big.Rat)
 	for k, b := range dt.live {
 		if _, ok := ds.live[k]; ok {
 			continue
@@ -66,7 +74,6 @@ func (p *problem) upperParts(cv *cval, ds, dt *dist) (A, B *big.Rat, err error) 
 			B.Add(B, t.Mul(b, lo))
 		}
 	}
-	return A, B, nil
 }
 
 // The bounds of the continuations kept for the traces' second bound:
@@ -449,13 +456,7 @@ func (p *problem) upperTerms(ds, dt *dist) (ts []term, A0, B0 *big.Rat) {
 			ts = append(ts, term{new(big.Rat).Mul(a, w), new(big.Rat).Mul(b, w)})
 		}
 	}
-	for k, b := range dt.live {
-		if _, ok := ds.live[k]; ok {
-			continue
-		}
-		_, lo := p.values(k)
-		B0.Add(B0, t.Mul(b, lo))
-	}
+	p.addUnmatched(B0, ds, dt)
 	return ts, A0, B0
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,11 +195,7 @@ func (ans *answer) settled(q query) (bool, error) {
 	if !ans.hasUpper {
 		return false, nil
 	}
-	best := ratOne
-	if sr.bestC != nil {
-		best = sr.bestC
-	}
-	if sr.bestInf || (!ans.upperInf && best.Cmp(ans.upperC) >= 0) {
+	if sr.bestInf || (!ans.upperInf && sr.bestCOrOne().Cmp(ans.upperC) >= 0) {
 		ans.exact = true
 		ans.reason = "the violation found reaches Proposition 2's bound"
 		return true, nil
@@ -531,7 +528,7 @@ func (p *problem) bisimilar() (bool, error) {
 				for k := range agg {
 					ks = append(ks, k)
 				}
-				sortInts(ks)
+				slices.Sort(ks)
 				for _, k := range ks {
 					b.WriteString(strconv.Itoa(k))
 					b.WriteByte(':')
@@ -553,12 +550,4 @@ func (p *problem) bisimilar() (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-func sortInts(s []int) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

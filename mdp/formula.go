@@ -134,20 +134,9 @@ func (f *forms) until(k, l, r int) int {
 }
 
 // isPropositional reports whether g is built from true, false, labels,
-// atoms, !, & and |.
+// atoms, !, & and |: a state formula without P or D.
 func isPropositional(g *verify.Formula) bool {
-	switch g.Op {
-	case verify.OpTrue, verify.OpFalse, verify.OpLabel, verify.OpAtom:
-		return true
-	case verify.OpNot, verify.OpAnd, verify.OpOr:
-		for _, a := range g.Args {
-			if !isPropositional(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	return g.IsState() && !g.Uses(verify.OpProb) && !g.Uses(verify.OpDP)
 }
 
 // errUnsupported says what in g is not supported on MDPs.

@@ -1,6 +1,7 @@
 package mdp
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
@@ -393,12 +394,9 @@ func sortedEntries(m map[int]*big.Rat) []entry {
 	return out
 }
 
+// sortEntries sorts a row by column.
 func sortEntries(es []entry) {
-	for i := 1; i < len(es); i++ { // rows are short: insertion sort
-		for j := i; j > 0 && es[j].col < es[j-1].col; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.col, b.col) })
 }
 
 type intHeap []int

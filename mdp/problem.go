@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/verify"
@@ -136,7 +137,7 @@ func (p *problem) setFormula(path *verify.Formula) error {
 
 func (p *problem) setOutput(out verify.Output) error {
 	fr := p.m.Frame
-	if labels, k, ok := out.Traces(); ok {
+	if _, k, ok := out.Traces(); ok {
 		if k < 1 {
 			return fmt.Errorf("mdp: traces need at least one step")
 		}
@@ -146,25 +147,12 @@ func (p *problem) setOutput(out verify.Output) error {
 		ids := map[string]int{}
 		p.obs = make([]int, fr.NumStates())
 		for s := range p.obs {
-			sk := out.StateKey(fr, s)
-			id, ok := ids[sk]
+			name := out.Observation(fr, s)
+			id, ok := ids[name]
 			if !ok {
 				id = len(p.obsNames)
-				ids[sk] = id
-				var held []string
-				for _, l := range labels {
-					if fr.HasLabel(s, l) {
-						held = append(held, traceLabel(l))
-					}
-				}
-				switch len(held) {
-				case 0:
-					p.obsNames = append(p.obsNames, "·")
-				case 1:
-					p.obsNames = append(p.obsNames, held[0])
-				default:
-					p.obsNames = append(p.obsNames, "{"+strings.Join(held, ", ")+"}")
-				}
+				ids[name] = id
+				p.obsNames = append(p.obsNames, name)
 			}
 			p.obs[s] = id
 		}
@@ -190,22 +178,13 @@ func (p *problem) setOutput(out verify.Output) error {
 	return nil
 }
 
-func traceLabel(l string) string {
-	if l == "·" || l == "" || strings.ContainsAny(l, "{}, \"") {
-		return fmt.Sprintf("%q", l)
-	}
-	return l
-}
-
 // traceName displays the trace of trie node n.
 func (p *problem) traceName(n int) string {
 	var parts []string
 	for ; n > 0; n = p.parent[n] {
 		parts = append(parts, p.obsNames[p.label[n]])
 	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
+	slices.Reverse(parts)
 	return strings.Join(parts, " ")
 }
 

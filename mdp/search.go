@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -114,7 +115,7 @@ func (sr *search) consider(di int, ds []*dist) error {
 		case sr.bestInf:
 			return nil
 		case inf:
-		case sr.bestC == nil && c.Cmp(ratOne) <= 0, sr.bestC != nil && c.Cmp(sr.bestC) <= 0:
+		case c.Cmp(sr.bestCOrOne()) <= 0:
 			return nil
 		}
 		sr.bestC, sr.bestInf = c, inf
@@ -132,7 +133,7 @@ func (sr *search) consider(di int, ds []*dist) error {
 	sr.bestDir = [2]int{p.inputs[dir[0]], p.inputs[dir[1]]}
 	sr.bestFrom = get(d1.done, 0)
 	sr.bestTo = new(big.Rat).Add(get(d2.done, 0), d2.liveMass())
-	sortStrings(ev)
+	slices.Sort(ev)
 	sr.bestEv = ev
 	return nil
 }
@@ -165,10 +166,7 @@ func (sr *search) promising(di int, ds []*dist) (bool, error) {
 	if sr.bestInf {
 		return false, nil
 	}
-	cv := ratC(ratOne)
-	if sr.bestC != nil {
-		cv = ratC(sr.bestC)
-	}
+	cv := ratC(sr.bestCOrOne())
 	A, B, err := p.upperParts(cv, d1, d2)
 	if err != nil {
 		return false, err
@@ -196,10 +194,7 @@ func (sr *search) pairPromising(di int, ds []*dist) (bool, error) {
 			if sr.bestInf {
 				return false, nil
 			}
-			cv = ratC(ratOne)
-			if sr.bestC != nil {
-				cv = ratC(sr.bestC)
-			}
+			cv = ratC(sr.bestCOrOne())
 			bound = exact.RatReal(sr.delta)
 		}
 		A, B, ok, err := p.traceParts(cv, d1, d2)
@@ -271,11 +266,15 @@ func (sr *search) exact() (bool, error) {
 	if sr.bestInf {
 		return true, nil
 	}
-	best := ratOne
+	return sr.cutC.Cmp(sr.bestCOrOne()) <= 0, nil
+}
+
+// bestCOrOne is the best c = e^ε found in ε mode, 1 when none is above 1.
+func (sr *search) bestCOrOne() *big.Rat {
 	if sr.bestC != nil {
-		best = sr.bestC
+		return sr.bestC
 	}
-	return sr.cutC.Cmp(best) <= 0, nil
+	return ratOne
 }
 
 // run searches every sequence of the horizon.
@@ -535,12 +534,4 @@ func (sr *search) names(seq []int) []string {
 		out[i] = sr.p.m.Actions[a]
 	}
 	return out
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

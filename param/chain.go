@@ -1,10 +1,12 @@
 package param
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/builder"
 	"github.com/dpcheck/dpcheck/chain"
@@ -77,7 +79,7 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 			return nil, err
 		}
 		r := append([]Trans(nil), row...)
-		sortTrans(r)
+		slices.SortStableFunc(r, func(a, b Trans) int { return cmp.Compare(a.To, b.To) })
 		for i, t := range r {
 			if t.To < 0 || t.To >= n {
 				return nil, fmt.Errorf("%w: state %s: transition to unknown state %d", ErrParam, frame.Name(s), t.To)
@@ -122,14 +124,6 @@ func New(ctx context.Context, lim poly.Limits, frame *chain.Chain, name string, 
 		}
 	}
 	return c, nil
-}
-
-func sortTrans(r []Trans) {
-	for i := 1; i < len(r); i++ {
-		for j := i; j > 0 && r[j].To < r[j-1].To; j-- {
-			r[j], r[j-1] = r[j-1], r[j]
-		}
-	}
 }
 
 // IsAbsorbing reports whether state s has no transitions.

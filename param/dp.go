@@ -810,11 +810,9 @@ func (sw *sweeper) sweep(ctx context.Context, lo, hi poly.Algebraic) ([]Piece, e
 	}
 	var out []Piece
 	if hasLeft {
-		ps, err := sw.sweep(ctx, lo, left)
-		if err != nil {
+		if out, err = sw.sweep(ctx, lo, left); err != nil {
 			return nil, err
 		}
-		out = append(out, ps...)
 	}
 	out = appendPiece(out, Piece{Lo: left, Hi: right, LoOpen: true, F: sw.cands[best]})
 	if hasRight {

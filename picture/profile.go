@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func drawProfile(c draw.Canvas, h text.Handler, title string, curves []Curve, po
 	mk := newMarkers(points, ex, dy)
 	if len(mk.pts) > 0 {
 		for _, holds := range []bool{true, false} {
-			if mk.has(holds) {
+			if slices.Contains(mk.holds, holds) {
 				name := "dp(ε, δ) violated"
 				if holds {
 					name = "dp(ε, δ) holds"
@@ -226,12 +227,9 @@ func drawProfile(c draw.Canvas, h text.Handler, title string, curves []Curve, po
 
 // finite reports whether a sampled curve has a finite point to draw.
 func finite(xys []xy) bool {
-	for _, p := range xys {
-		if !math.IsInf(p.X, 0) && !math.IsNaN(p.X) && !math.IsInf(p.Y, 0) && !math.IsNaN(p.Y) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(xys, func(p xy) bool {
+		return !math.IsInf(p.X, 0) && !math.IsNaN(p.X) && !math.IsInf(p.Y, 0) && !math.IsNaN(p.Y)
+	})
 }
 
 type legendEntry struct {
@@ -501,15 +499,6 @@ func newMarkers(points []Point, x, y axis) *markers {
 		m.holds = append(m.holds, pt.Holds)
 	}
 	return m
-}
-
-func (m *markers) has(holds bool) bool {
-	for _, h := range m.holds {
-		if h == holds {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *markers) style(holds bool) draw.GlyphStyle {

@@ -34,10 +34,8 @@ type Formula struct {
 // Globally returns G f (G<=k f for k ≥ 0), written at p as text: !(true U
 // !f), as the checker computes it.
 func Globally(f *Formula, k int, p source.Position, text string) *Formula {
-	t := &Formula{Op: verify.OpTrue, Pos: p, Text: "true"}
 	notF := &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{f}}
-	until := &Formula{Op: verify.OpUntil, Pos: p, Text: text, K: k, Args: []*Formula{t, notF}}
-	return &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{until}}
+	return &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{Eventually(notF, k, p, text)}}
 }
 
 // Eventually returns F f (F<=k f for k ≥ 0), written at p as text: true U f.

@@ -519,7 +519,7 @@ func (v *mdpEval) at(n *mdpNode, s int) (tri, error) {
 		if err != nil {
 			return triFalse, err
 		}
-		return triOf(verify.CmpHolds(f.Cmp, p[s].Cmp(f.Bound))), nil
+		return triOf(exact.CmpHolds(f.Cmp, p[s].Cmp(f.Bound))), nil
 	case verify.OpDP:
 		r, err := v.dAtInput(n, s)
 		switch {
@@ -633,7 +633,7 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 			a.Pr = p[s]
 		}
 		a.Verdict = mdp.Violated
-		if verify.CmpHolds(n.f.Cmp, a.Pr.Cmp(n.f.Bound)) {
+		if exact.CmpHolds(n.f.Cmp, a.Pr.Cmp(n.f.Bound)) {
 			a.Verdict = mdp.Holds
 		}
 		return a, true

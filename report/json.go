@@ -297,6 +297,22 @@ func num(exact, decimal string) Number {
 
 func ratNum(x *big.Rat) Number { return num(x.RatString(), exact.JSONDecimal().Rat(x)) }
 
+// optRat is x's Number, or nil for a nil x.
+func optRat(x *big.Rat) *Number {
+	if x == nil {
+		return nil
+	}
+	return ptr(ratNum(x))
+}
+
+// opt is the document f makes of *x, or nil for a nil x.
+func opt[T, D any](x *T, f func(T) D) *D {
+	if x == nil {
+		return nil
+	}
+	return ptr(f(*x))
+}
+
 func epsNum(e exact.Eps) Number {
 	n := num(e.String(), exact.JSONDecimal().Eps(e))
 	if c, ok := e.C(); ok {
@@ -365,11 +381,7 @@ func Build(entries []Entry, version string) *Document {
 				fd.Errors = append(fd.Errors, ErrorDoc{Message: errText(e.Err)})
 			}
 		}
-		if r := e.Result; r != nil && r.Model.Kind == "" {
-			for _, o := range r.Statements {
-				fd.Statements = append(fd.Statements, statementDoc(o))
-			}
-		} else if r != nil {
+		if r := e.Result; r != nil && r.Model.Kind != "" {
 			fd.Model = &ModelDoc{Kind: r.Model.Kind, Call: r.Model.Call, Note: r.Model.Note, Neighbours: r.Model.Neighbours}
 			s := r.Size
 			fd.Size = &SizeDoc{States: s.States, Transitions: s.Transitions, Inputs: s.Inputs,
@@ -381,7 +393,9 @@ func Build(entries []Entry, version string) *Document {
 					Before: ChainSizeDoc{States: l.Before.States, Transitions: l.Before.Transitions},
 					After:  ChainSizeDoc{States: l.After.States, Transitions: l.After.Transitions}})
 			}
-			for _, o := range r.Statements {
+		}
+		if e.Result != nil {
+			for _, o := range e.Result.Statements {
 				fd.Statements = append(fd.Statements, statementDoc(o))
 			}
 		}

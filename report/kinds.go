@@ -207,20 +207,13 @@ func view(o property.Outcome) kind {
 		return kind{
 			text: func(w io.Writer) {
 				r := o.Result
-				printf(w, "%s%s: %s; %s, %s\n", pad, verdictText(o), sem, count(r.Inputs, "input"), count(r.Outputs, "output"))
-				printf(w, "%s  %s\n%s  %s\n", pad, modelName(infos[0]), pad, modelName(infos[1]))
-				if r.InputVars != nil || r.OutputVars != nil {
-					printf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
-						varsText(r.OutputVars), ignoredText(r.OutputIgnored))
-				}
+				writeCompared(w, verdictText(o), sem, r.Compared, modelName(infos[0]), modelName(infos[1]))
 				if d := r.Counterexample; d != nil {
 					printf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output, ratText(d.PrA), ratText(d.PrB))
 				}
 			},
 			json: func(d *StatementDoc) {
-				d.Models = []string{modelName(infos[0]), modelName(infos[1])}
-				r := o.Result
-				d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
+				comparedDoc(d, infos, o.Result.Compared)
 				if x := o.Result.Counterexample; x != nil {
 					d.Difference = &DifferenceDoc{Input: x.Input, Output: x.Output, PrA: ratNum(x.PrA), PrB: ratNum(x.PrB)}
 				}
@@ -246,6 +239,24 @@ func varsText(vars []string) string {
 	return strings.Join(vars, ", ")
 }
 
+// writeCompared writes the first lines of check equivalent: the verdict v
+// with what was compared, the two models and what they were matched on.
+func writeCompared(w io.Writer, v, sem string, c verify.Compared, first, second string) {
+	printf(w, "%s%s: %s; %s, %s\n", pad, v, sem, count(c.Inputs, "input"), count(c.Outputs, "output"))
+	printf(w, "%s  %s\n%s  %s\n", pad, first, pad, second)
+	if c.InputVars != nil || c.OutputVars != nil {
+		printf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(c.InputVars), ignoredText(c.InputIgnored),
+			varsText(c.OutputVars), ignoredText(c.OutputIgnored))
+	}
+}
+
+// comparedDoc writes the models of check equivalent and what they were
+// matched on into its document.
+func comparedDoc(d *StatementDoc, infos [2]property.ModelInfo, c verify.Compared) {
+	d.Models = []string{modelName(infos[0]), modelName(infos[1])}
+	d.Matched = &MatchedDoc{Inputs: c.InputVars, Outputs: c.OutputVars, InputsIgnored: c.InputIgnored, OutputsIgnored: c.OutputIgnored}
+}
+
 // ignoredText names the variables a match did not look at.
 func ignoredText(vars []string) string {
 	if len(vars) == 0 {
@@ -269,14 +280,9 @@ func isCheck(o property.Outcome) bool {
 // state and probability): its name, aligned, its probability and whether
 // it is the one expected.
 func inputProbLines[P any](w io.Writer, probs []P, prob func(P) (verify.StateInfo, *big.Rat), expected func(id int) *big.Rat) {
-	width := 0
-	for _, p := range probs {
-		st, _ := prob(p)
-		width = alignTo(width, st.String())
-	}
+	var rs [][2]string
 	for _, p := range probs {
 		st, pr := prob(p)
-		name := st.String()
 		note := ""
 		if want := expected(st.ID); want != nil {
 			note = " (as expected)"
@@ -284,8 +290,9 @@ func inputProbLines[P any](w io.Writer, probs []P, prob func(P) (verify.StateInf
 				note = ", expected " + ratText(want)
 			}
 		}
-		printf(w, "%s  %s%s  %s%s\n", pad, name, strings.Repeat(" ", max(0, width-textWidth(name))), ratTextW(pr, MaxAnswerWidth), note)
+		rs = append(rs, [2]string{st.String(), ratTextW(pr, MaxAnswerWidth) + note})
 	}
+	rows(w, pad+"  ", rs)
 }
 
 // probKind is the kind of the answer of a query P, probs, one per input:
@@ -302,10 +309,7 @@ func probKind[P any](s *property.ProbQuery, probs []P, prob func(P) (verify.Stat
 			d.Outcome = "value"
 			for _, p := range probs {
 				st, pr := prob(p)
-				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr)}
-				if want := s.Expected(st.ID); want != nil {
-					ip.Expected = ptr(ratNum(want))
-				}
+				ip := InputProbDoc{State: stateDoc(st), Pr: ratNum(pr), Expected: optRat(s.Expected(st.ID))}
 				if more != nil {
 					more(p, &ip)
 				}

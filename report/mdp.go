@@ -126,28 +126,16 @@ func epsRows(r *mdp.EpsResult, names func(int) string) [][2]string {
 	return rs
 }
 
-// epsValueText is a least ε, after "ε": "= X", or the interval it lies
-// in.
-func epsValueText(r *mdp.EpsResult) string {
+// valueText is a least ε or δ, after "ε" or "δ": "= X" when exact (X
+// written by answer), or the interval it lies in (hi nil: no upper bound).
+func valueText[T any](exact bool, lo T, hi *T, text, answer func(T) string) string {
 	switch {
-	case r.Exact:
-		return "= " + epsAnswer(r.Eps)
-	case r.Upper != nil:
-		return fmt.Sprintf("not decided exactly: between %s and %s", epsText(r.Eps), epsText(*r.Upper))
+	case exact:
+		return "= " + answer(lo)
+	case hi != nil:
+		return fmt.Sprintf("not decided exactly: between %s and %s", text(lo), text(*hi))
 	}
-	return fmt.Sprintf("not decided exactly: at least %s", epsText(r.Eps))
-}
-
-// deltaValueText is a least δ, after "δ": "= X", or the interval it lies
-// in.
-func deltaValueText(r *mdp.Result) string {
-	switch {
-	case r.Exact:
-		return "= " + realText(r.Delta)
-	case r.Upper != nil:
-		return fmt.Sprintf("not decided exactly: between %s and %s", realText(r.Delta), realText(*r.Upper))
-	}
-	return fmt.Sprintf("not decided exactly: at least %s", realText(r.Delta))
+	return fmt.Sprintf("not decided exactly: at least %s", text(lo))
 }
 
 // mdpQueryKind is the kind of the answer of an ε or δ query on an MDP:
@@ -217,7 +205,9 @@ func mdpView(o property.Outcome) (kind, bool) {
 	case *property.MDPEpsOutcome:
 		params, at := queryParams(o.Statement())
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "ε " + epsValueText(o.Result) + " at δ = " + at, o.Result.Exact },
+			func() (string, bool) {
+				return "ε " + valueText(o.Result.Exact, o.Result.Eps, o.Result.Upper, epsText, epsAnswer) + " at δ = " + at, o.Result.Exact
+			},
 			func() Number { return epsNum(o.Result.Eps) },
 			func() [][2]string { return epsRows(o.Result, names) },
 			func() *MDPDoc { return epsDoc(o.Result, info) }), true
@@ -225,19 +215,16 @@ func mdpView(o property.Outcome) (kind, bool) {
 		params, at := queryParams(o.Statement())
 		_, d := o.Statement().(*property.DDeltaQuery)
 		return mdpQueryKind(o, params,
-			func() (string, bool) { return "δ " + deltaValueText(o.Result) + " at ε = " + at, o.Result.Exact },
+			func() (string, bool) {
+				return "δ " + valueText(o.Result.Exact, o.Result.Delta, o.Result.Upper, realText, realText) + " at ε = " + at, o.Result.Exact
+			},
 			func() Number { return realNum(o.Result.Delta) },
 			func() [][2]string { return resultRows(o.Result, names, d) },
 			func() *MDPDoc { return resultDoc(o.Result, info, false, d) }), true
 	case *property.MDPProbOutcome:
 		s := o.Statement().(*property.ProbQuery)
 		k := probKind(s, o.Probs, func(p property.MDPInputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, func(p property.MDPInputProb, ip *InputProbDoc) {
-			if p.Min != nil {
-				ip.Min = ptr(ratNum(p.Min))
-			}
-			if p.Max != nil {
-				ip.Max = ptr(ratNum(p.Max))
-			}
+			ip.Min, ip.Max = optRat(p.Min), optRat(p.Max)
 		})
 		k.failure = func() string {
 			for _, p := range o.Probs {
@@ -269,10 +256,7 @@ func mdpView(o property.Outcome) (kind, bool) {
 			},
 			json: func(d *StatementDoc) {
 				d.Checked = &CheckedDoc{OrderedPairs: 2 * o.Pairs()}
-				d.MDP = &MDPDoc{Verdict: o.Verdict.String()}
-				if o.State != nil {
-					d.MDP.At = ptr(stateDoc(*o.State))
-				}
+				d.MDP = &MDPDoc{Verdict: o.Verdict.String(), At: opt(o.State, stateDoc)}
 				for _, a := range o.Atoms {
 					d.MDP.Atoms = append(d.MDP.Atoms, atomDoc(a, info))
 				}
@@ -379,12 +363,7 @@ func queryFailure(o property.Outcome) string {
 
 // outputOf is the output space of a dp statement, "" for the others.
 func outputOf(st property.Statement) string {
-	switch s := st.(type) {
-	case *property.EpsQuery:
-		return s.Output().String()
-	case *property.DeltaQuery:
-		return s.Output().String()
-	case *property.DPCheck:
+	if s, ok := st.(interface{ Output() verify.Output }); ok {
 		return s.Output().String()
 	}
 	return ""
@@ -436,16 +415,8 @@ type MDPAtomDoc struct {
 }
 
 func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
-	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme}
-	if a.State != nil {
-		d.State = ptr(stateDoc(*a.State))
-	}
-	if a.WorstState != nil {
-		d.Worst = ptr(stateDoc(*a.WorstState))
-	}
-	if a.Pr != nil {
-		d.Pr = ptr(ratNum(a.Pr))
-	}
+	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme, Pr: optRat(a.Pr),
+		State: opt(a.State, stateDoc), Worst: opt(a.WorstState, stateDoc)}
 	if a.Result != nil {
 		d.Result = resultDoc(a.Result, info, true, true)
 	}
@@ -469,15 +440,7 @@ func resultDoc(r *mdp.Result, info func(int) verify.StateInfo, check, psi bool) 
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
 	}
-	if r.ProbFrom != nil {
-		d.PrFrom = ptr(ratNum(r.ProbFrom))
-	}
-	if r.ProbTo != nil {
-		d.PrTo = ptr(ratNum(r.ProbTo))
-	}
-	if r.Upper != nil {
-		d.Upper = ptr(realNum(*r.Upper))
-	}
+	d.PrFrom, d.PrTo, d.Upper = optRat(r.ProbFrom), optRat(r.ProbTo), opt(r.Upper, realNum)
 	return d
 }
 
@@ -491,12 +454,9 @@ func noGap(r *mdp.Result) bool {
 
 func epsDoc(r *mdp.EpsResult, info func(int) verify.StateInfo) *MDPDoc {
 	d := &MDPDoc{Exact: ptr(r.Exact), Reason: r.Reason, Horizon: r.Horizon, Explored: r.Explored, Pruned: r.Pruned, Transposed: r.Transposed,
-		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps))}
+		Sequence: r.Sequence, Lower: ptr(epsNum(r.Eps)), Upper: opt(r.Upper, epsNum)}
 	if r.From >= 0 {
 		d.From, d.To = ptr(stateDoc(info(r.From))), ptr(stateDoc(info(r.To)))
-	}
-	if r.Upper != nil {
-		d.Upper = ptr(epsNum(*r.Upper))
 	}
 	return d
 }

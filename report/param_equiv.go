@@ -29,12 +29,7 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 					v += ", expected " + s.Expect.Text
 				}
 			}
-			printf(w, "%s%s: %s; %s, %s\n", pad, v, s.Describe(), count(r.Inputs, "input"), count(r.Outputs, "output"))
-			printf(w, "%s  %s\n%s  %s\n", pad, call(0), pad, call(1))
-			if r.InputVars != nil || r.OutputVars != nil {
-				printf(w, "%sinputs matched on %s%s; outputs on %s%s\n", pad, varsText(r.InputVars), ignoredText(r.InputIgnored),
-					varsText(r.OutputVars), ignoredText(r.OutputIgnored))
-			}
+			writeCompared(w, v, s.Describe(), r.Compared, call(0), call(1))
 			if d := r.Counterexample; d != nil {
 				printf(w, "%sthey differ at input %s, output %s: %s vs %s\n", pad, d.Input, d.Output,
 					d.PrA.Format(s.Param), d.PrB.Format(s.Param))
@@ -42,9 +37,8 @@ func paramEquivView(o *property.ParamEquivalenceOutcome) kind {
 			}
 		},
 		json: func(d *StatementDoc) {
-			d.Models = []string{modelName(infos[0]), modelName(infos[1])}
 			r := o.Result
-			d.Matched = &MatchedDoc{Inputs: r.InputVars, Outputs: r.OutputVars, InputsIgnored: r.InputIgnored, OutputsIgnored: r.OutputIgnored}
+			comparedDoc(d, infos, r.Compared)
 			h := r.Equal
 			pd := &ParamDoc{Name: s.Param, Interval: s.IntervalText, Holds: &h}
 			if x := r.Counterexample; x != nil {

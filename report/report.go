@@ -102,13 +102,8 @@ func StatusOf(e Entry) Status {
 		return Aborted
 	case e.Err != nil:
 		var list source.ErrorList
-		if errors.As(e.Err, &list) {
-			return Invalid
-		}
-		if errors.Is(e.Err, verify.ErrModel) || errors.Is(e.Err, verify.ErrParam) {
-			return Invalid
-		}
-		if stopped(e.Err) {
+		invalid := errors.As(e.Err, &list) || errors.Is(e.Err, verify.ErrModel) || errors.Is(e.Err, verify.ErrParam)
+		if stopped(e.Err) && !invalid {
 			return Aborted
 		}
 		return Invalid

@@ -183,7 +183,7 @@ func writeCounterexampleAt(w io.Writer, indent string, cx *verify.Counterexample
 	} else {
 		bound = "= " + bound
 	}
-	rows := [][2]string{
+	rs := [][2]string{
 		{"worst event", "E* = " + witnessEvent(&cx.Witness)},
 		{"Pr[E* | " + from + "]", prFrom},
 		{"Pr[E* | " + to + "]", prTo},
@@ -202,7 +202,7 @@ func writeCounterexampleAt(w io.Writer, indent string, cx *verify.Counterexample
 		if b != nil && b.WorstNote != "" {
 			v += " " + b.WorstNote
 		}
-		rows = append(rows, [2]string{"worst output", v})
+		rs = append(rs, [2]string{"worst output", v})
 	}
 	if len(cx.Path) > 2 { // a run of more than one step
 		names := make([]string, len(cx.Path))
@@ -213,25 +213,19 @@ func writeCounterexampleAt(w io.Writer, indent string, cx *verify.Counterexample
 		if len(cx.Path) > 8 {
 			run = strings.Join(names[:3], " → ") + fmt.Sprintf(" → … (%d steps) → ", len(cx.Path)-4) + names[len(names)-1]
 		}
-		rows = append(rows, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, ratText(cx.PathPr))})
+		rs = append(rs, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, ratText(cx.PathPr))})
 	}
 	switch lo := leastLow(cx, b); {
 	case lo != nil && cx.LeastEps.IsInf():
-		rows = append(rows, [2]string{"least ε", "at least " + epsText(*lo) + "; whether a finite ε holds at this δ is not decided"})
+		rs = append(rs, [2]string{"least ε", "at least " + epsText(*lo) + "; whether a finite ε holds at this δ is not decided"})
 	case lo != nil:
-		rows = append(rows, [2]string{"least ε", "between " + epsText(*lo) + " and " + epsText(cx.LeastEps) + ", which holds at this δ"})
+		rs = append(rs, [2]string{"least ε", "between " + epsText(*lo) + " and " + epsText(cx.LeastEps) + ", which holds at this δ"})
 	case cx.LeastEps.IsInf():
-		rows = append(rows, [2]string{"least ε", "none: no finite ε holds at this δ"})
+		rs = append(rs, [2]string{"least ε", "none: no finite ε holds at this δ"})
 	default:
-		rows = append(rows, [2]string{"least ε", epsText(cx.LeastEps) + " would hold at this δ"})
+		rs = append(rs, [2]string{"least ε", epsText(cx.LeastEps) + " would hold at this δ"})
 	}
-	width := 0
-	for _, r := range rows {
-		width = alignTo(width, r[0])
-	}
-	for _, r := range rows {
-		printf(w, "%s  %s%s  %s\n", indent, r[0], strings.Repeat(" ", max(0, width-textWidth(r[0]))), r[1])
-	}
+	rows(w, indent+"  ", rs)
 }
 
 // leastLow is the lower bound on the least ε that b gives, or nil when

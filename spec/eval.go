@@ -7,7 +7,6 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/syntax"
-	"github.com/dpcheck/dpcheck/verify"
 )
 
 // Resource limits on what an expression may ask dpcheck to compute.
@@ -241,7 +240,7 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		if l.k != kNum || r.k != kNum {
 			return ev.fail(e.Pos(), "%s compares numbers, found %s and %s", e.Text, l.k, r.k)
 		}
-		return value{k: kBool, b: verify.CmpHolds(e.Text, l.num.Cmp(r.num))}, true
+		return value{k: kBool, b: exact.CmpHolds(e.Text, l.num.Cmp(r.num))}, true
 	case ESum, EProd:
 		acc, ok := ev.expr(e.Args[0])
 		for _, a := range e.Args[1:] {

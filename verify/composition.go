@@ -118,7 +118,7 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 		return nil, fmt.Errorf("%w: %d runs; a composition needs at least one", ErrParam, runs)
 	}
 	opts = opts.withDefaults()
-	for _, s := range a.inputsCompared() {
+	for _, s := range pairInputs(a.pairs) {
 		ds := a.dist[s]
 		for i, o := range ds.out {
 			if a.outputs[o] == Never {
@@ -157,11 +157,11 @@ func NewComposition(ctx context.Context, a *Analysis, runs int, opts Composition
 	return c, nil
 }
 
-// inputsCompared returns the inputs in some pair.
-func (a *Analysis) inputsCompared() []int {
+// pairInputs returns the inputs in some pair, in the order first seen.
+func pairInputs(pairs [][2]int) []int {
 	var ins []int
 	seen := map[int]bool{}
-	for _, p := range a.pairs {
+	for _, p := range pairs {
 		for _, s := range p {
 			if !seen[s] {
 				seen[s] = true
@@ -499,14 +499,11 @@ func (c *Composition) TightEpsilon(ctx context.Context, delta *big.Rat) (*EpsRes
 		}
 	}
 	b := stars[bk]
+	out.Eps = epsOf(b.c)
 	switch {
 	case b.c == nil:
-		out.Eps = exact.Inf()
 		out.Witness = c.witness(bk, "∞", exact.Eps{}, 0, true, b.A, b.B)
-	case b.c.Cmp(ratOne) <= 0:
-		out.Eps = exact.Eps{}
-	default:
-		out.Eps = exact.LnOf(b.c)
+	case b.c.Cmp(ratOne) > 0:
 		out.Witness = c.witness(bk, ">", out.Eps, b.k, composed[bk].inf.Sign() > 0, b.A, b.B)
 	}
 	return out, nil
@@ -703,13 +700,7 @@ func (p *PLD) TightEpsilon(delta *big.Rat) (exact.Eps, error) {
 		return exact.LnOf(p.d.ratio(0)), nil
 	}
 	c, _, _, _ := p.d.cStar(delta)
-	switch {
-	case c == nil:
-		return exact.Inf(), nil
-	case c.Cmp(ratOne) <= 0:
-		return exact.Eps{}, nil
-	}
-	return exact.LnOf(c), nil
+	return epsOf(c), nil
 }
 
 // Profile returns the pair's exact privacy profile.

@@ -164,7 +164,7 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 			return nil, err
 		}
 		for s := range out {
-			out[s] = CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
+			out[s] = exact.CmpHolds(f.Cmp, pr[s].Cmp(f.Bound))
 		}
 	case OpDP:
 		pr, err := m.pairProbs(ctx, f.Args[0], nil)
@@ -190,11 +190,6 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 	m.sat[key] = out
 	return out, nil
 }
-
-// CmpHolds reports whether a comparison op (one of < <= > >= = == !=)
-// holds between two values whose three-way comparison is c: see
-// exact.CmpHolds.
-func CmpHolds(op string, c int) bool { return exact.CmpHolds(op, c) }
 
 // dpPairHolds decides a ≤ c·b + δ and b ≤ c·a + δ exactly.
 func dpPairHolds(a, b *big.Rat, e exact.Eps, delta *big.Rat) (bool, error) {
@@ -277,17 +272,22 @@ func (m *Checker) step(v []*big.Rat) []*big.Rat {
 		to, p := m.c.Row(s)
 		acc.Reset()
 		for i, u := range to {
-			switch {
-			case v[u].Sign() == 0:
-			case isOne(v[u]):
-				acc.Add(p[i])
-			default:
-				acc.Add(exact.Mul(p[i], v[u]))
-			}
+			addTimes(&acc, p[i], v[u])
 		}
 		out[s] = acc.Rat(nil)
 	}
 	return out
+}
+
+// addTimes adds p·x to acc, sparing the product when x is 0 or 1.
+func addTimes(acc *chain.Accumulator, p, x *big.Rat) {
+	switch {
+	case x.Sign() == 0:
+	case isOne(x):
+		acc.Add(p)
+	default:
+		acc.Add(exact.Mul(p, x))
+	}
 }
 
 // nextVec is Pr(X^k φ) = P^k·1_φ: k exact matrix–vector products.
@@ -458,13 +458,7 @@ func (m *Checker) pr(ctx context.Context, s int, f *Formula) (*big.Rat, error) {
 			if err != nil {
 				return nil, err
 			}
-			switch {
-			case x.Sign() == 0:
-			case isOne(x):
-				acc.Add(p[i])
-			default:
-				acc.Add(exact.Mul(p[i], x))
-			}
+			addTimes(&acc, p[i], x)
 		}
 		v = acc.Rat(nil)
 	}

@@ -503,20 +503,25 @@ func (a *Analysis) tightEpsApprox(ctx context.Context, delta *big.Rat) (*EpsResu
 	}
 	out := &EpsResult{Delta: new(big.Rat).Set(delta), Checked: a.checked()}
 	b := res[bk]
-	switch {
-	case b.inf:
-		out.Eps = exact.Inf()
-	case b.c.Cmp(ratOne) <= 0:
-		out.Eps = exact.Eps{}
-	default:
-		out.Eps = exact.LnOf(b.c)
-	}
+	out.Eps = epsOf(b.c)
 	if !b.trivial && out.Eps.Sign() > 0 {
 		s, t := a.orderedPair(bk)
 		sort.Ints(b.ev)
 		out.Witness = &Witness{From: a.stateInfo(s), To: a.stateInfo(t), Event: a.outputNames(b.ev), PrFrom: b.A, PrTo: b.B}
 	}
 	return out, nil
+}
+
+// epsOf is the tight ε ln(c) of the least c ≥ 1 that meets δ: +∞ for a
+// nil c (none does), 0 for c ≤ 1.
+func epsOf(c *big.Rat) exact.Eps {
+	switch {
+	case c == nil:
+		return exact.Inf()
+	case c.Cmp(ratOne) <= 0:
+		return exact.Eps{}
+	}
+	return exact.LnOf(c)
 }
 
 // PairDelta returns the least δ for which the single ordered pair (from,

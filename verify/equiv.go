@@ -118,9 +118,6 @@ func (p projection) key(c *chain.Chain, s int) string {
 	return b.String()
 }
 
-// displayKey is a match key as people read it.
-func displayKey(k string) string { return k[2:] }
-
 // commonVars returns the variables every state of both lists has, in the
 // order of the first state, and the variables some of them lack; ok is
 // false when a state has no valuation (states are then matched by name).
@@ -175,7 +172,7 @@ func inputMatch(a, b *chain.Chain) (p projection, ignored []string, ka, kb map[s
 			k := p.key(side.c, s)
 			if t, dup := side.m[k]; dup {
 				return nil, nil, nil, nil, nil, matchErrorf("inputs %s and %s of the %s model both match %s: match on more variables by naming them alike in both models",
-					side.c.Name(t), side.c.Name(s), ordinal(i), displayKey(k))
+					side.c.Name(t), side.c.Name(s), ordinal(i), DisplayKey(k))
 			}
 			side.m[k] = s
 		}
@@ -183,13 +180,13 @@ func inputMatch(a, b *chain.Chain) (p projection, ignored []string, ka, kb map[s
 	for _, s := range a.Inputs() {
 		k := p.key(a, s)
 		if !has(kb, k) {
-			return nil, nil, nil, nil, nil, matchErrorf("input %s of the first model has no counterpart in the second", displayKey(k))
+			return nil, nil, nil, nil, nil, matchErrorf("input %s of the first model has no counterpart in the second", DisplayKey(k))
 		}
 		keys = append(keys, k)
 	}
 	for _, s := range b.Inputs() {
 		if k := p.key(b, s); !has(ka, k) {
-			return nil, nil, nil, nil, nil, matchErrorf("input %s of the second model has no counterpart in the first", displayKey(k))
+			return nil, nil, nil, nil, nil, matchErrorf("input %s of the second model has no counterpart in the first", DisplayKey(k))
 		}
 	}
 	return p, ignored, ka, kb, keys, nil
@@ -248,7 +245,7 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 		return da[ka[keys[i]]], db[kb[keys[i]]], nil
 	}, func(x, y *big.Rat) bool { return ratOrZero(x).Cmp(ratOrZero(y)) == 0 }, func(i int, o string, x, y *big.Rat) error {
 		res.Equal = false
-		res.Counterexample = &Difference{Input: displayKey(keys[i]), Output: displayKey(o), PrA: ratOrZero(x), PrB: ratOrZero(y)}
+		res.Counterexample = &Difference{Input: DisplayKey(keys[i]), Output: DisplayKey(o), PrA: ratOrZero(x), PrB: ratOrZero(y)}
 		return nil
 	})
 	return res, err

@@ -120,15 +120,7 @@ func (f *Formula) IsState() bool {
 
 // Uses reports whether the operator op occurs anywhere in f.
 func (f *Formula) Uses(op Op) bool {
-	if f.Op == op {
-		return true
-	}
-	for _, a := range f.Args {
-		if a.Uses(op) {
-			return true
-		}
-	}
-	return false
+	return f.Op == op || slices.ContainsFunc(f.Args, func(a *Formula) bool { return a.Uses(op) })
 }
 
 // String writes the formula in the .dp syntax.
@@ -274,8 +266,50 @@ func isIdent(s string) bool {
 // formulas are; X φ is decided one step later). Formulas nested in P…[…]
 // and D{…}[…] are state formulas here; their own paths are checked apart.
 func Unsupported(f *Formula) (*Formula, string) {
-	bad, why := unsupported(f)
-	return bad, why
+	switch {
+	case f.IsState():
+		return nil, ""
+	case f.Op == OpNext, f.Op == OpNot:
+		return Unsupported(f.Args[0])
+	case f.Op == OpUntil && f.K < 0:
+		for _, a := range f.Args {
+			if !a.IsState() {
+				return f, "the operands of an unbounded U, F or G must be state formulas (labels, comparisons, P…[…], D{…}[…]); use a bounded operator (F<=k, G<=k, U<=k) for the inner one"
+			}
+		}
+		return nil, ""
+	case f.Op == OpUntil:
+		if f.K == 0 {
+			return Unsupported(f.Args[1])
+		}
+		for _, a := range f.Args {
+			if leafDelay(a) < infinite {
+				return f, "a bounded operator cannot contain an unbounded U, F or G; bound the inner one too (F<=k, G<=k, U<=k)"
+			}
+		}
+		return nil, ""
+	}
+	// A conjunction or disjunction: at most one operand reaches an
+	// unbounded operator, and the others are decided by then.
+	leaf := -1
+	for i, a := range f.Args {
+		if leafDelay(a) < infinite {
+			if leaf >= 0 {
+				return f, "this combines two unbounded U, F or G; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
+			}
+			leaf = i
+		}
+	}
+	if leaf < 0 {
+		return nil, ""
+	}
+	d := leafDelay(f.Args[leaf])
+	for i, a := range f.Args {
+		if i != leaf && horizon(a) > d {
+			return f, "this combines an unbounded U, F or G with temporal operators that look further ahead; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
+		}
+	}
+	return Unsupported(f.Args[leaf])
 }
 
 // infinite is the horizon of a formula with an unbounded operator.
@@ -321,50 +355,3 @@ func leafDelay(f *Formula) int {
 }
 
 func satAdd(a, b int) int { return min(infinite, a+b) }
-
-func unsupported(f *Formula) (*Formula, string) {
-	switch {
-	case f.IsState():
-		return nil, ""
-	case f.Op == OpNext, f.Op == OpNot:
-		return unsupported(f.Args[0])
-	case f.Op == OpUntil && f.K < 0:
-		for _, a := range f.Args {
-			if !a.IsState() {
-				return f, "the operands of an unbounded U, F or G must be state formulas (labels, comparisons, P…[…], D{…}[…]); use a bounded operator (F<=k, G<=k, U<=k) for the inner one"
-			}
-		}
-		return nil, ""
-	case f.Op == OpUntil:
-		if f.K == 0 {
-			return unsupported(f.Args[1])
-		}
-		for _, a := range f.Args {
-			if leafDelay(a) < infinite {
-				return f, "a bounded operator cannot contain an unbounded U, F or G; bound the inner one too (F<=k, G<=k, U<=k)"
-			}
-		}
-		return nil, ""
-	}
-	// A conjunction or disjunction: at most one operand reaches an
-	// unbounded operator, and the others are decided by then.
-	leaf := -1
-	for i, a := range f.Args {
-		if leafDelay(a) < infinite {
-			if leaf >= 0 {
-				return f, "this combines two unbounded U, F or G; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
-			}
-			leaf = i
-		}
-	}
-	if leaf < 0 {
-		return nil, ""
-	}
-	d := leafDelay(f.Args[leaf])
-	for i, a := range f.Args {
-		if i != leaf && horizon(a) > d {
-			return f, "this combines an unbounded U, F or G with temporal operators that look further ahead; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
-		}
-	}
-	return unsupported(f.Args[leaf])
-}

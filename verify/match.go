@@ -21,7 +21,7 @@ type Matching struct {
 }
 
 // DisplayKey is a match key as people read it: "in=3", or a state's name.
-func DisplayKey(k string) string { return displayKey(k) }
+func DisplayKey(k string) string { return k[2:] }
 
 // MatchInputKeys matches the inputs of a and b as Equivalent does: on the
 // variables every input of both has, else by name, one to one (a
@@ -32,14 +32,7 @@ func MatchInputKeys(a, b *chain.Chain) (*Matching, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Matching{Vars: p, Ignored: ignored}
-	for _, s := range a.Inputs() {
-		m.A = append(m.A, p.key(a, s))
-	}
-	for _, s := range b.Inputs() {
-		m.B = append(m.B, p.key(b, s))
-	}
-	return m, nil
+	return p.matching(ignored, a, a.Inputs(), b, b.Inputs()), nil
 }
 
 // MatchOutputKeys keys the outputs as (absorbing states of a) and bs (of b)
@@ -48,18 +41,15 @@ func MatchInputKeys(a, b *chain.Chain) (*Matching, error) {
 // key (their probabilities are added). It is a *MatchError when the valued
 // outputs share no variable.
 func MatchOutputKeys(a *chain.Chain, as []int, b *chain.Chain, bs []int) (*Matching, error) {
-	var va, vb []int
-	for _, s := range as {
-		if len(a.Valuation(s)) > 0 {
-			va = append(va, s)
+	valued := func(c *chain.Chain, ss []int) (out []int) {
+		for _, s := range ss {
+			if len(c.Valuation(s)) > 0 {
+				out = append(out, s)
+			}
 		}
+		return out
 	}
-	for _, s := range bs {
-		if len(b.Valuation(s)) > 0 {
-			vb = append(vb, s)
-		}
-	}
-	common, other, ok := commonVars(a, va, b, vb)
+	common, other, ok := commonVars(a, valued(a, as), b, valued(b, bs))
 	var p projection
 	if ok {
 		if len(common) == 0 {
@@ -67,12 +57,17 @@ func MatchOutputKeys(a *chain.Chain, as []int, b *chain.Chain, bs []int) (*Match
 		}
 		p = common
 	}
-	m := &Matching{Vars: p, Ignored: other}
+	return p.matching(other, a, as, b, bs), nil
+}
+
+// matching is the Matching of the states as of a and bs of b, keyed by p.
+func (p projection) matching(ignored []string, a *chain.Chain, as []int, b *chain.Chain, bs []int) *Matching {
+	m := &Matching{Vars: p, Ignored: ignored}
 	for _, s := range as {
 		m.A = append(m.A, p.key(a, s))
 	}
 	for _, s := range bs {
 		m.B = append(m.B, p.key(b, s))
 	}
-	return m, nil
+	return m
 }

@@ -135,16 +135,7 @@ func Analyze(ctx context.Context, m *Model) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	var inputs []int
-	seen := map[int]bool{}
-	for _, p := range pairs {
-		for _, s := range p {
-			if !seen[s] {
-				seen[s] = true
-				inputs = append(inputs, s)
-			}
-		}
-	}
+	inputs := pairInputs(pairs)
 	slices.Sort(inputs)
 	a := &Analysis{chain: c, output: m.Output, pairs: pairs, dist: make(map[int]*inputDist, len(inputs))}
 	var dists map[int]dvec

@@ -254,25 +254,15 @@ func (a *Analysis) groups(s, t int, sc *scratch) []group {
 		if allEqual {
 			out = append(out, mk(first, run))
 		} else {
-			ratios := make([]*big.Rat, len(run))
-			for k, it := range run {
-				ratios[k] = ratioOf(it)
-			}
-			idx := make([]int, len(run))
-			for k := range idx {
-				idx[k] = k
-			}
-			sort.SliceStable(idx, func(x, y int) bool { return ratios[idx[x]].Cmp(ratios[idx[y]]) > 0 })
-			for k := 0; k < len(idx); {
+			// Ordered exactly, as pairLines orders such a run.
+			cmp := func(x, y item) int { return sc.cmpRatios(ds.p[x.i], dt.p[x.j], ds.p[y.i], dt.p[y.j]) }
+			sort.SliceStable(run, func(x, y int) bool { return cmp(run[x], run[y]) > 0 })
+			for k := 0; k < len(run); {
 				l := k + 1
-				for l < len(idx) && ratios[idx[l]].Cmp(ratios[idx[k]]) == 0 {
+				for l < len(run) && cmp(run[l], run[k]) == 0 {
 					l++
 				}
-				sub := make([]item, 0, l-k)
-				for _, x := range idx[k:l] {
-					sub = append(sub, run[x])
-				}
-				out = append(out, mk(ratios[idx[k]], sub))
+				out = append(out, mk(ratioOf(run[k]), run[k:l]))
 				k = l
 			}
 		}

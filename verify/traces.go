@@ -38,26 +38,11 @@ func traceDistributions(ctx context.Context, c *chain.Chain, inputs []int, out O
 	var obsName []string
 	obs := make([]int, c.NumStates())
 	for s := range obs {
-		var held []string
-		for _, l := range out.labels {
-			if c.HasLabel(s, l) {
-				held = append(held, traceLabel(l))
-			}
-		}
-		key := strings.Join(held, "\x00") // the set of labels, not its display
-		id, ok := obsID[key]
+		name := out.Observation(c, s)
+		id, ok := obsID[name]
 		if !ok {
-			var name string
-			switch len(held) {
-			case 0:
-				name = "·"
-			case 1:
-				name = held[0]
-			default:
-				name = "{" + strings.Join(held, ", ") + "}"
-			}
 			id = len(obsName)
-			obsID[key] = id
+			obsID[name] = id
 			obsName = append(obsName, name)
 		}
 		obs[s] = id
@@ -172,6 +157,26 @@ func (b byOut) Less(i, j int) bool { return b.v.out[i] < b.v.out[j] }
 func (b byOut) Swap(i, j int) {
 	b.v.out[i], b.v.out[j] = b.v.out[j], b.v.out[i]
 	b.v.p[i], b.v.p[j] = b.v.p[j], b.v.p[i]
+}
+
+// Observation is what a trace of o shows of state s of c: the observed
+// labels s holds, "·" for none, the label for one, "{a, b}" for more, each
+// written as traceLabel writes it. Two states show the same exactly when
+// they hold the same observed labels.
+func (o Output) Observation(c *chain.Chain, s int) string {
+	var held []string
+	for _, l := range o.labels {
+		if c.HasLabel(s, l) {
+			held = append(held, traceLabel(l))
+		}
+	}
+	switch len(held) {
+	case 0:
+		return "·"
+	case 1:
+		return held[0]
+	}
+	return "{" + strings.Join(held, ", ") + "}"
 }
 
 // traceLabel writes a label in a trace, quoted when it could be read as
