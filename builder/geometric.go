@@ -73,7 +73,15 @@ func TruncatedGeometricSensitivity(alpha *big.Rat, n, delta int) (*model.Mechani
 }
 
 func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*model.Mechanism, error) {
-	const name = "truncated_geometric"
+	note := func() string {
+		return fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta)
+	}
+	return geometricMechanism(ctx, "truncated_geometric", note, alpha, n, delta, geometricRows[*big.Rat])
+}
+
+// geometricMechanism checks the arguments of the geometric mechanism name
+// and builds its rows, described by note (called once they are checked).
+func geometricMechanism(ctx context.Context, name string, note func() string, alpha *big.Rat, n, delta int, rows func(context.Context, exact.Field[*big.Rat], *big.Rat, int, int, Sink[*big.Rat]) ([][2]int, error)) (*model.Mechanism, error) {
 	if err := firstError(
 		checkUnit(name, "alpha", alpha, true),
 		checkRange(name, "n", n, 1, MaxRange),
@@ -81,9 +89,8 @@ func truncatedGeometric(ctx context.Context, alpha *big.Rat, n, delta int) (*mod
 	); err != nil {
 		return nil, err
 	}
-	note := fmt.Sprintf("truncated %s-geometric mechanism over {0..%d}, sensitivity %d", alpha.RatString(), n, delta)
-	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
-		return geometricRows(ctx, exact.Rats{}, alpha, n, delta, s)
+	return rats(ctx, note(), func(s Sink[*big.Rat]) ([][2]int, error) {
+		return rows(ctx, exact.Rats{}, alpha, n, delta, s)
 	})
 }
 

@@ -34,18 +34,10 @@ func UntruncatedGeometric(alpha *big.Rat, n, delta int) (*model.Mechanism, error
 }
 
 func geometric(ctx context.Context, alpha *big.Rat, n, delta int) (*model.Mechanism, error) {
-	const name = "untruncated_geometric"
-	if err := firstError(
-		checkUnit(name, "alpha", alpha, true),
-		checkRange(name, "n", n, 1, MaxRange),
-		checkRange(name, "sensitivity", delta, 1, n),
-	); err != nil {
-		return nil, err
+	note := func() string {
+		return fmt.Sprintf("%s-geometric mechanism over {0..%d} without truncation, sensitivity %d; the outputs below 0 and above %d merged (constant ratios)", alpha.RatString(), n, delta, n)
 	}
-	note := fmt.Sprintf("%s-geometric mechanism over {0..%d} without truncation, sensitivity %d; the outputs below 0 and above %d merged (constant ratios)", alpha.RatString(), n, delta, n)
-	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
-		return untruncatedGeometricRows(ctx, exact.Rats{}, alpha, n, delta, s)
-	})
+	return geometricMechanism(ctx, "untruncated_geometric", note, alpha, n, delta, untruncatedGeometricRows[*big.Rat])
 }
 
 // untruncatedGeometricRows writes Geometric's chain into s and returns its
