@@ -118,27 +118,7 @@ func ParseConsts(defs ...string) (map[string]Value, error) {
 // 1/1000. It refuses literals over MaxLiteralLength characters and decimal
 // exponents beyond ±MaxDecimalExponent.
 func parseNumber(text string) (*big.Rat, error) {
-	if len(text) > MaxLiteralLength {
-		return nil, fmt.Errorf("the number literal has %d characters; the limit is %d", len(text), MaxLiteralLength)
-	}
-	if text == "" || text[0] == '+' || text[0] == '-' {
-		return nil, fmt.Errorf("malformed number %q", text)
-	}
-	if i := strings.IndexAny(text, "eE"); i >= 0 {
-		e, err := strconv.ParseInt(strings.TrimPrefix(text[i+1:], "+"), 10, 64)
-		if err != nil || e > MaxDecimalExponent || e < -MaxDecimalExponent {
-			return nil, fmt.Errorf("the exponent of %s is outside ±%d", text, MaxDecimalExponent)
-		}
-	}
-	if len(text) <= 18 && strings.Trim(text, "0123456789") == "" {
-		n, _ := strconv.ParseInt(text, 10, 64)
-		return new(big.Rat).SetInt64(n), nil
-	}
-	x, ok := new(big.Rat).SetString(text)
-	if !ok {
-		return nil, fmt.Errorf("malformed number %q", text)
-	}
-	return x, nil
+	return syntax.ParseNumber(text, MaxLiteralLength, MaxDecimalExponent)
 }
 
 // sized reports whether x is within MaxValueBits.

@@ -549,7 +549,7 @@ func evalLiteral(l *litRec) (*big.Rat, string, int32) {
 		if b == 0 {
 			return nil, "division by zero", l.slashRel
 		}
-		return smallRat(a, b), "", 0
+		return syntax.SmallRat(a, b), "", 0
 	}
 	a, err := parseNumber(l.num)
 	if err != nil {
