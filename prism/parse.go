@@ -635,10 +635,7 @@ var (
 	relOps      = []string{"<", "<=", ">", ">="}
 )
 
-func (p *parser) implies() *Expr {
-	e := p.binary(EImplies, impliesOps, p.iff)
-	return e
-}
+func (p *parser) implies() *Expr { return p.binary(EImplies, impliesOps, p.iff) }
 
 func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
 
@@ -651,21 +648,9 @@ func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
 func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
 func (p *parser) and() *Expr { return p.nary(EAnd, "&", p.not) }
 
-func (p *parser) not() *Expr {
-	if !p.IsOp("!") {
-		return p.equality()
-	}
-	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
-	defer p.Unnest()
-	return p.node(ENot, start, "", p.not())
-}
+func (p *parser) not() *Expr { return p.prefix("!", ENot, p.not, p.equality) }
 
-func (p *parser) equality() *Expr {
-	e := p.binary(ECmp, equalityOps, p.relation)
-	return e
-}
+func (p *parser) equality() *Expr { return p.binary(ECmp, equalityOps, p.relation) }
 
 func (p *parser) relation() *Expr { return p.binary(ECmp, relOps, p.sum) }
 
@@ -687,15 +672,19 @@ func (p *parser) join(op Op, start int, args []*Expr) *Expr {
 	return p.node(op, start, "", args...)
 }
 
-func (p *parser) unary() *Expr {
-	if !p.IsOp("-") {
-		return p.basic()
+func (p *parser) unary() *Expr { return p.prefix("-", ENeg, p.unary, p.basic) }
+
+// prefix parses the prefix operator text (a level of nesting) and its
+// operand, or else what next parses.
+func (p *parser) prefix(text string, op Op, operand, next func() *Expr) *Expr {
+	if !p.IsOp(text) {
+		return next()
 	}
 	start := p.Tok.Off
 	p.Nest(start, MaxNesting)
 	p.Advance()
 	defer p.Unnest()
-	return p.node(ENeg, start, "", p.unary())
+	return p.node(op, start, "", operand())
 }
 
 // basic parses a literal, a name, a call, a parenthesised expression and,
