@@ -143,8 +143,6 @@ func describe(t token) string {
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) { p.Unexpected(describe(p.Tok), expected) }
 
-func (p *parser) peekIsOp(text string) bool { return p.Peek.Kind == tOp && p.Peek.Text == text }
-
 // expect consumes the operator text or fails, saying what was expected
 // (the operator itself when expected is empty).
 func (p *parser) expect(text, expected string) {
@@ -251,7 +249,7 @@ func (p *parser) modelFile(m *ModelFile) {
 			if msg, ok := refusedTypes[w]; ok {
 				p.Fail(start, "%s", msg)
 			}
-			if !keywords[w] && p.peekIsOp(":") {
+			if !keywords[w] && p.PeekIsOp(":") {
 				p.Fail(start, "the variable %s is declared outside a module: declare it inside module … endmodule, or as global %s : …", w, w)
 			}
 			p.unexpected(topWords)
@@ -392,7 +390,7 @@ func (p *parser) module() *Module {
 		m.Span = Span{start, p.LastEnd}
 		return m
 	}
-	for p.Tok.Kind == tIdent && p.peekIsOp(":") {
+	for p.Tok.Kind == tIdent && p.PeekIsOp(":") {
 		m.Vars = append(m.Vars, p.varDecl(p.Tok.Off))
 	}
 	if p.Is("invariant") {
@@ -402,7 +400,7 @@ func (p *parser) module() *Module {
 		m.Commands = append(m.Commands, p.command())
 	}
 	if !p.Is("endmodule") {
-		if p.Tok.Kind == tIdent && p.peekIsOp(":") {
+		if p.Tok.Kind == tIdent && p.PeekIsOp(":") {
 			p.Fail(p.Tok.Off, "the variable %s is declared after a command: declare the variables of a module before its commands", p.Tok.Text)
 		}
 		if p.Is("invariant") {
@@ -492,7 +490,7 @@ func (p *parser) update(start int) *Update {
 		a := &Assign{Span: Span{Start: p.Tok.Off}}
 		p.Advance()
 		if p.Tok.Kind != tPrimed {
-			if p.Tok.Kind == tIdent && p.peekIsOp("=") {
+			if p.Tok.Kind == tIdent && p.PeekIsOp("=") {
 				p.Fail(p.Tok.Off, "the variable of an update is primed: write (%s'=…)", p.Tok.Text)
 			}
 			p.unexpected(`a primed variable: (x'=…)`)
@@ -740,7 +738,7 @@ func (p *parser) word() *Expr {
 	case "func":
 		return p.oldCall()
 	case "min", "max":
-		if !p.peekIsOp("(") {
+		if !p.PeekIsOp("(") {
 			p.Fail(start, "%s is a function: %s", t.Text, functions[t.Text].usage)
 		}
 		return p.call()
@@ -757,18 +755,18 @@ func (p *parser) word() *Expr {
 			p.Fail(start, "%s is a property operator: it cannot appear in a model", t.Text)
 		}
 	case "D":
-		if p.prop && p.peekIsOp("{") {
+		if p.prop && p.PeekIsOp("{") {
 			return p.dp()
 		}
 	case "multi":
-		if p.prop && p.peekIsOp("(") {
+		if p.prop && p.PeekIsOp("(") {
 			p.Fail(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
 		}
 	}
 	if keywords[t.Text] {
 		p.unexpected("an expression")
 	}
-	if p.peekIsOp("(") {
+	if p.PeekIsOp("(") {
 		return p.call()
 	}
 	p.Advance()

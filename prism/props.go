@@ -54,7 +54,7 @@ func (p *parser) oneProperty() *Property {
 	start := p.Tok.Off
 	p.count(start)
 	pr := &Property{}
-	if p.Tok.Kind == tString && p.peekIsOp(":") {
+	if p.Tok.Kind == tString && p.PeekIsOp(":") {
 		n := p.quoted("", "property")
 		pr.Name = &n
 		p.Advance() // :
@@ -293,7 +293,7 @@ func (p *parser) bound(op string) (*Expr, bool) {
 	case "<=", "<":
 		strict := p.Tok.Text == "<"
 		p.Advance()
-		if p.Tok.Kind == tIdent && p.peekIsOp("(") && !keywords[p.Tok.Text] {
+		if p.Tok.Kind == tIdent && p.PeekIsOp("(") && !keywords[p.Tok.Text] {
 			if _, ok := functions[p.Tok.Text]; !ok {
 				start, name := p.Tok.Off, p.Tok.Text
 				p.Advance()

@@ -286,7 +286,7 @@ func (p *parser) stmt() Stmt {
 	case "neighbours", "neighbors":
 		p.Advance()
 		s := &NeighboursStmt{}
-		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == "~" {
+		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.PeekIsOp("~") {
 			s.Pairs = syntax.List(&p.Parser, ",", func() Pair {
 				off := p.Tok.Off // before name reads the token
 				pr := Pair{Off: off, A: p.name("a state name")}
@@ -346,7 +346,7 @@ func (p *parser) stmt() Stmt {
 			case p.Is("holds") || p.Is("violated") || p.Is("unknown"):
 				ex.Outcome = p.Tok.Text
 				p.Advance()
-			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == ":":
+			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.PeekIsOp(":"):
 				ex.Values = syntax.List(&p.Parser, ",", func() NamedValue {
 					nv := NamedValue{Name: p.name("an input")}
 					p.expect(":")
@@ -376,7 +376,7 @@ func (p *parser) notAStatement() {
 	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
 		p.Fail(p.Tok.Off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.Tok.Text)
 	}
-	if w := p.Tok.Text; p.Tok.Kind == tIdent && p.Peek.Kind == tOp && p.Peek.Text == "(" {
+	if w := p.Tok.Text; p.Tok.Kind == tIdent && p.PeekIsOp("(") {
 		verb := "check"
 		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
 			verb = "query"
@@ -474,6 +474,13 @@ func (p *parser) call(expected string) *Expr {
 	return p.primary()
 }
 
+// enter consumes an operator that opens a level of nesting, counted at
+// the token after it (Unnest leaves it).
+func (p *parser) enter() {
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+}
+
 func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
 	if p.Nodes++; p.Nodes > p.maxNodes {
 		p.Fail(start, "the expressions of this file have more than %s operators and operands; the limit is %s (an explicit chain's numbers and fractions count none)",
@@ -489,8 +496,7 @@ func (p *parser) expr() *Expr {
 	if !p.IsOp("?") {
 		return c
 	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	a := p.expr()
 	p.expect(":")
@@ -505,8 +511,7 @@ func (p *parser) implies() *Expr {
 	if !p.IsOp("=>") {
 		return l
 	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	r := p.implies()
 	return p.node(EImplies, start, "", l, r)
@@ -546,14 +551,12 @@ func (p *parser) not() *Expr {
 	start := p.Tok.Off
 	switch {
 	case p.IsOp("!"):
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		return p.node(ENot, start, "", p.not())
 	case p.Tok.Kind == tIdent && (p.Tok.Text == "X" || p.Tok.Text == "F" || p.Tok.Text == "G"):
 		op := p.Tok.Text
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		var pow, bound *Expr
 		if p.IsOp("^") {
@@ -605,8 +608,7 @@ func (p *parser) join(op ExprOp, start int, args []*Expr) *Expr {
 func (p *parser) unary() *Expr {
 	start := p.Tok.Off
 	if p.IsOp("-") {
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		return p.node(ENeg, start, "", p.unary())
 	}
@@ -614,8 +616,7 @@ func (p *parser) unary() *Expr {
 	if !p.IsOp("^") {
 		return base
 	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	return p.node(EPow, start, "", base, p.unary())
 }
@@ -636,15 +637,13 @@ func (p *parser) primary() *Expr {
 	case tOp:
 		switch t.Text {
 		case "(":
-			p.Advance()
-			p.Nest(p.Tok.Off, MaxNesting)
+			p.enter()
 			defer p.Unnest()
 			e := p.expr()
 			p.expect(")")
 			return p.node(EParen, start, "", e)
 		case "|":
-			p.Advance()
-			p.Nest(p.Tok.Off, MaxNesting)
+			p.enter()
 			defer p.Unnest()
 			e := p.sum()
 			p.expect("|")
@@ -657,11 +656,11 @@ func (p *parser) primary() *Expr {
 		switch {
 		case t.Text == "P" && p.Peek.Kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.Peek.Text):
 			return p.prob()
-		case (t.Text == "Pmin" || t.Text == "Pmax") && p.Peek.Kind == tOp && p.Peek.Text == "=":
+		case (t.Text == "Pmin" || t.Text == "Pmax") && p.PeekIsOp("="):
 			return p.prob()
-		case t.Text == "D" && p.Peek.Kind == tOp && p.Peek.Text == "{":
+		case t.Text == "D" && p.PeekIsOp("{"):
 			return p.dp()
-		case p.Peek.Kind == tOp && p.Peek.Text == "(":
+		case p.PeekIsOp("("):
 			return p.callExpr()
 		case slices.Contains(functions, t.Text):
 			p.Advance()
@@ -719,10 +718,10 @@ func (p *parser) callExpr() *Expr {
 			p.unexpected(`an argument or ")"`)
 		}
 		named := p.Tok.Kind == tIdent && (params == nil || slices.Contains(params, p.Tok.Text))
-		if named && p.Peek.Kind == tOp && p.Peek.Text == "==" {
+		if named && p.PeekIsOp("==") {
 			p.Fail(p.Peek.Off, "a named argument is written with one =: %s = …", p.Tok.Text)
 		}
-		if named && p.Peek.Kind == tOp && p.Peek.Text == "=" {
+		if named && p.PeekIsOp("=") {
 			as := p.Tok.Off
 			n := p.Tok.Text
 			p.Advance()
@@ -753,8 +752,7 @@ func (p *parser) prob() *Expr {
 	extreme := strings.TrimPrefix(p.Tok.Text, "P") // "min", "max" or ""
 	p.Advance()
 	op := extreme + p.Tok.Text
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	if extreme != "" && !p.IsOp("?") {
@@ -776,8 +774,7 @@ func (p *parser) prob() *Expr {
 func (p *parser) dp() *Expr {
 	start := p.Tok.Off
 	p.Advance()
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	eps := p.expr()
 	if p.IsOp("}") {
@@ -816,7 +813,7 @@ func (p *parser) module() *ModuleStmt {
 	defer func() { p.inModule = false }()
 	for !p.Is("endmodule") {
 		start := p.Tok.Off
-		if p.Is("inputs") && p.Peek.Kind == tIdent && p.colonAfterPeek() {
+		if p.Is("inputs") && p.Peek.Kind == tIdent && p.afterPeek(":") {
 			p.Fail(p.Tok.Off, `unexpected "inputs" (did you mean input? an input variable is declared input d : [lo..hi];)`)
 		}
 		if p.Tok.Kind == tEOF || p.Tok.Kind == tIdent && (isStatementWord(p.Tok.Text) || p.Tok.Text == "mdp" && p.Peek.Kind == tIdent && p.Peek.Text == "module") && p.Peek.Kind != tOp {
@@ -829,7 +826,7 @@ func (p *parser) module() *ModuleStmt {
 			s.Items = append(s.Items, c)
 			continue
 		}
-		if !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
+		if !p.PeekIsOp(":") {
 			// Not a declaration: a misspelt endmodule, or a command
 			// without its brackets.
 			p.misspelt([]string{"endmodule"}, "")
@@ -884,12 +881,13 @@ func (p *parser) module() *ModuleStmt {
 	return s
 }
 
-// colonAfterPeek reports whether ":" follows the next token.
-func (p *parser) colonAfterPeek() bool {
+// afterPeek reports whether the token after the next is one of the
+// operators ops.
+func (p *parser) afterPeek(ops ...string) bool {
 	m := p.mark()
 	defer p.reset(m)
 	p.Advance()
-	return p.Peek.Kind == tOp && p.Peek.Text == ":"
+	return p.Peek.Kind == tOp && slices.Contains(ops, p.Peek.Text)
 }
 
 // command parses "[ACTION] GUARD -> UPDATES;".
@@ -906,7 +904,7 @@ func (p *parser) command() *CommandDecl {
 		p.unexpected(`"->" between the guard and the updates: [] guard -> updates;`)
 	}
 	p.Advance()
-	if p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
+	if p.Is("true") && !p.PeekIsOp(":") {
 		p.Advance()
 	} else {
 		for {
@@ -928,12 +926,12 @@ func (p *parser) command() *CommandDecl {
 func (p *parser) update() *UpdateDecl {
 	u := &UpdateDecl{Span: Span{Start: p.Tok.Off}}
 	switch {
-	case p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":"):
-	case p.assignmentAhead():
+	case p.Is("true") && !p.PeekIsOp(":"):
+	case p.parenNameThen("'"): // an assignment (x' = …)
 	default:
 		// (x = 1) is a probability only when ":" follows; otherwise it is an
 		// assignment without its prime.
-		unprimed, name := p.unprimedAhead(), p.Peek
+		unprimed, name := p.parenNameThen("=", "~"), p.Peek
 		u.Prob = p.expr()
 		if unprimed && !p.IsOp(":") {
 			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", name.Text)
@@ -964,35 +962,12 @@ func (p *parser) update() *UpdateDecl {
 
 // isStatementWord reports whether a word starts a statement outside
 // modules.
-func isStatementWord(w string) bool {
-	switch w {
-	case "const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "neighbors", "param", "check", "query":
-		return true
-	}
-	return false
-}
+func isStatementWord(w string) bool { return w == "neighbors" || slices.Contains(statementKeywords, w) }
 
-// unprimedAhead reports whether "(NAME =" comes next: an assignment
-// without its prime.
-func (p *parser) unprimedAhead() bool {
-	if !p.IsOp("(") || p.Peek.Kind != tIdent {
-		return false
-	}
-	m := p.mark()
-	defer p.reset(m)
-	p.Advance()
-	return p.Peek.Kind == tOp && (p.Peek.Text == "=" || p.Peek.Text == "~")
-}
-
-// assignmentAhead reports whether "(NAME '" comes next.
-func (p *parser) assignmentAhead() bool {
-	if !p.IsOp("(") || p.Peek.Kind != tIdent {
-		return false
-	}
-	m := p.mark()
-	defer p.reset(m)
-	p.Advance()
-	return p.Peek.Kind == tOp && p.Peek.Text == "'"
+// parenNameThen reports whether "(NAME" comes next, followed by one of
+// the operators ops.
+func (p *parser) parenNameThen(ops ...string) bool {
+	return p.IsOp("(") && p.Peek.Kind == tIdent && p.afterPeek(ops...)
 }
 
 // assignment parses "(x' = E)" or "(x' ~ DIST(…))".
@@ -1008,7 +983,7 @@ func (p *parser) assignment() AssignDecl {
 	case p.IsOp("~"):
 		p.Advance()
 		a.Draw = p.call("a distribution such as geometric(alpha, centre, lo, hi)")
-	case p.IsOp("==") || p.IsOp(":") && p.Peek.Kind == tOp && p.Peek.Text == "=":
+	case p.IsOp("==") || p.IsOp(":") && p.PeekIsOp("="):
 		p.Fail(p.Tok.Off, "an update assigns with one =: (%s' = …)", a.Var.Name)
 	default:
 		p.unexpected(`"=" or "~"`)

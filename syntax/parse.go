@@ -68,6 +68,10 @@ func (p *Parser) Is(text string) bool {
 // IsOp reports whether the current token is the operator text.
 func (p *Parser) IsOp(text string) bool { return p.Tok.Kind == Op && p.Tok.Text == text }
 
+// PeekIsOp reports whether the token after the current one is the
+// operator text.
+func (p *Parser) PeekIsOp(text string) bool { return p.Peek.Kind == Op && p.Peek.Text == text }
+
 // Nest enters one level of nesting, failing at off when that is deeper
 // than max.
 func (p *Parser) Nest(off, max int) {
