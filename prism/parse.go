@@ -547,7 +547,14 @@ func (p *parser) rewards() *Rewards {
 	return r
 }
 
-// nest enters one level of nesting, for the operator at offset off.
+// enter consumes an operator that opens a level of nesting, counted at
+// the operator (Unnest leaves it).
+func (p *parser) enter() {
+	p.Nest(p.Tok.Off, MaxNesting)
+	p.Advance()
+}
+
+// node makes an expression node, counted against MaxNodes.
 func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
 	p.count(start)
 	return &Expr{Off: int32(start), End: int32(p.LastEnd), Op: op, Text: text, Args: args}
@@ -606,8 +613,7 @@ func (p *parser) ite() *Expr {
 	if !p.IsOp("?") {
 		return c
 	}
-	p.Nest(p.Tok.Off, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	a := p.implies()
 	p.expect(":", `":" of c ? a : b`)
@@ -679,8 +685,7 @@ func (p *parser) prefix(text string, op Op, operand, next func() *Expr) *Expr {
 		return next()
 	}
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	return p.node(op, start, "", operand())
 }
@@ -710,8 +715,7 @@ func (p *parser) basic() *Expr {
 		p.Fail(start, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", t.Text, t.Text)
 	case tOp:
 		if t.Text == "(" {
-			p.Nest(start, MaxNesting)
-			p.Advance()
+			p.enter()
 			defer p.Unnest()
 			e := p.exprExpect("an expression")
 			p.expect(")", "")
@@ -780,8 +784,7 @@ func (p *parser) call() *Expr {
 	if _, ok := functions[name]; !ok {
 		p.Fail(start, "unknown function %s (PRISM's functions: %s)", name, functionList)
 	}
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.Advance() // (
 	defer p.Unnest()
 	args := p.args()
@@ -793,8 +796,7 @@ func (p *parser) call() *Expr {
 // oldCall parses func(NAME, ARGS).
 func (p *parser) oldCall() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.expect("(", `"(": func(name, arguments…)`)
 	defer p.Unnest()
 	if p.Tok.Kind != tIdent {

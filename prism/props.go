@@ -93,8 +93,7 @@ func (p *parser) property() *Expr {
 // prob parses P~p [ψ], P=? [ψ], Pmin=? [ψ], Pmax=? [ψ] (also P min=?).
 func (p *parser) prob() *Expr {
 	start, w := p.Tok.Off, p.Tok.Text
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	var rel string
@@ -145,8 +144,7 @@ func (p *parser) prob() *Expr {
 // oldFilter parses the old-style filter {STATES}{min}{max} inside P[…].
 func (p *parser) oldFilter() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	states := p.sub(true, false, "the states of the filter {…}")
 	p.expect("}", "")
@@ -166,8 +164,7 @@ func (p *parser) oldFilter() *Expr {
 // dp parses the dpCTL operator D{ε, δ}[ψ]; ε or δ may be ?.
 func (p *parser) dp() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance() // D
+	p.enter()   // D
 	p.Advance() // {
 	defer p.Unnest()
 	eps := p.dpParam("ε")
@@ -202,8 +199,7 @@ var filterOps = []string{"min", "max", "argmin", "argmax", "count", "sum", "+", 
 // filter parses filter(OP, φ, STATES?).
 func (p *parser) filter() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.expect("(", `"(": filter(op, φ, states)`)
 	defer p.Unnest()
 	op, opOff := p.Tok.Text, p.Tok.Off
@@ -263,8 +259,7 @@ func (p *parser) temporal() *Expr {
 		return p.ite()
 	}
 	start, op := p.Tok.Off, p.Tok.Text
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	var strict bool
