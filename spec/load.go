@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/syntax"
@@ -366,18 +367,18 @@ func (p *parser) loadRow(d *chainData) {
 	}
 }
 
-// continuesExpr reports whether the current token continues an
-// expression after an operand: a binary or postfix operator of the
-// grammar (^ * / + - comparisons & | U => ?).
-func (p *parser) continuesExpr() bool {
-	switch p.Tok.Kind {
+// continuesExpr reports whether the token t continues an expression
+// after an operand: a binary or postfix operator of the grammar (^ * / +
+// - comparisons & | U => ?).
+func continuesExpr(t token) bool {
+	switch t.Kind {
 	case tOp:
-		switch p.Tok.Text {
+		switch t.Text {
 		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?":
 			return true
 		}
 	case tIdent:
-		return p.Tok.Text == "U"
+		return t.Text == "U"
 	}
 	return false
 }
@@ -395,7 +396,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 	start, num := p.Tok.Off, p.Tok.Text
 	p.Advance()
 	l := litRec{num: num}
-	if p.continuesExpr() {
+	if continuesExpr(p.Tok) {
 		if !p.IsOp("/") {
 			p.reset(m)
 			return 0, false
@@ -408,7 +409,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 		}
 		l.den, l.denRel = p.Tok.Text, int32(p.Tok.Off-start)
 		p.Advance()
-		if p.continuesExpr() {
+		if continuesExpr(p.Tok) {
 			p.reset(m)
 			return 0, false
 		}
@@ -451,14 +452,8 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 	if err != nil {
 		return 0, false
 	}
-	switch {
-	case next.Kind == tIdent && next.Text == "U":
+	if continuesExpr(next) || next.Kind == tOp && slices.Contains([]string{"(", "{", "[", "'"}, next.Text) {
 		return 0, false
-	case next.Kind == tOp:
-		switch next.Text {
-		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?", "(", "{", "[", "'":
-			return 0, false
-		}
 	}
 	p.LastEnd = end
 	p.Sc.Off = sc.Off
