@@ -55,22 +55,8 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	if r.stop || n == 0 {
 		return nil, nil
 	}
-	labels, inputs := r.labels(lab, n)
-	vals := r.states(sta, n)
-	if len(r.errs) > 0 || r.stop {
-		return nil, nil
-	}
-	r.size.transitions = len(d.list)
-	if r.overMemory(tra, lab, len(inputs)) {
-		return nil, nil
-	}
-	b := frameStates(n, vals, labels)
-	for _, s := range inputs {
-		b.MarkInput(s)
-	}
-	frame, err := b.Build()
-	if err != nil { // the states were checked: it does not happen
-		r.errorf(tra, 0, "%v", err)
+	frame := r.build(tra, lab, sta, n, len(d.list), nil)
+	if frame == nil {
 		return nil, nil
 	}
 	// Name the choices, state by state.

@@ -426,13 +426,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	case ENot:
 		n.Op, n.Args = expr.Not, []*expr.Expr{t.moduleExpr(e.Args[0], true)}
 	case EAnd, EOr:
-		n.Op = expr.And
-		if e.Op == EOr {
-			n.Op = expr.Or
-		}
-		for _, a := range e.Args {
-			n.Args = append(n.Args, t.moduleExpr(a, true))
-		}
+		return t.junction(n, e, func(a *Expr) *expr.Expr { return t.moduleExpr(a, true) })
 	case EImplies:
 		n.Op, n.Args = expr.Implies, []*expr.Expr{t.moduleExpr(e.Args[0], true), t.moduleExpr(e.Args[1], true)}
 	case EIte:
@@ -441,18 +435,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		n.Op, n.CmpOp = expr.Cmp, e.Text
 		n.Args = []*expr.Expr{t.moduleExpr(e.Args[0], false), t.moduleExpr(e.Args[1], false)}
 	case ESum, EProd:
-		n.Op = expr.Sum
-		if e.Op == EProd {
-			n.Op = expr.Prod
-		}
-		for _, a := range e.Args {
-			x := t.moduleExpr(a, false)
-			if e.Op == EProd && a.Minus {
-				x.Pos = c.position(opBefore(a))
-			}
-			n.Args = append(n.Args, x)
-			n.Inv = append(n.Inv, a.Minus)
-		}
+		return t.arith(n, e, func(a *Expr) *expr.Expr { return t.moduleExpr(a, false) })
 	case ENeg:
 		n.Op, n.Args = expr.Neg, []*expr.Expr{t.moduleExpr(e.Args[0], false)}
 	case EAbs:
