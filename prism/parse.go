@@ -448,18 +448,14 @@ func (p *parser) command() *Command {
 		}
 		p.expect(";", `"&" or ";"`)
 	} else {
-		for {
+		c.Updates = syntax.List(&p.Parser, "+", func() *Update {
 			ustart := p.Tok.Off
 			prob := p.exprExpect(`the updates: p : (x'=…) + …, (x'=…) or true`)
 			p.expect(":", `":" after the probability of an update`)
 			u := p.update(ustart)
 			u.Prob = prob
-			c.Updates = append(c.Updates, u)
-			if !p.IsOp("+") {
-				break
-			}
-			p.Advance()
-		}
+			return u
+		})
 		p.expect(";", `"&", "+" or ";"`)
 	}
 	c.Span = Span{start, p.LastEnd}
@@ -478,7 +474,7 @@ func (p *parser) update(start int) *Update {
 		return u
 	}
 	expected := `an update (x'=…) or true`
-	for {
+	u.Assigns = syntax.List(&p.Parser, "&", func() *Assign {
 		if !p.IsOp("(") {
 			if p.Tok.Kind == tPrimed {
 				p.Fail(p.Tok.Off, "an update is written in parentheses: (%s'=…)", p.Tok.Text)
@@ -504,12 +500,8 @@ func (p *parser) update(start int) *Update {
 		a.Value = p.exprExpect("the new value")
 		p.expect(")", "")
 		a.End = p.LastEnd
-		u.Assigns = append(u.Assigns, a)
-		if !p.IsOp("&") {
-			break
-		}
-		p.Advance()
-	}
+		return a
+	})
 	u.Span = Span{start, p.LastEnd}
 	return u
 }

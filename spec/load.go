@@ -264,7 +264,7 @@ func (p *parser) loadState(d *chainData) {
 	}
 	if p.IsOp("(") {
 		p.Advance()
-		for {
+		syntax.Each(&p.Parser, ",", func() {
 			w := p.word("VARIABLE = VALUE")
 			p.expect("=")
 			v := valRec{off: int32(w.Off), expr: -1}
@@ -279,26 +279,18 @@ func (p *parser) loadState(d *chainData) {
 				v.word = d.word(w.Name)
 				d.vals = push(d.vals, v)
 			}
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+		})
 		p.expect(")")
 	}
 	if p.IsOp("[") {
 		p.Advance()
 		if !p.IsOp("]") {
-			for {
+			syntax.Each(&p.Parser, ",", func() {
 				l := p.name("a label")
 				if keep {
 					d.labels = push(d.labels, labelRec{word: d.word(l.Text), off: int32(l.Off)})
 				}
-				if !p.IsOp(",") {
-					break
-				}
-				p.Advance()
-			}
+			})
 		}
 		p.expect("]")
 	}
@@ -323,7 +315,7 @@ func (p *parser) loadRow(d *chainData) {
 		r.tLo = int32(len(d.targets))
 	}
 	n := 0
-	for {
+	syntax.Each(&p.Parser, ",", func() {
 		to := p.name("a transition TARGET : PROBABILITY")
 		p.rowColon(to)
 		n++
@@ -345,11 +337,7 @@ func (p *parser) loadRow(d *chainData) {
 			t.to = d.sym(to.Text)
 			d.targets = push(d.targets, t)
 		}
-		if !p.IsOp(",") {
-			break
-		}
-		p.Advance()
-	}
+	})
 	d.nRowTrans += n + 1
 	if p.Is("else") {
 		p.Advance()

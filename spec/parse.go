@@ -907,16 +907,13 @@ func (p *parser) command() *CommandDecl {
 	if p.Is("true") && !p.PeekIsOp(":") {
 		p.Advance()
 	} else {
-		for {
-			c.Updates = append(c.Updates, p.update())
+		c.Updates = syntax.List(&p.Parser, "+", func() *UpdateDecl {
+			u := p.update()
 			if p.IsOp(":") {
 				p.Fail(p.Tok.Off, "the probability comes before its update: P : (x' = …) + …")
 			}
-			if !p.IsOp("+") {
-				break
-			}
-			p.Advance()
-		}
+			return u
+		})
 	}
 	p.expectSemicolon("command")
 	return c
@@ -949,13 +946,7 @@ func (p *parser) update() *UpdateDecl {
 		u.End = p.LastEnd
 		return u
 	}
-	for {
-		u.Assigns = append(u.Assigns, p.assignment())
-		if !p.IsOp("&") {
-			break
-		}
-		p.Advance()
-	}
+	u.Assigns = syntax.List(&p.Parser, "&", p.assignment)
 	u.End = p.LastEnd
 	return u
 }

@@ -120,12 +120,18 @@ func Left[E any](p *Parser, ops []string, max int, operand func() E, join func(l
 // List parses a level of one associative operator as a list:
 // operand (op operand)*.
 func List[E any](p *Parser, op string, operand func() E) []E {
-	args := []E{operand()}
+	var args []E
+	Each(p, op, func() { args = append(args, operand()) })
+	return args
+}
+
+// Each parses item (op item)*, item consuming each.
+func Each(p *Parser, op string, item func()) {
+	item()
 	for p.IsOp(op) {
 		p.Advance()
-		args = append(args, operand())
+		item()
 	}
-	return args
 }
 
 // CutShort reports whether the current token runs into something the
