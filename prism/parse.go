@@ -1,7 +1,6 @@
 package prism
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -9,23 +8,20 @@ import (
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
-// Limits of the parser.
+// Limits of the parser (package syntax's, which says why).
 const (
 	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
 	// operators (-, !, X, F, G), the branches of ? :, each further link of
 	// a chain of =>, <=>, = or <, calls, filters and the brackets of P and
-	// D each add a level. Deeper input is refused before the parser
-	// recurses further, so no input can exhaust the stack.
-	MaxNesting = 1000
+	// D each add a level.
+	MaxNesting = syntax.MaxNesting
 	// MaxNodes bounds the operators and operands of the expressions a file
 	// holds, and its declarations, commands, updates and properties, each
-	// one: 70 to 200 bytes each as parsed and declared, so that the memory
-	// a file takes is bounded whatever its size (2^23 is a 16 MB line of
-	// x+x+…, about 0.6 GB).
-	MaxNodes = 1 << 23
-	// MaxFileSize bounds the source the parser accepts (offsets are kept
-	// in 32 bits).
-	MaxFileSize = 1<<31 - 1
+	// one: 70 to 200 bytes each as parsed and declared (2^23 is a 16 MB
+	// line of x+x+…, about 0.6 GB).
+	MaxNodes = syntax.MaxNodes
+	// MaxFileSize bounds the source the parser accepts.
+	MaxFileSize = syntax.MaxFileSize
 )
 
 // keywords are PRISM's reserved words: none can name a constant, variable,
@@ -100,8 +96,8 @@ func ParseModel(filename, src string) (*ModelFile, error) {
 
 // run parses f.Src with body, turning the first error into an ErrorList.
 func run(f *File, prop bool, body func(*parser)) (err error) {
-	if len(f.Src) > MaxFileSize {
-		return source.ErrorList{{Pos: source.Position{Filename: f.Name, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(f.Src), MaxFileSize)}}
+	if msg := syntax.SizeError(f.Src); msg != "" {
+		return source.ErrorList{{Pos: source.Position{Filename: f.Name, Line: 1, Column: 1}, Msg: msg}}
 	}
 	if i := strings.IndexByte(f.Src, 0); i >= 0 {
 		return f.Errorf(i, "the file contains NUL bytes: it is not a PRISM text file")

@@ -13,23 +13,20 @@ import (
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
-// Limits of the parser.
+// Limits of the parser (package syntax's, which says why).
 const (
 	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
 	// operators (-, !, X, F, G), powers, calls and the brackets of P and D
-	// each add a level. Deeper input is refused before the parser recurses
-	// further, so no input can exhaust the stack.
-	MaxNesting = 1000
+	// each add a level.
+	MaxNesting = syntax.MaxNesting
 	// MaxNodes bounds the operators and operands of the expressions a file
-	// holds — about 100 bytes each, with their evaluation — so that the
-	// memory a file takes is bounded whatever its size: 2^23 is a 16 MB
+	// holds, about 100 bytes each with their evaluation: 2^23 is a 16 MB
 	// line of 1+1+…, about 0.8 GB. An explicit chain's probabilities that
 	// are numbers or fractions, or repeat an expression written before,
 	// count none.
-	MaxNodes = 1 << 23
-	// MaxFileSize bounds the source the parser accepts (offsets are kept
-	// in 32 bits).
-	MaxFileSize = 1<<31 - 1
+	MaxNodes = syntax.MaxNodes
+	// MaxFileSize bounds the source the parser accepts.
+	MaxFileSize = syntax.MaxFileSize
 )
 
 // Keywords that cannot name a constant, state, variable or label.
@@ -49,8 +46,8 @@ func Parse(filename, src string) (*File, error) { return parse(filename, src, fa
 // parse stops with the context's error when the context ends.
 func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	f = &File{Name: filename, Src: src}
-	if len(src) > MaxFileSize {
-		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
+	if msg := syntax.SizeError(src); msg != "" {
+		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: msg}}
 	}
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}

@@ -5,6 +5,29 @@ import (
 	"slices"
 )
 
+// Limits of the parsers built on Parser.
+const (
+	// MaxNesting bounds how deeply expressions nest (Nest): deeper input
+	// is refused before the parser recurses further, so no input can
+	// exhaust the stack.
+	MaxNesting = 1000
+	// MaxNodes bounds the nodes a parser counts (Parser.Nodes), so that
+	// the memory a file takes is bounded whatever its size.
+	MaxNodes = 1 << 23
+	// MaxFileSize bounds the source a parser accepts (offsets are kept
+	// in 32 bits).
+	MaxFileSize = 1<<31 - 1
+)
+
+// SizeError refuses a source larger than MaxFileSize: the message, or ""
+// when src is within the limit.
+func SizeError(src string) string {
+	if len(src) > MaxFileSize {
+		return fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)
+	}
+	return ""
+}
+
 // Parser is the core of a hand-written recursive-descent parser: the
 // current token and the one after it, the end of the last token consumed,
 // and the counts that bound the work of hostile input. A syntax error
