@@ -8,22 +8,6 @@ import (
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
-// Limits of the parser (package syntax's, which says why).
-const (
-	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
-	// operators (-, !, X, F, G), the branches of ? :, each further link of
-	// a chain of =>, <=>, = or <, calls, filters and the brackets of P and
-	// D each add a level.
-	MaxNesting = syntax.MaxNesting
-	// MaxNodes bounds the operators and operands of the expressions a file
-	// holds, and its declarations, commands, updates and properties, each
-	// one: 70 to 200 bytes each as parsed and declared (2^23 is a 16 MB
-	// line of x+x+…, about 0.6 GB).
-	MaxNodes = syntax.MaxNodes
-	// MaxFileSize bounds the source the parser accepts.
-	MaxFileSize = syntax.MaxFileSize
-)
-
 // keywords are PRISM's reserved words: none can name a constant, variable,
 // formula, module or action.
 var keywords = map[string]bool{}
@@ -123,17 +107,16 @@ type parser struct {
 	prop, path bool
 }
 
-// describe names a token in a message.
+// describe names a token in a message: a quoted name or a primed name
+// as such.
 func describe(t token) string {
 	switch t.Kind {
-	case tEOF:
-		return "end of file"
 	case tString:
 		return `quoted name "` + t.Text + `"`
 	case tPrimed:
 		return `"` + t.Text + `'"`
 	}
-	return `"` + t.Text + `"`
+	return syntax.Describe(t)
 }
 
 // unexpected fails at the current token, saying what was expected.
@@ -542,6 +525,15 @@ func (p *parser) enter() {
 	p.Advance()
 }
 
+// joined returns what makes the operands of a level one node of the kind
+// op (syntax.Join).
+func (p *parser) joined(op Op) func(start int, args []*Expr) *Expr {
+	return func(start int, args []*Expr) *Expr { return p.node(op, start, "", args...) }
+}
+
+// markOp marks an operand of a sum or product with the operator before it.
+func markOp(e *Expr, minus bool, off int) { e.Minus, e.OpOff = minus, int32(off) }
+
 // node makes an expression node, counted against MaxNodes.
 func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
 	p.count(start)
@@ -631,14 +623,8 @@ func (p *parser) implies() *Expr { return p.binary(EImplies, impliesOps, p.iff) 
 
 func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
 
-// nary parses a chain of the operator text over next as one node.
-func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.List(&p.Parser, text, next))
-}
-
-func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
-func (p *parser) and() *Expr { return p.nary(EAnd, "&", p.not) }
+func (p *parser) or() *Expr  { return syntax.Nary(&p.Parser, "|", p.and, p.joined(EOr)) }
+func (p *parser) and() *Expr { return syntax.Nary(&p.Parser, "&", p.not, p.joined(EAnd)) }
 
 func (p *parser) not() *Expr { return p.prefix("!", ENot, p.not, p.equality) }
 
@@ -646,22 +632,13 @@ func (p *parser) equality() *Expr { return p.binary(ECmp, equalityOps, p.relatio
 
 func (p *parser) relation() *Expr { return p.binary(ECmp, relOps, p.sum) }
 
-func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
-func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
-
-// signed parses a sum (+ and -) or a product (* and /) as one node whose
-// operands after the first say which operator precedes them.
-func (p *parser) signed(op Op, plus, minus string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+// sum and term parse a sum (+ and -) and a product (* and /) as one node
+// whose operands after the first say which operator precedes them.
+func (p *parser) sum() *Expr {
+	return syntax.Signed(&p.Parser, "+", "-", p.term, markOp, p.joined(ESum))
 }
-
-// join makes the operands of a level one node, or returns the only one.
-func (p *parser) join(op Op, start int, args []*Expr) *Expr {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return p.node(op, start, "", args...)
+func (p *parser) term() *Expr {
+	return syntax.Signed(&p.Parser, "*", "/", p.unary, markOp, p.joined(EProd))
 }
 
 func (p *parser) unary() *Expr { return p.prefix("-", ENeg, p.unary, p.basic) }

@@ -85,15 +85,12 @@ type parser struct {
 	inModule      bool     // inside module … endmodule, where ; ends items
 }
 
-// describe names a token in a message.
+// describe names a token in a message: a string in Go's quotes.
 func describe(t token) string {
-	switch t.Kind {
-	case tEOF:
-		return "end of file"
-	case tString:
+	if t.Kind == tString {
 		return fmt.Sprintf("%q", t.Text)
 	}
-	return `"` + t.Text + `"`
+	return syntax.Describe(t)
 }
 
 // unexpected fails at the current token, saying what was expected.
@@ -156,14 +153,6 @@ func (p *parser) expect(text string) token {
 	t := p.Tok
 	p.Advance()
 	return t
-}
-
-// expectWord consumes the keyword text or fails.
-func (p *parser) expectWord(text, expected string) {
-	if p.Tok.Kind != tIdent || p.Tok.Text != text {
-		p.unexpected(expected)
-	}
-	p.Advance()
 }
 
 func (p *parser) word(expected string) Word {
@@ -301,7 +290,10 @@ func (p *parser) stmt() Stmt {
 	case "param":
 		p.Advance()
 		s := &ParamStmt{Name: p.word("the parameter's name")}
-		p.expectWord("in", `in, as in param alpha in (0, 1)`)
+		if p.Tok.Kind != tIdent || p.Tok.Text != "in" {
+			p.unexpected(`in, as in param alpha in (0, 1)`)
+		}
+		p.Advance()
 		switch {
 		case p.IsOp("("):
 			s.LoOpen = true
@@ -488,41 +480,41 @@ func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
 
 // expr parses a conditional expression "c ? a : b": the loosest.
 func (p *parser) expr() *Expr {
-	start := p.Tok.Off
-	c := p.implies()
-	if !p.IsOp("?") {
-		return c
-	}
-	p.enter()
-	defer p.Unnest()
-	a := p.expr()
-	p.expect(":")
-	b := p.expr()
-	return p.node(EIte, start, "", c, a, b)
+	return p.loose(EIte, "?", p.implies, func() []*Expr {
+		a := p.expr()
+		p.expect(":")
+		return []*Expr{a, p.expr()}
+	})
 }
 
 // implies parses "a => b" (right associative).
 func (p *parser) implies() *Expr {
+	return p.loose(EImplies, "=>", p.or, func() []*Expr { return []*Expr{p.implies()} })
+}
+
+// loose parses one of the loosest levels, right associative: first and,
+// when the operator op follows, the operands rest parses after it (a
+// level of nesting), all of them one node of the kind given.
+func (p *parser) loose(kind ExprOp, op string, first func() *Expr, rest func() []*Expr) *Expr {
 	start := p.Tok.Off
-	l := p.or()
-	if !p.IsOp("=>") {
+	l := first()
+	if !p.IsOp(op) {
 		return l
 	}
 	p.enter()
 	defer p.Unnest()
-	r := p.implies()
-	return p.node(EImplies, start, "", l, r)
+	return p.node(kind, start, "", append([]*Expr{l}, rest()...)...)
 }
 
 // or parses a disjunction.
-func (p *parser) or() *Expr {
-	start := p.Tok.Off
-	return p.join(EOr, start, syntax.List(&p.Parser, "|", p.and))
-}
+func (p *parser) or() *Expr { return syntax.Nary(&p.Parser, "|", p.and, p.joined(EOr)) }
 
-func (p *parser) and() *Expr {
-	start := p.Tok.Off
-	return p.join(EAnd, start, syntax.List(&p.Parser, "&", p.until))
+func (p *parser) and() *Expr { return syntax.Nary(&p.Parser, "&", p.until, p.joined(EAnd)) }
+
+// joined returns what makes the operands of a level one node of the kind
+// op (syntax.Join).
+func (p *parser) joined(op ExprOp) func(start int, args []*Expr) *Expr {
+	return func(start int, args []*Expr) *Expr { return p.node(op, start, "", args...) }
 }
 
 func (p *parser) until() *Expr {
@@ -584,23 +576,17 @@ func (p *parser) cmp() *Expr {
 	return p.node(ECmp, start, op, l, r)
 }
 
-func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
-func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
-
-// signed parses a sum (+ and -) or a product (* and /) as one node whose
-// operands after the first say which operator precedes them.
-func (p *parser) signed(op ExprOp, plus, minus string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+// sum and term parse a sum (+ and -) and a product (* and /) as one node
+// whose operands after the first say which operator precedes them.
+func (p *parser) sum() *Expr {
+	return syntax.Signed(&p.Parser, "+", "-", p.term, markOp, p.joined(ESum))
+}
+func (p *parser) term() *Expr {
+	return syntax.Signed(&p.Parser, "*", "/", p.unary, markOp, p.joined(EProd))
 }
 
-// join makes the operands of a level one node, or returns the only one.
-func (p *parser) join(op ExprOp, start int, args []*Expr) *Expr {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return p.node(op, start, "", args...)
-}
+// markOp marks an operand of a sum or product with the operator before it.
+func markOp(e *Expr, minus bool, off int) { e.Minus, e.OpOff = minus, int32(off) }
 
 func (p *parser) unary() *Expr {
 	start := p.Tok.Off
@@ -626,25 +612,15 @@ func (p *parser) primary() *Expr {
 	t := p.Tok
 	switch t.Kind {
 	case tNumber:
-		p.Advance()
-		return p.node(ENum, start, t.Text)
+		return p.leaf(ENum)
 	case tString:
-		p.Advance()
-		return p.node(EStr, start, t.Text)
+		return p.leaf(EStr)
 	case tOp:
 		switch t.Text {
 		case "(":
-			p.enter()
-			defer p.Unnest()
-			e := p.expr()
-			p.expect(")")
-			return p.node(EParen, start, "", e)
+			return p.enclosed(EParen, p.expr, ")")
 		case "|":
-			p.enter()
-			defer p.Unnest()
-			e := p.sum()
-			p.expect("|")
-			return p.node(EAbs, start, "", e)
+			return p.enclosed(EAbs, p.sum, "|")
 		case "?":
 			p.Advance()
 			return p.node(EUnknown, start, "")
@@ -663,8 +639,7 @@ func (p *parser) primary() *Expr {
 			p.Advance()
 			p.Fail(start, "%s needs parentheses: %s(…)", t.Text, t.Text)
 		}
-		p.Advance()
-		e := p.node(EName, start, t.Text)
+		e := p.leaf(EName)
 		if p.IsOp("'") {
 			p.Advance()
 			e.Primed = true
@@ -674,6 +649,24 @@ func (p *parser) primary() *Expr {
 	}
 	p.unexpected("an expression")
 	return nil
+}
+
+// leaf consumes the current token as a node of the kind op with its text.
+func (p *parser) leaf(op ExprOp) *Expr {
+	t := p.Tok
+	p.Advance()
+	return p.node(op, t.Off, t.Text)
+}
+
+// enclosed parses an opening bracket, what inner parses (a level of
+// nesting) and the closing bracket close, as a node of the kind op.
+func (p *parser) enclosed(op ExprOp, inner func() *Expr, close string) *Expr {
+	start := p.Tok.Off
+	p.enter()
+	defer p.Unnest()
+	e := inner()
+	p.expect(close)
+	return p.node(op, start, "", e)
 }
 
 // callParams returns the names that NAME = … gives as a named argument

@@ -108,10 +108,12 @@ func (p *Parser) Nest(off, max int) {
 func (p *Parser) Unnest() { p.Depth-- }
 
 // Signed parses a level of two operators of equal precedence, left to
-// right, as a list: operand ((plus | minus) operand)*. Each operand after
-// the first is marked with whether minus precedes it and where its
-// operator is (a sum's terms, a product's factors).
-func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e E, minus bool, off int)) []E {
+// right, as one node: operand ((plus | minus) operand)*, joined as Join
+// says. Each operand after the first is marked with whether minus
+// precedes it and where its operator is (a sum's terms, a product's
+// factors).
+func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e E, minus bool, off int), join func(start int, args []E) E) E {
+	start := p.Tok.Off
 	args := []E{operand()}
 	for p.IsOp(plus) || p.IsOp(minus) {
 		neg, off := p.Tok.Text == minus, p.Tok.Off
@@ -120,7 +122,14 @@ func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e 
 		mark(e, neg, off)
 		args = append(args, e)
 	}
-	return args
+	return Join(start, args, join)
+}
+
+// Nary parses a level of one associative operator as one node:
+// operand (op operand)*, joined as Join says.
+func Nary[E any](p *Parser, op string, operand func() E, join func(start int, args []E) E) E {
+	start := p.Tok.Off
+	return Join(start, List(p, op, operand), join)
 }
 
 // Left parses a level of binary operators ops, left associative:
@@ -155,6 +164,24 @@ func Each(p *Parser, op string, item func()) {
 		p.Advance()
 		item()
 	}
+}
+
+// Describe names a token in a message: "end of file", or its text in
+// quotes.
+func Describe(t Token) string {
+	if t.Kind == EOF {
+		return "end of file"
+	}
+	return `"` + t.Text + `"`
+}
+
+// Join is the node of a level that starts at the offset start: its only
+// operand, or join(start, args) when it has more.
+func Join[E any](start int, args []E, join func(start int, args []E) E) E {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return join(start, args)
 }
 
 // CutShort reports whether the current token runs into something the
