@@ -164,38 +164,35 @@ func newChainData() *chainData {
 	return &chainData{syms: map[string]int32{}, wordIndex: map[string]int32{}, litIndex: map[string]int32{}, probIndex: map[string]int32{}}
 }
 
+// intern returns the index in list of the record of key (index maps the
+// keys), appending x as its record when key is new, and whether it was
+// there.
+func intern[T any](list *[]T, index map[string]int32, key string, x T) (int32, bool) {
+	if i, ok := index[key]; ok {
+		return i, true
+	}
+	i := int32(len(*list))
+	*list = push(*list, x)
+	index[key] = i
+	return i, false
+}
+
 // word returns the number of a variable or label name, adding it when it
 // is new.
 func (d *chainData) word(name string) int32 {
-	if w, ok := d.wordIndex[name]; ok {
-		return w
-	}
-	w := int32(len(d.words))
-	d.words = append(d.words, name)
-	d.wordIndex[name] = w
+	w, _ := intern(&d.words, d.wordIndex, name, name)
 	return w
 }
 
 // prob keeps a probability written as an expression, once per text, and
 // returns its index in probs, and whether the text was seen before.
 func (d *chainData) prob(text string, e *Expr) (i int32, seen bool) {
-	if i, ok := d.probIndex[text]; ok {
-		return i, true
-	}
-	i = int32(len(d.probs))
-	d.probs = append(d.probs, probRec{expr: e})
-	d.probIndex[text] = i
-	return i, false
+	return intern(&d.probs, d.probIndex, text, probRec{expr: e})
 }
 
 // sym returns the symbol of a state name, adding it when it is new.
 func (d *chainData) sym(name string) int32 {
-	if s, ok := d.syms[name]; ok {
-		return s
-	}
-	s := int32(len(d.names))
-	d.names = push(d.names, name)
-	d.syms[name] = s
+	s, _ := intern(&d.names, d.syms, name, name)
 	return s
 }
 
@@ -405,13 +402,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 	if !keep {
 		return 0, true
 	}
-	text := p.f.Src[start:p.LastEnd]
-	if i, ok := d.litIndex[text]; ok {
-		return i, true
-	}
-	i := int32(len(d.lits))
-	d.lits = append(d.lits, l)
-	d.litIndex[text] = i
+	i, _ := intern(&d.lits, d.litIndex, p.f.Src[start:p.LastEnd], l)
 	return i, true
 }
 

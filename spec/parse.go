@@ -203,10 +203,7 @@ func (p *parser) stmt() Stmt {
 	switch p.Tok.Text {
 	case "const":
 		p.Advance()
-		s := &ConstStmt{Name: p.word("a name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &ConstStmt{Name: p.word("a name"), Value: p.definition()}
 	case "model":
 		p.Advance()
 		return &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
@@ -228,16 +225,10 @@ func (p *parser) stmt() Stmt {
 		return s
 	case "formula":
 		p.Advance()
-		s := &FormulaStmt{Name: p.word("a name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &FormulaStmt{Name: p.word("a name"), Value: p.definition()}
 	case "label":
 		p.Advance()
-		s := &LabelStmt{Name: p.name("a label name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &LabelStmt{Name: p.name("a label name"), Value: p.definition()}
 	case "inputs":
 		p.Advance()
 		s := &InputsStmt{}
@@ -352,6 +343,13 @@ func (p *parser) stmt() Stmt {
 	}
 	p.notAStatement()
 	return nil
+}
+
+// definition parses "= EXPR", the end of a const, formula or label, and
+// returns EXPR.
+func (p *parser) definition() *Expr {
+	p.expect("=")
+	return p.expr()
 }
 
 // notAStatement fails at a word that starts no statement: a property
