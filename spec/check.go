@@ -391,25 +391,17 @@ func (c *checker) check() (*property.Program, bool) {
 				p.Model = &property.ParamModel{Builder: m, Param: c.param.name, Arg: c.param.arg, Interval: c.param.in, IntervalText: c.param.text, Pos: c.position(s.model.Call.Pos())}
 			}
 		}
-	case s.model != nil && s.model.Call.Text == "prism":
-		if m := c.prismModel(s.model.Call); m != nil {
-			p.Model = m
-		}
-		if s.inputs != nil {
-			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
-		}
-	case s.model != nil && s.model.Call.Text == "explicit":
-		if m := c.explicitFiles(s.model.Call); m != nil {
-			p.Model = m
-		}
-		if s.inputs != nil {
-			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
-		}
 	case s.model != nil:
-		if m := c.builderCall(s.model.Call); m != nil {
+		if m := c.modelCall(s.model.Call); m != nil {
 			p.Model = m
 		}
-		if s.inputs != nil && s.inputs.Names != nil {
+		switch {
+		case s.inputs == nil:
+		case s.model.Call.Text == "prism":
+			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
+		case s.model.Call.Text == "explicit":
+			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
+		case s.inputs.Names != nil:
 			c.errorf(s.inputs.Start, "the model %s defines its own inputs: write inputs where … to keep some of them", s.model.Call.Text)
 		}
 	case s.chain != nil:
