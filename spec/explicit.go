@@ -146,16 +146,10 @@ func plural(n int, noun string) string {
 // retainIn is retain for a number of another file: it counts against the
 // same bits limit, and an error is positioned in that file.
 func (c *checker) retainIn(f *source.File, off int, x *big.Rat) *source.Error {
-	if c.bitsExceeded {
+	if !c.countBits(x) {
 		return nil
 	}
-	c.bits += int64(exact.Bits(x))
-	if c.bits > c.limits.MaxBits {
-		c.bitsExceeded = true
-		return &source.Error{Pos: f.Position(off), Limit: string(model.LimitBits),
-			Msg: fmt.Sprintf("the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))}
-	}
-	return nil
+	return &source.Error{Pos: f.Position(off), Limit: string(model.LimitBits), Msg: c.bitsMessage()}
 }
 
 // explicitReader reads PRISM's explicit files into a chain.

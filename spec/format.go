@@ -389,9 +389,13 @@ func (p *printer) command(c *CommandDecl) {
 	p.w(";")
 }
 
-// list prints n elements with ", " between them.
+// list prints n elements with ", " between them; past the printer's
+// limit it stops.
 func (p *printer) list(n int, elem func(i int)) {
 	for i := range n {
+		if p.full() {
+			return
+		}
 		if i > 0 {
 			p.w(", ")
 		}
@@ -460,15 +464,7 @@ func (p *printer) expr(e *Expr) {
 		p.seq("|", e.Args[0], "|")
 	case ECall:
 		p.w(e.Text, "(")
-		for i, a := range e.Args {
-			if p.full() {
-				return
-			}
-			if i > 0 {
-				p.w(", ")
-			}
-			p.expr(a)
-		}
+		p.list(len(e.Args), func(i int) { p.expr(e.Args[i]) })
 		p.w(")")
 	case EArg:
 		p.seq(e.Text, " = ", e.Args[0])

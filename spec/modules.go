@@ -397,16 +397,14 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		if c.expanded == MaxExpandedNodes+1 {
 			c.errorf(e.Pos(), "the formulas expand to more than %s expression nodes here (a formula is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
 		}
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	if c.depth >= MaxExpandedDepth {
 		if !c.depthExceeded {
 			c.depthExceeded = true
 			c.errorf(e.Pos(), "the expression nests more than %s levels deep here, every formula written out where it is used; the limit is %s levels: simplify it", exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
 		}
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	c.depth++
 	defer func() { c.depth-- }()

@@ -32,8 +32,15 @@ type translator struct {
 	role    string
 }
 
+// fail reports an error at e and fails the translation.
 func (t *translator) fail(e *Expr, format string, args ...any) *expr.Expr {
 	t.c.errorf(e.Pos(), format, args...)
+	return t.failure()
+}
+
+// failure fails the translation, its error reported, and returns a
+// placeholder for the expression.
+func (t *translator) failure() *expr.Expr {
 	t.failed = true
 	return &expr.Expr{Op: expr.Bool}
 }
@@ -48,8 +55,7 @@ func (t *translator) cond(e *Expr) *expr.Expr {
 		return t.junction(t.node(0, e), e, t.cond)
 	case EUntil:
 		t.c.errorf(int(e.OpOff), "a temporal formula (U) cannot appear in a predicate")
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	case ETemporal:
 		return t.fail(e, "a temporal formula (%s) cannot appear in a predicate", e.Text)
 	case ENot:
@@ -84,8 +90,7 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 	}
 	if e.Primed && !t.primes {
 		t.c.errPrimed(e)
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	op := expr.Var
 	if asCond {
@@ -144,8 +149,7 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		// Other calls (ln) only as constants.
 		v, ok := constEval{t.c}.expr(e)
 		if !ok {
-			t.failed = true
-			return &expr.Expr{Op: expr.Bool}
+			return t.failure()
 		}
 		if v.k != kNum {
 			return t.fail(e, "expected a number, found %s", v.k)
