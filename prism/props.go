@@ -129,14 +129,11 @@ func (p *parser) prob() *Expr {
 		p.unexpected(`"=?" or a bound such as ">=0.5" after P: P=? [ψ], P>=0.5 [ψ]`)
 	}
 	p.expect("[", "")
-	saveProp, savePath := p.prop, p.path
-	p.prop, p.path = true, true
-	path := p.exprExpect("a path formula")
+	path := p.sub(true, true, "a path formula")
 	var filter *Expr
 	if p.IsOp("{") {
 		filter = p.oldFilter()
 	}
-	p.prop, p.path = saveProp, savePath
 	p.expect("]", "")
 	return p.node(EProb, start, rel, bound, path, filter)
 }
@@ -175,10 +172,7 @@ func (p *parser) dp() *Expr {
 	delta := p.dpParam("δ")
 	p.expect("}", "")
 	p.expect("[", "")
-	saveProp, savePath := p.prop, p.path
-	p.prop, p.path = true, true
-	path := p.exprExpect("a path formula")
-	p.prop, p.path = saveProp, savePath
+	path := p.sub(true, true, "a path formula")
 	p.expect("]", "")
 	return p.node(EDP, start, "", eps, delta, path)
 }
