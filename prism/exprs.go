@@ -2,7 +2,9 @@ package prism
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -537,11 +539,8 @@ func (t *translator) labelExpr(sc *scope, e *Expr) (val, bool) {
 }
 
 func (t *translator) knownLabels() string {
-	names := []string{"init", "deadlock"}
-	for n := range t.labels {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.AppendSeq([]string{"init", "deadlock"}, maps.Keys(t.labels))
+	slices.Sort(names)
 	for i, n := range names {
 		names[i] = "\"" + n + "\""
 	}

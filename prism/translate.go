@@ -3,6 +3,8 @@ package prism
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -383,11 +385,7 @@ func (e *ConstError) Error() string { return e.Msg }
 // constants of the files: at their position when they have one (added to
 // the errors), otherwise as the returned *ConstError.
 func (t *translator) givenUnused() error {
-	names := make([]string, 0, len(t.opt.Consts))
-	for n := range t.opt.Consts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(t.opt.Consts))
 	var undefined []string
 	for n, c := range t.consts {
 		if c.decl.Value == nil {

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"cmp"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -95,11 +96,7 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	for _, c := range all {
 		set[c.name] = 0
 	}
-	actions := make([]string, 0, len(set))
-	for a := range set {
-		actions = append(actions, a)
-	}
-	slices.Sort(actions)
+	actions := slices.Sorted(maps.Keys(set))
 	for i, a := range actions {
 		set[a] = i
 	}

@@ -2,7 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -359,7 +360,8 @@ func (c *checker) inputVarList() string {
 	if len(names) == 0 {
 		return " (the modules declare no input variable: write input x : [lo..hi];)"
 	}
-	return " (input variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+	slices.Sort(names)
+	return " (input variables: " + expr.JoinLimited(names, 8) + ")"
 }
 
 // moduleName reports whether name is known in a module's expression: a
@@ -373,11 +375,7 @@ func (c *checker) knownVars() string {
 	if len(c.vars) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(c.vars))
-	for n := range c.vars {
-		names = append(names, n)
-	}
-	return " (variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+	return " (variables: " + expr.JoinLimited(slices.Sorted(maps.Keys(c.vars)), 8) + ")"
 }
 
 // clip shortens a command's text for messages.
@@ -543,9 +541,4 @@ func (t *translator) formulaRef(e *Expr) *expr.Expr {
 	c.expanding[e.Text] = true
 	defer delete(c.expanding, e.Text)
 	return t.moduleExpr(f.Value, false)
-}
-
-func sortStrings(xs []string) []string {
-	sort.Strings(xs)
-	return xs
 }
