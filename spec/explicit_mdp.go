@@ -178,13 +178,7 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 			return true
 		}
 		if len(fs) == 5 {
-			a, known := actionIndex[fs[4].text]
-			if !known {
-				a = int32(len(d.actions))
-				d.actions = append(d.actions, fs[4].text)
-				actionIndex[fs[4].text] = a
-			}
-			act = a
+			act, _ = intern(&d.actions, actionIndex, fs[4].text, fs[4].text)
 		}
 		if ok && okc && ok2 && keep {
 			d.list = append(d.list, mdpTransition{int32(from), int32(choice), int32(to), p, int32(l.off), act})
