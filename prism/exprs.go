@@ -2,7 +2,9 @@ package prism
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -113,8 +115,8 @@ func (t *translator) errAt(sc *scope, e *Expr, format string, args ...any) {
 	t.errorf(sc.f, int(e.Off), "%s%s", fmt.Sprintf(format, args...), sc.where)
 }
 
-func (t *translator) node(sc *scope, e *Expr, op expr.Op) *expr.Expr {
-	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: t.text(sc.f, e.Span())}
+func (t *translator) node(sc *scope, e *Expr, op expr.Op, args ...*expr.Expr) *expr.Expr {
+	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: t.text(sc.f, e.Span()), Args: args}
 }
 
 // spanKey names the text of a span of a file.
@@ -284,9 +286,7 @@ func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
 		if a.konst {
 			return t.numVal(sc, e, new(big.Rat).Neg(a.num), a.t)
 		}
-		n := t.node(sc, e, expr.Neg)
-		n.Args = []*expr.Expr{a.n}
-		return val{n: n, t: a.t}, true
+		return val{n: t.node(sc, e, expr.Neg, a.n), t: a.t}, true
 	case ENot:
 		a, ok := t.condition(sc, e.Args[0], "the operand of !")
 		if !ok {
@@ -295,9 +295,7 @@ func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
 		if a.konst {
 			return t.boolVal(sc, e, !a.b), true
 		}
-		n := t.node(sc, e, expr.Not)
-		n.Args = []*expr.Expr{a.n}
-		return val{n: n, t: tyBool}, true
+		return val{n: t.node(sc, e, expr.Not, a.n), t: tyBool}, true
 	case ESum, EProd:
 		return t.arith(sc, e)
 	case ECmp:
@@ -316,11 +314,10 @@ func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
 			}
 			return t.boolVal(sc, e, !a.b || b.b), true
 		}
-		n := t.node(sc, e, expr.Iff)
+		n := t.node(sc, e, expr.Iff, a.n, b.n)
 		if e.Op == EImplies {
 			n.Op = expr.Implies
 		}
-		n.Args = []*expr.Expr{a.n, b.n}
 		return val{n: n, t: tyBool}, true
 	case EITE:
 		return t.ite(sc, e)
@@ -542,11 +539,8 @@ func (t *translator) labelExpr(sc *scope, e *Expr) (val, bool) {
 }
 
 func (t *translator) knownLabels() string {
-	names := []string{"init", "deadlock"}
-	for n := range t.labels {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.AppendSeq([]string{"init", "deadlock"}, maps.Keys(t.labels))
+	slices.Sort(names)
 	for i, n := range names {
 		names[i] = "\"" + n + "\""
 	}
@@ -636,12 +630,9 @@ func (t *translator) cmp(sc *scope, e *Expr) (val, bool) {
 		if l.konst && r.konst {
 			return t.boolVal(sc, e, (l.b == r.b) == (op == "=")), true
 		}
-		n := t.node(sc, e, expr.Iff)
-		n.Args = []*expr.Expr{l.n, r.n}
+		n := t.node(sc, e, expr.Iff, l.n, r.n)
 		if op == "!=" {
-			not := t.node(sc, e, expr.Not)
-			not.Args = []*expr.Expr{n}
-			n = not
+			n = t.node(sc, e, expr.Not, n)
 		}
 		return val{n: n, t: tyBool}, true
 	case !l.numeric() || !r.numeric():
@@ -655,9 +646,8 @@ func (t *translator) cmp(sc *scope, e *Expr) (val, bool) {
 	if l.konst && r.konst {
 		return t.boolVal(sc, e, exact.CmpHolds(op, l.num.Cmp(r.num))), true
 	}
-	n := t.node(sc, e, expr.Cmp)
+	n := t.node(sc, e, expr.Cmp, l.n, r.n)
 	n.CmpOp = op
-	n.Args = []*expr.Expr{l.n, r.n}
 	return val{n: n, t: tyBool}, true
 }
 
@@ -690,11 +680,10 @@ func (t *translator) andOr(sc *scope, e *Expr) (val, bool) {
 	case 1:
 		return val{n: rest[0], t: tyBool}, true
 	}
-	n := t.node(sc, e, expr.And)
+	n := t.node(sc, e, expr.And, rest...)
 	if !and {
 		n.Op = expr.Or
 	}
-	n.Args = rest
 	return val{n: n, t: tyBool}, true
 }
 
@@ -726,9 +715,7 @@ func (t *translator) ite(sc *scope, e *Expr) (val, bool) {
 		v.t = ty
 		return v, true
 	}
-	n := t.node(sc, e, expr.Ite)
-	n.Args = []*expr.Expr{c.n, a.n, b.n}
-	return val{n: n, t: ty}, true
+	return val{n: t.node(sc, e, expr.Ite, c.n, a.n, b.n), t: ty}, true
 }
 
 // call translates PRISM's functions. log is refused: its values are
@@ -800,11 +787,10 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 		if x.konst {
 			return t.numVal(sc, e, floorCeil(x.num, name == "ceil"), tyInt)
 		}
-		n := t.node(sc, e, expr.Floor)
+		n := t.node(sc, e, expr.Floor, x.n)
 		if name == "ceil" {
 			n.Op = expr.Ceil
 		}
-		n.Args = []*expr.Expr{x.n}
 		return val{n: n, t: tyInt}, true
 	case "mod":
 		for i, a := range args {
@@ -822,9 +808,7 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			m := new(big.Int).Mod(args[0].num.Num(), n) // Euclidean: never negative
 			return t.numVal(sc, e, new(big.Rat).SetInt(m), tyInt)
 		}
-		n := t.node(sc, e, expr.Mod)
-		n.Args = []*expr.Expr{args[0].n, args[1].n}
-		return val{n: n, t: tyInt}, true
+		return val{n: t.node(sc, e, expr.Mod, args[0].n, args[1].n), t: tyInt}, true
 	case "pow":
 		base, ex := args[0], args[1]
 		ty := tyDouble
@@ -859,8 +843,8 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			}
 			return t.numVal(sc, e, exact.Pow(base.num, k), ty)
 		}
-		n := t.node(sc, e, expr.Pow)
-		n.Args, n.IntPow = []*expr.Expr{base.n, ex.n}, allInt
+		n := t.node(sc, e, expr.Pow, base.n, ex.n)
+		n.IntPow = allInt
 		return val{n: n, t: ty}, true
 	}
 	t.errAt(sc, e, "unknown function %s", name)

@@ -1,31 +1,11 @@
 package prism
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/syntax"
-)
-
-// Limits of the parser.
-const (
-	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
-	// operators (-, !, X, F, G), the branches of ? :, each further link of
-	// a chain of =>, <=>, = or <, calls, filters and the brackets of P and
-	// D each add a level. Deeper input is refused before the parser
-	// recurses further, so no input can exhaust the stack.
-	MaxNesting = 1000
-	// MaxNodes bounds the operators and operands of the expressions a file
-	// holds, and its declarations, commands, updates and properties, each
-	// one: 70 to 200 bytes each as parsed and declared, so that the memory
-	// a file takes is bounded whatever its size (2^23 is a 16 MB line of
-	// x+x+…, about 0.6 GB).
-	MaxNodes = 1 << 23
-	// MaxFileSize bounds the source the parser accepts (offsets are kept
-	// in 32 bits).
-	MaxFileSize = 1<<31 - 1
 )
 
 // keywords are PRISM's reserved words: none can name a constant, variable,
@@ -100,8 +80,8 @@ func ParseModel(filename, src string) (*ModelFile, error) {
 
 // run parses f.Src with body, turning the first error into an ErrorList.
 func run(f *File, prop bool, body func(*parser)) (err error) {
-	if len(f.Src) > MaxFileSize {
-		return source.ErrorList{{Pos: source.Position{Filename: f.Name, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(f.Src), MaxFileSize)}}
+	if msg := syntax.SizeError(f.Src); msg != "" {
+		return source.ErrorList{{Pos: source.Position{Filename: f.Name, Line: 1, Column: 1}, Msg: msg}}
 	}
 	if i := strings.IndexByte(f.Src, 0); i >= 0 {
 		return f.Errorf(i, "the file contains NUL bytes: it is not a PRISM text file")
@@ -127,23 +107,20 @@ type parser struct {
 	prop, path bool
 }
 
-// describe names a token in a message.
+// describe names a token in a message: a quoted name or a primed name
+// as such.
 func describe(t token) string {
 	switch t.Kind {
-	case tEOF:
-		return "end of file"
 	case tString:
 		return `quoted name "` + t.Text + `"`
 	case tPrimed:
 		return `"` + t.Text + `'"`
 	}
-	return `"` + t.Text + `"`
+	return syntax.Describe(t)
 }
 
 // unexpected fails at the current token, saying what was expected.
 func (p *parser) unexpected(expected string) { p.Unexpected(describe(p.Tok), expected) }
-
-func (p *parser) peekIsOp(text string) bool { return p.Peek.Kind == tOp && p.Peek.Text == text }
 
 // expect consumes the operator text or fails, saying what was expected
 // (the operator itself when expected is empty).
@@ -251,7 +228,7 @@ func (p *parser) modelFile(m *ModelFile) {
 			if msg, ok := refusedTypes[w]; ok {
 				p.Fail(start, "%s", msg)
 			}
-			if !keywords[w] && p.peekIsOp(":") {
+			if !keywords[w] && p.PeekIsOp(":") {
 				p.Fail(start, "the variable %s is declared outside a module: declare it inside module … endmodule, or as global %s : …", w, w)
 			}
 			p.unexpected(topWords)
@@ -392,7 +369,7 @@ func (p *parser) module() *Module {
 		m.Span = Span{start, p.LastEnd}
 		return m
 	}
-	for p.Tok.Kind == tIdent && p.peekIsOp(":") {
+	for p.Tok.Kind == tIdent && p.PeekIsOp(":") {
 		m.Vars = append(m.Vars, p.varDecl(p.Tok.Off))
 	}
 	if p.Is("invariant") {
@@ -402,7 +379,7 @@ func (p *parser) module() *Module {
 		m.Commands = append(m.Commands, p.command())
 	}
 	if !p.Is("endmodule") {
-		if p.Tok.Kind == tIdent && p.peekIsOp(":") {
+		if p.Tok.Kind == tIdent && p.PeekIsOp(":") {
 			p.Fail(p.Tok.Off, "the variable %s is declared after a command: declare the variables of a module before its commands", p.Tok.Text)
 		}
 		if p.Is("invariant") {
@@ -450,18 +427,14 @@ func (p *parser) command() *Command {
 		}
 		p.expect(";", `"&" or ";"`)
 	} else {
-		for {
+		c.Updates = syntax.List(&p.Parser, "+", func() *Update {
 			ustart := p.Tok.Off
 			prob := p.exprExpect(`the updates: p : (x'=…) + …, (x'=…) or true`)
 			p.expect(":", `":" after the probability of an update`)
 			u := p.update(ustart)
 			u.Prob = prob
-			c.Updates = append(c.Updates, u)
-			if !p.IsOp("+") {
-				break
-			}
-			p.Advance()
-		}
+			return u
+		})
 		p.expect(";", `"&", "+" or ";"`)
 	}
 	c.Span = Span{start, p.LastEnd}
@@ -480,7 +453,7 @@ func (p *parser) update(start int) *Update {
 		return u
 	}
 	expected := `an update (x'=…) or true`
-	for {
+	u.Assigns = syntax.List(&p.Parser, "&", func() *Assign {
 		if !p.IsOp("(") {
 			if p.Tok.Kind == tPrimed {
 				p.Fail(p.Tok.Off, "an update is written in parentheses: (%s'=…)", p.Tok.Text)
@@ -492,7 +465,7 @@ func (p *parser) update(start int) *Update {
 		a := &Assign{Span: Span{Start: p.Tok.Off}}
 		p.Advance()
 		if p.Tok.Kind != tPrimed {
-			if p.Tok.Kind == tIdent && p.peekIsOp("=") {
+			if p.Tok.Kind == tIdent && p.PeekIsOp("=") {
 				p.Fail(p.Tok.Off, "the variable of an update is primed: write (%s'=…)", p.Tok.Text)
 			}
 			p.unexpected(`a primed variable: (x'=…)`)
@@ -506,12 +479,8 @@ func (p *parser) update(start int) *Update {
 		a.Value = p.exprExpect("the new value")
 		p.expect(")", "")
 		a.End = p.LastEnd
-		u.Assigns = append(u.Assigns, a)
-		if !p.IsOp("&") {
-			break
-		}
-		p.Advance()
-	}
+		return a
+	})
 	u.Span = Span{start, p.LastEnd}
 	return u
 }
@@ -549,7 +518,23 @@ func (p *parser) rewards() *Rewards {
 	return r
 }
 
-// nest enters one level of nesting, for the operator at offset off.
+// enter consumes an operator that opens a level of nesting, counted at
+// the operator (Unnest leaves it).
+func (p *parser) enter() {
+	p.Nest(p.Tok.Off, MaxNesting)
+	p.Advance()
+}
+
+// joined returns what makes the operands of a level one node of the kind
+// op (syntax.Join).
+func (p *parser) joined(op Op) func(start int, args []*Expr) *Expr {
+	return func(start int, args []*Expr) *Expr { return p.node(op, start, "", args...) }
+}
+
+// markOp marks an operand of a sum or product with the operator before it.
+func markOp(e *Expr, minus bool, off int) { e.Minus, e.OpOff = minus, int32(off) }
+
+// node makes an expression node, counted against MaxNodes.
 func (p *parser) node(op Op, start int, text string, args ...*Expr) *Expr {
 	p.count(start)
 	return &Expr{Off: int32(start), End: int32(p.LastEnd), Op: op, Text: text, Args: args}
@@ -608,8 +593,7 @@ func (p *parser) ite() *Expr {
 	if !p.IsOp("?") {
 		return c
 	}
-	p.Nest(p.Tok.Off, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	a := p.implies()
 	p.expect(":", `":" of c ? a : b`)
@@ -635,67 +619,40 @@ var (
 	relOps      = []string{"<", "<=", ">", ">="}
 )
 
-func (p *parser) implies() *Expr {
-	e := p.binary(EImplies, impliesOps, p.iff)
-	return e
-}
+func (p *parser) implies() *Expr { return p.binary(EImplies, impliesOps, p.iff) }
 
 func (p *parser) iff() *Expr { return p.binary(EIff, iffOps, p.or) }
 
-// nary parses a chain of the operator text over next as one node.
-func (p *parser) nary(op Op, text string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.List(&p.Parser, text, next))
-}
+func (p *parser) or() *Expr  { return syntax.Nary(&p.Parser, "|", p.and, p.joined(EOr)) }
+func (p *parser) and() *Expr { return syntax.Nary(&p.Parser, "&", p.not, p.joined(EAnd)) }
 
-func (p *parser) or() *Expr  { return p.nary(EOr, "|", p.and) }
-func (p *parser) and() *Expr { return p.nary(EAnd, "&", p.not) }
+func (p *parser) not() *Expr { return p.prefix("!", ENot, p.not, p.equality) }
 
-func (p *parser) not() *Expr {
-	if !p.IsOp("!") {
-		return p.equality()
-	}
-	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
-	defer p.Unnest()
-	return p.node(ENot, start, "", p.not())
-}
-
-func (p *parser) equality() *Expr {
-	e := p.binary(ECmp, equalityOps, p.relation)
-	return e
-}
+func (p *parser) equality() *Expr { return p.binary(ECmp, equalityOps, p.relation) }
 
 func (p *parser) relation() *Expr { return p.binary(ECmp, relOps, p.sum) }
 
-func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
-func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
-
-// signed parses a sum (+ and -) or a product (* and /) as one node whose
-// operands after the first say which operator precedes them.
-func (p *parser) signed(op Op, plus, minus string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+// sum and term parse a sum (+ and -) and a product (* and /) as one node
+// whose operands after the first say which operator precedes them.
+func (p *parser) sum() *Expr {
+	return syntax.Signed(&p.Parser, "+", "-", p.term, markOp, p.joined(ESum))
+}
+func (p *parser) term() *Expr {
+	return syntax.Signed(&p.Parser, "*", "/", p.unary, markOp, p.joined(EProd))
 }
 
-// join makes the operands of a level one node, or returns the only one.
-func (p *parser) join(op Op, start int, args []*Expr) *Expr {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return p.node(op, start, "", args...)
-}
+func (p *parser) unary() *Expr { return p.prefix("-", ENeg, p.unary, p.basic) }
 
-func (p *parser) unary() *Expr {
-	if !p.IsOp("-") {
-		return p.basic()
+// prefix parses the prefix operator text (a level of nesting) and its
+// operand, or else what next parses.
+func (p *parser) prefix(text string, op Op, operand, next func() *Expr) *Expr {
+	if !p.IsOp(text) {
+		return next()
 	}
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
-	return p.node(ENeg, start, "", p.unary())
+	return p.node(op, start, "", operand())
 }
 
 // basic parses a literal, a name, a call, a parenthesised expression and,
@@ -723,8 +680,7 @@ func (p *parser) basic() *Expr {
 		p.Fail(start, "%s' (a primed variable) only appears on the left of an update: (%s'=…)", t.Text, t.Text)
 	case tOp:
 		if t.Text == "(" {
-			p.Nest(start, MaxNesting)
-			p.Advance()
+			p.enter()
 			defer p.Unnest()
 			e := p.exprExpect("an expression")
 			p.expect(")", "")
@@ -751,7 +707,7 @@ func (p *parser) word() *Expr {
 	case "func":
 		return p.oldCall()
 	case "min", "max":
-		if !p.peekIsOp("(") {
+		if !p.PeekIsOp("(") {
 			p.Fail(start, "%s is a function: %s", t.Text, functions[t.Text].usage)
 		}
 		return p.call()
@@ -768,18 +724,18 @@ func (p *parser) word() *Expr {
 			p.Fail(start, "%s is a property operator: it cannot appear in a model", t.Text)
 		}
 	case "D":
-		if p.prop && p.peekIsOp("{") {
+		if p.prop && p.PeekIsOp("{") {
 			return p.dp()
 		}
 	case "multi":
-		if p.prop && p.peekIsOp("(") {
+		if p.prop && p.PeekIsOp("(") {
 			p.Fail(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
 		}
 	}
 	if keywords[t.Text] {
 		p.unexpected("an expression")
 	}
-	if p.peekIsOp("(") {
+	if p.PeekIsOp("(") {
 		return p.call()
 	}
 	p.Advance()
@@ -793,8 +749,7 @@ func (p *parser) call() *Expr {
 	if _, ok := functions[name]; !ok {
 		p.Fail(start, "unknown function %s (PRISM's functions: %s)", name, functionList)
 	}
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.Advance() // (
 	defer p.Unnest()
 	args := p.args()
@@ -806,8 +761,7 @@ func (p *parser) call() *Expr {
 // oldCall parses func(NAME, ARGS).
 func (p *parser) oldCall() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.expect("(", `"(": func(name, arguments…)`)
 	defer p.Unnest()
 	if p.Tok.Kind != tIdent {

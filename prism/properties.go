@@ -116,15 +116,7 @@ func isLabel(e *Expr, name string) bool {
 // pathFormula translates the path formula of P or D and refuses, at its
 // position, what dpcheck cannot compute exactly.
 func (t *translator) pathFormula(sc *scope, e *Expr) *property.Formula {
-	f := t.formula(sc, e, true)
-	if f == nil {
-		return nil
-	}
-	if err := property.CheckPath(f); err != nil {
-		t.errs = append(t.errs, err)
-		return nil
-	}
-	return f
+	return property.CheckedPath(t.formula(sc, e, true), &t.errs)
 }
 
 // dpQuery is D{?, δ}[ψ] or D{ε, ?}[ψ].

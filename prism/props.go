@@ -54,7 +54,7 @@ func (p *parser) oneProperty() *Property {
 	start := p.Tok.Off
 	p.count(start)
 	pr := &Property{}
-	if p.Tok.Kind == tString && p.peekIsOp(":") {
+	if p.Tok.Kind == tString && p.PeekIsOp(":") {
 		n := p.quoted("", "property")
 		pr.Name = &n
 		p.Advance() // :
@@ -93,8 +93,7 @@ func (p *parser) property() *Expr {
 // prob parses P~p [ψ], P=? [ψ], Pmin=? [ψ], Pmax=? [ψ] (also P min=?).
 func (p *parser) prob() *Expr {
 	start, w := p.Tok.Off, p.Tok.Text
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	var rel string
@@ -130,14 +129,11 @@ func (p *parser) prob() *Expr {
 		p.unexpected(`"=?" or a bound such as ">=0.5" after P: P=? [ψ], P>=0.5 [ψ]`)
 	}
 	p.expect("[", "")
-	saveProp, savePath := p.prop, p.path
-	p.prop, p.path = true, true
-	path := p.exprExpect("a path formula")
+	path := p.sub(true, true, "a path formula")
 	var filter *Expr
 	if p.IsOp("{") {
 		filter = p.oldFilter()
 	}
-	p.prop, p.path = saveProp, savePath
 	p.expect("]", "")
 	return p.node(EProb, start, rel, bound, path, filter)
 }
@@ -145,8 +141,7 @@ func (p *parser) prob() *Expr {
 // oldFilter parses the old-style filter {STATES}{min}{max} inside P[…].
 func (p *parser) oldFilter() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	states := p.sub(true, false, "the states of the filter {…}")
 	p.expect("}", "")
@@ -166,8 +161,7 @@ func (p *parser) oldFilter() *Expr {
 // dp parses the dpCTL operator D{ε, δ}[ψ]; ε or δ may be ?.
 func (p *parser) dp() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance() // D
+	p.enter()   // D
 	p.Advance() // {
 	defer p.Unnest()
 	eps := p.dpParam("ε")
@@ -178,10 +172,7 @@ func (p *parser) dp() *Expr {
 	delta := p.dpParam("δ")
 	p.expect("}", "")
 	p.expect("[", "")
-	saveProp, savePath := p.prop, p.path
-	p.prop, p.path = true, true
-	path := p.exprExpect("a path formula")
-	p.prop, p.path = saveProp, savePath
+	path := p.sub(true, true, "a path formula")
 	p.expect("]", "")
 	return p.node(EDP, start, "", eps, delta, path)
 }
@@ -202,8 +193,7 @@ var filterOps = []string{"min", "max", "argmin", "argmax", "count", "sum", "+", 
 // filter parses filter(OP, φ, STATES?).
 func (p *parser) filter() *Expr {
 	start := p.Tok.Off
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	p.expect("(", `"(": filter(op, φ, states)`)
 	defer p.Unnest()
 	op, opOff := p.Tok.Text, p.Tok.Off
@@ -263,8 +253,7 @@ func (p *parser) temporal() *Expr {
 		return p.ite()
 	}
 	start, op := p.Tok.Off, p.Tok.Text
-	p.Nest(start, MaxNesting)
-	p.Advance()
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	var strict bool
@@ -293,7 +282,7 @@ func (p *parser) bound(op string) (*Expr, bool) {
 	case "<=", "<":
 		strict := p.Tok.Text == "<"
 		p.Advance()
-		if p.Tok.Kind == tIdent && p.peekIsOp("(") && !keywords[p.Tok.Text] {
+		if p.Tok.Kind == tIdent && p.PeekIsOp("(") && !keywords[p.Tok.Text] {
 			if _, ok := functions[p.Tok.Text]; !ok {
 				start, name := p.Tok.Off, p.Tok.Text
 				p.Advance()

@@ -3,6 +3,8 @@ package prism
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,17 +134,26 @@ func plural(n int, noun string) string {
 func NewModel(mf *ModelFile, opt Options) (*Model, error) {
 	t := newTranslator(mf, nil, opt)
 	m := t.model()
+	if err := t.failure(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// failure returns why the translation fails: the context ended, a
+// constant given a value no file declares, or the errors found, sorted.
+func (t *translator) failure() error {
 	if t.ctxErr != nil {
-		return nil, t.ctxErr
+		return t.ctxErr
 	}
 	if err := t.givenUnused(); err != nil {
-		return nil, err
+		return err
 	}
 	if len(t.errs) > 0 {
 		t.errs.Sort()
-		return nil, t.errs
+		return t.errs
 	}
-	return m, nil
+	return nil
 }
 
 // Program translates a model file and a properties file into a checked
@@ -159,19 +170,12 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 	if m != nil {
 		stmts = t.properties()
 	}
-	if t.ctxErr != nil {
-		return nil, t.ctxErr
-	}
-	if err := t.givenUnused(); err != nil {
-		return nil, err
-	}
-	if len(t.errs) > 0 {
-		t.errs.Sort()
+	if err := t.failure(); err != nil {
 		// The model's errors first, then the properties'.
 		sort.SliceStable(t.errs, func(i, j int) bool {
 			return t.errs[i].Pos.Filename == mf.Name && t.errs[j].Pos.Filename != mf.Name
 		})
-		return nil, t.errs
+		return nil, err
 	}
 	return &property.Program{File: source.NewFile(pf.Name, pf.Src), Model: m, Statements: stmts}, nil
 }
@@ -381,11 +385,7 @@ func (e *ConstError) Error() string { return e.Msg }
 // constants of the files: at their position when they have one (added to
 // the errors), otherwise as the returned *ConstError.
 func (t *translator) givenUnused() error {
-	names := make([]string, 0, len(t.opt.Consts))
-	for n := range t.opt.Consts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(t.opt.Consts))
 	var undefined []string
 	for n, c := range t.consts {
 		if c.decl.Value == nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
-// Limits on the numbers a PRISM file may ask dpcheck to compute exactly.
+// Limits on the numbers a PRISM file may ask dpcheck to compute exactly,
+// and of the parser (package syntax's, which says why).
 const (
 	// MaxLiteralLength bounds the characters of a number literal.
 	MaxLiteralLength = 1000
@@ -24,6 +25,18 @@ const (
 	MaxSteps = 100000
 	// MaxVarBound bounds the absolute value of the ends of a variable's range.
 	MaxVarBound = 1 << 62
+	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
+	// operators (-, !, X, F, G), the branches of ? :, each further link of
+	// a chain of =>, <=>, = or <, calls, filters and the brackets of P and
+	// D each add a level.
+	MaxNesting = syntax.MaxNesting
+	// MaxNodes bounds the operators and operands of the expressions a file
+	// holds, and its declarations, commands, updates and properties, each
+	// one: 70 to 200 bytes each as parsed and declared (2^23 is a 16 MB
+	// line of x+x+…, about 0.6 GB).
+	MaxNodes = syntax.MaxNodes
+	// MaxFileSize bounds the source the parser accepts.
+	MaxFileSize = syntax.MaxFileSize
 )
 
 // Value is a value given to an undefined constant from outside the files
@@ -118,27 +131,7 @@ func ParseConsts(defs ...string) (map[string]Value, error) {
 // 1/1000. It refuses literals over MaxLiteralLength characters and decimal
 // exponents beyond ±MaxDecimalExponent.
 func parseNumber(text string) (*big.Rat, error) {
-	if len(text) > MaxLiteralLength {
-		return nil, fmt.Errorf("the number literal has %d characters; the limit is %d", len(text), MaxLiteralLength)
-	}
-	if text == "" || text[0] == '+' || text[0] == '-' {
-		return nil, fmt.Errorf("malformed number %q", text)
-	}
-	if i := strings.IndexAny(text, "eE"); i >= 0 {
-		e, err := strconv.ParseInt(strings.TrimPrefix(text[i+1:], "+"), 10, 64)
-		if err != nil || e > MaxDecimalExponent || e < -MaxDecimalExponent {
-			return nil, fmt.Errorf("the exponent of %s is outside ±%d", text, MaxDecimalExponent)
-		}
-	}
-	if len(text) <= 18 && strings.Trim(text, "0123456789") == "" {
-		n, _ := strconv.ParseInt(text, 10, 64)
-		return new(big.Rat).SetInt64(n), nil
-	}
-	x, ok := new(big.Rat).SetString(text)
-	if !ok {
-		return nil, fmt.Errorf("malformed number %q", text)
-	}
-	return x, nil
+	return syntax.ParseNumber(text, MaxLiteralLength, MaxDecimalExponent)
 }
 
 // sized reports whether x is within MaxValueBits.

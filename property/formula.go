@@ -73,6 +73,20 @@ func CheckPath(f *Formula) *source.Error {
 	return errorAt(at.Pos, "%s: %s", at.Text, why)
 }
 
+// CheckedPath is the path formula f when CheckPath finds nothing in it;
+// otherwise it adds CheckPath's error to errs and returns nil. A nil f
+// (a formula the front end refused) stays nil.
+func CheckedPath(f *Formula, errs *source.ErrorList) *Formula {
+	if f == nil {
+		return nil
+	}
+	if err := CheckPath(f); err != nil {
+		*errs = append(*errs, err)
+		return nil
+	}
+	return f
+}
+
 // resolve returns f with its labels and atoms resolved against c.
 func (f *Formula) resolve(c *chain.Chain, errs *source.ErrorList) *verify.Formula {
 	return f.resolveAt(c, nil, errs)

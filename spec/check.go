@@ -171,16 +171,26 @@ func (c *checker) position(off int) source.Position { return c.f.Position(off) }
 // retain counts the bits of a number the program keeps (a constant, a
 // probability) against the bits limit; false once the limit is exceeded.
 func (c *checker) retain(off int, x *big.Rat) bool {
+	if c.countBits(x) {
+		c.limitf(off, model.LimitBits, "%s", c.bitsMessage())
+	}
+	return !c.bitsExceeded
+}
+
+// countBits counts the bits of x against the bits limit, unless it is
+// exceeded already; true when x is the number that exceeds it.
+func (c *checker) countBits(x *big.Rat) bool {
 	if c.bitsExceeded {
 		return false
 	}
 	c.bits += int64(exact.Bits(x))
-	if c.bits > c.limits.MaxBits {
-		c.bitsExceeded = true
-		c.limitf(off, model.LimitBits, "the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))
-		return false
-	}
-	return true
+	c.bitsExceeded = c.bits > c.limits.MaxBits
+	return c.bitsExceeded
+}
+
+// bitsMessage says that the numbers exceed the bits limit.
+func (c *checker) bitsMessage() string {
+	return fmt.Sprintf("the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))
 }
 
 func isKeyword(name string) bool { return slices.Contains(keywords, name) }
@@ -391,25 +401,17 @@ func (c *checker) check() (*property.Program, bool) {
 				p.Model = &property.ParamModel{Builder: m, Param: c.param.name, Arg: c.param.arg, Interval: c.param.in, IntervalText: c.param.text, Pos: c.position(s.model.Call.Pos())}
 			}
 		}
-	case s.model != nil && s.model.Call.Text == "prism":
-		if m := c.prismModel(s.model.Call); m != nil {
-			p.Model = m
-		}
-		if s.inputs != nil {
-			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
-		}
-	case s.model != nil && s.model.Call.Text == "explicit":
-		if m := c.explicitFiles(s.model.Call); m != nil {
-			p.Model = m
-		}
-		if s.inputs != nil {
-			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
-		}
 	case s.model != nil:
-		if m := c.builderCall(s.model.Call); m != nil {
+		if m := c.modelCall(s.model.Call); m != nil {
 			p.Model = m
 		}
-		if s.inputs != nil && s.inputs.Names != nil {
+		switch {
+		case s.inputs == nil:
+		case s.model.Call.Text == "prism":
+			c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
+		case s.model.Call.Text == "explicit":
+			c.errorf(s.inputs.Start, "the inputs of PRISM's explicit files are the states labelled \"init\"; inputs is only for chain blocks")
+		case s.inputs.Names != nil:
 			c.errorf(s.inputs.Start, "the model %s defines its own inputs: write inputs where … to keep some of them", s.model.Call.Text)
 		}
 	case s.chain != nil:

@@ -146,16 +146,10 @@ func plural(n int, noun string) string {
 // retainIn is retain for a number of another file: it counts against the
 // same bits limit, and an error is positioned in that file.
 func (c *checker) retainIn(f *source.File, off int, x *big.Rat) *source.Error {
-	if c.bitsExceeded {
+	if !c.countBits(x) {
 		return nil
 	}
-	c.bits += int64(exact.Bits(x))
-	if c.bits > c.limits.MaxBits {
-		c.bitsExceeded = true
-		return &source.Error{Pos: f.Position(off), Limit: string(model.LimitBits),
-			Msg: fmt.Sprintf("the numbers of this file need more than %s bits in all; the limit is %s bits", exact.Thousands(c.limits.MaxBits), exact.Thousands(c.limits.MaxBits))}
-	}
-	return nil
+	return &source.Error{Pos: f.Position(off), Limit: string(model.LimitBits), Msg: c.bitsMessage()}
 }
 
 // explicitReader reads PRISM's explicit files into a chain.
@@ -245,34 +239,58 @@ func (r *explicitReader) read(tra, lab, sta *source.File) *chain.Chain {
 	if r.stop || n == 0 {
 		return nil
 	}
+	return r.build(tra, lab, sta, n, len(trans.list), func(b *chain.Builder) {
+		tos := make([]int, len(trans.list))
+		ps := make([]*big.Rat, len(trans.list))
+		for k, t := range trans.list {
+			tos[k], ps[k] = int(t.to), trans.probs[t.p].val
+		}
+		for lo := 0; lo < len(trans.list); {
+			hi := lo + 1
+			for hi < len(trans.list) && trans.list[hi].from == trans.list[lo].from {
+				hi++
+			}
+			b.AddRow(int(trans.list[lo].from), tos[lo:hi], ps[lo:hi])
+			lo = hi
+		}
+	})
+}
+
+// build reads the .lab and .sta files (either may be nil) of a model with
+// n states and the transitions a .tra file holds, and builds its chain —
+// the model's states, named s0, s1, …, with their valuations and labels,
+// and the rows adds (a DTMC's) — or returns nil with the errors in r.errs.
+func (r *explicitReader) build(tra, lab, sta *source.File, n, transitions int, rows func(b *chain.Builder)) *chain.Chain {
 	labels, inputs := r.labels(lab, n)
 	vals := r.states(sta, n)
 	if len(r.errs) > 0 || r.stop {
 		return nil
 	}
-	r.size.transitions = len(trans.list)
+	r.size.transitions = transitions
 	if r.overMemory(tra, lab, len(inputs)) {
 		return nil
 	}
-	b := frameStates(n, vals, labels)
-	tos := make([]int, len(trans.list))
-	ps := make([]*big.Rat, len(trans.list))
-	for k, t := range trans.list {
-		tos[k], ps[k] = int(t.to), trans.probs[t.p].val
-	}
-	for lo := 0; lo < len(trans.list); {
-		hi := lo + 1
-		for hi < len(trans.list) && trans.list[hi].from == trans.list[lo].from {
-			hi++
+	b := chain.NewBuilder()
+	b.Grow(n)
+	for s := range n {
+		var val chain.Valuation
+		if vals != nil {
+			val = vals[s]
 		}
-		b.AddRow(int(trans.list[lo].from), tos[lo:hi], ps[lo:hi])
-		lo = hi
+		var ls []string
+		if labels != nil {
+			ls = labels[s]
+		}
+		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
+	}
+	if rows != nil {
+		rows(b)
 	}
 	for _, s := range inputs {
 		b.MarkInput(s)
 	}
 	ch, err := b.Build()
-	if err != nil { // the rows were checked: it does not happen
+	if err != nil { // the files were checked: it does not happen
 		r.errorf(tra, 0, "%v", err)
 		return nil
 	}
@@ -519,28 +537,6 @@ func (r *explicitReader) rows(f *source.File, d *traData) {
 	}
 }
 
-// probability reads a probability of a .tra file: a decimal literal, or
-// a fraction of two.
-// frameStates returns a builder holding the n states of PRISM's explicit
-// files, named s0, s1, …, with their valuations and labels (either may be
-// nil).
-func frameStates(n int, vals []chain.Valuation, labels [][]string) *chain.Builder {
-	b := chain.NewBuilder()
-	b.Grow(n)
-	for s := range n {
-		var val chain.Valuation
-		if vals != nil {
-			val = vals[s]
-		}
-		var ls []string
-		if labels != nil {
-			ls = labels[s]
-		}
-		b.AddStateOwned("s"+strconv.Itoa(s), val, ls)
-	}
-	return b
-}
-
 // errNotState reports a field that is not one of the n states.
 func (r *explicitReader) errNotState(f *source.File, off int, text string, n int) {
 	r.errorf(f, off, "%s is not a state: the states are 0 to %d", source.Quote(text), n-1)
@@ -558,6 +554,8 @@ func internProb(probs *[]explicitProb, seen map[string]int32, text string) int32
 	return p
 }
 
+// probability reads a probability of a .tra file: a decimal literal, or
+// a fraction of two.
 func probability(text string) explicitProb {
 	bad := explicitProb{err: fmt.Sprintf("%s is not a probability: write a decimal (0.25, 1.0E-4) or a fraction (1/4)", source.Quote(text))}
 	num, den, frac := strings.Cut(text, "/")

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"cmp"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -55,22 +56,8 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	if r.stop || n == 0 {
 		return nil, nil
 	}
-	labels, inputs := r.labels(lab, n)
-	vals := r.states(sta, n)
-	if len(r.errs) > 0 || r.stop {
-		return nil, nil
-	}
-	r.size.transitions = len(d.list)
-	if r.overMemory(tra, lab, len(inputs)) {
-		return nil, nil
-	}
-	b := frameStates(n, vals, labels)
-	for _, s := range inputs {
-		b.MarkInput(s)
-	}
-	frame, err := b.Build()
-	if err != nil { // the states were checked: it does not happen
-		r.errorf(tra, 0, "%v", err)
+	frame := r.build(tra, lab, sta, n, len(d.list), nil)
+	if frame == nil {
 		return nil, nil
 	}
 	// Name the choices, state by state.
@@ -109,11 +96,7 @@ func (r *explicitReader) readMDP(tra, lab, sta *source.File) (*chain.Chain, *mdp
 	for _, c := range all {
 		set[c.name] = 0
 	}
-	actions := make([]string, 0, len(set))
-	for a := range set {
-		actions = append(actions, a)
-	}
-	slices.Sort(actions)
+	actions := slices.Sorted(maps.Keys(set))
 	for i, a := range actions {
 		set[a] = i
 	}
@@ -195,13 +178,7 @@ func (r *explicitReader) mdpTransitions(f *source.File) (int, mdpTra) {
 			return true
 		}
 		if len(fs) == 5 {
-			a, known := actionIndex[fs[4].text]
-			if !known {
-				a = int32(len(d.actions))
-				d.actions = append(d.actions, fs[4].text)
-				actionIndex[fs[4].text] = a
-			}
-			act = a
+			act, _ = intern(&d.actions, actionIndex, fs[4].text, fs[4].text)
 		}
 		if ok && okc && ok2 && keep {
 			d.list = append(d.list, mdpTransition{int32(from), int32(choice), int32(to), p, int32(l.off), act})

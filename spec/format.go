@@ -184,11 +184,9 @@ func (p *printer) text() string {
 func (p *printer) stmt(st Stmt) {
 	switch st := st.(type) {
 	case *ConstStmt:
-		p.w("const ", st.Name.Name, " = ")
-		p.expr(st.Value)
+		p.seq("const ", st.Name.Name, " = ", st.Value)
 	case *ModelStmt:
-		p.w("model ")
-		p.expr(st.Call)
+		p.seq("model ", st.Call)
 	case *ChainStmt:
 		p.w("chain {")
 		p.block(st.Span, st.Items, p.item, "}")
@@ -199,18 +197,13 @@ func (p *printer) stmt(st Stmt) {
 		p.w("module ", st.Name.Name)
 		p.block(st.Span, st.Items, p.moduleItem, "endmodule")
 	case *FormulaStmt:
-		p.w("formula ", st.Name.Name, " = ")
-		p.expr(st.Value)
+		p.seq("formula ", st.Name.Name, " = ", st.Value)
 	case *LabelStmt:
-		p.w("label ")
-		p.name(st.Name)
-		p.w(" = ")
-		p.expr(st.Value)
+		p.seq("label ", st.Name, " = ", st.Value)
 	case *InputsStmt:
 		p.w("inputs ")
 		if st.Where != nil {
-			p.w("where ")
-			p.expr(st.Where)
+			p.seq("where ", st.Where)
 		} else {
 			p.names(st.Names)
 		}
@@ -234,7 +227,7 @@ func (p *printer) stmt(st Stmt) {
 			p.expr(st.Pred)
 			break
 		}
-		p.list(len(st.Pairs), func(i int) { p.name(st.Pairs[i].A); p.w(" ~ "); p.name(st.Pairs[i].B) })
+		p.list(len(st.Pairs), func(i int) { p.seq(st.Pairs[i].A, " ~ ", st.Pairs[i].B) })
 	case *ParamStmt:
 		p.w("param " + st.Name.Name + " in ")
 		if st.LoOpen {
@@ -242,9 +235,7 @@ func (p *printer) stmt(st Stmt) {
 		} else {
 			p.w("[")
 		}
-		p.expr(st.Lo)
-		p.w(", ")
-		p.expr(st.Hi)
+		p.seq(st.Lo, ", ", st.Hi)
 		if st.HiOpen {
 			p.w(")")
 		} else {
@@ -261,8 +252,7 @@ func (p *printer) stmt(st Stmt) {
 			p.w(" for " + st.For.Name)
 		}
 		if st.Over != nil {
-			p.w(" over ")
-			p.expr(st.Over)
+			p.seq(" over ", st.Over)
 		}
 		if ex := st.Expect; ex != nil {
 			p.w(" expect ")
@@ -278,27 +268,17 @@ func (p *printer) expect(ex *Expect) {
 	case ex.Value != nil:
 		p.expr(ex.Value)
 	default:
-		p.list(len(ex.Values), func(i int) {
-			nv := ex.Values[i]
-			p.name(nv.Name)
-			p.w(": ")
-			p.expr(nv.Value)
-		})
+		p.list(len(ex.Values), func(i int) { p.seq(ex.Values[i].Name, ": ", ex.Values[i].Value) })
 	}
 }
 
 func (p *printer) item(it ChainItem) {
 	switch it := it.(type) {
 	case *StateDecl:
-		p.w("state ")
-		p.name(it.Name)
+		p.seq("state ", it.Name)
 		if len(it.Vals) > 0 {
 			p.w(" (")
-			p.list(len(it.Vals), func(i int) {
-				a := it.Vals[i]
-				p.w(a.Var.Name, " = ")
-				p.expr(a.Value)
-			})
+			p.list(len(it.Vals), func(i int) { p.seq(it.Vals[i].Var.Name, " = ", it.Vals[i].Value) })
 			p.w(")")
 		}
 		if it.HasLabels {
@@ -307,14 +287,8 @@ func (p *printer) item(it ChainItem) {
 			p.w("]")
 		}
 	case *TransDecl:
-		p.name(it.From)
-		p.w(" -> ")
-		p.list(len(it.Targets), func(i int) {
-			t := it.Targets[i]
-			p.name(t.To)
-			p.w(" : ")
-			p.expr(t.Prob)
-		})
+		p.seq(it.From, " -> ")
+		p.list(len(it.Targets), func(i int) { p.seq(it.Targets[i].To, " : ", it.Targets[i].Prob) })
 		if it.Sink != nil {
 			p.w(" else ", it.Sink.Name)
 		}
@@ -334,15 +308,10 @@ func (p *printer) moduleItem(it ChainItem) {
 		case it.Lo == nil:
 			p.w("bool")
 		default:
-			p.w("[")
-			p.expr(it.Lo)
-			p.w("..")
-			p.expr(it.Hi)
-			p.w("]")
+			p.seq("[", it.Lo, "..", it.Hi, "]")
 		}
 		if it.Init != nil {
-			p.w(" init ")
-			p.expr(it.Init)
+			p.seq(" init ", it.Init)
 		}
 		p.w(";")
 	case *CommandDecl:
@@ -368,9 +337,7 @@ func (p *printer) command(c *CommandDecl) {
 		if c.Action != nil {
 			q.w(c.Action.Name)
 		}
-		q.w("] ")
-		q.expr(c.Guard)
-		q.w(" -> ")
+		q.seq("] ", c.Guard, " -> ")
 	})
 	var seps, pieces []string
 	if c.Updates == nil {
@@ -383,7 +350,7 @@ func (p *printer) command(c *CommandDecl) {
 		}
 		prob := ""
 		if u.Prob != nil {
-			prob = sub(func(q *printer) { q.expr(u.Prob); q.w(" : ") })
+			prob = sub(func(q *printer) { q.seq(u.Prob, " : ") })
 		}
 		if u.Assigns == nil {
 			seps, pieces = append(seps, sep), append(pieces, prob+"true")
@@ -392,11 +359,9 @@ func (p *printer) command(c *CommandDecl) {
 			text := sub(func(q *printer) {
 				q.w("(", a.Var.Name, "'")
 				if a.Value != nil {
-					q.w(" = ")
-					q.expr(a.Value)
+					q.seq(" = ", a.Value)
 				} else {
-					q.w(" ~ ")
-					q.expr(a.Draw)
+					q.seq(" ~ ", a.Draw)
 				}
 				q.w(")")
 			})
@@ -424,9 +389,13 @@ func (p *printer) command(c *CommandDecl) {
 	p.w(";")
 }
 
-// list prints n elements with ", " between them.
+// list prints n elements with ", " between them; past the printer's
+// limit it stops.
 func (p *printer) list(n int, elem func(i int)) {
 	for i := range n {
+		if p.full() {
+			return
+		}
 		if i > 0 {
 			p.w(", ")
 		}
@@ -447,10 +416,22 @@ func (p *printer) names(ns []Name) {
 }
 
 // binary prints the two operands of e with op between them.
-func (p *printer) binary(e *Expr, op string) {
-	p.expr(e.Args[0])
-	p.w(op)
-	p.expr(e.Args[1])
+func (p *printer) binary(e *Expr, op string) { p.seq(e.Args[0], op, e.Args[1]) }
+
+// seq prints its parts in order: each a string, a Name or an expression.
+func (p *printer) seq(parts ...any) {
+	for _, x := range parts {
+		switch x := x.(type) {
+		case string:
+			p.w(x)
+		case Name:
+			p.name(x)
+		case *Expr:
+			p.expr(x)
+		default:
+			panic("spec: printer.seq: a part of unexpected type")
+		}
+	}
 }
 
 // full reports whether the printer has written its limit: what follows
@@ -478,34 +459,19 @@ func (p *printer) expr(e *Expr) {
 	case EUnknown:
 		p.w("?")
 	case EParen:
-		p.w("(")
-		p.expr(e.Args[0])
-		p.w(")")
+		p.seq("(", e.Args[0], ")")
 	case EAbs:
-		p.w("|")
-		p.expr(e.Args[0])
-		p.w("|")
+		p.seq("|", e.Args[0], "|")
 	case ECall:
 		p.w(e.Text, "(")
-		for i, a := range e.Args {
-			if p.full() {
-				return
-			}
-			if i > 0 {
-				p.w(", ")
-			}
-			p.expr(a)
-		}
+		p.list(len(e.Args), func(i int) { p.expr(e.Args[i]) })
 		p.w(")")
 	case EArg:
-		p.w(e.Text, " = ")
-		p.expr(e.Args[0])
+		p.seq(e.Text, " = ", e.Args[0])
 	case ENeg:
-		p.w("-")
-		p.expr(e.Args[0])
+		p.seq("-", e.Args[0])
 	case ENot:
-		p.w("!")
-		p.expr(e.Args[0])
+		p.seq("!", e.Args[0])
 	case EPow:
 		p.binary(e, "^")
 	case ESum, EProd, EAnd, EOr:
@@ -536,45 +502,25 @@ func (p *printer) expr(e *Expr) {
 	case EImplies:
 		p.binary(e, " => ")
 	case EIte:
-		p.expr(e.Args[0])
-		p.w(" ? ")
-		p.expr(e.Args[1])
-		p.w(" : ")
-		p.expr(e.Args[2])
+		p.seq(e.Args[0], " ? ", e.Args[1], " : ", e.Args[2])
 	case ETemporal:
 		p.w(e.Text)
 		if e.Args[1] != nil {
-			p.w("^")
-			p.expr(e.Args[1])
+			p.seq("^", e.Args[1])
 		}
 		if e.Args[2] != nil {
-			p.w("<=")
-			p.expr(e.Args[2])
+			p.seq("<=", e.Args[2])
 		}
-		p.w(" ")
-		p.expr(e.Args[0])
+		p.seq(" ", e.Args[0])
 	case EUntil:
-		p.expr(e.Args[0])
-		p.w(" U")
+		p.seq(e.Args[0], " U")
 		if e.Args[2] != nil {
-			p.w("<=")
-			p.expr(e.Args[2])
+			p.seq("<=", e.Args[2])
 		}
-		p.w(" ")
-		p.expr(e.Args[1])
+		p.seq(" ", e.Args[1])
 	case EProb:
-		p.w("P", e.Text)
-		p.expr(e.Args[0])
-		p.w("[")
-		p.expr(e.Args[1])
-		p.w("]")
+		p.seq("P", e.Text, e.Args[0], "[", e.Args[1], "]")
 	case EDP:
-		p.w("D{")
-		p.expr(e.Args[0])
-		p.w(", ")
-		p.expr(e.Args[1])
-		p.w("}[")
-		p.expr(e.Args[2])
-		p.w("]")
+		p.seq("D{", e.Args[0], ", ", e.Args[1], "}[", e.Args[2], "]")
 	}
 }

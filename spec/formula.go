@@ -81,15 +81,7 @@ func (c *checker) formula(e *Expr, path bool) *property.Formula {
 // pathFormula translates the path formula of P, D or a query, and refuses
 // what the checker cannot compute exactly, at its position.
 func (c *checker) pathFormula(e *Expr) *property.Formula {
-	f := c.formula(e, true)
-	if f == nil {
-		return nil
-	}
-	if err := property.CheckPath(f); err != nil {
-		c.errs = append(c.errs, err)
-		return nil
-	}
-	return f
+	return property.CheckedPath(c.formula(e, true), &c.errs)
 }
 
 // bound evaluates an optional step bound; -1 when absent.

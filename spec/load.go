@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/syntax"
@@ -163,38 +164,35 @@ func newChainData() *chainData {
 	return &chainData{syms: map[string]int32{}, wordIndex: map[string]int32{}, litIndex: map[string]int32{}, probIndex: map[string]int32{}}
 }
 
+// intern returns the index in list of the record of key (index maps the
+// keys), appending x as its record when key is new, and whether it was
+// there.
+func intern[T any](list *[]T, index map[string]int32, key string, x T) (int32, bool) {
+	if i, ok := index[key]; ok {
+		return i, true
+	}
+	i := int32(len(*list))
+	*list = push(*list, x)
+	index[key] = i
+	return i, false
+}
+
 // word returns the number of a variable or label name, adding it when it
 // is new.
 func (d *chainData) word(name string) int32 {
-	if w, ok := d.wordIndex[name]; ok {
-		return w
-	}
-	w := int32(len(d.words))
-	d.words = append(d.words, name)
-	d.wordIndex[name] = w
+	w, _ := intern(&d.words, d.wordIndex, name, name)
 	return w
 }
 
 // prob keeps a probability written as an expression, once per text, and
 // returns its index in probs, and whether the text was seen before.
 func (d *chainData) prob(text string, e *Expr) (i int32, seen bool) {
-	if i, ok := d.probIndex[text]; ok {
-		return i, true
-	}
-	i = int32(len(d.probs))
-	d.probs = append(d.probs, probRec{expr: e})
-	d.probIndex[text] = i
-	return i, false
+	return intern(&d.probs, d.probIndex, text, probRec{expr: e})
 }
 
 // sym returns the symbol of a state name, adding it when it is new.
 func (d *chainData) sym(name string) int32 {
-	if s, ok := d.syms[name]; ok {
-		return s
-	}
-	s := int32(len(d.names))
-	d.names = push(d.names, name)
-	d.syms[name] = s
+	s, _ := intern(&d.names, d.syms, name, name)
 	return s
 }
 
@@ -263,7 +261,7 @@ func (p *parser) loadState(d *chainData) {
 	}
 	if p.IsOp("(") {
 		p.Advance()
-		for {
+		syntax.Each(&p.Parser, ",", func() {
 			w := p.word("VARIABLE = VALUE")
 			p.expect("=")
 			v := valRec{off: int32(w.Off), expr: -1}
@@ -278,26 +276,18 @@ func (p *parser) loadState(d *chainData) {
 				v.word = d.word(w.Name)
 				d.vals = push(d.vals, v)
 			}
-			if !p.IsOp(",") {
-				break
-			}
-			p.Advance()
-		}
+		})
 		p.expect(")")
 	}
 	if p.IsOp("[") {
 		p.Advance()
 		if !p.IsOp("]") {
-			for {
+			syntax.Each(&p.Parser, ",", func() {
 				l := p.name("a label")
 				if keep {
 					d.labels = push(d.labels, labelRec{word: d.word(l.Text), off: int32(l.Off)})
 				}
-				if !p.IsOp(",") {
-					break
-				}
-				p.Advance()
-			}
+			})
 		}
 		p.expect("]")
 	}
@@ -322,7 +312,7 @@ func (p *parser) loadRow(d *chainData) {
 		r.tLo = int32(len(d.targets))
 	}
 	n := 0
-	for {
+	syntax.Each(&p.Parser, ",", func() {
 		to := p.name("a transition TARGET : PROBABILITY")
 		p.rowColon(to)
 		n++
@@ -344,11 +334,7 @@ func (p *parser) loadRow(d *chainData) {
 			t.to = d.sym(to.Text)
 			d.targets = push(d.targets, t)
 		}
-		if !p.IsOp(",") {
-			break
-		}
-		p.Advance()
-	}
+	})
 	d.nRowTrans += n + 1
 	if p.Is("else") {
 		p.Advance()
@@ -366,18 +352,18 @@ func (p *parser) loadRow(d *chainData) {
 	}
 }
 
-// continuesExpr reports whether the current token continues an
-// expression after an operand: a binary or postfix operator of the
-// grammar (^ * / + - comparisons & | U => ?).
-func (p *parser) continuesExpr() bool {
-	switch p.Tok.Kind {
+// continuesExpr reports whether the token t continues an expression
+// after an operand: a binary or postfix operator of the grammar (^ * / +
+// - comparisons & | U => ?).
+func continuesExpr(t token) bool {
+	switch t.Kind {
 	case tOp:
-		switch p.Tok.Text {
+		switch t.Text {
 		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?":
 			return true
 		}
 	case tIdent:
-		return p.Tok.Text == "U"
+		return t.Text == "U"
 	}
 	return false
 }
@@ -395,7 +381,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 	start, num := p.Tok.Off, p.Tok.Text
 	p.Advance()
 	l := litRec{num: num}
-	if p.continuesExpr() {
+	if continuesExpr(p.Tok) {
 		if !p.IsOp("/") {
 			p.reset(m)
 			return 0, false
@@ -408,7 +394,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 		}
 		l.den, l.denRel = p.Tok.Text, int32(p.Tok.Off-start)
 		p.Advance()
-		if p.continuesExpr() {
+		if continuesExpr(p.Tok) {
 			p.reset(m)
 			return 0, false
 		}
@@ -416,13 +402,7 @@ func (p *parser) probLiteral(d *chainData, keep bool) (int32, bool) {
 	if !keep {
 		return 0, true
 	}
-	text := p.f.Src[start:p.LastEnd]
-	if i, ok := d.litIndex[text]; ok {
-		return i, true
-	}
-	i := int32(len(d.lits))
-	d.lits = append(d.lits, l)
-	d.litIndex[text] = i
+	i, _ := intern(&d.lits, d.litIndex, p.f.Src[start:p.LastEnd], l)
 	return i, true
 }
 
@@ -451,14 +431,8 @@ func (p *parser) probSeen(d *chainData, keep bool) (int32, bool) {
 	if err != nil {
 		return 0, false
 	}
-	switch {
-	case next.Kind == tIdent && next.Text == "U":
+	if continuesExpr(next) || next.Kind == tOp && slices.Contains([]string{"(", "{", "[", "'"}, next.Text) {
 		return 0, false
-	case next.Kind == tOp:
-		switch next.Text {
-		case "^", "*", "/", "+", "-", "<=", ">=", "!=", "==", "=", "<", ">", "&", "|", "=>", "?", "(", "{", "[", "'":
-			return 0, false
-		}
 	}
 	p.LastEnd = end
 	p.Sc.Off = sc.Off

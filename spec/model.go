@@ -217,22 +217,9 @@ func quoteAll(xs []string) string {
 // inputs statement. It reads the block as loading keeps it (chainData,
 // load.go); a parsed block is converted first.
 func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
-	d := cb.data
+	d := c.blockData(cb, 1) // the sink may be added
 	if d == nil {
-		d = astChain(cb, c.src, c.limits)
-	}
-	if n := d.nStates + 1; n > c.limits.MaxStates { // the sink may be added
-		c.limitf(cb.Start, model.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
 		return nil
-	}
-	if trans := d.nStates + 1 + d.nRowTrans; trans > c.limits.MaxTransitions { // self-loops of absorbing states and the sink, at most
-		c.limitf(cb.Start, model.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
-		return nil
-	}
-	c.block = d
-	c.declared = make([]int32, len(d.names)) // where each symbol's state is declared, -1 if not
-	for i := range c.declared {
-		c.declared[i] = -1
 	}
 	id, kept, vals, ok := c.blockStates(d)
 	// The chain is built as the rows are checked, while everything checks.
@@ -258,26 +245,8 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 	ok = ok && rowsOK
 	// Input states by name (predicates need the chain, see below); checked
 	// even when the chain has errors, so that all of them are reported.
-	var inputIDs []int
-	if inputs != nil && inputs.Where == nil {
-		seen := map[string]bool{}
-		for _, n := range inputs.Names {
-			name := n.String()
-			s, known := c.stateSym(name)
-			if !known {
-				c.errUnknownState(n)
-				ok = false
-				continue
-			}
-			if seen[name] {
-				c.errListedTwice(n)
-				continue
-			}
-			seen[name] = true
-			inputIDs = append(inputIDs, int(id[s]))
-		}
-	}
-	if !ok || c.ctx.Err() != nil {
+	inputIDs, inputsOK := c.blockInputs(inputs, id)
+	if !ok || !inputsOK || c.ctx.Err() != nil {
 		return nil
 	}
 	for _, s := range inputIDs {
@@ -297,6 +266,58 @@ func (c *checker) chainBlock(cb *ChainStmt, inputs *InputsStmt) *chain.Chain {
 		return nil
 	}
 	return ch
+}
+
+// blockData returns the data of a chain block (a parsed block converted
+// first) and makes it the checker's block, or reports that the chain is
+// over the limits on states and transitions and returns nil; extra counts
+// the states the chain may add (the sink).
+func (c *checker) blockData(cb *ChainStmt, extra int) *chainData {
+	d := cb.data
+	if d == nil {
+		d = astChain(cb, c.src, c.limits)
+	}
+	if n := d.nStates + extra; n > c.limits.MaxStates {
+		c.limitf(cb.Start, model.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
+		return nil
+	}
+	if trans := d.nStates + extra + d.nRowTrans; trans > c.limits.MaxTransitions { // self-loops of absorbing states (and the sink), at most
+		c.limitf(cb.Start, model.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
+		return nil
+	}
+	c.block = d
+	c.declared = make([]int32, len(d.names)) // where each symbol's state is declared, -1 if not
+	for i := range c.declared {
+		c.declared[i] = -1
+	}
+	return d
+}
+
+// blockInputs returns the chain's numbers of the input states an inputs
+// statement names (none for inputs where …), and whether every name is a
+// state of the block; a name listed twice is reported and counted once.
+func (c *checker) blockInputs(inputs *InputsStmt, id []int32) ([]int, bool) {
+	if inputs == nil || inputs.Where != nil {
+		return nil, true
+	}
+	var ins []int
+	ok := true
+	seen := map[string]bool{}
+	for _, n := range inputs.Names {
+		name := n.String()
+		s, known := c.stateSym(name)
+		switch {
+		case !known:
+			c.errUnknownState(n)
+			ok = false
+		case seen[name]:
+			c.errListedTwice(n)
+		default:
+			seen[name] = true
+			ins = append(ins, int(id[s]))
+		}
+	}
+	return ins, ok
 }
 
 // blockStates checks the state declarations of a chain block, recording
@@ -332,7 +353,7 @@ func (c *checker) blockStates(d *chainData) (id, kept []int32, vals []chain.Valu
 		for j := sd.valLo; j < sd.valHi; j++ {
 			a := d.vals[j]
 			vname := d.words[a.word]
-			if assignedBefore(d.vals[sd.valLo:j], a.word) {
+			if slices.ContainsFunc(d.vals[sd.valLo:j], func(v valRec) bool { return v.word == a.word }) {
 				c.errorf(int(a.off), "variable %s is assigned twice in state %s", vname, name)
 				ok = false
 				continue
@@ -353,7 +374,7 @@ func (c *checker) blockStates(d *chainData) (id, kept []int32, vals []chain.Valu
 		}
 		vals = append(vals, val)
 		for j := sd.labLo; j < sd.labHi; j++ {
-			if l := d.labels[j]; listedBefore(d.labels[sd.labLo:j], l.word) {
+			if l := d.labels[j]; slices.ContainsFunc(d.labels[sd.labLo:j], func(m labelRec) bool { return m.word == l.word }) {
 				c.errorf(int(l.off), "label %s is listed twice in state %s", d.words[l.word], name)
 				ok = false
 			}
@@ -459,26 +480,6 @@ func (c *checker) blockRows(d *chainData, b *chain.Builder, id []int32) (rowAt [
 	return rowAt, allOK, false
 }
 
-// assignedBefore reports whether a variable is among vals.
-func assignedBefore(vals []valRec, word int32) bool {
-	for _, v := range vals {
-		if v.word == word {
-			return true
-		}
-	}
-	return false
-}
-
-// listedBefore reports whether a label is among labels.
-func listedBefore(labels []labelRec, word int32) bool {
-	for _, l := range labels {
-		if l.word == word {
-			return true
-		}
-	}
-	return false
-}
-
 // stateSym returns the symbol of a state the explicit chain declares.
 func (c *checker) stateSym(name string) (int32, bool) {
 	if c.block == nil {
@@ -549,7 +550,7 @@ func evalLiteral(l *litRec) (*big.Rat, string, int32) {
 		if b == 0 {
 			return nil, "division by zero", l.slashRel
 		}
-		return smallRat(a, b), "", 0
+		return syntax.SmallRat(a, b), "", 0
 	}
 	a, err := parseNumber(l.num)
 	if err != nil {

@@ -2,7 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -359,7 +360,8 @@ func (c *checker) inputVarList() string {
 	if len(names) == 0 {
 		return " (the modules declare no input variable: write input x : [lo..hi];)"
 	}
-	return " (input variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+	slices.Sort(names)
+	return " (input variables: " + expr.JoinLimited(names, 8) + ")"
 }
 
 // moduleName reports whether name is known in a module's expression: a
@@ -373,11 +375,7 @@ func (c *checker) knownVars() string {
 	if len(c.vars) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(c.vars))
-	for n := range c.vars {
-		names = append(names, n)
-	}
-	return " (variables: " + expr.JoinLimited(sortStrings(names), 8) + ")"
+	return " (variables: " + expr.JoinLimited(slices.Sorted(maps.Keys(c.vars)), 8) + ")"
 }
 
 // clip shortens a command's text for messages.
@@ -397,16 +395,14 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		if c.expanded == MaxExpandedNodes+1 {
 			c.errorf(e.Pos(), "the formulas expand to more than %s expression nodes here (a formula is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
 		}
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	if c.depth >= MaxExpandedDepth {
 		if !c.depthExceeded {
 			c.depthExceeded = true
 			c.errorf(e.Pos(), "the expression nests more than %s levels deep here, every formula written out where it is used; the limit is %s levels: simplify it", exact.Thousands(MaxExpandedDepth), exact.Thousands(MaxExpandedDepth))
 		}
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	c.depth++
 	defer func() { c.depth-- }()
@@ -426,13 +422,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	case ENot:
 		n.Op, n.Args = expr.Not, []*expr.Expr{t.moduleExpr(e.Args[0], true)}
 	case EAnd, EOr:
-		n.Op = expr.And
-		if e.Op == EOr {
-			n.Op = expr.Or
-		}
-		for _, a := range e.Args {
-			n.Args = append(n.Args, t.moduleExpr(a, true))
-		}
+		return t.junction(n, e, func(a *Expr) *expr.Expr { return t.moduleExpr(a, true) })
 	case EImplies:
 		n.Op, n.Args = expr.Implies, []*expr.Expr{t.moduleExpr(e.Args[0], true), t.moduleExpr(e.Args[1], true)}
 	case EIte:
@@ -441,18 +431,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		n.Op, n.CmpOp = expr.Cmp, e.Text
 		n.Args = []*expr.Expr{t.moduleExpr(e.Args[0], false), t.moduleExpr(e.Args[1], false)}
 	case ESum, EProd:
-		n.Op = expr.Sum
-		if e.Op == EProd {
-			n.Op = expr.Prod
-		}
-		for _, a := range e.Args {
-			x := t.moduleExpr(a, false)
-			if e.Op == EProd && a.Minus {
-				x.Pos = c.position(opBefore(a))
-			}
-			n.Args = append(n.Args, x)
-			n.Inv = append(n.Inv, a.Minus)
-		}
+		return t.arith(n, e, func(a *Expr) *expr.Expr { return t.moduleExpr(a, false) })
 	case ENeg:
 		n.Op, n.Args = expr.Neg, []*expr.Expr{t.moduleExpr(e.Args[0], false)}
 	case EAbs:
@@ -562,9 +541,4 @@ func (t *translator) formulaRef(e *Expr) *expr.Expr {
 	c.expanding[e.Text] = true
 	defer delete(c.expanding, e.Text)
 	return t.moduleExpr(f.Value, false)
-}
-
-func sortStrings(xs []string) []string {
-	sort.Strings(xs)
-	return xs
 }

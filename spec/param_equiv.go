@@ -38,10 +38,8 @@ func (c *checker) paramEquivalence(call *Expr, h property.Header) property.State
 		}
 		var m property.Model
 		switch a.Text {
-		case "prism":
-			m = c.prismModel(a)
-		case "explicit":
-			m = c.explicitFiles(a)
+		case "prism", "explicit":
+			m = c.modelCall(a)
 		default:
 			// Each call may take the parameter once, whatever the file's
 			// model does.

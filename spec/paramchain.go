@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/dpcheck/dpcheck/chain"
-	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
@@ -117,22 +116,9 @@ func (m *paramModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.
 // paramChainBlock builds a chain block whose probabilities may mention the
 // parameter, its inputs those named by an inputs statement.
 func (c *checker) paramChainBlock(cb *ChainStmt, inputs *InputsStmt) *paramChain {
-	d := cb.data
+	d := c.blockData(cb, 0)
 	if d == nil {
-		d = astChain(cb, c.src, c.limits)
-	}
-	if n := d.nStates; n > c.limits.MaxStates {
-		c.limitf(cb.Start, model.LimitStates, "the chain declares %s states; the limit is %s states", exact.Thousands(int64(d.nStates)), exact.Thousands(int64(c.limits.MaxStates)))
 		return nil
-	}
-	if trans := d.nStates + d.nRowTrans; trans > c.limits.MaxTransitions {
-		c.limitf(cb.Start, model.LimitTransitions, "the chain would have about %s transitions; the limit is %s transitions", exact.Thousands(int64(trans)), exact.Thousands(int64(c.limits.MaxTransitions)))
-		return nil
-	}
-	c.block = d
-	c.declared = make([]int32, len(d.names))
-	for i := range c.declared {
-		c.declared[i] = -1
 	}
 	id, kept, vals, ok := c.blockStates(d)
 	if !ok {
@@ -147,26 +133,9 @@ func (c *checker) paramChainBlock(cb *ChainStmt, inputs *InputsStmt) *paramChain
 			labels[k] = append(labels[k], d.words[l.word])
 		}
 	}
-	var ins []int
-	if inputs != nil && inputs.Where == nil {
-		seen := map[string]bool{}
-		for _, n := range inputs.Names {
-			name := n.String()
-			s, known := c.stateSym(name)
-			switch {
-			case !known:
-				c.errUnknownState(n)
-				ok = false
-			case seen[name]:
-				c.errListedTwice(n)
-			default:
-				seen[name] = true
-				ins = append(ins, int(id[s]))
-			}
-		}
-	}
+	ins, insOK := c.blockInputs(inputs, id)
 	rows, rowsOK := c.paramRows(d, id, len(kept))
-	if !ok || !rowsOK || c.ctx.Err() != nil {
+	if !ok || !insOK || !rowsOK || c.ctx.Err() != nil {
 		return nil
 	}
 	frame, err := param.Frame(names, vals, labels, ins)

@@ -13,23 +13,20 @@ import (
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
-// Limits of the parser.
+// Limits of the parser (package syntax's, which says why).
 const (
 	// MaxNesting bounds how deeply expressions nest: parentheses, prefix
 	// operators (-, !, X, F, G), powers, calls and the brackets of P and D
-	// each add a level. Deeper input is refused before the parser recurses
-	// further, so no input can exhaust the stack.
-	MaxNesting = 1000
+	// each add a level.
+	MaxNesting = syntax.MaxNesting
 	// MaxNodes bounds the operators and operands of the expressions a file
-	// holds — about 100 bytes each, with their evaluation — so that the
-	// memory a file takes is bounded whatever its size: 2^23 is a 16 MB
+	// holds, about 100 bytes each with their evaluation: 2^23 is a 16 MB
 	// line of 1+1+…, about 0.8 GB. An explicit chain's probabilities that
 	// are numbers or fractions, or repeat an expression written before,
 	// count none.
-	MaxNodes = 1 << 23
-	// MaxFileSize bounds the source the parser accepts (offsets are kept
-	// in 32 bits).
-	MaxFileSize = 1<<31 - 1
+	MaxNodes = syntax.MaxNodes
+	// MaxFileSize bounds the source the parser accepts.
+	MaxFileSize = syntax.MaxFileSize
 )
 
 // Keywords that cannot name a constant, state, variable or label.
@@ -49,8 +46,8 @@ func Parse(filename, src string) (*File, error) { return parse(filename, src, fa
 // parse stops with the context's error when the context ends.
 func parse(filename, src string, keep bool, ld *loading) (f *File, err error) {
 	f = &File{Name: filename, Src: src}
-	if len(src) > MaxFileSize {
-		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)}}
+	if msg := syntax.SizeError(src); msg != "" {
+		return nil, source.ErrorList{{Pos: source.Position{Filename: filename, Line: 1, Column: 1}, Msg: msg}}
 	}
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, source.ErrorList{{Pos: f.Position(i), Msg: "the file contains NUL bytes: it is not a .dp text file"}}
@@ -88,15 +85,12 @@ type parser struct {
 	inModule      bool     // inside module … endmodule, where ; ends items
 }
 
-// describe names a token in a message.
+// describe names a token in a message: a string in Go's quotes.
 func describe(t token) string {
-	switch t.Kind {
-	case tEOF:
-		return "end of file"
-	case tString:
+	if t.Kind == tString {
 		return fmt.Sprintf("%q", t.Text)
 	}
-	return `"` + t.Text + `"`
+	return syntax.Describe(t)
 }
 
 // unexpected fails at the current token, saying what was expected.
@@ -161,14 +155,6 @@ func (p *parser) expect(text string) token {
 	return t
 }
 
-// expectWord consumes the keyword text or fails.
-func (p *parser) expectWord(text, expected string) {
-	if p.Tok.Kind != tIdent || p.Tok.Text != text {
-		p.unexpected(expected)
-	}
-	p.Advance()
-}
-
 func (p *parser) word(expected string) Word {
 	if p.Tok.Kind != tIdent {
 		p.unexpected(expected)
@@ -217,10 +203,7 @@ func (p *parser) stmt() Stmt {
 	switch p.Tok.Text {
 	case "const":
 		p.Advance()
-		s := &ConstStmt{Name: p.word("a name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &ConstStmt{Name: p.word("a name"), Value: p.definition()}
 	case "model":
 		p.Advance()
 		return &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}
@@ -242,16 +225,10 @@ func (p *parser) stmt() Stmt {
 		return s
 	case "formula":
 		p.Advance()
-		s := &FormulaStmt{Name: p.word("a name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &FormulaStmt{Name: p.word("a name"), Value: p.definition()}
 	case "label":
 		p.Advance()
-		s := &LabelStmt{Name: p.name("a label name")}
-		p.expect("=")
-		s.Value = p.expr()
-		return s
+		return &LabelStmt{Name: p.name("a label name"), Value: p.definition()}
 	case "inputs":
 		p.Advance()
 		s := &InputsStmt{}
@@ -286,7 +263,7 @@ func (p *parser) stmt() Stmt {
 	case "neighbours", "neighbors":
 		p.Advance()
 		s := &NeighboursStmt{}
-		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == "~" {
+		if (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.PeekIsOp("~") {
 			s.Pairs = syntax.List(&p.Parser, ",", func() Pair {
 				off := p.Tok.Off // before name reads the token
 				pr := Pair{Off: off, A: p.name("a state name")}
@@ -304,7 +281,10 @@ func (p *parser) stmt() Stmt {
 	case "param":
 		p.Advance()
 		s := &ParamStmt{Name: p.word("the parameter's name")}
-		p.expectWord("in", `in, as in param alpha in (0, 1)`)
+		if p.Tok.Kind != tIdent || p.Tok.Text != "in" {
+			p.unexpected(`in, as in param alpha in (0, 1)`)
+		}
+		p.Advance()
 		switch {
 		case p.IsOp("("):
 			s.LoOpen = true
@@ -346,7 +326,7 @@ func (p *parser) stmt() Stmt {
 			case p.Is("holds") || p.Is("violated") || p.Is("unknown"):
 				ex.Outcome = p.Tok.Text
 				p.Advance()
-			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.Peek.Kind == tOp && p.Peek.Text == ":":
+			case (p.Tok.Kind == tIdent || p.Tok.Kind == tString) && p.PeekIsOp(":"):
 				ex.Values = syntax.List(&p.Parser, ",", func() NamedValue {
 					nv := NamedValue{Name: p.name("an input")}
 					p.expect(":")
@@ -365,6 +345,13 @@ func (p *parser) stmt() Stmt {
 	return nil
 }
 
+// definition parses "= EXPR", the end of a const, formula or label, and
+// returns EXPR.
+func (p *parser) definition() *Expr {
+	p.expect("=")
+	return p.expr()
+}
+
 // notAStatement fails at a word that starts no statement: a property
 // without check or query, or a misspelt statement word.
 func (p *parser) notAStatement() {
@@ -376,7 +363,7 @@ func (p *parser) notAStatement() {
 	case "dtmc", "probabilistic", "ctmc", "nondeterministic":
 		p.Fail(p.Tok.Off, `unexpected %q: a .dp file has no model type (its modules are a Markov chain; write mdp module for an MDP; a PRISM model is read as it is: model prism("m.prism"))`, p.Tok.Text)
 	}
-	if w := p.Tok.Text; p.Tok.Kind == tIdent && p.Peek.Kind == tOp && p.Peek.Text == "(" {
+	if w := p.Tok.Text; p.Tok.Kind == tIdent && p.PeekIsOp("(") {
 		verb := "check"
 		if slices.Contains([]string{"eps", "delta", "profile"}, w) {
 			verb = "query"
@@ -474,6 +461,13 @@ func (p *parser) call(expected string) *Expr {
 	return p.primary()
 }
 
+// enter consumes an operator that opens a level of nesting, counted at
+// the token after it (Unnest leaves it).
+func (p *parser) enter() {
+	p.Advance()
+	p.Nest(p.Tok.Off, MaxNesting)
+}
+
 func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
 	if p.Nodes++; p.Nodes > p.maxNodes {
 		p.Fail(start, "the expressions of this file have more than %s operators and operands; the limit is %s (an explicit chain's numbers and fractions count none)",
@@ -484,43 +478,41 @@ func (p *parser) node(op ExprOp, start int, text string, args ...*Expr) *Expr {
 
 // expr parses a conditional expression "c ? a : b": the loosest.
 func (p *parser) expr() *Expr {
-	start := p.Tok.Off
-	c := p.implies()
-	if !p.IsOp("?") {
-		return c
-	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
-	defer p.Unnest()
-	a := p.expr()
-	p.expect(":")
-	b := p.expr()
-	return p.node(EIte, start, "", c, a, b)
+	return p.loose(EIte, "?", p.implies, func() []*Expr {
+		a := p.expr()
+		p.expect(":")
+		return []*Expr{a, p.expr()}
+	})
 }
 
 // implies parses "a => b" (right associative).
 func (p *parser) implies() *Expr {
+	return p.loose(EImplies, "=>", p.or, func() []*Expr { return []*Expr{p.implies()} })
+}
+
+// loose parses one of the loosest levels, right associative: first and,
+// when the operator op follows, the operands rest parses after it (a
+// level of nesting), all of them one node of the kind given.
+func (p *parser) loose(kind ExprOp, op string, first func() *Expr, rest func() []*Expr) *Expr {
 	start := p.Tok.Off
-	l := p.or()
-	if !p.IsOp("=>") {
+	l := first()
+	if !p.IsOp(op) {
 		return l
 	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
-	r := p.implies()
-	return p.node(EImplies, start, "", l, r)
+	return p.node(kind, start, "", append([]*Expr{l}, rest()...)...)
 }
 
 // or parses a disjunction.
-func (p *parser) or() *Expr {
-	start := p.Tok.Off
-	return p.join(EOr, start, syntax.List(&p.Parser, "|", p.and))
-}
+func (p *parser) or() *Expr { return syntax.Nary(&p.Parser, "|", p.and, p.joined(EOr)) }
 
-func (p *parser) and() *Expr {
-	start := p.Tok.Off
-	return p.join(EAnd, start, syntax.List(&p.Parser, "&", p.until))
+func (p *parser) and() *Expr { return syntax.Nary(&p.Parser, "&", p.until, p.joined(EAnd)) }
+
+// joined returns what makes the operands of a level one node of the kind
+// op (syntax.Join).
+func (p *parser) joined(op ExprOp) func(start int, args []*Expr) *Expr {
+	return func(start int, args []*Expr) *Expr { return p.node(op, start, "", args...) }
 }
 
 func (p *parser) until() *Expr {
@@ -546,14 +538,12 @@ func (p *parser) not() *Expr {
 	start := p.Tok.Off
 	switch {
 	case p.IsOp("!"):
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		return p.node(ENot, start, "", p.not())
 	case p.Tok.Kind == tIdent && (p.Tok.Text == "X" || p.Tok.Text == "F" || p.Tok.Text == "G"):
 		op := p.Tok.Text
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		var pow, bound *Expr
 		if p.IsOp("^") {
@@ -584,29 +574,22 @@ func (p *parser) cmp() *Expr {
 	return p.node(ECmp, start, op, l, r)
 }
 
-func (p *parser) sum() *Expr  { return p.signed(ESum, "+", "-", p.term) }
-func (p *parser) term() *Expr { return p.signed(EProd, "*", "/", p.unary) }
-
-// signed parses a sum (+ and -) or a product (* and /) as one node whose
-// operands after the first say which operator precedes them.
-func (p *parser) signed(op ExprOp, plus, minus string, next func() *Expr) *Expr {
-	start := p.Tok.Off
-	return p.join(op, start, syntax.Signed(&p.Parser, plus, minus, next, func(e *Expr, neg bool, off int) { e.Minus, e.OpOff = neg, int32(off) }))
+// sum and term parse a sum (+ and -) and a product (* and /) as one node
+// whose operands after the first say which operator precedes them.
+func (p *parser) sum() *Expr {
+	return syntax.Signed(&p.Parser, "+", "-", p.term, markOp, p.joined(ESum))
+}
+func (p *parser) term() *Expr {
+	return syntax.Signed(&p.Parser, "*", "/", p.unary, markOp, p.joined(EProd))
 }
 
-// join makes the operands of a level one node, or returns the only one.
-func (p *parser) join(op ExprOp, start int, args []*Expr) *Expr {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return p.node(op, start, "", args...)
-}
+// markOp marks an operand of a sum or product with the operator before it.
+func markOp(e *Expr, minus bool, off int) { e.Minus, e.OpOff = minus, int32(off) }
 
 func (p *parser) unary() *Expr {
 	start := p.Tok.Off
 	if p.IsOp("-") {
-		p.Advance()
-		p.Nest(p.Tok.Off, MaxNesting)
+		p.enter()
 		defer p.Unnest()
 		return p.node(ENeg, start, "", p.unary())
 	}
@@ -614,8 +597,7 @@ func (p *parser) unary() *Expr {
 	if !p.IsOp("^") {
 		return base
 	}
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	return p.node(EPow, start, "", base, p.unary())
 }
@@ -628,27 +610,15 @@ func (p *parser) primary() *Expr {
 	t := p.Tok
 	switch t.Kind {
 	case tNumber:
-		p.Advance()
-		return p.node(ENum, start, t.Text)
+		return p.leaf(ENum)
 	case tString:
-		p.Advance()
-		return p.node(EStr, start, t.Text)
+		return p.leaf(EStr)
 	case tOp:
 		switch t.Text {
 		case "(":
-			p.Advance()
-			p.Nest(p.Tok.Off, MaxNesting)
-			defer p.Unnest()
-			e := p.expr()
-			p.expect(")")
-			return p.node(EParen, start, "", e)
+			return p.enclosed(EParen, p.expr, ")")
 		case "|":
-			p.Advance()
-			p.Nest(p.Tok.Off, MaxNesting)
-			defer p.Unnest()
-			e := p.sum()
-			p.expect("|")
-			return p.node(EAbs, start, "", e)
+			return p.enclosed(EAbs, p.sum, "|")
 		case "?":
 			p.Advance()
 			return p.node(EUnknown, start, "")
@@ -657,18 +627,17 @@ func (p *parser) primary() *Expr {
 		switch {
 		case t.Text == "P" && p.Peek.Kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.Peek.Text):
 			return p.prob()
-		case (t.Text == "Pmin" || t.Text == "Pmax") && p.Peek.Kind == tOp && p.Peek.Text == "=":
+		case (t.Text == "Pmin" || t.Text == "Pmax") && p.PeekIsOp("="):
 			return p.prob()
-		case t.Text == "D" && p.Peek.Kind == tOp && p.Peek.Text == "{":
+		case t.Text == "D" && p.PeekIsOp("{"):
 			return p.dp()
-		case p.Peek.Kind == tOp && p.Peek.Text == "(":
+		case p.PeekIsOp("("):
 			return p.callExpr()
 		case slices.Contains(functions, t.Text):
 			p.Advance()
 			p.Fail(start, "%s needs parentheses: %s(…)", t.Text, t.Text)
 		}
-		p.Advance()
-		e := p.node(EName, start, t.Text)
+		e := p.leaf(EName)
 		if p.IsOp("'") {
 			p.Advance()
 			e.Primed = true
@@ -678,6 +647,24 @@ func (p *parser) primary() *Expr {
 	}
 	p.unexpected("an expression")
 	return nil
+}
+
+// leaf consumes the current token as a node of the kind op with its text.
+func (p *parser) leaf(op ExprOp) *Expr {
+	t := p.Tok
+	p.Advance()
+	return p.node(op, t.Off, t.Text)
+}
+
+// enclosed parses an opening bracket, what inner parses (a level of
+// nesting) and the closing bracket close, as a node of the kind op.
+func (p *parser) enclosed(op ExprOp, inner func() *Expr, close string) *Expr {
+	start := p.Tok.Off
+	p.enter()
+	defer p.Unnest()
+	e := inner()
+	p.expect(close)
+	return p.node(op, start, "", e)
 }
 
 // callParams returns the names that NAME = … gives as a named argument
@@ -719,10 +706,10 @@ func (p *parser) callExpr() *Expr {
 			p.unexpected(`an argument or ")"`)
 		}
 		named := p.Tok.Kind == tIdent && (params == nil || slices.Contains(params, p.Tok.Text))
-		if named && p.Peek.Kind == tOp && p.Peek.Text == "==" {
+		if named && p.PeekIsOp("==") {
 			p.Fail(p.Peek.Off, "a named argument is written with one =: %s = …", p.Tok.Text)
 		}
-		if named && p.Peek.Kind == tOp && p.Peek.Text == "=" {
+		if named && p.PeekIsOp("=") {
 			as := p.Tok.Off
 			n := p.Tok.Text
 			p.Advance()
@@ -753,8 +740,7 @@ func (p *parser) prob() *Expr {
 	extreme := strings.TrimPrefix(p.Tok.Text, "P") // "min", "max" or ""
 	p.Advance()
 	op := extreme + p.Tok.Text
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	var bound *Expr
 	if extreme != "" && !p.IsOp("?") {
@@ -776,8 +762,7 @@ func (p *parser) prob() *Expr {
 func (p *parser) dp() *Expr {
 	start := p.Tok.Off
 	p.Advance()
-	p.Advance()
-	p.Nest(p.Tok.Off, MaxNesting)
+	p.enter()
 	defer p.Unnest()
 	eps := p.expr()
 	if p.IsOp("}") {
@@ -816,7 +801,7 @@ func (p *parser) module() *ModuleStmt {
 	defer func() { p.inModule = false }()
 	for !p.Is("endmodule") {
 		start := p.Tok.Off
-		if p.Is("inputs") && p.Peek.Kind == tIdent && p.colonAfterPeek() {
+		if p.Is("inputs") && p.Peek.Kind == tIdent && p.afterPeek(":") {
 			p.Fail(p.Tok.Off, `unexpected "inputs" (did you mean input? an input variable is declared input d : [lo..hi];)`)
 		}
 		if p.Tok.Kind == tEOF || p.Tok.Kind == tIdent && (isStatementWord(p.Tok.Text) || p.Tok.Text == "mdp" && p.Peek.Kind == tIdent && p.Peek.Text == "module") && p.Peek.Kind != tOp {
@@ -829,7 +814,7 @@ func (p *parser) module() *ModuleStmt {
 			s.Items = append(s.Items, c)
 			continue
 		}
-		if !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
+		if !p.PeekIsOp(":") {
 			// Not a declaration: a misspelt endmodule, or a command
 			// without its brackets.
 			p.misspelt([]string{"endmodule"}, "")
@@ -884,12 +869,13 @@ func (p *parser) module() *ModuleStmt {
 	return s
 }
 
-// colonAfterPeek reports whether ":" follows the next token.
-func (p *parser) colonAfterPeek() bool {
+// afterPeek reports whether the token after the next is one of the
+// operators ops.
+func (p *parser) afterPeek(ops ...string) bool {
 	m := p.mark()
 	defer p.reset(m)
 	p.Advance()
-	return p.Peek.Kind == tOp && p.Peek.Text == ":"
+	return p.Peek.Kind == tOp && slices.Contains(ops, p.Peek.Text)
 }
 
 // command parses "[ACTION] GUARD -> UPDATES;".
@@ -906,19 +892,16 @@ func (p *parser) command() *CommandDecl {
 		p.unexpected(`"->" between the guard and the updates: [] guard -> updates;`)
 	}
 	p.Advance()
-	if p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":") {
+	if p.Is("true") && !p.PeekIsOp(":") {
 		p.Advance()
 	} else {
-		for {
-			c.Updates = append(c.Updates, p.update())
+		c.Updates = syntax.List(&p.Parser, "+", func() *UpdateDecl {
+			u := p.update()
 			if p.IsOp(":") {
 				p.Fail(p.Tok.Off, "the probability comes before its update: P : (x' = …) + …")
 			}
-			if !p.IsOp("+") {
-				break
-			}
-			p.Advance()
-		}
+			return u
+		})
 	}
 	p.expectSemicolon("command")
 	return c
@@ -928,12 +911,12 @@ func (p *parser) command() *CommandDecl {
 func (p *parser) update() *UpdateDecl {
 	u := &UpdateDecl{Span: Span{Start: p.Tok.Off}}
 	switch {
-	case p.Is("true") && !(p.Peek.Kind == tOp && p.Peek.Text == ":"):
-	case p.assignmentAhead():
+	case p.Is("true") && !p.PeekIsOp(":"):
+	case p.parenNameThen("'"): // an assignment (x' = …)
 	default:
 		// (x = 1) is a probability only when ":" follows; otherwise it is an
 		// assignment without its prime.
-		unprimed, name := p.unprimedAhead(), p.Peek
+		unprimed, name := p.parenNameThen("=", "~"), p.Peek
 		u.Prob = p.expr()
 		if unprimed && !p.IsOp(":") {
 			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", name.Text)
@@ -951,48 +934,19 @@ func (p *parser) update() *UpdateDecl {
 		u.End = p.LastEnd
 		return u
 	}
-	for {
-		u.Assigns = append(u.Assigns, p.assignment())
-		if !p.IsOp("&") {
-			break
-		}
-		p.Advance()
-	}
+	u.Assigns = syntax.List(&p.Parser, "&", p.assignment)
 	u.End = p.LastEnd
 	return u
 }
 
 // isStatementWord reports whether a word starts a statement outside
 // modules.
-func isStatementWord(w string) bool {
-	switch w {
-	case "const", "model", "chain", "module", "formula", "label", "inputs", "outputs", "observe", "neighbours", "neighbors", "param", "check", "query":
-		return true
-	}
-	return false
-}
+func isStatementWord(w string) bool { return w == "neighbors" || slices.Contains(statementKeywords, w) }
 
-// unprimedAhead reports whether "(NAME =" comes next: an assignment
-// without its prime.
-func (p *parser) unprimedAhead() bool {
-	if !p.IsOp("(") || p.Peek.Kind != tIdent {
-		return false
-	}
-	m := p.mark()
-	defer p.reset(m)
-	p.Advance()
-	return p.Peek.Kind == tOp && (p.Peek.Text == "=" || p.Peek.Text == "~")
-}
-
-// assignmentAhead reports whether "(NAME '" comes next.
-func (p *parser) assignmentAhead() bool {
-	if !p.IsOp("(") || p.Peek.Kind != tIdent {
-		return false
-	}
-	m := p.mark()
-	defer p.reset(m)
-	p.Advance()
-	return p.Peek.Kind == tOp && p.Peek.Text == "'"
+// parenNameThen reports whether "(NAME" comes next, followed by one of
+// the operators ops.
+func (p *parser) parenNameThen(ops ...string) bool {
+	return p.IsOp("(") && p.Peek.Kind == tIdent && p.afterPeek(ops...)
 }
 
 // assignment parses "(x' = E)" or "(x' ~ DIST(…))".
@@ -1008,7 +962,7 @@ func (p *parser) assignment() AssignDecl {
 	case p.IsOp("~"):
 		p.Advance()
 		a.Draw = p.call("a distribution such as geometric(alpha, centre, lo, hi)")
-	case p.IsOp("==") || p.IsOp(":") && p.Peek.Kind == tOp && p.Peek.Text == "=":
+	case p.IsOp("==") || p.IsOp(":") && p.PeekIsOp("="):
 		p.Fail(p.Tok.Off, "an update assigns with one =: (%s' = …)", a.Var.Name)
 	default:
 		p.unexpected(`"=" or "~"`)

@@ -32,8 +32,15 @@ type translator struct {
 	role    string
 }
 
+// fail reports an error at e and fails the translation.
 func (t *translator) fail(e *Expr, format string, args ...any) *expr.Expr {
 	t.c.errorf(e.Pos(), format, args...)
+	return t.failure()
+}
+
+// failure fails the translation, its error reported, and returns a
+// placeholder for the expression.
+func (t *translator) failure() *expr.Expr {
 	t.failed = true
 	return &expr.Expr{Op: expr.Bool}
 }
@@ -45,19 +52,10 @@ func (t *translator) node(op expr.Op, e *Expr, args ...*expr.Expr) *expr.Expr {
 func (t *translator) cond(e *Expr) *expr.Expr {
 	switch e.Op {
 	case EOr, EAnd:
-		op := expr.And
-		if e.Op == EOr {
-			op = expr.Or
-		}
-		n := t.node(op, e)
-		for _, a := range e.Args {
-			n.Args = append(n.Args, t.cond(a))
-		}
-		return n
+		return t.junction(t.node(0, e), e, t.cond)
 	case EUntil:
 		t.c.errorf(int(e.OpOff), "a temporal formula (U) cannot appear in a predicate")
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	case ETemporal:
 		return t.fail(e, "a temporal formula (%s) cannot appear in a predicate", e.Text)
 	case ENot:
@@ -92,8 +90,7 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 	}
 	if e.Primed && !t.primes {
 		t.c.errPrimed(e)
-		t.failed = true
-		return &expr.Expr{Op: expr.Bool}
+		return t.failure()
 	}
 	op := expr.Var
 	if asCond {
@@ -127,20 +124,7 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 func (t *translator) num(e *Expr) *expr.Expr {
 	switch e.Op {
 	case ESum, EProd:
-		op := expr.Sum
-		if e.Op == EProd {
-			op = expr.Prod
-		}
-		n := t.node(op, e)
-		for _, a := range e.Args {
-			x := t.num(a)
-			if e.Op == EProd && a.Minus {
-				x.Pos = t.c.position(opBefore(a)) // a division by zero points at the /
-			}
-			n.Args = append(n.Args, x)
-			n.Inv = append(n.Inv, a.Minus)
-		}
-		return n
+		return t.arith(t.node(0, e), e, t.num)
 	case ENeg:
 		return t.node(expr.Neg, e, t.num(e.Args[0]))
 	case EParen:
@@ -165,8 +149,7 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		// Other calls (ln) only as constants.
 		v, ok := constEval{t.c}.expr(e)
 		if !ok {
-			t.failed = true
-			return &expr.Expr{Op: expr.Bool}
+			return t.failure()
 		}
 		if v.k != kNum {
 			return t.fail(e, "expected a number, found %s", v.k)
@@ -176,6 +159,36 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		return n
 	}
 	return t.fail(e, "expected a number")
+}
+
+// junction makes n the conjunction or disjunction e, its operands
+// translated with arg.
+func (t *translator) junction(n *expr.Expr, e *Expr, arg func(*Expr) *expr.Expr) *expr.Expr {
+	n.Op = expr.And
+	if e.Op == EOr {
+		n.Op = expr.Or
+	}
+	for _, a := range e.Args {
+		n.Args = append(n.Args, arg(a))
+	}
+	return n
+}
+
+// arith makes n the sum or product e, its operands translated with arg.
+func (t *translator) arith(n *expr.Expr, e *Expr, arg func(*Expr) *expr.Expr) *expr.Expr {
+	n.Op = expr.Sum
+	if e.Op == EProd {
+		n.Op = expr.Prod
+	}
+	for _, a := range e.Args {
+		x := arg(a)
+		if e.Op == EProd && a.Minus {
+			x.Pos = t.c.position(opBefore(a)) // a division by zero points at the /
+		}
+		n.Args = append(n.Args, x)
+		n.Inv = append(n.Inv, a.Minus)
+	}
+	return n
 }
 
 func isConditionAST(e *Expr) bool {

@@ -8,6 +8,21 @@ import (
 	"github.com/dpcheck/dpcheck/source"
 )
 
+// modelCall checks the call of a model: prism(…), explicit(…) or a
+// builder's. It returns nil after reporting an error.
+func (c *checker) modelCall(call *Expr) property.Model {
+	switch call.Text {
+	case "prism":
+		return c.prismModel(call)
+	case "explicit":
+		return c.explicitFiles(call)
+	}
+	if b := c.builderCall(call); b != nil {
+		return b
+	}
+	return nil
+}
+
 // prismModel checks "model prism("FILE", NAME = VALUE, …)": a PRISM model
 // file (a path relative to the .dp file, below Options.Root), read through
 // Options.ReadFile and translated with the values of its undefined constants. Its errors are

@@ -161,14 +161,7 @@ func (c *checker) equivalence(call *Expr, h property.Header) property.Statement 
 			ok = false
 			continue
 		}
-		var m property.Model
-		if a.Text == "prism" {
-			m = c.prismModel(a)
-		} else if a.Text == "explicit" {
-			m = c.explicitFiles(a)
-		} else if b := c.builderCall(a); b != nil {
-			m = b
-		}
+		m := c.modelCall(a)
 		if m == nil {
 			ok = false
 			continue

@@ -5,6 +5,29 @@ import (
 	"slices"
 )
 
+// Limits of the parsers built on Parser.
+const (
+	// MaxNesting bounds how deeply expressions nest (Nest): deeper input
+	// is refused before the parser recurses further, so no input can
+	// exhaust the stack.
+	MaxNesting = 1000
+	// MaxNodes bounds the nodes a parser counts (Parser.Nodes), so that
+	// the memory a file takes is bounded whatever its size.
+	MaxNodes = 1 << 23
+	// MaxFileSize bounds the source a parser accepts (offsets are kept
+	// in 32 bits).
+	MaxFileSize = 1<<31 - 1
+)
+
+// SizeError refuses a source larger than MaxFileSize: the message, or ""
+// when src is within the limit.
+func SizeError(src string) string {
+	if len(src) > MaxFileSize {
+		return fmt.Sprintf("the file has %d bytes; the parser reads at most %d", len(src), MaxFileSize)
+	}
+	return ""
+}
+
 // Parser is the core of a hand-written recursive-descent parser: the
 // current token and the one after it, the end of the last token consumed,
 // and the counts that bound the work of hostile input. A syntax error
@@ -68,6 +91,10 @@ func (p *Parser) Is(text string) bool {
 // IsOp reports whether the current token is the operator text.
 func (p *Parser) IsOp(text string) bool { return p.Tok.Kind == Op && p.Tok.Text == text }
 
+// PeekIsOp reports whether the token after the current one is the
+// operator text.
+func (p *Parser) PeekIsOp(text string) bool { return p.Peek.Kind == Op && p.Peek.Text == text }
+
 // Nest enters one level of nesting, failing at off when that is deeper
 // than max.
 func (p *Parser) Nest(off, max int) {
@@ -81,10 +108,12 @@ func (p *Parser) Nest(off, max int) {
 func (p *Parser) Unnest() { p.Depth-- }
 
 // Signed parses a level of two operators of equal precedence, left to
-// right, as a list: operand ((plus | minus) operand)*. Each operand after
-// the first is marked with whether minus precedes it and where its
-// operator is (a sum's terms, a product's factors).
-func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e E, minus bool, off int)) []E {
+// right, as one node: operand ((plus | minus) operand)*, joined as Join
+// says. Each operand after the first is marked with whether minus
+// precedes it and where its operator is (a sum's terms, a product's
+// factors).
+func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e E, minus bool, off int), join func(start int, args []E) E) E {
+	start := p.Tok.Off
 	args := []E{operand()}
 	for p.IsOp(plus) || p.IsOp(minus) {
 		neg, off := p.Tok.Text == minus, p.Tok.Off
@@ -93,7 +122,14 @@ func Signed[E any](p *Parser, plus, minus string, operand func() E, mark func(e 
 		mark(e, neg, off)
 		args = append(args, e)
 	}
-	return args
+	return Join(start, args, join)
+}
+
+// Nary parses a level of one associative operator as one node:
+// operand (op operand)*, joined as Join says.
+func Nary[E any](p *Parser, op string, operand func() E, join func(start int, args []E) E) E {
+	start := p.Tok.Off
+	return Join(start, List(p, op, operand), join)
 }
 
 // Left parses a level of binary operators ops, left associative:
@@ -116,12 +152,36 @@ func Left[E any](p *Parser, ops []string, max int, operand func() E, join func(l
 // List parses a level of one associative operator as a list:
 // operand (op operand)*.
 func List[E any](p *Parser, op string, operand func() E) []E {
-	args := []E{operand()}
+	var args []E
+	Each(p, op, func() { args = append(args, operand()) })
+	return args
+}
+
+// Each parses item (op item)*, item consuming each.
+func Each(p *Parser, op string, item func()) {
+	item()
 	for p.IsOp(op) {
 		p.Advance()
-		args = append(args, operand())
+		item()
 	}
-	return args
+}
+
+// Describe names a token in a message: "end of file", or its text in
+// quotes.
+func Describe(t Token) string {
+	if t.Kind == EOF {
+		return "end of file"
+	}
+	return `"` + t.Text + `"`
+}
+
+// Join is the node of a level that starts at the offset start: its only
+// operand, or join(start, args) when it has more.
+func Join[E any](start int, args []E, join func(start int, args []E) E) E {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return join(start, args)
 }
 
 // CutShort reports whether the current token runs into something the

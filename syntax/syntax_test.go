@@ -74,8 +74,9 @@ func TestScannerErrors(t *testing.T) {
 type calc struct{ Parser }
 
 func (p *calc) sum() int {
-	terms := Signed(&p.Parser, "+", "-", p.term, func(e int, neg bool, off int) {})
-	return terms[0] + len(terms) - 1 // how many operators, for the test
+	return Signed(&p.Parser, "+", "-", p.term, func(e int, neg bool, off int) {}, func(_ int, terms []int) int {
+		return terms[0] + len(terms) - 1 // how many operators, for the test
+	})
 }
 
 func (p *calc) term() int {
