@@ -1,6 +1,7 @@
 package dpcheck_test
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
 )
 
@@ -201,72 +203,214 @@ func unionKeys(a, b reference.Dist) []string {
 	return out
 }
 
-// TestAlg3ClampedReportAgainstReference: models/sparse_vector_alg3_untruncated.dp
-// releases Algorithm 3's noisy answer clamped to [LO, HI] = [−3, 5]. Against
-// internal/reference's closed forms (Lyu3, the value of the ⊤ unclamped;
-// Lyu1, the same noise, the index only): every output strictly inside the
-// clamp equals the reference's (i, v) exactly; the clamp's two ends and
-// "none" sum with them to the reference's Pr[⊤ at i] exactly; each end lies
-// within the partial sums over 40 values beyond it, plus what their
-// geometric decay leaves (bounded by the mass of the window's escape).
-// The counterexample pair's probabilities are the reference's.
-func TestAlg3ClampedReportAgainstReference(t *testing.T) {
-	const lo, hi, w = -3, 5, 40
-	p, a := analyzeModel(t, "sparse_vector_alg3_untruncated.dp")
-	value, index := reference.Lyu3(), reference.Lyu1()
-	for _, s := range p.Chain.Inputs() {
-		val := p.Chain.Valuation(s)
-		answers := make([]int, 5)
-		for i := range answers {
-			x, _ := val.Get(fmt.Sprintf("a%d", i+1))
-			answers[i] = int(x)
-		}
-		names, ps, _ := a.Distribution(s)
-		got := map[[2]int]*big.Rat{}
-		for i, n := range names {
-			o := parseOutputMap(n)
-			got[[2]int{o["top"], o["out"]}] = ps[i]
-		}
-		at := func(k [2]int) *big.Rat {
-			if x := got[k]; x != nil {
-				return x
+// valueOutput reads an output that carries an unbounded value: "(top=5,
+// out=1)" → (5, 1, ""), "(top=2, out≥4)" → (2, 4, "≥"); index names the
+// bounded variable, value the unbounded one.
+func valueOutput(t *testing.T, name, index, value string) (i, v int, tail string) {
+	t.Helper()
+	for _, part := range strings.Split(strings.Trim(name, "()"), ", ") {
+		for _, op := range []string{"=", "≥", "≤"} {
+			k, x, ok := strings.Cut(part, op)
+			if !ok {
+				continue
 			}
-			return new(big.Rat)
-		}
-		ref := value.Exact(answers, lo-w, hi+w)
-		tops := index.Exact(answers, 0, 0)
-		// The escape bound of the window [lo−w, hi+w] bounds the mass of
-		// every value outside it.
-		escape := value.Escape(lo-w, hi+w, answers)
-		for i := 1; i <= 5; i++ {
-			sum := new(big.Rat)
-			for v := lo + 1; v < hi; v++ {
-				want := ref.At(fmt.Sprintf("%d,%d", i, v))
-				if at([2]int{i, v}).Cmp(want) != 0 {
-					t.Errorf("a = %v, (top=%d, out=%d): %s, reference %s", answers, i, v, at([2]int{i, v}).RatString(), want.RatString())
+			n, err := strconv.Atoi(x)
+			if err != nil {
+				t.Fatalf("output %q: %v", name, err)
+			}
+			switch k {
+			case index:
+				i = n
+			case value:
+				v = n
+				if op != "=" {
+					tail = op
 				}
-				sum.Add(sum, want)
 			}
-			for _, end := range []struct{ out, from, to int }{{lo, lo - w, lo}, {hi, hi, hi + w}} {
-				part := new(big.Rat)
-				for v := end.from; v <= end.to; v++ {
-					part.Add(part, ref.At(fmt.Sprintf("%d,%d", i, v)))
-				}
-				got := at([2]int{i, end.out})
-				if got.Cmp(part) < 0 || new(big.Rat).Sub(got, part).Cmp(escape) > 0 {
-					t.Errorf("a = %v, (top=%d, out=%d): %s, not within [%s, + %s]", answers, i, end.out, got.FloatString(30), part.FloatString(30), escape.FloatString(30))
-				}
-				sum.Add(sum, got)
-			}
-			if want := tops.At(fmt.Sprintf("%d", i)); sum.Cmp(want) != 0 {
-				t.Errorf("a = %v: Pr[⊤ at %d] = %s from the clamped outputs, reference %s", answers, i, sum.RatString(), want.RatString())
-			}
+			break
 		}
-		// The counterexample: (top = 5, out = 1) has 1024/25515 at
-		// (0,0,0,0,1) and 32/25515 at (1,1,1,1,0).
-		wantAt := map[string]*big.Rat{"[0 0 0 0 1]": big.NewRat(1024, 25515), "[1 1 1 1 0]": big.NewRat(32, 25515)}
-		if want, ok := wantAt[fmt.Sprint(answers)]; ok && ref.At("5,1").Cmp(want) != 0 {
-			t.Errorf("a = %v: reference Pr[(5, 1)] = %s, the report's counterexample says %s", answers, ref.At("5,1").RatString(), want.RatString())
-		}
+	}
+	return i, v, tail
+}
+
+// TestVaryingTailsAgainstReference: models whose observed unbounded value
+// has tails with varying likelihood ratios (Algorithm 3's released answer,
+// noisy max's value), listed as far as their statements' ε need and the
+// rest merged, against internal/reference's closed forms (no geosum):
+// every listed output equals the reference exactly; each merged tail lies
+// in the reference's partial sums over w further values plus what lies
+// beyond them (the escape bound of that window); each index's total is
+// the reference's exactly. And what makes the merged tails exact at the
+// statements' ε: for every ordered neighbouring pair and every such c,
+// P − c·P' has, on each of the w values past a merged tail's start (from
+// the reference), the sign its merged total has, or is 0.
+func TestVaryingTailsAgainstReference(t *testing.T) {
+	const w = 40
+	half := reference.NoisyMaxAlpha()
+	for _, tc := range []struct {
+		file, index, value string
+		inputs             []string
+		ratios             []*big.Rat
+		exact              func(a []int, lo, hi int) reference.Dist // keys "i,v" in [lo, hi], "0" for none
+		totals             func(a []int) reference.Dist             // keys "i"
+		escape             func(a []int, lo, hi int) *big.Rat
+	}{
+		{"sparse_vector_alg3_untruncated.dp", "top", "out", []string{"a1", "a2", "a3", "a4", "a5"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(32, 1)},
+			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Exact(a, lo, hi) },
+			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }},
+		{"noisy_max_value_untruncated.dp", "best", "top", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(1, 1), big.NewRat(4, 1), big.NewRat(8, 1), big.NewRat(101, 100)},
+			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxExact(half, a, true, lo, hi) },
+			func(a []int) reference.Dist { return reference.NoisyMaxExact(half, a, false, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) }},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p, a := analyzeModel(t, tc.file)
+			type tailAt struct {
+				i, v int
+				dir  int
+			}
+			merged := map[tailAt]bool{}
+			refs := map[int]reference.Dist{} // by input state
+			rows := map[int]map[string]*big.Rat{}
+			for _, s := range p.Chain.Inputs() {
+				val := p.Chain.Valuation(s)
+				answers := make([]int, len(tc.inputs))
+				for i, n := range tc.inputs {
+					x, _ := val.Get(n)
+					answers[i] = int(x)
+				}
+				names, ps, _ := a.Distribution(s)
+				ref := tc.exact(answers, -60, 60)
+				refs[s], rows[s] = ref, map[string]*big.Rat{}
+				sums := map[int]*big.Rat{}
+				for k, n := range names {
+					i, v, tail := valueOutput(t, n, tc.index, tc.value)
+					rows[s][n] = ps[k]
+					if sums[i] == nil {
+						sums[i] = new(big.Rat)
+					}
+					sums[i].Add(sums[i], ps[k])
+					if i == 0 {
+						continue // none: checked by the totals
+					}
+					if tail == "" {
+						if want := ref.At(fmt.Sprintf("%d,%d", i, v)); want.Cmp(ps[k]) != 0 {
+							t.Errorf("a = %v, %s: %s, reference %s", answers, n, ps[k].RatString(), want.RatString())
+						}
+						continue
+					}
+					dir := 1
+					if tail == "≤" {
+						dir = -1
+					}
+					merged[tailAt{i, v, dir}] = true
+					part := new(big.Rat)
+					for x := v; x != v+dir*(w+1); x += dir {
+						part.Add(part, ref.At(fmt.Sprintf("%d,%d", i, x)))
+					}
+					lo, hi := min(v, v+dir*w), max(v, v+dir*w)
+					if bound := tc.escape(answers, lo, hi); ps[k].Cmp(part) < 0 || new(big.Rat).Sub(ps[k], part).Cmp(bound) > 0 {
+						t.Errorf("a = %v, %s: %s, not within [%s, + %s]", answers, n, ps[k].FloatString(30), part.FloatString(30), bound.FloatString(30))
+					}
+				}
+				for i, want := range tc.totals(answers) {
+					n, _ := strconv.Atoi(i)
+					if got := sums[n]; got == nil || got.Cmp(want) != 0 {
+						t.Errorf("a = %v: Pr[%s = %d] = %v summed over the model's outputs, reference %s", answers, tc.index, n, got, want.RatString())
+					}
+				}
+			}
+			if len(merged) == 0 {
+				t.Fatal("no merged tail")
+			}
+			// The sign of P − c·P' on every value of a merged tail.
+			pairs, err := p.Pairs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			signs := 0
+			for _, pr := range pairs {
+				for _, ord := range [][2]int{{pr[0], pr[1]}, {pr[1], pr[0]}} {
+					for _, cr := range tc.ratios {
+						for m := range merged {
+							name := func() string {
+								for n := range rows[ord[0]] {
+									if i, v, tail := valueOutput(t, n, tc.index, tc.value); i == m.i && v == m.v && tail != "" {
+										return n
+									}
+								}
+								for n := range rows[ord[1]] {
+									if i, v, tail := valueOutput(t, n, tc.index, tc.value); i == m.i && v == m.v && tail != "" {
+										return n
+									}
+								}
+								return ""
+							}()
+							at := func(s int) *big.Rat {
+								if x := rows[s][name]; x != nil {
+									return x
+								}
+								return new(big.Rat)
+							}
+							want := new(big.Rat).Sub(at(ord[0]), new(big.Rat).Mul(cr, at(ord[1]))).Sign()
+							for x := m.v; x != m.v+m.dir*w; x += m.dir {
+								k := fmt.Sprintf("%d,%d", m.i, x)
+								d := new(big.Rat).Sub(refs[ord[0]].At(k), new(big.Rat).Mul(cr, refs[ord[1]].At(k)))
+								if d.Sign() != 0 && d.Sign() != want {
+									t.Fatalf("c = %s, %s vs %s, %s = %d: P − c·P' = %s, the merged tail's sign %d", cr.RatString(), p.Chain.Name(ord[0]), p.Chain.Name(ord[1]), tc.value, x, d.FloatString(20), want)
+								}
+								signs++
+							}
+						}
+					}
+				}
+			}
+			if signs == 0 {
+				t.Error("no sign compared")
+			}
+			// δ at each c: the reference's hockey-stick divergence over the
+			// outputs with values in [−60, 60], the worst ordered pair, and
+			// at most the mass beyond them more.
+			for _, cr := range tc.ratios {
+				eps := exact.LnOf(cr)
+				got, err := a.TightDelta(context.Background(), eps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotR, ok := got.Delta.Rat()
+				if !ok {
+					t.Fatalf("δ at c = %s is not rational: %s", cr.RatString(), got.Delta)
+				}
+				worst, slack := new(big.Rat), new(big.Rat)
+				for _, pr := range pairs {
+					for _, ord := range [][2]int{{pr[0], pr[1]}, {pr[1], pr[0]}} {
+						d := new(big.Rat)
+						for _, o := range unionKeys(refs[ord[0]], refs[ord[1]]) {
+							if x := new(big.Rat).Sub(refs[ord[0]].At(o), new(big.Rat).Mul(cr, refs[ord[1]].At(o))); x.Sign() > 0 {
+								d.Add(d, x)
+							}
+						}
+						if d.Cmp(worst) > 0 {
+							worst = d
+						}
+					}
+				}
+				for _, s := range p.Chain.Inputs() {
+					val := p.Chain.Valuation(s)
+					answers := make([]int, len(tc.inputs))
+					for i, n := range tc.inputs {
+						x, _ := val.Get(n)
+						answers[i] = int(x)
+					}
+					if e := tc.escape(answers, -60, 60); e.Cmp(slack) > 0 {
+						slack = e
+					}
+				}
+				if gotR.Cmp(worst) < 0 || new(big.Rat).Sub(gotR, worst).Cmp(slack) > 0 {
+					t.Errorf("δ at c = %s: %s, the reference's %s (+ at most %s)", cr.RatString(), gotR.RatString(), worst.FloatString(30), slack.FloatString(40))
+				}
+			}
+		})
 	}
 }

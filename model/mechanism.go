@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/mdp"
@@ -20,6 +21,11 @@ type Mechanism struct {
 	AllPairs bool
 	// Note explains in one line what the chain models, for display.
 	Note string
+	// ExactAt, when set, says that the chain's outputs were merged where
+	// inputs' likelihood ratios vary (an unbounded output's tails): its
+	// hockey-stick divergences are exact at c = e^ε for these c only, and
+	// lower bounds at every other (merging outputs is post-processing).
+	ExactAt []*big.Rat
 	// MDP is set when the mechanism is a Markov decision process (an
 	// analyst chooses the queries); Chain is then its frame (the states,
 	// their valuations, labels and inputs; not how it moves).

@@ -100,7 +100,7 @@ func (s *DPCheck) Kind() string { return "check dp" }
 
 func (s *DPCheck) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	s.isCheck = true
-	return s.overOutput.prepare(p, &s.Header)
+	return append(s.overOutput.prepare(p, &s.Header), p.exactAt(&s.Header, &s.Eps)...)
 }
 
 // Evaluate checks standard (ε,δ)-DP over all events.
@@ -118,6 +118,7 @@ func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
 		return a.DP(ctx, s.Eps, s.Delta)
 	}); o.err == nil {
+		e.p.qualify(o.Result.Counterexample)
 		o.passCheck(&s.Header, o.Result.Holds)
 	}
 	return o
@@ -145,7 +146,7 @@ type EpsOutcome struct {
 func (s *EpsQuery) Kind() string { return "query eps" }
 
 func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p, &s.Header)
+	return append(s.overOutput.prepare(p, &s.Header), p.exactAt(&s.Header, nil)...)
 }
 
 // Evaluate computes the tight ε at δ.
@@ -192,7 +193,7 @@ type DeltaOutcome struct {
 func (s *DeltaQuery) Kind() string { return "query delta" }
 
 func (s *DeltaQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return s.overOutput.prepare(p, &s.Header)
+	return append(s.overOutput.prepare(p, &s.Header), p.exactAt(&s.Header, &s.Eps)...)
 }
 
 // Evaluate computes the tight δ at ε.
@@ -235,7 +236,7 @@ func (s *ProfileQuery) prepare(_ context.Context, p *Prepared) source.ErrorList 
 	if p.MDP != nil {
 		return source.ErrorList{errNotOnMDP(s.Pos, "query profile", "the privacy profile over query schedulers is not computed; ask query delta(eps = …) at each ε you need")}
 	}
-	return s.overOutput.prepare(p, &s.Header)
+	return append(s.overOutput.prepare(p, &s.Header), p.exactAt(&s.Header, nil)...)
 }
 
 // Evaluate computes the profile's exact breakpoints.
@@ -250,3 +251,42 @@ func (s *ProfileQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 
 // Value is "" (a profile is many values).
 func (o *ProfileOutcome) Value() string { return o.noValue() }
+
+// exactAt refuses a statement at ε (nil: at every ε) on a chain that is
+// exact at some ε only (Prepared.ExactAt: an unbounded output's tails
+// merged where the inputs' likelihood ratios vary).
+func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
+	if p.ExactAt == nil {
+		return nil
+	}
+	if eps != nil {
+		if c, ok := eps.C(); ok {
+			for _, x := range p.ExactAt {
+				if x.Cmp(c) == 0 {
+					return nil
+				}
+			}
+		}
+	}
+	return source.ErrorList{errorAt(h.Pos, "%s needs the outputs at every ε, and the model's tails were merged for the ε of its dp checks and δ queries only, where their likelihood ratios vary (see the model line): ask for dp or δ at given ε", h.Text)}
+}
+
+// qualify marks what a counterexample computed on a chain exact at some ε
+// only cannot claim: its least ε is a lower bound (merging outputs is
+// post-processing), exact where dp holds at it on the chain and the chain
+// is exact there; its single worst output is dropped, since the largest
+// ratio may lie in a merged tail.
+func (p *Prepared) qualify(cx *verify.Counterexample) {
+	if cx == nil || p.ExactAt == nil {
+		return
+	}
+	cx.WorstOutput, cx.WorstFrom, cx.WorstTo = "", nil, nil
+	if c, ok := cx.LeastEps.C(); ok {
+		for _, x := range p.ExactAt {
+			if x.Cmp(c) == 0 {
+				return
+			}
+		}
+	}
+	cx.LeastEpsAtLeast = true
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 	"sync"
 
@@ -49,6 +50,9 @@ type Prepared struct {
 	// the product chain of the runs only when a statement needs it, and
 	// nil otherwise (see Composition).
 	Composition *Composition
+	// ExactAt, when set, says the chain is exact at these c = e^ε only
+	// (model.Mechanism.ExactAt): statements at other ε are refused.
+	ExactAt []*big.Rat
 	// Param is set when the model has a parameter (a ParamSource): Chain is
 	// then its frame (states, names, valuations, labels, inputs), and the
 	// statements are decided for every parameter value by package param.
@@ -105,7 +109,7 @@ func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error)
 		if err != nil {
 			return nil, err
 		}
-		pp.Model.Note = mech.Note
+		pp.Model.Note, pp.ExactAt = mech.Note, mech.ExactAt
 		if p.Neighbours != nil {
 			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
 		}

@@ -137,10 +137,13 @@ type LossEventDoc struct {
 // CounterexampleDoc explains a violated dp(ε, δ).
 type CounterexampleDoc struct {
 	WitnessDoc
-	Bound       Number     `json:"bound"`
-	Excess      Number     `json:"excess"`
-	LeastEps    Number     `json:"least_eps"`
-	WorstOutput *OutputDoc `json:"worst_output,omitempty"`
+	Bound    Number `json:"bound"`
+	Excess   Number `json:"excess"`
+	LeastEps Number `json:"least_eps"`
+	// LeastEpsAtLeast says least_eps is a lower bound only (a model whose
+	// tails were merged for the statements' ε).
+	LeastEpsAtLeast bool       `json:"least_eps_at_least,omitempty"`
+	WorstOutput     *OutputDoc `json:"worst_output,omitempty"`
 	// Path is the most likely run from the first input into the event.
 	Path   []string `json:"path,omitempty"`
 	PathPr *Number  `json:"path_pr,omitempty"`
@@ -433,7 +436,7 @@ func counterexampleDoc(cx *verify.Counterexample) *CounterexampleDoc {
 	if cx == nil {
 		return nil
 	}
-	c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps)}
+	c := &CounterexampleDoc{WitnessDoc: *witnessDoc(&cx.Witness), Bound: realNum(cx.Bound), Excess: realNum(cx.Excess), LeastEps: epsNum(cx.LeastEps), LeastEpsAtLeast: cx.LeastEpsAtLeast}
 	if cx.WorstOutput != "" {
 		c.WorstOutput = &OutputDoc{Output: cx.WorstOutput, PrFrom: ratNum(cx.WorstFrom), PrTo: ratNum(cx.WorstTo)}
 	}

@@ -216,6 +216,8 @@ func writeCounterexampleAt(w io.Writer, indent string, cx *verify.Counterexample
 		rs = append(rs, [2]string{"likeliest run", fmt.Sprintf("%s (probability %s)", run, ratText(cx.PathPr))})
 	}
 	switch lo := leastLow(cx, b); {
+	case cx.LeastEpsAtLeast:
+		rs = append(rs, [2]string{"least ε", "at least " + epsText(cx.LeastEps) + " at this δ (the tails merged for the statements' ε only; see the model line)"})
 	case lo != nil && cx.LeastEps.IsInf():
 		rs = append(rs, [2]string{"least ε", "at least " + epsText(*lo) + "; whether a finite ε holds at this δ is not decided"})
 	case lo != nil:

@@ -534,6 +534,9 @@ func (c *checker) unboundedOnlyOutputs(s *statements, p *property.Program) {
 			c.errorf(st.Over.Pos(), "over traces(k) is not available %s", why)
 		}
 	}
+	if sm, ok := p.Model.(*statespace.Model); ok {
+		tailRatios(sm, p.Statements)
+	}
 	for _, x := range p.Statements {
 		h := x.Head()
 		switch x.(type) {
@@ -541,6 +544,43 @@ func (c *checker) unboundedOnlyOutputs(s *statements, p *property.Program) {
 			c.errorf(h.Pos.Offset, "formulas over the steps of a run are not available %s: check dp, and query eps, delta and profile, over outputs var …", why)
 		case *property.EquivalenceCheck:
 			c.errorf(h.Pos.Offset, "equivalent compares final states, which are not available %s", why)
+		}
+	}
+}
+
+// tailRatios tells m the values c = e^ε its statements compare outputs at
+// (dp and δ at an ε with e^ε rational), and the first statement that needs
+// every ε, so that an observed tail whose likelihood ratios vary is listed
+// as far as they need, or refused naming that statement.
+func tailRatios(m *statespace.Model, sts []property.Statement) {
+	seen := map[string]bool{}
+	need := func(x property.Statement, what string) {
+		if m.AllRatios == nil {
+			pos := x.Head().Pos
+			m.AllRatios, m.AllRatiosText = &pos, what
+		}
+	}
+	for _, x := range sts {
+		var eps exact.Eps
+		switch s := x.(type) {
+		case *property.DPCheck:
+			eps = s.Eps
+		case *property.DeltaQuery:
+			eps = s.Eps
+		case *property.EpsQuery, *property.ProfileQuery:
+			need(x, "the "+x.Kind())
+			continue
+		default:
+			continue
+		}
+		c, ok := eps.C()
+		if !ok {
+			need(x, fmt.Sprintf("the %s at ε = %s (e^ε irrational)", x.Kind(), eps))
+			continue
+		}
+		if !seen[c.RatString()] {
+			seen[c.RatString()] = true
+			m.Ratios = append(m.Ratios, c)
 		}
 	}
 }

@@ -65,6 +65,8 @@
 package statespace
 
 import (
+	"math/big"
+
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -106,6 +108,19 @@ type Model struct {
 	Observed []string
 	// ObservedPos is where the outputs are stated.
 	ObservedPos source.Position
+	// Ratios lists the values c = e^ε (rationals) at which the program's
+	// statements compare outputs (dp(ε, δ), δ at ε). An observed unbounded
+	// variable whose tail's likelihood ratios vary is then listed value by
+	// value until, for each c, every two inputs compare the same way on
+	// the rest, which is merged (unbounded_tails.go); the mechanism is
+	// exact at those ε only (model.Mechanism.ExactAt). Without Ratios, or
+	// with AllRatios, such a tail is refused.
+	Ratios []*big.Rat
+	// AllRatios, when set, is a statement that needs every ε (a tight ε, a
+	// profile, an ε whose e^ε is irrational), and AllRatiosText says which
+	// ("the query eps").
+	AllRatios     *source.Position
+	AllRatiosText string
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
 }

@@ -187,12 +187,20 @@ type urun[T any] struct {
 	// live says which unbounded variables may be read from a bounded
 	// state on (unbounded_live.go).
 	live liveness
+	// spread, when set, is how many values past the start at of a tail
+	// whose ratios vary (direction dir) to list one by one for the
+	// statements' ε (unbounded_tails.go), at most limit; nil refuses such
+	// a tail.
+	spread func(ws map[int]geosum.Weight[T], ins []int, at, dir, limit int64) (int64, error)
 }
 
 // ustate is an output state.
 type ustate struct {
 	val  chain.Valuation
 	name string // a merged tail's, else ""
+	// varies marks a merged tail whose likelihood ratios vary: merged for
+	// the statements' ε only (unbounded_tails.go).
+	varies bool
 }
 
 func key(v []int64) string {
@@ -226,6 +234,15 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		}
 		return val.Rat(), nil
 	}
+	if len(m.Ratios) > 0 && m.AllRatios == nil {
+		r.spread = func(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir, limit int64) (int64, error) {
+			forms, err := r.tailForms(ws, ins, at, dir)
+			if err != nil {
+				return 0, err
+			}
+			return signSteps(ctx, forms, ins, m.Ratios, limit, r.s.MaxPowBits)
+		}
+	}
 	if err := r.explore(); err != nil {
 		return nil, err
 	}
@@ -242,7 +259,13 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 	if err != nil {
 		return nil, err
 	}
-	return &model.Mechanism{Chain: c, AllPairs: true, Note: r.note()}, nil
+	mech := &model.Mechanism{Chain: c, AllPairs: true, Note: r.note()}
+	for _, st := range r.states {
+		if st.varies {
+			mech.ExactAt = m.Ratios
+		}
+	}
+	return mech, nil
 }
 
 // unboundedExplorer compiles a model with unbounded variables and finds
@@ -273,21 +296,37 @@ func sortedKeys[T any](row map[int]T) []int {
 
 func (r *urun[T]) note() string {
 	n := fmt.Sprintf("%d inputs, %d outputs; unbounded variables summed exactly", r.x.inputs, len(r.states))
-	var tails []string
+	var constant, varies []string
 	for _, st := range r.states {
-		if st.name != "" {
-			tails = append(tails, st.name)
+		switch {
+		case st.varies:
+			varies = append(varies, st.name)
+		case st.name != "":
+			constant = append(constant, st.name)
 		}
 	}
-	switch {
-	case len(tails) > 4:
-		n += fmt.Sprintf("; %d tails, %s, …, are one output each (every likelihood ratio is constant on them)", len(tails), strings.Join(tails[:2], ", "))
-	case len(tails) == 1:
-		n += fmt.Sprintf("; the tail %s is one output (every likelihood ratio is constant on it)", tails[0])
-	case len(tails) > 0:
-		n += fmt.Sprintf("; the tails %s are one output each (every likelihood ratio is constant on them)", strings.Join(tails, " and "))
+	n += tailsNote(constant, "every likelihood ratio is constant on %s")
+	if len(varies) > 0 {
+		cs := make([]string, len(r.x.p.m.Ratios))
+		for i, c := range r.x.p.m.Ratios {
+			cs[i] = c.RatString()
+		}
+		n += tailsNote(varies, "the likelihood ratios vary on %s, and at e^ε = "+strings.Join(cs, ", ")+" every two inputs compare one way on each: dp and δ at those ε are exact")
 	}
 	return n
+}
+
+// tailsNote says that the tails are one output each, and why.
+func tailsNote(tails []string, why string) string {
+	switch {
+	case len(tails) > 4:
+		return fmt.Sprintf("; %d tails, %s, …, are one output each (%s)", len(tails), strings.Join(tails[:2], ", "), fmt.Sprintf(why, "them"))
+	case len(tails) == 1:
+		return fmt.Sprintf("; the tail %s is one output (%s)", tails[0], fmt.Sprintf(why, "it"))
+	case len(tails) > 0:
+		return fmt.Sprintf("; the tails %s are one output each (%s)", strings.Join(tails, " and "), fmt.Sprintf(why, "them"))
+	}
+	return ""
 }
 
 // frame returns a chain builder with the inputs and the outputs.

@@ -23,10 +23,7 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 	if r.alg.IsZero(p) {
 		return nil
 	}
-	k := r.observedKey(v) + tail
-	if val != nil {
-		k += strconv.FormatInt(*val, 10)
-	}
+	k := r.outKey(v, val, tail)
 	s, ok := r.outs[k]
 	if !ok {
 		s = r.x.inputs + len(r.states)
@@ -60,6 +57,36 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 	}
 	r.rows[in][s] = p
 	return nil
+}
+
+// outKey is the key of the output of bounded values v and the observed
+// unbounded variable's value val (or tail).
+func (r *urun[T]) outKey(v []int64, val *int64, tail string) string {
+	k := r.observedKey(v) + tail
+	if val != nil {
+		k += strconv.FormatInt(*val, 10)
+	}
+	return k
+}
+
+// refuseVarying is the refusal of a tail whose ratios vary, err (from
+// proportional), where no ε is given to compare at or a statement needs
+// every ε: it says which, and what to do.
+func (r *urun[T]) refuseVarying(err error) error {
+	el, ok := err.(source.ErrorList)
+	if !ok {
+		return err
+	}
+	m := r.x.p.m
+	why := "such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and no statement gives one"
+	if m.AllRatios != nil {
+		why = fmt.Sprintf("such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and %s at line %d needs every ε", m.AllRatiosText, m.AllRatios.Line)
+	}
+	if _, rational := any(r.alg).(rats); !rational {
+		why = "for every value of a parameter, a tail is one output only where its ratios are constant"
+	}
+	el[0].Msg += ": " + why + " (or observe a bounded function of it)"
+	return el
 }
 
 // valuation is an input's valuation: every variable.
@@ -203,23 +230,59 @@ func (r *urun[T]) observe(finals []final[T]) error {
 				}
 			}
 		}
-		// The tails: x ≥ hi+1 and x ≤ lo−1.
+		// The tails: x ≥ hi+1 and x ≤ lo−1, each merged where its ratios
+		// are constant, else listed on as far as the statements' ε need.
+		listed := hi - lo + 1
 		for _, t := range []struct {
-			at   int64
-			f, g geosum.Form
-			sign string
-		}{{hi + 1, geosum.Const(hi + 1), geosum.Var(k, 1, 0), "≥"}, {lo - 1, geosum.Var(k, 1, 0), geosum.Const(lo - 1), "≤"}} {
+			at, dir int64
+			sign    string
+		}{{hi + 1, 1, "≥"}, {lo - 1, -1, "≤"}} {
+			at, varies := t.at, false
 			if err := r.proportional(e.ws, ins, point(t.at), name, t.sign, t.at); err != nil {
-				return err
+				if r.spread == nil {
+					return r.refuseVarying(err)
+				}
+				varies = true
+				steps, serr := r.spread(e.ws, ins, t.at, t.dir, maxOutputValues(r.x.limits)-listed)
+				if serr != nil {
+					if _, long := serr.(errTooLong); long {
+						return r.spreadError(name, t.sign, t.at, maxOutputValues(r.x.limits))
+					}
+					return serr
+				}
+				listed += steps
+				for ; steps > 0; steps-- {
+					if err := r.x.ctx.Err(); err != nil {
+						return err
+					}
+					for _, in := range ins {
+						p, err := r.s.Eval(e.ws[in], point(at))
+						if err != nil {
+							return r.failed(err)
+						}
+						val := at
+						if err := r.add(in, e.v, &val, "", p); err != nil {
+							return err
+						}
+					}
+					at += t.dir
+				}
+			}
+			f, g := geosum.Const(at), geosum.Var(k, 1, 0)
+			if t.dir < 0 {
+				f, g = g, f
 			}
 			for _, in := range ins {
-				p, err := r.s.Total(r.s.Restrict(e.ws[in], t.f, t.g))
+				p, err := r.s.Total(r.s.Restrict(e.ws[in], f, g))
 				if err != nil {
 					return r.failed(err)
 				}
-				val := t.at
-				if err := r.add(in, e.v, &val, name+t.sign+strconv.FormatInt(t.at, 10), p); err != nil {
+				val := at
+				if err := r.add(in, e.v, &val, name+t.sign+strconv.FormatInt(at, 10), p); err != nil {
 					return err
+				}
+				if varies {
+					r.states[r.outs[r.outKey(e.v, &val, name+t.sign+strconv.FormatInt(at, 10))]-r.x.inputs].varies = true
 				}
 			}
 		}
@@ -293,7 +356,7 @@ func (r *urun[T]) proportional(ws map[int]geosum.Weight[T], ins []int, x []int64
 			}
 		}
 		if !ok {
-			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the likelihood ratio of the outputs %s%s%d between the inputs %s and %s varies with %s: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of %s instead)", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)), name, name)}}
+			return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Msg: fmt.Sprintf("the likelihood ratio of the outputs %s%s%d between the inputs %s and %s varies with %s", name, sign, at, r.x.describe(r.x.state(refIn)), r.x.describe(r.x.state(in)), name)}}
 		}
 	}
 	return nil

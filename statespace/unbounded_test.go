@@ -3,10 +3,13 @@ package statespace_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -68,7 +71,7 @@ func TestUnboundedRefusals(t *testing.T) {
 		{"two commands for some values", "[] i = 1 & v >= t -> (b' = 1) & (i' = 2);\n  [] i = 1 & v <= t -> (b' = 2) & (i' = 2);", ob,
 			"10:3: two commands are enabled at once at (a=0, b=0, i=1), for example when t=0, v=0: this one and the one at line 9"},
 		{"a tail whose ratio varies", "[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w",
-			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: dpcheck observes an unbounded integer only where each of its tails has constant ratios, and merges each tail into one output (observe a bounded function of w instead)"},
+			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and the query eps at line 13 needs every ε (or observe a bounded function of it)"},
 		// A limit, before the power is computed.
 		{"a power too large", "[] i = 1 & v >= 100000 -> (w' ~ geometric(1/3^1000, 0)) & (i' = 2);\n  [] i = 1 & v < 100000 & w >= 100000 -> (i' = 2);\n  [] i = 2 & w >= 100000 -> (b' = 1) & (i' = 3);", ob,
 			"1:1: a power of a noise's α would have about 158,496,252 bits, more than the limit of 1,048,576 for one number"},
@@ -91,6 +94,64 @@ func TestUnboundedRefusals(t *testing.T) {
 	}
 }
 
+// TestVaryingTailRefusals: a tail whose likelihood ratios vary is merged
+// for the ε of dp checks and δ queries only; where a statement needs every
+// ε, an ε has an irrational e^ε, or the model has a parameter, it is
+// refused, saying which and what to do.
+func TestVaryingTailRefusals(t *testing.T) {
+	const tail = "11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: "
+	const merged = "such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and "
+	prog := strings.Replace(unboundedProgram("[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w"), "query eps(delta = 0)\n", "", 1)
+	for _, tc := range []struct{ name, statements, want string }{
+		{"profile", "check dp(eps = ln(2))\nquery profile\n", tail + merged + "the query profile at line 14 needs every ε (or observe a bounded function of it)"},
+		{"irrational e^ε", "check dp(eps = 1/2)\n", tail + merged + "the check dp at ε = 1/2 (e^ε irrational) at line 13 needs every ε (or observe a bounded function of it)"},
+		{"parameter", "query delta(eps = 0) for alpha\n", "11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: for every value of a parameter, a tail is one output only where its ratios are constant (or observe a bounded function of it)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := prog + tc.statements
+			if tc.name == "parameter" {
+				src = "param alpha in (1/4, 3/4)\n" + strings.Replace(src, "geometric(1/2, a)", "geometric(alpha, a)", 1)
+				src = strings.Replace(src, "11:1", "12:1", 1)
+			}
+			got := varyingErrors(t, src, tc.name == "parameter")
+			want := tc.want
+			if tc.name == "parameter" {
+				want = strings.Replace(want, "11:1", "12:1", 1)
+			}
+			if strings.Join(got, "\n") != want {
+				t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
+			}
+		})
+	}
+	// With dp and δ at rational e^ε only, the same program builds, exact
+	// at those ε.
+	p, err := spec.Load(context.Background(), "m.dp", prog+"check dp(eps = ln(2))\nquery delta(eps = 0)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mech, err := p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(mech.ExactAt); got != "[2/1 1/1]" {
+		t.Errorf("exact at %s, want [2/1 1/1]", got)
+	}
+}
+
+// varyingErrors loads and builds src (for every value of its parameter
+// when param), returning its errors as "line:col: message".
+func varyingErrors(t *testing.T, src string, param bool) []string {
+	t.Helper()
+	if !param {
+		return unboundedErrors(t, src)
+	}
+	p, err := spec.Load(context.Background(), "m.dp", src)
+	if err == nil {
+		_, err = p.Model.(property.ParamSource).BuildParam(context.Background(), poly.Limits{})
+	}
+	return positioned(t, err)
+}
+
 // unboundedErrors loads and builds src, returning its errors as
 // "line:col: message".
 func unboundedErrors(t *testing.T, src string) []string {
@@ -99,6 +160,13 @@ func unboundedErrors(t *testing.T, src string) []string {
 	if err == nil {
 		_, err = p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
 	}
+	return positioned(t, err)
+}
+
+// positioned returns the errors of err, a list of positioned errors, as
+// "line:col: message".
+func positioned(t *testing.T, err error) []string {
+	t.Helper()
 	var list source.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("error %v, not a list of positioned errors", err)

@@ -64,6 +64,10 @@ type Counterexample struct {
 	Excess exact.Real
 	// LeastEps is the least ε for which dp(ε, δ) holds (+∞ when none does).
 	LeastEps exact.Eps
+	// LeastEpsAtLeast says LeastEps is only a lower bound: the chain's
+	// outputs were merged so that it is exact at the checked ε only (set by
+	// the caller that knows it; see property's Prepared.ExactAt).
+	LeastEpsAtLeast bool
 	// WorstOutput is the single output of the pair with the largest ratio
 	// Pr_From(o)/Pr_To(o), with both probabilities.
 	WorstOutput        string

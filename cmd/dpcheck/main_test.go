@@ -298,6 +298,29 @@ func TestFlagsAnywhere(t *testing.T) {
 	}
 }
 
+// TestNoProfileOfMergedTails: --profile does not draw a model whose
+// tails were merged for its statements' ε only (its δ between them is a
+// lower bound): it warns, writes no picture, and the exit status is the
+// checks'; --dot still draws the chain.
+func TestNoProfileOfMergedTails(t *testing.T) {
+	dir := t.TempDir()
+	prof, dot := filepath.Join(dir, "p.png"), filepath.Join(dir, "m.dot")
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--profile", prof, "--dot", dot, "../../models/noisy_max_value_untruncated.dp"}, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("exit %d, want 0: %s", code, stderr.String())
+	}
+	want := "dpcheck: warning: no profile of ../../models/noisy_max_value_untruncated.dp: its model's tails were merged for the ε of its statements only (see the model line), so δ between them is not computed\n"
+	if got := stderr.String(); !strings.HasPrefix(got, want) {
+		t.Errorf("stderr %q, want it to start %q", got, want)
+	}
+	if _, err := os.Stat(prof); err == nil {
+		t.Error("a profile was drawn")
+	}
+	if _, err := os.Stat(dot); err != nil {
+		t.Errorf("no DOT file: %v", err)
+	}
+}
+
 // TestPicturesOfAParametricChain: --dot does not draw a model with a
 // parameter (its frame's rows are not the chain's): it warns, writes
 // nothing, and the exit status is the checks'.

@@ -92,6 +92,10 @@ func drawPictures(ctx context.Context, stderr io.Writer, e report.Entry, dot, sv
 		warn("no picture of %s: --dot, --svg and --profile draw a Markov chain, and its model has a parameter (pictures of parametric chains are not drawn yet)", e.File)
 		return
 	}
+	if prof != "" && r.Prepared.ExactAt != nil {
+		warn("no profile of %s: its model's tails were merged for the ε of its statements only (see the model line), so δ between them is not computed", e.File)
+		prof = ""
+	}
 	if c := r.Prepared.Chain; c != nil && (dot != "" || svg != "") && picture.Summarized(c) {
 		warn("the chain of %s has %d states and %d transitions: --dot and --svg draw a summary (the pair, the worst event and counts of the rest; a chain is drawn whole up to %d states and %d transitions)",
 			e.File, c.NumStates(), c.NumTransitions(), picture.MaxDOTStates, picture.MaxDOTTransitions)
