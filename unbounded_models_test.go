@@ -235,7 +235,7 @@ func valueOutput(t *testing.T, name, index, value string) (i, v int, tail string
 
 // TestVaryingTailsAgainstReference: models whose observed unbounded value
 // has tails with varying likelihood ratios (Algorithm 3's released answer,
-// noisy max's value), listed as far as their statements' ε need and the
+// sparse vector's gap, noisy max's value), listed as far as their statements' ε need and the
 // rest merged, against internal/reference's closed forms (no geosum):
 // every listed output equals the reference exactly; each merged tail lies
 // in the reference's partial sums over w further values plus what lies
@@ -259,6 +259,11 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Exact(a, lo, hi) },
 			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
 			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }},
+		{"sparse_vector_gap_untruncated.dp", "top", "gap", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(8, 1), big.NewRat(7, 1)},
+			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Exact(a, lo, hi) },
+			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
+			// A gap beyond hi needs the threshold or an answer beyond hi/2.
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(-hi/2, hi/2, a) }},
 		{"noisy_max_value_untruncated.dp", "best", "top", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(1, 1), big.NewRat(4, 1), big.NewRat(8, 1), big.NewRat(101, 100)},
 			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxExact(half, a, true, lo, hi) },
 			func(a []int) reference.Dist { return reference.NoisyMaxExact(half, a, false, 0, 0) },

@@ -547,6 +547,16 @@ func (s *Summer[T]) Set(w Weight[T], v int, f Form) (Weight[T], error) {
 // over x_v, times Pr[Z = x_v − centre] for two-sided geometric noise
 // (Pr[Z = z] = (1−α)/(1+α)·α^|z|) or, when oneSided, (1−α)·α^z on z ≥ 0.
 func (s *Summer[T]) Geometric(w Weight[T], v int, alpha T, centre int64, oneSided bool) (Weight[T], error) {
+	return s.GeometricAround(w, v, alpha, Const(centre), oneSided)
+}
+
+// GeometricAround is Geometric around the centre c, a constant or the
+// form ±x_u + k of another variable (u ≠ v): the draw's weight
+// α^|x_v − c| cuts the pieces along x_v − c = 0, an octagonal line.
+func (s *Summer[T]) GeometricAround(w Weight[T], v int, alpha T, c Form, oneSided bool) (Weight[T], error) {
+	if c.V == v {
+		return w, fmt.Errorf("geosum: a draw of x_%d around itself", v)
+	}
 	w, err := s.SumOut(w, v)
 	if err != nil {
 		return w, err
@@ -570,12 +580,14 @@ func (s *Summer[T]) Geometric(w Weight[T], v int, alpha T, centre int64, oneSide
 		return w, err
 	}
 	var out Weight[T]
-	// x_v ≥ centre: K·α^{x−centre}; x_v < centre: K·(1/α)^{x−centre}.
+	// x_v ≥ c: K·α^{x_v−c}; x_v < c: K·(1/α)^{x_v−c}, c = S·x_u + C.
+	below := c
+	below.C--
 	sides := []struct {
 		b *T
 		f Form
 		g Form
-	}{{&alpha, Const(centre), Var(v, 1, 0)}, {&inv, Var(v, 1, 0), Const(centre - 1)}}
+	}{{&alpha, c, Var(v, 1, 0)}, {&inv, Var(v, 1, 0), below}}
 	if oneSided {
 		sides = sides[:1]
 	}
@@ -589,8 +601,13 @@ func (s *Summer[T]) Geometric(w Weight[T], v int, alpha T, centre int64, oneSide
 				if u.Coef, err = s.F.Mul(u.Coef, k); err != nil {
 					return out, err
 				}
-				if ts[j], err = s.power(u, side.b, Var(v, 1, -centre)); err != nil {
+				if ts[j], err = s.power(u, side.b, Var(v, 1, -c.C)); err != nil {
 					return out, err
+				}
+				if c.V >= 0 {
+					if ts[j], err = s.power(ts[j], side.b, Var(c.V, -c.S, 0)); err != nil {
+						return out, err
+					}
 				}
 			}
 			p.Terms = ts
@@ -600,6 +617,37 @@ func (s *Summer[T]) Geometric(w Weight[T], v int, alpha T, centre int64, oneSide
 	return s.tidy(out)
 }
 
+// SumOutAll sums every variable of vs out of w, in an order that keeps
+// each sum geometric: a variable drawn around another, x_1 around x_0
+// say, cancels x_0's factor on some piece, so x_0 summed first would sum a
+// constant between x_1 and a bound (a polynomial, ErrNotGeometric), where
+// x_1 summed first leaves a constant. A variable whose sum is not
+// geometric is tried again after the others; the error stands only when
+// none of those left can be summed.
+func (s *Summer[T]) SumOutAll(w Weight[T], vs []int) (Weight[T], error) {
+	pending := vs
+	for len(pending) > 0 {
+		var stuck []int
+		var notGeometric error
+		for _, v := range pending {
+			nw, err := s.SumOut(w, v)
+			switch {
+			case errors.Is(err, ErrNotGeometric):
+				stuck, notGeometric = append(stuck, v), err
+			case err != nil:
+				return w, err
+			default:
+				w = nw
+			}
+		}
+		if len(stuck) == len(pending) {
+			return w, notGeometric
+		}
+		pending = stuck
+	}
+	return w, nil
+}
+
 // Total returns the sum of w over every integer vector.
 func (s *Summer[T]) Total(w Weight[T]) (T, error) {
 	zero := s.F.Const(new(big.Rat))
@@ -607,11 +655,13 @@ func (s *Summer[T]) Total(w Weight[T]) (T, error) {
 	if len(w.Pieces) > 0 {
 		n = w.Pieces[0].Region.n
 	}
-	var err error
-	for v := 0; v < n; v++ {
-		if w, err = s.SumOut(w, v); err != nil {
-			return zero, err
-		}
+	all := make([]int, n)
+	for v := range all {
+		all[v] = v
+	}
+	w, err := s.SumOutAll(w, all)
+	if err != nil {
+		return zero, err
 	}
 	sum := zero
 	for _, p := range w.Pieces {

@@ -209,3 +209,58 @@ func TestPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestGeometricAround: x₀ drawn around 1, then x₁ around ±x₀ + k: the
+// weight at every point of a window is the product of the two point
+// probabilities, and the whole sums to 1; a one-sided draw too.
+func TestGeometricAround(t *testing.T) {
+	s := NewSummer[*big.Rat](context.Background(), exact.Rats{}, 0)
+	a, b := rat(1, 3), rat(2, 5)
+	two := func(alpha *big.Rat, z int64) *big.Rat { // (1−α)/(1+α)·α^|z|
+		k := new(big.Rat).Quo(new(big.Rat).Sub(rat(1, 1), alpha), new(big.Rat).Add(rat(1, 1), alpha))
+		return k.Mul(k, exact.Pow(alpha, max(z, -z)))
+	}
+	one := func(alpha *big.Rat, z int64) *big.Rat { // (1−α)·α^z, z ≥ 0
+		if z < 0 {
+			return new(big.Rat)
+		}
+		k := new(big.Rat).Sub(rat(1, 1), alpha)
+		return k.Mul(k, exact.Pow(alpha, z))
+	}
+	for _, tc := range []struct {
+		sign     int
+		k        int64
+		oneSided bool
+	}{{1, 0, false}, {-1, 2, false}, {1, -3, true}, {-1, 1, true}} {
+		w := s.Point([]int64{0, 0}, big.NewRat(1, 1))
+		var err error
+		if w, err = s.Geometric(w, 0, a, 1, false); err != nil {
+			t.Fatal(err)
+		}
+		if w, err = s.GeometricAround(w, 1, b, Var(0, tc.sign, tc.k), tc.oneSided); err != nil {
+			t.Fatal(err)
+		}
+		for x0 := int64(-6); x0 <= 8; x0++ {
+			for x1 := int64(-12); x1 <= 12; x1++ {
+				got, err := s.Eval(w, []int64{x0, x1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				z := x1 - (int64(tc.sign)*x0 + tc.k)
+				p := two(b, z)
+				if tc.oneSided {
+					p = one(b, z)
+				}
+				if want := new(big.Rat).Mul(two(a, x0-1), p); got.Cmp(want) != 0 {
+					t.Fatalf("%+v: weight at (%d, %d) = %s, want %s", tc, x0, x1, got.RatString(), want.RatString())
+				}
+			}
+		}
+		if total, err := s.Total(w); err != nil || total.Cmp(rat(1, 1)) != 0 {
+			t.Errorf("%+v: total %v, %v", tc, total, err)
+		}
+	}
+	if _, err := s.GeometricAround(s.Point([]int64{0}, rat(1, 1)), 0, a, Var(0, 1, 0), false); err == nil {
+		t.Error("a draw around itself was accepted")
+	}
+}

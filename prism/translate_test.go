@@ -96,7 +96,7 @@ module m
   s : [0..9] init 0;
   [] s=0 -> p : (s'=1) + q : (s'=2) + e : (s'=3) + 1-p-q-e : (s'=4);
   [] s=1 -> 1/3 : (s'=5) + 2/3 : (s'=round(k/2));
-  [] s=2 -> pow(1/2, 2) : (s'=floor(k/2)) + 1 - pow(2, -2) : (s'=ceil(k/2) + mod(-1, 3));
+  [] s=2 -> pow(1/2, 2) : (s'=floor(k/2)) + 1 - pow(2.0, -2) : (s'=ceil(k/2) + mod(-1, 3));
   [] s>2 -> true;
 endmodule
 `

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -46,11 +47,11 @@ type uassign struct {
 	u        int // the unbounded variable
 	draw     bool
 	oneSided bool
-	alpha    cassign // the draw's α and centre, compiled as numbers
-	centre   cassign
+	alpha    cassign // the draw's α, compiled as a number
 	noise    *Noise
-	lin      ulin
-	pos      source.Position
+	lin      ulin // the value assigned, or the draw's centre
+
+	pos source.Position
 }
 
 // uprog is a model with unbounded variables, compiled.
@@ -134,12 +135,20 @@ func (m *Model) classify(p *compiled) (*uprog, source.ErrorList) {
 				switch {
 				case a.Noise != nil && (a.Noise.Kind == Geometric || a.Noise.Kind == Geometric1) && len(a.Noise.Args) == 2:
 					ua.draw, ua.oneSided = true, a.Noise.Kind == Geometric1
-					for _, arg := range a.Noise.Args {
-						k.bounded(arg, "the draw of "+v.Name)
-					}
+					k.bounded(a.Noise.Args[0], "the α of the draw of "+v.Name)
 					ua.alpha = cassign{num: ca.noise.args[0], pos: a.Noise.Pos}
 					ua.noise = a.Noise
-					ua.centre = cassign{num: ca.noise.args[1], pos: a.Noise.Pos}
+					// The centre: bounded, or another unbounded variable,
+					// negated or not, plus a bounded value.
+					centre := a.Noise.Args[1]
+					l, ok := k.lin(centre, 1)
+					switch {
+					case ok && len(l.terms) == 1 && l.terms[0].u == ua.u:
+						k.errorf(centre.Pos, "the draw of %s is centred on %s itself: draw it around another variable or a bounded value", v.Name, v.Name)
+					case ok && len(l.terms) == 1 && assigned[l.terms[0].u]:
+						k.errorf(centre.Pos, "the draw of %s is centred on %s, which the same update assigns: write the two in two commands", v.Name, k.name(l.terms[0].u))
+					}
+					ua.lin = l
 				case a.Noise != nil:
 					k.errorf(a.Noise.Pos, "the unbounded variable %s is drawn from geometric(α, centre) or geometric1(α, centre), untruncated", v.Name)
 				default:
@@ -440,7 +449,28 @@ func (r *urun[T]) failedAt(err error, pos source.Position) error {
 	case r.x.ctx.Err() != nil:
 		return r.x.ctx.Err()
 	}
+	if errors.Is(err, geosum.ErrNotGeometric) {
+		if d := r.drawAround(); d != nil {
+			// The likely cause: a sum of α^z·α^(−z) over a range.
+			return source.ErrorList{{Pos: d.noise.Pos, Msg: err.Error() + ": a variable drawn around another one's value and with the same α as that one's noise has terms z·α^z once the other is summed out, outside the class dpcheck decides exactly (give the two draws different α)"}}
+		}
+	}
 	return source.ErrorList{{Pos: pos, Msg: err.Error() + ": the program is outside the class dpcheck decides exactly"}}
+}
+
+// drawAround returns the first draw centred on another unbounded
+// variable, or nil.
+func (r *urun[T]) drawAround() *uassign {
+	for _, ups := range r.u.assigns {
+		for _, as := range ups {
+			for i := range as {
+				if as[i].draw && len(as[i].lin.terms) == 1 {
+					return &as[i]
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // witness writes a point of region over the unbounded variables it
@@ -669,15 +699,21 @@ func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geos
 		if alpha.Sign() <= 0 || alpha.Cmp(big.NewRat(1, 1)) >= 0 {
 			return out, x.at(ci, v, &source.Error{Pos: a.alpha.pos, Msg: fmt.Sprintf("the α of a geometric draw must be in (0, 1), found %s", alpha.RatString())})
 		}
-		c, e := integer(a.centre, "centre")
-		if e != nil {
-			return out, e
+		var c int64
+		if a.lin.rest != nil {
+			if c, err = integer(cassign{num: a.lin.rest, pos: a.noise.Pos}, "centre"); err != nil {
+				return out, err
+			}
+		}
+		centre := geosum.Const(c)
+		if len(a.lin.terms) == 1 {
+			centre = geosum.Var(a.lin.terms[0].u, a.lin.terms[0].s, c)
 		}
 		f, e := r.alpha(ci, a, v)
 		if e != nil {
 			return out, e
 		}
-		out, err = r.s.Geometric(w, a.u, f, c, a.oneSided)
+		out, err = r.s.GeometricAround(w, a.u, f, centre, a.oneSided)
 	default:
 		var k int64
 		if a.lin.rest != nil {

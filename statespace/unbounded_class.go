@@ -81,7 +81,7 @@ func (k *classifier) reads(e *expr.Expr) *expr.Expr {
 // bounded refuses e if it reads an unbounded variable, saying what e is.
 func (k *classifier) bounded(e *expr.Expr, what string) bool {
 	if r := k.reads(e); r != nil {
-		k.errorf(r.Pos, "%s reads the unbounded variable %s: only guards, and the values and draws of unbounded variables, may read one", what, r.Name)
+		k.errorf(r.Pos, "%s reads the unbounded variable %s: only guards, and the values and the centres of the draws of unbounded variables, may read one", what, r.Name)
 		return false
 	}
 	return true
@@ -183,7 +183,11 @@ func (k *classifier) finish(e *expr.Expr, terms []uterm, rest []*expr.Expr, inv 
 		}
 	}
 	if len(out.terms) > max {
-		k.errorf(e.Pos, "%s relates %d unbounded variables: dpcheck decides comparisons of at most %d", e.Text, len(out.terms), max)
+		what := "comparisons of at most 2"
+		if max == 1 {
+			what = "a value or draw centre of one, negated or not, plus a bounded value"
+		}
+		k.errorf(e.Pos, "%s relates %d unbounded variables: dpcheck decides %s", e.Text, len(out.terms), what)
 		return out, false
 	}
 	if len(rest) > 0 {

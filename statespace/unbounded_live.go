@@ -129,14 +129,16 @@ func (r *urun[T]) forget(live liveness, c *ucfg[T]) error {
 	if !ok {
 		return nil
 	}
+	var dead []int
 	for j, isLive := range l {
 		if !isLive {
-			w, err := r.s.SumOut(c.w, j)
-			if err != nil {
-				return r.failed(err)
-			}
-			c.w = w
+			dead = append(dead, j)
 		}
 	}
+	w, err := r.s.SumOutAll(c.w, dead)
+	if err != nil {
+		return r.failed(err)
+	}
+	c.w = w
 	return nil
 }

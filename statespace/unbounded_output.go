@@ -158,14 +158,15 @@ func (r *urun[T]) observe(finals []final[T]) error {
 	ends := map[string]*end{}
 	var keys []string
 	for _, f := range finals {
-		w := f.cfg.w
-		var err error
+		var others []int
 		for j := range r.u.vars {
 			if j != k {
-				if w, err = r.s.SumOut(w, j); err != nil {
-					return r.failed(err)
-				}
+				others = append(others, j)
 			}
+		}
+		w, err := r.s.SumOutAll(f.cfg.w, others)
+		if err != nil {
+			return r.failed(err)
 		}
 		kk := r.observedKey(f.cfg.v)
 		e, ok := ends[kk]

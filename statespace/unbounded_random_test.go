@@ -12,7 +12,8 @@ import (
 
 // randomUnbounded writes a random straight-line program over two
 // unbounded integers x1, x2 — draws of untruncated geometric noise around
-// the input or a constant, shifts, negations, copies, and comparisons with
+// the input, a constant or the other variable, shifts, negations, copies,
+// and comparisons with
 // each other or with the input that set a flag — twice: with x1, x2 : int
 // (exact), and with every draw clamped to [c − w, c + w] around its centre
 // c and the variables given a range wide enough for every shift. The
@@ -27,6 +28,8 @@ func randomUnbounded(r *rand.Rand, w int) (exact, clamped string, bound *big.Rat
 	var flags []string
 	bound = new(big.Rat)
 	drawn := [2]bool{}
+	around := false      // a draw around the other variable was written
+	alpha := [2]string{} // the α of each variable's last draw
 	for j := 0; j < steps; j++ {
 		k := r.Intn(2) + 1
 		other := 3 - k
@@ -40,6 +43,16 @@ func randomUnbounded(r *rand.Rand, w int) (exact, clamped string, bound *big.Rat
 		case 0:
 			a := alphas[r.Intn(len(alphas))]
 			c := []string{"a", "0", "1", "a + 1"}[r.Intn(4)]
+			if drawn[other-1] && !around && r.Intn(2) == 0 {
+				// once a program: around the other variable, with another
+				// α than its noise's (the same gives terms z·α^z)
+				c, around = []string{"x%d", "x%d + 1", "-x%d", "-x%d - 2"}[r.Intn(4)], true
+				c = fmt.Sprintf(c, other)
+				for a == alpha[other-1] {
+					a = alphas[r.Intn(len(alphas))]
+				}
+			}
+			alpha[k-1] = a
 			cmds = append(cmds, fmt.Sprintf("[] s = %d -> (x%d' ~ geometric(%s, %s%%s)) & %s;", j, k, a, c, next))
 			drawn[k-1] = true
 			alpha, _ := new(big.Rat).SetString(a)
@@ -91,7 +104,7 @@ func randomUnbounded(r *rand.Rand, w int) (exact, clamped string, bound *big.Rat
 		fmt.Fprintf(&b, "endmodule\noutputs var %s\n", strings.Join(flags, ", "))
 		return b.String()
 	}
-	rng := w + 2*steps + 4
+	rng := 2*w + 4*steps + 8 // room for a draw around a shifted draw
 	exact = write(func(string) string { return "int" }, func(string) string { return "" })
 	clamped = write(func(string) string { return fmt.Sprintf("[%d..%d] init 0", -rng, rng) },
 		func(c string) string { return fmt.Sprintf(", %s - %d, %s + %d", c, w, c, w) })
