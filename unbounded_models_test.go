@@ -235,9 +235,11 @@ func valueOutput(t *testing.T, name, index, value string) (i, v int, tail string
 
 // TestVaryingTailsAgainstReference: models whose observed unbounded value
 // has tails with varying likelihood ratios (Algorithm 3's released answer,
-// sparse vector's gap, noisy max's value), listed as far as their statements' ε need and the
-// rest merged, against internal/reference's closed forms (no geosum):
-// every listed output equals the reference exactly; each merged tail lies
+// sparse vector's gap, noisy max's value), listed as far as their
+// statements' ε need and the rest merged, against internal/reference's
+// closed forms (no geosum): every listed output equals the reference
+// exactly, and its clamped copies at half-widths 10, 20, 40 within the
+// chance that a noisy value leaves the window; each merged tail lies
 // in the reference's partial sums over w further values plus what lies
 // beyond them (the escape bound of that window); each index's total is
 // the reference's exactly. And what makes the merged tails exact at the
@@ -254,23 +256,35 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 		exact              func(a []int, lo, hi int) reference.Dist // keys "i,v" in [lo, hi], "0" for none
 		totals             func(a []int) reference.Dist             // keys "i"
 		escape             func(a []int, lo, hi int) *big.Rat
+		// clamped is the mechanism with every noisy value clamped to
+		// [lo, hi], keys as exact; clampEscape bounds the chance that a
+		// noisy value leaves [lo, hi], the most any output moves.
+		clamped     func(a []int, lo, hi int) reference.Dist
+		clampEscape func(a []int, lo, hi int) *big.Rat
 	}{
 		{"sparse_vector_alg3_untruncated.dp", "top", "out", []string{"a1", "a2", "a3", "a4", "a5"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(32, 1)},
 			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Exact(a, lo, hi) },
 			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) },
+			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Clamped(lo, hi, a) },
 			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }},
 		{"sparse_vector_gap_untruncated.dp", "top", "gap", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(8, 1), big.NewRat(7, 1)},
 			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Exact(a, lo, hi) },
 			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
 			// A gap beyond hi needs the threshold or an answer beyond hi/2.
-			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(-hi/2, hi/2, a) }},
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(-hi/2, hi/2, a) },
+			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Clamped(lo, hi, a) },
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(lo, hi, a) }},
 		{"noisy_max_value_untruncated.dp", "best", "top", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(1, 1), big.NewRat(4, 1), big.NewRat(8, 1), big.NewRat(101, 100)},
 			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxExact(half, a, true, lo, hi) },
 			func(a []int) reference.Dist { return reference.NoisyMaxExact(half, a, false, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) },
+			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxClamped(half, lo, hi, a, true) },
 			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			p, a := analyzeModel(t, tc.file)
+			moved := false // some clamped probability differs from the exact one
 			type tailAt struct {
 				i, v int
 				dir  int
@@ -288,6 +302,7 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 				names, ps, _ := a.Distribution(s)
 				ref := tc.exact(answers, -60, 60)
 				refs[s], rows[s] = ref, map[string]*big.Rat{}
+				clamped := map[int]reference.Dist{} // by half-width, made once
 				sums := map[int]*big.Rat{}
 				for k, n := range names {
 					i, v, tail := valueOutput(t, n, tc.index, tc.value)
@@ -300,8 +315,21 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 						continue // none: checked by the totals
 					}
 					if tail == "" {
-						if want := ref.At(fmt.Sprintf("%d,%d", i, v)); want.Cmp(ps[k]) != 0 {
+						key := fmt.Sprintf("%d,%d", i, v)
+						if want := ref.At(key); want.Cmp(ps[k]) != 0 {
 							t.Errorf("a = %v, %s: %s, reference %s", answers, n, ps[k].RatString(), want.RatString())
+						}
+						// Clamped to windows of half-width 10, 20 and 40,
+						// within what a noisy value leaving them moves.
+						for _, cw := range []int{10, 20, 40} {
+							if clamped[cw] == nil {
+								clamped[cw] = tc.clamped(answers, -cw, cw)
+							}
+							d := new(big.Rat).Sub(ps[k], clamped[cw].At(key))
+							moved = moved || d.Sign() != 0
+							if bound := tc.clampEscape(answers, -cw, cw); d.Abs(d).Cmp(bound) > 0 {
+								t.Errorf("a = %v, %s, window ±%d: exact and clamped apart by %s, more than %s", answers, n, cw, d.FloatString(30), bound.FloatString(30))
+							}
 						}
 						continue
 					}
@@ -328,6 +356,11 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 			}
 			if len(merged) == 0 {
 				t.Fatal("no merged tail")
+			}
+			// Noisy max's outputs inside the window are exactly the same
+			// clamped: a noisy value is compared with one inside it.
+			if !moved && !strings.HasPrefix(tc.file, "noisy_max") {
+				t.Error("clamping never changed a probability: the comparison tells nothing")
 			}
 			// The sign of P − c·P' on every value of a merged tail.
 			pairs, err := p.Pairs()
