@@ -82,6 +82,11 @@ func (t *translator) model() *Model {
 	}
 	if t.pf != nil {
 		for _, c := range t.pf.Consts {
+			// An undefined constant of the properties file needs a value
+			// only where a property uses it, as in PRISM.
+			if _, given := t.opt.Consts[c.Name.Name]; c.Value == nil && !given {
+				continue
+			}
 			if ci := t.consts[c.Name.Name]; ci != nil && ci.decl == c {
 				t.constant(ci)
 			}

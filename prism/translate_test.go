@@ -296,3 +296,20 @@ func TestOneInitialState(t *testing.T) {
 		t.Errorf("dp on one input: %v, want a load error at the statement", err)
 	}
 }
+
+// TestUnusedUndefinedPropertyConstant: an undefined constant of the
+// properties file that no property uses needs no value, as in PRISM; one
+// a property uses does, and a value given for it is used.
+func TestUnusedUndefinedPropertyConstant(t *testing.T) {
+	r := mustCheck(t, base, "const double p;\nconst int k;\nP=? [ F s=1 ]\n", nil)
+	if len(r.Statements) != 1 || !r.Statements[0].Pass() {
+		t.Errorf("%d statements, want one that passes", len(r.Statements))
+	}
+	if _, err := check(t, base, "const double p;\nP>p [ F s=1 ]\n", nil); err == nil || !strings.Contains(err.Error(), "the double constant p has no value") {
+		t.Errorf("a used undefined constant: %v", err)
+	}
+	r = mustCheck(t, base, "const double p;\nP>p [ F s=1 ]\n", map[string]prism.Value{"p": {Num: big.NewRat(1, 4)}})
+	if len(r.Statements) != 1 || !r.Statements[0].Pass() {
+		t.Errorf("with p = 1/4: %d statements, want one that passes", len(r.Statements))
+	}
+}
