@@ -216,7 +216,8 @@ func (r *urun[T]) observe(finals []final[T]) error {
 			ins = append(ins, in)
 		}
 		sort.Ints(ins)
-		for x := lo; x <= hi; x++ {
+		// list adds each input's probability of the value x, one output.
+		list := func(x int64) error {
 			if err := r.x.ctx.Err(); err != nil {
 				return err
 			}
@@ -225,10 +226,15 @@ func (r *urun[T]) observe(finals []final[T]) error {
 				if err != nil {
 					return r.failed(err)
 				}
-				val := x
-				if err := r.add(in, e.v, &val, "", p); err != nil {
+				if err := r.add(in, e.v, &x, "", p); err != nil {
 					return err
 				}
+			}
+			return nil
+		}
+		for x := lo; x <= hi; x++ {
+			if err := list(x); err != nil {
+				return err
 			}
 		}
 		// The tails: x ≥ hi+1 and x ≤ lo−1, each merged where its ratios
@@ -253,18 +259,8 @@ func (r *urun[T]) observe(finals []final[T]) error {
 				}
 				listed += steps
 				for ; steps > 0; steps-- {
-					if err := r.x.ctx.Err(); err != nil {
+					if err := list(at); err != nil {
 						return err
-					}
-					for _, in := range ins {
-						p, err := r.s.Eval(e.ws[in], point(at))
-						if err != nil {
-							return r.failed(err)
-						}
-						val := at
-						if err := r.add(in, e.v, &val, "", p); err != nil {
-							return err
-						}
 					}
 					at += t.dir
 				}
