@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
 )
@@ -119,6 +120,16 @@ func untruncatedCases() []untruncatedCase {
 	}
 }
 
+// inputValues reads the values of the named input variables.
+func inputValues(val chain.Valuation, names []string) []int {
+	out := make([]int, len(names))
+	for i, n := range names {
+		x, _ := val.Get(n)
+		out[i] = int(x)
+	}
+	return out
+}
+
 // parseOutputMap reads "top=3" or "(b1=0, b2=1, b3=0)".
 func parseOutputMap(name string) map[string]int {
 	out := map[string]int{}
@@ -146,12 +157,7 @@ func TestUntruncatedAgainstReference(t *testing.T) {
 			p, a := analyzeModel(t, uc.file)
 			moved := false // some clamped probability differs from the exact one
 			for _, s := range p.Chain.Inputs() {
-				val := p.Chain.Valuation(s)
-				answers := make([]int, len(uc.inputs))
-				for i, n := range uc.inputs {
-					x, _ := val.Get(n)
-					answers[i] = int(x)
-				}
+				answers := inputValues(p.Chain.Valuation(s), uc.inputs)
 				names, ps, _ := a.Distribution(s)
 				got := reference.Dist{}
 				for i, n := range names {
@@ -293,12 +299,7 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 			refs := map[int]reference.Dist{} // by input state
 			rows := map[int]map[string]*big.Rat{}
 			for _, s := range p.Chain.Inputs() {
-				val := p.Chain.Valuation(s)
-				answers := make([]int, len(tc.inputs))
-				for i, n := range tc.inputs {
-					x, _ := val.Get(n)
-					answers[i] = int(x)
-				}
+				answers := inputValues(p.Chain.Valuation(s), tc.inputs)
 				names, ps, _ := a.Distribution(s)
 				ref := tc.exact(answers, -60, 60)
 				refs[s], rows[s] = ref, map[string]*big.Rat{}
@@ -435,12 +436,7 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 					}
 				}
 				for _, s := range p.Chain.Inputs() {
-					val := p.Chain.Valuation(s)
-					answers := make([]int, len(tc.inputs))
-					for i, n := range tc.inputs {
-						x, _ := val.Get(n)
-						answers[i] = int(x)
-					}
+					answers := inputValues(p.Chain.Valuation(s), tc.inputs)
 					if e := tc.escape(answers, -60, 60); e.Cmp(slack) > 0 {
 						slack = e
 					}
