@@ -33,17 +33,26 @@ import (
 // the tail's first value and the factor gamma (< 1) of each further step.
 type tailTerm struct{ value, gamma *big.Rat }
 
-// tailForms returns each input's terms on the tail of x_k from at in the
+// tailForms is every input's probability on a tail: the factors of its
+// terms, distinct and largest first, and each input's values at the
+// tail's start, one per factor (nil for none).
+type tailForms struct {
+	gammas []*big.Rat
+	values map[int][]*big.Rat
+}
+
+// tailForms returns the inputs' terms on the tail of x_k from at in the
 // direction dir (+1: x ≥ at, −1: x ≤ at), from the pieces that hold at.
-func (r *urun[T]) tailForms(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir int64) (map[int][]tailTerm, error) {
+func (r *urun[T]) tailForms(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir int64) (*tailForms, error) {
 	k := r.u.observed
 	n := len(r.u.vars)
 	point := make([]int64, n)
 	point[k] = at
-	forms := map[int][]tailTerm{}
+	byInput := map[int]map[string]*tailTerm{}
+	gammas := map[string]*big.Rat{}
 	for _, in := range ins {
 		byBase := map[string]*tailTerm{}
-		var order []string
+		byInput[in] = byBase
 		for _, p := range ws[in].Pieces {
 			if !p.Region.Contains(point) {
 				continue
@@ -70,25 +79,49 @@ func (r *urun[T]) tailForms(ws map[int]geosum.Weight[*big.Rat], ins []int, at, d
 					return nil, r.failed(geosum.ErrNotGeometric)
 				}
 				byBase[key] = &tailTerm{value: v, gamma: gamma}
-				order = append(order, key)
-			}
-		}
-		for _, key := range order {
-			if t := byBase[key]; t.value.Sign() != 0 {
-				forms[in] = append(forms[in], *t)
+				gammas[key] = gamma
 			}
 		}
 	}
-	return forms, nil
+	f := &tailForms{values: map[int][]*big.Rat{}}
+	keys := make([]string, 0, len(gammas))
+	for key := range gammas {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(a, b int) bool { return gammas[keys[a]].Cmp(gammas[keys[b]]) > 0 })
+	for _, key := range keys {
+		f.gammas = append(f.gammas, gammas[key])
+	}
+	for _, in := range ins {
+		vs := make([]*big.Rat, len(keys))
+		for g, key := range keys {
+			if t, ok := byInput[in][key]; ok && t.value.Sign() != 0 {
+				vs[g] = t.value
+			}
+		}
+		f.values[in] = vs
+	}
+	return f, nil
 }
 
 // signSteps returns how many values past a tail's start must be listed
 // one by one so that, from there on, P_i − c·P_j keeps one sign for every
 // ordered pair of inputs (i, j) and every c in ratios; more than limit is
 // an error.
-func signSteps(ctx context.Context, forms map[int][]tailTerm, ins []int, ratios []*big.Rat, limit, maxPowBits int64) (int64, error) {
+func signSteps(ctx context.Context, f *tailForms, ins []int, ratios []*big.Rat, limit, maxPowBits int64) (int64, error) {
 	var most int64
+	d := make([]tailTerm, 0, len(f.gammas))
 	for _, c := range ratios {
+		scaled := map[int][]*big.Rat{} // c·P_j, once for every i
+		for _, j := range ins {
+			vs := make([]*big.Rat, len(f.gammas))
+			for g, v := range f.values[j] {
+				if v != nil {
+					vs[g] = new(big.Rat).Mul(c, v)
+				}
+			}
+			scaled[j] = vs
+		}
 		for _, i := range ins {
 			if err := ctx.Err(); err != nil {
 				return 0, err
@@ -97,7 +130,8 @@ func signSteps(ctx context.Context, forms map[int][]tailTerm, ins []int, ratios 
 				if i == j {
 					continue
 				}
-				m, ok := stableFrom(difference(forms[i], forms[j], c), limit, maxPowBits)
+				d = f.difference(d[:0], f.values[i], scaled[j])
+				m, ok := stableFrom(d, limit, maxPowBits)
 				if !ok {
 					return 0, errTooLong{limit: limit}
 				}
@@ -113,34 +147,26 @@ type errTooLong struct{ limit int64 }
 
 func (e errTooLong) Error() string { return fmt.Sprintf("more than %d values", e.limit) }
 
-// difference returns the terms of P − c·Q, by factor, largest factor
-// first, zero terms dropped.
-func difference(p, q []tailTerm, c *big.Rat) []tailTerm {
-	d := map[string]*tailTerm{}
-	add := func(t tailTerm, scale *big.Rat) {
-		key := t.gamma.RatString()
-		v := new(big.Rat).Mul(t.value, scale)
-		if old, ok := d[key]; ok {
-			old.value = new(big.Rat).Add(old.value, v)
-			return
+// difference appends to d the terms of p − cq (P_i and c·P_j, one value
+// per factor), largest factor first, zero terms dropped.
+func (f *tailForms) difference(d []tailTerm, p, cq []*big.Rat) []tailTerm {
+	for g, gamma := range f.gammas {
+		var v *big.Rat
+		switch {
+		case cq[g] == nil && p[g] == nil:
+			continue
+		case cq[g] == nil:
+			v = p[g]
+		case p[g] == nil:
+			v = new(big.Rat).Neg(cq[g])
+		default:
+			v = new(big.Rat).Sub(p[g], cq[g])
 		}
-		d[key] = &tailTerm{value: v, gamma: t.gamma}
-	}
-	one, minusC := big.NewRat(1, 1), new(big.Rat).Neg(c)
-	for _, t := range p {
-		add(t, one)
-	}
-	for _, t := range q {
-		add(t, minusC)
-	}
-	var out []tailTerm
-	for _, t := range d {
-		if t.value.Sign() != 0 {
-			out = append(out, *t)
+		if v.Sign() != 0 {
+			d = append(d, tailTerm{value: v, gamma: gamma})
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].gamma.Cmp(out[b].gamma) > 0 })
-	return out
+	return d
 }
 
 // stableFrom returns the least m ≥ 0 from which Σ_j d_j·γ_j^m has the

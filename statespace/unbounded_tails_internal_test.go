@@ -51,10 +51,14 @@ func TestStableFrom(t *testing.T) {
 	}
 }
 
-// TestDifference: P − c·Q by factor, largest first, zeros dropped.
+// TestDifference: P_i − c·P_j (c·P_j given) by factor, largest first,
+// zeros dropped.
 func TestDifference(t *testing.T) {
-	p := []tailTerm{{q(1, 2), q(1, 2)}, {q(1, 4), q(1, 4)}}
-	d := difference(p, []tailTerm{{q(1, 4), q(1, 2)}, {q(1, 3), q(1, 3)}}, q(2, 1))
+	f := &tailForms{gammas: []*big.Rat{q(1, 2), q(1, 3), q(1, 4)}, values: map[int][]*big.Rat{
+		0: {q(1, 2), nil, q(1, 4)},
+		1: {q(1, 4), q(1, 3), nil},
+	}}
+	d := f.difference(nil, f.values[0], []*big.Rat{q(1, 2), q(2, 3), nil}) // c = 2
 	want := []tailTerm{{q(-2, 3), q(1, 3)}, {q(1, 4), q(1, 4)}} // 1/2 − 2·1/4 = 0 dropped
 	if len(d) != len(want) {
 		t.Fatalf("%d terms, want %d", len(d), len(want))
@@ -63,5 +67,9 @@ func TestDifference(t *testing.T) {
 		if d[i].value.Cmp(want[i].value) != 0 || d[i].gamma.Cmp(want[i].gamma) != 0 {
 			t.Errorf("term %d: %s·(%s)^m, want %s·(%s)^m", i, d[i].value.RatString(), d[i].gamma.RatString(), want[i].value.RatString(), want[i].gamma.RatString())
 		}
+	}
+	// The values the forms hold are not changed.
+	if f.values[0][0].Cmp(q(1, 2)) != 0 || f.values[1][0].Cmp(q(1, 4)) != 0 {
+		t.Errorf("the forms changed: %v", f.values)
 	}
 }
