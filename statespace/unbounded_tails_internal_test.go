@@ -59,7 +59,7 @@ func TestDifference(t *testing.T) {
 		1: {q(1, 4), q(1, 3), nil},
 	}}
 	d := f.difference(nil, f.values[0], []*big.Rat{q(1, 2), q(2, 3), nil}) // c = 2
-	want := []tailTerm{{q(-2, 3), q(1, 3)}, {q(1, 4), q(1, 4)}} // 1/2 − 2·1/4 = 0 dropped
+	want := []tailTerm{{q(-2, 3), q(1, 3)}, {q(1, 4), q(1, 4)}}            // 1/2 − 2·1/4 = 0 dropped
 	if len(d) != len(want) {
 		t.Fatalf("%d terms, want %d", len(d), len(want))
 	}
