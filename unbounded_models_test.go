@@ -4,15 +4,19 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/report"
 )
 
 // untruncatedCase ties a model of models/ with untruncated noise to the
@@ -446,5 +450,50 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefusedStatementsAlone: on a model whose merged tails are exact at
+// the ε of its dp checks and δ queries only, a tight ε and a dp check at an
+// irrational e^ε are refused each on its own line, positioned at the
+// statement; the other statements are checked, and the file counts as
+// one with errors.
+func TestRefusedStatementsAlone(t *testing.T) {
+	src, err := os.ReadFile("models/noisy_max_value_untruncated.dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(src), "\n")
+	text := string(src) + "query eps(delta = 0)\ncheck dp(eps = 1/2)\n"
+	r, err := dpcheck.CheckSource(context.Background(), "m.dp", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range r.Statements {
+		h := o.Statement().Head()
+		switch {
+		case o.Err() != nil:
+			if !property.IsRefusal(o.Err()) {
+				t.Errorf("line %d: error %v is not a refusal", h.Pos.Line, o.Err())
+			}
+			got = append(got, o.Err().Error())
+		case !o.Pass():
+			t.Errorf("line %d: %s fails", h.Pos.Line, h.Text)
+		}
+	}
+	merged := "the model's tails whose likelihood ratios vary were merged for the ε of its dp checks and δ queries with e^ε rational only (see the model line)"
+	want := []string{
+		fmt.Sprintf("m.dp:%d:1: query eps(delta = 0) needs the outputs at every ε, and %s: ask for dp or δ at given ε, or observe a bounded function of the unbounded variable", lines+1, merged),
+		fmt.Sprintf("m.dp:%d:1: check dp(eps = 1/2) compares the outputs at e^ε = e^(1/2), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", lines+2, merged),
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("refusals (-want +got):\n%s", d)
+	}
+	if len(r.Statements) != 7 {
+		t.Errorf("%d statements, want 7", len(r.Statements))
+	}
+	if s := report.StatusOf(report.Entry{File: "m.dp", Result: r}); s != report.Invalid {
+		t.Errorf("status %v, want Invalid", s)
 	}
 }

@@ -46,7 +46,21 @@ type Param struct {
 	Default string
 	// Choices lists the accepted values of a Choice parameter.
 	Choices []string
-	Doc     string
+	// Min and Max, when Max > Min, are the values an Integer parameter may
+	// take; CheckSize checks them before the size, and the .dp front end
+	// as it reads the argument. Ranges that depend on another argument
+	// (a sensitivity at most n) are checked by the builder.
+	Min, Max int
+	Doc      string
+}
+
+// Range returns the values the Integer parameter p may take: its Min and
+// Max, or the 32-bit integers when it declares none.
+func (p Param) Range() (lo, hi int) {
+	if p.Max > p.Min {
+		return p.Min, p.Max
+	}
+	return -1 << 31, 1 << 31
 }
 
 // Args holds the checked arguments of a builder call.
@@ -179,11 +193,15 @@ func Catalog() []*Def {
 	countLo := Param{Name: "lo", Kind: Integer, Default: "0", Doc: "smallest count"}
 	countHi := Param{Name: "hi", Kind: Integer, Doc: "largest count"}
 	thresholdN := Param{Name: "n", Kind: Integer, Default: "5", Doc: "databases and thresholds range over {0..n}"}
+	untruncatedN := thresholdN
+	untruncatedN.Min, untruncatedN.Max = 1, MaxUntruncatedThresholdRange
 	cmpShort := Param{Name: "cmp", Kind: Choice, Default: ">=", Choices: []string{">=", ">"}, Doc: `halt when the noisy answer is ">=" or ">" the noisy threshold`}
 	sensitivity := Param{Name: "sensitivity", Kind: Integer, Default: "1", Doc: "inputs k, l are neighbours iff 0 < |k-l| <= sensitivity"}
 	geoAlpha := Param{Name: "alpha", Kind: Rational, Doc: "noise parameter in (0, 1); the mechanism is (-sensitivity·ln alpha)-DP"}
-	largest := Param{Name: "n", Kind: Integer, Doc: "largest count"}
+	largest := Param{Name: "n", Kind: Integer, Min: 1, Max: MaxRange, Doc: "largest count"}
 	queries := Param{Name: "k", Kind: Integer, Doc: "maximum number of queries"}
+	untruncatedQueries := queries
+	untruncatedQueries.Min, untruncatedQueries.Max = 1, MaxUntruncatedThresholdQueries
 	defs := []*Def{
 		{
 			Name:       "survey",
@@ -234,7 +252,7 @@ func Catalog() []*Def {
 				return n*n + k + 1, n * n * (k + 1)
 			},
 			Doc:    "above threshold as published, its noise untruncated: at most k queries, each answering d, against the threshold t (Understanding the Sparse Vector Technique for Differential Privacy, Algorithm 1 with one ⊤)",
-			Params: []Param{alphaT, alphaQ, thresholdN, queries, cmpShort},
+			Params: []Param{alphaT, alphaQ, untruncatedN, untruncatedQueries, cmpShort},
 			Build: func(ctx context.Context, a *Args) (*model.Mechanism, error) {
 				return aboveThresholdUntruncated(ctx, a.Rat("alpha_t"), a.Rat("alpha_q"), a.Int("n"), a.Int("k"), thresholdCmp(a), a.Limits().MaxBits)
 			},

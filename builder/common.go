@@ -94,6 +94,13 @@ func (d *Def) CheckSize(a *Args, l model.Limits) error {
 	if d.Composition != nil {
 		return d.Composition(a).check()
 	}
+	for _, p := range d.Params {
+		if p.Kind == Integer && p.Max > p.Min {
+			if err := checkRange(d.Name, p.Name, a.Int(p.Name), p.Min, p.Max); err != nil {
+				return err
+			}
+		}
+	}
 	if d.Size != nil {
 		states, trans := d.Size(a)
 		switch {

@@ -3,6 +3,7 @@ package builder_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
@@ -512,5 +513,47 @@ func BenchmarkLaplaceDecisionFar(b *testing.B) {
 		if _, err := builder.LaplaceDecision(big.NewRat(1, 2), 1_000_000, 0, 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDeclaredRanges: a parameter's declared range is checked before the
+// size, with the builder's own message, and the builder refuses the same
+// values when called without CheckSize.
+func TestDeclaredRanges(t *testing.T) {
+	checked := 0
+	for _, d := range builder.Catalog() {
+		for _, p := range d.Params {
+			if p.Kind != builder.Integer || p.Max <= p.Min {
+				continue
+			}
+			for _, bad := range []int{p.Min - 1, p.Max + 1} {
+				a := builder.NewArgs()
+				for _, q := range d.Params {
+					switch q.Kind {
+					case builder.Rational:
+						a.SetRat(q.Name, big.NewRat(1, 2))
+					case builder.Integer:
+						a.SetInt(q.Name, q.Min)
+					}
+				}
+				a.SetInt(p.Name, bad)
+				if err := d.WithDefaults(a); err != nil {
+					t.Fatal(err)
+				}
+				a.SetInt(p.Name, bad)
+				want := fmt.Sprintf("%s: parameter %s must be between %d and %d, got %d", d.Name, p.Name, p.Min, p.Max, bad)
+				var pe *builder.ParamError
+				if err := d.CheckSize(a, model.Limits{}); !errors.As(err, &pe) || err.Error() != want {
+					t.Errorf("%s with %s = %d: CheckSize says %v, want %q", d.Name, p.Name, bad, err, want)
+				}
+				if _, err := d.Build(context.Background(), a); err == nil || err.Error() != want {
+					t.Errorf("%s with %s = %d: Build says %v, want %q", d.Name, p.Name, bad, err, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("%d values checked, want a value on each side of at least four ranges", checked)
 	}
 }

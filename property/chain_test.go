@@ -554,15 +554,15 @@ func TestBuilderModel(t *testing.T) {
 	}
 	bad := geometric(t, r(2, 1))
 	huge := geometric(t, r(1, 2))
-	huge.Args.SetInt("n", 100000)
-	huge.Call = "truncated_geometric(alpha = 1/2, n = 100000)"
+	huge.Args.SetInt("n", 5000)
+	huge.Call = "truncated_geometric(alpha = 1/2, n = 5000)"
 	for _, tc := range []struct {
 		name string
 		p    *property.Program
 		want []string
 	}{
 		{"argument", &property.Program{Model: bad, Statements: eps(2)}, []string{"s.dp:1:1: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
-		{"limit", &property.Program{Model: huge, Statements: eps(2)}, []string{"s.dp:1:1: truncated_geometric(alpha = 1/2, n = 100000) would have about 10,000,300,002 transitions; the limit is 10,000,000 transitions"}},
+		{"limit", &property.Program{Model: huge, Statements: eps(2)}, []string{"s.dp:1:1: truncated_geometric(alpha = 1/2, n = 5000) would have about 25,015,002 transitions; the limit is 10,000,000 transitions"}},
 		{"one input kept", &property.Program{Model: geometric(t, r(1, 2)), Statements: eps(2),
 			Inputs: &property.Inputs{Pos: at(1), Where: cmpExpr("=", varExpr("in", false), numExpr(0), 1)}}, []string{"s.dp:1:1: no two of the 1 inputs this predicate keeps are neighbours in the model"}},
 		{"no input kept", &property.Program{Model: geometric(t, r(1, 2)), Statements: eps(2),

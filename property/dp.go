@@ -254,21 +254,37 @@ func (o *ProfileOutcome) Value() string { return o.noValue() }
 
 // exactAt refuses a statement at ε (nil: at every ε) on a chain that is
 // exact at some ε only (Prepared.ExactAt: an unbounded output's tails
-// merged where the inputs' likelihood ratios vary).
+// merged where the inputs' likelihood ratios vary): Prepare replaces it
+// with a Refused, and the other statements are checked.
 func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 	if p.ExactAt == nil {
 		return nil
 	}
+	const merged = "the model's tails whose likelihood ratios vary were merged for the ε of its dp checks and δ queries with e^ε rational only (see the model line)"
+	var why *source.Error
+	var c *big.Rat
+	ok := false
 	if eps != nil {
-		if c, ok := eps.C(); ok {
-			for _, x := range p.ExactAt {
-				if x.Cmp(c) == 0 {
-					return nil
-				}
+		c, ok = eps.C()
+	}
+	switch {
+	case eps == nil:
+		why = errorAt(h.Pos, "%s needs the outputs at every ε, and %s: ask for dp or δ at given ε, or observe a bounded function of the unbounded variable", h.Text, merged)
+	case !ok:
+		why = errorAt(h.Pos, "%s compares the outputs at e^ε = e^(%s), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", h.Text, eps, merged)
+	default:
+		for _, x := range p.ExactAt {
+			if x.Cmp(c) == 0 {
+				return nil
 			}
 		}
+		why = errorAt(h.Pos, "%s compares the outputs at e^ε = %s, and %s", h.Text, c.RatString(), merged)
 	}
-	return source.ErrorList{errorAt(h.Pos, "%s needs the outputs at every ε, and the model's tails were merged for the ε of its dp checks and δ queries only, where their likelihood ratios vary (see the model line): ask for dp or δ at given ε", h.Text)}
+	if p.refused == nil {
+		p.refused = map[*Header]source.ErrorList{}
+	}
+	p.refused[h] = append(p.refused[h], why)
+	return nil
 }
 
 // qualify marks what a counterexample computed on a chain exact at some ε

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"sync"
 
@@ -51,8 +52,12 @@ type Prepared struct {
 	// nil otherwise (see Composition).
 	Composition *Composition
 	// ExactAt, when set, says the chain is exact at these c = e^ε only
-	// (model.Mechanism.ExactAt): statements at other ε are refused.
+	// (model.Mechanism.ExactAt): statements at other ε are refused, each
+	// on its own (Refused).
 	ExactAt []*big.Rat
+	// refused holds why the statement of a header cannot be checked on
+	// the model; Prepare replaces it with a Refused.
+	refused map[*Header]source.ErrorList
 	// Param is set when the model has a parameter (a ParamSource): Chain is
 	// then its frame (states, names, valuations, labels, inputs), and the
 	// statements are decided for every parameter value by package param.
@@ -163,11 +168,23 @@ func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, st := range p.Statements {
+	var sts []Statement // with the refused ones replaced, when there are some
+	for i, st := range p.Statements {
 		errs = append(errs, st.prepare(ctx, pp)...)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if why := pp.refused[st.Head()]; why != nil {
+			if sts == nil {
+				sts = slices.Clone(p.Statements)
+			}
+			sts[i] = &Refused{Header: *st.Head(), Of: st.Kind(), Why: why}
+		}
+	}
+	if sts != nil {
+		prog := *p
+		prog.Statements = sts
+		pp.Program = &prog
 	}
 	errs.Sort()
 	if len(errs) > 0 {

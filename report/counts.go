@@ -24,7 +24,10 @@ const (
 func stateOf(e Entry) fileState {
 	switch StatusOf(e) {
 	case Invalid, Internal:
-		return notChecked
+		if e.Err != nil || e.Result == nil {
+			return notChecked
+		}
+		// Statements refused on their own: the others ran.
 	}
 	if e.Result == nil {
 		return stoppedBefore

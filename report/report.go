@@ -21,6 +21,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/outcome"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -108,10 +109,17 @@ func StatusOf(e Entry) Status {
 		}
 		return Invalid
 	}
+	status := Pass
 	for _, o := range e.Result.Statements {
-		if o.Err() != nil {
-			return Aborted
+		switch {
+		case property.IsRefusal(o.Err()):
+			status = max(status, Invalid)
+		case o.Err() != nil:
+			status = Aborted
 		}
+	}
+	if status != Pass {
+		return status
 	}
 	if !e.Result.Pass() {
 		return Fail

@@ -549,17 +549,12 @@ func (c *checker) unboundedOnlyOutputs(s *statements, p *property.Program) {
 }
 
 // tailRatios tells m the values c = e^ε its statements compare outputs at
-// (dp and δ at an ε with e^ε rational), and the first statement that needs
-// every ε, so that an observed tail whose likelihood ratios vary is listed
-// as far as they need, or refused naming that statement.
+// (dp and δ at an ε with e^ε rational), so that an observed tail whose
+// likelihood ratios vary is listed as far as they need; the statements
+// that need another ε are refused on their own as the program is
+// prepared.
 func tailRatios(m *statespace.Model, sts []property.Statement) {
 	seen := map[string]bool{}
-	need := func(x property.Statement, what string) {
-		if m.AllRatios == nil {
-			pos := x.Head().Pos
-			m.AllRatios, m.AllRatiosText = &pos, what
-		}
-	}
 	for _, x := range sts {
 		var eps exact.Eps
 		switch s := x.(type) {
@@ -567,18 +562,10 @@ func tailRatios(m *statespace.Model, sts []property.Statement) {
 			eps = s.Eps
 		case *property.DeltaQuery:
 			eps = s.Eps
-		case *property.EpsQuery, *property.ProfileQuery:
-			need(x, "the "+x.Kind())
-			continue
 		default:
 			continue
 		}
-		c, ok := eps.C()
-		if !ok {
-			need(x, fmt.Sprintf("the %s at ε = %s (e^ε irrational)", x.Kind(), eps))
-			continue
-		}
-		if !seen[c.RatString()] {
+		if c, ok := eps.C(); ok && !seen[c.RatString()] {
 			seen[c.RatString()] = true
 			m.Ratios = append(m.Ratios, c)
 		}

@@ -44,8 +44,11 @@ func TestErrors(t *testing.T) {
 		{"parameter out of range", "model truncated_geometric(alpha = 2, n = 5)", []string{"1:27: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
 		{"unknown parameter", "model truncated_geometric(alpha = 1/2, n = 5, beta = 3)", []string{"1:47: truncated_geometric has no parameter beta (parameters: alpha, n, sensitivity)"}},
 		{"parameter twice", "model survey(theta1 = 1/2, theta1 = 1/3)", []string{"1:28: parameter theta1 is given twice (also at line 1)"}},
-		{"non-integer n", "model truncated_geometric(alpha = 1/2, n = 5/2)", []string{"1:44: parameter n must be an integer, found 5/2"}},
-		{"bad choice", `model above_threshold(k = 3, cmp = "<")`, []string{`1:36: parameter cmp must be one of ">=", ">"`}},
+		{"non-integer n", "model truncated_geometric(alpha = 1/2, n = 5/2)", []string{"1:44: truncated_geometric: parameter n must be an integer, found 5/2"}},
+		// A declared range is checked before the size.
+		{"n beyond its range", "model untruncated_geometric(alpha = 1/2, n = 5001)", []string{"1:46: untruncated_geometric: parameter n must be between 1 and 5000, found 5001"}},
+		{"huge n", "model above_threshold_untruncated(n = 100000000000, k = 2)", []string{"1:39: above_threshold_untruncated: parameter n must be between 1 and 1000, found 100000000000"}},
+		{"bad choice", `model above_threshold(k = 3, cmp = "<")`, []string{`1:36: above_threshold: parameter cmp must be one of ">=", ">"`}},
 		{"division by zero", "model truncated_geometric(alpha = 1/0, n = 5)", []string{"1:36: division by zero"}},
 		{"huge literal exponent", "model truncated_geometric(alpha = 1e999999, n = 5)", []string{"1:35: the exponent of 1e999999 is outside ±1000"}},
 		{"huge power", "model survey()\ncheck dp(eps = 2^100000000)", []string{"2:16: the exponent 100000000 is too large"}},

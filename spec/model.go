@@ -86,7 +86,8 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 			args.SetRat(name, x)
 			written = append(written, name+" = "+x.RatString())
 		case builder.Integer:
-			x, ok := c.integer(val, "parameter "+name, -1<<31, 1<<31)
+			lo, hi := param.Range()
+			x, ok := c.integer(val, def.Name+": parameter "+name, int64(lo), int64(hi))
 			if !ok {
 				good = false
 				continue
@@ -119,7 +120,7 @@ func (c *checker) builderCall(call *Expr) *property.BuilderModel {
 		case builder.Choice:
 			v, ok := choice(val)
 			if !ok || !slices.Contains(param.Choices, v) {
-				c.errorf(val.Pos(), "parameter %s must be one of %s", name, quoteAll(param.Choices))
+				c.errorf(val.Pos(), "%s: parameter %s must be one of %s", def.Name, name, quoteAll(param.Choices))
 				good = false
 				continue
 			}

@@ -113,14 +113,10 @@ type Model struct {
 	// variable whose tail's likelihood ratios vary is then listed value by
 	// value until, for each c, every two inputs compare the same way on
 	// the rest, which is merged (unbounded_tails.go); the mechanism is
-	// exact at those ε only (model.Mechanism.ExactAt). Without Ratios, or
-	// with AllRatios, such a tail is refused.
+	// exact at those ε only (model.Mechanism.ExactAt, empty without
+	// Ratios), and a statement at another ε is refused on its own. For
+	// every value of a parameter such a tail is refused.
 	Ratios []*big.Rat
-	// AllRatios, when set, is a statement that needs every ε (a tight ε, a
-	// profile, an ε whose e^ε is irrational), and AllRatiosText says which
-	// ("the query eps").
-	AllRatios     *source.Position
-	AllRatiosText string
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
 }

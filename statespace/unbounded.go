@@ -193,6 +193,8 @@ type urun[T any] struct {
 	outs   map[string]int
 	states []ustate
 	rows   []map[int]T
+	// trans counts the rows' entries, held within Limits.MaxTransitions.
+	trans int64
 	// live says which unbounded variables may be read from a bounded
 	// state on (unbounded_live.go).
 	live liveness
@@ -243,14 +245,15 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		}
 		return val.Rat(), nil
 	}
-	if len(m.Ratios) > 0 && m.AllRatios == nil {
-		r.spread = func(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir, limit int64) (int64, error) {
-			forms, err := r.tailForms(ws, ins, at, dir)
-			if err != nil {
-				return 0, err
-			}
-			return signSteps(ctx, forms, ins, m.Ratios, limit, r.s.MaxPowBits)
+	r.spread = func(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir, limit int64) (int64, error) {
+		if len(m.Ratios) == 0 {
+			return 0, nil
 		}
+		forms, err := r.tailForms(ws, ins, at, dir)
+		if err != nil {
+			return 0, err
+		}
+		return signSteps(ctx, forms, ins, m.Ratios, limit, r.s.MaxPowBits)
 	}
 	if err := r.explore(); err != nil {
 		return nil, err
@@ -271,7 +274,8 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 	mech := &model.Mechanism{Chain: c, AllPairs: true, Note: r.note()}
 	for _, st := range r.states {
 		if st.varies {
-			mech.ExactAt = m.Ratios
+			// Non-nil even without Ratios: exact at no ε.
+			mech.ExactAt = append([]*big.Rat{}, m.Ratios...)
 		}
 	}
 	return mech, nil

@@ -54,9 +54,33 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 		if p, err = r.alg.Add(old, p); err != nil {
 			return r.failed(err)
 		}
+	} else if err := r.outputsFit(1, ""); err != nil {
+		return err
+	} else {
+		r.trans++
 	}
 	r.rows[in][s] = p
 	return nil
+}
+
+// outputsFit returns a limit error unless n more entries of the inputs'
+// rows fit within Limits.MaxTransitions; what, when set, says what they
+// are ("%s values of v for %s inputs"). It is called before the values
+// are listed, so the limit speaks before the memory runs out.
+func (r *urun[T]) outputsFit(n int64, what string) error {
+	max := int64(r.x.limits.MaxTransitions)
+	if r.trans+n <= max-int64(len(r.states))-1 { // with the outputs' self-loops
+		return nil
+	}
+	pos := r.x.p.m.ObservedPos
+	if pos.Line == 0 {
+		pos = r.x.p.m.Pos
+	}
+	msg := fmt.Sprintf("the chain would have more than %s transitions, the limit", exact.Thousands(max))
+	if what != "" {
+		msg = fmt.Sprintf("the outputs list "+what+", about %s transitions in all; the limit is %s transitions", exact.Thousands(r.trans+n), exact.Thousands(max))
+	}
+	return source.ErrorList{{Pos: pos, Msg: msg, Limit: string(model.LimitTransitions)}}
 }
 
 // outKey is the key of the output of bounded values v and the observed
@@ -70,22 +94,13 @@ func (r *urun[T]) outKey(v []int64, val *int64, tail string) string {
 }
 
 // refuseVarying is the refusal of a tail whose ratios vary, err (from
-// proportional), where no ε is given to compare at or a statement needs
-// every ε: it says which, and what to do.
+// proportional), for every value of a parameter: it says what to do.
 func (r *urun[T]) refuseVarying(err error) error {
 	el, ok := err.(source.ErrorList)
 	if !ok {
 		return err
 	}
-	m := r.x.p.m
-	why := "such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and no statement gives one"
-	if m.AllRatios != nil {
-		why = fmt.Sprintf("such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and %s at line %d needs every ε", m.AllRatiosText, m.AllRatios.Line)
-	}
-	if _, rational := any(r.alg).(rats); !rational {
-		why = "for every value of a parameter, a tail is one output only where its ratios are constant"
-	}
-	el[0].Msg += ": " + why + " (or observe a bounded function of it)"
+	el[0].Msg += ": for every value of a parameter, a tail is one output only where its ratios are constant (or observe a bounded function of it)"
 	return el
 }
 
@@ -216,6 +231,9 @@ func (r *urun[T]) observe(finals []final[T]) error {
 			ins = append(ins, in)
 		}
 		sort.Ints(ins)
+		if err := r.outputsFit((hi-lo+1)*int64(len(ins)), fmt.Sprintf("%s values of %s for %s inputs", exact.Thousands(hi-lo+1), name, exact.Thousands(int64(len(ins))))); err != nil {
+			return err
+		}
 		// list adds each input's probability of the value x, one output.
 		list := func(x int64) error {
 			if err := r.x.ctx.Err(); err != nil {
@@ -258,6 +276,9 @@ func (r *urun[T]) observe(finals []final[T]) error {
 					return serr
 				}
 				listed += steps
+				if err := r.outputsFit(steps*int64(len(ins)), fmt.Sprintf("%s more values of %s%s%d for %s inputs", exact.Thousands(steps), name, t.sign, t.at, exact.Thousands(int64(len(ins))))); err != nil {
+					return err
+				}
 				for ; steps > 0; steps-- {
 					if err := list(at); err != nil {
 						return err

@@ -78,8 +78,6 @@ func TestUnboundedRefusals(t *testing.T) {
 			"9:3: this command returns a run to (a=0, b=0, i=1): with unbounded integers, every run must end after a bounded number of steps, never revisiting the values of its bounded variables"},
 		{"two commands for some values", "[] i = 1 & v >= t -> (b' = 1) & (i' = 2);\n  [] i = 1 & v <= t -> (b' = 2) & (i' = 2);", ob,
 			"10:3: two commands are enabled at once at (a=0, b=0, i=1), for example when t=0, v=0: this one and the one at line 9"},
-		{"a tail whose ratio varies", "[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w",
-			"11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and the query eps at line 13 needs every ε (or observe a bounded function of it)"},
 		// A limit, before the power is computed.
 		{"a power too large", "[] i = 1 & v >= 100000 -> (w' ~ geometric(1/3^1000, 0)) & (i' = 2);\n  [] i = 1 & v < 100000 & w >= 100000 -> (i' = 2);\n  [] i = 2 & w >= 100000 -> (b' = 1) & (i' = 3);", ob,
 			"1:1: a power of a noise's α would have about 158,496,252 bits, more than the limit of 1,048,576 for one number"},
@@ -103,46 +101,31 @@ func TestUnboundedRefusals(t *testing.T) {
 }
 
 // TestVaryingTailRefusals: a tail whose likelihood ratios vary is merged
-// for the ε of dp checks and δ queries only; where a statement needs every
-// ε, an ε has an irrational e^ε, or the model has a parameter, it is
-// refused, saying which and what to do.
+// for the ε of dp checks and δ queries with e^ε rational only; the model
+// is then exact at those ε (and at none without them), and for every
+// value of a parameter it is refused, saying what to do.
 func TestVaryingTailRefusals(t *testing.T) {
-	const tail = "11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: "
-	const merged = "such a tail is one output only for the ε of dp checks and δ queries with e^ε rational (every two inputs then compare one way on it), and "
 	prog := strings.Replace(unboundedProgram("[] i = 1 & v >= t -> (b' = 1) & (w' = v) & (i' = 2);", "outputs var b, w"), "query eps(delta = 0)\n", "", 1)
-	for _, tc := range []struct{ name, statements, want string }{
-		{"profile", "check dp(eps = ln(2))\nquery profile\n", tail + merged + "the query profile at line 14 needs every ε (or observe a bounded function of it)"},
-		{"irrational e^ε", "check dp(eps = 1/2)\n", tail + merged + "the check dp at ε = 1/2 (e^ε irrational) at line 13 needs every ε (or observe a bounded function of it)"},
-		{"parameter", "query delta(eps = 0) for alpha\n", "11:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: for every value of a parameter, a tail is one output only where its ratios are constant (or observe a bounded function of it)"},
+	src := "param alpha in (1/4, 3/4)\n" + strings.Replace(prog+"query delta(eps = 0) for alpha\n", "geometric(1/2, a)", "geometric(alpha, a)", 1)
+	want := "12:1: the likelihood ratio of the outputs w≥3 between the inputs (a=0, t=0, v=0, w=0, b=0, i=0) and (a=1, t=0, v=0, w=0, b=0, i=0) varies with w: for every value of a parameter, a tail is one output only where its ratios are constant (or observe a bounded function of it)"
+	if got := varyingErrors(t, src, true); strings.Join(got, "\n") != want {
+		t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
+	}
+	for _, tc := range []struct{ statements, exactAt string }{
+		{"check dp(eps = ln(2))\nquery delta(eps = 0)\n", "[2/1 1/1]"},
+		{"check dp(eps = 1/2)\nquery profile\nquery eps(delta = 0)\n", "[]"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src := prog + tc.statements
-			if tc.name == "parameter" {
-				src = "param alpha in (1/4, 3/4)\n" + strings.Replace(src, "geometric(1/2, a)", "geometric(alpha, a)", 1)
-				src = strings.Replace(src, "11:1", "12:1", 1)
-			}
-			got := varyingErrors(t, src, tc.name == "parameter")
-			want := tc.want
-			if tc.name == "parameter" {
-				want = strings.Replace(want, "11:1", "12:1", 1)
-			}
-			if strings.Join(got, "\n") != want {
-				t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
-			}
-		})
-	}
-	// With dp and δ at rational e^ε only, the same program builds, exact
-	// at those ε.
-	p, err := spec.Load(context.Background(), "m.dp", prog+"check dp(eps = ln(2))\nquery delta(eps = 0)\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mech, err := p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(mech.ExactAt); got != "[2/1 1/1]" {
-		t.Errorf("exact at %s, want [2/1 1/1]", got)
+		p, err := spec.Load(context.Background(), "m.dp", prog+tc.statements)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mech, err := p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(mech.ExactAt); mech.ExactAt == nil || got != tc.exactAt {
+			t.Errorf("%q: exact at %s (nil: %v), want %s", tc.statements, got, mech.ExactAt == nil, tc.exactAt)
+		}
 	}
 }
 
@@ -225,6 +208,47 @@ func TestUnboundedInput(t *testing.T) {
 	got := unboundedErrors(t, "module m\n  input a : int;\n  [] a > 0 -> true;\nendmodule\noutputs var a\nneighbours true\nquery eps(delta = 0)\n")
 	want := "2:9: an input variable takes every value of its range: declare input a : [lo..hi]"
 	if len(got) != 1 || got[0] != want {
+		t.Errorf("errors %q, want %q", got, want)
+	}
+}
+
+// TestUnboundedTransitionsLimit: the outputs an unbounded integer lists
+// one by one, for every input, are counted against the transitions limit
+// before they are made: 5 001 inputs each listing 5 002 values stop at
+// once, naming the outputs statement and the limit.
+func TestUnboundedTransitionsLimit(t *testing.T) {
+	const src = `module m
+  input a : [0..5000];
+  v : int init 0;
+  drawn : bool init false;
+  [] !drawn -> (v' ~ geometric(1/2, a)) & (drawn' = true);
+endmodule
+outputs var v
+neighbours |a - a'| <= 1
+check dp(eps = ln(2))
+`
+	p, err := spec.Load(context.Background(), "m.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
+	want := "7:1: the outputs list 5,002 values of v for 5,001 inputs, about 25,015,002 transitions in all; the limit is 10,000,000 transitions"
+	if got := positioned(t, err); strings.Join(got, "\n") != want {
+		t.Errorf("errors %q, want %q", got, want)
+	}
+	var list source.ErrorList
+	if errors.As(err, &list); list[0].Limit != string(model.LimitTransitions) {
+		t.Errorf("limit %q, want %q", list[0].Limit, model.LimitTransitions)
+	}
+	// Outputs that are not listed values count one by one as they are
+	// made: 6 inputs with one output each, and its self-loop, pass 5.
+	small := strings.NewReplacer("[0..5000]", "[0..5]", "outputs var v", "outputs var drawn").Replace(src)
+	if p, err = spec.Load(context.Background(), "m.dp", small); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Model.(*statespace.Model).Build(context.Background(), model.Limits{MaxTransitions: 5})
+	want = "7:1: the chain would have more than 5 transitions, the limit"
+	if got := positioned(t, err); strings.Join(got, "\n") != want {
 		t.Errorf("errors %q, want %q", got, want)
 	}
 }
