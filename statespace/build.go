@@ -175,6 +175,10 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 				switch {
 				case err != nil:
 					ce = source.ErrorList{errEval(err, v.Init.Pos)}
+				case !isInt && val.Rat().IsInt() && v.Unbounded:
+					ce = source.ErrorList{{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value %s of %s is beyond ±2^40", val, v.Name)}}
+				case !isInt && val.Rat().IsInt():
+					ce = source.ErrorList{{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value %s of %s is outside its range [%d..%d]", val, v.Name, v.Lo, v.Hi)}}
 				case !isInt:
 					ce = source.ErrorList{{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value of %s is %s, not an integer", v.Name, val)}}
 				}

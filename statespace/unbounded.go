@@ -238,13 +238,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 	// A weight may take a sixteenth of them (2^28 bits, 32 MiB, by
 	// default); the weights of one level of runs are held together.
 	r.s.Bits, r.s.MaxBits = func(q *big.Rat) int64 { return int64(exact.Bits(q)) }, x.limits.MaxBits/16
-	r.alpha = func(ci int, a uassign, v []int64) (*big.Rat, error) {
-		val, err := a.alpha.num(v)
-		if err != nil {
-			return nil, x.at(ci, v, errEval(err, a.alpha.pos))
-		}
-		return val.Rat(), nil
-	}
+	r.alpha = func(ci int, a uassign, v []int64) (*big.Rat, error) { return constAlpha(x, ci, a, v) }
 	r.spread = func(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir, limit int64) (int64, error) {
 		if len(m.Ratios) == 0 {
 			return 0, nil
@@ -695,14 +689,6 @@ func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geos
 	var err error
 	switch {
 	case a.draw:
-		val, e := a.alpha.num(v)
-		if e != nil {
-			return out, x.at(ci, v, errEval(e, a.alpha.pos))
-		}
-		alpha := val.Rat()
-		if alpha.Sign() <= 0 || alpha.Cmp(big.NewRat(1, 1)) >= 0 {
-			return out, x.at(ci, v, &source.Error{Pos: a.alpha.pos, Msg: fmt.Sprintf("the α of a geometric draw must be in (0, 1), found %s", alpha.RatString())})
-		}
 		var c int64
 		if a.lin.rest != nil {
 			if c, err = integer(cassign{num: a.lin.rest, pos: a.noise.Pos}, "centre"); err != nil {
@@ -742,6 +728,20 @@ func (r *urun[T]) assign(ci int, v []int64, w geosum.Weight[T], a uassign) (geos
 
 // unbounded is BuildParam for a model with unbounded variables: the
 // rows of its inputs as functions of the parameter.
+// constAlpha is the α of the draw a at v, which reads no parameter,
+// checked in (0, 1).
+func constAlpha(x *explorer, ci int, a uassign, v []int64) (*big.Rat, error) {
+	val, err := a.alpha.num(v)
+	if err != nil {
+		return nil, x.at(ci, v, errEval(err, a.alpha.pos))
+	}
+	alpha := val.Rat()
+	if alpha.Sign() <= 0 || alpha.Cmp(big.NewRat(1, 1)) >= 0 {
+		return nil, x.at(ci, v, &source.Error{Pos: a.alpha.pos, Msg: fmt.Sprintf("the α of a geometric draw must be in (0, 1), found %s", alpha.RatString())})
+	}
+	return alpha, nil
+}
+
 func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
 	x := s.x
 	u, errs := m.classify(x.p)
@@ -755,11 +755,11 @@ func (s *symbolic) unbounded(m *Model) (*ParamChain, error) {
 	r.alpha = func(ci int, a uassign, v []int64) (poly.RatFunc, error) {
 		e := a.noise.Args[0]
 		if !s.mentions(e) {
-			val, err := a.alpha.num(v)
+			alpha, err := constAlpha(x, ci, a, v)
 			if err != nil {
-				return poly.RatFunc{}, x.at(ci, v, errEval(err, a.alpha.pos))
+				return poly.RatFunc{}, err
 			}
-			return s.Const(val.Rat()), nil
+			return s.Const(alpha), nil
 		}
 		f, err := s.rat(e, v)
 		if err != nil {

@@ -252,3 +252,31 @@ check dp(eps = ln(2))
 		t.Errorf("errors %q, want %q", got, want)
 	}
 }
+
+// TestUnboundedHugeInit: an initial value beyond 64 bits is named for
+// what it is, beyond ±2^40 for an unbounded integer and outside the range
+// of a bounded one, not "not an integer".
+func TestUnboundedHugeInit(t *testing.T) {
+	const huge = "1000000000000000000000000000000"
+	for _, tc := range []struct{ from, to, want string }{
+		{"t : int;", "t : int init " + huge + ";", "3:16: the initial value " + huge + " of t is beyond ±2^40"},
+		{"b : [0..3] init 0;", "b : [0..3] init " + huge + ";", "6:19: the initial value " + huge + " of b is outside its range [0..3]"},
+	} {
+		src := strings.Replace(unboundedProgram("[] i = 1 -> (b' = 1) & (i' = 2);", "outputs var b"), tc.from, tc.to, 1)
+		if got := unboundedErrors(t, src); strings.Join(got, "\n") != tc.want {
+			t.Errorf("errors %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestUnboundedParamAlpha: for every value of a parameter, an unbounded
+// draw's α is checked below 1 on the whole interval, and the error names
+// the parameter's value where it is not.
+func TestUnboundedParamAlpha(t *testing.T) {
+	src := "param alpha in [1/2, 1]\n" + strings.Replace(unboundedProgram("[] i = 1 -> (b' = 1) & (i' = 2);", "outputs var b"), "geometric(1/2, a)", "geometric(alpha, a)", 1)
+	src = strings.Replace(src, "query eps(delta = 0)", "query delta(eps = 0) for alpha", 1)
+	want := "9:21: the α alpha of the draw is not below 1 at alpha = 1: it must be for every alpha in [1/2, 1] (the chain's graph must be the same for every alpha) (command at line 9, at (a=0, t=0, v=0, w=0, b=0, i=0))"
+	if got := varyingErrors(t, src, true); strings.Join(got, "\n") != want {
+		t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
+	}
+}
