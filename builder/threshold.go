@@ -318,8 +318,16 @@ func newThresholdFrame[P any](ctx context.Context, F exact.Field[P], alphaT, alp
 
 // thresholdNote describes above threshold.
 func thresholdNote(alphaT, alphaQ *big.Rat, n, k int, cmp Comparison) string {
-	return fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, at most %d queries",
-		cmp, alphaT.RatString(), alphaQ.RatString(), n, k)
+	return fmt.Sprintf("above threshold (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric over {0..%d}, %s",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n, atMostQueries(k))
+}
+
+// atMostQueries is "at most k queries", or "one query".
+func atMostQueries(k int) string {
+	if k == 1 {
+		return "one query"
+	}
+	return fmt.Sprintf("at most %d queries", k)
 }
 
 // answerOdds returns up[d][T] = Pr[the noisy answer for database d is above

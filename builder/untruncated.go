@@ -113,8 +113,8 @@ func aboveThresholdUntruncated(ctx context.Context, alphaT, alphaQ *big.Rat, n, 
 	if err := firstError(checkNoises(name, alphaT, alphaQ, n, MaxUntruncatedThresholdRange), checkRange(name, "k", k, 1, MaxUntruncatedThresholdQueries)); err != nil {
 		return nil, err
 	}
-	note := fmt.Sprintf("above threshold without truncation (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric on ℤ, d and t in {0..%d}, at most %d queries",
-		cmp, alphaT.RatString(), alphaQ.RatString(), n, k)
+	note := fmt.Sprintf("above threshold without truncation (halt at noisy answer %s noisy threshold), threshold noise %s-geometric, answer noise %s-geometric on ℤ, d and t in {0..%d}, %s",
+		cmp, alphaT.RatString(), alphaQ.RatString(), n, atMostQueries(k))
 	return rats(ctx, note, func(s Sink[*big.Rat]) ([][2]int, error) {
 		sum := geosum.NewSummer[*big.Rat](ctx, exact.Rats{}, 0)
 		sum.Bits, sum.MaxBits = func(q *big.Rat) int64 { return int64(exact.Bits(q)) }, maxBits/16

@@ -149,6 +149,21 @@ type cnoise struct {
 	pos  source.Position
 }
 
+// initReads rewrites the errors ce of v's initial value where it names
+// another variable: an initial value is a constant.
+func (m *Model) initReads(v Var, ce source.ErrorList) source.ErrorList {
+	for i, e := range ce {
+		name, ok := strings.CutPrefix(e.Msg, "unknown variable ")
+		if !ok || !slices.ContainsFunc(m.Vars, func(w Var) bool { return w.Name == name }) {
+			continue
+		}
+		c := *e
+		c.Msg = fmt.Sprintf("the initial value of %s reads the variable %s: an initial value is a constant expression", v.Name, name)
+		ce[i] = &c
+	}
+	return ce
+}
+
 func (m *Model) compile() (*compiled, source.ErrorList) {
 	var errs source.ErrorList
 	add := func(e source.ErrorList) { errs = append(errs, e...) }
@@ -184,7 +199,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 				}
 				x = i
 			}
-			add(ce)
+			add(m.initReads(v, ce))
 			if ce == nil && !v.Unbounded && (x < v.Lo || x > v.Hi) {
 				errs = append(errs, &source.Error{Pos: v.Init.Pos, Msg: fmt.Sprintf("the initial value %d of %s is outside its range [%d..%d]", x, v.Name, v.Lo, v.Hi)})
 			}

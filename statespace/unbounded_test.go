@@ -253,14 +253,16 @@ check dp(eps = ln(2))
 	}
 }
 
-// TestUnboundedHugeInit: an initial value beyond 64 bits is named for
+// TestInitialValueErrors: an initial value beyond 64 bits is named for
 // what it is, beyond ±2^40 for an unbounded integer and outside the range
-// of a bounded one, not "not an integer".
-func TestUnboundedHugeInit(t *testing.T) {
+// of a bounded one; one that reads a variable is not a constant.
+func TestInitialValueErrors(t *testing.T) {
 	const huge = "1000000000000000000000000000000"
 	for _, tc := range []struct{ from, to, want string }{
 		{"t : int;", "t : int init " + huge + ";", "3:16: the initial value " + huge + " of t is beyond ±2^40"},
 		{"b : [0..3] init 0;", "b : [0..3] init " + huge + ";", "6:19: the initial value " + huge + " of b is outside its range [0..3]"},
+		{"t : int;", "t : int init a;", "3:16: the initial value of t reads the variable a: an initial value is a constant expression"},
+		{"b : [0..3] init 0;", "b : [0..3] init a;", "6:19: the initial value of b reads the variable a: an initial value is a constant expression"},
 	} {
 		src := strings.Replace(unboundedProgram("[] i = 1 -> (b' = 1) & (i' = 2);", "outputs var b"), tc.from, tc.to, 1)
 		if got := unboundedErrors(t, src); strings.Join(got, "\n") != tc.want {
