@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // The AST of a PRISM model file and of a PRISM properties file. Every node
@@ -270,6 +271,9 @@ type Property struct {
 	// opening quote.
 	Name *Ident
 	Expr *Expr
+	// Refused, when set, says why dpcheck does not check the property (an
+	// operator it does not support, at Refused.Off); Expr is then nil.
+	Refused *syntax.Error
 }
 
 // Op is the kind of an expression node.

@@ -1,6 +1,7 @@
 package prism_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,13 +96,13 @@ func TestPropertyErrors(t *testing.T) {
 		{"R=? [ F done ]", "1:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
 		{"P=? [ F a ] + R{\"r\"}=? [ F b ]", "1:15: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
 		{"S=? [ a ]", "1:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
-		{"E [ F a ]", "1:1: E (CTL exists) is not supported: write P>0 [ψ]"},
-		{"A [ G a ]", "1:1: A (CTL for all) is not supported: write P>=1 [ψ]"},
+		{"E [ F a ]", "1:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
+		{"A [ G a ]", "1:1: A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
 		{"multi(P>=0.5 [F a], P>=0.5 [G b])", "1:1: multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties"},
 		{"P=? [ a W b ]", "1:9: W (weak until) is not supported: dpcheck checks X, U, F and G"},
 		{"P=? [ a R b ]", "1:9: R (release) is not supported: dpcheck checks X, U, F and G"},
-		{"P=? [ F>=2 a ]", "1:8: lower and interval time bounds (F>=…) are not supported: write F<=k or F<k"},
-		{"P=? [ F[1,2] a ]", "1:8: lower and interval time bounds (F[…) are not supported: write F<=k or F<k"},
+		{"P=? [ F>=2 a ]", "1:8: lower, exact and interval time bounds (F>=…) are not supported: dpcheck checks upper bounds (F<=k, F<k)"},
+		{"P=? [ F[1,2] a ]", "1:8: lower, exact and interval time bounds (F[…) are not supported: dpcheck checks upper bounds (F<=k, F<k)"},
 		{"P=? [ X<=2 a ]", "1:8: X takes no time bound: write X X … for several steps"},
 		{"P=0.5 [ F a ]", "1:3: P=p is not a PRISM property: write P=? [ψ] for the probability, or a bound such as P>=p [ψ]"},
 		{"P [ F a ]", "1:3: unexpected \"[\" (expected \"=?\" or a bound such as \">=0.5\" after P: P=? [ψ], P>=0.5 [ψ])"},
@@ -137,7 +138,18 @@ func TestPropertyErrors(t *testing.T) {
 	for _, tc := range tests {
 		f, err := prism.ParseProperties("t.pctl", tc.src)
 		if err == nil {
-			t.Errorf("%q parses: %+v", tc.src, f)
+			// A property of a kind dpcheck does not support parses,
+			// refused on its own: the others are checked.
+			var refused []string
+			for _, p := range f.Props {
+				if p.Refused != nil {
+					pos := f.Position(p.Refused.Off)
+					refused = append(refused, fmt.Sprintf("%d:%d: %s", pos.Line, pos.Column, p.Refused.Msg))
+				}
+			}
+			if got := strings.Join(refused, "\n"); got != tc.want {
+				t.Errorf("%q parses, refused:\n got %s\nwant %s", trunc(tc.src), got, tc.want)
+			}
 			continue
 		}
 		if got := errorOf(t, "t.pctl", err); got != tc.want {

@@ -115,6 +115,12 @@ func (t *translator) errAt(sc *scope, e *Expr, format string, args ...any) {
 	t.errorf(sc.f, int(e.Off), "%s%s", fmt.Sprintf(format, args...), sc.where)
 }
 
+// unsupportedAt refuses the property being translated at e: it uses what
+// dpcheck does not support (translator.unsupported).
+func (t *translator) unsupportedAt(sc *scope, e *Expr, format string, args ...any) {
+	t.unsupported = append(t.unsupported, &source.Error{Pos: sc.f.Position(int(e.Off)), Msg: fmt.Sprintf(format, args...) + sc.where})
+}
+
 func (t *translator) node(sc *scope, e *Expr, op expr.Op, args ...*expr.Expr) *expr.Expr {
 	return &expr.Expr{Op: op, Pos: sc.f.Position(int(e.Off)), Text: t.text(sc.f, e.Span()), Args: args}
 }

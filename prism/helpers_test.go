@@ -174,7 +174,9 @@ func propExprs(f *prism.PropertiesFile) []*prism.Expr {
 		out = append(out, fo.Value)
 	}
 	for _, p := range f.Props {
-		out = append(out, p.Expr)
+		if p.Expr != nil { // nil: refused
+			out = append(out, p.Expr)
+		}
 	}
 	return out
 }

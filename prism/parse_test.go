@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/prism"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,12 +70,12 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 var refusedExternal = map[string]string{
 	"prism_dice/dice.pctl":                                     "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_dice/two_dice_knuth.pctl":                           "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "30:7: lower and interval time bounds (G>…) are not supported: write G<=k or G<k",
-	"prism_tests/dtmcs/bounded-reach/bounded-reach-2.pm.props": "8:8: lower and interval time bounds (F=…) are not supported: write F<=k or F<k",
+	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "30:7: lower, exact and interval time bounds (G>…) are not supported: dpcheck checks upper bounds (G<=k, G<k)",
+	"prism_tests/dtmcs/bounded-reach/bounded-reach-2.pm.props": "8:8: lower, exact and interval time bounds (F=…) are not supported: dpcheck checks upper bounds (F<=k, F<k)",
 	"prism_tests/dtmcs/dtmc_pctl.pm.props":                     "41:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_tests/dtmcs/dtmc_steady_1.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
 	"prism_tests/dtmcs/dtmc_steady_2.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
-	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props":         "5:1: E (CTL exists) is not supported: write P>0 [ψ]",
+	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props":         "5:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
 	"prism_tests/dtmcs/rewards/cosafe/robot.pm.cosafe.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.cosafety.props": "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.props":          "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
@@ -93,7 +94,8 @@ var refusedExternal = map[string]string{
 
 // TestExternalFilesParse: every PRISM model and properties file of the
 // external models parses, but for those of refusedExternal, refused at
-// their exact position.
+// their exact position (for a properties file, its first property refused
+// on its own).
 func TestExternalFilesParse(t *testing.T) {
 	readExternal(t, "README.md")
 	n := 0
@@ -114,10 +116,18 @@ func TestExternalFilesParse(t *testing.T) {
 		case ".pctl", ".props":
 			parse = func(name, src string) error {
 				f, err := prism.ParseProperties(name, src)
-				if err == nil {
-					checkSpans(t, src, propExprs(f))
+				if err != nil {
+					return err
 				}
-				return err
+				checkSpans(t, src, propExprs(f))
+				// The first property refused on its own stands for the
+				// file's refusals.
+				for _, p := range f.Props {
+					if p.Refused != nil {
+						return source.ErrorList{{Pos: f.Position(p.Refused.Off), Msg: p.Refused.Msg}}
+					}
+				}
+				return nil
 			}
 		default:
 			return nil

@@ -284,9 +284,9 @@ var unsupported = []struct{ phrase, what string }{
 	{"(reward) properties", "rewards (R)"},
 	{"belongs to reward properties", "rewards (R)"},
 	{"S (steady-state)", "steady state (S)"},
-	{"E (CTL exists)", "CTL (E)"},
-	{"A (CTL for all)", "CTL (A)"},
-	{"lower and interval time bounds", "lower or interval time bounds"},
+	{"E (there is a path)", "CTL (E)"},
+	{"A (every path)", "CTL (A)"},
+	{"lower, exact and interval time bounds", "lower or interval time bounds"},
 	{"multi-objective", "multi-objective (multi)"},
 	{"the operands of an unbounded U, F or G must be state formulas", "LTL (nested unbounded operators)"},
 	{"dpcheck computes such combinations only with bounded operators", "LTL (unbounded paths combined)"},
@@ -328,6 +328,10 @@ func checkOne(t *testing.T, model, decls string, p prismProp, consts map[string]
 		t.Fatalf("%s: %d statements", p.text, len(res.Statements))
 	}
 	o := res.Statements[0]
+	var refused *property.RefusalError
+	if errors.As(o.Err(), &refused) {
+		return "", errors.New(refused.Why[0].Msg)
+	}
 	if o.Err() != nil {
 		return "", o.Err()
 	}

@@ -1,6 +1,7 @@
 package prism
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -59,11 +60,26 @@ func holds() property.Expectation {
 	return property.Expectation{Kind: property.ExpectHolds, Text: "holds"}
 }
 
-// statement translates one property.
+// statement translates one property; one that uses what dpcheck does not
+// support is refused on its own (property.Refused).
 func (t *translator) statement(p *Property) property.Statement {
 	f := &t.pf.File
-	sc := &scope{f: f}
 	h := property.Header{Pos: f.Position(p.Start), Text: clipText(f.Source(p.Span))}
+	if p.Refused != nil {
+		return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(p.Refused.Off), Msg: p.Refused.Msg}}}
+	}
+	t.unsupported = nil
+	st := t.translateProperty(p, h)
+	if why := t.unsupported; why != nil {
+		t.unsupported = nil
+		return &property.Refused{Header: h, Of: "refused", Why: why}
+	}
+	return st
+}
+
+// translateProperty translates the property p, with header h.
+func (t *translator) translateProperty(p *Property, h property.Header) property.Statement {
+	sc := &scope{f: &t.pf.File}
 	e := p.Expr.Unparen()
 	switch {
 	case e.Op == EProb && e.Args[0] == nil:
@@ -94,7 +110,7 @@ func (t *translator) probQuery(sc *scope, e *Expr, h property.Header) property.S
 	isMDP := t.space != nil && t.space.MDP
 	if flt := e.Args[2]; flt != nil {
 		if flt.Text != "" || !isLabel(flt.Args[0], "init") {
-			t.errAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, %s [ψ], "init"), or %s [ψ], which dpcheck computes at every initial state`, op, op)
+			t.unsupportedAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, %s [ψ], "init"), or %s [ψ], which dpcheck computes at every initial state`, op, op)
 			return nil
 		}
 	}
@@ -116,7 +132,7 @@ func isLabel(e *Expr, name string) bool {
 // pathFormula translates the path formula of P or D and refuses, at its
 // position, what dpcheck cannot compute exactly.
 func (t *translator) pathFormula(sc *scope, e *Expr) *property.Formula {
-	return property.CheckedPath(t.formula(sc, e, true), &t.errs)
+	return property.CheckedPath(t.formula(sc, e, true), &t.unsupported)
 }
 
 // dpQuery is D{?, δ}[ψ] or D{ε, ?}[ψ].
@@ -208,7 +224,7 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 		}
 		return t.probQuery(sc, q, h)
 	}
-	t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is not supported: dpcheck evaluates filter(forall, φ, states) and filter(print|printall|first, P=? [ψ], "init")`, op)
+	t.unsupported = append(t.unsupported, &source.Error{Pos: sc.f.Position(int(e.OpOff)), Msg: fmt.Sprintf(`filter(%s, …) is not supported: dpcheck evaluates filter(forall, φ, states) and filter(print|printall|first, P=? [ψ], "init")`, op)})
 	return nil
 }
 
@@ -396,6 +412,10 @@ func (t *translator) labelRef(sc *scope, e *Expr) *property.Formula {
 		}
 	case t.named[name] != nil:
 		np := t.named[name]
+		if r := np.p.Refused; r != nil {
+			t.unsupportedAt(sc, e, "property \"%s\" is not supported (%s)", name, r.Msg)
+			return nil
+		}
 		if np.state == 1 {
 			t.errAt(sc, e, "property \"%s\" refers to itself", name)
 			return nil

@@ -1,8 +1,11 @@
 package prism
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dpcheck/dpcheck/syntax"
 )
 
 // ParseProperties parses a PRISM properties file (.pctl, .props): a
@@ -37,7 +40,7 @@ func (p *parser) propertiesFile(f *PropertiesFile) {
 			p.unexpected("a property, const, label or formula")
 		default:
 			p.prop, p.path = true, false
-			f.Props = append(f.Props, p.oneProperty())
+			f.Props = append(f.Props, p.propertyOrRefused())
 		}
 	}
 }
@@ -49,19 +52,63 @@ var startsProperty = map[string]bool{
 	"X": true, "F": true, "G": true, "U": true, "W": true,
 }
 
-// oneProperty parses `("NAME":)? EXPR`.
-func (p *parser) oneProperty() *Property {
+// refusal is the panic of a property dpcheck reads but does not support
+// (R, S, multi, W, …): the property is refused on its own
+// (Property.Refused) and the file's other properties are checked.
+type refusal struct{ syntax.Error }
+
+// refuse stops the property being parsed at off, saying why.
+func (p *parser) refuse(off int, format string, args ...any) {
+	panic(refusal{syntax.Error{Off: off, Msg: fmt.Sprintf(format, args...)}})
+}
+
+// propertyOrRefused parses `("NAME":)? EXPR`; a property that uses an
+// operator dpcheck does not support is skipped, to the end of its line
+// with its brackets closed or to a ";", and kept refused, with its name. A
+// syntax error after it stops the file as every syntax error does.
+func (p *parser) propertyOrRefused() (pr *Property) {
 	start := p.Tok.Off
 	p.count(start)
-	pr := &Property{}
+	pr = &Property{}
 	if p.Tok.Kind == tString && p.PeekIsOp(":") {
 		n := p.quoted("", "property")
 		pr.Name = &n
 		p.Advance() // :
 	}
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		ref, ok := r.(refusal)
+		if !ok {
+			panic(r)
+		}
+		p.skipProperty()
+		pr.Expr, pr.Span, pr.Refused = nil, Span{start, p.LastEnd}, &ref.Error
+	}()
 	pr.Expr = p.exprExpect("a property, const, label or formula")
 	pr.Span = Span{start, p.LastEnd}
 	return pr
+}
+
+// skipProperty skips the rest of a refused property: tokens up to a ";"
+// or the first token of a later line, outside brackets (a closing bracket
+// without its opening one, which the property opened before, is skipped).
+func (p *parser) skipProperty() {
+	depth := 0
+	for first := true; p.Tok.Kind != tEOF; first = false {
+		if !first && depth == 0 && (p.IsOp(";") || strings.Contains(p.Sc.Src[p.LastEnd:p.Tok.Off], "\n")) {
+			return
+		}
+		switch {
+		case p.IsOp("(") || p.IsOp("[") || p.IsOp("{"):
+			depth++
+		case (p.IsOp(")") || p.IsOp("]") || p.IsOp("}")) && depth > 0:
+			depth--
+		}
+		p.Advance()
+	}
 }
 
 // property parses an expression that starts with a property keyword (P,
@@ -74,17 +121,17 @@ func (p *parser) property() *Expr {
 	case "filter":
 		return p.filter()
 	case "R", "Rmin", "Rmax":
-		p.Fail(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
+		p.refuse(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
 	case "S":
-		p.Fail(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+		p.refuse(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "E":
-		p.Fail(start, "E (CTL exists) is not supported: write P>0 [ψ]")
+		p.refuse(start, "E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "A":
-		p.Fail(start, "A (CTL for all) is not supported: write P>=1 [ψ]")
+		p.refuse(start, "A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "C", "I":
-		p.Fail(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
+		p.refuse(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
 	case "W":
-		p.Fail(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
+		p.refuse(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
 	}
 	p.unexpected("an expression")
 	return nil
@@ -227,9 +274,9 @@ func (p *parser) until() *Expr {
 	}
 	switch p.Tok.Text {
 	case "W":
-		p.Fail(p.Tok.Off, "W (weak until) is not supported: dpcheck checks X, U, F and G")
+		p.refuse(p.Tok.Off, "W (weak until) is not supported: dpcheck checks X, U, F and G")
 	case "R":
-		p.Fail(p.Tok.Off, "R (release) is not supported: dpcheck checks X, U, F and G")
+		p.refuse(p.Tok.Off, "R (release) is not supported: dpcheck checks X, U, F and G")
 	case "U":
 	default:
 		return l
@@ -291,7 +338,7 @@ func (p *parser) bound(op string) (*Expr, bool) {
 		}
 		return p.sub(false, false, "a time bound"), strict
 	case ">=", ">", "=", "[":
-		p.Fail(p.Tok.Off, "lower and interval time bounds (%s%s…) are not supported: write %s<=k or %s<k", op, p.Tok.Text, op, op)
+		p.refuse(p.Tok.Off, "lower, exact and interval time bounds (%s%s…) are not supported: dpcheck checks upper bounds (%s<=k, %s<k)", op, p.Tok.Text, op, op)
 	}
 	return nil, false
 }

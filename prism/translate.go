@@ -217,6 +217,9 @@ type translator struct {
 	mf   *ModelFile
 	pf   *PropertiesFile
 	errs source.ErrorList
+	// unsupported collects what the property being translated uses that
+	// dpcheck does not support: the property is then refused on its own.
+	unsupported source.ErrorList
 	// consts, formulas and labels of both files, by name.
 	consts    map[string]*constInfo
 	formulas  map[string]*formulaInfo

@@ -68,6 +68,20 @@ func probs(t *testing.T, r *dpcheck.Result) []map[string]*big.Rat {
 }
 
 // errorsOf returns the messages of a load's errors, "file:line:col: msg".
+// refusedOf returns the refusals of the statements refused on their own,
+// as errorsOf does.
+func refusedOf(sts []property.Statement) []string {
+	var out []string
+	for _, st := range sts {
+		if r, ok := st.(*property.Refused); ok {
+			for _, e := range r.Why {
+				out = append(out, e.Error())
+			}
+		}
+	}
+	return out
+}
+
 func errorsOf(t *testing.T, err error) []string {
 	t.Helper()
 	var list source.ErrorList

@@ -15,7 +15,8 @@ import (
 // makes one for a statement its model cannot answer.
 type Refused struct {
 	Header
-	// Of is the kind of the statement refused ("query eps", "R").
+	// Of is the kind of the statement refused ("query eps"), or "refused"
+	// for a property of a kind dpcheck does not check.
 	Of string
 	// Why is the refusal, positioned (at the construct refused).
 	Why source.ErrorList
