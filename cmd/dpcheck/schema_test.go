@@ -46,6 +46,7 @@ func TestJSONSchemaFile(t *testing.T) {
 		{"testdata/pass.dp", "testdata/violated.dp", "testdata/errors.dp", "testdata/dpctl.dp", "testdata/composition.dp", "testdata/broken.dp"},
 		{"testdata/prism_errors.prism", "testdata/prism_errors.pctl"},
 		{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl"},
+		{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "testdata/prism_refused.pctl"},
 		{"../../models"},
 		{"--lump", "../../models"},
 		{"--timeout", "1ns", "testdata/pass.dp"},
