@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -449,22 +450,108 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 					t.Errorf("δ at c = %s: %s, the reference's %s (+ at most %s)", cr.RatString(), gotR.RatString(), worst.FloatString(30), slack.FloatString(40))
 				}
 			}
+			tailEpsAgainstReference(t, tc.file, p, refs, pairs, tc.index, tc.value)
 		})
 	}
 }
 
+// tailEpsAgainstReference checks the tight ε at δ = 0 of a model whose
+// tails' ratios vary against the reference's probabilities of the values
+// in [−60, 60] (refs, by input state): no value's ratio exceeds e^ε; the
+// witness's value, when one attains it, has exactly that ratio; when it is
+// approached along a tail, the ratios of its values come within a
+// millionth of it.
+func tailEpsAgainstReference(t *testing.T, file string, p *property.Prepared, refs map[int]reference.Dist, pairs [][2]int, index, value string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("models", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := dpcheck.CheckSource(context.Background(), file, string(src)+"query eps(delta = 0)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := r.Statements[len(r.Statements)-1].(*property.EpsOutcome)
+	if !ok || o.Err() != nil {
+		t.Fatalf("query eps: %T, %v", r.Statements[len(r.Statements)-1], r.Statements[len(r.Statements)-1].Err())
+	}
+	c, ok := o.Result.Eps.C()
+	if !ok {
+		t.Fatalf("tight ε %s: not ln of a rational", o.Result.Eps)
+	}
+	ratio := func(from, to int, key string) *big.Rat {
+		q := refs[to].At(key)
+		if q.Sign() == 0 {
+			return nil
+		}
+		return new(big.Rat).Quo(refs[from].At(key), q)
+	}
+	best := new(big.Rat)
+	for _, pr := range pairs {
+		for _, ord := range [][2]int{{pr[0], pr[1]}, {pr[1], pr[0]}} {
+			for _, k := range unionKeys(refs[ord[0]], refs[ord[1]]) {
+				x := ratio(ord[0], ord[1], k)
+				if x == nil {
+					if refs[ord[0]].At(k).Sign() > 0 {
+						t.Fatalf("%s vs %s, %s: the reference's ratio is infinite, dpcheck's e^ε %s", p.Chain.Name(ord[0]), p.Chain.Name(ord[1]), k, c.RatString())
+					}
+					continue
+				}
+				if x.Cmp(best) > 0 {
+					best = x
+				}
+			}
+		}
+	}
+	if best.Cmp(c) > 0 {
+		t.Fatalf("a value's ratio %s exceeds e^ε = %s", best.FloatString(20), c.RatString())
+	}
+	w := o.Result.Witness
+	if w == nil || len(w.Event) != 1 {
+		t.Fatalf("witness %+v, want one output", w)
+	}
+	i, v, tail := valueOutput(t, w.Event[0], index, value)
+	from, to := w.From.ID, w.To.ID
+	if p.Chain.Name(from) != w.From.Name || p.Chain.Name(to) != w.To.Name {
+		t.Fatalf("witness %s vs %s, the chain's %s vs %s", w.From.Name, w.To.Name, p.Chain.Name(from), p.Chain.Name(to))
+	}
+	switch {
+	case !w.Approached && tail == "":
+		if got := ratio(from, to, fmt.Sprintf("%d,%d", i, v)); got == nil || got.Cmp(c) != 0 || best.Cmp(c) != 0 {
+			t.Errorf("e^ε = %s attained on %s: the reference's ratio there %v, its largest %s", c.RatString(), w.Event[0], got, best.RatString())
+		}
+	case w.Approached:
+		dir := 1
+		if tail == "≤" {
+			dir = -1
+		}
+		near := new(big.Rat)
+		for x := v; x >= -60 && x <= 60; x += dir {
+			if got := ratio(from, to, fmt.Sprintf("%d,%d", i, x)); got != nil && got.Cmp(near) > 0 {
+				near = got
+			}
+		}
+		gap := new(big.Rat).Sub(c, near)
+		if gap.Sign() <= 0 || gap.Cmp(new(big.Rat).Quo(c, big.NewRat(1_000_000, 1))) > 0 {
+			t.Errorf("e^ε = %s approached along %s: the reference's ratios there reach %s", c.RatString(), w.Event[0], near.FloatString(20))
+		}
+	default:
+		t.Errorf("witness %s: a merged tail, not approached", w.Event[0])
+	}
+}
+
 // TestRefusedStatementsAlone: on a model whose merged tails are exact at
-// the ε of its dp checks and δ queries only, a tight ε and a dp check at an
-// irrational e^ε are refused each on its own line, positioned at the
-// statement; the other statements are checked, and the file counts as
-// one with errors.
+// the ε of its dp checks and δ queries (and for the tight ε at δ = 0)
+// only, a tight ε at δ > 0 and a dp check at an irrational e^ε are refused
+// each on its own line, positioned at the statement; the other statements
+// are checked, and the file counts as one with errors.
 func TestRefusedStatementsAlone(t *testing.T) {
 	src, err := os.ReadFile("models/noisy_max_value_untruncated.dp")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Count(string(src), "\n")
-	text := string(src) + "query eps(delta = 0)\ncheck dp(eps = 1/2)\n"
+	text := string(src) + "query eps(delta = 1/10)\ncheck dp(eps = 1/2)\nquery eps(delta = 0)\n"
 	r, err := dpcheck.CheckSource(context.Background(), "m.dp", text)
 	if err != nil {
 		t.Fatal(err)
@@ -484,14 +571,14 @@ func TestRefusedStatementsAlone(t *testing.T) {
 	}
 	merged := "the model's tails whose likelihood ratios vary were merged for the ε of its dp checks and δ queries with e^ε rational only (see the model line)"
 	want := []string{
-		fmt.Sprintf("m.dp:%d:1: query eps(delta = 0) needs the outputs at every ε, and %s: ask for dp or δ at given ε, or observe a bounded function of the unbounded variable", lines+1, merged),
+		fmt.Sprintf("m.dp:%d:1: query eps(delta = 1/10) needs the outputs at every ε, and %s: ask for dp or δ at given ε or the tight ε at δ = 0, or observe a bounded function of the unbounded variable", lines+1, merged),
 		fmt.Sprintf("m.dp:%d:1: check dp(eps = 1/2) compares the outputs at e^ε = e^(1/2), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", lines+2, merged),
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("refusals (-want +got):\n%s", d)
 	}
-	if len(r.Statements) != 7 {
-		t.Errorf("%d statements, want 7", len(r.Statements))
+	if len(r.Statements) != 8 {
+		t.Errorf("%d statements, want 8", len(r.Statements))
 	}
 	if s := report.StatusOf(report.Entry{File: "m.dp", Result: r}); s != report.Invalid {
 		t.Errorf("status %v, want Invalid", s)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -26,10 +27,34 @@ type Mechanism struct {
 	// hockey-stick divergences are exact at c = e^ε for these c only, and
 	// lower bounds at every other (merging outputs is post-processing).
 	ExactAt []*big.Rat
+	// TailRatio, when set with ExactAt, gives what the merged tails hide
+	// from a tight ε at δ = 0: for two inputs, named as Chain names them,
+	// the supremum over the values of every merged tail of the ratio of
+	// their probabilities (nil when no tail has a value the first input
+	// reaches).
+	TailRatio func(ctx context.Context, from, to string) (*TailSup, error)
 	// MDP is set when the mechanism is a Markov decision process (an
 	// analyst chooses the queries); Chain is then its frame (the states,
 	// their valuations, labels and inputs; not how it moves).
 	MDP *mdp.MDP
+}
+
+// TailSup is the supremum, over the values of an unbounded output's
+// merged tails, of the ratio Pr[value | from] / Pr[value | to]
+// (Mechanism.TailRatio).
+type TailSup struct {
+	// Ratio is the supremum; nil when it is infinite: a value has
+	// probability 0 under to but not under from, or from's probability
+	// decays more slowly along a tail.
+	Ratio *big.Rat
+	// Output names the value that attains it ("(best=2, top=15)"), or,
+	// when Attained is false, the tail along which the ratio tends to it
+	// without reaching it ("(best=2, top≥9)").
+	Output   string
+	Attained bool
+	// PrFrom and PrTo are Output's probabilities under from and to (of
+	// the whole tail when it is not Attained).
+	PrFrom, PrTo *big.Rat
 }
 
 // AllPairs returns every two of the inputs as unordered pairs, unless the

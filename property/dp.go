@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -118,7 +119,10 @@ func (s *DPCheck) Evaluate(ctx context.Context, e *Env) Outcome {
 	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.DPResult, error) {
 		return a.DP(ctx, s.Eps, s.Delta)
 	}); o.err == nil {
-		e.p.qualify(o.Result.Counterexample)
+		if err := e.p.qualify(ctx, o.Result.Counterexample, s.Delta); err != nil {
+			o.fail(err)
+			return o
+		}
 		o.passCheck(&s.Header, o.Result.Holds)
 	}
 	return o
@@ -146,7 +150,11 @@ type EpsOutcome struct {
 func (s *EpsQuery) Kind() string { return "query eps" }
 
 func (s *EpsQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
-	return append(s.overOutput.prepare(p, &s.Header), p.exactAt(&s.Header, nil)...)
+	errs := s.overOutput.prepare(p, &s.Header)
+	if s.Delta.Sign() == 0 && s.Over == nil && p.TailRatio != nil {
+		return errs // exact through the tails' suprema (tailEps)
+	}
+	return append(errs, p.exactAt(&s.Header, nil)...)
 }
 
 // Evaluate computes the tight ε at δ.
@@ -158,7 +166,11 @@ func (s *EpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	}
 	o := &EpsOutcome{base: base{st: s}}
 	if o.Result = evalPrivacy(ctx, e, &s.overOutput, &o.base, func(a verify.Privacy) (*verify.EpsResult, error) {
-		return a.TightEpsilon(ctx, s.Delta)
+		r, err := a.TightEpsilon(ctx, s.Delta)
+		if err != nil || e.p.ExactAt == nil {
+			return r, err
+		}
+		return e.p.tailEps(ctx, r)
 	}); o.err == nil {
 		o.passEps(&s.Header, true, o.Result.Eps, s.Expected)
 	}
@@ -269,7 +281,7 @@ func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 	}
 	switch {
 	case eps == nil:
-		why = errorAt(h.Pos, "%s needs the outputs at every ε, and %s: ask for dp or δ at given ε, or observe a bounded function of the unbounded variable", h.Text, merged)
+		why = errorAt(h.Pos, "%s needs the outputs at every ε, and %s: ask for dp or δ at given ε or the tight ε at δ = 0, or observe a bounded function of the unbounded variable", h.Text, merged)
 	case !ok:
 		why = errorAt(h.Pos, "%s compares the outputs at e^ε = e^(%s), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", h.Text, eps, merged)
 	default:
@@ -287,22 +299,79 @@ func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 	return nil
 }
 
+// tailEps makes the tight ε at δ = 0 of a chain whose varying tails were
+// merged, r, exact: a merged tail's ratio is at most the supremum of its
+// values' ratios, which every ordered neighbouring pair's TailRatio gives;
+// the larger of the two is the mechanism's tight ε, and its witness is a
+// value of a tail (or the tail along which the ratio tends to it).
+func (p *Prepared) tailEps(ctx context.Context, r *verify.EpsResult) (*verify.EpsResult, error) {
+	pairs, err := p.Pairs()
+	if err != nil {
+		return nil, err
+	}
+	c := p.Chain
+	var best *model.TailSup
+	var from, to int
+	for _, pr := range pairs {
+		for _, o := range [][2]int{pr, {pr[1], pr[0]}} {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			s, err := p.TailRatio(ctx, c.Name(o[0]), c.Name(o[1]))
+			if err != nil {
+				return nil, err
+			}
+			if s != nil && (best == nil || best.Ratio != nil && (s.Ratio == nil || s.Ratio.Cmp(best.Ratio) > 0)) {
+				best, from, to = s, o[0], o[1]
+			}
+		}
+	}
+	if best == nil || r.Eps.IsInf() {
+		return r, nil
+	}
+	eps := exact.Inf()
+	if best.Ratio != nil {
+		if best.Ratio.Cmp(big.NewRat(1, 1)) <= 0 {
+			return r, nil
+		}
+		eps = exact.LnOf(best.Ratio)
+	}
+	if cmp, err := eps.Cmp(r.Eps); err != nil || cmp <= 0 {
+		return r, err
+	}
+	out := *r
+	info := func(s int) verify.StateInfo { return verify.StateInfo{ID: s, Name: c.Name(s), Valuation: c.Valuation(s)} }
+	out.Eps = eps
+	out.Witness = &verify.Witness{From: info(from), To: info(to), Event: []string{best.Output}, PrFrom: best.PrFrom, PrTo: best.PrTo, Approached: !best.Attained}
+	return &out, nil
+}
+
 // qualify marks what a counterexample computed on a chain exact at some ε
 // only cannot claim: its least ε is a lower bound (merging outputs is
 // post-processing), exact where dp holds at it on the chain and the chain
-// is exact there; its single worst output is dropped, since the largest
-// ratio may lie in a merged tail.
-func (p *Prepared) qualify(cx *verify.Counterexample) {
+// is exact there, and at δ = 0 made exact by the tails' suprema
+// (tailEps); its single worst output is dropped, since the largest ratio
+// may lie in a merged tail.
+func (p *Prepared) qualify(ctx context.Context, cx *verify.Counterexample, delta *big.Rat) error {
 	if cx == nil || p.ExactAt == nil {
-		return
+		return nil
 	}
 	cx.WorstOutput, cx.WorstFrom, cx.WorstTo = "", nil, nil
+	if delta.Sign() == 0 && p.TailRatio != nil {
+		r, err := p.tailEps(ctx, &verify.EpsResult{Delta: delta, Eps: cx.LeastEps})
+		if err != nil {
+			return err
+		}
+		cx.LeastEps = r.Eps
+		return nil
+	}
 	if c, ok := cx.LeastEps.C(); ok {
 		for _, x := range p.ExactAt {
 			if x.Cmp(c) == 0 {
-				return
+				return nil
 			}
 		}
 	}
 	cx.LeastEpsAtLeast = true
+	return nil
 }

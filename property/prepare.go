@@ -55,6 +55,9 @@ type Prepared struct {
 	// (model.Mechanism.ExactAt): statements at other ε are refused, each
 	// on its own (Refused).
 	ExactAt []*big.Rat
+	// TailRatio is the mechanism's (model.Mechanism.TailRatio): with
+	// ExactAt, a tight ε at δ = 0 is exact through it.
+	TailRatio func(ctx context.Context, from, to string) (*model.TailSup, error)
 	// refused holds why the statement of a header cannot be checked on
 	// the model; Prepare replaces it with a Refused.
 	refused map[*Header]source.ErrorList
@@ -114,7 +117,7 @@ func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error)
 		if err != nil {
 			return nil, err
 		}
-		pp.Model.Note, pp.ExactAt = mech.Note, mech.ExactAt
+		pp.Model.Note, pp.ExactAt, pp.TailRatio = mech.Note, mech.ExactAt, mech.TailRatio
 		if p.Neighbours != nil {
 			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
 		}

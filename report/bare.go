@@ -83,6 +83,10 @@ func DeltaResult(w io.Writer, r *verify.DeltaResult) error {
 // writeEpsWitness writes the line that says where a tight ε is attained.
 func writeEpsWitness(w io.Writer, indent string, r *verify.EpsResult) {
 	if wt := r.Witness; wt != nil {
+		if wt.Approached {
+			printf(w, "%sapproached by %s vs %s along %s: the ratio of its values' probabilities tends to e^ε, attained by none (the whole tail: %s vs %s)\n", indent, wt.From, wt.To, witnessEvent(wt), ratText(wt.PrFrom), ratText(wt.PrTo))
+			return
+		}
 		what := "on"
 		if r.Delta.Sign() > 0 {
 			what = "with excess δ on"

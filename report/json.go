@@ -120,6 +120,10 @@ type WitnessDoc struct {
 	LossEvent *LossEventDoc `json:"loss_event,omitempty"`
 	PrFrom    Number        `json:"pr_from"`
 	PrTo      Number        `json:"pr_to"`
+	// Approached: the tight ε is the limit of the ratio of the
+	// probabilities of the values of the event, a merged tail, attained
+	// by none; pr_from and pr_to are the whole tail's.
+	Approached bool `json:"approached,omitempty"`
 }
 
 // LossEventDoc is an event of a composition: the tuples of the runs'
@@ -345,7 +349,7 @@ func witnessDoc(w *verify.Witness) *WitnessDoc {
 	if ev == nil {
 		ev = []string{}
 	}
-	d := &WitnessDoc{From: stateDoc(w.From), To: stateDoc(w.To), Event: ev, PrFrom: ratNum(w.PrFrom), PrTo: ratNum(w.PrTo)}
+	d := &WitnessDoc{From: stateDoc(w.From), To: stateDoc(w.To), Event: ev, PrFrom: ratNum(w.PrFrom), PrTo: ratNum(w.PrTo), Approached: w.Approached}
 	if l := w.Loss; l != nil {
 		d.LossEvent = &LossEventDoc{Runs: l.Runs, Op: l.Op, Values: l.Values, Infinite: l.Infinite}
 		switch l.Op {

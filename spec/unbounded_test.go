@@ -136,7 +136,7 @@ func TestUnboundedErrors(t *testing.T) {
 		{"unbounded input with init", "module m\n  input x : int init 0;\nendmodule\n",
 			[]string{"2:9: an input variable takes every value of its range: declare input x : [lo..hi]", "2:22: an input variable takes every value of its range: it has no init"}},
 		{"fractional init", "module m\n  x : int init 1/2;\nendmodule\n", []string{"2:16: the initial value of x is 1/2, not an integer"}},
-		{"init reads a variable", "module m\n  input d : [0..1];\n  x : int init d;\nendmodule\n", []string{"3:16: unknown variable d"}},
+		{"init reads a variable", "module m\n  input d : [0..1];\n  x : int init d;\nendmodule\n", []string{"3:16: the initial value of x reads the variable d: an initial value is a constant expression"}},
 		{"int twice", "module m\n  x : int;\n  x : int init 1;\nendmodule\n", []string{"3:3: variable x is already declared at line 2"}},
 		{"a type misspelt", "module m\n  x : integer;\nendmodule\n",
 			[]string{`2:7: unexpected "integer": a variable's type is a range [lo..hi], bool, or int (an unbounded integer; double has no counterpart)`}},

@@ -198,6 +198,10 @@ type urun[T any] struct {
 	// live says which unbounded variables may be read from a bounded
 	// state on (unbounded_live.go).
 	live liveness
+	// keep, when set, keeps a merged tail whose ratios vary (from at, in
+	// the direction dir, named name, its values named by value) for the
+	// supremum of its ratios (unbounded_sup.go).
+	keep func(ws map[int]geosum.Weight[T], ins []int, at, dir int64, name string, value func(int64) string) error
 	// spread, when set, is how many values past the start at of a tail
 	// whose ratios vary (direction dir) to list one by one for the
 	// statements' ε (unbounded_tails.go), at most limit; nil refuses such
@@ -249,6 +253,15 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		}
 		return signSteps(ctx, forms, ins, m.Ratios, limit, r.s.MaxPowBits)
 	}
+	var tails []*varyingTail
+	r.keep = func(ws map[int]geosum.Weight[*big.Rat], ins []int, at, dir int64, name string, value func(int64) string) error {
+		forms, err := r.tailForms(ws, ins, at, dir)
+		if err != nil {
+			return err
+		}
+		tails = append(tails, &varyingTail{forms: forms, at: at, dir: dir, name: name, value: value})
+		return nil
+	}
 	if err := r.explore(); err != nil {
 		return nil, err
 	}
@@ -272,7 +285,39 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 			mech.ExactAt = append([]*big.Rat{}, m.Ratios...)
 		}
 	}
+	if len(tails) > 0 {
+		limit, maxPowBits := maxOutputValues(x.limits), r.s.MaxPowBits
+		mech.TailRatio = func(ctx context.Context, from, to string) (*model.TailSup, error) {
+			i, j := inputIndex(from), inputIndex(to)
+			if i < 0 || j < 0 {
+				return nil, fmt.Errorf("internal error: %q and %q are not inputs of the model", from, to)
+			}
+			var best *model.TailSup
+			for _, t := range tails {
+				s, err := t.sup(ctx, i, j, limit, maxPowBits)
+				if err != nil {
+					if _, long := err.(errTooLong); long {
+						return nil, fmt.Errorf("the ratio of %s to %s along the tail %s settles only more than %s values past its start, a hundredth of the limit on states", from, to, t.name, exact.Thousands(limit))
+					}
+					return nil, err
+				}
+				if s != nil && (best == nil || best.Ratio != nil && (s.Ratio == nil || s.Ratio.Cmp(best.Ratio) > 0)) {
+					best = s
+				}
+			}
+			return best, nil
+		}
+	}
 	return mech, nil
+}
+
+// inputIndex is the index of the input named "s<i>" (frame), or −1.
+func inputIndex(name string) int {
+	i, err := strconv.Atoi(strings.TrimPrefix(name, "s"))
+	if err != nil || !strings.HasPrefix(name, "s") {
+		return -1
+	}
+	return i
 }
 
 // unboundedExplorer compiles a model with unbounded variables and finds
@@ -318,7 +363,11 @@ func (r *urun[T]) note() string {
 		for i, c := range r.x.p.m.Ratios {
 			cs[i] = c.RatString()
 		}
-		n += tailsNote(varies, "the likelihood ratios vary on %s, and at e^ε = "+strings.Join(cs, ", ")+" every two inputs compare one way on each: dp and δ at those ε are exact")
+		why := "the likelihood ratios vary on %s: the tight ε at δ = 0 is exact (through the supremum of the ratios along each), dp and δ at no ε"
+		if len(cs) > 0 {
+			why = "the likelihood ratios vary on %s, and at e^ε = " + strings.Join(cs, ", ") + " every two inputs compare one way on each: dp and δ at those ε, and the tight ε at δ = 0, are exact"
+		}
+		n += tailsNote(varies, why)
 	}
 	return n
 }

@@ -34,18 +34,7 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 			// name, which says what it is, the observed variables in the
 			// order the outputs name them ("v≥13", "(top=1, v≤-2)").
 			st.val = r.observedValuation(v, nil)
-			var parts []string
-			for _, n := range r.x.p.m.Observed {
-				if y, ok := st.val.Get(n); ok {
-					parts = append(parts, n+"="+strconv.FormatInt(y, 10))
-				} else {
-					parts = append(parts, tail)
-				}
-			}
-			st.name = strings.Join(parts, ", ")
-			if len(parts) > 1 {
-				st.name = "(" + st.name + ")"
-			}
+			st.name = r.outputName(v, tail)
 		}
 		r.states = append(r.states, st)
 	}
@@ -61,6 +50,25 @@ func (r *urun[T]) add(in int, v []int64, val *int64, tail string, p T) error {
 	}
 	r.rows[in][s] = p
 	return nil
+}
+
+// outputName names an output as the verifier does, the observed
+// variables in the order the outputs name them, with part for the
+// observed unbounded variable ("v≥13", "(top=1, v=-2)").
+func (r *urun[T]) outputName(v []int64, part string) string {
+	val := r.observedValuation(v, nil)
+	var parts []string
+	for _, n := range r.x.p.m.Observed {
+		if y, ok := val.Get(n); ok {
+			parts = append(parts, n+"="+strconv.FormatInt(y, 10))
+		} else {
+			parts = append(parts, part)
+		}
+	}
+	if len(parts) > 1 {
+		return "(" + strings.Join(parts, ", ") + ")"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // outputsFit returns a limit error unless n more entries of the inputs'
@@ -301,6 +309,13 @@ func (r *urun[T]) observe(finals []final[T]) error {
 				}
 				if varies {
 					r.states[r.outs[r.outKey(e.v, &val, name+t.sign+strconv.FormatInt(at, 10))]-r.x.inputs].varies = true
+				}
+			}
+			if varies && r.keep != nil {
+				v := e.v
+				value := func(x int64) string { return r.outputName(v, name+"="+strconv.FormatInt(x, 10)) }
+				if err := r.keep(e.ws, ins, at, t.dir, r.outputName(v, name+t.sign+strconv.FormatInt(at, 10)), value); err != nil {
+					return err
 				}
 			}
 		}

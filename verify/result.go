@@ -50,6 +50,11 @@ type Witness struct {
 	// is then empty): a composition's outputs are tuples, too many to list.
 	Loss         *LossEvent
 	PrFrom, PrTo *big.Rat
+	// Approached says that a tight ε at δ = 0 is the limit of the ratio
+	// of the probabilities of the values of Event, one merged tail of an
+	// unbounded output, attained by none of them; PrFrom and PrTo are the
+	// whole tail's.
+	Approached bool
 }
 
 // Counterexample explains a violated dp(ε, δ) (docs/semantics.md §2.1): under the
