@@ -340,7 +340,9 @@ func (p *Prepared) tailEps(ctx context.Context, r *verify.EpsResult) (*verify.Ep
 		return r, err
 	}
 	out := *r
-	info := func(s int) verify.StateInfo { return verify.StateInfo{ID: s, Name: c.Name(s), Valuation: c.Valuation(s)} }
+	info := func(s int) verify.StateInfo {
+		return verify.StateInfo{ID: s, Name: c.Name(s), Valuation: c.Valuation(s)}
+	}
 	out.Eps = eps
 	out.Witness = &verify.Witness{From: info(from), To: info(to), Event: []string{best.Output}, PrFrom: best.PrFrom, PrTo: best.PrTo, Approached: !best.Attained}
 	return &out, nil
