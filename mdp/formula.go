@@ -205,7 +205,19 @@ func (f *forms) convert(ctx context.Context, g *verify.Formula) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return f.until(g.K, l, r), nil
+		if g.Lo == 0 {
+			return f.until(g.K, l, r), nil
+		}
+		// l U[lo,k] r = l & X (l & X (… l U[0,k−lo] r)).
+		k := g.K
+		if k >= 0 {
+			k -= g.Lo
+		}
+		res := f.until(k, l, r)
+		for range g.Lo {
+			res = f.junction(true, []int{l, f.next(1, res)})
+		}
+		return res, nil
 	case verify.OpNot:
 		if isPropositional(g) {
 			return f.leaf(ctx, g)

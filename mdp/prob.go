@@ -108,13 +108,30 @@ func (m *MDP) extreme(ctx context.Context, sc *sched, path *verify.Formula, max 
 		for s := range cand {
 			cand[s] = l[s] && !r[s]
 		}
-		if path.K < 0 {
-			return sc.reach(ctx, r, cand, max)
-		}
-		v := indicator(r)
-		for range path.K {
-			if v, err = sc.induct(ctx, v, max, r, cand); err != nil {
+		var v []*big.Rat
+		switch k := path.K - path.Lo; {
+		case path.K < 0:
+			if v, err = sc.reach(ctx, r, cand, max); err != nil {
 				return nil, err
+			}
+		default:
+			v = indicator(r)
+			for range k {
+				if v, err = sc.induct(ctx, v, max, r, cand); err != nil {
+					return nil, err
+				}
+			}
+		}
+		// A lower bound lo: lo steps back through states where l holds,
+		// each scheduler's choice the extreme one.
+		for range path.Lo {
+			if v, err = sc.induct(ctx, v, max, nil, nil); err != nil {
+				return nil, err
+			}
+			for s := range v {
+				if !l[s] {
+					v[s] = new(big.Rat)
+				}
 			}
 		}
 		return v, nil

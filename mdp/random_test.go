@@ -289,7 +289,7 @@ func evalPath(m *MDP, f *verify.Formula, path []int, i int) bool {
 		return evalPath(m, f.Args[0], path, i+f.K)
 	case verify.OpUntil:
 		for j := 0; j <= f.K; j++ {
-			if evalPath(m, f.Args[1], path, i+j) {
+			if j >= f.Lo && evalPath(m, f.Args[1], path, i+j) {
 				return true
 			}
 			if !evalPath(m, f.Args[0], path, i+j) {
@@ -317,6 +317,9 @@ func TestSearchAgainstPaths(t *testing.T) {
 		{verify.Globally(la, 2), 2},
 		{verify.And(verify.Next(1, la), verify.Eventually(lb, 2)), 2},
 		{verify.Not(verify.Until(la, verify.Next(1, lb), 1)), 2},
+		{verify.UntilFrom(la, lb, 1, 3), 3},
+		{verify.UntilFrom(verify.True(), lb, 2, 2), 2},
+		{verify.Not(verify.UntilFrom(verify.True(), verify.Not(la), 1, 2)), 2},
 	}
 	for iter := range 40 {
 		m := randomMDP(t, rng, 4+rng.IntN(3))
@@ -393,6 +396,56 @@ func TestSufficientResiduals(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameReal(t, fmt.Sprintf("iter %d: %s at ε = %s", iter, f, eps), got, *ans.upper)
+		}
+	}
+}
+
+// TestUntilFromExtremes: Pmax and Pmin of a U[lo,k] b on random MDPs equal
+// the best and worst over every history-dependent scheduler, by
+// expectimax over the paths of length k (a state without a choice stays).
+func TestUntilFromExtremes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	ctx := context.Background()
+	la, lb := verify.Label("a"), verify.Label("b")
+	for iter := range 30 {
+		m := randomMDP(t, rng, 3+rng.IntN(3))
+		for _, lk := range [][2]int{{1, 1}, {1, 3}, {2, 3}, {0, 2}, {3, 3}} {
+			f := verify.UntilFrom(la, lb, lk[0], lk[1])
+			for _, max := range []bool{true, false} {
+				got, err := m.Prob(ctx, f, max)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var value func(path []int) *big.Rat
+				value = func(path []int) *big.Rat {
+					if len(path) == lk[1]+1 {
+						if evalPath(m, f, path, 0) {
+							return big.NewRat(1, 1)
+						}
+						return new(big.Rat)
+					}
+					s := path[len(path)-1]
+					if len(m.Choices[s]) == 0 {
+						return value(append(path[:len(path):len(path)], s))
+					}
+					var best *big.Rat
+					for _, c := range m.Choices[s] {
+						v := new(big.Rat)
+						for k, u := range c.To {
+							v.Add(v, new(big.Rat).Mul(c.P[k], value(append(path[:len(path):len(path)], u))))
+						}
+						if best == nil || max && v.Cmp(best) > 0 || !max && v.Cmp(best) < 0 {
+							best = v
+						}
+					}
+					return best
+				}
+				for s := range m.Choices {
+					if want := value([]int{s}); got[s].Cmp(want) != 0 {
+						t.Fatalf("iter %d, %s, max %v, from s%d: %s, expectimax %s", iter, f, max, s, got[s].RatString(), want.RatString())
+					}
+				}
+			}
 		}
 	}
 }

@@ -306,8 +306,9 @@ const (
 	EDP        // D{Args[0], Args[1]}[Args[2]]: the dpCTL operator, ε and δ numeric (or EUnknown)
 	EFilter    // filter(Text, Args[0], Args[1]): Text the operator (forall, print, first, min, +, &, …), Args[1] the states or nil; OpOff is the operator's offset
 	EOldFilter // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
-	ETemporal  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (F<=k) or nil; Strict for <k
-	EUntil     // Args[0] U Args[1], Args[2] the time bound or nil; Strict for <k; OpOff is the offset of U
+	ETemporal  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
+	EUntil     // Args[0] U Args[1], Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of U
+	ETimeBound // the time bound of F, G or U: Text ∈ {"<=", "<", ">=", ">", "="} with Args[0], or "[]" with Args[0], Args[1] (F[a,b])
 )
 
 var opNames = [...]string{
@@ -315,6 +316,7 @@ var opNames = [...]string{
 	ENeg: "Neg", ENot: "Not", ESum: "Sum", EProd: "Prod", ECmp: "Cmp", EAnd: "And", EOr: "Or",
 	EIff: "Iff", EImplies: "Implies", EITE: "ITE", ECall: "Call", EUnknown: "Unknown", EProb: "Prob",
 	EDP: "DP", EFilter: "Filter", EOldFilter: "OldFilter", ETemporal: "Temporal", EUntil: "Until",
+	ETimeBound: "TimeBound",
 }
 
 // String returns the name of the operator ("Sum", "Prob", …).
@@ -339,8 +341,6 @@ type Expr struct {
 	// Minus marks an operand of Sum that is subtracted, or of Prod that
 	// divides.
 	Minus bool
-	// Strict marks a strict time bound (F<k, U<k) of Temporal or Until.
-	Strict bool
 	// OldStyle marks a Call written func(name, …).
 	OldStyle bool
 	Text     string

@@ -96,14 +96,12 @@ func write(b *strings.Builder, e *prism.Expr) {
 		if e.Op == prism.EUntil {
 			head = "U"
 		}
-		bound := e.Args[len(e.Args)-1]
-		if bound != nil {
-			if e.Strict {
-				head += "<"
+		if bound := e.Args[len(e.Args)-1]; bound != nil {
+			if bound.Text == "[]" {
+				head += "[" + sexpr(bound.Args[0]) + "," + sexpr(bound.Args[1]) + "]"
 			} else {
-				head += "<="
+				head += bound.Text + sexpr(bound.Args[0])
 			}
-			head += sexpr(bound)
 		}
 		list(head, e.Args[:len(e.Args)-1]...)
 	default:

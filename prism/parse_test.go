@@ -70,8 +70,7 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 var refusedExternal = map[string]string{
 	"prism_dice/dice.pctl":                                     "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_dice/two_dice_knuth.pctl":                           "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "30:7: lower, exact and interval time bounds (G>…) are not supported: dpcheck checks upper bounds (G<=k, G<k)",
-	"prism_tests/dtmcs/bounded-reach/bounded-reach-2.pm.props": "8:8: lower, exact and interval time bounds (F=…) are not supported: dpcheck checks upper bounds (F<=k, F<k)",
+	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "330:13: R (release) is not supported: dpcheck checks X, U, F and G",
 	"prism_tests/dtmcs/dtmc_pctl.pm.props":                     "41:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_tests/dtmcs/dtmc_steady_1.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
 	"prism_tests/dtmcs/dtmc_steady_2.pm.props":                 "2:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",

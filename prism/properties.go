@@ -212,7 +212,7 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 			not := &property.Formula{Op: verify.OpNot, Pos: s.Pos, Text: "!" + s.Text, Args: []*property.Formula{s}}
 			g = &property.Formula{Op: verify.OpOr, Pos: pos, Text: s.Text + " => " + g.Text, Args: []*property.Formula{not, g}}
 		}
-		always := property.Globally(g, -1, pos, "G "+g.Text)
+		always := property.Globally(g, 0, -1, pos, "G "+g.Text)
 		check := &property.Formula{Op: verify.OpProb, Pos: pos, Text: h.Text, Cmp: ">=", Bound: big.NewRat(1, 1), Args: []*property.Formula{always}}
 		h.Expect = holds()
 		return &property.FormulaCheck{Header: h, Formula: check}
@@ -464,11 +464,11 @@ func (t *translator) temporal(sc *scope, e *Expr, f *property.Formula) *property
 	if e.Op == EUntil {
 		l := t.formula(sc, e.Args[0], true)
 		r := t.formula(sc, e.Args[1], true)
-		k, ok := t.timeBound(sc, e.Args[2], e.Strict)
+		lo, k, ok := t.timeBound(sc, e.Args[2])
 		if l == nil || r == nil || !ok {
 			return nil
 		}
-		f.Op, f.K, f.Args = verify.OpUntil, k, []*property.Formula{l, r}
+		f.Op, f.K, f.Lo, f.Args = verify.OpUntil, k, lo, []*property.Formula{l, r}
 		return f
 	}
 	if e.Text == "X" {
@@ -484,29 +484,51 @@ func (t *translator) temporal(sc *scope, e *Expr, f *property.Formula) *property
 		return f
 	}
 	a := t.formula(sc, e.Args[0], true)
-	k, ok := t.timeBound(sc, e.Args[1], e.Strict)
+	lo, k, ok := t.timeBound(sc, e.Args[1])
 	if a == nil || !ok {
 		return nil
 	}
 	if e.Text == "F" {
-		return property.Eventually(a, k, f.Pos, f.Text)
+		return property.Eventually(a, lo, k, f.Pos, f.Text)
 	}
-	return property.Globally(a, k, f.Pos, f.Text)
+	return property.Globally(a, lo, k, f.Pos, f.Text)
 }
 
-// timeBound reads the bound of F<=k, G<=k, U<=k (-1 without one); <k is
-// <=k-1.
-func (t *translator) timeBound(sc *scope, b *Expr, strict bool) (int, bool) {
+// timeBound reads the time bound of F, G or U (an ETimeBound, or nil):
+// the steps lo..k at which it may be met, k = −1 for no upper bound. As in
+// PRISM for discrete time, <k is <=k−1, >k is >=k+1, =k is [k,k].
+func (t *translator) timeBound(sc *scope, b *Expr) (lo, k int, ok bool) {
 	if b == nil {
-		return -1, true
+		return 0, -1, true
 	}
-	lo := int64(0)
-	if strict {
-		lo = 1
+	end := func(x *Expr, min int64) (int, bool) {
+		v, ok := t.intConst(sc, x, "a time bound", min, MaxSteps)
+		return int(v), ok
 	}
-	k, ok := t.intConst(sc, b, "a time bound", lo, MaxSteps)
-	if strict {
+	switch b.Text {
+	case "<=":
+		k, ok = end(b.Args[0], 0)
+	case "<":
+		k, ok = end(b.Args[0], 1)
 		k--
+	case ">=":
+		lo, ok = end(b.Args[0], 0)
+		k = -1
+	case ">":
+		lo, ok = end(b.Args[0], 0)
+		lo, k = lo+1, -1
+	case "=":
+		k, ok = end(b.Args[0], 0)
+		lo = k
+	case "[]":
+		var ok2 bool
+		lo, ok = end(b.Args[0], 0)
+		k, ok2 = end(b.Args[1], 0)
+		if ok && ok2 && lo > k {
+			t.errAt(sc, b, "the time interval [%d,%d] is empty", lo, k)
+			ok = false
+		}
+		ok = ok && ok2
 	}
-	return int(k), ok
+	return lo, k, ok
 }

@@ -283,10 +283,10 @@ func (p *parser) until() *Expr {
 	}
 	uOff := p.Tok.Off
 	p.Advance()
-	bound, strict := p.bound("U")
+	bound := p.bound()
 	r := p.temporal()
 	e := p.node(EUntil, start, "", l, r, bound)
-	e.OpOff, e.Strict = int32(uOff), strict
+	e.OpOff = int32(uOff)
 	if p.Is("U") {
 		p.Fail(p.Tok.Off, "U does not chain: add parentheses, e.g. a U (b U c)")
 	}
@@ -303,42 +303,50 @@ func (p *parser) temporal() *Expr {
 	p.enter()
 	defer p.Unnest()
 	var bound *Expr
-	var strict bool
 	if op == "X" {
 		if p.Tok.Kind == tOp && (slices.Contains(relOps, p.Tok.Text) || p.Tok.Text == "[" || p.Tok.Text == "=") {
 			p.Fail(p.Tok.Off, "X takes no time bound: write X X … for several steps")
 		}
 	} else {
-		bound, strict = p.bound(op)
+		bound = p.bound()
 	}
 	if !p.startsExpr() {
 		p.unexpected("the operand of " + op)
 	}
-	e := p.node(ETemporal, start, op, p.temporal(), bound)
-	e.Strict = strict
-	return e
+	return p.node(ETemporal, start, op, p.temporal(), bound)
 }
 
-// bound parses the time bound after F, G or U: <=k or <k. As in PRISM, a
-// name followed by ( is the bound alone (F<=t (b) is F<=t applied to (b)).
-func (p *parser) bound(op string) (*Expr, bool) {
+// bound parses the time bound after F, G or U: <=k, <k, >=k, >k, =k or
+// [a,b], an ETimeBound node, or nil. As in PRISM, a name followed by ( is
+// the bound alone (F<=t (b) is F<=t applied to (b)).
+func (p *parser) bound() *Expr {
 	if p.Tok.Kind != tOp {
-		return nil, false
+		return nil
 	}
-	switch p.Tok.Text {
-	case "<=", "<":
-		strict := p.Tok.Text == "<"
+	start, rel := p.Tok.Off, p.Tok.Text
+	switch rel {
+	case "<=", "<", ">=", ">", "=":
 		p.Advance()
-		if p.Tok.Kind == tIdent && p.PeekIsOp("(") && !keywords[p.Tok.Text] {
-			if _, ok := functions[p.Tok.Text]; !ok {
-				start, name := p.Tok.Off, p.Tok.Text
-				p.Advance()
-				return p.node(EName, start, name), strict
-			}
-		}
-		return p.sub(false, false, "a time bound"), strict
-	case ">=", ">", "=", "[":
-		p.refuse(p.Tok.Off, "lower, exact and interval time bounds (%s%s…) are not supported: dpcheck checks upper bounds (%s<=k, %s<k)", op, p.Tok.Text, op, op)
+		return p.node(ETimeBound, start, rel, p.boundValue())
+	case "[":
+		p.Advance()
+		a := p.boundValue()
+		p.expect(",", `"," and the upper bound: [a,b]`)
+		b := p.boundValue()
+		p.expect("]", "")
+		return p.node(ETimeBound, start, "[]", a, b)
 	}
-	return nil, false
+	return nil
+}
+
+// boundValue parses one end of a time bound.
+func (p *parser) boundValue() *Expr {
+	if p.Tok.Kind == tIdent && p.PeekIsOp("(") && !keywords[p.Tok.Text] {
+		if _, ok := functions[p.Tok.Text]; !ok {
+			start, name := p.Tok.Off, p.Tok.Text
+			p.Advance()
+			return p.node(EName, start, name)
+		}
+	}
+	return p.sub(false, false, "a time bound")
 }

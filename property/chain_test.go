@@ -50,7 +50,7 @@ func pairAB(n int) *property.Neighbours {
 }
 
 func eventually(f *property.Formula, n int) *property.Formula {
-	return property.Eventually(f, -1, at(n), "F "+f.Text)
+	return property.Eventually(f, 0, -1, at(n), "F "+f.Text)
 }
 
 func varExpr(name string, primed bool) *expr.Expr {
@@ -449,7 +449,7 @@ func TestCheckPath(t *testing.T) {
 	if err := property.CheckPath(eventually(yes, 1)); err != nil {
 		t.Errorf("F yes: %v", err)
 	}
-	g := property.Globally(yes, -1, at(2), "G yes")
+	g := property.Globally(yes, 0, -1, at(2), "G yes")
 	if err := property.CheckPath(g); err != nil && err.Pos != at(2) {
 		t.Errorf("G yes: %v", err)
 	}

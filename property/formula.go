@@ -22,8 +22,9 @@ type Formula struct {
 	// Atom is the condition of an OpAtom (a comparison of variables).
 	Atom *expr.Expr
 	Args []*Formula
-	// K is the power of X^K, or the bound of U (-1: unbounded).
-	K int
+	// K is the power of X^K, or the bound of U (-1: unbounded); Lo is U's
+	// lower time bound (verify.Formula.Lo).
+	K, Lo int
 	// Cmp and Bound are P's comparison and bound; Eps and Delta D's.
 	Cmp   string
 	Bound *big.Rat
@@ -31,17 +32,19 @@ type Formula struct {
 	Delta *big.Rat
 }
 
-// Globally returns G f (G<=k f for k ≥ 0), written at p as text: !(true U
-// !f), as the checker computes it.
-func Globally(f *Formula, k int, p source.Position, text string) *Formula {
+// Globally returns G[lo,k] f (no upper bound when k < 0; G f, G<=k f when
+// lo = 0), written at p as text: !(true U[lo,k] !f), as the checker
+// computes it.
+func Globally(f *Formula, lo, k int, p source.Position, text string) *Formula {
 	notF := &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{f}}
-	return &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{Eventually(notF, k, p, text)}}
+	return &Formula{Op: verify.OpNot, Pos: p, Text: text, Args: []*Formula{Eventually(notF, lo, k, p, text)}}
 }
 
-// Eventually returns F f (F<=k f for k ≥ 0), written at p as text: true U f.
-func Eventually(f *Formula, k int, p source.Position, text string) *Formula {
+// Eventually returns F[lo,k] f (no upper bound when k < 0; F f, F<=k f when
+// lo = 0), written at p as text: true U[lo,k] f.
+func Eventually(f *Formula, lo, k int, p source.Position, text string) *Formula {
 	t := &Formula{Op: verify.OpTrue, Pos: p, Text: "true"}
-	return &Formula{Op: verify.OpUntil, Pos: p, Text: text, K: k, Args: []*Formula{t, f}}
+	return &Formula{Op: verify.OpUntil, Pos: p, Text: text, K: k, Lo: lo, Args: []*Formula{t, f}}
 }
 
 // shape returns f as a verify.Formula with its names unresolved (atoms
@@ -145,7 +148,7 @@ func build(f *Formula, args []*verify.Formula) *verify.Formula {
 	case verify.OpNext:
 		return verify.Next(f.K, args[0])
 	case verify.OpUntil:
-		return verify.Until(args[0], args[1], f.K)
+		return verify.UntilFrom(args[0], args[1], f.Lo, f.K)
 	case verify.OpProb:
 		return verify.Prob(f.Cmp, f.Bound, args[0])
 	}

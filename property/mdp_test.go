@@ -245,7 +245,7 @@ func surveyProgram(t *testing.T) *property.Program {
 	m := surveyMDP(t)
 	x := func(l string, n int) *property.Formula { return next(label(l, n), n) }
 	f := func(l string, n int) *property.Formula {
-		return property.Eventually(label(l, n), -1, at(n), "F "+l)
+		return property.Eventually(label(l, n), 0, -1, at(n), "F "+l)
 	}
 	l3, l4 := ln(t, r(3, 1)), ln(t, r(4, 1))
 	return &property.Program{Model: m, Statements: []property.Statement{
@@ -261,7 +261,7 @@ func surveyProgram(t *testing.T) *property.Program {
 		&property.ProbQuery{Header: head(8, "query Pmax=?[X out_Y]", property.ExpectNone, ""), Path: x("out_Y", 8), Extreme: "max"},
 		&property.ProbQuery{Header: head(9, "query P=?[F (out_Y | out_N)]", property.ExpectValue, "1"), ExpectAll: r(1, 1),
 			Path: property.Eventually(&property.Formula{Op: verify.OpOr, Pos: at(9), Text: "out_Y | out_N",
-				Args: []*property.Formula{label("out_Y", 9), label("out_N", 9)}}, -1, at(9), "F (out_Y | out_N)")},
+				Args: []*property.Formula{label("out_Y", 9), label("out_N", 9)}}, 0, -1, at(9), "F (out_Y | out_N)")},
 		&property.DEpsQuery{Header: head(10, "query D{?, 0}[X out_Y]", property.ExpectValue, "ln(4)"), Path: x("out_Y", 10), Delta: r(0, 1), Expected: l4},
 		&property.DDeltaQuery{Header: head(11, "query D{ln(3), ?}[X out_Y]", property.ExpectValue, "1/5"), Path: x("out_Y", 11), Eps: l3, Expected: r(1, 5)},
 		&property.FormulaCheck{Header: head(12, "check P<=3/4[X out_Y]", property.ExpectViolated, "violated"), Formula: pOf("<=", r(3, 4), x("out_Y", 12), 12)},
@@ -439,7 +439,7 @@ func cmpopts() cmp.Option {
 // scheduler).
 func TestMDPUnknownAndSufficient(t *testing.T) {
 	m := loopMDP(t)
-	fy := func(n int) *property.Formula { return property.Eventually(label("yes", n), -1, at(n), "F yes") }
+	fy := func(n int) *property.Formula { return property.Eventually(label("yes", n), 0, -1, at(n), "F yes") }
 	d := func(n int) *property.Formula { return dOf(exact.Eps{}, r(0, 1), fy(n), n) }
 	uOnly := &mdpModel{m: m.m, pairs: m.pairs[1:]}
 	unknown := &property.Program{Model: m, Statements: []property.Statement{

@@ -112,7 +112,7 @@ func (p *program) x(l string) *property.Formula {
 }
 
 func (p *program) f(l string) *property.Formula {
-	return property.Eventually(p.label(l), -1, p.pos(), "F "+l)
+	return property.Eventually(p.label(l), 0, -1, p.pos(), "F "+l)
 }
 
 func (p *program) d(eps exact.Eps, text string, path *property.Formula) *property.Formula {
@@ -180,7 +180,7 @@ func mdpEntries(t *testing.T) []Entry {
 	p.add(&property.ProbQuery{Header: p.head("query Pmax=?[X out_Y]", property.ExpectNone, ""), Path: p.x("out_Y"), Extreme: "max"})
 	p.add(&property.ProbQuery{Header: p.head("query Pmin=?[X out_Y] expect 3/4", property.ExpectValue, "3/4"), Path: p.x("out_Y"), Extreme: "min", ExpectAll: rat(3, 4)})
 	p.add(&property.ProbQuery{Header: p.head("query P=?[F out_Y | F out_N] expect 1", property.ExpectValue, "1"), ExpectAll: rat(1, 1),
-		Path: property.Eventually(&property.Formula{Op: verify.OpOr, Pos: p.pos(), Text: "out_Y | out_N", Args: []*property.Formula{p.label("out_Y"), p.label("out_N")}}, -1, p.pos(), "F (out_Y | out_N)")})
+		Path: property.Eventually(&property.Formula{Op: verify.OpOr, Pos: p.pos(), Text: "out_Y | out_N", Args: []*property.Formula{p.label("out_Y"), p.label("out_N")}}, 0, -1, p.pos(), "F (out_Y | out_N)")})
 	p.add(&property.DEpsQuery{Header: p.head("query D{?, 0}[X out_Y] expect ln(4)", property.ExpectValue, "ln(4)"), Path: p.x("out_Y"), Delta: rat(0, 1), Expected: l4})
 	p.add(&property.DDeltaQuery{Header: p.head("query D{ln(3), ?}[X out_Y]", property.ExpectNone, ""), Path: p.x("out_Y"), Eps: l3})
 	first := p.entry("interactive_survey.dp", survey, dpcheck.Config{})

@@ -127,9 +127,9 @@ func (c *checker) temporal(t *Expr, path bool) *property.Formula {
 		return nil
 	}
 	if t.Text == "F" {
-		return property.Eventually(arg, b, pos, text)
+		return property.Eventually(arg, 0, b, pos, text)
 	}
-	return property.Globally(arg, b, pos, text)
+	return property.Globally(arg, 0, b, pos, text)
 }
 
 func (c *checker) label(e *Expr) *property.Formula {

@@ -222,6 +222,8 @@ func (m *Checker) Prob(ctx context.Context, path *Formula) ([]*big.Rat, error) {
 		}
 	case path.Op == OpNext && path.Args[0].IsState():
 		out, err = m.nextVec(ctx, path.K, path.Args[0])
+	case path.Op == OpUntil && path.Lo > 0 && path.Args[0].IsState() && path.Args[1].IsState():
+		out, err = m.untilFromVec(ctx, path)
 	case path.Op == OpUntil && path.Args[0].IsState() && path.Args[1].IsState():
 		if path.K < 0 {
 			out, err = m.untilVec(ctx, path.Args[0], path.Args[1])
@@ -333,6 +335,37 @@ func (m *Checker) boundedUntilVec(ctx context.Context, l, r *Formula, k int) ([]
 			case b[s]:
 				next[s] = ratOne
 			case !a[s]:
+				next[s] = zero
+			}
+		}
+		v = next
+	}
+	return v, nil
+}
+
+// untilFromVec is Pr(l U[lo,k] r) for lo > 0: Pr(l U[0,k−lo] r) (no upper
+// bound when k < 0), then lo steps back through states where l holds.
+func (m *Checker) untilFromVec(ctx context.Context, path *Formula) ([]*big.Rat, error) {
+	k := path.K
+	if k >= 0 {
+		k -= path.Lo
+	}
+	v, err := m.Prob(ctx, UntilFrom(path.Args[0], path.Args[1], 0, k))
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.Sat(ctx, path.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	zero := new(big.Rat)
+	for range path.Lo {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next := m.step(v)
+		for s := range next {
+			if !a[s] {
 				next[s] = zero
 			}
 		}
@@ -483,7 +516,7 @@ func (m *Checker) id(f *Formula) int {
 		return id
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%q|%d|%s", f.Op, f.Name, f.K, f.Cmp)
+	fmt.Fprintf(&b, "%d|%q|%d|%d|%s", f.Op, f.Name, f.K, f.Lo, f.Cmp)
 	if f.Bound != nil {
 		b.WriteString("|" + f.Bound.RatString())
 	}
@@ -503,7 +536,7 @@ func (m *Checker) id(f *Formula) int {
 	return id
 }
 
-func isLeaf(f *Formula) bool { return f.Op == OpUntil && f.K < 0 }
+func isLeaf(f *Formula) bool { return f.Op == OpUntil && f.K < 0 && f.Lo == 0 }
 
 // now decides the state facts of f at s (position 0 of the path).
 func (m *Checker) now(ctx context.Context, s int, f *Formula) (*Formula, error) {
@@ -519,6 +552,17 @@ func (m *Checker) now(ctx context.Context, s int, f *Formula) (*Formula, error) 
 		return False(), nil
 	case f.Op == OpNext:
 		return f, nil
+	case f.Op == OpUntil && f.Lo > 0:
+		// l U[lo,k] r = l & X (l U[lo−1,k−1] r).
+		lNow, err := m.now(ctx, s, f.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		k := f.K
+		if k > 0 {
+			k--
+		}
+		return simplify(And(lNow, Next(1, UntilFrom(f.Args[0], f.Args[1], f.Lo-1, k)))), nil
 	case f.Op == OpUntil && f.K < 0:
 		if !f.Args[0].IsState() || !f.Args[1].IsState() {
 			return nil, fmt.Errorf("%w: the operands of an unbounded U, F or G must be state formulas (%s); use a bounded operator such as F<=k", ErrFormula, f)

@@ -40,10 +40,14 @@ const MaxFormulaText = 1000
 // operands, may stand under X and !, and beside other operands only when
 // they are decided by the step at which it is reached (see Unsupported).
 type Formula struct {
-	Op    Op
-	Name  string // label, or the text of an atom
-	Args  []*Formula
-	K     int // X^K; the bound of U (-1: unbounded)
+	Op   Op
+	Name string // label, or the text of an atom
+	Args []*Formula
+	K    int // X^K; the bound of U (-1: unbounded)
+	// Lo is U's lower time bound: l U[Lo,K] r holds when r holds at some
+	// step i with Lo ≤ i ≤ K (no upper bound when K < 0) and l at every
+	// step before it (PRISM's F>=k, F[a,b], F=k, U[a,b]).
+	Lo    int
 	Cmp   string
 	Bound *big.Rat  // P's bound
 	Eps   exact.Eps // D's ε
@@ -79,8 +83,13 @@ func Or(fs ...*Formula) *Formula { return &Formula{Op: OpOr, Args: fs} }
 func Next(k int, f *Formula) *Formula { return &Formula{Op: OpNext, K: k, Args: []*Formula{f}} }
 
 // Until is l U r (bound < 0) or l U<=bound r.
-func Until(l, r *Formula, bound int) *Formula {
-	return &Formula{Op: OpUntil, K: bound, Args: []*Formula{l, r}}
+func Until(l, r *Formula, bound int) *Formula { return UntilFrom(l, r, 0, bound) }
+
+// UntilFrom is l U[lo,bound] r: r at a step i with lo ≤ i ≤ bound (no
+// upper bound when bound < 0) and l at every step before it; lo ≥ 0, and
+// lo ≤ bound unless bound < 0.
+func UntilFrom(l, r *Formula, lo, bound int) *Formula {
+	return &Formula{Op: OpUntil, K: bound, Lo: lo, Args: []*Formula{l, r}}
 }
 
 // Eventually is F f = true U f (F<=bound f when bound ≥ 0).
@@ -184,7 +193,7 @@ func (f *Formula) write(b *fwriter) {
 	case OpNot:
 		// G and G<=k print as themselves.
 		if g := f.Args[0]; g.Op == OpUntil && g.Args[0].Op == OpTrue && g.Args[1].Op == OpNot {
-			b.WriteString("G" + bound(g.K) + " ")
+			b.WriteString("G" + bound(g.Lo, g.K) + " ")
 			paren(b, g.Args[1].Args[0])
 			return
 		}
@@ -213,12 +222,12 @@ func (f *Formula) write(b *fwriter) {
 		paren(b, f.Args[0])
 	case OpUntil:
 		if f.Args[0].Op == OpTrue {
-			b.WriteString("F" + bound(f.K) + " ")
+			b.WriteString("F" + bound(f.Lo, f.K) + " ")
 			paren(b, f.Args[1])
 			return
 		}
 		paren(b, f.Args[0])
-		b.WriteString(" U" + bound(f.K) + " ")
+		b.WriteString(" U" + bound(f.Lo, f.K) + " ")
 		paren(b, f.Args[1])
 	case OpProb:
 		b.WriteString("P" + f.Cmp + f.Bound.RatString() + "[")
@@ -233,11 +242,20 @@ func (f *Formula) write(b *fwriter) {
 	}
 }
 
-func bound(k int) string {
-	if k < 0 {
+// bound writes the time bounds of U: "", "<=k", ">=lo", "=k" or
+// "[lo,k]".
+func bound(lo, k int) string {
+	switch {
+	case lo == 0 && k < 0:
 		return ""
+	case lo == 0:
+		return fmt.Sprintf("<=%d", k)
+	case k < 0:
+		return fmt.Sprintf(">=%d", lo)
+	case lo == k:
+		return fmt.Sprintf("=%d", k)
 	}
-	return fmt.Sprintf("<=%d", k)
+	return fmt.Sprintf("[%d,%d]", lo, k)
 }
 
 // formulaWords are identifiers that mean something else in a formula: a
@@ -345,7 +363,7 @@ func leafDelay(f *Formula) int {
 	case f.Op == OpNext:
 		return satAdd(f.K, leafDelay(f.Args[0]))
 	case f.Op == OpUntil && f.K < 0:
-		return 0
+		return f.Lo // l U>=lo r unfolds into l & X (…) until its leaf, at step lo
 	}
 	d := infinite
 	for _, a := range f.Args {
