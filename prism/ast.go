@@ -308,6 +308,7 @@ const (
 	EOldFilter // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
 	ETemporal  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
 	EUntil     // Args[0] U Args[1], Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of U
+	ESteady    // S Text [ Args[1] ]: Text "=" for S=? (Args[0] nil), else "<", "<=", ">", ">=" with the bound Args[0]
 	ETimeBound // the time bound of F, G or U: Text ∈ {"<=", "<", ">=", ">", "="} with Args[0], or "[]" with Args[0], Args[1] (F[a,b])
 )
 
@@ -316,7 +317,7 @@ var opNames = [...]string{
 	ENeg: "Neg", ENot: "Not", ESum: "Sum", EProd: "Prod", ECmp: "Cmp", EAnd: "And", EOr: "Or",
 	EIff: "Iff", EImplies: "Implies", EITE: "ITE", ECall: "Call", EUnknown: "Unknown", EProb: "Prob",
 	EDP: "DP", EFilter: "Filter", EOldFilter: "OldFilter", ETemporal: "Temporal", EUntil: "Until",
-	ETimeBound: "TimeBound",
+	ETimeBound: "TimeBound", ESteady: "Steady",
 }
 
 // String returns the name of the operator ("Sum", "Prob", …).

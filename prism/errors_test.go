@@ -95,7 +95,8 @@ func TestPropertyErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"R=? [ F done ]", "1:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
 		{"P=? [ F a ] + R{\"r\"}=? [ F b ]", "1:15: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
-		{"S=? [ a ]", "1:1: S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
+		{"S=0.5 [ a ]", "1:3: S=p is not a PRISM property: write S=? [φ] for the long-run probability, or a bound such as S>=p [φ]"},
+		{"S [ a ]", "1:3: unexpected \"[\" (expected \"=?\" or a bound such as \">=0.5\" after S: S=? [φ], S>=0.5 [φ])"},
 		{"E [ F a ]", "1:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
 		{"A [ G a ]", "1:1: A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
 		{"multi(P>=0.5 [F a], P>=0.5 [G b])", "1:1: multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties"},

@@ -283,7 +283,7 @@ func modelOf(props string) string {
 var unsupported = []struct{ phrase, what string }{
 	{"(reward) properties", "rewards (R)"},
 	{"belongs to reward properties", "rewards (R)"},
-	{"S (steady-state)", "steady state (S)"},
+	{"S (steady state)", "steady state (S) on MDPs"},
 	{"E (there is a path)", "CTL (E)"},
 	{"A (every path)", "CTL (A)"},
 	{"lower, exact and interval time bounds", "lower or interval time bounds"},

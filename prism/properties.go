@@ -84,6 +84,11 @@ func (t *translator) translateProperty(p *Property, h property.Header) property.
 	switch {
 	case e.Op == EProb && e.Args[0] == nil:
 		return t.probQuery(sc, e, h)
+	case e.Op == ESteady && e.Args[0] == nil:
+		if p := t.steadyPath(sc, e); p != nil {
+			return &property.ProbQuery{Header: h, Path: p}
+		}
+		return nil
 	case e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
 		return t.dpQuery(sc, e, h)
 	case e.Op == EFilter:
@@ -245,7 +250,7 @@ func (t *translator) pure(e *Expr) bool {
 	defer func() { t.pureDepth-- }()
 	p := true
 	switch e.Op {
-	case ELabel, EProb, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter:
+	case ELabel, EProb, ESteady, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter, ETimeBound:
 		p = false
 	case EName:
 		if f := t.formulas[e.Text]; f != nil && !t.expanding[e.Text] {
@@ -317,6 +322,18 @@ func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
 		}
 	case EProb:
 		return t.prob(sc, e, f)
+	case ESteady:
+		if e.Args[0] == nil {
+			t.errAt(sc, e, "S=? [φ] is a value: inside a formula compare it with a bound, S>=p [φ]")
+			return nil
+		}
+		b, ok := t.probBound(sc, e.Args[0])
+		p := t.steadyPath(sc, e)
+		if !ok || p == nil {
+			return nil
+		}
+		f.Op, f.Cmp, f.Bound, f.Args = verify.OpProb, e.Text, b, []*property.Formula{p}
+		return f
 	case EDP:
 		if isUnknown(e.Args[0]) || isUnknown(e.Args[1]) {
 			t.errAt(sc, e, "D{?, …} and D{…, ?} ask for a value: they stand for a whole property, not inside a formula")
@@ -445,17 +462,37 @@ func (t *translator) prob(sc *scope, e *Expr, f *property.Formula) *property.For
 		t.errAt(sc, e.Args[2], "the old-style filter {…} is not supported inside a formula")
 		return nil
 	}
-	b, ok := t.ratConst(sc, e.Args[0], "a probability bound")
-	if ok && (b.Sign() < 0 || b.Cmp(big.NewRat(1, 1)) > 0) {
-		t.errAt(sc, e.Args[0], "the probability bound %s is outside [0, 1]", exact.Short(b))
-		ok = false
-	}
+	b, ok := t.probBound(sc, e.Args[0])
 	p := t.pathFormula(sc, e.Args[1])
 	if !ok || p == nil {
 		return nil
 	}
 	f.Op, f.Cmp, f.Bound, f.Args = verify.OpProb, e.Text, b, []*property.Formula{p}
 	return f
+}
+
+// probBound reads the bound p of P~p or S~p, in [0, 1].
+func (t *translator) probBound(sc *scope, e *Expr) (*big.Rat, bool) {
+	b, ok := t.ratConst(sc, e, "a probability bound")
+	if ok && (b.Sign() < 0 || b.Cmp(big.NewRat(1, 1)) > 0) {
+		t.errAt(sc, e, "the probability bound %s is outside [0, 1]", exact.Short(b))
+		ok = false
+	}
+	return b, ok
+}
+
+// steadyPath is the S[φ] of S=? [φ] or S~p [φ]: the long-run probability
+// of φ, on a DTMC (on an MDP it is refused, the property on its own).
+func (t *translator) steadyPath(sc *scope, e *Expr) *property.Formula {
+	if t.space != nil && t.space.MDP {
+		t.unsupportedAt(sc, e, "S (steady state) is not supported on MDPs: dpcheck computes the long-run probabilities of Markov chains")
+		return nil
+	}
+	phi := t.formula(sc, e.Args[1], false)
+	if phi == nil {
+		return nil
+	}
+	return &property.Formula{Op: verify.OpSteady, Pos: sc.f.Position(int(e.Off)), Text: t.text(sc.f, e.Span()), Args: []*property.Formula{phi}}
 }
 
 // temporal is X ψ (X X … X collapsed into X^k), F ψ, G ψ with their time

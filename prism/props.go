@@ -123,7 +123,7 @@ func (p *parser) property() *Expr {
 	case "R", "Rmin", "Rmax":
 		p.refuse(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
 	case "S":
-		p.refuse(start, "S (steady-state) properties are not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+		return p.steady()
 	case "E":
 		p.refuse(start, "E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "A":
@@ -135,6 +135,33 @@ func (p *parser) property() *Expr {
 	}
 	p.unexpected("an expression")
 	return nil
+}
+
+// steady parses S=? [φ] and S~p [φ] (the long-run probability of φ).
+func (p *parser) steady() *Expr {
+	start := p.Tok.Off
+	p.enter() // past S
+	defer p.Unnest()
+	var bound *Expr
+	rel := "="
+	switch {
+	case p.Tok.Kind == tOp && slices.Contains(relOps, p.Tok.Text):
+		rel = p.Tok.Text
+		p.Advance()
+		bound = p.sub(false, false, "a probability bound")
+	case p.IsOp("="):
+		p.Advance()
+		if !p.IsOp("?") {
+			p.Fail(p.Tok.Off, "S=p is not a PRISM property: write S=? [φ] for the long-run probability, or a bound such as S>=p [φ]")
+		}
+		p.Advance()
+	default:
+		p.unexpected(`"=?" or a bound such as ">=0.5" after S: S=? [φ], S>=0.5 [φ]`)
+	}
+	p.expect("[", "")
+	phi := p.sub(true, false, "a state formula")
+	p.expect("]", "")
+	return p.node(ESteady, start, rel, bound, phi)
 }
 
 // prob parses P~p [ψ], P=? [ψ], Pmin=? [ψ], Pmax=? [ψ] (also P min=?).

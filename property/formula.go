@@ -151,6 +151,8 @@ func build(f *Formula, args []*verify.Formula) *verify.Formula {
 		return verify.UntilFrom(args[0], args[1], f.Lo, f.K)
 	case verify.OpProb:
 		return verify.Prob(f.Cmp, f.Bound, args[0])
+	case verify.OpSteady:
+		return verify.Steady(args[0])
 	}
 	return verify.DP(f.Eps, f.Delta, args[0])
 }

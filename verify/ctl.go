@@ -220,6 +220,8 @@ func (m *Checker) Prob(ctx context.Context, path *Formula) ([]*big.Rat, error) {
 		if sat, err = m.Sat(ctx, path); err == nil {
 			out = indicator(sat)
 		}
+	case path.Op == OpSteady:
+		out, err = m.steadyVec(ctx, path.Args[0])
 	case path.Op == OpNext && path.Args[0].IsState():
 		out, err = m.nextVec(ctx, path.K, path.Args[0])
 	case path.Op == OpUntil && path.Lo > 0 && path.Args[0].IsState() && path.Args[1].IsState():

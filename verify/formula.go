@@ -25,6 +25,11 @@ const (
 	OpUntil           // φ U ψ, or φ U<=K ψ when K ≥ 0
 	OpProb            // P~p[ψ]
 	OpDP              // D{ε,δ}[ψ]
+	// OpSteady is PRISM's S[φ] as a path-like operand of P: its
+	// "probability" at a state is the long-run fraction of time spent in
+	// φ-states (P~p[S[φ]] is S~p[φ]); φ is a state formula, and S stands
+	// alone under P.
+	OpSteady
 )
 
 // MaxFormulaText bounds the text of a formula quoted in an explanation:
@@ -98,6 +103,10 @@ func Eventually(f *Formula, bound int) *Formula { return Until(True(), f, bound)
 // Globally is G f = !F !f (G<=bound f when bound ≥ 0).
 func Globally(f *Formula, bound int) *Formula { return Not(Eventually(Not(f), bound)) }
 
+// Steady is S[f]: the long-run fraction of time in f-states, as the path
+// of P (Prob("=", …) is not needed: Checker.Prob returns its vector).
+func Steady(f *Formula) *Formula { return &Formula{Op: OpSteady, Args: []*Formula{f}} }
+
 // Prob is P~bound[path] with cmp one of < <= > >=.
 func Prob(cmp string, bound *big.Rat, path *Formula) *Formula {
 	return &Formula{Op: OpProb, Cmp: cmp, Bound: bound, Args: []*Formula{path}}
@@ -115,7 +124,7 @@ func DP(eps exact.Eps, delta *big.Rat, path *Formula) *Formula {
 // outside P and D.
 func (f *Formula) IsState() bool {
 	switch f.Op {
-	case OpNext, OpUntil:
+	case OpNext, OpUntil, OpSteady:
 		return false
 	case OpNot, OpAnd, OpOr:
 		for _, a := range f.Args {
@@ -233,6 +242,10 @@ func (f *Formula) write(b *fwriter) {
 		b.WriteString("P" + f.Cmp + f.Bound.RatString() + "[")
 		f.Args[0].write(b)
 		b.WriteString("]")
+	case OpSteady:
+		b.WriteString("S[")
+		f.Args[0].write(b)
+		b.WriteString("]")
 	case OpDP:
 		b.WriteString("D{" + f.Eps.String() + "," + f.Delta.RatString() + "}[")
 		f.Args[0].write(b)
@@ -284,11 +297,23 @@ func isIdent(s string) bool {
 // formulas are; X φ is decided one step later). Formulas nested in P…[…]
 // and D{…}[…] are state formulas here; their own paths are checked apart.
 func Unsupported(f *Formula) (*Formula, string) {
+	if f.Op == OpSteady {
+		if !f.Args[0].IsState() {
+			return f, "S[φ] takes a state formula (labels, comparisons, P…[…])"
+		}
+		return nil, ""
+	}
+	return unsupported(f)
+}
+
+func unsupported(f *Formula) (*Formula, string) {
 	switch {
+	case f.Op == OpSteady:
+		return f, "S[φ] (steady state) stands alone: S=? [φ] or S~p [φ]"
 	case f.IsState():
 		return nil, ""
 	case f.Op == OpNext, f.Op == OpNot:
-		return Unsupported(f.Args[0])
+		return unsupported(f.Args[0])
 	case f.Op == OpUntil && f.K < 0:
 		for _, a := range f.Args {
 			if !a.IsState() {
@@ -298,7 +323,7 @@ func Unsupported(f *Formula) (*Formula, string) {
 		return nil, ""
 	case f.Op == OpUntil:
 		if f.K == 0 {
-			return Unsupported(f.Args[1])
+			return unsupported(f.Args[1])
 		}
 		for _, a := range f.Args {
 			if leafDelay(a) < infinite {
@@ -327,7 +352,7 @@ func Unsupported(f *Formula) (*Formula, string) {
 			return f, "this combines an unbounded U, F or G with temporal operators that look further ahead; dpcheck computes such combinations only with bounded operators (F<=k, G<=k, U<=k)"
 		}
 	}
-	return Unsupported(f.Args[leaf])
+	return unsupported(f.Args[leaf])
 }
 
 // infinite is the horizon of a formula with an unbounded operator.
