@@ -137,27 +137,33 @@ func (p *parser) property() *Expr {
 	return nil
 }
 
+// probRelation parses what follows P or S (op): "=?" (rel "=", no bound) or
+// a comparison and its bound; arg names the operand in messages, value
+// what "=?" asks for.
+func (p *parser) probRelation(op, arg, value string) (rel string, bound *Expr) {
+	switch {
+	case p.Tok.Kind == tOp && slices.Contains(relOps, p.Tok.Text):
+		rel = p.Tok.Text
+		p.Advance()
+		return rel, p.sub(false, false, "a probability bound")
+	case p.IsOp("="):
+		p.Advance()
+		if !p.IsOp("?") {
+			p.Fail(p.Tok.Off, "%s=p is not a PRISM property: write %s=? [%s] for %s, or a bound such as %s>=p [%s]", op, op, arg, value, op, arg)
+		}
+		p.Advance()
+		return "=", nil
+	}
+	p.unexpected(fmt.Sprintf(`"=?" or a bound such as ">=0.5" after %s: %s=? [%s], %s>=0.5 [%s]`, op, op, arg, op, arg))
+	return "", nil
+}
+
 // steady parses S=? [φ] and S~p [φ] (the long-run probability of φ).
 func (p *parser) steady() *Expr {
 	start := p.Tok.Off
 	p.enter() // past S
 	defer p.Unnest()
-	var bound *Expr
-	rel := "="
-	switch {
-	case p.Tok.Kind == tOp && slices.Contains(relOps, p.Tok.Text):
-		rel = p.Tok.Text
-		p.Advance()
-		bound = p.sub(false, false, "a probability bound")
-	case p.IsOp("="):
-		p.Advance()
-		if !p.IsOp("?") {
-			p.Fail(p.Tok.Off, "S=p is not a PRISM property: write S=? [φ] for the long-run probability, or a bound such as S>=p [φ]")
-		}
-		p.Advance()
-	default:
-		p.unexpected(`"=?" or a bound such as ">=0.5" after S: S=? [φ], S>=0.5 [φ]`)
-	}
+	rel, bound := p.probRelation("S", "φ", "the long-run probability")
 	p.expect("[", "")
 	phi := p.sub(true, false, "a state formula")
 	p.expect("]", "")
@@ -188,19 +194,8 @@ func (p *parser) prob() *Expr {
 		kind := p.Tok.Text
 		p.Advance()
 		query(kind)
-	case p.Tok.Kind == tOp && slices.Contains(relOps, p.Tok.Text):
-		rel = p.Tok.Text
-		p.Advance()
-		bound = p.sub(false, false, "a probability bound")
-	case p.IsOp("="):
-		p.Advance()
-		if !p.IsOp("?") {
-			p.Fail(p.Tok.Off, "P=p is not a PRISM property: write P=? [ψ] for the probability, or a bound such as P>=p [ψ]")
-		}
-		p.Advance()
-		rel = "="
 	default:
-		p.unexpected(`"=?" or a bound such as ">=0.5" after P: P=? [ψ], P>=0.5 [ψ]`)
+		rel, bound = p.probRelation("P", "ψ", "the probability")
 	}
 	p.expect("[", "")
 	path := p.sub(true, true, "a path formula")

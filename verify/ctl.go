@@ -440,15 +440,20 @@ func (m *Checker) untilVec(ctx context.Context, l, r *Formula) ([]*big.Rat, erro
 	if err := solveBlocks(ctx, m.c, m.sccs, unknown, x); err != nil {
 		return nil, err
 	}
+	return scalars(x), nil
+}
+
+// scalars reads the one value of each state's dvec (0 when it has none).
+func scalars(x []dvec) []*big.Rat {
 	zero := new(big.Rat)
-	out := make([]*big.Rat, n)
+	out := make([]*big.Rat, len(x))
 	for s := range out {
 		out[s] = zero
 		if len(x[s].p) > 0 {
 			out[s] = x[s].p[0]
 		}
 	}
-	return out, nil
+	return out
 }
 
 // pr computes Pr_s(f) for a general path formula by progression: the

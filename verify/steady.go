@@ -58,15 +58,7 @@ func (m *Checker) steadyVec(ctx context.Context, f *Formula) ([]*big.Rat, error)
 	if err := solveBlocks(ctx, m.c, m.sccs, unknown, x); err != nil {
 		return nil, err
 	}
-	zero := new(big.Rat)
-	out := make([]*big.Rat, n)
-	for s := range out {
-		out[s] = zero
-		if len(x[s].p) > 0 {
-			out[s] = x[s].p[0]
-		}
-	}
-	return out, nil
+	return scalars(x), nil
 }
 
 // isBottom reports whether the component scc (index i) has no transition

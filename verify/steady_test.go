@@ -2,12 +2,10 @@ package verify_test
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"math/rand"
 	"testing"
 
-	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -22,42 +20,10 @@ func TestSteadyAgainstDenseSolve(t *testing.T) {
 	classes := 0
 	for trial := range 60 {
 		n := 2 + rng.Intn(6)
-		b := chain.NewBuilder()
+		c, p := randomChain(t, rng, n)
 		phi := make([]bool, n)
-		for s := range n {
-			var labels []string
-			if phi[s] = rng.Intn(2) == 0; phi[s] {
-				labels = append(labels, "a")
-			}
-			b.AddState(fmt.Sprintf("s%d", s), nil, labels...)
-		}
-		p := make([][]*big.Rat, n)
-		for s := range n {
-			w := make([]int64, n)
-			var sum int64
-			for u := range w {
-				if rng.Intn(3) == 0 {
-					w[u] = int64(1 + rng.Intn(3))
-					sum += w[u]
-				}
-			}
-			if sum == 0 {
-				w[(s+1)%n], sum = 1, 1
-			}
-			p[s] = make([]*big.Rat, n)
-			var to []int
-			var ps []*big.Rat
-			for u, x := range w {
-				p[s][u] = big.NewRat(x, sum)
-				if x > 0 {
-					to, ps = append(to, u), append(ps, p[s][u])
-				}
-			}
-			b.AddRow(s, to, ps)
-		}
-		c, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
+		for s := range phi {
+			phi[s] = c.HasLabel(s, "a")
 		}
 		m, err := verify.NewChecker(c, nil)
 		if err != nil {

@@ -22,45 +22,7 @@ func TestUntilFromAgainstPaths(t *testing.T) {
 	ctx := context.Background()
 	for trial := range 30 {
 		n := 3 + rng.Intn(3)
-		b := chain.NewBuilder()
-		for s := range n {
-			var labels []string
-			if rng.Intn(3) > 0 {
-				labels = append(labels, "a")
-			}
-			if rng.Intn(3) == 0 {
-				labels = append(labels, "b")
-			}
-			b.AddState(fmt.Sprintf("s%d", s), nil, labels...)
-		}
-		rows := make([][]*big.Rat, n)
-		for s := range n {
-			w := make([]int64, n)
-			var sum int64
-			for u := range w {
-				if rng.Intn(2) == 0 {
-					w[u] = int64(1 + rng.Intn(4))
-					sum += w[u]
-				}
-			}
-			if sum == 0 {
-				w[s], sum = 1, 1
-			}
-			var to []int
-			var ps []*big.Rat
-			rows[s] = make([]*big.Rat, n)
-			for u, x := range w {
-				rows[s][u] = big.NewRat(x, sum)
-				if x > 0 {
-					to, ps = append(to, u), append(ps, big.NewRat(x, sum))
-				}
-			}
-			b.AddRow(s, to, ps)
-		}
-		c, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, rows := randomChain(t, rng, n)
 		m, err := verify.NewChecker(c, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -146,4 +108,52 @@ func TestUntilFromText(t *testing.T) {
 			t.Errorf("%s, want %s", got, tc.want)
 		}
 	}
+}
+
+// randomChain returns a chain of n states s0…, each labelled "a" with
+// probability 1/2 and "b" with probability 1/3, each moving to a random
+// set of states with weights 1 to 4 (to the next state when the set is
+// empty), and its transition matrix.
+func randomChain(t *testing.T, rng *rand.Rand, n int) (*chain.Chain, [][]*big.Rat) {
+	t.Helper()
+	b := chain.NewBuilder()
+	for s := range n {
+		var labels []string
+		if rng.Intn(2) == 0 {
+			labels = append(labels, "a")
+		}
+		if rng.Intn(3) == 0 {
+			labels = append(labels, "b")
+		}
+		b.AddState(fmt.Sprintf("s%d", s), nil, labels...)
+	}
+	rows := make([][]*big.Rat, n)
+	for s := range n {
+		w := make([]int64, n)
+		var sum int64
+		for u := range w {
+			if rng.Intn(2) == 0 {
+				w[u] = int64(1 + rng.Intn(4))
+				sum += w[u]
+			}
+		}
+		if sum == 0 {
+			w[(s+1)%n], sum = 1, 1
+		}
+		var to []int
+		var ps []*big.Rat
+		rows[s] = make([]*big.Rat, n)
+		for u, x := range w {
+			rows[s][u] = big.NewRat(x, sum)
+			if x > 0 {
+				to, ps = append(to, u), append(ps, rows[s][u])
+			}
+		}
+		b.AddRow(s, to, ps)
+	}
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rows
 }
