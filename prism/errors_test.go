@@ -44,7 +44,7 @@ func TestModelErrors(t *testing.T) {
 		{"dtmc\nlabel \"a b\" = x=1;", "2:7: \"a b\" is not a valid label name: write an identifier in double quotes, such as \"done\""},
 		{"dtmc\nformula f = foo(1);", "2:13: unknown function foo (PRISM's functions: ceil, floor, log, max, min, mod, pow, round)"},
 		{"dtmc\nformula f = pow(1);", "2:13: pow takes 2 arguments, pow(x, y); found 1"},
-		{"dtmc\nformula f = min(1);", "2:13: min takes at least 2 arguments, min(a, b, …); found 1"},
+		{"dtmc\nformula f = min();", "2:17: unexpected \")\" (expected an argument)"},
 		{"dtmc\nformula f = x';", "2:13: x' (a primed variable) only appears on the left of an update: (x'=…)"},
 		{"dtmc\nformula f = P>0.5[F a];", "2:13: P is a property operator: it cannot appear in a model"},
 		{"dtmc\nformula f = F a;", "2:13: F is a path operator: it can only appear inside P…[…] or D{…}[…] in a property"},

@@ -824,7 +824,12 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 			ty = tyInt
 		}
 		if ex.konst && !ex.num.IsInt() {
-			t.errAt(sc, e, "pow(x, y) with the exponent y = %s, not an integer: x^y is irrational in general, and dpcheck computes with exact rationals only", ex.num.RatString())
+			if konst {
+				if r, ok := rationalPow(base.num, ex.num); ok {
+					return t.numVal(sc, e, r, tyDouble)
+				}
+			}
+			t.errAt(sc, e, "pow(x, y) with the exponent y = %s, not an integer: x^y is irrational here (or in general, when x is not a constant), and dpcheck computes with exact rationals only", ex.num.RatString())
 			return val{}, false
 		}
 		if !ex.konst && ex.t == tyDouble {
@@ -857,6 +862,40 @@ func (t *translator) call(sc *scope, e *Expr) (val, bool) {
 	}
 	t.errAt(sc, e, "unknown function %s", name)
 	return val{}, false
+}
+
+// rationalPow is x^(p/q) when it is rational: x ≥ 0 and x^p a q-th power
+// of a rational, with q and |p| at most 64 and x small enough
+// (pow(1/4, 1/2) = 1/2, pow(8, 2/3) = 4); false otherwise.
+func rationalPow(x, y *big.Rat) (*big.Rat, bool) {
+	p, q := y.Num(), y.Denom()
+	if x.Sign() < 0 || !p.IsInt64() || !q.IsInt64() || q.Int64() > 64 || abs64(p.Int64()) > 64 || exact.Bits(x) > 4096 {
+		return nil, false
+	}
+	if x.Sign() == 0 {
+		return new(big.Rat), p.Sign() > 0
+	}
+	num, okN := intRoot(x.Num(), q.Int64())
+	den, okD := intRoot(x.Denom(), q.Int64())
+	if !okN || !okD {
+		return nil, false
+	}
+	return exact.Pow(new(big.Rat).SetFrac(num, den), p.Int64()), true
+}
+
+// intRoot is the q-th root of n > 0 when n is a q-th power.
+func intRoot(n *big.Int, q int64) (*big.Int, bool) {
+	lo, hi := big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(n.BitLen()/int(q)+1))
+	e := big.NewInt(q)
+	for lo.Cmp(hi) < 0 { // the least r in [lo, hi] with r^q ≥ n
+		mid := new(big.Int).Rsh(new(big.Int).Add(lo, hi), 1)
+		if new(big.Int).Exp(mid, e, nil).Cmp(n) >= 0 {
+			hi = mid
+		} else {
+			lo = mid.Add(mid, big.NewInt(1))
+		}
+	}
+	return lo, new(big.Int).Exp(lo, e, nil).Cmp(n) == 0
 }
 
 func abs64(x int64) int64 {

@@ -31,8 +31,8 @@ var functions = map[string]struct {
 	min, max int
 	usage    string
 }{
-	"min":   {2, -1, "min(a, b, …)"},
-	"max":   {2, -1, "max(a, b, …)"},
+	"min":   {1, -1, "min(a, b, …)"},
+	"max":   {1, -1, "max(a, b, …)"},
 	"floor": {1, 1, "floor(x)"},
 	"ceil":  {1, 1, "ceil(x)"},
 	"round": {1, 1, "round(x)"},

@@ -24,7 +24,7 @@ func TestTranslationErrors(t *testing.T) {
 		{name: "log", model: "dtmc\nconst double q = log(2, 10);\n" + base[5:], props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:2:18: log is not supported: a logarithm is irrational for almost every argument, and dpcheck computes with exact rationals only (write the value as a rational constant)"}},
 		{name: "non-integer power", model: "dtmc\nconst double q = pow(2, 0.5);\n" + base[5:], props: "P=? [ F s=1 ]",
-			want: []string{"m.pm:2:18: pow(x, y) with the exponent y = 1/2, not an integer: x^y is irrational in general, and dpcheck computes with exact rationals only"}},
+			want: []string{"m.pm:2:18: pow(x, y) with the exponent y = 1/2, not an integer: x^y is irrational here (or in general, when x is not a constant), and dpcheck computes with exact rationals only"}},
 		{name: "double exponent", model: strings.Replace(base, "1/2 : (s'=1)", "pow(1/2, s/1) : (s'=1)", 1), props: "P=? [ F s=1 ]",
 			want: []string{"m.pm:5:22: the exponent of pow is a double: dpcheck computes powers with integer exponents only (x^y is irrational in general)"}},
 		{name: "unknown variable", model: strings.Replace(base, "[] s=0", "[] t=0", 1), props: "P=? [ F s=1 ]",

@@ -327,3 +327,16 @@ func TestUnusedUndefinedPropertyConstant(t *testing.T) {
 		t.Errorf("with p = 1/4: %d statements, want one that passes", len(r.Statements))
 	}
 }
+
+// TestRationalPowers: pow with a non-integer exponent is exact where the
+// result is rational (pow(1/4, 1/2) = 1/2, pow(8, 2/3) = 4, pow(8, −2/3) =
+// 1/4), and min and max take one argument, as in PRISM.
+func TestRationalPowers(t *testing.T) {
+	model := "dtmc\nconst double a = pow(1/4, 1/2);\nconst double b = pow(8, 2/3);\nconst double c = pow(8, -2/3);\nconst int m = min(3);\n" +
+		"module x\n  s : [0..1] init 0;\n  [] s=0 -> a : (s'=1) + 1-a : true;\nendmodule\nlabel \"one\" = s=1 & b=4 & c=1/4 & m=3;\n"
+	res := mustCheck(t, model, "P=? [ X \"one\" ]", nil)
+	want := []map[string]*big.Rat{{"s=0": big.NewRat(1, 2)}}
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
