@@ -45,7 +45,7 @@ func text(w io.Writer, entries []Entry) {
 			}
 			continue
 		}
-		textResult(w, e.Result)
+		textResult(w, e.Result, e.text)
 		if e.Err != nil && !slices.ContainsFunc(e.Result.Statements, func(o property.Outcome) bool { return stopped(o.Err()) }) {
 			printf(w, "  %s\n", errText(e.Err))
 		}
@@ -58,20 +58,25 @@ func writeErr(w io.Writer, e Entry) {
 	var list source.ErrorList
 	if errors.As(e.Err, &list) {
 		printf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
-		// Each error is one line: its file name and message escaped
-		// before they are laid out with the source line.
-		safe := make(source.ErrorList, len(list))
-		names := map[string]string{}
-		for i, x := range list {
-			c := *x
-			c.Pos.Filename, c.Msg = textSafe(x.Pos.Filename), textSafe(x.Msg)
-			names[c.Pos.Filename] = x.Pos.Filename
-			safe[i] = &c
-		}
-		printLines(w, indent(safe.PrettyIn(func(name string) (string, bool) { return e.text(names[name]) }), "  "))
+		printLines(w, indent(safeErrors(list, e.text), "  "))
 		return
 	}
 	printf(w, "%s: error: %s\n", e.File, errText(e.Err))
+}
+
+// safeErrors lays out positioned errors with their source lines (from
+// src) and carets, each error's file name and message escaped first, so
+// that each is one line.
+func safeErrors(list source.ErrorList, src func(string) (string, bool)) string {
+	safe := make(source.ErrorList, len(list))
+	names := map[string]string{}
+	for i, x := range list {
+		c := *x
+		c.Pos.Filename, c.Msg = textSafe(x.Pos.Filename), textSafe(x.Msg)
+		names[c.Pos.Filename] = x.Pos.Filename
+		safe[i] = &c
+	}
+	return safe.PrettyIn(func(name string) (string, bool) { return src(names[name]) })
 }
 
 func count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }
@@ -93,7 +98,7 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func textResult(w io.Writer, r *outcome.Result) {
+func textResult(w io.Writer, r *outcome.Result, src func(string) (string, bool)) {
 	printf(w, "%s\n", r.File)
 	m := r.Model
 	switch m.Kind {
@@ -106,7 +111,7 @@ func textResult(w io.Writer, r *outcome.Result) {
 		}
 		printf(w, "  model  explicit chain\n")
 	default:
-		textStatements(w, r)
+		textStatements(w, r, src)
 		return
 	}
 	s := r.Size
@@ -140,14 +145,21 @@ func textResult(w io.Writer, r *outcome.Result) {
 		printf(w, "  lumped %d → %s, %d → %s, for %s\n", l.Before.States, count(l.After.States, "state"),
 			l.Before.Transitions, count(l.After.Transitions, "transition"), strings.Join(l.For, "; "))
 	}
-	textStatements(w, r)
+	textStatements(w, r, src)
 }
 
-func textStatements(w io.Writer, r *outcome.Result) {
+// textStatements writes the statements' outcomes; src, when set, gives
+// the files' text, so that a refused statement shows its line and a caret.
+func textStatements(w io.Writer, r *outcome.Result, src func(string) (string, bool)) {
 	for _, o := range r.Statements {
 		fmt.Fprintln(w)
 		h := o.Statement().Head()
 		printf(w, "  %s  line %d  %s\n", statementStatus(o), h.Pos.Line, h.Text)
+		var refused *property.RefusalError
+		if src != nil && errors.As(o.Err(), &refused) {
+			printLines(w, indent(safeErrors(refused.Why, src), pad))
+			continue
+		}
 		textOutcome(w, o)
 	}
 }
