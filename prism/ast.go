@@ -272,7 +272,8 @@ type Property struct {
 	Name *Ident
 	Expr *Expr
 	// Refused, when set, says why dpcheck does not check the property (an
-	// operator it does not support, at Refused.Off); Expr is then nil.
+	// operator it does not support, at Refused.Off: Expr's first
+	// EUnsupported node).
 	Refused *syntax.Error
 }
 
@@ -302,14 +303,15 @@ const (
 	ECall                  // Text(Args...): min, max, floor, ceil, round, pow, mod, log; OldStyle for func(Text, Args...)
 	EUnknown               // ? (the ε or δ asked for in D{?, δ}[…])
 	// Properties only.
-	EProb      // P Text Args[0] [ Args[1] Args[2] ]: Text "<", "<=", ">", ">=" with the bound Args[0]; "=" for P=?, "min=" for Pmin=?, "max=" for Pmax=? (Args[0] nil); Args[2] the old-style filter (EOldFilter) or nil
-	EDP        // D{Args[0], Args[1]}[Args[2]]: the dpCTL operator, ε and δ numeric (or EUnknown)
-	EFilter    // filter(Text, Args[0], Args[1]): Text the operator (forall, print, first, min, +, &, …), Args[1] the states or nil; OpOff is the operator's offset
-	EOldFilter // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
-	ETemporal  // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
-	EUntil     // Args[0] U Args[1], Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of U
-	ESteady    // S Text [ Args[1] ]: Text "=" for S=? (Args[0] nil), else "<", "<=", ">", ">=" with the bound Args[0]
-	ETimeBound // the time bound of F, G or U: Text ∈ {"<=", "<", ">=", ">", "="} with Args[0], or "[]" with Args[0], Args[1] (F[a,b])
+	EProb        // P Text Args[0] [ Args[1] Args[2] ]: Text "<", "<=", ">", ">=" with the bound Args[0]; "=" for P=?, "min=" for Pmin=?, "max=" for Pmax=? (Args[0] nil); Args[2] the old-style filter (EOldFilter) or nil
+	EDP          // D{Args[0], Args[1]}[Args[2]]: the dpCTL operator, ε and δ numeric (or EUnknown)
+	EFilter      // filter(Text, Args[0], Args[1]): Text the operator (forall, print, first, min, +, &, …), Args[1] the states or nil; OpOff is the operator's offset
+	EOldFilter   // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
+	ETemporal    // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
+	EUntil       // Args[0] U Args[1] (Text "", or "W" weak until, "R" release), Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of the operator
+	EUnsupported // a construct dpcheck does not check (R, E, A, multi, C, I), read to its end: Text says why
+	ESteady      // S Text [ Args[1] ]: Text "=" for S=? (Args[0] nil), else "<", "<=", ">", ">=" with the bound Args[0]
+	ETimeBound   // the time bound of F, G or U: Text ∈ {"<=", "<", ">=", ">", "="} with Args[0], or "[]" with Args[0], Args[1] (F[a,b])
 )
 
 var opNames = [...]string{
@@ -317,7 +319,7 @@ var opNames = [...]string{
 	ENeg: "Neg", ENot: "Not", ESum: "Sum", EProd: "Prod", ECmp: "Cmp", EAnd: "And", EOr: "Or",
 	EIff: "Iff", EImplies: "Implies", EITE: "ITE", ECall: "Call", EUnknown: "Unknown", EProb: "Prob",
 	EDP: "DP", EFilter: "Filter", EOldFilter: "OldFilter", ETemporal: "Temporal", EUntil: "Until",
-	ETimeBound: "TimeBound", ESteady: "Steady",
+	ETimeBound: "TimeBound", ESteady: "Steady", EUnsupported: "Unsupported",
 }
 
 // String returns the name of the operator ("Sum", "Prob", …).

@@ -89,9 +89,6 @@ func run(f *File, prop bool, body func(*parser)) (err error) {
 	p := &parser{prop: prop}
 	defer func() {
 		if r := recover(); r != nil {
-			if ref, ok := r.(refusal); ok { // outside a property: an error
-				r = ref.Error
-			}
 			b := syntax.Catch(r)
 			err = f.Errorf(b.Off, "%s", b.Msg)
 		}
@@ -732,7 +729,7 @@ func (p *parser) word() *Expr {
 		}
 	case "multi":
 		if p.prop && p.PeekIsOp("(") {
-			p.refuse(start, "multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
+			return p.unsupported("multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
 		}
 	}
 	if keywords[t.Text] {

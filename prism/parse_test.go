@@ -70,7 +70,6 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 var refusedExternal = map[string]string{
 	"prism_dice/dice.pctl":                                     "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_dice/two_dice_knuth.pctl":                           "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/bounded-reach/bounded-reach-1.pm.props": "330:13: R (release) is not supported: dpcheck checks X, U, F and G",
 	"prism_tests/dtmcs/dtmc_pctl.pm.props":                     "41:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
 	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props":         "5:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
 	"prism_tests/dtmcs/rewards/cosafe/robot.pm.cosafe.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",

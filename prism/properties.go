@@ -3,6 +3,7 @@ package prism
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
@@ -67,6 +68,18 @@ func (t *translator) statement(p *Property) property.Statement {
 	h := property.Header{Pos: f.Position(p.Start), Text: clipText(f.Source(p.Span))}
 	if p.Refused != nil {
 		return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(p.Refused.Off), Msg: p.Refused.Msg}}}
+	}
+	// A property that is only the name of another ("name") is that one.
+	for seen := map[*Property]bool{p: true}; ; {
+		e := p.Expr.Unparen()
+		np := t.named[e.Text]
+		if e.Op != ELabel || np == nil || t.labels[e.Text] != nil || seen[np.p] {
+			break
+		}
+		if np.p.Refused != nil {
+			return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(np.p.Refused.Off), Msg: np.p.Refused.Msg}}}
+		}
+		p, seen[np.p] = np.p, true
 	}
 	t.unsupported = nil
 	st := t.translateProperty(p, h)
@@ -357,8 +370,25 @@ func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
 		t.errAt(sc, e, "a path operator (X, F, G, U) can only appear inside P…[…] or D{…}[…]")
 		return nil
 	}
+	if containsQuery(e) {
+		t.unsupportedAt(sc, e, "arithmetic and comparisons over the values of queries (P=? [ψ] + P=? [φ], P=? [ψ] > 0.5) are not supported: ask for each value as a whole property, P=? [ψ], or compare it within P, P>0.5 [ψ]")
+		return nil
+	}
 	t.errAt(sc, e, "expected a condition here (a label, a comparison, P…[…] or D{…}[…]); a probability can only be asked for by a whole property, P=? [ψ]")
 	return nil
+}
+
+// containsQuery reports whether e asks for a value: P=?, S=?, D{?, …}.
+func containsQuery(e *Expr) bool {
+	if e == nil {
+		return false
+	}
+	switch {
+	case (e.Op == EProb || e.Op == ESteady) && e.Args[0] == nil,
+		e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
+		return true
+	}
+	return slices.ContainsFunc(e.Args, containsQuery)
 }
 
 // connective translates =>, <=> and ? : between formulas.
@@ -504,6 +534,26 @@ func (t *translator) temporal(sc *scope, e *Expr, f *property.Formula) *property
 		lo, k, ok := t.timeBound(sc, e.Args[2])
 		if l == nil || r == nil || !ok {
 			return nil
+		}
+		not := func(g *property.Formula) *property.Formula {
+			return &property.Formula{Op: verify.OpNot, Pos: g.Pos, Text: "!(" + g.Text + ")", Args: []*property.Formula{g}}
+		}
+		and := func(a, b *property.Formula) *property.Formula {
+			return &property.Formula{Op: verify.OpAnd, Pos: f.Pos, Text: a.Text + " & " + b.Text, Args: []*property.Formula{a, b}}
+		}
+		switch e.Text {
+		case "R": // a R b = !(!a U !b), with the same time bounds
+			u := &property.Formula{Op: verify.OpUntil, Pos: f.Pos, Text: f.Text, K: k, Lo: lo, Args: []*property.Formula{not(l), not(r)}}
+			f.Op, f.Args = verify.OpNot, []*property.Formula{u}
+			return f
+		case "W": // a W<=k b = !((a & !b) U<=k (!a & !b))
+			if lo > 0 {
+				t.unsupportedAt(sc, e, "W (weak until) with a lower time bound is not supported: dpcheck checks W and W<=k")
+				return nil
+			}
+			u := &property.Formula{Op: verify.OpUntil, Pos: f.Pos, Text: f.Text, K: k, Args: []*property.Formula{and(l, not(r)), and(not(l), not(r))}}
+			f.Op, f.Args = verify.OpNot, []*property.Formula{u}
+			return f
 		}
 		f.Op, f.K, f.Lo, f.Args = verify.OpUntil, k, lo, []*property.Formula{l, r}
 		return f

@@ -52,60 +52,106 @@ var startsProperty = map[string]bool{
 	"X": true, "F": true, "G": true, "U": true, "W": true,
 }
 
-// refusal is the panic of a property dpcheck reads but does not support
-// (R, S, multi, W, …): the property is refused on its own
-// (Property.Refused) and the file's other properties are checked.
-type refusal struct{ syntax.Error }
-
-// refuse stops the property being parsed at off, saying why.
-func (p *parser) refuse(off int, format string, args ...any) {
-	panic(refusal{syntax.Error{Off: off, Msg: fmt.Sprintf(format, args...)}})
-}
-
-// propertyOrRefused parses `("NAME":)? EXPR`; a property that uses an
-// operator dpcheck does not support is skipped, to the end of its line
-// with its brackets closed or to a ";", and kept refused, with its name. A
-// syntax error after it stops the file as every syntax error does.
-func (p *parser) propertyOrRefused() (pr *Property) {
+// propertyOrRefused parses `("NAME":)? EXPR`. A property that uses an
+// operator dpcheck does not support parses all the same (its construct
+// read to its end, an EUnsupported node) and is kept refused, with its
+// name: Refused is the first such node's reason. A syntax error, inside
+// such a construct too, stops the file as every syntax error does.
+func (p *parser) propertyOrRefused() *Property {
 	start := p.Tok.Off
 	p.count(start)
-	pr = &Property{}
+	pr := &Property{}
 	if p.Tok.Kind == tString && p.PeekIsOp(":") {
 		n := p.quoted("", "property")
 		pr.Name = &n
 		p.Advance() // :
 	}
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		ref, ok := r.(refusal)
-		if !ok {
-			panic(r)
-		}
-		p.skipProperty()
-		pr.Expr, pr.Span, pr.Refused = nil, Span{start, p.LastEnd}, &ref.Error
-	}()
 	pr.Expr = p.exprExpect("a property, const, label or formula")
 	pr.Span = Span{start, p.LastEnd}
+	if u := firstUnsupported(pr.Expr); u != nil {
+		pr.Refused = &syntax.Error{Off: int(u.Off), Msg: u.Text}
+	}
 	return pr
 }
 
-// skipProperty skips the rest of a refused property: tokens up to a ";"
-// or the first token of a later line, outside brackets (a closing bracket
-// without its opening one, which the property opened before, is skipped).
-func (p *parser) skipProperty() {
-	depth := 0
-	for first := true; p.Tok.Kind != tEOF; first = false {
-		if !first && depth == 0 && (p.IsOp(";") || strings.Contains(p.Sc.Src[p.LastEnd:p.Tok.Off], "\n")) {
-			return
+// firstUnsupported returns the first EUnsupported node of e, or nil.
+func firstUnsupported(e *Expr) *Expr {
+	if e == nil {
+		return nil
+	}
+	if e.Op == EUnsupported {
+		return e
+	}
+	for _, a := range e.Args {
+		if u := firstUnsupported(a); u != nil {
+			return u
 		}
+	}
+	return nil
+}
+
+// unsupported reads the construct dpcheck does not check that starts at
+// the current token (a keyword) and returns it as an EUnsupported node
+// saying why: for R, its {…}, its relation and its […]; for E and A their
+// […]; for multi its (…); for C and I a bound. Its brackets must match.
+func (p *parser) unsupported(why string) *Expr {
+	start, w := p.Tok.Off, p.Tok.Text
+	p.enter()
+	defer p.Unnest()
+	switch w {
+	case "R", "Rmin", "Rmax":
+		if p.IsOp("{") {
+			p.balanced()
+		}
+		if p.Is("min") || p.Is("max") {
+			p.Advance()
+		}
+		p.probRelation(w, "ρ", "the expected reward")
+		p.balancedOpen("[")
+	case "E", "A":
+		p.balancedOpen("[")
+	case "multi":
+		p.balancedOpen("(")
+	case "C", "I":
+		if p.Tok.Kind == tOp && (slices.Contains(relOps, p.Tok.Text) || p.Tok.Text == "=") {
+			p.Advance()
+			p.sub(false, false, "a time bound")
+		}
+	}
+	return p.node(EUnsupported, start, why)
+}
+
+// balancedOpen reads a bracketed group that must start here with open.
+func (p *parser) balancedOpen(open string) {
+	if !p.IsOp(open) {
+		p.expect(open, "")
+	}
+	p.balanced()
+}
+
+// balanced reads the bracketed group that starts at the current token,
+// (…), […] or {…}, its brackets matched (at most MaxNesting deep).
+func (p *parser) balanced() {
+	closer := map[string]string{"(": ")", "[": "]", "{": "}"}
+	var want []string
+	for {
 		switch {
-		case p.IsOp("(") || p.IsOp("[") || p.IsOp("{"):
-			depth++
-		case (p.IsOp(")") || p.IsOp("]") || p.IsOp("}")) && depth > 0:
-			depth--
+		case p.Tok.Kind == tEOF:
+			p.unexpected(`"` + want[len(want)-1] + `"`)
+		case p.Tok.Kind == tOp && closer[p.Tok.Text] != "":
+			if len(want) >= MaxNesting {
+				p.Fail(p.Tok.Off, "brackets nested deeper than %d levels", MaxNesting)
+			}
+			want = append(want, closer[p.Tok.Text])
+		case p.Tok.Kind == tOp && (p.Tok.Text == ")" || p.Tok.Text == "]" || p.Tok.Text == "}"):
+			if p.Tok.Text != want[len(want)-1] {
+				p.unexpected(`"` + want[len(want)-1] + `"`)
+			}
+			want = want[:len(want)-1]
+			if len(want) == 0 {
+				p.Advance()
+				return
+			}
 		}
 		p.Advance()
 	}
@@ -121,17 +167,17 @@ func (p *parser) property() *Expr {
 	case "filter":
 		return p.filter()
 	case "R", "Rmin", "Rmax":
-		p.refuse(start, "%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w)
+		return p.unsupported(fmt.Sprintf("%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w))
 	case "S":
 		return p.steady()
 	case "E":
-		p.refuse(start, "E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+		return p.unsupported("E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "A":
-		p.refuse(start, "A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+		return p.unsupported("A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "C", "I":
-		p.refuse(start, "%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w)
+		return p.unsupported(fmt.Sprintf("%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w))
 	case "W":
-		p.refuse(start, "W (weak until) is not supported: dpcheck checks X, U, F and G")
+		p.Fail(start, "W (weak until) is an infix operator: a W b, which dpcheck does not support (it checks X, U, F and G)")
 	}
 	p.unexpected("an expression")
 	return nil
@@ -294,12 +340,9 @@ func (p *parser) until() *Expr {
 	if p.Tok.Kind != tIdent {
 		return l
 	}
-	switch p.Tok.Text {
-	case "W":
-		p.refuse(p.Tok.Off, "W (weak until) is not supported: dpcheck checks X, U, F and G")
-	case "R":
-		p.refuse(p.Tok.Off, "R (release) is not supported: dpcheck checks X, U, F and G")
-	case "U":
+	op := p.Tok.Text
+	switch op {
+	case "U", "W", "R":
 	default:
 		return l
 	}
@@ -307,10 +350,10 @@ func (p *parser) until() *Expr {
 	p.Advance()
 	bound := p.bound()
 	r := p.temporal()
-	e := p.node(EUntil, start, "", l, r, bound)
+	e := p.node(EUntil, start, op, l, r, bound)
 	e.OpOff = int32(uOff)
-	if p.Is("U") {
-		p.Fail(p.Tok.Off, "U does not chain: add parentheses, e.g. a U (b U c)")
+	if p.Is("U") || p.Is("W") || p.Is("R") {
+		p.Fail(p.Tok.Off, "%s does not chain: add parentheses, e.g. a %s (b %s c)", p.Tok.Text, p.Tok.Text, p.Tok.Text)
 	}
 	return e
 }

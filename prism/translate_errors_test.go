@@ -99,7 +99,9 @@ func TestTranslationErrors(t *testing.T) {
 				"p.pctl:2:9: unknown name u (did you mean b?)"}},
 		// Properties.
 		{name: "P=? inside a formula", model: base, props: "P=? [ F s=1 ] > 0.5",
-			want: []string{"p.pctl:1:1: expected a condition here (a label, a comparison, P…[…] or D{…}[…]); a probability can only be asked for by a whole property, P=? [ψ]"}},
+			want: []string{"p.pctl:1:1: arithmetic and comparisons over the values of queries (P=? [ψ] + P=? [φ], P=? [ψ] > 0.5) are not supported: ask for each value as a whole property, P=? [ψ], or compare it within P, P>0.5 [ψ]"}},
+		{name: "a number as a condition", model: base, props: "P>0.5 [ F 3 ]",
+			want: []string{"p.pctl:1:11: a property's condition must be a boolean (a condition), found an int"}},
 		{name: "bound outside [0, 1]", model: base, props: "P>=1.5 [ F s=1 ]",
 			want: []string{"p.pctl:1:4: the probability bound 3/2 is outside [0, 1]"}},
 		{name: "D with two unknowns", model: base, props: "D{?, ?} [ F s=1 ]",

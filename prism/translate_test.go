@@ -340,3 +340,42 @@ func TestRationalPowers(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// TestWeakUntilAndRelease: from s=0 the chain goes to 1 (which stays) or
+// to 2 (then 3, which stays), each with probability 1/2; a = s<=1 holds
+// forever on the first run and fails at step 1 on the second, b = s=3
+// holds from step 2 on the second. So a W b holds on the first run only
+// (1/2), as does a W<=1 b; a W<=0 b holds at once; a U b never; and
+// b R a = !(!b U !a) fails exactly on the second run (1/2).
+func TestWeakUntilAndRelease(t *testing.T) {
+	model := "dtmc\nmodule m\n  s : [0..3] init 0;\n  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  [] s=1 -> true;\n  [] s=2 -> (s'=3);\n  [] s=3 -> true;\nendmodule\nlabel \"a\" = s<=1;\nlabel \"b\" = s=3;\n"
+	props := "P=? [ \"a\" W \"b\" ]\nP=? [ \"a\" W<=1 \"b\" ]\nP=? [ \"a\" W<=0 \"b\" ]\nP=? [ \"a\" U \"b\" ]\nP=? [ \"b\" R \"a\" ]\nP=? [ \"b\" R<=1 \"a\" ]\n"
+	res := mustCheck(t, model, props, nil)
+	var want []map[string]*big.Rat
+	for _, x := range []string{"1/2", "1/2", "1", "0", "1/2", "1/2"} {
+		v, _ := new(big.Rat).SetString(x)
+		want = append(want, map[string]*big.Rat{"s=0": v})
+	}
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestNamedPropertyAlone: a property that is only the name of a query is
+// that query; arithmetic over query values is refused on its own line.
+func TestNamedPropertyAlone(t *testing.T) {
+	model := "dtmc\nmodule m\n  s : [0..2] init 0;\n  [] s=0 -> 1/4 : (s'=1) + 3/4 : (s'=2);\n  [] s>0 -> true;\nendmodule\n"
+	res := mustCheck(t, model, "\"q\": P=? [ F s=1 ]\n\"q\"\nP=? [ F s=1 ] + P=? [ F s=2 ]\n", nil)
+	if len(res.Statements) != 3 {
+		t.Fatalf("%d statements, want 3", len(res.Statements))
+	}
+	for i, o := range res.Statements[:2] {
+		po, ok := o.(*property.ProbOutcome)
+		if !ok || o.Err() != nil || po.Probs[0].Pr.Cmp(big.NewRat(1, 4)) != 0 {
+			t.Errorf("statement %d: %T %v, want Pr = 1/4", i+1, o, o.Err())
+		}
+	}
+	if !property.IsRefusal(res.Statements[2].Err()) {
+		t.Errorf("statement 3: %v, want a refusal", res.Statements[2].Err())
+	}
+}
