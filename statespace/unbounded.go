@@ -286,7 +286,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 		}
 	}
 	if len(tails) > 0 {
-		limit, maxPowBits := maxOutputValues(x.limits), r.s.MaxPowBits
+		limit, maxPowBits := maxSpread(x.limits), r.s.MaxPowBits
 		mech.TailRatio = func(ctx context.Context, from, to string) (*model.TailSup, error) {
 			i, j := inputIndex(from), inputIndex(to)
 			if i < 0 || j < 0 {
@@ -297,7 +297,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 				s, err := t.sup(ctx, i, j, limit, maxPowBits)
 				if err != nil {
 					if _, long := err.(errTooLong); long {
-						return nil, fmt.Errorf("the ratio of %s to %s along the tail %s settles only more than %s values past its start, a hundredth of the limit on states", from, to, t.name, exact.Thousands(limit))
+						return nil, fmt.Errorf("the ratio of %s to %s along the tail %s settles only more than %s values past its start, the limit for a tail (a 5000th of the limit on states)", from, to, t.name, exact.Thousands(limit))
 					}
 					return nil, err
 				}
@@ -361,7 +361,7 @@ func (r *urun[T]) note() string {
 	if len(varies) > 0 {
 		cs := make([]string, len(r.x.p.m.Ratios))
 		for i, c := range r.x.p.m.Ratios {
-			cs[i] = c.RatString()
+			cs[i] = exact.Short(c)
 		}
 		why := "the likelihood ratios vary on %s: the tight ε at δ = 0 is exact (through the supremum of the ratios along each), dp and δ at no ε"
 		if len(cs) > 0 {

@@ -72,17 +72,22 @@ func (r *urun[T]) outputName(v []int64, part string) string {
 }
 
 // outputsFit returns a limit error unless n more entries of the inputs'
-// rows fit within Limits.MaxTransitions; what, when set, says what they
-// are ("%s values of v for %s inputs"). It is called before the values
-// are listed, so the limit speaks before the memory runs out.
+// rows fit within Limits.MaxTransitions and, when what is set (saying
+// what they are: "%s values of v for %s inputs"), their estimated bytes
+// within Limits.MaxMemory. It is called before the values are listed, so
+// the limit speaks before the memory runs out.
 func (r *urun[T]) outputsFit(n int64, what string) error {
 	max := int64(r.x.limits.MaxTransitions)
-	if r.trans+n <= max-int64(len(r.states))-1 { // with the outputs' self-loops
-		return nil
-	}
 	pos := r.x.p.m.ObservedPos
 	if pos.Line == 0 {
 		pos = r.x.p.m.Pos
+	}
+	if r.trans+n <= max-int64(len(r.states))-1 { // with the outputs' self-loops
+		if bytes := (r.trans + n) * entryBytes; bytes > r.x.limits.MaxMemory && what != "" {
+			return source.ErrorList{{Pos: pos, Limit: string(model.LimitMemory), Msg: fmt.Sprintf("the outputs list "+what+", about %s transitions in all, which would need about %s of memory; the limit is %s",
+				exact.Thousands(r.trans+n), model.Bytes(bytes), model.Bytes(r.x.limits.MaxMemory))}}
+		}
+		return nil
 	}
 	msg := fmt.Sprintf("the chain would have more than %s transitions, the limit", exact.Thousands(max))
 	if what != "" {
@@ -165,6 +170,19 @@ func (r *urun[T]) observedValuation(v []int64, val *int64) chain.Valuation {
 // listed one by one, between its tails: a hundredth of the states a model
 // may have (100 000 by default).
 func maxOutputValues(l model.Limits) int64 { return int64(l.MaxStates) / 100 }
+
+// maxSpread bounds the values listed past the start of a tail whose
+// likelihood ratios vary, until every two inputs compare one way (and
+// those looked at for the supremum of their ratio): a 5000th of the states
+// a model may have (2 000 by default). Each value costs powers that grow
+// with it, and the work with the cube of the values: an ε within 10^-3000
+// of a limit ratio lists 6 300 values in a minute.
+func maxSpread(l model.Limits) int64 { return max(1, int64(l.MaxStates)/5000) }
+
+// entryBytes is about what one entry of an input's row costs by the time
+// the chain is built (a module drawing an unbounded integer around each of
+// 1 001 inputs: 578 MB for a million entries), for the memory limit.
+const entryBytes = 600
 
 // observe lists the outputs of runs that end observing the unbounded
 // variable k: every value between the least and the greatest end of a
@@ -276,10 +294,11 @@ func (r *urun[T]) observe(finals []final[T]) error {
 					return r.refuseVarying(err)
 				}
 				varies = true
-				steps, serr := r.spread(e.ws, ins, t.at, t.dir, maxOutputValues(r.x.limits)-listed)
+				limit := min(maxOutputValues(r.x.limits)-listed, maxSpread(r.x.limits))
+				steps, serr := r.spread(e.ws, ins, t.at, t.dir, limit)
 				if serr != nil {
 					if _, long := serr.(errTooLong); long {
-						return r.spreadError(name, t.sign, t.at, maxOutputValues(r.x.limits))
+						return r.spreadError(name, t.sign, t.at, limit)
 					}
 					return serr
 				}

@@ -220,5 +220,5 @@ func stableFrom(d []tailTerm, limit, maxPowBits int64) (int64, bool) {
 // spreadError is the error of a tail whose sign settles too far out.
 func (r *urun[T]) spreadError(name, sign string, at, limit int64) error {
 	return source.ErrorList{{Pos: r.x.p.m.ObservedPos, Limit: string(model.LimitStates), Msg: fmt.Sprintf(
-		"the likelihood ratios of the outputs %s%s%d vary, and listing them one by one until every pair of inputs compares the same way at the statements' ε would take more than %s values, a hundredth of the limit on states", name, sign, at, exact.Thousands(limit))}}
+		"the likelihood ratios of the outputs %s%s%d vary, and listing them one by one until every pair of inputs compares the same way at the statements' ε would take more than %s values, the limit for a tail (a 5000th of the limit on states; an ε very close to a limit ratio needs many)", name, sign, at, exact.Thousands(limit))}}
 }

@@ -213,9 +213,10 @@ func TestUnboundedInput(t *testing.T) {
 }
 
 // TestUnboundedTransitionsLimit: the outputs an unbounded integer lists
-// one by one, for every input, are counted against the transitions limit
-// before they are made: 5 001 inputs each listing 5 002 values stop at
-// once, naming the outputs statement and the limit.
+// one by one, for every input, are counted against the transitions limit,
+// and their bytes against the memory limit, before they are made: 5 001
+// inputs each listing 5 002 values stop at once, naming the outputs
+// statement and the limit.
 func TestUnboundedTransitionsLimit(t *testing.T) {
 	const src = `module m
   input a : [0..5000];
@@ -239,6 +240,17 @@ check dp(eps = ln(2))
 	var list source.ErrorList
 	if errors.As(err, &list); list[0].Limit != string(model.LimitTransitions) {
 		t.Errorf("limit %q, want %q", list[0].Limit, model.LimitTransitions)
+	}
+	// Under the transitions limit, 3 001 inputs listing 3 002 values each
+	// would take about 5 GiB: the memory limit speaks first.
+	mid := strings.Replace(src, "[0..5000]", "[0..3000]", 1)
+	if p, err = spec.Load(context.Background(), "m.dp", mid); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Model.(*statespace.Model).Build(context.Background(), model.Limits{})
+	want = "7:1: the outputs list 3,002 values of v for 3,001 inputs, about 9,009,002 transitions in all, which would need about 5 GiB of memory; the limit is 4 GiB"
+	if got := positioned(t, err); strings.Join(got, "\n") != want {
+		t.Errorf("errors %q, want %q", got, want)
 	}
 	// Outputs that are not listed values count one by one as they are
 	// made: 6 inputs with one output each, and its self-loop, pass 5.
@@ -279,6 +291,37 @@ func TestUnboundedParamAlpha(t *testing.T) {
 	src = strings.Replace(src, "query eps(delta = 0)", "query delta(eps = 0) for alpha", 1)
 	want := "9:21: the α alpha of the draw is not below 1 at alpha = 1: it must be for every alpha in [1/2, 1] (the chain's graph must be the same for every alpha) (command at line 9, at (a=0, t=0, v=0, w=0, b=0, i=0))"
 	if got := varyingErrors(t, src, true); strings.Join(got, "\n") != want {
+		t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
+	}
+}
+
+// TestVaryingTailSpreadLimit: asking about an ε within 10^-3000 of a limit
+// ratio would list thousands of values of a tail, each dearer than the
+// last; the values listed past a tail's start stop at a 5000th of the
+// limit on states (2 000 by default), naming it.
+func TestVaryingTailSpreadLimit(t *testing.T) {
+	src := `const T = 1
+module gap2
+  input a1 : [0..2];
+  input a2 : [0..2];
+  t : int;
+  g : int;
+  gap : int;
+  i : [0..3] init 0;
+  drawn : bool init false;
+  top : [0..2] init 0;
+  [] i = 0 -> (t' ~ geometric(1/3, T)) & (i' = 1);
+  [] i >= 1 & i <= 2 & !drawn -> (g' ~ geometric(1/2, (i = 1 ? a1 : a2) - t)) & (drawn' = true);
+  [] drawn & g >= 0 -> (top' = i) & (gap' = g) & (i' = 3) & (drawn' = false);
+  [] drawn & g < 0 -> (i' = i + 1) & (drawn' = false);
+endmodule
+outputs var top, gap
+neighbours |a1 - a1'| <= 1 & |a2 - a2'| <= 1
+check dp(eps = ln(844/217 - 1/10^3000)) expect violated
+`
+	got := unboundedErrors(t, src)
+	want := "16:1: the likelihood ratios of the outputs gap≥4 vary, and listing them one by one until every pair of inputs compares the same way at the statements' ε would take more than 2,000 values, the limit for a tail (a 5000th of the limit on states; an ε very close to a limit ratio needs many)"
+	if strings.Join(got, "\n") != want {
 		t.Errorf("errors\n  %s\nwant\n  %s", strings.Join(got, "\n  "), want)
 	}
 }
