@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/mdp"
@@ -273,6 +274,7 @@ func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 		return nil
 	}
 	const merged = "the model's tails whose likelihood ratios vary were merged for the ε of its dp checks and δ queries with e^ε rational only (see the model line)"
+	what, _, _ := strings.Cut(h.Text, " expect ") // the statement without its expectation
 	var why *source.Error
 	var c *big.Rat
 	ok := false
@@ -281,16 +283,16 @@ func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 	}
 	switch {
 	case eps == nil:
-		why = errorAt(h.Pos, "%s needs the outputs at every ε, and %s: ask for dp or δ at given ε or the tight ε at δ = 0, or observe a bounded function of the unbounded variable", h.Text, merged)
+		why = errorAt(h.Pos, "%s needs the outputs at every ε, and %s: ask for dp or δ at given ε or the tight ε at δ = 0, or observe a bounded function of the unbounded variable", what, merged)
 	case !ok:
-		why = errorAt(h.Pos, "%s compares the outputs at e^ε = e^(%s), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", h.Text, eps, merged)
+		why = errorAt(h.Pos, "%s compares the outputs at e^ε = e^(%s), which is irrational, and %s: ask at an ε whose e^ε is rational, such as ln(2)", what, eps, merged)
 	default:
 		for _, x := range p.ExactAt {
 			if x.Cmp(c) == 0 {
 				return nil
 			}
 		}
-		why = errorAt(h.Pos, "%s compares the outputs at e^ε = %s, and %s", h.Text, c.RatString(), merged)
+		why = errorAt(h.Pos, "%s compares the outputs at e^ε = %s, and %s", what, c.RatString(), merged)
 	}
 	if p.refused == nil {
 		p.refused = map[*Header]source.ErrorList{}

@@ -122,8 +122,16 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // expectation.
 func summary(o property.Outcome) string {
 	if err := o.Err(); err != nil {
-		if stopped(err) {
+		var refused *property.RefusalError
+		switch {
+		case stopped(err):
 			return errText(err)
+		case errors.As(err, &refused): // the annotation has the position
+			msgs := make([]string, len(refused.Why))
+			for i, e := range refused.Why {
+				msgs[i] = e.Msg
+			}
+			return "refused: " + strings.Join(msgs, "; ")
 		}
 		return "error: " + err.Error()
 	}

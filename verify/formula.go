@@ -239,6 +239,12 @@ func (f *Formula) write(b *fwriter) {
 		b.WriteString(" U" + bound(f.Lo, f.K) + " ")
 		paren(b, f.Args[1])
 	case OpProb:
+		if g := f.Args[0]; g.Op == OpSteady { // S~p[φ]
+			b.WriteString("S" + f.Cmp + f.Bound.RatString() + "[")
+			g.Args[0].write(b)
+			b.WriteString("]")
+			return
+		}
 		b.WriteString("P" + f.Cmp + f.Bound.RatString() + "[")
 		f.Args[0].write(b)
 		b.WriteString("]")
