@@ -57,6 +57,12 @@ type TailSup struct {
 	PrFrom, PrTo *big.Rat
 }
 
+// Exceeds reports whether s is a larger supremum than best (any, when
+// best is nil; an infinite one exceeds every finite one).
+func (s *TailSup) Exceeds(best *TailSup) bool {
+	return best == nil || best.Ratio != nil && (s.Ratio == nil || s.Ratio.Cmp(best.Ratio) > 0)
+}
+
 // AllPairs returns every two of the inputs as unordered pairs, unless the
 // pairs would take more than maxMemory bytes: then a *LimitError says how
 // many there are.

@@ -10,6 +10,7 @@ import (
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/syntax"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -67,7 +68,7 @@ func (t *translator) statement(p *Property) property.Statement {
 	f := &t.pf.File
 	h := property.Header{Pos: f.Position(p.Start), Text: clipText(f.Source(p.Span))}
 	if p.Refused != nil {
-		return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(p.Refused.Off), Msg: p.Refused.Msg}}}
+		return refused(h, f, p.Refused)
 	}
 	// A property that is only the name of another ("name") is that one.
 	for seen := map[*Property]bool{p: true}; ; {
@@ -77,7 +78,7 @@ func (t *translator) statement(p *Property) property.Statement {
 			break
 		}
 		if np.p.Refused != nil {
-			return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(np.p.Refused.Off), Msg: np.p.Refused.Msg}}}
+			return refused(h, f, np.p.Refused)
 		}
 		p, seen[np.p] = np.p, true
 	}
@@ -88,6 +89,11 @@ func (t *translator) statement(p *Property) property.Statement {
 		return &property.Refused{Header: h, Of: "refused", Why: why}
 	}
 	return st
+}
+
+// refused is the statement of header h refused for why, a position of f.
+func refused(h property.Header, f *File, why *syntax.Error) *property.Refused {
+	return &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: f.Position(why.Off), Msg: why.Msg}}}
 }
 
 // translateProperty translates the property p, with header h.

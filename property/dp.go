@@ -323,7 +323,7 @@ func (p *Prepared) tailEps(ctx context.Context, r *verify.EpsResult) (*verify.Ep
 			if err != nil {
 				return nil, err
 			}
-			if s != nil && (best == nil || best.Ratio != nil && (s.Ratio == nil || s.Ratio.Cmp(best.Ratio) > 0)) {
+			if s != nil && s.Exceeds(best) {
 				best, from, to = s, o[0], o[1]
 			}
 		}

@@ -301,7 +301,7 @@ func (m *Model) buildUnbounded(ctx context.Context, l model.Limits) (*model.Mech
 					}
 					return nil, err
 				}
-				if s != nil && (best == nil || best.Ratio != nil && (s.Ratio == nil || s.Ratio.Cmp(best.Ratio) > 0)) {
+				if s != nil && s.Exceeds(best) {
 					best = s
 				}
 			}
