@@ -2,6 +2,7 @@ package mdp
 
 import (
 	"cmp"
+	"errors"
 	"container/heap"
 	"context"
 	"fmt"
@@ -342,9 +343,30 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			return true
 		})
 	}
-	for iter := 0; ; iter++ {
+	if err := sc.iterate(ctx, maybe, idx, val, pol, nil, nil, max); err != nil {
+		return nil, err
+	}
+	return val, nil
+}
+
+// iterate is policy iteration with exact linear solves: starting from the
+// policy pol (a row of each maybe state; idx[s] is s's index in maybe, -1
+// for the others, whose values val holds), it solves
+//
+//	x(s) = k(s, pol(s)) + Σ_t P(s, pol(s), t)·x(t)
+//
+// on the maybe states (k nil: 0), and switches a state to a row that is
+// strictly better for these values, among the rows allowed (nil: all),
+// until none is; val then holds the extreme values. Every policy met must
+// leave the maybe states with probability 1; when allowed is set, each is
+// checked to, and one that does not is errImproper.
+func (sc *sched) iterate(ctx context.Context, maybe, idx []int, val []*big.Rat, pol []int, allowed func(s, row int) bool, k func(s, row int) *big.Rat, max bool) error {
+	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
+		}
+		if allowed != nil && !sc.proper(maybe, idx, pol) {
+			return errImproper
 		}
 		a := make([][]entry, len(maybe))
 		b := make([]*big.Rat, len(maybe))
@@ -352,17 +374,21 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 			r := sc.rows[s][pol[s]]
 			m := map[int]*big.Rat{i: big.NewRat(1, 1)}
 			rhs := new(big.Rat)
-			for k, t := range r.to {
+			if k != nil {
+				rhs.Set(k(s, pol[s]))
+			}
+			t := new(big.Rat)
+			for j, u := range r.to {
 				switch {
-				case idx[t] >= 0:
-					x, ok := m[idx[t]]
+				case idx[u] >= 0:
+					x, ok := m[idx[u]]
 					if !ok {
 						x = new(big.Rat)
-						m[idx[t]] = x
+						m[idx[u]] = x
 					}
-					x.Sub(x, r.p[k])
-				case one[t]:
-					rhs.Add(rhs, r.p[k])
+					x.Sub(x, r.p[j])
+				case val[u].Sign() != 0:
+					rhs.Add(rhs, t.Mul(r.p[j], val[u]))
 				}
 			}
 			a[i] = sortedEntries(m)
@@ -370,28 +396,55 @@ func (sc *sched) reach(ctx context.Context, yes, cand []bool, max bool) ([]*big.
 		}
 		x, err := solveExact(ctx, a, b)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i, s := range maybe {
 			val[s] = x[i]
 		}
+		value := func(s, ri int) *big.Rat {
+			y := expect(sc.rows[s][ri], val)
+			if k != nil {
+				y.Add(y, k(s, ri))
+			}
+			return y
+		}
 		changed := false
 		for _, s := range maybe {
-			cur := expect(sc.rows[s][pol[s]], val)
-			for ri, r := range sc.rows[s] {
-				if ri == pol[s] {
+			cur := value(s, pol[s])
+			for ri := range sc.rows[s] {
+				if ri == pol[s] || allowed != nil && !allowed(s, ri) {
 					continue
 				}
-				y := expect(r, val)
+				y := value(s, ri)
 				if c := y.Cmp(cur); (max && c > 0) || (!max && c < 0) {
 					cur, pol[s], changed = y, ri, true
 				}
 			}
 		}
 		if !changed {
-			return val, nil
+			return nil
 		}
 	}
+}
+
+// errImproper says that policy iteration met a policy that keeps the
+// chain among the unknown states forever.
+var errImproper = errors.New("a policy keeps the run forever in states that earn no reward (an end component without reward)")
+
+// proper reports whether, under the policy pol, every maybe state reaches
+// a state outside maybe.
+func (sc *sched) proper(maybe, idx []int, pol []int) bool {
+	out := make([]bool, len(idx))
+	for s := range out {
+		out[s] = idx[s] < 0
+	}
+	in := sc.closure(out, func(s, row int) bool { return idx[s] >= 0 && row == pol[s] })
+	for _, s := range maybe {
+		if !in[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is one coefficient of a sparse row.

@@ -37,6 +37,26 @@ type Mechanism struct {
 	// analyst chooses the queries); Chain is then its frame (the states,
 	// their valuations, labels and inputs; not how it moves).
 	MDP *mdp.MDP
+	// Rewards are the reward structures the model declares that its
+	// statements use, evaluated on its states (PRISM's rewards …
+	// endrewards).
+	Rewards []*Rewards
+}
+
+// Rewards is a reward structure evaluated on the states of a mechanism,
+// indexed like its chain's states. Entries are never negative; nil is 0.
+type Rewards struct {
+	// Name is the structure's name ("" when it has none).
+	Name string
+	// State[s] is the reward of being in s: its state items.
+	State []*big.Rat
+	// Step[s], on a Markov chain, is the expected reward of one step from
+	// s: State[s] plus the expected reward of the transition taken (its
+	// transition items, weighted as the step is). Nil on an MDP.
+	Step []*big.Rat
+	// Choice[s][i], on an MDP, is the reward of choice i of s (MDP.Choices):
+	// its transition items. Nil on a Markov chain.
+	Choice [][]*big.Rat
 }
 
 // TailSup is the supremum, over the values of an unbounded output's

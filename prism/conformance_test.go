@@ -183,7 +183,7 @@ func TestConformanceDice(t *testing.T) {
 	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	// Its R property is refused on its own; the others are checked.
+	// Every property is checked, its R property too.
 	all, err := checkExternal(t, "prism_dice/dice.pm", "prism_dice/dice.pctl", map[string]prism.Value{"x": {Num: big.NewRat(1, 1)}})
 	if err != nil {
 		t.Fatal(err)
@@ -195,10 +195,20 @@ func TestConformanceDice(t *testing.T) {
 		}
 		sts = append(sts, o.Statement())
 	}
-	wantErr := []string{external(t, "prism_dice/dice.pctl") + ":13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"}
-	if d := cmp.Diff(wantErr, refusedOf(sts)); d != "" || len(sts) < 2 {
+	if d := cmp.Diff([]string(nil), refusedOf(sts)); d != "" || len(sts) < 2 {
 		t.Errorf("dice.pctl, %d statements (-want +got):\n%s", len(sts), d)
 	}
+	// Knuth and Yao's dice takes 11/3 coin flips on average: the expected
+	// number of steps of their fair-die algorithm.
+	for _, o := range all.Statements {
+		if o, ok := o.(*property.RewardOutcome); ok {
+			if len(o.Values) != 1 || o.Values[0].Value == nil || o.Values[0].Value.Cmp(big.NewRat(11, 3)) != 0 {
+				t.Errorf("R=? [ F s=7 ]: %v, want 11/3", o.Values)
+			}
+			return
+		}
+	}
+	t.Error("dice.pctl has no R=? [ F s=7 ] outcome")
 }
 
 // TestConformanceTwoDice: the sum of two dice, (6 − |k − 7|)/36 for

@@ -93,13 +93,14 @@ func TestModelErrors(t *testing.T) {
 // TestPropertyErrors: the same for properties files.
 func TestPropertyErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"R=? [ F done ]", "1:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
-		{"P=? [ F a ] + R{\"r\"}=? [ F b ]", "1:15: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
+		{"R{\"r\"}=5 [ F b ]", "1:8: R=p is not a PRISM property: write R=? [ρ] for the expected reward, or a bound such as R>=p [ρ]"},
+		{"R=? [ I ]", "1:9: unexpected \"]\" (expected \"=\" and a time: I=k)"},
+		{"R{\"r\" [ C ]", "1:7: unexpected \"[\" (expected \"}\")"},
 		{"S=0.5 [ a ]", "1:3: S=p is not a PRISM property: write S=? [φ] for the long-run probability, or a bound such as S>=p [φ]"},
 		{"S [ a ]", "1:3: unexpected \"[\" (expected \"=?\" or a bound such as \">=0.5\" after S: S=? [φ], S>=0.5 [φ])"},
 		{"E [ F a ]", "1:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
 		{"A [ G a ]", "1:1: A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)"},
-		{"multi(P>=0.5 [F a], P>=0.5 [G b])", "1:1: multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties"},
+		{"multi(P>=0.5 [F a], P>=0.5 [G b])", "1:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one"},
 		{"P=? [ F[1,2 a ]", "1:13: unexpected \"a\" (expected \"]\")"},
 		{"P=? [ F[1 a ]", "1:11: unexpected \"a\" (expected \",\" and the upper bound: [a,b])"},
 		{"P=? [ X<=2 a ]", "1:8: X takes no time bound: write X X … for several steps"},
@@ -131,8 +132,8 @@ func TestPropertyErrors(t *testing.T) {
 		{"P>=0.5 [ F a ] U b", "1:16: unexpected \"U\" (expected an expression)"},
 		{"const int k\nP=? [ F a ]", "2:1: unexpected \"P\" (expected \"=\" or \";\")"},
 		{"P=? [ F x' = 1 ]", "1:9: x' (a primed variable) only appears on the left of an update: (x'=…)"},
-		{"C<=5", "1:1: C belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly"},
-		{"P=? [ F a ];\nR=? [ F b ]", "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)"},
+		{"C<=5", "1:1: C is a path of a reward property: write R=? [C<=k]"},
+		{"P=? [ F a ];\nRmin=5 [ F b ]", "2:6: Rmin=r is not a PRISM property: write Rmin=? [ρ]"},
 		{"P=? [ F a\"b\" ]", "1:10: unexpected quoted name \"b\" (expected \"]\")"},
 	}
 	for _, tc := range tests {

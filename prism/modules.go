@@ -102,6 +102,7 @@ func (t *translator) model() *Model {
 			}
 		}
 	}
+	t.rewardDefs()
 	for _, l := range mf.Labels {
 		t.addLabel(l.Name.Name)
 	}
@@ -110,7 +111,7 @@ func (t *translator) model() *Model {
 			t.space.Init, t.space.InitPos = v.n, f.Position(in.Start)
 		}
 	}
-	return &Model{Space: t.space, File: mf.Name, call: call, rewards: len(mf.Rewards), foreign: t.foreign, foreignWrites: t.foreignWrites, untyped: mf.Type == TypeNone}
+	return &Model{Space: t.space, File: mf.Name, call: call, foreign: t.foreign, foreignWrites: t.foreignWrites, untyped: mf.Type == TypeNone}
 }
 
 // addLabel adds a user label to the state space (once) and returns its

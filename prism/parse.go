@@ -729,7 +729,7 @@ func (p *parser) word() *Expr {
 		}
 	case "multi":
 		if p.prop && p.PeekIsOp("(") {
-			return p.unsupported("multi-objective properties (multi) are not supported: dpcheck checks P, D and filter properties")
+			return p.unsupported("multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one")
 		}
 	}
 	if keywords[t.Text] {

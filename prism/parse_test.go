@@ -63,29 +63,13 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 
 // refusedExternal are the external files the parser refuses, with the
 // exact error (the first, where parsing stops): they use what dpcheck does
-// not support — expected rewards (R), steady state (S), CTL's E, lower
-// and interval time bounds. PRISM's regression tests (prism_tests) are
+// not support — CTL's E, multi-objective properties. PRISM's regression tests (prism_tests) are
 // mostly such files; TestPRISMRegressionTests checks their properties
 // one by one.
 var refusedExternal = map[string]string{
-	"prism_dice/dice.pctl":                                     "13:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_dice/two_dice_knuth.pctl":                           "7:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/dtmc_pctl.pm.props":                     "41:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props":         "5:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
-	"prism_tests/dtmcs/rewards/cosafe/robot.pm.cosafe.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.cosafety.props": "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/rewards/dtmc_rewards.pm.props":          "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/rewards/dtmc_rewards2.pm.props":         "2:2: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/dtmcs/rewards/dtmc_rewards_bsccs.pm.props":    "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/cosafe/nav.nm.props":             "5:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/cosafe/robot.nm.cosafe.props":    "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/mdp_rewards.nm.cosafety.props":   "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/mdp_rewards.nm.props":            "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/rewpoliter.nm.props":             "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/robot.nm.reach.props":            "2:1: Rmin (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/total-reward-1.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/total-reward-2.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
-	"prism_tests/mdps/rewards/total-reward-3.nm.props":         "2:1: R (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)",
+	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props": "5:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
+	"prism_tests/mdps/rewards/total-reward-2.nm.props": "12:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one",
+	"prism_tests/mdps/rewards/total-reward-3.nm.props": "12:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one",
 }
 
 // TestExternalFilesParse: every PRISM model and properties file of the

@@ -281,8 +281,10 @@ func modelOf(props string) string {
 // refusal: an operator, or a path formula beyond PCTL with unbounded
 // operators (LTL's G F, conjunctions of unbounded paths).
 var unsupported = []struct{ phrase, what string }{
-	{"(reward) properties", "rewards (R)"},
-	{"belongs to reward properties", "rewards (R)"},
+	{"(co-safe LTL) is not supported", "rewards of co-safe LTL paths"},
+	{"is not supported on MDPs", "total and long-run rewards on MDPs"},
+	{"an end component without reward", "Rmin with end components without reward"},
+	{"R inside a formula", "R nested in a formula"},
 	{"S (steady state)", "steady state (S) on MDPs"},
 	{"E (there is a path)", "CTL (E)"},
 	{"A (every path)", "CTL (A)"},
@@ -341,6 +343,17 @@ func checkOne(t *testing.T, model, decls string, p prismProp, consts map[string]
 			t.Fatalf("%s: %d initial states", p.text, len(o.Probs))
 		}
 		return o.Probs[0].Pr.RatString(), nil
+	case *property.RewardOutcome:
+		if len(o.Values) != 1 {
+			t.Fatalf("%s: %d initial states", p.text, len(o.Values))
+		}
+		if q := o.Statement().(*property.RewardQuery); q.Bound != nil {
+			return fmt.Sprint(o.Pass()), nil
+		}
+		if v := o.Values[0].Value; v != nil {
+			return v.RatString(), nil
+		}
+		return "Infinity", nil
 	case *property.MDPProbOutcome:
 		if len(o.Probs) != 1 {
 			t.Fatalf("%s: %d initial states", p.text, len(o.Probs))
@@ -364,7 +377,7 @@ func checkOne(t *testing.T, model, decls string, p prismProp, consts map[string]
 // or false as written, a number with compareNumber.
 func compareResult(got, want string) error {
 	w := strings.Fields(want)[0]
-	if w == "true" || w == "false" || got == "true" || got == "false" {
+	if w == "true" || w == "false" || got == "true" || got == "false" || w == "Infinity" || got == "Infinity" {
 		if got != w {
 			return fmt.Errorf("dpcheck %s, PRISM %s", got, w)
 		}

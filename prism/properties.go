@@ -112,6 +112,8 @@ func (t *translator) translateProperty(p *Property, h property.Header) property.
 		return t.dpQuery(sc, e, h)
 	case e.Op == EFilter:
 		return t.filter(sc, e, h)
+	case e.Op == EReward:
+		return t.rewardQuery(sc, e, h)
 	}
 	phi := t.formula(sc, e, false)
 	if phi == nil {
@@ -269,7 +271,7 @@ func (t *translator) pure(e *Expr) bool {
 	defer func() { t.pureDepth-- }()
 	p := true
 	switch e.Op {
-	case ELabel, EProb, ESteady, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter, ETimeBound:
+	case ELabel, EProb, ESteady, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter, ETimeBound, EReward, ERewardPath:
 		p = false
 	case EName:
 		if f := t.formulas[e.Text]; f != nil && !t.expanding[e.Text] {
@@ -369,6 +371,9 @@ func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
 	case EFilter:
 		t.errAt(sc, e, "filter(…) stands for a whole property only")
 		return nil
+	case EReward:
+		t.unsupportedAt(sc, e, "R inside a formula is not supported: ask for the expected reward as a whole property, R=? [ρ] or R<=r [ρ]")
+		return nil
 	case ETemporal, EUntil:
 		if path {
 			return t.temporal(sc, e, f)
@@ -390,7 +395,7 @@ func containsQuery(e *Expr) bool {
 		return false
 	}
 	switch {
-	case (e.Op == EProb || e.Op == ESteady) && e.Args[0] == nil,
+	case (e.Op == EProb || e.Op == ESteady || e.Op == EReward) && e.Args[0] == nil,
 		e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
 		return true
 	}

@@ -167,7 +167,7 @@ func (p *parser) property() *Expr {
 	case "filter":
 		return p.filter()
 	case "R", "Rmin", "Rmax":
-		return p.unsupported(fmt.Sprintf("%s (reward) properties: rewards are not supported yet; dpcheck computes probabilities exactly (P, D, filter)", w))
+		return p.reward()
 	case "S":
 		return p.steady()
 	case "E":
@@ -175,7 +175,7 @@ func (p *parser) property() *Expr {
 	case "A":
 		return p.unsupported("A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
 	case "C", "I":
-		return p.unsupported(fmt.Sprintf("%s belongs to reward properties (R): rewards are not supported yet; dpcheck computes probabilities exactly", w))
+		p.Fail(start, "%s is a path of a reward property: write R=? [%s]", w, map[string]string{"C": "C<=k", "I": "I=k"}[w])
 	case "W":
 		p.Fail(start, "W (weak until) is an infix operator: a W b, which dpcheck does not support (it checks X, U, F and G)")
 	}
@@ -202,6 +202,77 @@ func (p *parser) probRelation(op, arg, value string) (rel string, bound *Expr) {
 	}
 	p.unexpected(fmt.Sprintf(`"=?" or a bound such as ">=0.5" after %s: %s=? [%s], %s>=0.5 [%s]`, op, op, arg, op, arg))
 	return "", nil
+}
+
+// reward parses R{"name"}=? [ρ], R{"name"}min=? [ρ], Rmin=? [ρ], R~r [ρ]
+// (the structure {"name"} or {index} optional), ρ one of F φ, C<=k, I=k,
+// C, S, or another path formula (refused in translation), and an
+// old-style filter before the ].
+func (p *parser) reward() *Expr {
+	start, w := p.Tok.Off, p.Tok.Text
+	p.enter()
+	defer p.Unnest()
+	var which *Expr
+	if p.IsOp("{") {
+		p.Advance()
+		if p.Tok.Kind == tString {
+			off := p.Tok.Off
+			n := p.quoted("", "reward structure")
+			which = &Expr{Off: int32(off), End: int32(p.LastEnd), Op: ELabel, Text: n.Name}
+			p.count(off)
+		} else {
+			which = p.sub(false, false, `a reward structure: {"name"} or its index {1}`)
+		}
+		p.expect("}", "")
+	}
+	var rel string
+	var bound *Expr
+	kind := strings.TrimPrefix(w, "R")
+	if kind == "" && (p.Is("min") || p.Is("max")) {
+		kind = p.Tok.Text
+		p.Advance()
+	}
+	if kind != "" {
+		p.expect("=", `"=?"`)
+		if !p.IsOp("?") {
+			p.Fail(p.Tok.Off, "R%s=r is not a PRISM property: write R%s=? [ρ]", kind, kind)
+		}
+		p.Advance()
+		rel = kind + "="
+	} else {
+		rel, bound = p.probRelation("R", "ρ", "the expected reward")
+	}
+	p.expect("[", "")
+	path := p.rewardPath()
+	var filter *Expr
+	if p.IsOp("{") {
+		filter = p.oldFilter()
+	}
+	p.expect("]", "")
+	return p.node(EReward, start, rel, bound, path, filter, which)
+}
+
+// rewardPath parses the path of R: C<=k, C, I=k, S (ERewardPath, Text
+// "C<=", "C", "I=", "S", the bound in Args[0]), or a path formula (F φ).
+func (p *parser) rewardPath() *Expr {
+	start := p.Tok.Off
+	switch {
+	case p.Is("C"):
+		p.Advance()
+		if p.IsOp("<=") {
+			p.Advance()
+			return p.node(ERewardPath, start, "C<=", p.sub(false, false, "a time bound"))
+		}
+		return p.node(ERewardPath, start, "C")
+	case p.Is("I"):
+		p.Advance()
+		p.expect("=", `"=" and a time: I=k`)
+		return p.node(ERewardPath, start, "I=", p.sub(false, false, "a time"))
+	case p.Is("S") && p.PeekIsOp("]"):
+		p.Advance()
+		return p.node(ERewardPath, start, "S")
+	}
+	return p.sub(true, true, "a reward path: F φ, C<=k, I=k, C or S")
 }
 
 // steady parses S=? [φ] and S~p [φ] (the long-run probability of φ).

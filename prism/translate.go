@@ -23,7 +23,7 @@ import (
 // exact rational, every formula expanded, every expression type-checked as
 // PRISM does (int, double, bool); the properties become property
 // statements. What dpcheck cannot compute exactly (log, powers with a
-// non-integer exponent) and what it does not support yet (rewards) is
+// non-integer exponent) and what it does not support is
 // refused at its position, every error of a file at once.
 
 // Neighbours describes the neighbour relation of a PRISM model without a
@@ -58,9 +58,8 @@ type Model struct {
 	// Space is the model of guarded commands.
 	Space *statespace.Model
 	// File is the model file's name.
-	File    string
-	call    string
-	rewards int
+	File string
+	call string
 	// foreign describes the first write of another module's variable,
 	// which PRISM refuses and dpcheck allows in unsynchronised commands.
 	foreign       string
@@ -114,9 +113,6 @@ func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, er
 			more = fmt.Sprintf(" and %d more such updates", m.foreignWrites-1)
 		}
 		note += fmt.Sprintf("; %s%s, which PRISM refuses (dpcheck allows it in unsynchronised commands, as the dpCTL plug-in's examples need)", m.foreign, more)
-	}
-	if m.rewards > 0 {
-		note += fmt.Sprintf("; %s ignored (rewards are not supported yet)", plural(m.rewards, "reward structure"))
 	}
 	mech.Note = note
 	return mech, nil
@@ -217,6 +213,11 @@ type translator struct {
 	mf   *ModelFile
 	pf   *PropertiesFile
 	errs source.ErrorList
+	// rewardDef are the model's reward structures translated (rewards.go);
+	// rewardUsed maps one a property uses to its index in the state
+	// space's.
+	rewardDef  []statespace.Reward
+	rewardUsed map[int]int
 	// unsupported collects what the property being translated uses that
 	// dpcheck does not support: the property is then refused on its own.
 	unsupported source.ErrorList
@@ -292,7 +293,7 @@ func newTranslator(mf *ModelFile, pf *PropertiesFile, opt Options) *translator {
 	return &translator{opt: opt, limits: opt.Limits.WithDefaults(), mf: mf, pf: pf, consts: map[string]*constInfo{}, formulas: map[string]*formulaInfo{},
 		labels: map[string]*labelInfo{}, expanding: map[string]bool{}, vars: map[string]int{}, global: map[string]bool{},
 		modules: map[string]int{}, atoms: map[string]string{}, named: map[string]*namedProp{}, consumed: map[string]bool{}, refused: map[string]bool{},
-		texts: map[spanKey]string{}, purity: map[*Expr]bool{}, atomSpans: map[spanKey]string{}, atomNames: map[string]bool{}}
+		texts: map[spanKey]string{}, purity: map[*Expr]bool{}, atomSpans: map[spanKey]string{}, atomNames: map[string]bool{}, rewardUsed: map[int]int{}}
 }
 
 // MaxErrors bounds the errors a translation reports: past it, it stops,

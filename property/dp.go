@@ -294,11 +294,17 @@ func (p *Prepared) exactAt(h *Header, eps *exact.Eps) source.ErrorList {
 		}
 		why = errorAt(h.Pos, "%s compares the outputs at e^ε = %s, and %s", what, c.RatString(), merged)
 	}
+	p.refuse(h, why)
+	return nil
+}
+
+// refuse records why the statement of header h cannot be checked on the
+// model: Prepare replaces it with a Refused.
+func (p *Prepared) refuse(h *Header, why *source.Error) {
 	if p.refused == nil {
 		p.refused = map[*Header]source.ErrorList{}
 	}
 	p.refused[h] = append(p.refused[h], why)
-	return nil
 }
 
 // tailEps makes the tight ε at δ = 0 of a chain whose varying tails were

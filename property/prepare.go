@@ -58,6 +58,9 @@ type Prepared struct {
 	// TailRatio is the mechanism's (model.Mechanism.TailRatio): with
 	// ExactAt, a tight ε at δ = 0 is exact through it.
 	TailRatio func(ctx context.Context, from, to string) (*model.TailSup, error)
+	// Rewards are the model's reward structures that its statements use,
+	// evaluated on its states (model.Mechanism.Rewards).
+	Rewards []*model.Rewards
 	// refused holds why the statement of a header cannot be checked on
 	// the model; Prepare replaces it with a Refused.
 	refused map[*Header]source.ErrorList
@@ -121,7 +124,7 @@ func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error)
 		if p.Neighbours != nil {
 			pp.Model.Neighbours = "" // the program's own relation replaces the model's convention
 		}
-		pp.Chain, pp.MDP = mech.Chain, mech.MDP
+		pp.Chain, pp.MDP, pp.Rewards = mech.Chain, mech.MDP, mech.Rewards
 		_, builderModel := p.Model.(*BuilderModel)
 		neighbourPairs := mech.Neighbours
 		allPairs := mech.AllPairs && p.Neighbours == nil

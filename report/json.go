@@ -217,6 +217,8 @@ type StatementDoc struct {
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 	// Probabilities is the answer of query P=?[…], per input.
 	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
+	// Rewards is the answer of R=?[…] and R~r[…], per input.
+	Rewards []InputRewardDoc `json:"rewards,omitempty"`
 	// Models are the two models of check equivalent(…); Difference is
 	// where their distributions differ.
 	Models     []string       `json:"models,omitempty"`
@@ -277,6 +279,13 @@ type InputProbDoc struct {
 	// the query computed).
 	Min *Number `json:"min,omitempty"`
 	Max *Number `json:"max,omitempty"`
+}
+
+// InputRewardDoc is the expected reward from one input (exact "∞" and no
+// decimal when it is infinite).
+type InputRewardDoc struct {
+	State StateDoc `json:"state"`
+	Value Number   `json:"value"`
 }
 
 func explanationDoc(e *verify.Explanation) *ExplanationDoc {

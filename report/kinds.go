@@ -167,6 +167,8 @@ func view(o property.Outcome) kind {
 		}
 	case *property.ProbOutcome:
 		return probKind(o.Statement().(*property.ProbQuery), o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, nil)
+	case *property.RewardOutcome:
+		return rewardKind(o)
 	case *property.DBoundOutcome:
 		what := "δ"
 		if _, ok := o.Statement().(*property.DEpsQuery); ok {
@@ -268,6 +270,8 @@ func ignoredText(vars []string) string {
 // isCheck reports whether the statement is a yes/no check.
 func isCheck(o property.Outcome) bool {
 	switch o.(type) {
+	case *property.RewardOutcome:
+		return o.Statement().(*property.RewardQuery).Bound != nil
 	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome,
 		*property.MDPCheckOutcome, *property.MDPFormulaOutcome, *property.ParamDPOutcome,
 		*property.ParamEquivalenceOutcome:
@@ -317,6 +321,55 @@ func probKind[P any](s *property.ProbQuery, probs []P, prob func(P) (verify.Stat
 			}
 		},
 	}
+}
+
+// rewardKind is the kind of an expected reward: one value per input, for
+// a query or a check against a bound.
+func rewardKind(o *property.RewardOutcome) kind {
+	s := o.Statement().(*property.RewardQuery)
+	return kind{
+		params: func(d *StatementDoc) { d.Formula = s.Path().String() },
+		text: func(w io.Writer) {
+			if s.Bound != nil {
+				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
+			} else {
+				printf(w, "%s%s:\n", pad, s.Describe())
+			}
+			var rs [][2]string
+			for _, v := range o.Values {
+				note := ""
+				if !s.Meets(v.Value) {
+					note = " (violates the bound)"
+				}
+				rs = append(rs, [2]string{v.State.String(), rewardText(v.Value) + note})
+			}
+			rows(w, pad+"  ", rs)
+		},
+		json: func(d *StatementDoc) {
+			if s.Bound == nil {
+				d.Outcome = "value"
+			}
+			for _, v := range o.Values {
+				d.Rewards = append(d.Rewards, InputRewardDoc{State: stateDoc(v.State), Value: rewardNum(v.Value)})
+			}
+		},
+	}
+}
+
+// rewardText writes an expected reward: exact and decimal, or ∞ (nil).
+func rewardText(x *big.Rat) string {
+	if x == nil {
+		return "∞"
+	}
+	return ratTextW(x, MaxAnswerWidth)
+}
+
+// rewardNum is an expected reward's Number: ∞ (no decimal) for nil.
+func rewardNum(x *big.Rat) Number {
+	if x == nil {
+		return Number{Exact: "∞"}
+	}
+	return ratNum(x)
 }
 
 // modelName names a compared model: its call as written, or what it is

@@ -48,6 +48,15 @@ func (x *explorer) run() (*chain.Chain, error) {
 	if x.p.m.MDP {
 		row = x.mdpRow
 	}
+	if x.newRewards(); x.rew != nil {
+		base := row
+		row = func(cs []choice[*big.Rat]) error {
+			if err := x.rewardRow(cs); err != nil {
+				return err
+			}
+			return base(cs)
+		}
+	}
 	return (&expander[*big.Rat]{x, rats{x: x}}).run(row)
 }
 
@@ -68,6 +77,9 @@ func (x *expander[T]) run(row func([]choice[T]) error) (*chain.Chain, error) {
 // error when ctx ends.
 func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
 	if m.HasUnbounded() {
+		if len(m.Rewards) > 0 {
+			return nil, source.ErrorList{{Pos: m.Rewards[0].Pos, Msg: "reward structures are not supported with unbounded integers"}}
+		}
 		return m.buildUnbounded(ctx, l)
 	}
 	x, err := m.newExplorer(ctx, l)
@@ -92,7 +104,11 @@ func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, er
 	}
 	// Every two inputs are neighbours: PRISM's dpCTL convention, and a
 	// default that a neighbours statement replaces.
-	return &model.Mechanism{Chain: c, MDP: md, AllPairs: true, Note: note}, nil
+	mech := &model.Mechanism{Chain: c, MDP: md, AllPairs: true, Note: note}
+	if x.rew != nil {
+		mech.Rewards = x.rew.out
+	}
+	return mech, nil
 }
 
 // slots maps the model's variables to their slots.
@@ -127,6 +143,8 @@ type compiled struct {
 	// lists the variables each command assigns.
 	index  []int
 	writes [][]int
+	// rewards are the reward structures' items (reward.go).
+	rewards [][]crewItem
 }
 
 type cupdate struct {
@@ -277,6 +295,9 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 		p.initCond, ce = expr.CompileCondition(m.Init, sl)
 		add(ce)
 	}
+	var ce source.ErrorList
+	p.rewards, ce = m.compileRewards(sl)
+	add(ce)
 	if errs != nil {
 		errs.Sort()
 		return nil, errs
@@ -337,6 +358,8 @@ type explorer struct {
 	scratch   []int64
 	// mdp holds the choices of every state explored (an MDP's).
 	mdp [][]mchoice
+	// rew holds the reward structures' values (reward.go), nil without.
+	rew *rewardsOf
 	// param is BuildParam's parameter (param.go), nil in Build.
 	param *Param
 	// one is the probability 1 (shared, never modified); acc sums the

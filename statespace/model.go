@@ -119,6 +119,9 @@ type Model struct {
 	Ratios []*big.Rat
 	// Pos is where the model is declared, for errors about it as a whole.
 	Pos source.Position
+	// Rewards are reward structures (reward.go): Build evaluates them on
+	// every state explored (model.Mechanism.Rewards, in this order).
+	Rewards []Reward
 }
 
 // Var is an integer or boolean variable, bounded unless Unbounded.

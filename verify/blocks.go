@@ -49,6 +49,13 @@ func components(c *chain.Chain) [][]int {
 // as above threshold's (n+1)² inputs over shared query states, are one
 // level.
 func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bool, x []dvec) error {
+	return solveBlocksPlus(ctx, c, sccs, unknown, x, nil)
+}
+
+// solveBlocksPlus is solveBlocks with a constant term: with plus set, it
+// solves x[s] = plus[s]·e₀ + Σ_t P(s,t)·x[t] (e₀ the vector of output 0),
+// the equations of expected rewards; plus[s] nil or zero adds nothing.
+func solveBlocksPlus(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bool, x []dvec, plus []*big.Rat) error {
 	blockOf := make([]int, c.NumStates())
 	for i := range blockOf {
 		blockOf[i] = -1
@@ -103,10 +110,10 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 	var seq propScratch // for the levels solved in this goroutine
 	solve := func(sc *propScratch, i int) error {
 		if block := blocks[i]; len(block) == 1 {
-			x[block[0]] = propagate(c, block[0], x, sc)
+			x[block[0]] = propagate(c, block[0], x, sc, plusAt(plus, block[0]))
 			return nil
 		}
-		return solveComponent(ctx, c, blocks[i], i, blockOf, x)
+		return solveComponent(ctx, c, blocks[i], i, blockOf, x, plus)
 	}
 	done, reported := 0, -1
 	for _, comps := range byLevel {
@@ -138,13 +145,21 @@ func solveBlocks(ctx context.Context, c *chain.Chain, sccs [][]int, unknown []bo
 	return nil
 }
 
+// plusAt is the constant term of state s: nil for none.
+func plusAt(plus []*big.Rat, s int) *big.Rat {
+	if plus == nil || plus[s] == nil || plus[s].Sign() == 0 {
+		return nil
+	}
+	return plus[s]
+}
+
 // minParallelLevel is the least number of components of one level that
 // solveBlocks solves in parallel: fewer are not worth the goroutines.
 const minParallelLevel = 16
 
 // solveComponent computes x for the states of a block by solving
 // (I - Q)·X = R exactly.
-func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx int, blockOf []int, x []dvec) error {
+func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx int, blockOf []int, x []dvec, plus []*big.Rat) error {
 	local := make(map[int]int, len(states))
 	for i, s := range states {
 		local[s] = i
@@ -154,6 +169,9 @@ func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx 
 	for i, s := range states {
 		a[i] = sparse{i: ratOne}
 		b[i] = sparse{}
+		if k := plusAt(plus, s); k != nil {
+			addTo(b[i], 0, k, +1)
+		}
 		to, p := c.Row(s)
 		for k, t := range to {
 			if blockOf[t] == blockIdx {

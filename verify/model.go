@@ -480,12 +480,17 @@ func isOne(x *big.Rat) bool { return x.IsInt() && x.Num().IsInt64() && x.Num().I
 // whose only cycle is an optional self-loop; the successors are done. The
 // terms of one output are summed as unreduced products, and each sum is
 // reduced once: an input whose row leads into many shared states (a
-// threshold drawn over {0..n}) sums n+1 products per output.
-func propagate(c *chain.Chain, s int, dist []dvec, sc *propScratch) dvec {
+// threshold drawn over {0..n}) sums n+1 products per output. A plus not
+// nil adds plus·e₀ (the constant term of an expected reward) to the sum.
+func propagate(c *chain.Chain, s int, dist []dvec, sc *propScratch, plus *big.Rat) dvec {
 	to, p := c.Row(s)
 	type entry = propEntry
 	maxOut := -1
 	entries := sc.entries[:0]
+	if plus != nil {
+		entries = append(entries, entry{0, ratOne, plus})
+		maxOut = 0
+	}
 	var loop *big.Rat
 	for i, t := range to {
 		if t == s {

@@ -17,6 +17,18 @@ func (m *Checker) steadyVec(ctx context.Context, f *Formula) ([]*big.Rat, error)
 	if err != nil {
 		return nil, err
 	}
+	return m.longRun(ctx, func(s int) *big.Rat {
+		if sat[s] {
+			return ratOne
+		}
+		return nil
+	})
+}
+
+// longRun is, for every state s, the long-run average of w (nil: 0) from
+// s: Σ over the bottom strongly connected components B of
+// Pr_s(reach B)·Σ_{t∈B} π_B(t)·w(t).
+func (m *Checker) longRun(ctx context.Context, w func(s int) *big.Rat) ([]*big.Rat, error) {
 	if m.sccs == nil {
 		m.sccs = components(m.c)
 	}
@@ -43,10 +55,10 @@ func (m *Checker) steadyVec(ctx context.Context, f *Formula) ([]*big.Rat, error)
 		if err != nil {
 			return nil, err
 		}
-		v := new(big.Rat)
+		v, t := new(big.Rat), new(big.Rat)
 		for j, s := range scc {
-			if sat[s] {
-				v.Add(v, pi[j])
+			if x := w(s); x != nil {
+				v.Add(v, t.Mul(pi[j], x))
 			}
 		}
 		if v.Sign() > 0 {
