@@ -2,9 +2,9 @@ package mdp
 
 import (
 	"cmp"
-	"errors"
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
