@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -51,6 +52,34 @@ func Compile(e *Expr, c *chain.Chain, primes bool) (*Compiled, source.ErrorList)
 	return out, nil
 }
 
+// CompileValue resolves the names of the number expression e against c
+// and returns it ready to evaluate, exactly, at a state s, a variable s
+// lacks read at the state t instead (the input of a run that ends at s);
+// a variable both lack is an *EvalError naming s.
+func CompileValue(e *Expr, c *chain.Chain) (func(s, t int) (*big.Rat, error), source.ErrorList) {
+	k := &compiler{c: c, fallback: true, vars: map[string]bool{}, labels: map[string]bool{}, reads: map[string]source.Position{}, unknown: map[string]bool{}}
+	for _, v := range c.Vars() {
+		k.vars[v] = true
+	}
+	for _, l := range c.LabelNames() {
+		k.labels[l] = true
+	}
+	f := compileNum[states](k, e)
+	if len(k.errs) > 0 {
+		return nil, k.errs
+	}
+	return func(s, t int) (*big.Rat, error) {
+		q, err := f(states{s, t})
+		if errors.Is(err, missing{}) {
+			return nil, &EvalError{Pos: e.Pos, Msg: fmt.Sprintf("the state %s lacks a variable the expression reads, and so does the input", c.Name(s))}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return q.rat(), nil
+	}, nil
+}
+
 // EvalError is an error found while evaluating a condition at a state, such
 // as a division by zero.
 type EvalError struct {
@@ -69,10 +98,12 @@ func (missing) Error() string { return "missing variable" }
 type compiler struct {
 	c      *chain.Chain
 	primes bool
-	vars   map[string]bool
-	labels map[string]bool
-	reads  map[string]source.Position
-	errs   source.ErrorList
+	// fallback reads a variable the state s lacks at t (CompileValue).
+	fallback bool
+	vars     map[string]bool
+	labels   map[string]bool
+	reads    map[string]source.Position
+	errs     source.ErrorList
 	// unknown are the names already reported unknown (once each).
 	unknown map[string]bool
 }
@@ -153,13 +184,16 @@ func (k *compiler) variable(e *Expr) func(states) (qv, error) {
 		if !k.primed(e) {
 			break
 		}
-		c, primed := k.c, e.Primed
+		c, primed, fallback := k.c, e.Primed, k.fallback
 		return func(x states) (qv, error) {
 			s := x.s
 			if primed {
 				s = x.t
 			}
 			v, ok := c.Value(s, name)
+			if !ok && fallback {
+				v, ok = c.Value(x.t, name)
+			}
 			if !ok {
 				return qv{}, missing{}
 			}

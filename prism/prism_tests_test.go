@@ -348,7 +348,7 @@ func checkOne(t *testing.T, model, decls string, p prismProp, consts map[string]
 			t.Fatalf("%s: %d initial states", p.text, len(o.Values))
 		}
 		if q := o.Statement().(*property.RewardQuery); q.Bound != nil {
-			return fmt.Sprint(o.Pass()), nil
+			return fmt.Sprint(o.Holds), nil
 		}
 		if v := o.Values[0].Value; v != nil {
 			return v.RatString(), nil

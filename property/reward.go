@@ -49,6 +49,8 @@ type RewardOutcome struct {
 	// greatest expected reward; "" on a Markov chain, or when every
 	// scheduler gives the same.
 	Extreme string
+	// Holds says whether every value meets the bound of a check.
+	Holds bool
 }
 
 // Kind is "query R", or "check R" with a bound.
@@ -167,11 +169,12 @@ func (s *RewardQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 			o.Values = append(o.Values, ir)
 		}
 	}
-	o.pass = true
+	o.Holds, o.pass = true, true
 	if s.Bound != nil {
 		for _, v := range o.Values {
-			o.pass = o.pass && s.Meets(v.Value)
+			o.Holds = o.Holds && s.Meets(v.Value)
 		}
+		o.passCheck(&s.Header, o.Holds)
 	}
 	return o
 }
@@ -201,7 +204,7 @@ func (s *RewardQuery) Meets(v *big.Rat) bool {
 // per input).
 func (o *RewardOutcome) Value() string {
 	if o.Statement().(*RewardQuery).Bound != nil {
-		return verdict(&o.base, o.pass)
+		return verdict(&o.base, o.Holds)
 	}
 	return o.noValue()
 }

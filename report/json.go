@@ -217,7 +217,8 @@ type StatementDoc struct {
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 	// Probabilities is the answer of query P=?[…], per input.
 	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
-	// Rewards is the answer of R=?[…] and R~r[…], per input.
+	// Rewards is the answer of R=?[…] and R~r[…], and of expected(f),
+	// per input (Value is then the largest).
 	Rewards []InputRewardDoc `json:"rewards,omitempty"`
 	// Models are the two models of check equivalent(…); Difference is
 	// where their distributions differ.
@@ -286,6 +287,8 @@ type InputProbDoc struct {
 type InputRewardDoc struct {
 	State StateDoc `json:"state"`
 	Value Number   `json:"value"`
+	// Expected is the value the statement expects of this input.
+	Expected *Number `json:"expected,omitempty"`
 }
 
 func explanationDoc(e *verify.Explanation) *ExplanationDoc {

@@ -169,6 +169,8 @@ func view(o property.Outcome) kind {
 		return probKind(o.Statement().(*property.ProbQuery), o.Probs, func(p verify.InputProb) (verify.StateInfo, *big.Rat) { return p.State, p.Pr }, nil)
 	case *property.RewardOutcome:
 		return rewardKind(o)
+	case *property.ExpectedOutcome:
+		return expectedKind(o)
 	case *property.DBoundOutcome:
 		what := "δ"
 		if _, ok := o.Statement().(*property.DEpsQuery); ok {
@@ -272,6 +274,10 @@ func isCheck(o property.Outcome) bool {
 	switch o.(type) {
 	case *property.RewardOutcome:
 		return o.Statement().(*property.RewardQuery).Bound != nil
+	case *property.ExpectedOutcome:
+		return o.Statement().(*property.ExpectedQuery).Bound != nil
+	case *property.ParamExpectedOutcome:
+		return o.Statement().(*property.ParamExpectedQuery).Bound != nil
 	case *property.DPOutcome, *property.FormulaOutcome, *property.EquivalenceOutcome,
 		*property.MDPCheckOutcome, *property.MDPFormulaOutcome, *property.ParamDPOutcome,
 		*property.ParamEquivalenceOutcome:
@@ -351,6 +357,50 @@ func rewardKind(o *property.RewardOutcome) kind {
 			}
 			for _, v := range o.Values {
 				d.Rewards = append(d.Rewards, InputRewardDoc{State: stateDoc(v.State), Value: rewardNum(v.Value)})
+			}
+		},
+	}
+}
+
+// expectedKind is the kind of expected(f): one value per input, the
+// largest named, for a query or a check against a bound.
+func expectedKind(o *property.ExpectedOutcome) kind {
+	s := o.Statement().(*property.ExpectedQuery)
+	return kind{
+		text: func(w io.Writer) {
+			if s.Bound != nil {
+				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
+			} else {
+				printf(w, "%s%s:\n", pad, s.Describe())
+			}
+			var rs [][2]string
+			for _, v := range o.Values {
+				note := ""
+				switch want := s.Expected(v.State.ID); {
+				case !s.Meets(v.Value):
+					note = " (violates the bound)"
+				case want != nil && want.Cmp(v.Value) == 0:
+					note = " (as expected)"
+				case want != nil:
+					note = ", expected " + ratText(want)
+				}
+				rs = append(rs, [2]string{v.State.String(), ratTextW(v.Value, MaxAnswerWidth) + note})
+			}
+			rows(w, pad+"  ", rs)
+			if len(o.Values) > 1 {
+				wv := o.Values[o.Worst]
+				printf(w, "%s%s: %s from %s\n", pad, map[bool]string{false: "largest", true: "smallest"}[s.Lower()], ratTextW(wv.Value, MaxAnswerWidth), wv.State)
+			}
+		},
+		json: func(d *StatementDoc) {
+			if s.Bound == nil {
+				d.Outcome = "value"
+			}
+			for _, v := range o.Values {
+				d.Rewards = append(d.Rewards, InputRewardDoc{State: stateDoc(v.State), Value: rewardNum(v.Value), Expected: optRat(s.Expected(v.State.ID))})
+			}
+			if len(o.Values) > 0 {
+				d.Value = ptr(ratNum(o.Values[o.Worst].Value)) // the worst
 			}
 		},
 	}

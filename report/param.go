@@ -83,6 +83,8 @@ func paramView(o property.Outcome) (kind, bool) {
 				return fmt.Sprintf("violated: holds only for %s in %s, expected holds", s.Param, o.Region)
 			},
 		}, true
+	case *property.ParamExpectedOutcome:
+		return paramExpectedView(o), true
 	case *property.ParamEpsOutcome:
 		s := o.Statement().(*property.ParamEpsQuery)
 		return piecesView(o, s.Out(), s.Param, s.Interval(), "ε", "δ = "+s.DeltaText, s.Describe(), o.Pieces), true
@@ -108,6 +110,45 @@ func piecesView(o property.Outcome, out, param, interval, what, at, describe str
 		json: func(d *StatementDoc) {
 			d.Outcome = "pieces"
 			d.Param = &ParamDoc{Name: param, Interval: interval, Pieces: pieces}
+		},
+	}
+}
+
+// paramExpectedView renders expected(f) for every parameter value: one
+// function per input, and where a check fails.
+func paramExpectedView(o *property.ParamExpectedOutcome) kind {
+	s := o.Statement().(*property.ParamExpectedQuery)
+	return kind{
+		text: func(w io.Writer) {
+			if s.Bound != nil {
+				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
+			} else {
+				printf(w, "%s%s:\n", pad, s.Describe())
+			}
+			var rs [][2]string
+			for _, v := range o.Values {
+				rs = append(rs, [2]string{v.State.String(), v.F.Format(s.Param)})
+			}
+			rows(w, pad+"  ", rs)
+			if o.Failing != nil {
+				printf(w, "%sfails from %s at %s = %s\n", pad, o.Failing, s.Param, o.At)
+			}
+		},
+		json: func(d *StatementDoc) {
+			pd := &ParamDoc{Name: s.Param, Interval: s.Interval()}
+			if s.Bound == nil {
+				d.Outcome = "pieces"
+			} else {
+				h := o.Failing == nil
+				pd.Holds = &h
+				if o.Failing != nil {
+					pd.Witness = o.At
+				}
+			}
+			for _, v := range o.Values {
+				pd.Functions = append(pd.Functions, v.State.String()+": "+v.F.Format(s.Param))
+			}
+			d.Param = pd
 		},
 	}
 }

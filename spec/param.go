@@ -346,14 +346,29 @@ func (c *checker) paramProperty(pr *PropStmt, h property.Header, name string, ca
 		if st = c.paramEquivalence(call, h); st == nil {
 			return nil
 		}
+	case isExpected(pr.Body):
+		f, cmp, bound, ok := c.expectedParts(pr, isCheck)
+		if !ok {
+			return nil
+		}
+		st = property.NewParamExpectedQuery(h, c.param.name, f, cmp, bound)
 	default:
-		c.errorf(body, "for every %s only check dp(…), check equivalent(…), query eps(delta = 0) and query delta(eps = …) are supported for now", c.param.name)
+		c.errorf(body, "for every %s only check dp(…), check equivalent(…), query eps(delta = 0), query delta(eps = …) and expected(f) are supported for now", c.param.name)
 		return nil
 	}
 	if ex := pr.Expect; ex != nil {
 		hd := st.Head()
 		hd.Expect.Pos = c.position(ex.Start)
 		switch q := st.(type) {
+		case *property.ParamExpectedQuery:
+			if q.Bound == nil || ex.Outcome != "holds" && ex.Outcome != "violated" {
+				c.errorf(ex.Start, "for every %s, check expected(f) … expects holds or violated, and query expected(f) no expectation", c.param.name)
+				return nil
+			}
+			hd.Expect.Kind, hd.Expect.Text = property.ExpectHolds, ex.Outcome
+			if ex.Outcome == "violated" {
+				hd.Expect.Kind = property.ExpectViolated
+			}
 		case *property.ParamDPCheck, *property.ParamEquivalenceCheck:
 			if ex.Outcome != "holds" && ex.Outcome != "violated" {
 				c.errorf(ex.Start, "a check expects holds or violated")

@@ -25,7 +25,7 @@ func TestParamErrors(t *testing.T) {
 		{"no for", geo + "check dp(eps = ln(2))", []string{"3:1: the file has a parameter: add for alpha to decide this statement for every alpha in (0, 1)"}},
 		{"for without param", "model survey()\ncheck dp(eps = ln(3)) for theta", []string{"2:27: for theta needs a parameter: declare it with param theta in (0, 1) and use it as a builder argument"}},
 		{"for another name", geo + "check dp(eps = ln(2)) for beta", []string{"3:27: unknown parameter beta: the file's parameter is alpha"}},
-		{"unsupported property", geo + "check D{ln(2), 0}[X out_0] for alpha", []string{"3:7: for every alpha only check dp(…), check equivalent(…), query eps(delta = 0) and query delta(eps = …) are supported for now"}},
+		{"unsupported property", geo + "check D{ln(2), 0}[X out_0] for alpha", []string{"3:7: for every alpha only check dp(…), check equivalent(…), query eps(delta = 0), query delta(eps = …) and expected(f) are supported for now"}},
 		{"eps not k ln R", geo + "check dp(eps = alpha) for alpha", []string{"3:16: ε for every alpha must be k·ln(R) with R a rational function of alpha (or a number) and k an integer, such as -ln(alpha) or ln(3)"}},
 		{"ln of a non-rational", geo + "check dp(eps = ln(|alpha|)) for alpha", []string{"3:19: the argument of ln must be a rational function of alpha (numbers, alpha, + - * / and ^ with an integer exponent)"}},
 		{"exponent in alpha", geo + "check dp(eps = ln(2^alpha)) for alpha", []string{"3:21: the argument of ln: the exponent must be an integer, not a function of alpha"}},

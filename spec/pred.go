@@ -21,6 +21,17 @@ func (c *checker) condition(e *Expr, primes bool) *expr.Expr {
 	return out
 }
 
+// number translates a number expression over a state's variables (that
+// of expected(f)), or returns nil after reporting its errors.
+func (c *checker) number(e *Expr) *expr.Expr {
+	t := &translator{c: c}
+	out := t.num(e)
+	if t.failed {
+		return nil
+	}
+	return out
+}
+
 type translator struct {
 	c      *checker
 	primes bool
@@ -91,6 +102,9 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 	if e.Primed && !t.primes {
 		t.c.errPrimed(e)
 		return t.failure()
+	}
+	if t.c.formulas[e.Text] != nil && t.c.vars != nil {
+		return t.formulaRef(e) // a module's formula, expanded
 	}
 	op := expr.Var
 	if asCond {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/property"
 )
 
@@ -49,7 +50,12 @@ func (c *checker) property(pr *PropStmt) property.Statement {
 	}
 	body := pr.Body.Pos()
 	var st property.Statement
+	if isExpected(pr.Body) {
+		name = "expected"
+	}
 	switch name {
+	case "expected":
+		st = c.expected(pr, h, isCheck)
 	case "equivalent":
 		if !isCheck {
 			c.errYesNo(body, "equivalent")
@@ -88,6 +94,64 @@ func (c *checker) property(pr *PropStmt) property.Statement {
 		return nil
 	}
 	return st
+}
+
+// isExpected reports whether a property's body is expected(f) or a
+// comparison of it.
+func isExpected(body *Expr) bool {
+	if body.Op == ECmp && len(body.Args) == 2 {
+		body = body.Args[0]
+	}
+	_, n := propertyCall(body)
+	return n == "expected"
+}
+
+// expected checks "query expected(f)" and "check expected(f) ~ b".
+func (c *checker) expected(pr *PropStmt, h property.Header, isCheck bool) property.Statement {
+	f, cmp, bound, ok := c.expectedParts(pr, isCheck)
+	if !ok {
+		return nil
+	}
+	return &property.ExpectedQuery{Header: h, Expr: f, Cmp: cmp, Bound: bound}
+}
+
+// expectedParts checks the body of query expected(f) and check
+// expected(f) ~ b: f, and the comparison and bound of a check.
+func (c *checker) expectedParts(pr *PropStmt, isCheck bool) (f *expr.Expr, cmp string, bound *big.Rat, ok bool) {
+	call, cmpExpr := pr.Body, (*Expr)(nil)
+	if call.Op == ECmp {
+		call, cmpExpr = call.Args[0], call
+	}
+	switch {
+	case isCheck && cmpExpr == nil:
+		c.errorf(call.Pos(), "expected(f) is a value: write query expected(f), or check expected(f) <= b")
+		return nil, "", nil, false
+	case !isCheck && cmpExpr != nil:
+		c.errorf(cmpExpr.Pos(), "query expected(f) asks for the value: write check %s to compare it", exprText(cmpExpr))
+		return nil, "", nil, false
+	case call.Op == ECall && len(call.Args) == 1 && call.Args[0].Op == EArg:
+		c.errorf(call.Args[0].Pos(), "expected(%s = …) reads as a named argument: put the comparison in parentheses, such as expected((out = in) ? 1 : 0)", call.Args[0].Text)
+		return nil, "", nil, false
+	case call.Op != ECall || len(call.Args) != 1:
+		c.errorf(call.Pos(), "expected takes one expression: the number whose expected value is asked, such as expected(abs(out - in))")
+		return nil, "", nil, false
+	}
+	if f = c.number(call.Args[0]); f == nil {
+		return nil, "", nil, false
+	}
+	if cmpExpr != nil {
+		switch cmpExpr.Text {
+		case "<", "<=", ">", ">=":
+		default:
+			c.errorf(cmpExpr.Pos(), "compare expected(f) with <, <=, > or >=, not %s", cmpExpr.Text)
+			return nil, "", nil, false
+		}
+		if bound, ok = c.num(cmpExpr.Args[1], "the bound of expected(f)"); !ok {
+			return nil, "", nil, false
+		}
+		cmp = cmpExpr.Text
+	}
+	return f, cmp, bound, true
 }
 
 // dpQuery checks query eps(…), delta(…) and profile.
@@ -317,9 +381,11 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 	ex := pr.Expect
 	h := st.Head()
 	var isCheck bool
-	switch st.(type) {
+	switch s := st.(type) {
 	case *property.DPCheck, *property.FormulaCheck, *property.EquivalenceCheck:
 		isCheck = true
+	case *property.ExpectedQuery:
+		isCheck = s.Bound != nil
 	}
 	if ex == nil {
 		if isCheck {
@@ -350,7 +416,9 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 	p := &printer{limit: MaxStatementText}
 	p.expect(ex)
 	h.Expect.Kind, h.Expect.Text = property.ExpectValue, p.text()
-	if _, isProb := st.(*property.ProbQuery); ex.Values != nil && !isProb {
+	_, isProb := st.(*property.ProbQuery)
+	_, isExpected := st.(*property.ExpectedQuery)
+	if ex.Values != nil && !isProb && !isExpected {
 		c.errorf(ex.Start, "only query P=?[…] expects values of named inputs (NAME: VALUE, …); write one value")
 		return false
 	}
@@ -370,6 +438,12 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 		s.Expected, s.ExpectedReal, ok = c.expectedDelta(ex.Value, s.Eps)
 	case *property.ProbQuery:
 		ok = c.probExpectation(ex, s)
+	case *property.ExpectedQuery:
+		if s.Bound != nil {
+			c.errorf(ex.Start, "a check expects holds or violated, not %s", h.Expect.Text)
+			return false
+		}
+		ok = c.valueExpectation(ex, &s.ExpectAll, &s.ExpectInputs, c.num, "an expected value")
 	}
 	return ok
 }
@@ -377,19 +451,25 @@ func (c *checker) expectation(pr *PropStmt, st property.Statement) bool {
 // probExpectation checks what a query P=?[…] expects: one probability for
 // every input, or those of named inputs (resolved when prepared).
 func (c *checker) probExpectation(ex *Expect, s *property.ProbQuery) bool {
+	return c.valueExpectation(ex, &s.ExpectAll, &s.ExpectInputs, c.probability, "an expected probability")
+}
+
+// valueExpectation checks what a query P=?[…] or expected(f) expects: one
+// value for every input, or those of named inputs, each read by read.
+func (c *checker) valueExpectation(ex *Expect, all **big.Rat, named *[]property.ExpectedProb, read func(*Expr, string) (*big.Rat, bool), what string) bool {
 	if ex.Value != nil {
-		v, ok := c.probability(ex.Value, "an expected probability")
-		s.ExpectAll = v
+		v, ok := read(ex.Value, what)
+		*all = v
 		return ok
 	}
 	ok := true
 	for _, nv := range ex.Values {
-		v, good := c.probability(nv.Value, "an expected probability")
+		v, good := read(nv.Value, what)
 		if !good {
 			ok = false
 			continue
 		}
-		s.ExpectInputs = append(s.ExpectInputs, property.ExpectedProb{Input: property.Ref{Name: nv.Name.Text, Pos: c.position(nv.Name.Off)}, Value: v})
+		*named = append(*named, property.ExpectedProb{Input: property.Ref{Name: nv.Name.Text, Pos: c.position(nv.Name.Off)}, Value: v})
 	}
 	return ok
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+
+	"github.com/dpcheck/dpcheck/chain"
 )
 
 // Expected rewards on a Markov chain (PRISM's R operator, docs/semantics.md
@@ -220,4 +222,42 @@ func all(n int) []bool {
 		out[s] = true
 	}
 	return out
+}
+
+// FinalValues returns, for every input s of c, the expected value of
+// f(s, t) over the absorbing state t where a run from s ends:
+// Σ_t Pr_s(end at t)·f(s, t), exactly. A run that may never end (mass
+// that enters a closed component other than an absorbing state) is an
+// error naming its input.
+func FinalValues(ctx context.Context, c *chain.Chain, f func(input, end int) (*big.Rat, error)) ([]InputReward, error) {
+	dists, names, stateOutput, err := finalDistributions(ctx, c, c.Inputs(), FinalState())
+	if err != nil {
+		return nil, err
+	}
+	stateOf := make([]int, len(names))
+	for i := range stateOf {
+		stateOf[i] = -1
+	}
+	for s, o := range stateOutput {
+		stateOf[o] = s
+	}
+	info := func(s int) StateInfo { return StateInfo{ID: s, Name: c.Name(s), Valuation: c.Valuation(s)} }
+	out := make([]InputReward, 0, len(c.Inputs()))
+	for _, s := range c.Inputs() {
+		d := dists[s]
+		v := new(big.Rat)
+		for i, o := range d.out {
+			t := stateOf[o]
+			if t < 0 {
+				return nil, fmt.Errorf("from input %s a run may never end (it ends with probability less than 1): the expected value where it ends is undefined", info(s))
+			}
+			x, err := f(s, t)
+			if err != nil {
+				return nil, err
+			}
+			v.Add(v, new(big.Rat).Mul(d.p[i], x))
+		}
+		out = append(out, InputReward{State: info(s), Value: v})
+	}
+	return out, nil
 }
