@@ -40,6 +40,15 @@ func TestErrors(t *testing.T) {
 		{"ite in a constant", "const a = 1 > 2 ? 1 : 1/0\nmodel survey(theta1 = a, theta2 = 1/2)\ncheck dp(eps = 1)", []string{"1:24: division by zero"}},
 		// Models and their parameters.
 		{"unknown model", "model foo(x = 1)", []string{"1:7: unknown model foo (models: above_threshold, above_threshold_loop, above_threshold_mdp, above_threshold_untruncated, compose, cutoff_decision, generalized_decision, interactive_survey, laplace_decision, randomized_response, streaming_sum, survey, truncated_geometric, untruncated_geometric, yarrow_geometric)"}},
+		// expected(f).
+		{"expected checked without a bound", "model truncated_geometric(alpha = 1/2, n = 5)\ncheck expected(out)", []string{"2:7: expected(f) is a value: write query expected(f), or check expected(f) <= b"}},
+		{"expected queried with a bound", "model truncated_geometric(alpha = 1/2, n = 5)\nquery expected(out) <= 1", []string{"2:7: query expected(f) asks for the value: write check expected(out) <= 1 to compare it"}},
+		{"expected of a named argument", "model truncated_geometric(alpha = 1/2, n = 5)\nquery expected(out = in ? 1 : 0)", []string{"2:16: expected(out = …) reads as a named argument: put the comparison in parentheses, such as expected((out = in) ? 1 : 0)"}},
+		{"expected of two expressions", "model truncated_geometric(alpha = 1/2, n = 5)\nquery expected(out, in)", []string{"2:7: expected takes one expression: the number whose expected value is asked, such as expected(abs(out - in))"}},
+		{"expected compared for equality", "model truncated_geometric(alpha = 1/2, n = 5)\ncheck expected(out) = 1", []string{"2:7: compare expected(f) with <, <=, > or >=, not ="}},
+		{"expected of a condition", "model truncated_geometric(alpha = 1/2, n = 5)\nquery expected(out > 1)", []string{"2:16: expected(f) takes a number, and this is a condition: for its probability write expected((out > 1) ? 1 : 0)"}},
+		{"expected of an unknown variable", "model truncated_geometric(alpha = 1/2, n = 5)\nquery expected(x)", []string{"2:16: unknown variable x (variables: in, out)"}},
+		{"expected check with a value", "model truncated_geometric(alpha = 1/2, n = 5)\ncheck expected(out) <= 1 expect 2", []string{"2:33: a check expects holds or violated, not 2"}},
 		{"missing parameter", "model truncated_geometric(alpha = 1/2)", []string{"1:7: truncated_geometric needs parameter n (largest count)"}},
 		{"parameter out of range", "model truncated_geometric(alpha = 2, n = 5)", []string{"1:27: truncated_geometric: parameter alpha must be in (0, 1), got 2"}},
 		{"unknown parameter", "model truncated_geometric(alpha = 1/2, n = 5, beta = 3)", []string{"1:47: truncated_geometric has no parameter beta (parameters: alpha, n, sensitivity)"}},

@@ -136,6 +136,11 @@ func (c *checker) expectedParts(pr *PropStmt, isCheck bool) (f *expr.Expr, cmp s
 		c.errorf(call.Pos(), "expected takes one expression: the number whose expected value is asked, such as expected(abs(out - in))")
 		return nil, "", nil, false
 	}
+	switch a := call.Args[0]; a.Op {
+	case ECmp, EAnd, EOr, ENot:
+		c.errorf(a.Pos(), "expected(f) takes a number, and this is a condition: for its probability write expected((%s) ? 1 : 0)", exprText(a))
+		return nil, "", nil, false
+	}
 	if f = c.number(call.Args[0]); f == nil {
 		return nil, "", nil, false
 	}

@@ -164,6 +164,6 @@ func (x *explorer) rewardSum(items []crewItem, v []int64, use func(*RewardItem) 
 
 // rewardError adds the state to an error of a reward item.
 func (x *explorer) rewardError(e *source.Error, v []int64) *source.Error {
-	e.Msg += fmt.Sprintf(" (at %s)", x.describe(v))
+	e.Msg += fmt.Sprintf(" (at the state %s)", x.describe(v))
 	return e
 }
