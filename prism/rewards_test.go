@@ -77,14 +77,14 @@ R{"r"}<4 [ F s>0 ]
 	got := rewardValues(t, mustCheck(t, model, props, nil))
 	at := func(x *big.Rat) map[string]*big.Rat { return map[string]*big.Rat{"s=0": x} }
 	want := []map[string]*big.Rat{
-		at(r(4, 1)),  // 1 + (4 + 2)/2
-		at(r(1, 1)),  // the first structure's state reward at s=0
-		at(r(5, 4)),  // Pr(s=2 at step 1) = 1/4, times 5
-		at(r(4, 1)),  // one step
-		at(nil),      // s=2 is missed with probability 3/4 (s=1 is a deadlock)
-		at(nil),      // likewise for "steps"
-		at(nil),      // C: s=2's deadlock loop earns 5 per step
-		at(r(1, 1)),  // S of "steps": 1 per step
+		at(r(4, 1)), // 1 + (4 + 2)/2
+		at(r(1, 1)), // the first structure's state reward at s=0
+		at(r(5, 4)), // Pr(s=2 at step 1) = 1/4, times 5
+		at(r(4, 1)), // one step
+		at(nil),     // s=2 is missed with probability 3/4 (s=1 is a deadlock)
+		at(nil),     // likewise for "steps"
+		at(nil),     // C: s=2's deadlock loop earns 5 per step
+		at(r(1, 1)), // S of "steps": 1 per step
 		{"holds": nil},
 		{"violated": nil},
 	}
