@@ -18,7 +18,7 @@ import (
 // reported (the worst input; the smallest for a lower bound). Every run must end (reach an absorbing
 // state) with probability 1. f is evaluated where runs end: a variable
 // that state lacks (a builder's output state has only out) is read at the
-// input (docs/semantics.md §2.8).
+// input (docs/semantics.md §2.13).
 type ExpectedQuery struct {
 	Header
 	Expr *expr.Expr

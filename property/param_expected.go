@@ -44,10 +44,11 @@ type ParamExpectedOutcome struct {
 	base
 	Values []ParamInputValue
 	// Failing is the input where a check fails (nil when it holds), At
-	// the parameter value there, written exactly, and Value f's value
-	// there in decimals.
+	// the parameter value there, written exactly.
 	Failing *verify.StateInfo
 	At      string
+	// ValueAt is the expected value there, when At is rational.
+	ValueAt *big.Rat
 }
 
 // Kind is "query expected" or "check expected".
@@ -125,6 +126,9 @@ func (s *ParamExpectedQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 		if bad {
 			st := v.State
 			o.Failing, o.At = &st, w.Format(s.Param)
+			if w.IsRational() {
+				o.ValueAt, _ = v.F.Eval(w.Rat())
+			}
 			break
 		}
 	}

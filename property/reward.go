@@ -17,7 +17,7 @@ import (
 // from every input, exactly — a query (R=?, Rmin=?, Rmax=?), or with a
 // bound a check that every input meets it (R~r; on an MDP Rmax for < and
 // <=, Rmin for > and >=, so that every scheduler meets it). A value may be
-// +∞ (docs/semantics.md §2.7).
+// +∞ (docs/semantics.md §2.12).
 type RewardQuery struct {
 	Header
 	// Reward indexes the model's reward structures

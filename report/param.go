@@ -131,7 +131,11 @@ func paramExpectedView(o *property.ParamExpectedOutcome) kind {
 			}
 			rows(w, pad+"  ", rs)
 			if o.Failing != nil {
-				printf(w, "%sfails from %s at %s = %s\n", pad, o.Failing, s.Param, o.At)
+				at := ""
+				if o.ValueAt != nil {
+					at = ", where it is " + ratText(o.ValueAt)
+				}
+				printf(w, "%sfails from %s at %s = %s%s\n", pad, o.Failing, s.Param, o.At, at)
 			}
 		},
 		json: func(d *StatementDoc) {

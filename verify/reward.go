@@ -10,7 +10,7 @@ import (
 )
 
 // Expected rewards on a Markov chain (PRISM's R operator, docs/semantics.md
-// §2.7), exactly: linear systems over ℚ solved by the block solver,
+// §2.12), exactly: linear systems over ℚ solved by the block solver,
 // bounded sums by exact backward recursion.
 
 // Reward is a reward structure on the states of a chain (PRISM's rewards
