@@ -354,6 +354,15 @@ func checkOne(t *testing.T, model, decls string, p prismProp, consts map[string]
 			return v.RatString(), nil
 		}
 		return "Infinity", nil
+	case *property.FilterOutcome:
+		switch v := o.Value(); {
+		case v == "∞":
+			return "Infinity", nil
+		case o.States != nil && o.Bool == nil && o.Num == nil && !o.Inf:
+			return "", fmt.Errorf("filter(%s, …) gives states, not a value", o.Statement().(*property.FilterQuery).Op)
+		default:
+			return v, nil
+		}
 	case *property.MDPProbOutcome:
 		if len(o.Probs) != 1 {
 			t.Fatalf("%s: %d initial states", p.text, len(o.Probs))

@@ -1,7 +1,6 @@
 package prism
 
 import (
-	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -243,15 +242,76 @@ func (t *translator) filter(sc *scope, e *Expr, h property.Header) property.Stat
 		h.Expect = holds()
 		return &property.FormulaCheck{Header: h, Formula: check}
 	case "print", "printall", "first":
-		q := phi.Unparen()
-		if q.Op != EProb || q.Args[0] != nil || states == nil || !isLabel(states, "init") {
-			t.errorf(sc.f, int(e.OpOff), `filter(%s, …) is supported for filter(%s, P=? [ψ], "init"): Pr(ψ) at every initial state`, op, op)
+		if q := phi.Unparen(); q.Op == EProb && q.Args[0] == nil && states != nil && isLabel(states, "init") {
+			return t.probQuery(sc, q, h)
+		}
+	}
+	return t.generalFilter(sc, e, h)
+}
+
+// filterKinds are PRISM's filter operators other than forall (the
+// parser's filterOps), with the aliases + (sum) and | (exists); numeric
+// says which take a number.
+var filterKinds = map[string]struct {
+	name    string
+	numeric bool
+}{
+	"min": {"min", true}, "max": {"max", true}, "argmin": {"argmin", true}, "argmax": {"argmax", true},
+	"range": {"range", true}, "sum": {"sum", true}, "+": {"sum", true}, "avg": {"avg", true},
+	"count": {"count", false}, "exists": {"exists", false}, "|": {"exists", false},
+	"first": {"first", false}, "state": {"state", false}, "print": {"print", false}, "printall": {"print", false},
+}
+
+// generalFilter translates filter(op, prop, states) into a
+// property.FilterQuery: prop a value at every state (P=?, R=?, S=?) or a
+// state formula.
+func (t *translator) generalFilter(sc *scope, e *Expr, h property.Header) property.Statement {
+	op, phi, states := e.Text, e.Args[0], e.Args[1]
+	kind := filterKinds[op]
+	q := &property.FilterQuery{Header: h, Op: kind.name, PropText: t.text(sc.f, phi.Span())}
+	p := phi.Unparen()
+	sub := property.Header{Pos: sc.f.Position(int(p.Off)), Text: q.PropText}
+	switch {
+	case p.Op == EProb && p.Args[0] == nil:
+		pq, _ := t.probQuery(sc, p, sub).(*property.ProbQuery)
+		if pq == nil {
 			return nil
 		}
-		return t.probQuery(sc, q, h)
+		q.Prob = pq
+	case p.Op == ESteady && p.Args[0] == nil:
+		path := t.steadyPath(sc, p)
+		if path == nil {
+			return nil
+		}
+		q.Prob = &property.ProbQuery{Header: sub, Path: path}
+	case p.Op == EReward && p.Args[0] == nil:
+		rq, _ := t.rewardQuery(sc, p, sub).(*property.RewardQuery)
+		if rq == nil {
+			return nil
+		}
+		q.Reward = rq
+	case containsQuery(p):
+		t.unsupportedAt(sc, p, "filter(%s, …) over arithmetic on query values is not supported: filter a P=?, R=? or S=? query, or a state formula", op)
+		return nil
+	default:
+		if kind.numeric {
+			t.errAt(sc, p, "filter(%s, …) takes a number at every state (P=? [ψ], R=? [ρ], S=? [φ]); this is a condition", op)
+			return nil
+		}
+		if q.Formula = t.formula(sc, p, false); q.Formula == nil {
+			return nil
+		}
 	}
-	t.unsupported = append(t.unsupported, &source.Error{Pos: sc.f.Position(int(e.OpOff)), Msg: fmt.Sprintf(`filter(%s, …) is not supported: dpcheck evaluates filter(forall, φ, states) and filter(print|printall|first, P=? [ψ], "init")`, op)})
-	return nil
+	if (kind.name == "count" || kind.name == "exists") && q.Formula == nil {
+		t.errAt(sc, p, "filter(%s, …) takes a condition at every state; this is a number", op)
+		return nil
+	}
+	if states != nil {
+		if q.States = t.formula(sc, states.Unparen(), false); q.States == nil {
+			return nil
+		}
+	}
+	return q
 }
 
 // pure reports whether e is a condition on a state's variables alone: no

@@ -217,6 +217,8 @@ type StatementDoc struct {
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 	// Probabilities is the answer of query P=?[…], per input.
 	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
+	// Filter is the answer of PRISM's filter(op, prop, states).
+	Filter *FilterDoc `json:"filter,omitempty"`
 	// Rewards is the answer of R=?[…] and R~r[…], and of expected(f),
 	// per input (Value is then the largest).
 	Rewards []InputRewardDoc `json:"rewards,omitempty"`
@@ -280,6 +282,24 @@ type InputProbDoc struct {
 	// the query computed).
 	Min *Number `json:"min,omitempty"`
 	Max *Number `json:"max,omitempty"`
+}
+
+// FilterDoc is the result of filter(op, prop, states): the operator, the
+// result as exact text ("1/3", "∞", "true", "[0, 1/2]"), the number of
+// states kept, and the states selected (argmin, argmax, first, state,
+// print), each with its value or truth.
+type FilterDoc struct {
+	Op       string           `json:"op"`
+	Result   string           `json:"result"`
+	States   int              `json:"states"`
+	Selected []FilterStateDoc `json:"selected,omitempty"`
+}
+
+// FilterStateDoc is a state a filter selected.
+type FilterStateDoc struct {
+	State StateDoc `json:"state"`
+	Value *Number  `json:"value,omitempty"`
+	Holds *bool    `json:"holds,omitempty"`
 }
 
 // InputRewardDoc is the expected reward from one input (exact "∞" and no

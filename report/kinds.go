@@ -171,6 +171,8 @@ func view(o property.Outcome) kind {
 		return rewardKind(o)
 	case *property.ExpectedOutcome:
 		return expectedKind(o)
+	case *property.FilterOutcome:
+		return filterKind(o)
 	case *property.DBoundOutcome:
 		what := "δ"
 		if _, ok := o.Statement().(*property.DEpsQuery); ok {
@@ -402,6 +404,55 @@ func expectedKind(o *property.ExpectedOutcome) kind {
 			if len(o.Values) > 0 {
 				d.Value = ptr(ratNum(o.Values[o.Worst].Value)) // the worst
 			}
+		},
+	}
+}
+
+// filterKind is the kind of PRISM's filter(op, prop, states): its value,
+// and the states of argmin, argmax, first, state and print.
+func filterKind(o *property.FilterOutcome) kind {
+	s := o.Statement().(*property.FilterQuery)
+	return kind{
+		text: func(w io.Writer) {
+			printf(w, "%s%s (%s):", pad, s.Describe(), count(o.Count, "state"))
+			if v := o.Value(); v != "" {
+				switch {
+				case o.Num != nil && !o.Range:
+					v = ratTextW(o.Num, MaxAnswerWidth)
+				}
+				printf(w, " %s", v)
+			}
+			printf(w, "\n")
+			var rs [][2]string
+			for i, st := range o.States {
+				v := ""
+				switch {
+				case i < len(o.Values):
+					v = rewardText(o.Values[i])
+				case i < len(o.Bools):
+					v = fmt.Sprint(o.Bools[i])
+				}
+				rs = append(rs, [2]string{st.String(), v})
+			}
+			rows(w, pad+"  ", rs)
+		},
+		json: func(d *StatementDoc) {
+			d.Outcome = "value"
+			f := &FilterDoc{Op: s.Op, Result: o.Value(), States: o.Count}
+			if o.Num != nil || o.Inf {
+				d.Value = ptr(rewardNum(o.Num))
+			}
+			for i, st := range o.States {
+				sd := FilterStateDoc{State: stateDoc(st)}
+				switch {
+				case i < len(o.Values):
+					sd.Value = ptr(rewardNum(o.Values[i]))
+				case i < len(o.Bools):
+					sd.Holds = ptr(o.Bools[i])
+				}
+				f.Selected = append(f.Selected, sd)
+			}
+			d.Filter = f
 		},
 	}
 }
