@@ -41,11 +41,11 @@ type FilterQuery struct {
 type FilterOutcome struct {
 	base
 	Num, High *big.Rat
-	Inf         bool
-	Bool        *bool
-	States      []verify.StateInfo
-	Values      []*big.Rat
-	Bools       []bool
+	Inf       bool
+	Bool      *bool
+	States    []verify.StateInfo
+	Values    []*big.Rat
+	Bools     []bool
 	// Count is the number of states the filter kept.
 	Count int
 	// Range marks a range: [Num, High] (nil: ∞).
