@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -70,9 +69,6 @@ func CompileValue(e *Expr, c *chain.Chain) (func(s, t int) (*big.Rat, error), so
 	}
 	return func(s, t int) (*big.Rat, error) {
 		q, err := f(states{s, t})
-		if errors.Is(err, missing{}) {
-			return nil, &EvalError{Pos: e.Pos, Msg: fmt.Sprintf("the state %s lacks a variable the expression reads, and so does the input", c.Name(s))}
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +180,7 @@ func (k *compiler) variable(e *Expr) func(states) (qv, error) {
 		if !k.primed(e) {
 			break
 		}
-		c, primed, fallback := k.c, e.Primed, k.fallback
+		c, primed, fallback, pos := k.c, e.Primed, k.fallback, e.Pos
 		return func(x states) (qv, error) {
 			s := x.s
 			if primed {
@@ -192,7 +188,9 @@ func (k *compiler) variable(e *Expr) func(states) (qv, error) {
 			}
 			v, ok := c.Value(s, name)
 			if !ok && fallback {
-				v, ok = c.Value(x.t, name)
+				if v, ok = c.Value(x.t, name); !ok {
+					return qv{}, &EvalError{Pos: pos, Msg: fmt.Sprintf("the state %s has no variable %s, and neither has the input %s", c.Name(s), name, c.Name(x.t))}
+				}
 			}
 			if !ok {
 				return qv{}, missing{}

@@ -28,11 +28,16 @@ type sched struct {
 	pred [][][2]int // pred[t]: (s, row index) with t a successor
 }
 
-func newSched(m *MDP, stay bool) *sched {
+func newSched(m *MDP, stay bool) *sched { return buildSched(m, stay, true) }
+
+// buildSched is newSched; with collapse false a state whose every choice
+// is a self-loop keeps its choices as rows (they may earn different
+// rewards), and only a state without a choice stays where it is.
+func buildSched(m *MDP, stay, collapse bool) *sched {
 	n := m.NumStates()
 	sc := &sched{m: m, rows: make([][]row, n), pred: make([][][2]int, n)}
 	for s := range n {
-		if m.IsAbsorbing(s) {
+		if collapse && m.IsAbsorbing(s) || len(m.Choices[s]) == 0 {
 			sc.rows[s] = []row{{to: []int{s}, p: []*big.Rat{ratOne}}}
 		} else {
 			rs := make([]row, 0, len(m.Choices[s])+1)

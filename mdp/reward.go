@@ -12,8 +12,8 @@ import (
 // Reward is a reward structure on an MDP (PRISM's rewards … endrewards):
 // State[s] is the reward of being in s, Choice[s][i] the reward of taking
 // the choice m.Choices[s][i] (its transition items). nil entries are 0;
-// none is negative. An absorbing state (no choice) earns its state reward
-// at every step.
+// none is negative. A state without a choice earns its state reward at
+// every step; a choice that loops back earns its own reward each time.
 type Reward struct {
 	State  []*big.Rat
 	Choice [][]*big.Rat
@@ -37,7 +37,8 @@ func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bo
 	if len(r.State) != n || len(r.Choice) != n {
 		return nil, fmt.Errorf("mdp: the reward structure has %d and %d entries for %d states", len(r.State), len(r.Choice), n)
 	}
-	sc := newSched(m, false)
+	// Every choice is a row, a self-loop's too: it earns its reward.
+	sc := buildSched(m, false, false)
 	zero := new(big.Rat)
 	// k is the reward of taking row ri of s.
 	k := func(s, ri int) *big.Rat {
@@ -45,7 +46,7 @@ func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bo
 		if r.State[s] != nil {
 			x.Set(r.State[s])
 		}
-		if !m.IsAbsorbing(s) && r.Choice[s] != nil && r.Choice[s][ri] != nil {
+		if len(m.Choices[s]) > 0 && r.Choice[s] != nil && r.Choice[s][ri] != nil {
 			x.Add(x, r.Choice[s][ri])
 		}
 		return x

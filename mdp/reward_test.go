@@ -24,7 +24,17 @@ func TestRewardsAgainstPolicies(t *testing.T) {
 	for trial := 0; trial < 120; trial++ {
 		n := 3 + rng.IntN(2) // randomMDP needs n ≥ 3
 		m := randomMDP(t, rng, n)
-		sc := newSched(m, false)
+		// The reference's rows, from the choices themselves: every choice,
+		// a self-loop's too; a state without a choice stays.
+		sc := &sched{m: m, rows: make([][]row, n)}
+		for s := range n {
+			for _, c := range m.Choices[s] {
+				sc.rows[s] = append(sc.rows[s], row{to: c.To, p: c.P})
+			}
+			if len(m.Choices[s]) == 0 {
+				sc.rows[s] = []row{{to: []int{s}, p: []*big.Rat{big.NewRat(1, 1)}}}
+			}
+		}
 		r := Reward{State: make([]*big.Rat, n), Choice: make([][]*big.Rat, n)}
 		for s := range n {
 			r.State[s] = big.NewRat(int64(rng.IntN(3)), 2)
@@ -34,7 +44,7 @@ func TestRewardsAgainstPolicies(t *testing.T) {
 		}
 		rowReward := func(s, ri int) *big.Rat {
 			x := new(big.Rat).Set(r.State[s])
-			if !m.IsAbsorbing(s) {
+			if len(m.Choices[s]) > 0 {
 				x.Add(x, r.Choice[s][ri])
 			}
 			return x
@@ -154,6 +164,32 @@ func TestRewardsAgainstPolicies(t *testing.T) {
 	}
 	if compared < 2000 || refused > 30 {
 		t.Errorf("%d values compared, %d refused", compared, refused)
+	}
+}
+
+// TestRewardOfSelfLoops: a state whose every choice loops back still
+// earns each choice's reward (found by a reviewer: they were taken for an
+// absorbing state's).
+func TestRewardOfSelfLoops(t *testing.T) {
+	x := newMDPBuilder("go", "tick", "tock")
+	s0 := x.state("s0", nil)
+	s1 := x.state("s1", nil)
+	x.choose(s0, "go", s1, "1")
+	x.choose(s1, "tick", s1, "1")
+	x.choose(s1, "tock", s1, "1")
+	m := x.build(t)
+	r := Reward{State: []*big.Rat{nil, nil}, Choice: [][]*big.Rat{{big.NewRat(1, 1)}, {big.NewRat(5, 1), big.NewRat(2, 1)}}}
+	for _, tc := range []struct {
+		max  bool
+		want string
+	}{{true, "11"}, {false, "5"}} {
+		v, err := m.Rewards(context.Background(), r, verify.RewardPath{Op: verify.RewardCumulative, K: 3}, tc.max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v[s0].RatString() != tc.want {
+			t.Errorf("max=%v: C<=3 from s0 is %s, want %s", tc.max, v[s0].RatString(), tc.want)
+		}
 	}
 }
 

@@ -79,6 +79,7 @@ func (t *translator) rewardStructure(sc *scope, e, which *Expr) (int, string, bo
 		return j, def.Name, true
 	}
 	t.rewardUsed[i] = len(t.space.Rewards)
+	t.rewardIndex = append(t.rewardIndex, i+1)
 	t.space.Rewards = append(t.space.Rewards, def)
 	return t.rewardUsed[i], def.Name, true
 }
@@ -93,6 +94,9 @@ func (t *translator) rewardQuery(sc *scope, e *Expr, h property.Header) property
 	}
 	idx, name, ok := t.rewardStructure(sc, e, which)
 	q := &property.RewardQuery{Header: h, Reward: idx, Name: name}
+	if ok {
+		q.Index = t.rewardIndex[idx]
+	}
 	if kind, isExtreme := strings.CutSuffix(rel, "="); isExtreme && kind != "" && t.space.MDP {
 		q.Extreme = kind
 	}

@@ -218,6 +218,9 @@ type translator struct {
 	// space's.
 	rewardDef  []statespace.Reward
 	rewardUsed map[int]int
+	// rewardIndex is, for each structure of the state space, its 1-based
+	// place in the model file.
+	rewardIndex []int
 	// unsupported collects what the property being translated uses that
 	// dpcheck does not support: the property is then refused on its own.
 	unsupported source.ErrorList

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -84,6 +85,9 @@ func (s *ExpectedQuery) prepare(_ context.Context, p *Prepared) source.ErrorList
 	var cerrs source.ErrorList
 	s.value, cerrs = expr.CompileValue(s.Expr, p.Chain)
 	errs = append(errs, cerrs...)
+	if why := partialEndVar(s.Expr, p.Chain); why != nil {
+		p.refuse(&s.Header, why)
+	}
 	s.want = map[int]*big.Rat{}
 	for _, x := range s.ExpectInputs {
 		st, err := inputByName(x.Input, p.Chain)
@@ -128,7 +132,7 @@ func (s *ExpectedQuery) evaluate(ctx context.Context, e *Env, o *ExpectedOutcome
 	vs, err := verify.FinalValues(ctx, c, func(in, end int) (*big.Rat, error) {
 		v, err := s.value(end, in)
 		if err != nil {
-			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, c.Name(in), c.Name(end))
+			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, stateInfo(c, in), stateInfo(c, end))
 		}
 		return v, nil
 	})
@@ -153,4 +157,45 @@ func (o *ExpectedOutcome) Value() string {
 		return verdict(&o.base, o.Holds)
 	}
 	return o.noValue()
+}
+
+// partialEndVar refuses an expected(f) whose f reads a variable that some
+// states where runs end have and others lack: such a state stands for many
+// values of it (the merged tail of an unbounded output, "out≥6"), and
+// reading the variable at the input there would be wrong. A variable no
+// end state has (a builder's input data, in) is read at the input.
+func partialEndVar(e *expr.Expr, c *chain.Chain) *source.Error {
+	names := map[string]source.Position{}
+	var walk func(e *expr.Expr)
+	walk = func(e *expr.Expr) {
+		if e == nil {
+			return
+		}
+		if e.Op == expr.Var {
+			if _, ok := names[e.Name]; !ok {
+				names[e.Name] = e.Pos
+			}
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(e)
+	for name, pos := range names {
+		has, lacks := false, -1
+		for st := range c.NumStates() {
+			if !c.IsAbsorbing(st) {
+				continue
+			}
+			if _, ok := c.Value(st, name); ok {
+				has = true
+			} else if lacks < 0 {
+				lacks = st
+			}
+		}
+		if has && lacks >= 0 {
+			return errorAt(pos, "expected(f) reads %s, which the end state %s lacks: it stands for many values of %s (the merged tail of an unbounded output), and expected values over such tails are not supported", name, c.Name(lacks), name)
+		}
+	}
+	return nil
 }

@@ -73,6 +73,9 @@ func (s *ParamExpectedQuery) prepare(ctx context.Context, p *Prepared) source.Er
 	}
 	var errs source.ErrorList
 	s.value, errs = expr.CompileValue(s.Expr, p.Chain)
+	if why := partialEndVar(s.Expr, p.Chain); why != nil {
+		p.refuse(&s.Header, why)
+	}
 	return errs
 }
 
@@ -85,7 +88,7 @@ func (s *ParamExpectedQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	fs, err := param.Expected(ctx, pc, func(in, end int) (*big.Rat, error) {
 		v, err := s.value(end, in)
 		if err != nil {
-			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, c.Name(in), c.Name(end))
+			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, stateInfo(c, in), stateInfo(c, end))
 		}
 		return v, nil
 	})

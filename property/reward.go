@@ -21,9 +21,11 @@ import (
 type RewardQuery struct {
 	Header
 	// Reward indexes the model's reward structures
-	// (model.Mechanism.Rewards); Name names it for reports.
+	// (model.Mechanism.Rewards); Name names it for reports, and Index
+	// (1-based, 0 for the default) is its place in the model's file.
 	Reward int
 	Name   string
+	Index  int
 	// Path is what the reward accumulates; its Target (F φ) is Target
 	// resolved.
 	Op     verify.RewardOp
@@ -99,10 +101,13 @@ func (s *RewardQuery) Describe() string {
 
 // structure names the reward structure as PRISM writes it: R{"name"}.
 func (s *RewardQuery) structure() string {
-	if s.Name == "" {
-		return "R"
+	switch {
+	case s.Name != "":
+		return `R{"` + s.Name + `"}`
+	case s.Index > 1:
+		return fmt.Sprintf("R{%d}", s.Index)
 	}
-	return `R{"` + s.Name + `"}`
+	return "R"
 }
 
 func (s *RewardQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
@@ -218,7 +223,7 @@ type RewardScheduleError struct {
 
 func (e *RewardScheduleError) Error() string {
 	return fmt.Sprintf("the expected reward depends on the scheduler: from %s it is between Rmin = %s and Rmax = %s; ask Rmin=?[…] or Rmax=?[…]",
-		e.State, ratOrInf(e.Min), ratOrInf(e.Max))
+		e.State, infText(e.Min), infText(e.Max))
 }
 
 // ratOrInf writes an expected reward: a fraction, or "Infinity" for nil.

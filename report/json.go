@@ -217,6 +217,8 @@ type StatementDoc struct {
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 	// Probabilities is the answer of query P=?[…], per input.
 	Probabilities []InputProbDoc `json:"probabilities,omitempty"`
+	// Worst is the input of expected(f)'s worst value (Value).
+	Worst *StateDoc `json:"worst,omitempty"`
 	// Filter is the answer of PRISM's filter(op, prop, states).
 	Filter *FilterDoc `json:"filter,omitempty"`
 	// Rewards is the answer of R=?[…] and R~r[…], and of expected(f),

@@ -403,6 +403,7 @@ func expectedKind(o *property.ExpectedOutcome) kind {
 			}
 			if len(o.Values) > 0 {
 				d.Value = ptr(ratNum(o.Values[o.Worst].Value)) // the worst
+				d.Worst = ptr(stateDoc(o.Values[o.Worst].State))
 			}
 		},
 	}

@@ -25,8 +25,14 @@ type ParamDoc struct {
 	// Pieces are the pieces of the tight ε or δ, in text.
 	Pieces []string `json:"pieces,omitempty"`
 	// Functions are, for check equivalent, the two models' probabilities
-	// where they differ, as functions of the parameter.
+	// where they differ, as functions of the parameter; for expected(f),
+	// every input's expected value.
 	Functions []string `json:"functions,omitempty"`
+	// Failing is the input where check expected(f) … for NAME fails (at
+	// Witness), and ValueAt its expected value there when Witness is
+	// rational.
+	Failing *StateDoc `json:"failing,omitempty"`
+	ValueAt *Number   `json:"value_at,omitempty"`
 }
 
 // paramView renders the outcomes of statements for every parameter value;
@@ -146,7 +152,7 @@ func paramExpectedView(o *property.ParamExpectedOutcome) kind {
 				h := o.Failing == nil
 				pd.Holds = &h
 				if o.Failing != nil {
-					pd.Witness = o.At
+					pd.Witness, pd.Failing, pd.ValueAt = o.At, ptr(stateDoc(*o.Failing)), optRat(o.ValueAt)
 				}
 			}
 			for _, v := range o.Values {
