@@ -157,19 +157,27 @@ func (s *ProbQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	if !s.onMDP && s.Extreme != "" {
 		errs = append(errs, errorAt(s.Pos, "P%s=? is for MDPs: the model is a Markov chain, where Pr(ψ) is one number; ask P=?", s.Extreme))
 	}
-	s.want = map[int]*big.Rat{}
-	for _, x := range s.ExpectInputs {
+	var werrs source.ErrorList
+	s.want, werrs = expectedByInput(p, s.ExpectInputs)
+	return append(errs, werrs...)
+}
+
+// expectedByInput resolves the values a query expects of named inputs.
+func expectedByInput(p *Prepared, named []ExpectedProb) (map[int]*big.Rat, source.ErrorList) {
+	var errs source.ErrorList
+	want := map[int]*big.Rat{}
+	for _, x := range named {
 		st, err := inputByName(x.Input, p.Chain)
 		switch {
 		case err != nil:
 			errs = append(errs, err)
-		case s.want[st] != nil:
+		case want[st] != nil:
 			errs = append(errs, errorAt(x.Input.Pos, "%s is listed twice", expr.DisplayName(x.Input.Name)))
 		default:
-			s.want[st] = x.Value
+			want[st] = x.Value
 		}
 	}
-	return errs
+	return want, errs
 }
 
 // Expected returns the probability the query expects of input s, or nil

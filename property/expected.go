@@ -88,19 +88,9 @@ func (s *ExpectedQuery) prepare(_ context.Context, p *Prepared) source.ErrorList
 	if why := partialEndVar(s.Expr, p.Chain); why != nil {
 		p.refuse(&s.Header, why)
 	}
-	s.want = map[int]*big.Rat{}
-	for _, x := range s.ExpectInputs {
-		st, err := inputByName(x.Input, p.Chain)
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case s.want[st] != nil:
-			errs = append(errs, errorAt(x.Input.Pos, "%s is listed twice", expr.DisplayName(x.Input.Name)))
-		default:
-			s.want[st] = x.Value
-		}
-	}
-	return errs
+	var werrs source.ErrorList
+	s.want, werrs = expectedByInput(p, s.ExpectInputs)
+	return append(errs, werrs...)
 }
 
 // Evaluate computes the expected value from every input, over the

@@ -338,11 +338,7 @@ func rewardKind(o *property.RewardOutcome) kind {
 	return kind{
 		params: func(d *StatementDoc) { d.Formula = s.Path().String() },
 		text: func(w io.Writer) {
-			if s.Bound != nil {
-				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
-			} else {
-				printf(w, "%s%s:\n", pad, s.Describe())
-			}
+			headline(w, o, s.Bound != nil, s.Describe())
 			var rs [][2]string
 			for _, v := range o.Values {
 				note := ""
@@ -370,11 +366,7 @@ func expectedKind(o *property.ExpectedOutcome) kind {
 	s := o.Statement().(*property.ExpectedQuery)
 	return kind{
 		text: func(w io.Writer) {
-			if s.Bound != nil {
-				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
-			} else {
-				printf(w, "%s%s:\n", pad, s.Describe())
-			}
+			headline(w, o, s.Bound != nil, s.Describe())
 			var rs [][2]string
 			for _, v := range o.Values {
 				note := ""
@@ -456,6 +448,16 @@ func filterKind(o *property.FilterOutcome) kind {
 			d.Filter = f
 		},
 	}
+}
+
+// headline writes the first line of a query's values ("what:") or of a
+// check of them ("verdict: what").
+func headline(w io.Writer, o property.Outcome, check bool, what string) {
+	if check {
+		printf(w, "%s%s: %s\n", pad, verdictText(o), what)
+		return
+	}
+	printf(w, "%s%s:\n", pad, what)
 }
 
 // rewardText writes an expected reward: exact and decimal, or ∞ (nil).

@@ -126,11 +126,7 @@ func paramExpectedView(o *property.ParamExpectedOutcome) kind {
 	s := o.Statement().(*property.ParamExpectedQuery)
 	return kind{
 		text: func(w io.Writer) {
-			if s.Bound != nil {
-				printf(w, "%s%s: %s\n", pad, verdictText(o), s.Describe())
-			} else {
-				printf(w, "%s%s:\n", pad, s.Describe())
-			}
+			headline(w, o, s.Bound != nil, s.Describe())
 			var rs [][2]string
 			for _, v := range o.Values {
 				rs = append(rs, [2]string{v.State.String(), v.F.Format(s.Param)})
