@@ -149,3 +149,35 @@ func TestNoisyMaxAccuracyAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectedRefusedOnMergedTails: expected(f) that reads an unbounded
+// output is refused on its own line, since the merged tails stand for
+// infinitely many of its values (a reviewer found them read at the
+// input's value); f reading only the input is computed.
+func TestExpectedRefusedOnMergedTails(t *testing.T) {
+	src := `module geometric
+  input a : [0..4];
+  out : int;
+  done : bool init false;
+  [] !done -> (out' ~ geometric(1/2, a)) & (done' = true);
+endmodule
+outputs var out
+neighbours |a - a'| <= 1
+query expected(abs(out - a))
+query expected(a)
+`
+	res, err := dpcheck.CheckSource(context.Background(), "u.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Statements) != 2 {
+		t.Fatalf("%d statements", len(res.Statements))
+	}
+	want := "u.dp:9:20: expected(f) reads out, which the end state out≥5 lacks: it stands for many values of out (the merged tail of an unbounded output), and expected values over such tails are not supported"
+	if err := res.Statements[0].Err(); err == nil || err.Error() != want {
+		t.Errorf("expected(abs(out - a)): %v, want %s", err, want)
+	}
+	if o := res.Statements[1]; !o.Pass() {
+		t.Errorf("expected(a): %s %v", o.Value(), o.Err())
+	}
+}

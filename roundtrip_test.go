@@ -209,6 +209,12 @@ func jsonValues(t *testing.T, sts []*report.StatementDoc, src string) []edit {
 			v, _, _ := strings.Cut(s.Param.Pieces[0], " for "+s.Param.Name+" in ")
 			out = append(out, edit{s.Line, v, "json"})
 		case s.Param != nil, s.Outcome != "value":
+		case s.Rewards != nil: // expected(f): one value per input
+			var vs []string
+			for _, p := range s.Rewards {
+				vs = append(vs, inputName(p.State.Name)+": "+p.Value.Exact)
+			}
+			out = append(out, edit{s.Line, strings.Join(vs, ", "), "json"})
 		case s.Value != nil:
 			out = append(out, edit{s.Line, s.Value.Exact, "json"})
 		case s.Probabilities != nil:
@@ -281,12 +287,23 @@ func textValues(t *testing.T, text string, sts []*report.StatementDoc, src strin
 			if n != 1 {
 				t.Fatalf("line %d: read %d pieces from the text, the JSON has 1", line, n)
 			}
-		case s.Probabilities != nil:
+		case s.Probabilities != nil || s.Rewards != nil:
 			// one line per input after the description: "  NAME  VALUE[ (as expected)]"
-			rows := block[len(block)-len(s.Probabilities):]
+			// (expected(f): then the worst input's line)
+			names := make([]string, 0, len(s.Probabilities)+len(s.Rewards))
+			for _, p := range s.Probabilities {
+				names = append(names, p.State.Name)
+			}
+			for _, p := range s.Rewards {
+				names = append(names, p.State.Name)
+			}
+			rows := block[len(block)-len(names):]
+			if s.Rewards != nil {
+				rows = block[1 : 1+len(names)]
+			}
 			var vs []string
 			for k, row := range rows {
-				name := s.Probabilities[k].State.Name
+				name := names[k]
 				row = strings.TrimSpace(row)
 				row = strings.TrimSuffix(row, " (as expected)")
 				fields := strings.SplitN(row, "  ", 2)

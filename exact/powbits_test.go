@@ -47,3 +47,24 @@ func TestPowBits(t *testing.T) {
 		}
 	}
 }
+
+// TestPowBitsHuge: powers whose bit length is beyond a float's exponent
+// (28888888^222222220 has about 5.5·10^9 bits) are bounded, not taken for
+// 0 bits: a limit on powers relies on it (found by fuzzing an untruncated
+// draw around a huge centre).
+func TestPowBitsHuge(t *testing.T) {
+	for _, tc := range []struct {
+		x    *big.Rat
+		k    int64
+		want int64 // at least
+	}{
+		{big.NewRat(1, 28888888), 222222220, 24 * 222222220},
+		{big.NewRat(28888888, 1), -222222220, 24 * 222222220},
+		{big.NewRat(3, 1), 1 << 40, 1 << 40},
+		{new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(3), 1<<20), big.NewInt(1)), 1 << 40, 1 << 60},
+	} {
+		if got := PowBits(tc.x, tc.k); got < tc.want {
+			t.Errorf("PowBits(%s, %d) = %d, want at least %d", tc.x.RatString()[:min(20, len(tc.x.RatString()))], tc.k, got, tc.want)
+		}
+	}
+}

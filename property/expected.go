@@ -85,7 +85,7 @@ func (s *ExpectedQuery) prepare(_ context.Context, p *Prepared) source.ErrorList
 	var cerrs source.ErrorList
 	s.value, cerrs = expr.CompileValue(s.Expr, p.Chain)
 	errs = append(errs, cerrs...)
-	if why := partialEndVar(s.Expr, p.Chain); why != nil {
+	if why := partialEndVar(s.Expr, p.Chain, p.Chain.IsAbsorbing); why != nil {
 		p.refuse(&s.Header, why)
 	}
 	var werrs source.ErrorList
@@ -151,10 +151,11 @@ func (o *ExpectedOutcome) Value() string {
 
 // partialEndVar refuses an expected(f) whose f reads a variable that some
 // states where runs end have and others lack: such a state stands for many
-// values of it (the merged tail of an unbounded output, "out≥6"), and
+// values of it (the merged tail of an unbounded output, "out≥6"; end
+// says which states are where runs end), and
 // reading the variable at the input there would be wrong. A variable no
 // end state has (a builder's input data, in) is read at the input.
-func partialEndVar(e *expr.Expr, c *chain.Chain) *source.Error {
+func partialEndVar(e *expr.Expr, c *chain.Chain, end func(s int) bool) *source.Error {
 	names := map[string]source.Position{}
 	var walk func(e *expr.Expr)
 	walk = func(e *expr.Expr) {
@@ -174,7 +175,7 @@ func partialEndVar(e *expr.Expr, c *chain.Chain) *source.Error {
 	for name, pos := range names {
 		has, lacks := false, -1
 		for st := range c.NumStates() {
-			if !c.IsAbsorbing(st) {
+			if !end(st) {
 				continue
 			}
 			if _, ok := c.Value(st, name); ok {

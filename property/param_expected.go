@@ -73,7 +73,7 @@ func (s *ParamExpectedQuery) prepare(ctx context.Context, p *Prepared) source.Er
 	}
 	var errs source.ErrorList
 	s.value, errs = expr.CompileValue(s.Expr, p.Chain)
-	if why := partialEndVar(s.Expr, p.Chain); why != nil {
+	if why := partialEndVar(s.Expr, p.Chain, func(st int) bool { return len(p.Param.Rows[st]) == 0 }); why != nil {
 		p.refuse(&s.Header, why)
 	}
 	return errs
