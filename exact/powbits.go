@@ -7,9 +7,9 @@ import (
 // PowBits returns the bits that x^n has, as Bits counts them (numerator
 // plus denominator), without computing the power: exact when a numerator
 // and denominator are powers of two, otherwise at most one bit above each
-// (so at most 2 above Bits(Pow(x, n))), for powers of at most 2^30 bits;
-// beyond, the bound is the cruder b·|n| (b the bits of the numerator or
-// denominator), and 2^62 where that overflows. x ≠ 0 when n < 0.
+// (so at most 2 above Bits(Pow(x, n))) for |n| ≤ 2^24; beyond, the bound
+// is the cruder b·|n| (b the bits of the numerator or denominator), and
+// 2^62 where that overflows. x ≠ 0 when n < 0.
 //
 // The bit length of m^k is that of the largest power of two at most m^k,
 // plus one: m^k is bounded above by (⌈m/2^s⌉·2^s)^k with s dropping all but
@@ -38,10 +38,11 @@ func powBitLen(m *big.Int, k int64) int64 {
 		return 1
 	case b > (1<<62)/k: // b·k, the bound below, would overflow
 		return 1 << 62
-	case b*k > 1<<30:
-		// |m|^k < 2^(b·k); beyond 2^30 bits a big.Float's exponent could
-		// overflow below (to +Inf, whose exponent reads 0), so the cruder
-		// bound speaks: it is at most 1/(b−1) above the bit length.
+	case k > 1<<24:
+		// |m|^k < 2^(b·k). Below, ⌈m/2^s⌉ < 2^64 is raised to the k in a
+		// big.Float, whose exponent overflows past 2^31 (to +Inf, whose
+		// exponent reads 0): for k beyond 2^24 the cruder bound speaks,
+		// at most 1/(b−1) above the bit length.
 		return b * k
 	case new(big.Int).Abs(m).TrailingZeroBits() == uint(b-1): // 2^(b−1)
 		return (b-1)*k + 1
