@@ -218,13 +218,38 @@ func callDist[In, Out comparable](dist func(In) map[Out]*big.Rat, x In) (row map
 
 // explore explores every input's runs, inputs in parallel (GOMAXPROCS
 // workers). The first error, in the order of the inputs, is returned,
-// naming its input.
+// naming its input: an error cancels only the inputs after it, so the
+// error reported does not depend on which worker was faster.
 func (m Mechanism[In, Out]) explore(ctx context.Context) ([]*Dist[Out], error) {
 	n := len(m.Inputs)
 	dists := make([]*Dist[Out], n)
 	errs := make([]error, n)
-	inner, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var mu sync.Mutex
+	first := n // the lowest input that failed
+	cancels := make([]context.CancelFunc, n)
+	start := func(i int) (context.Context, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if i >= n || i > first {
+			return nil, false
+		}
+		c, cancel := context.WithCancel(ctx)
+		cancels[i] = cancel
+		return c, true
+	}
+	fail := func(i int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		errs[i] = err
+		if i < first {
+			first = i
+			for _, cancel := range cancels[i+1:] {
+				if cancel != nil {
+					cancel()
+				}
+			}
+		}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {
@@ -233,14 +258,15 @@ func (m Mechanism[In, Out]) explore(ctx context.Context) ([]*Dist[Out], error) {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= n || inner.Err() != nil {
+				inner, ok := start(i)
+				if !ok || inner.Err() != nil {
 					return
 				}
 				x := m.Inputs[i]
 				d, err := Explore(inner, func(r *Rand) Out { return m.Run(x, r) }, m.Budget)
+				cancels[i]()
 				if err != nil {
-					errs[i] = err
-					cancel()
+					fail(i, err)
 					return
 				}
 				dists[i] = d
