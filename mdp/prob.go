@@ -63,6 +63,9 @@ func buildSched(m *MDP, stay, collapse bool) *sched {
 // The formula's state formulas must be propositional (labels, atoms, !,
 // &, |): a P or D inside a path formula is an error.
 func (m *MDP) Prob(ctx context.Context, path *verify.Formula, max bool) ([]*big.Rat, error) {
+	if !simplePath(path) {
+		return m.ltlProb(ctx, path, max)
+	}
 	return m.extreme(ctx, newSched(m, false), path, max)
 }
 

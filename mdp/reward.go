@@ -83,6 +83,8 @@ func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bo
 			v = next
 		}
 		return v, nil
+	case verify.RewardCoSafe:
+		return m.coSafeRewards(ctx, r, p.Target, max)
 	case verify.RewardReach:
 		return m.reachReward(ctx, sc, p.Target, k, max)
 	}

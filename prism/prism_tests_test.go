@@ -281,7 +281,8 @@ func modelOf(props string) string {
 // refusal: an operator, or a path formula beyond PCTL with unbounded
 // operators (LTL's G F, conjunctions of unbounded paths).
 var unsupported = []struct{ phrase, what string }{
-	{"(co-safe LTL) is not supported", "rewards of co-safe LTL paths"},
+	{"the formula must be co-safe", "rewards of LTL paths that are not co-safe"},
+	{"it needs both an unbounded U or F and an unbounded G or R", "LTL neither co-safe nor safe (G F, F G)"},
 	{"is not supported on MDPs", "total and long-run rewards on MDPs"},
 	{"an end component without reward", "Rmin with end components without reward"},
 	{"R inside a formula", "R nested in a formula"},

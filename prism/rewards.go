@@ -126,8 +126,11 @@ func (t *translator) rewardQuery(sc *scope, e *Expr, h property.Header) property
 			return nil
 		}
 	default:
-		t.unsupportedAt(sc, path, "R[ψ] for a path other than F φ, C<=k, I=k, C and S (co-safe LTL) is not supported: dpcheck computes the expected reward of those exactly")
-		return nil
+		// A co-safe LTL path: the reward earned until it is first met.
+		q.Op = verify.RewardCoSafe
+		if q.Target = t.formula(sc, p, true); q.Target == nil {
+			return nil
+		}
 	}
 	if !ok {
 		return nil

@@ -174,7 +174,7 @@ func TestRewardErrors(t *testing.T) {
 		sts = append(sts, o.Statement())
 	}
 	wantRefused := []string{
-		"p.pctl:1:7: R[ψ] for a path other than F φ, C<=k, I=k, C and S (co-safe LTL) is not supported: dpcheck computes the expected reward of those exactly",
+		"p.pctl:1:7: R[G s<2]: the reward of a path formula is the reward earned until it is first met, so the formula must be co-safe (U, F, X and bounded operators once negations are pushed inward; not G, R or W)",
 		"p.pctl:2:17: R inside a formula is not supported: ask for the expected reward as a whole property, R=? [ρ] or R<=r [ρ]",
 		"p.pctl:3:13: the old-style filter {…}{min}{max} is not supported except {\"init\"}: write R=? [ρ], which dpcheck computes at every initial state",
 	}

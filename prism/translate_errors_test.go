@@ -119,7 +119,7 @@ func TestTranslationErrors(t *testing.T) {
 		{name: "strict bound of zero", model: base, props: "P=? [ F<0 s=1 ]",
 			want: []string{"p.pctl:1:9: a time bound is 0, outside [1, 100000]"}},
 		{name: "unbounded under unbounded", model: base, props: "P=? [ G F s=1 ]",
-			want: []string{"p.pctl:1:7: G F s=1: the operands of an unbounded U, F or G must be state formulas (labels, comparisons, P…[…], D{…}[…]); use a bounded operator (F<=k, G<=k, U<=k) for the inner one"}},
+			want: []string{"p.pctl:1:7: G F s=1: it needs both an unbounded U or F and an unbounded G or R (as G F φ and F G φ do); dpcheck checks the LTL formulas that are co-safe (U, F, X and bounded operators, once negations are pushed inward) or safe (G, R, W, X and bounded operators)"}},
 		{name: "a number as a property", model: base, props: "s+1",
 			want: []string{"p.pctl:1:1: a property's condition must be a boolean (a condition), found an int"}},
 		{name: "a property referring to itself", model: base, props: "\"a\": !\"a\"",

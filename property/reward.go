@@ -117,6 +117,14 @@ func (s *RewardQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	if s.Target != nil {
 		errs = append(errs, p.preparePathOnMDP(s.Target)...)
 		s.path.Target = s.Target.resolve(p.Chain, &errs)
+		if s.Op == verify.RewardCoSafe {
+			switch t := s.path.Target; {
+			case CheckPath(s.Target) != nil:
+				p.refuse(&s.Header, CheckPath(s.Target))
+			case !verify.IsCoSafe(t):
+				p.refuse(&s.Header, errorAt(s.Target.Pos, "R[%s]: the reward of a path formula is the reward earned until it is first met, so the formula must be co-safe (U, F, X and bounded operators once negations are pushed inward; not G, R or W)", s.Target.Text))
+			}
+		}
 	}
 	if s.Reward < 0 || s.Reward >= len(p.Rewards) || p.Chain == nil || len(p.Rewards[s.Reward].State) != p.Chain.NumStates() {
 		return append(errs, errorAt(s.Pos, "the reward structure %s has no values on the model's states", s.structure()))

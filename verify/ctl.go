@@ -240,6 +240,8 @@ func (m *Checker) Prob(ctx context.Context, path *Formula) ([]*big.Rat, error) {
 				out[s] = new(big.Rat).Sub(ratOne, x)
 			}
 		}
+	case func() bool { bad, _ := unsupported(path); return bad != nil }():
+		out, err = m.ltlProb(ctx, path)
 	default:
 		out = make([]*big.Rat, m.c.NumStates())
 		for s := range out {

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"math/big"
 	"testing"
 )
 
@@ -38,4 +39,10 @@ func CheckProfileStagesCancelled(t *testing.T, a *Analysis, done context.Context
 	if _, err := profileEnvelope(done, lines); !errors.Is(err, context.Canceled) {
 		t.Errorf("profileEnvelope: %v", err)
 	}
+}
+
+// LTLProb is Pr_s(f) through the automaton and product, whichever way Prob
+// would take.
+func (m *Checker) LTLProb(ctx context.Context, f *Formula) ([]*big.Rat, error) {
+	return m.ltlProb(ctx, f)
 }

@@ -41,10 +41,17 @@ const (
 	RewardTotal
 	// RewardLongRun (S): the long-run average reward per step.
 	RewardLongRun
+	// RewardCoSafe (a co-safe LTL path ψ as Target: U, F, X and bounded
+	// operators once negations are pushed inward): the reward earned
+	// until ψ is first met — until the first prefix all of whose
+	// continuations satisfy ψ, a state formula met at the first state —
+	// and +∞ from a state where that happens with probability below 1
+	// (PRISM's rewards of co-safe LTL). F φ is RewardReach's.
+	RewardCoSafe
 )
 
 // RewardPath is the path part of a reward query: what it accumulates, the
-// target of RewardReach, the steps k of RewardCumulative and
+// target of RewardReach (the path of RewardCoSafe), the steps k of RewardCumulative and
 // RewardInstant.
 type RewardPath struct {
 	Op     RewardOp
@@ -57,6 +64,8 @@ func (p RewardPath) String() string {
 	switch p.Op {
 	case RewardReach:
 		return "F " + p.Target.Text(MaxFormulaText)
+	case RewardCoSafe:
+		return p.Target.Text(MaxFormulaText)
 	case RewardCumulative:
 		return fmt.Sprintf("C<=%d", p.K)
 	case RewardInstant:
@@ -100,6 +109,8 @@ func (m *Checker) Rewards(ctx context.Context, r Reward, p RewardPath) ([]*big.R
 		return m.recurse(ctx, p.K, r.State, nil)
 	case RewardLongRun:
 		return m.longRun(ctx, func(s int) *big.Rat { return r.Step[s] })
+	case RewardCoSafe:
+		return m.coSafeRewards(ctx, r, p.Target)
 	case RewardReach:
 		sat, err := m.Sat(ctx, p.Target)
 		if err != nil {
