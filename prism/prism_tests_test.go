@@ -282,7 +282,8 @@ func modelOf(props string) string {
 // operators (LTL's G F, conjunctions of unbounded paths).
 var unsupported = []struct{ phrase, what string }{
 	{"the formula must be co-safe", "rewards of LTL paths that are not co-safe"},
-	{"it needs both an unbounded U or F and an unbounded G or R", "LTL neither co-safe nor safe (G F, F G)"},
+	{"G F φ and F G φ need both", "LTL neither co-safe nor safe (G F, F G) on MDPs"},
+	{"sits inside a formula that is neither co-safe nor safe", "LTL with bounded operators under G F or F G"},
 	{"is not supported on MDPs", "total and long-run rewards on MDPs"},
 	{"an end component without reward", "Rmin with end components without reward"},
 	{"R inside a formula", "R nested in a formula"},

@@ -40,6 +40,7 @@ func (s *FormulaCheck) prepare(_ context.Context, p *Prepared) source.ErrorList 
 		if g := nestedOnMDP(s.Formula, false); g != nil {
 			return append(errs, errNested(g))
 		}
+		p.refuseSplitOnMDP(&s.Header, s.Formula, false)
 		var cerrs source.ErrorList
 		s.node = compileMDP(s.Formula, p.Chain, &cerrs)
 		if len(cerrs) > 0 {
@@ -101,7 +102,7 @@ func (q *pathOf) Resolved() *verify.Formula { return q.f }
 func (q *pathOf) resolve(p *Prepared, h *Header, path *Formula) source.ErrorList {
 	errs := p.checkExpectUnknown(h, false)
 	q.onMDP = p.MDP != nil
-	errs = append(errs, p.preparePathOnMDP(path)...)
+	errs = append(errs, p.preparePathOnMDP(h, path)...)
 	q.f = path.resolve(p.Chain, &errs)
 	return errs
 }

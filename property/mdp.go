@@ -78,15 +78,34 @@ func errNested(g *Formula) *source.Error {
 	return errorAt(g.Pos, "%s: P and D inside a path formula are not defined on MDPs yet: on an MDP the state formulas of a path formula must be propositional (labels, comparisons, true, false, !, &, |)", g.Text)
 }
 
-// preparePathOnMDP refuses a path formula with a P or D inside on an MDP.
-func (p *Prepared) preparePathOnMDP(path *Formula) source.ErrorList {
+// preparePathOnMDP refuses a path formula with a P or D inside on an MDP
+// (an error), and the statement h of an LTL path formula that is neither
+// co-safe nor safe.
+func (p *Prepared) preparePathOnMDP(h *Header, path *Formula) source.ErrorList {
 	if p.MDP == nil {
 		return nil
 	}
 	if g := nestedOnMDP(path, true); g != nil {
 		return source.ErrorList{errNested(g)}
 	}
+	p.refuseSplitOnMDP(h, path, true)
 	return nil
+}
+
+// refuseSplitOnMDP refuses the statement h when a path formula of f (f a
+// path formula when inPath) is neither co-safe nor safe: on a Markov chain
+// dpcheck splits the chain on its inner operators, which an MDP's
+// schedulers forbid.
+func (p *Prepared) refuseSplitOnMDP(h *Header, f *Formula, inPath bool) {
+	if inPath {
+		if g := f.shape(map[*verify.Formula]*Formula{}); !g.IsState() && verify.NeedsSplit(g) {
+			p.refuse(h, errorAt(f.Pos, "%s: on MDPs dpcheck checks the LTL formulas that are co-safe (U, F, X and bounded operators once negations are pushed inward) or safe (G, R, W, X and bounded operators); G F φ and F G φ need both", f.Text))
+		}
+		return
+	}
+	for _, a := range f.Args {
+		p.refuseSplitOnMDP(h, a, f.Op == verify.OpProb)
+	}
 }
 
 // IsMDP reports whether the model is a Markov decision process.

@@ -115,7 +115,7 @@ func (s *RewardQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 	s.onMDP = p.MDP != nil
 	s.path = verify.RewardPath{Op: s.Op, K: s.K}
 	if s.Target != nil {
-		errs = append(errs, p.preparePathOnMDP(s.Target)...)
+		errs = append(errs, p.preparePathOnMDP(&s.Header, s.Target)...)
 		s.path.Target = s.Target.resolve(p.Chain, &errs)
 		if s.Op == verify.RewardCoSafe {
 			switch t := s.path.Target; {

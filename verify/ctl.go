@@ -40,6 +40,9 @@ type Checker struct {
 	leaves map[int][]*big.Rat
 	memo   map[memoKey]*big.Rat
 	forms  map[int]*Formula
+	// refinements counts the LTL refinements made on this checker, whose
+	// atoms it must never confuse with another's (ltl_refine.go).
+	refinements int
 }
 
 type memoKey struct {
@@ -241,7 +244,11 @@ func (m *Checker) Prob(ctx context.Context, path *Formula) ([]*big.Rat, error) {
 			}
 		}
 	case func() bool { bad, _ := unsupported(path); return bad != nil }():
-		out, err = m.ltlProb(ctx, path)
+		if ltlSupported(path) {
+			out, err = m.ltlProb(ctx, path)
+		} else {
+			out, err = m.ltlGeneral(ctx, path)
+		}
 	default:
 		out = make([]*big.Rat, m.c.NumStates())
 		for s := range out {

@@ -309,8 +309,8 @@ func Unsupported(f *Formula) (*Formula, string) {
 		}
 		return nil, ""
 	}
-	if bad, _ := unsupported(f); bad != nil && !ltlSupported(f) {
-		return f, "it needs both an unbounded U or F and an unbounded G or R (as G F φ and F G φ do); dpcheck checks the LTL formulas that are co-safe (U, F, X and bounded operators, once negations are pushed inward) or safe (G, R, W, X and bounded operators)"
+	if bad, _ := unsupported(f); bad != nil && !ltlSupported(f) && !splittable(f) {
+		return f, errSplitBounded
 	}
 	return nil, ""
 }

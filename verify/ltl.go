@@ -651,6 +651,11 @@ func IsCoSafe(f *Formula) bool {
 	return !r
 }
 
+// NeedsSplit reports whether the path formula f is neither co-safe nor
+// safe (G F φ, F G φ): a Markov chain is split on its inner operators to
+// check it, which an MDP does not allow.
+func NeedsSplit(f *Formula) bool { return !ltlSupported(f) }
+
 // ltlSupported reports whether the product checks f: it is co-safe or
 // safe.
 func ltlSupported(f *Formula) bool {

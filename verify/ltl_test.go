@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,9 +243,15 @@ func TestLTLKnown(t *testing.T) {
 			}
 		}
 	}
-	// G F win is neither co-safe nor safe.
-	if _, err := c.Prob(ctx, verify.Globally(verify.Eventually(win, -1), -1)); !errors.Is(err, verify.ErrFormula) || !strings.Contains(err.Error(), "co-safe") {
-		t.Errorf("G F win: %v, want a refusal naming the fragments", err)
+	// G F win is neither co-safe nor safe: the chain is split on F win.
+	// G F a holds where an absorbing a-state is reached: Pr(F win).
+	gf, err := c.Prob(ctx, verify.Globally(verify.Eventually(win, -1), -1))
+	if err != nil || gf[id["a"]].Cmp(r("1/2")) != 0 || gf[id["win"]].Cmp(r("1")) != 0 || gf[id["lose"]].Sign() != 0 {
+		t.Errorf("G F win: %v, %v; want 1/2 from a, 1 from win, 0 from lose", gf, err)
+	}
+	// With a bounded operator inside, the split is refused.
+	if _, err := c.Prob(ctx, verify.Globally(verify.Eventually(verify.Eventually(win, 1), -1), -1)); !errors.Is(err, verify.ErrFormula) || !strings.Contains(err.Error(), "bounded operator") {
+		t.Errorf("G F F<=1 win: %v, want a refusal naming the bounded operator", err)
 	}
 }
 
@@ -260,4 +267,124 @@ func evalRat(t *testing.T, s string) *big.Rat {
 		sum.Add(sum, prod)
 	}
 	return sum
+}
+
+// TestLTLRecurrence: on random chains with cycles, Boolean combinations of
+// G F x and F G y through the split chain and product equal the closed
+// form: the probability of reaching a bottom component B in which they
+// hold (G F x when some state of B has x, F G y when every one has y),
+// the components found here by reachability alone.
+func TestLTLRecurrence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 3))
+	a, b := verify.Label("a"), verify.Label("b")
+	GF := func(f *verify.Formula) *verify.Formula { return verify.Globally(verify.Eventually(f, -1), -1) }
+	FG := func(f *verify.Formula) *verify.Formula { return verify.Eventually(verify.Globally(f, -1), -1) }
+	type form struct {
+		f     *verify.Formula
+		holds func(has func(l string) bool, all func(l string) bool) bool
+	}
+	forms := []form{
+		{GF(a), func(has, all func(string) bool) bool { return has("a") }},
+		{FG(a), func(has, all func(string) bool) bool { return all("a") }},
+		{verify.And(GF(a), FG(b)), func(has, all func(string) bool) bool { return has("a") && all("b") }},
+		{verify.Or(GF(b), FG(verify.Not(a))), func(has, all func(string) bool) bool { return has("b") || !has("a") }},
+		{verify.Not(GF(verify.And(a, b))), func(has, all func(string) bool) bool { return !has("ab") }},
+	}
+	for range 40 {
+		const n = 7
+		succ := make([][]int, n)
+		labels := make([][]string, n)
+		for s := range n {
+			for _, l := range []string{"a", "b"} {
+				if rng.IntN(2) == 0 {
+					labels[s] = append(labels[s], l)
+				}
+			}
+			succ[s] = rng.Perm(n)[:1+rng.IntN(2)]
+		}
+		reach := func(s int) []bool {
+			seen := make([]bool, n)
+			stack := []int{s}
+			seen[s] = true
+			for len(stack) > 0 {
+				u := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, v := range succ[u] {
+					if !seen[v] {
+						seen[v] = true
+						stack = append(stack, v)
+					}
+				}
+			}
+			return seen
+		}
+		// bottom[s]: s lies in a bottom component, the states it reaches.
+		bottom := make([][]bool, n)
+		for s := range n {
+			rs := reach(s)
+			in := true
+			for u := range n {
+				if rs[u] && !reach(u)[s] {
+					in = false
+				}
+			}
+			if in {
+				bottom[s] = rs
+			}
+		}
+		for _, fm := range forms {
+			bld := chain.NewBuilder()
+			for s := range n {
+				ls := slices.Clone(labels[s])
+				if bottom[s] != nil {
+					has := func(l string) bool {
+						for u := range n {
+							if bottom[s][u] && (l == "ab" && slices.Contains(labels[u], "a") && slices.Contains(labels[u], "b") || slices.Contains(labels[u], l)) {
+								return true
+							}
+						}
+						return false
+					}
+					all := func(l string) bool {
+						for u := range n {
+							if bottom[s][u] && !slices.Contains(labels[u], l) {
+								return false
+							}
+						}
+						return true
+					}
+					if fm.holds(has, all) {
+						ls = append(ls, "good")
+					}
+				}
+				bld.AddState(fmt.Sprint(s), nil, ls...)
+			}
+			for s := range n {
+				for i, t := range succ[s] {
+					bld.AddTransition(s, t, big.NewRat(int64(i+1), int64(len(succ[s])*(len(succ[s])+1)/2)))
+				}
+			}
+			c, err := bld.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := verify.NewChecker(c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Prob(context.Background(), fm.f)
+			if err != nil {
+				t.Fatalf("%s: %v", fm.f, err)
+			}
+			want, err := m.Prob(context.Background(), verify.Eventually(verify.Label("good"), -1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for s := range n {
+				if got[s].Cmp(want[s]) != 0 {
+					t.Fatalf("Pr_%d(%s) = %s, want %s (reaching a bottom component where it holds)", s, fm.f, got[s].RatString(), want[s].RatString())
+				}
+			}
+		}
+	}
 }
