@@ -116,3 +116,69 @@ func (g graphView) Edge(uid, vid int64) graph.Edge {
 	}
 	return Edge{F: simple.Node(uid), T: simple.Node(vid), P: g.c.Prob(int(uid), int(vid))}
 }
+
+// Adjacency is a directed graph given by the successors of each node
+// (nodes 0 … len−1): a product of a chain with an automaton, say, whose
+// strongly connected components gonum's algorithms find through Graph.
+type Adjacency [][]int
+
+// Graph returns a read-only view of a implementing graph.Directed.
+func (a Adjacency) Graph() graph.Directed { return &adjView{succ: a} }
+
+type adjView struct {
+	succ Adjacency
+	pred [][]int // made by the first call of To
+}
+
+func (g *adjView) has(id int64) bool { return id >= 0 && id < int64(len(g.succ)) }
+
+func (g *adjView) Node(id int64) graph.Node {
+	if !g.has(id) {
+		return nil
+	}
+	return simple.Node(id)
+}
+
+func (g *adjView) Nodes() graph.Nodes {
+	if len(g.succ) == 0 {
+		return graph.Empty
+	}
+	return iterator.NewImplicitNodes(0, len(g.succ), func(id int) graph.Node { return simple.Node(id) })
+}
+
+func (g *adjView) From(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	return nodesOf(g.succ[id])
+}
+
+func (g *adjView) To(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	if g.pred == nil {
+		g.pred = make([][]int, len(g.succ))
+		for u, ts := range g.succ {
+			for _, t := range ts {
+				g.pred[t] = append(g.pred[t], u)
+			}
+		}
+	}
+	return nodesOf(g.pred[id])
+}
+
+func (g *adjView) HasEdgeFromTo(uid, vid int64) bool {
+	return g.has(uid) && g.has(vid) && slices.Contains(g.succ[uid], int(vid))
+}
+
+func (g *adjView) HasEdgeBetween(xid, yid int64) bool {
+	return g.HasEdgeFromTo(xid, yid) || g.HasEdgeFromTo(yid, xid)
+}
+
+func (g *adjView) Edge(uid, vid int64) graph.Edge {
+	if !g.HasEdgeFromTo(uid, vid) {
+		return nil
+	}
+	return simple.Edge{F: simple.Node(uid), T: simple.Node(vid)}
+}

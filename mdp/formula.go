@@ -170,11 +170,7 @@ func (f *forms) leaf(ctx context.Context, g *verify.Formula) (int, error) {
 	if id, ok := f.leafOf[key]; ok {
 		return id, nil
 	}
-	ch, err := verify.NewChecker(f.m.Frame, nil)
-	if err != nil {
-		return 0, err
-	}
-	sat, err := ch.Sat(ctx, g)
+	sat, err := f.m.Sat(ctx, g)
 	if err != nil {
 		return 0, err
 	}

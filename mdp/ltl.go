@@ -3,6 +3,7 @@ package mdp
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -37,16 +38,7 @@ func simplePath(path *verify.Formula) bool {
 
 // automaton returns the automaton of path over m's states.
 func (m *MDP) automaton(ctx context.Context, path *verify.Formula) (*verify.Automaton, error) {
-	ch, err := verify.NewChecker(m.Frame, nil)
-	if err != nil {
-		return nil, err
-	}
-	return verify.NewAutomaton(ctx, path, m.NumStates(), func(g *verify.Formula) ([]bool, error) {
-		if !isPropositional(g) {
-			return nil, errUnsupported(g, "the state formulas of a path formula must be propositional (labels, atoms, !, &, |) in Pmin, Pmax and P~p on MDPs")
-		}
-		return ch.Sat(ctx, g)
-	})
+	return verify.NewAutomaton(ctx, path, m.NumStates(), func(g *verify.Formula) ([]bool, error) { return m.Sat(ctx, g) })
 }
 
 // product returns the product of m with a: the choices of every pair
@@ -166,6 +158,82 @@ func (m *MDP) coSafeRewards(ctx context.Context, r Reward, path *verify.Formula,
 	out := make([]*big.Rat, m.NumStates())
 	for s := range out {
 		out[s] = v[p.Start[s]]
+	}
+	return out, nil
+}
+
+// Sat decides the propositional state formula f (labels, atoms, !, &, |,
+// and E[ψ] and A[ψ] over the MDP's transition graph: the union of its
+// choices, a state without a choice staying where it is) at every state.
+// P and D inside are refused.
+func (m *MDP) Sat(ctx context.Context, f *verify.Formula) ([]bool, error) {
+	if !isPropositional(f) {
+		return nil, errUnsupported(f, "the state formulas of a path formula must be propositional (labels, atoms, !, &, |, E[…], A[…]) on MDPs")
+	}
+	ch, err := verify.NewChecker(m.Frame, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.sat(ctx, ch, f)
+}
+
+func (m *MDP) sat(ctx context.Context, ch *verify.Checker, f *verify.Formula) ([]bool, error) {
+	if !f.Uses(verify.OpExists) && !f.Uses(verify.OpForall) {
+		return ch.Sat(ctx, f)
+	}
+	n := m.NumStates()
+	args := make([][]bool, len(f.Args))
+	if f.Op == verify.OpNot || f.Op == verify.OpAnd || f.Op == verify.OpOr {
+		for i, g := range f.Args {
+			var err error
+			if args[i], err = m.sat(ctx, ch, g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]bool, n)
+	switch f.Op {
+	case verify.OpNot:
+		for s := range out {
+			out[s] = !args[0][s]
+		}
+	case verify.OpAnd, verify.OpOr:
+		for s := range out {
+			out[s] = f.Op == verify.OpAnd
+			for _, a := range args {
+				if f.Op == verify.OpAnd {
+					out[s] = out[s] && a[s]
+				} else {
+					out[s] = out[s] || a[s]
+				}
+			}
+		}
+	case verify.OpExists, verify.OpForall:
+		path := f.Args[0]
+		if f.Op == verify.OpForall {
+			path = verify.Not(path)
+		}
+		succ := func(s int) []int {
+			if len(m.Choices[s]) == 0 {
+				return []int{s}
+			}
+			var to []int
+			for _, c := range m.Choices[s] {
+				for _, t := range c.To {
+					if !slices.Contains(to, t) {
+						to = append(to, t)
+					}
+				}
+			}
+			return to
+		}
+		e, err := verify.ExistsPath(ctx, n, succ, path, func(g *verify.Formula) ([]bool, error) { return m.sat(ctx, ch, g) })
+		if err != nil {
+			return nil, err
+		}
+		for s := range out {
+			out[s] = e[s] != (f.Op == verify.OpForall)
+		}
 	}
 	return out, nil
 }

@@ -75,11 +75,7 @@ func (m *MDP) extreme(ctx context.Context, sc *sched, path *verify.Formula, max 
 		if !isPropositional(g) {
 			return nil, errUnsupported(g, "the operands of X and U must be propositional state formulas (labels, atoms, !, &, |) in Pmin, Pmax and P~p on MDPs")
 		}
-		ch, err := verify.NewChecker(m.Frame, nil)
-		if err != nil {
-			return nil, err
-		}
-		return ch.Sat(ctx, g)
+		return m.Sat(ctx, g)
 	}
 	switch path.Op {
 	case verify.OpNot:

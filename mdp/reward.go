@@ -94,14 +94,10 @@ func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bo
 // reachReward is Rmin or Rmax [F target].
 func (m *MDP) reachReward(ctx context.Context, sc *sched, target *verify.Formula, k func(s, ri int) *big.Rat, max bool) ([]*big.Rat, error) {
 	n := m.NumStates()
-	ch, err := verify.NewChecker(m.Frame, nil)
-	if err != nil {
-		return nil, err
-	}
 	if !isPropositional(target) {
 		return nil, errUnsupported(target, "the target of R[F φ] on an MDP must be a propositional state formula (labels, atoms, !, &, |)")
 	}
-	yes, err := ch.Sat(ctx, target)
+	yes, err := m.Sat(ctx, target)
 	if err != nil {
 		return nil, err
 	}

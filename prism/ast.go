@@ -309,11 +309,12 @@ const (
 	EOldFilter   // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
 	ETemporal    // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
 	EUntil       // Args[0] U Args[1] (Text "", or "W" weak until, "R" release), Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of the operator
-	EUnsupported // a construct dpcheck does not check (R, E, A, multi, C, I), read to its end: Text says why
+	EUnsupported // a construct dpcheck does not check (multi, C, I outside R), read to its end: Text says why
 	ESteady      // S Text [ Args[1] ]: Text "=" for S=? (Args[0] nil), else "<", "<=", ">", ">=" with the bound Args[0]
 	EReward      // R Text [ Args[1] ]: Text as for EProb ("=", "min=", "max=", or a comparison with the bound Args[0]); Args[2] the old-style filter or nil; Args[3] the structure ({"name"}: an ELabel; {expr}: its index) or nil
 	ERewardPath  // the path of R: Text "C<=" or "I=" with the steps Args[0], "C" or "S"
 	ETimeBound   // the time bound of F, G or U: Text ∈ {"<=", "<", ">=", ">", "="} with Args[0], or "[]" with Args[0], Args[1] (F[a,b])
+	EPathQuant   // Text [ Args[0] ]: Text "E" (some path satisfies the path formula Args[0]) or "A" (every path does)
 )
 
 var opNames = [...]string{
@@ -322,6 +323,7 @@ var opNames = [...]string{
 	EIff: "Iff", EImplies: "Implies", EITE: "ITE", ECall: "Call", EUnknown: "Unknown", EProb: "Prob",
 	EDP: "DP", EFilter: "Filter", EOldFilter: "OldFilter", ETemporal: "Temporal", EUntil: "Until",
 	ETimeBound: "TimeBound", EReward: "Reward", ERewardPath: "RewardPath", ESteady: "Steady", EUnsupported: "Unsupported",
+	EPathQuant: "PathQuant",
 }
 
 // String returns the name of the operator ("Sum", "Prob", …).

@@ -335,6 +335,8 @@ func (t *translator) expr(sc *scope, e *Expr) (val, bool) {
 		t.errAt(sc, e, "P…[…] is a property: it cannot appear in a model, or inside a number")
 	case ESteady:
 		t.errAt(sc, e, "S…[…] is a property: it cannot appear in a model, or inside a number")
+	case EPathQuant:
+		t.errAt(sc, e, "%s[…] is a property: it cannot appear in a model, or inside a number", e.Text)
 	case EReward:
 		t.errAt(sc, e, "R…[…] is a property: it cannot appear in a model, or inside a number")
 	case EDP:

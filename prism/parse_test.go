@@ -63,11 +63,10 @@ func parseProps(t *testing.T, rel string) *prism.PropertiesFile {
 
 // refusedExternal are the external files the parser refuses, with the
 // exact error (the first, where parsing stops): they use what dpcheck does
-// not support — CTL's E, multi-objective properties. PRISM's regression tests (prism_tests) are
+// not support — multi-objective properties. PRISM's regression tests (prism_tests) are
 // mostly such files; TestPRISMRegressionTests checks their properties
 // one by one.
 var refusedExternal = map[string]string{
-	"prism_tests/dtmcs/ltl/lec17dtmc.pm.nonprob.props": "5:1: E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)",
 	"prism_tests/mdps/rewards/total-reward-2.nm.props": "12:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one",
 	"prism_tests/mdps/rewards/total-reward-3.nm.props": "12:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one",
 }

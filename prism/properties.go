@@ -331,7 +331,7 @@ func (t *translator) pure(e *Expr) bool {
 	defer func() { t.pureDepth-- }()
 	p := true
 	switch e.Op {
-	case ELabel, EProb, ESteady, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter, ETimeBound, EReward, ERewardPath:
+	case ELabel, EProb, ESteady, EDP, EFilter, ETemporal, EUntil, EUnknown, EOldFilter, ETimeBound, EReward, ERewardPath, EPathQuant:
 		p = false
 	case EName:
 		if f := t.formulas[e.Text]; f != nil && !t.expanding[e.Text] {
@@ -427,6 +427,16 @@ func (t *translator) formula(sc *scope, e *Expr, path bool) *property.Formula {
 			return nil
 		}
 		f.Op, f.Eps, f.Delta, f.Args = verify.OpDP, eps, delta, []*property.Formula{p}
+		return f
+	case EPathQuant:
+		p := t.pathFormula(sc, e.Args[0])
+		if p == nil {
+			return nil
+		}
+		f.Op, f.Args = verify.OpExists, []*property.Formula{p}
+		if e.Text == "A" {
+			f.Op = verify.OpForall
+		}
 		return f
 	case EFilter:
 		t.errAt(sc, e, "filter(…) stands for a whole property only")

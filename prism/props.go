@@ -108,8 +108,6 @@ func (p *parser) unsupported(why string) *Expr {
 		}
 		p.probRelation(w, "ρ", "the expected reward")
 		p.balancedOpen("[")
-	case "E", "A":
-		p.balancedOpen("[")
 	case "multi":
 		p.balancedOpen("(")
 	case "C", "I":
@@ -170,10 +168,8 @@ func (p *parser) property() *Expr {
 		return p.reward()
 	case "S":
 		return p.steady()
-	case "E":
-		return p.unsupported("E (there is a path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
-	case "A":
-		return p.unsupported("A (every path) is not supported: dpcheck computes probabilities of paths exactly (P, D, filter)")
+	case "E", "A":
+		return p.quantifier()
 	case "C", "I":
 		p.Fail(start, "%s is a path of a reward property: write R=? [%s]", w, map[string]string{"C": "C<=k", "I": "I=k"}[w])
 	case "W":
@@ -285,6 +281,17 @@ func (p *parser) steady() *Expr {
 	phi := p.sub(true, false, "a state formula")
 	p.expect("]", "")
 	return p.node(ESteady, start, rel, bound, phi)
+}
+
+// quantifier parses E [ψ] and A [ψ].
+func (p *parser) quantifier() *Expr {
+	start, w := p.Tok.Off, p.Tok.Text
+	p.enter() // past E or A
+	defer p.Unnest()
+	p.expect("[", "")
+	path := p.sub(true, true, "a path formula")
+	p.expect("]", "")
+	return p.node(EPathQuant, start, w, path)
 }
 
 // prob parses P~p [ψ], P=? [ψ], Pmin=? [ψ], Pmax=? [ψ] (also P min=?).

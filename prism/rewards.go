@@ -147,7 +147,7 @@ func hasPath(e *Expr) bool {
 	switch e.Op {
 	case ETemporal, EUntil:
 		return true
-	case EProb, ESteady, EReward, EDP, EFilter:
+	case EProb, ESteady, EReward, EDP, EFilter, EPathQuant:
 		return false
 	}
 	for _, a := range e.Args {

@@ -127,11 +127,7 @@ func (s *FilterQuery) evaluate(ctx context.Context, e *Env, o *FilterOutcome) er
 			}
 			return m.Sat(ctx, f)
 		}
-		m, err := verify.NewChecker(c, nil)
-		if err != nil {
-			return nil, err
-		}
-		return m.Sat(ctx, f)
+		return e.p.MDP.Sat(ctx, f)
 	}
 	var nums, other []*big.Rat // other: the other extreme, where they must agree
 	var bools []bool

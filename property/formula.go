@@ -153,6 +153,10 @@ func build(f *Formula, args []*verify.Formula) *verify.Formula {
 		return verify.Prob(f.Cmp, f.Bound, args[0])
 	case verify.OpSteady:
 		return verify.Steady(args[0])
+	case verify.OpExists:
+		return verify.Exists(args[0])
+	case verify.OpForall:
+		return verify.Forall(args[0])
 	}
 	return verify.DP(f.Eps, f.Delta, args[0])
 }

@@ -330,7 +330,7 @@ type mdpNode struct {
 	f    *Formula
 	cond *expr.Compiled
 	args []*mdpNode
-	path *verify.Formula
+	path *verify.Formula // P's and D's path; E[…] and A[…] whole
 }
 
 // compileMDP compiles the state formula f against the frame c.
@@ -345,6 +345,8 @@ func compileMDP(f *Formula, c *chain.Chain, errs *source.ErrorList) *mdpNode {
 		n.cond = cond
 	case verify.OpProb, verify.OpDP:
 		n.path = f.Args[0].resolve(c, errs)
+	case verify.OpExists, verify.OpForall:
+		n.path = f.resolve(c, errs)
 	case verify.OpNot, verify.OpAnd, verify.OpOr:
 		for _, a := range f.Args {
 			n.args = append(n.args, compileMDP(a, c, errs))
@@ -372,6 +374,10 @@ type MDPAtom struct {
 	// Result is a D's, as mdp.CheckD returned it (nil for a D at an input
 	// without neighbours, or when no input has one: it holds).
 	Result *mdp.Result
+	// Quantifier is "E" or "A" for E[ψ] and A[ψ], decided over the paths
+	// of the transition graph (Verdict Holds or Violated; at every input,
+	// WorstState is an input where it is violated).
+	Quantifier string
 }
 
 // MDPFormulaOutcome is the verdict of check φ on an MDP: φ holds (every
@@ -406,6 +412,7 @@ type mdpEval struct {
 	e     *Env
 	pairs [][2]int // the neighbouring pairs
 	probs map[*mdpNode][]*big.Rat
+	sats  map[*mdpNode][]bool // of E[…] and A[…]
 	// dPair are D's results over every pair (index -1) and, when it does
 	// not hold for all of them at once, pair by pair (by index in the
 	// neighbours).
@@ -539,6 +546,12 @@ func (v *mdpEval) at(n *mdpNode, s int) (tri, error) {
 			return triFalse, err
 		}
 		return triOf(exact.CmpHolds(f.Cmp, p[s].Cmp(f.Bound))), nil
+	case verify.OpExists, verify.OpForall:
+		sat, err := memo(v.sats, n, func() ([]bool, error) { return v.e.p.MDP.Sat(v.ctx, n.path) })
+		if err != nil {
+			return triFalse, err
+		}
+		return triOf(sat[s]), nil
 	case verify.OpDP:
 		r, err := v.dAtInput(n, s)
 		switch {
@@ -561,9 +574,9 @@ func triOf(b bool) tri {
 	return triFalse
 }
 
-// atoms lists the P and D nodes of n, in the order of the formula.
+// atoms lists the P, D, E and A nodes of n, in the order of the formula.
 func atoms(n *mdpNode, out []*mdpNode) []*mdpNode {
-	if n.f.Op == verify.OpProb || n.f.Op == verify.OpDP {
+	if n.f.Op == verify.OpProb || n.f.Op == verify.OpDP || n.f.Op == verify.OpExists || n.f.Op == verify.OpForall {
 		return append(out, n)
 	}
 	for _, a := range n.args {
@@ -580,7 +593,7 @@ func (s *FormulaCheck) formulaOnMDP(ctx context.Context, e *Env) Outcome {
 		o.fail(err)
 		return o
 	}
-	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, dPair: map[nodePair]*mdp.Result{}}
+	v := &mdpEval{ctx: ctx, e: e, pairs: pairs, probs: map[*mdpNode][]*big.Rat{}, sats: map[*mdpNode][]bool{}, dPair: map[nodePair]*mdp.Result{}}
 	c := e.p.Chain
 	ins := c.Inputs()
 	o.Inputs = len(ins)
@@ -626,6 +639,28 @@ func (v *mdpEval) describe(n *mdpNode, s int) (MDPAtom, bool) {
 	if s >= 0 {
 		si := stateInfo(c, s)
 		a.State = &si
+	}
+	if n.f.Op == verify.OpExists || n.f.Op == verify.OpForall {
+		sat, ok := v.sats[n]
+		if !ok {
+			return a, false
+		}
+		a.Quantifier, a.Verdict = map[verify.Op]string{verify.OpExists: "E", verify.OpForall: "A"}[n.f.Op], mdp.Holds
+		ins := []int{s}
+		if s < 0 {
+			ins = c.Inputs()
+		}
+		for _, in := range ins {
+			if !sat[in] {
+				a.Verdict = mdp.Violated
+				if s < 0 {
+					si := stateInfo(c, in)
+					a.WorstState = &si
+				}
+				break
+			}
+		}
+		return a, true
 	}
 	if n.f.Op == verify.OpProb {
 		p, ok := v.probs[n]

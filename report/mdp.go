@@ -298,6 +298,17 @@ func formulaDelta(o *property.MDPFormulaOutcome) *mdp.Result {
 // writeAtom writes how a P or D of a check on an MDP was decided.
 func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 	in := pad + "  "
+	if a.Quantifier != "" {
+		where := " at every input"
+		switch {
+		case a.State != nil:
+			where = " at " + a.State.String()
+		case a.WorstState != nil:
+			where = " at " + a.WorstState.String()
+		}
+		printf(w, "%s%s: %s%s, over the paths of the transition graph (every scheduler's)\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), where)
+		return
+	}
 	if a.Extreme == "" && a.Result == nil {
 		if a.State == nil {
 			printf(w, "%s%s: holds: no input has a neighbour\n", in, a.Formula)
@@ -412,11 +423,14 @@ type MDPAtomDoc struct {
 	Worst   *StateDoc `json:"worst_state,omitempty"`
 	// Result is a D's.
 	Result *MDPDoc `json:"result,omitempty"`
+	// Quantifier is "E" or "A" for E[ψ] and A[ψ] (over the paths of the
+	// transition graph); Worst is then an input where it fails.
+	Quantifier string `json:"quantifier,omitempty"`
 }
 
 func atomDoc(a property.MDPAtom, info func(int) verify.StateInfo) MDPAtomDoc {
 	d := MDPAtomDoc{Formula: a.Formula, Verdict: a.Verdict.String(), Extreme: a.Extreme, Pr: optRat(a.Pr),
-		State: opt(a.State, stateDoc), Worst: opt(a.WorstState, stateDoc)}
+		State: opt(a.State, stateDoc), Worst: opt(a.WorstState, stateDoc), Quantifier: a.Quantifier}
 	if a.Result != nil {
 		d.Result = resultDoc(a.Result, info, true, true)
 	}

@@ -187,6 +187,19 @@ func (m *Checker) Sat(ctx context.Context, f *Formula) ([]bool, error) {
 				}
 			}
 		}
+	case OpExists, OpForall:
+		path := f.Args[0]
+		if f.Op == OpForall {
+			path = Not(path)
+		}
+		succ := func(s int) []int { to, _ := m.c.Row(s); return to }
+		e, err := ExistsPath(ctx, n, succ, path, func(g *Formula) ([]bool, error) { return m.Sat(ctx, g) })
+		if err != nil {
+			return nil, err
+		}
+		for s := range out {
+			out[s] = e[s] != (f.Op == OpForall)
+		}
 	default:
 		return nil, fmt.Errorf("%w: %s is a path formula; use it inside P…[…] or D{…}[…]", ErrFormula, f)
 	}

@@ -30,6 +30,11 @@ const (
 	// φ-states (P~p[S[φ]] is S~p[φ]); φ is a state formula, and S stands
 	// alone under P.
 	OpSteady
+	// OpExists is E[ψ]: some path from the state satisfies ψ (PRISM's E,
+	// over the transition graph, probabilities aside).
+	OpExists
+	// OpForall is A[ψ]: every path from the state satisfies ψ.
+	OpForall
 )
 
 // MaxFormulaText bounds the text of a formula quoted in an explanation:
@@ -102,6 +107,12 @@ func Eventually(f *Formula, bound int) *Formula { return Until(True(), f, bound)
 
 // Globally is G f = !F !f (G<=bound f when bound ≥ 0).
 func Globally(f *Formula, bound int) *Formula { return Not(Eventually(Not(f), bound)) }
+
+// Exists is E[path]: some path from the state satisfies path.
+func Exists(path *Formula) *Formula { return &Formula{Op: OpExists, Args: []*Formula{path}} }
+
+// Forall is A[path]: every path from the state satisfies path.
+func Forall(path *Formula) *Formula { return &Formula{Op: OpForall, Args: []*Formula{path}} }
 
 // Steady is S[f]: the long-run fraction of time in f-states, as the path
 // of P (Prob("=", …) is not needed: Checker.Prob returns its vector).
@@ -248,8 +259,8 @@ func (f *Formula) write(b *fwriter) {
 		b.WriteString("P" + f.Cmp + f.Bound.RatString() + "[")
 		f.Args[0].write(b)
 		b.WriteString("]")
-	case OpSteady:
-		b.WriteString("S[")
+	case OpSteady, OpExists, OpForall:
+		b.WriteString(map[Op]string{OpSteady: "S", OpExists: "E", OpForall: "A"}[f.Op] + "[")
 		f.Args[0].write(b)
 		b.WriteString("]")
 	case OpDP:
@@ -280,7 +291,7 @@ func bound(lo, k int) string {
 // formulaWords are identifiers that mean something else in a formula: a
 // label with such a name prints quoted, so that it is told apart from the
 // constant or operator (String also keys the checker's memo).
-var formulaWords = []string{"true", "false", "X", "F", "G", "U", "P", "D"}
+var formulaWords = []string{"true", "false", "X", "F", "G", "U", "P", "D", "E", "A", "S"}
 
 func isIdent(s string) bool {
 	for i, r := range s {

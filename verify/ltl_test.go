@@ -87,8 +87,20 @@ func randomLTL(rng *rand.Rand, depth int) *verify.Formula {
 // lassoEval evaluates f at position i of the word w[0] w[1] … w[m-1]
 // w[m-1] … (the last letter forever), straight from LTL's semantics.
 func lassoEval(c *chain.Chain, f *verify.Formula, w []int, i int) bool {
+	return loopEval(c, f, w, len(w)-1, i)
+}
+
+// loopEval evaluates f at position i of the word w[:ls] (w[ls:])^ω.
+func loopEval(c *chain.Chain, f *verify.Formula, w []int, ls, i int) bool {
 	m := len(w)
-	at := func(j int) int { return w[min(j, m-1)] }
+	norm := func(j int) int {
+		if j < m {
+			return j
+		}
+		return ls + (j-ls)%(m-ls)
+	}
+	at := func(j int) int { return w[norm(j)] }
+	lassoEval := func(c *chain.Chain, f *verify.Formula, w []int, j int) bool { return loopEval(c, f, w, ls, norm(j)) }
 	switch f.Op {
 	case verify.OpTrue:
 		return true
@@ -113,10 +125,10 @@ func lassoEval(c *chain.Chain, f *verify.Formula, w []int, i int) bool {
 		}
 		return false
 	case verify.OpNext:
-		return lassoEval(c, f.Args[0], w, min(i+f.K, m-1+f.K))
+		return lassoEval(c, f.Args[0], w, i+f.K)
 	case verify.OpUntil:
-		// Positions past m-1 all see the same suffix: looking m+lo
-		// positions beyond i covers every distinct one.
+		// Positions repeat with the loop: looking m+lo positions beyond
+		// i covers every distinct one.
 		hi := i + f.Lo + m + 2
 		if f.K >= 0 {
 			hi = i + f.K
@@ -387,4 +399,92 @@ func TestLTLRecurrence(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestExistsAgainstLassos: E[ψ] and A[ψ] of random LTL formulas on random
+// small graphs equal the search of every lasso path (a prefix and a loop
+// of at most 7 states) evaluated directly: an ω-regular property that
+// some path satisfies is satisfied by such a lasso.
+func TestExistsAgainstLassos(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 4))
+	ctx := context.Background()
+	checked := 0
+	for range 50 {
+		const n = 4
+		bld := chain.NewBuilder()
+		for s := range n {
+			var ls []string
+			for _, l := range []string{"a", "b"} {
+				if rng.IntN(2) == 0 {
+					ls = append(ls, l)
+				}
+			}
+			bld.AddState(fmt.Sprint(s), nil, ls...)
+		}
+		for s := range n {
+			to := rng.Perm(n)[:1+rng.IntN(2)]
+			for _, u := range to {
+				bld.AddTransition(s, u, big.NewRat(1, int64(len(to))))
+			}
+		}
+		c, err := bld.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := verify.NewChecker(c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 8 {
+			f := randomLTL(rng, 2+rng.IntN(2))
+			e, err := m.Sat(ctx, verify.Exists(f))
+			if errors.Is(err, verify.ErrFormula) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("E[%s]: %v", f, err)
+			}
+			a, err := m.Sat(ctx, verify.Forall(f))
+			if err != nil {
+				t.Fatalf("A[%s]: %v", f, err)
+			}
+			for s := range n {
+				some, every := lassos(c, f, s, 7)
+				if e[s] != some || a[s] != every {
+					t.Fatalf("state %d, %s: E %t A %t, the lassos say %t and %t", s, f, e[s], a[s], some, every)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 300 {
+		t.Errorf("checked %d formulas, want at least 300", checked)
+	}
+}
+
+// lassos reports whether some and whether every lasso path from s of at
+// most max states satisfies f.
+func lassos(c *chain.Chain, f *verify.Formula, s, max int) (some, every bool) {
+	every = true
+	var walk func(w []int)
+	walk = func(w []int) {
+		last := w[len(w)-1]
+		to, _ := c.Row(last)
+		for ls := range w {
+			if slices.Contains(to, w[ls]) {
+				if loopEval(c, f, w, ls, 0) {
+					some = true
+				} else {
+					every = false
+				}
+			}
+		}
+		if len(w) < max {
+			for _, t := range to {
+				walk(append(w[:len(w):len(w)], t))
+			}
+		}
+	}
+	walk([]int{s})
+	return some, every
 }
