@@ -2,6 +2,7 @@ package mdp
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -38,6 +39,9 @@ func simplePath(path *verify.Formula) bool {
 
 // automaton returns the automaton of path over m's states.
 func (m *MDP) automaton(ctx context.Context, path *verify.Formula) (*verify.Automaton, error) {
+	if verify.NeedsSplit(path) {
+		return nil, fmt.Errorf("mdp: %s is not supported on MDPs: dpcheck checks the LTL formulas that are co-safe (U, F, X and bounded operators once negations are pushed inward) or safe (G, R, W, X and bounded operators) there; G F φ and F G φ need both", path.Text(verify.MaxFormulaText))
+	}
 	return verify.NewAutomaton(ctx, path, m.NumStates(), func(g *verify.Formula) ([]bool, error) { return m.Sat(ctx, g) })
 }
 

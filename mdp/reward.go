@@ -20,7 +20,7 @@ type Reward struct {
 }
 
 // ErrRewardUnsupported says that an expected reward is not computed on
-// MDPs (the total reward C and the long-run average S); errors.Is
+// MDPs (the long-run average S); errors.Is
 // recognises the error Rewards returns for them.
 var ErrRewardUnsupported = errors.New("not supported on MDPs")
 
@@ -30,8 +30,10 @@ var ErrRewardUnsupported = errors.New("not supported on MDPs")
 // positive probability and Rmin where every scheduler does; otherwise the
 // extreme is over the schedulers that reach φ surely (PRISM's semantics),
 // found by policy iteration with exact linear solves. C<=k and I=k are
-// backward induction. C and S are ErrRewardUnsupported; an Rmin whose
-// policies may stay forever among states without reward is refused too.
+// backward induction. C is solved through the maximal end components
+// (total.go), a co-safe LTL path through the product with its automaton
+// (ltl.go). S is ErrRewardUnsupported; an Rmin[F φ] whose policies may
+// stay forever among states without reward is refused too.
 func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bool) ([]*big.Rat, error) {
 	n := m.NumStates()
 	if len(r.State) != n || len(r.Choice) != n {
@@ -87,13 +89,14 @@ func (m *MDP) Rewards(ctx context.Context, r Reward, p verify.RewardPath, max bo
 		return m.coSafeRewards(ctx, r, p.Target, max)
 	case verify.RewardReach:
 		return m.reachReward(ctx, sc, p.Target, k, max)
+	case verify.RewardTotal:
+		return sc.totalReward(ctx, k, max)
 	}
 	return nil, fmt.Errorf("R[%s]: %w", p, ErrRewardUnsupported)
 }
 
 // reachReward is Rmin or Rmax [F target].
 func (m *MDP) reachReward(ctx context.Context, sc *sched, target *verify.Formula, k func(s, ri int) *big.Rat, max bool) ([]*big.Rat, error) {
-	n := m.NumStates()
 	if !isPropositional(target) {
 		return nil, errUnsupported(target, "the target of R[F φ] on an MDP must be a propositional state formula (labels, atoms, !, &, |)")
 	}
@@ -101,6 +104,17 @@ func (m *MDP) reachReward(ctx context.Context, sc *sched, target *verify.Formula
 	if err != nil {
 		return nil, err
 	}
+	val, err := sc.reachRewardSet(ctx, yes, k, max)
+	if errors.Is(err, errImproper) {
+		return nil, fmt.Errorf("Rmin[F %s]: %w: %w", target.Text(verify.MaxFormulaText), ErrRewardUnsupported, err)
+	}
+	return val, err
+}
+
+// reachRewardSet is Rmin or Rmax [F yes]; errImproper when an Rmin's
+// policy may stay forever among states without reward.
+func (sc *sched) reachRewardSet(ctx context.Context, yes []bool, k func(s, ri int) *big.Rat, max bool) ([]*big.Rat, error) {
+	n := len(sc.rows)
 	// Finite where the target is reached surely: by every scheduler for
 	// Rmax, by some for Rmin.
 	pr, err := sc.reach(ctx, yes, not(yes), !max)
@@ -147,9 +161,6 @@ func (m *MDP) reachReward(ctx context.Context, sc *sched, target *verify.Formula
 	}
 	if len(maybe) > 0 {
 		if err := sc.iterate(ctx, maybe, idx, val, pol, check, k, max); err != nil {
-			if errors.Is(err, errImproper) {
-				return nil, fmt.Errorf("Rmin[F %s]: %w: %w", target.Text(verify.MaxFormulaText), ErrRewardUnsupported, err)
-			}
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -66,36 +67,37 @@ func TestRewardsAgainstPolicies(t *testing.T) {
 				break
 			}
 		}
-		target := verify.Label("a")
-		for _, max := range []bool{false, true} {
-			what := fmt.Sprintf("trial %d: R%s[F a]", trial, map[bool]string{false: "min", true: "max"}[max])
-			got, err := m.Rewards(ctx, r, verify.RewardPath{Op: verify.RewardReach, Target: target}, max)
-			if errors.Is(err, ErrRewardUnsupported) && !max {
-				refused++
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			want := make([]*big.Rat, n)
-			for i, p := range policies {
-				v := policyReach(t, m, sc, p, rowReward, target)
-				for s := range n {
-					switch {
-					case i == 0:
-						want[s] = v[s]
-					case max && (want[s] == nil || v[s] == nil):
-						want[s] = nil
-					case max && v[s].Cmp(want[s]) > 0, !max && v[s] != nil && (want[s] == nil || v[s].Cmp(want[s]) < 0):
-						want[s] = v[s]
+		for _, path := range []verify.RewardPath{{Op: verify.RewardReach, Target: verify.Label("a")}, {Op: verify.RewardTotal}} {
+			for _, max := range []bool{false, true} {
+				what := fmt.Sprintf("trial %d: R%s[%s]", trial, map[bool]string{false: "min", true: "max"}[max], path)
+				got, err := m.Rewards(ctx, r, path, max)
+				if errors.Is(err, ErrRewardUnsupported) && !max && path.Op == verify.RewardReach {
+					refused++
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				want := make([]*big.Rat, n)
+				for i, p := range policies {
+					v := policyReward(t, m, sc, p, rowReward, path)
+					for s := range n {
+						switch {
+						case i == 0:
+							want[s] = v[s]
+						case max && (want[s] == nil || v[s] == nil):
+							want[s] = nil
+						case max && v[s].Cmp(want[s]) > 0, !max && v[s] != nil && (want[s] == nil || v[s].Cmp(want[s]) < 0):
+							want[s] = v[s]
+						}
 					}
 				}
-			}
-			for s := range n {
-				if show(got[s]) != show(want[s]) {
-					t.Fatalf("%s at s%d: %s, the best memoryless policy gives %s", what, s, show(got[s]), show(want[s]))
+				for s := range n {
+					if show(got[s]) != show(want[s]) {
+						t.Fatalf("%s at s%d: %s, the best memoryless policy gives %s", what, s, show(got[s]), show(want[s]))
+					}
+					compared++
 				}
-				compared++
 			}
 		}
 		// Bounded: every policy per state and step, for k ≤ 2 (k ≤ 1
@@ -193,9 +195,9 @@ func TestRewardOfSelfLoops(t *testing.T) {
 	}
 }
 
-// policyReach is the expected reward until a under the memoryless policy
-// p, by the Markov-chain checker (nil: +∞).
-func policyReach(t *testing.T, m *MDP, sc *sched, p []int, rowReward func(s, ri int) *big.Rat, target *verify.Formula) []*big.Rat {
+// policyReward is the expected reward along path under the memoryless
+// policy p, by the Markov-chain checker (nil: +∞).
+func policyReward(t *testing.T, m *MDP, sc *sched, p []int, rowReward func(s, ri int) *big.Rat, path verify.RewardPath) []*big.Rat {
 	t.Helper()
 	n := m.NumStates()
 	b := chain.NewBuilder()
@@ -205,7 +207,7 @@ func policyReach(t *testing.T, m *MDP, sc *sched, p []int, rowReward func(s, ri 
 	step := make([]*big.Rat, n)
 	for s := range n {
 		row := sc.rows[s][p[s]]
-		b.AddRow(s, row.to, row.p)
+		b.AddRow(s, slices.Clone(row.to), slices.Clone(row.p))
 		step[s] = rowReward(s, p[s])
 	}
 	c, err := b.Build()
@@ -216,7 +218,7 @@ func policyReach(t *testing.T, m *MDP, sc *sched, p []int, rowReward func(s, ri 
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ch.Rewards(context.Background(), verify.Reward{State: step, Step: step}, verify.RewardPath{Op: verify.RewardReach, Target: target})
+	v, err := ch.Rewards(context.Background(), verify.Reward{State: step, Step: step}, path)
 	if err != nil {
 		t.Fatal(err)
 	}

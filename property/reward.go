@@ -130,8 +130,8 @@ func (s *RewardQuery) prepare(_ context.Context, p *Prepared) source.ErrorList {
 		return append(errs, errorAt(s.Pos, "the reward structure %s has no values on the model's states", s.structure()))
 	}
 	s.rew = p.Rewards[s.Reward]
-	if s.onMDP && (s.Op == verify.RewardTotal || s.Op == verify.RewardLongRun) {
-		p.refuse(&s.Header, errorAt(s.Pos, "R[%s] (the %s) is not supported on MDPs: dpcheck computes Rmin and Rmax of F φ, C<=k and I=k exactly", s.path, map[verify.RewardOp]string{verify.RewardTotal: "total reward", verify.RewardLongRun: "long-run average reward"}[s.Op]))
+	if s.onMDP && s.Op == verify.RewardLongRun {
+		p.refuse(&s.Header, errorAt(s.Pos, "R[S] (the long-run average reward) is not supported on MDPs: dpcheck computes Rmin and Rmax of F φ, C<=k, I=k, C and co-safe LTL paths exactly"))
 	}
 	return errs
 }
