@@ -53,6 +53,14 @@ func (c *checker) formula(e *Expr, path bool) *property.Formula {
 		}
 		f.Op, f.Args = verify.OpNot, []*property.Formula{g}
 		return f
+	case EImplies: // a => b is !a | b
+		l, r := c.formula(e.Args[0], path), c.formula(e.Args[1], path)
+		if l == nil || r == nil {
+			return nil
+		}
+		not := &property.Formula{Op: verify.OpNot, Pos: l.Pos, Text: "!(" + l.Text + ")", Args: []*property.Formula{l}}
+		f.Op, f.Args = verify.OpOr, []*property.Formula{not, r}
+		return f
 	case ETemporal:
 		return c.temporal(e, path)
 	case ECmp:
