@@ -91,6 +91,9 @@ type Automaton struct {
 	// formula with bounded operators only).
 	CoSafe, Safe bool
 	text         string
+	// tooBig is set when a conjunction or disjunction would have more
+	// than maxClauses clauses: the automaton is then refused.
+	tooBig bool
 }
 
 // LTLError says why an LTL formula is not checked.
@@ -272,7 +275,7 @@ func (a *Automaton) Step(q int32, s int) (int32, error) {
 			}
 		}
 		d = a.or(d, cd)
-		if len(d) > maxClauses {
+		if len(d) > maxClauses || a.tooBig {
 			return 0, fmt.Errorf("%w: a state of the automaton of %s would have more than %d clauses (the limit of an LTL formula's automaton)", ErrFormula, a.text, maxClauses)
 		}
 	}
@@ -351,7 +354,7 @@ func (a *Automaton) progress(x, l int) (dnf, error) {
 			d = a.and(pb, a.or(pa, rest))
 		}
 	}
-	if len(d) > maxClauses {
+	if len(d) > maxClauses || a.tooBig {
 		return nil, fmt.Errorf("%w: a state of the automaton of %s would have more than %d clauses (the limit of an LTL formula's automaton)", ErrFormula, a.text, maxClauses)
 	}
 	a.prog[[2]int{x, l}] = d
@@ -389,6 +392,10 @@ func (a *Automaton) and(x, y dnf) dnf {
 	if y.isTrue() {
 		return x
 	}
+	if len(x)*len(y) > maxClauses || a.tooBig {
+		a.tooBig = true
+		return dnf{}
+	}
 	out := make(dnf, 0, len(x)*len(y))
 	for _, c := range x {
 		for _, e := range y {
@@ -407,6 +414,10 @@ func (a *Automaton) or(x, y dnf) dnf {
 	}
 	if y.isFalse() {
 		return x
+	}
+	if len(x)+len(y) > maxClauses || a.tooBig {
+		a.tooBig = true
+		return dnf{}
 	}
 	return canonical(append(slices.Clone(x), y...))
 }
@@ -452,8 +463,18 @@ type Product struct {
 	a     *Automaton
 }
 
-// MaxProductStates bounds the pairs of a product.
+// MaxProductStates bounds the pairs of a product, and the states of a
+// chain or graph split on a formula's inner operators.
 const MaxProductStates = 10_000_000
+
+// MaxProductTransitions bounds the transitions of a chain or graph split
+// on a formula's inner operators (each split may double them per state).
+const MaxProductTransitions = 10_000_000
+
+// errSplitTransitions is the error of a split beyond MaxProductTransitions.
+func errSplitTransitions(on *Formula) error {
+	return fmt.Errorf("%w: splitting on %s would make more than %d transitions (the limit of a product)", ErrFormula, on.Text(MaxFormulaText), MaxProductTransitions)
+}
 
 // NewProduct explores the product of n states with a: succ lists the
 // successors of a state (those of every choice, for an MDP).

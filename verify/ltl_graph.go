@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -68,7 +69,12 @@ func ExistsPath(ctx context.Context, n int, succ func(s int) []int, path *Formul
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f = g.split(f, h)
+		if 2*len(g.succ) > MaxProductStates {
+			return nil, ltlError(path, fmt.Sprintf("splitting the graph on %s would make more than %d states (the limit of a product)", h.Text(MaxFormulaText), MaxProductStates))
+		}
+		if f, err = g.split(f, h); err != nil {
+			return nil, err
+		}
 	}
 	return g.exists(ctx, f)
 }
@@ -97,7 +103,7 @@ func (g *graphSplit) eval(f *Formula, u int) bool {
 
 // split splits every node u into 2u (h holds) and 2u+1 (it does not) and
 // returns f with h replaced by the atom of the first.
-func (g *graphSplit) split(f, h *Formula) *Formula {
+func (g *graphSplit) split(f, h *Formula) (*Formula, error) {
 	n := len(g.succ)
 	holds := func(u, t int, plus bool) bool {
 		if h.Op == OpNext {
@@ -106,6 +112,7 @@ func (g *graphSplit) split(f, h *Formula) *Formula {
 		return g.eval(h.Args[1], u) || g.eval(h.Args[0], u) && plus
 	}
 	succ := make([][]int, 2*n)
+	edges := 0
 	for u := range n {
 		for k, plus := range []bool{true, false} {
 			for _, t := range g.succ[u] {
@@ -114,6 +121,9 @@ func (g *graphSplit) split(f, h *Formula) *Formula {
 						succ[2*u+k] = append(succ[2*u+k], 2*t+l)
 					}
 				}
+			}
+			if edges += len(succ[2*u+k]); edges > MaxProductTransitions {
+				return nil, errSplitTransitions(h)
 			}
 		}
 	}
@@ -154,7 +164,7 @@ func (g *graphSplit) split(f, h *Formula) *Formula {
 		g.start[s] = out
 	}
 	g.succ = succ
-	return replace(f, h, g.atom(len(g.atoms)-1))
+	return replace(f, h, g.atom(len(g.atoms)-1)), nil
 }
 
 // exists decides E[f] for f co-safe or safe, over g's fair paths.

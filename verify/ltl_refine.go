@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
 )
@@ -113,13 +114,29 @@ func splittable(f *Formula) bool {
 // original meaning), and spells out what split needs: X^k as k X's,
 // a U[lo,∞) b as lo steps of a before a U b.
 func freeze(f *Formula, atom func(*Formula) (*Formula, error)) (*Formula, error) {
+	seen := map[string]*Formula{} // equal state formulas share their atom
+	return freezeIn(f, func(g *Formula) (*Formula, error) {
+		const max = 1 << 16
+		text := g.Text(max)
+		if x, ok := seen[text]; ok && len(text) < max {
+			return x, nil
+		}
+		x, err := atom(g)
+		if err == nil && len(text) < max {
+			seen[text] = x
+		}
+		return x, err
+	})
+}
+
+func freezeIn(f *Formula, atom func(*Formula) (*Formula, error)) (*Formula, error) {
 	if f.IsState() {
 		return atom(f)
 	}
 	args := make([]*Formula, len(f.Args))
 	for i, a := range f.Args {
 		var err error
-		if args[i], err = freeze(a, atom); err != nil {
+		if args[i], err = freezeIn(a, atom); err != nil {
 			return nil, err
 		}
 	}
@@ -190,6 +207,18 @@ func (r *refinement) split(ctx context.Context, f, g *Formula) (*Formula, error)
 		}
 		return new(big.Rat).Sub(ratOne, p[s])
 	}
+	states := 0
+	for s := range n {
+		if p[s].Sign() > 0 {
+			states++
+		}
+		if p[s].Cmp(ratOne) < 0 {
+			states++
+		}
+	}
+	if states > MaxProductStates {
+		return nil, fmt.Errorf("%w: splitting the chain on %s would make more than %d states (the limit of a product)", ErrFormula, g.Text(MaxFormulaText), MaxProductStates)
+	}
 	id := make([][2]int, n) // id[s][0]: s+, id[s][1]: s−; -1 when its weight is 0
 	var parent []int
 	var plus []bool
@@ -202,11 +231,9 @@ func (r *refinement) split(ctx context.Context, f, g *Formula) (*Formula, error)
 			}
 		}
 	}
-	if len(parent) > MaxProductStates {
-		return nil, fmt.Errorf("%w: splitting the chain on %s would make more than %d states (the limit of a product)", ErrFormula, g.Text(MaxFormulaText), MaxProductStates)
-	}
 	bld := chain.NewBuilder()
 	bld.Grow(len(parent))
+	edges := 0 // at most two per transition of s: an upper bound, counted before they are made
 	for i := range parent {
 		bld.AddStateOwned(strconv.Itoa(i), nil, nil)
 	}
@@ -218,6 +245,9 @@ func (r *refinement) split(ctx context.Context, f, g *Formula) (*Formula, error)
 		}
 		ws := weight(s, plus[i])
 		to, pr := m.c.Row(s)
+		if edges += 2 * len(to); edges > 2*MaxProductTransitions {
+			return nil, errSplitTransitions(g)
+		}
 		var row []int
 		var ps []*big.Rat
 		for j, t := range to {
@@ -263,17 +293,39 @@ func (r *refinement) split(ctx context.Context, f, g *Formula) (*Formula, error)
 	return replace(f, g, r.atom(len(r.atoms)-1)), nil
 }
 
-// replace returns f with the subformula g (the same node) replaced by x.
+// replace returns f with every subformula equal to g (the same
+// operators over the same atoms: G F a twice is split on once) replaced
+// by x.
 func replace(f, g, x *Formula) *Formula {
-	if f == g {
-		return x
-	}
+	return replaceKey(f, shapeKey(g), x)
+}
+
+func replaceKey(f *Formula, key string, x *Formula) *Formula {
 	if f.IsState() {
 		return f
 	}
+	if shapeKey(f) == key {
+		return x
+	}
 	args := make([]*Formula, len(f.Args))
 	for i, a := range f.Args {
-		args[i] = replace(a, g, x)
+		args[i] = replaceKey(a, key, x)
 	}
 	return &Formula{Op: f.Op, K: f.K, Lo: f.Lo, Args: args}
+}
+
+// shapeKey identifies a frozen formula (its state formulas are atoms with
+// names of their own, true, false, and !, &, | of those).
+func shapeKey(f *Formula) string {
+	var b strings.Builder
+	var walk func(*Formula)
+	walk = func(f *Formula) {
+		fmt.Fprintf(&b, "(%d %q %d %d", f.Op, f.Name, f.K, f.Lo)
+		for _, a := range f.Args {
+			walk(a)
+		}
+		b.WriteByte(')')
+	}
+	walk(f)
+	return b.String()
 }
