@@ -79,7 +79,9 @@ func TestRunMDP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := dpcheck.Size{States: 4, Transitions: 8, Inputs: 2, Pairs: 1, MDP: true, Choices: 4, Actions: 2}
+	// Two outputs without a choice: each stays, one choice and one
+	// transition (PRISM's count of a deadlock's self-loop).
+	want := dpcheck.Size{States: 4, Transitions: 10, Inputs: 2, Pairs: 1, MDP: true, Choices: 6, Actions: 2}
 	if r.Size != want {
 		t.Errorf("size %+v, want %+v", r.Size, want)
 	}

@@ -51,19 +51,25 @@ func validate(m *MDP) error {
 	return nil
 }
 
-// NumChoices returns the number of enabled choices over all states.
+// NumChoices returns the number of choices over all states, a state
+// without one counting its staying where it is as one (PRISM counts a
+// deadlock's self-loop so).
 func (m *MDP) NumChoices() int {
 	k := 0
 	for _, cs := range m.Choices {
-		k += len(cs)
+		k += max(len(cs), 1)
 	}
 	return k
 }
 
-// NumTransitions returns the number of transitions over all choices.
+// NumTransitions returns the number of transitions over all choices, a
+// state without a choice counting its self-loop.
 func (m *MDP) NumTransitions() int {
 	k := 0
 	for _, cs := range m.Choices {
+		if len(cs) == 0 {
+			k++
+		}
 		for _, c := range cs {
 			k += len(c.To)
 		}

@@ -300,7 +300,7 @@ const (
 	EIff                   // Args[0] <=> Args[1] (left associative: a<=>b<=>c nests in Args[0])
 	EImplies               // Args[0] => Args[1] (left associative)
 	EITE                   // Args[0] ? Args[1] : Args[2]
-	ECall                  // Text(Args...): min, max, floor, ceil, round, pow, mod, log; OldStyle for func(Text, Args...)
+	ECall                  // Text(Args...): min, max, floor, ceil, round, pow, mod, log; OldStyle for func(Text, Args...); a^b is pow(a, b) with OpOff the offset of ^
 	EUnknown               // ? (the ε or δ asked for in D{?, δ}[…])
 	// Properties only.
 	EProb        // P Text Args[0] [ Args[1] Args[2] ]: Text "<", "<=", ">", ">=" with the bound Args[0]; "=" for P=?, "min=" for Pmin=?, "max=" for Pmax=? (Args[0] nil); Args[2] the old-style filter (EOldFilter) or nil

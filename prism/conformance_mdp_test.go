@@ -13,7 +13,6 @@ import (
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
-	"github.com/dpcheck/dpcheck/statespace"
 )
 
 // translateExternal translates an external model and properties file (read
@@ -100,7 +99,7 @@ func TestConformanceYN2(t *testing.T) {
 	if d := cmp.Diff([]string{"a", "b"}, m.Actions); d != "" {
 		t.Errorf("actions (-want +got):\n%s", d)
 	}
-	if nc, nt := statespace.MDPSize(m); nc != 10 || nt != 13 {
+	if nc, nt := m.NumChoices(), m.NumTransitions(); nc != 10 || nt != 13 {
 		t.Errorf("%d choices, %d transitions; want 10 and 13", nc, nt)
 	}
 	if ins := mech.Chain.Inputs(); len(ins) != 1 || mech.Chain.Valuation(ins[0]).String() != "s=0, t=1" || !mech.Chain.HasLabel(ins[0], "init") {
@@ -136,7 +135,7 @@ func TestConformanceDiningCrypt(t *testing.T) {
 	if n := m.NumStates(); n != 380 {
 		t.Errorf("%d states, want 380", n)
 	}
-	if nc, nt := statespace.MDPSize(m); nc != 620 || nt != 776 {
+	if nc, nt := m.NumChoices(), m.NumTransitions(); nc != 620 || nt != 776 {
 		t.Errorf("%d choices, %d transitions; want 620 and 776", nc, nt)
 	}
 	var ins []string

@@ -99,6 +99,8 @@ func TestPropertyErrors(t *testing.T) {
 		{"S=0.5 [ a ]", "1:3: S=p is not a PRISM property: write S=? [φ] for the long-run probability, or a bound such as S>=p [φ]"},
 		{"S [ a ]", "1:3: unexpected \"[\" (expected \"=?\" or a bound such as \">=0.5\" after S: S=? [φ], S>=0.5 [φ])"},
 		{"E [ F a", "1:8: unexpected end of file (expected \"]\")"},
+		{"P=? [ F s=2^3^2 ]", "1:12: write (a^b)^c or a^(b^c): dpcheck does not guess how a chain of powers groups"},
+		{"P=? [ F s=-2^2 ]", "1:11: write -(a^b) or (-a)^b: dpcheck does not guess which a minus before a power means"},
 		{"multi(P>=0.5 [F a], P>=0.5 [G b])", "1:1: multi-objective properties (multi) are not supported: dpcheck checks P, R, S, D and filter properties one by one"},
 		{"P=? [ F[1,2 a ]", "1:13: unexpected \"a\" (expected \"]\")"},
 		{"P=? [ F[1 a ]", "1:11: unexpected \"a\" (expected \",\" and the upper bound: [a,b])"},

@@ -70,6 +70,8 @@ func FuzzTranslate(f *testing.F) {
 		{"dtmc\nconst int N;\nglobal g : [0..N];\nmodule a\n  x : [0..N];\n  [go] x<N -> 1/2 : (x'=x+1) + 1/2 : true;\n  [] g<N -> (g'=g+1);\nendmodule\nmodule b = a [x=y] endmodule\ninit x=0 & y<=1 & g=0 endinit\n", "filter(forall, g<=N)\nP>=1/2 [ F<=3 x=N ]\nfilter(print, P=? [ x=0 U y=1 ], \"init\")\n"},
 		{"dtmc\nformula f = mod(s, 2) = 0 ? floor(s/2) : ceil(s/3);\nmodule m\n  s : [0..9];\n  b : bool;\n  [] s<9 -> (s'=min(9, f+s+1)) & (b'=!b);\nendmodule\n", "P=? [ X X X b ]\n\"q\": P<0.5 [ G<=4 !b ]\n\"q\" | \"deadlock\"\n"},
 		{"dtmc\nconst double e = log(2, 10);\nmodule m\n  s : [0..1];\n  [] s=0 -> pow(2, 0.5) : (s'=1);\nendmodule\n", "R=? [ F s=1 ]\n"},
+		{"dtmc\nmodule m\n  s : [0..3];\n  [a] s<3 -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\n  [b] s=3 -> (s'=1);\nendmodule\nrewards\n  [a] true : 1;\n  s=2 : 2;\nendrewards\n", "P=? [ G F s=1 ]\nP>=0.5 [ F (s=1 & (X s=2)) ]\nE [ (G F s=0) & (F G s!=3) ]\nA [ G (s=3 => (X s=1)) ]\nR=? [ F (s=1 & (X (s=2 U s=3))) ]\nfilter(forall, E [ F s=3 ], true)\n"},
+		{"mdp\nmodule m\n  s : [0..2];\n  [a] s<2 -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\n  [b] s<2 -> (s'=s);\nendmodule\nrewards\n  [a] true : 1;\n  s=1 : 1/2;\nendrewards\n", "Pmax=? [ F (s=1 & (X s=2)) ]\nPmin=? [ G (s=1 => (X s!=0)) ]\nRmax=? [ C ]\nRmin=? [ C ]\nRmin=? [ F (s=1 & (X s=2)) ]\nE [ G F s=1 ]\nA [ F s=2 ]\n"},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -641,7 +641,37 @@ func (p *parser) term() *Expr {
 	return syntax.Signed(&p.Parser, "*", "/", p.unary, markOp, p.joined(EProd))
 }
 
-func (p *parser) unary() *Expr { return p.prefix("-", ENeg, p.unary, p.basic) }
+func (p *parser) unary() *Expr {
+	e := p.prefix("-", ENeg, p.unary, p.power)
+	if e.Op == ENeg && isPower(e.Args[0]) {
+		p.Fail(int(e.Off), "write -(a^b) or (-a)^b: dpcheck does not guess which a minus before a power means")
+	}
+	return e
+}
+
+// power parses a^b, PRISM's pow(a, b): one power, its exponent a unary
+// expression. A chain a^b^c is refused (its grouping is written out).
+func (p *parser) power() *Expr {
+	start := p.Tok.Off
+	base := p.basic()
+	if !p.IsOp("^") {
+		return base
+	}
+	off := p.Tok.Off
+	p.enter() // past ^
+	defer p.Unnest()
+	exp := p.unary()
+	if p.IsOp("^") || isPower(exp) {
+		p.Fail(off, "write (a^b)^c or a^(b^c): dpcheck does not guess how a chain of powers groups")
+	}
+	e := p.node(ECall, start, "pow", base, exp)
+	e.OpOff = int32(off)
+	return e
+}
+
+// isPower reports whether e is a^b as written (not pow(a, b), not in
+// parentheses).
+func isPower(e *Expr) bool { return e.Op == ECall && e.Text == "pow" && e.OpOff > 0 }
 
 // prefix parses the prefix operator text (a level of nesting) and its
 // operand, or else what next parses.

@@ -30,7 +30,7 @@ type token = syntax.Token
 var prismLang = syntax.Lang{
 	File: "a PRISM file",
 	Operators: []string{"<=>", "<=", "<", "=>", "=", "->", "-", ">=", ">", "!=", "!", "..",
-		"&", "|", ":", ";", ",", "(", ")", "[", "]", "{", "}", "+", "*", "/", "'", "?"},
+		"&", "|", ":", ";", ",", "(", ")", "[", "]", "{", "}", "+", "*", "/", "'", "?", "^"},
 	Primes: true,
 	Ints:   true,
 	Refused: map[byte]string{

@@ -98,7 +98,7 @@ func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, er
 	ins := len(c.Inputs())
 	note := fmt.Sprintf("%s explored from %s (the inputs)", plural(c.NumStates(), "state"), plural(ins, "initial state"))
 	if mech.MDP != nil {
-		nc, nt := statespace.MDPSize(mech.MDP)
+		nc, nt := mech.MDP.NumChoices(), mech.MDP.NumTransitions()
 		note = fmt.Sprintf("an MDP: %s, %s, %s, explored from %s (the inputs)", plural(c.NumStates(), "state"), plural(nc, "choice"), plural(nt, "transition"), plural(ins, "initial state"))
 		if m.untyped {
 			note += "; the model declares no type, and is read as an MDP, as PRISM does"

@@ -342,6 +342,19 @@ func TestRationalPowers(t *testing.T) {
 	}
 }
 
+// TestPowerOperator: a^b is pow(a, b), binding tighter than * and /, its
+// exponent a unary expression; a minus before a power and a chain of powers
+// are refused (TestPropertyErrors) rather than grouped by guess.
+func TestPowerOperator(t *testing.T) {
+	model := "dtmc\nconst int k = 2*3^2;\nconst double h = -(2^2) + (-2)^2 + 4.0^-1/2 + ((1/2)^2)^(1/2);\n" +
+		"module x\n  s : [0..1] init 0;\n  [] s=0 -> 1/2^2 : (s'=1) + 1-1/2^2 : true;\nendmodule\nlabel \"one\" = s=1 & k=18 & h=5/8;\n"
+	res := mustCheck(t, model, "P=? [ X \"one\" ]", nil)
+	want := []map[string]*big.Rat{{"s=0": big.NewRat(1, 4)}}
+	if d := cmp.Diff(want, probs(t, res), ratCmp); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
 // TestWeakUntilAndRelease: from s=0 the chain goes to 1 (which stays) or
 // to 2 (then 3, which stays), each with probability 1/2; a = s<=1 holds
 // forever on the first run and fails at step 1 on the second, b = s=3

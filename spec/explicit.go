@@ -16,7 +16,6 @@ import (
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
-	"github.com/dpcheck/dpcheck/statespace"
 	"github.com/dpcheck/dpcheck/syntax"
 )
 
@@ -121,7 +120,7 @@ func (c *checker) explicitFiles(call *Expr) property.Model {
 		if m == nil {
 			return nil
 		}
-		nc, nt := statespace.MDPSize(m)
+		nc, nt := m.NumChoices(), m.NumTransitions()
 		note := fmt.Sprintf("an MDP: %s, %s, %s read from PRISM's explicit files, %s (the inputs)",
 			plural(frame.NumStates(), "state"), plural(nc, "choice"), plural(nt, "transition"), plural(len(frame.Inputs()), "initial state"))
 		return &explicitModel{call: exprText(call), file: files[".tra"].Name, chain: frame, mdp: m, note: note}

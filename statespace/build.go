@@ -96,7 +96,7 @@ func (m *Model) Build(ctx context.Context, l model.Limits) (*model.Mechanism, er
 		if md, err = x.buildMDP(c); err != nil {
 			return nil, err
 		}
-		nc, nt := MDPSize(md)
+		nc, nt := md.NumChoices(), md.NumTransitions()
 		note = fmt.Sprintf("an MDP: %d states, %d choices, %d transitions, explored from %d inputs", c.NumStates(), nc, nt, len(c.Inputs()))
 	}
 	if x.deadlocks > 0 {

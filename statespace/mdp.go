@@ -135,15 +135,3 @@ func (x *explorer) buildMDP(c *chain.Chain) (*mdp.MDP, error) {
 	}
 	return md, nil
 }
-
-// MDPSize returns the numbers of choices and of transitions (the
-// successors of every choice) of an MDP.
-func MDPSize(m *mdp.MDP) (choices, transitions int) {
-	for _, cs := range m.Choices {
-		choices += len(cs)
-		for _, c := range cs {
-			transitions += len(c.To)
-		}
-	}
-	return choices, transitions
-}

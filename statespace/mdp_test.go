@@ -99,14 +99,14 @@ func TestPRISMMDP(t *testing.T) {
 	if d := cmp.Diff([]string{"go", "go#3.1", "go#4.1", "m1#1", "m1#2"}, md.Actions); d != "" {
 		t.Errorf("actions (-want +got):\n%s", d)
 	}
-	if nc, nt := statespace.MDPSize(md); nc != 7 || nt != 12 {
-		t.Errorf("%d choices, %d transitions; want 7 and 12", nc, nt)
+	if nc, nt := md.NumChoices(), md.NumTransitions(); nc != 8 || nt != 13 { // s3, a deadlock, stays: one choice, one transition
+		t.Errorf("%d choices, %d transitions; want 8 and 13", nc, nt)
 	}
 	dead, _ := mech.Chain.Lookup("s3")
 	if got := mech.Chain.Valuation(dead).String(); got != "a=1, b=1" || !mech.Chain.HasLabel(dead, "deadlock") {
 		t.Errorf("state s3 is %s, deadlock label %v; want a=1, b=1 labelled deadlock", got, mech.Chain.HasLabel(dead, "deadlock"))
 	}
-	wantNote := "an MDP: 4 states, 7 choices, 12 transitions, explored from 1 inputs; 1 deadlock states got a self-loop, as PRISM does"
+	wantNote := "an MDP: 4 states, 8 choices, 13 transitions, explored from 1 inputs; 1 deadlock states got a self-loop, as PRISM does"
 	if mech.Note != wantNote {
 		t.Errorf("note %q, want %q", mech.Note, wantNote)
 	}
@@ -178,13 +178,14 @@ func TestMDPLimits(t *testing.T) {
   [b] x < 9 -> 1/2 : (x' = x + 1) + 1/2 : (x' = 9);
 endmodule`)
 	// 9 states with 2 choices of 2 transitions (the last two share x=9
-	// from x=8 on b), and x=9 absorbing.
+	// from x=8 on b), and x=9 absorbing: a deadlock, which stays (one
+	// choice, one transition, as PRISM counts it).
 	mech, err := m.Build(context.Background(), model.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nc, nt := statespace.MDPSize(mech.MDP); nc != 18 || nt != 35 {
-		t.Errorf("%d choices, %d transitions; want 18 and 35", nc, nt)
+	if nc, nt := mech.MDP.NumChoices(), mech.MDP.NumTransitions(); nc != 19 || nt != 36 {
+		t.Errorf("%d choices, %d transitions; want 19 and 36", nc, nt)
 	}
 	got := errs(t, m, model.Limits{MaxTransitions: 30})
 	want := []string{"1:1: the model has more than 30 transitions; the limit is 30 transitions"}

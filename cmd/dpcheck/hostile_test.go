@@ -128,7 +128,7 @@ var hostile = []struct {
 	{name: "cyclic constants", src: "const a = b\nconst b = a\nmodel survey()\ncheck dp(eps = ln(3))\n"},
 	{name: "self neighbour", src: "chain {\n  state a\n}\ninputs a\nneighbours a ~ a\ncheck dp(eps = 1)\n"},
 	{name: "empty neighbour relation", src: "model survey()\nneighbours x = x'\ncheck dp(eps = ln(3))\n"},
-	{name: "unbounded under unbounded", src: "model survey()\nquery P=?[G F out_Y]\n"},
+	{name: "a bounded operator under G F", src: "model survey()\nquery P=?[G F F<=2 out_Y]\n"},
 	{name: "two unbounded in a disjunction", src: "model survey()\nquery P=?[F out_Y | F out_N]\n"},
 	{name: "unbounded beside X", src: "model survey()\nquery P=?[F out_Y & X out_N]\n"},
 	{name: "equivalence of different inputs", src: "check equivalent(truncated_geometric(alpha = 1/2, n = 5), truncated_geometric(alpha = 1/2, n = 4))\n"},
