@@ -13,6 +13,7 @@ package dpcheck
 import (
 	"context"
 	"errors"
+	"math/big"
 	"runtime/debug"
 	"time"
 
@@ -63,6 +64,10 @@ type Config struct {
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
 	ConstHint func(name string) string
+	// ConstsForSeveral says that the constants given to CheckInput are
+	// for several files: a .dp file ignores a name it does not declare,
+	// which is otherwise an error.
+	ConstsForSeveral bool
 	// LimitHint says how the caller raises a limit ("memory", as
 	// model.LimitMemory), for the error of a check stopped by it; nil
 	// adds nothing.
@@ -120,7 +125,13 @@ func (c Config) CheckFile(ctx context.Context, path string) (*Result, error) {
 // CheckSource is CheckFile for a file's contents. It stops with ctx's
 // error when ctx ends, while loading as well as while checking.
 func (c Config) CheckSource(ctx context.Context, filename, src string) (*Result, error) {
-	return c.check(ctx, func(ctx context.Context) (*property.Prepared, error) { return c.Load(ctx, filename, src) })
+	return c.checkSource(ctx, filename, src, nil)
+}
+
+// checkSource is CheckSource with values for the file's constants
+// (spec.Options.Consts).
+func (c Config) checkSource(ctx context.Context, filename, src string, consts map[string]*big.Rat) (*Result, error) {
+	return c.check(ctx, func(ctx context.Context) (*property.Prepared, error) { return c.load(ctx, filename, src, consts) })
 }
 
 // check loads and prepares a program with load, and runs it, under one
@@ -146,6 +157,11 @@ func (c Config) check(ctx context.Context, load func(context.Context) (*property
 // once, as a source.ErrorList — those that need the built model too, when
 // the model itself is fine.
 func (c Config) Load(ctx context.Context, filename, src string) (p *property.Prepared, err error) {
+	return c.load(ctx, filename, src, nil)
+}
+
+// load is Load with values for the file's constants.
+func (c Config) load(ctx context.Context, filename, src string, consts map[string]*big.Rat) (p *property.Prepared, err error) {
 	defer recoverInternal(&err)
 	ctx, finish := c.watch(ctx)
 	defer func() { err = finish(err) }()
@@ -153,7 +169,8 @@ func (c Config) Load(ctx context.Context, filename, src string) (p *property.Pre
 		return nil, err
 	}
 	reportStage(ctx, "loading")
-	prog, err := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root}.Load(ctx, filename, src)
+	o := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root, Consts: consts, ConstHint: c.ConstHint, IgnoreUnknownConsts: c.ConstsForSeveral}
+	prog, err := o.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {
 		return nil, err // cancelled

@@ -3,7 +3,10 @@ package dpcheck
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math/big"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/prism"
@@ -80,7 +83,7 @@ func (c Config) stdin() (string, error) {
 type dpFrontEnd struct{}
 
 // Check reads the .dp file and checks it.
-func (dpFrontEnd) Check(ctx context.Context, c Config, in Input, name string, _ map[string]prism.Value) (string, *Result, error) {
+func (dpFrontEnd) Check(ctx context.Context, c Config, in Input, name string, consts map[string]prism.Value) (string, *Result, error) {
 	read := func() (string, error) { return ReadSource(in.File, c.MaxFileSize) }
 	if in.File == "-" {
 		read = c.stdin
@@ -89,7 +92,17 @@ func (dpFrontEnd) Check(ctx context.Context, c Config, in Input, name string, _ 
 	if err != nil {
 		return src, nil, err
 	}
-	r, err := c.CheckSource(ctx, name, src)
+	var nums map[string]*big.Rat
+	for _, k := range slices.Sorted(maps.Keys(consts)) {
+		if consts[k].Num == nil {
+			return src, nil, fmt.Errorf("%s: the value given for %s is a truth value; a .dp file's constants are numbers", name, k)
+		}
+		if nums == nil {
+			nums = map[string]*big.Rat{}
+		}
+		nums[k] = consts[k].Num
+	}
+	r, err := c.checkSource(ctx, name, src, nums)
 	return src, r, err
 }
 

@@ -194,7 +194,7 @@ func TestParseConsts(t *testing.T) {
 		"N":        `"N" is not a definition NAME=VALUE (such as N=5 or p=1/3)`,
 		"N=":       "N: the value is empty",
 		"N=abc":    "N: abc is not a number (write an integer, a decimal such as 0.25, a fraction such as 1/3, true or false)",
-		"N=1:10":   "N: 1:10 is a range of values (PRISM's experiments); dpcheck takes one value",
+		"N=1:10":   "N: 1:10 is a range of values: a sweep (ParseSweep) runs once per value; here one value is needed",
 		"N=1,N=2":  "N is given twice",
 		"3=4":      `"3=4" is not a definition NAME=VALUE (such as N=5 or p=1/3)`,
 		"p=1/0":    "p: 1/0 divides by zero",
@@ -202,6 +202,45 @@ func TestParseConsts(t *testing.T) {
 	} {
 		if _, err := prism.ParseConsts(def); err == nil || err.Error() != msg {
 			t.Errorf("ParseConsts(%q): %v, want %q", def, err, msg)
+		}
+	}
+}
+
+// TestParseSweep: ranges give one assignment per combination, the first
+// range varying slowest, and every way to get a range wrong is an error
+// naming it.
+func TestParseSweep(t *testing.T) {
+	got, err := prism.ParseSweep("K=1..3", "p=1/4:1/4:1/2,b=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, a := range got {
+		texts = append(texts, a.Text+" b="+a.Consts["b"].String())
+	}
+	want := []string{"K=1, p=1/4 b=true", "K=1, p=1/2 b=true", "K=2, p=1/4 b=true", "K=2, p=1/2 b=true", "K=3, p=1/4 b=true", "K=3, p=1/2 b=true"}
+	if d := cmp.Diff(want, texts); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	one, err := prism.ParseSweep("N=5")
+	if err != nil || len(one) != 1 || one[0].Text != "" || one[0].Consts["N"].Num.Cmp(big.NewRat(5, 1)) != 0 {
+		t.Errorf("one value: %v, %v", one, err)
+	}
+	if none, err := prism.ParseSweep(); err != nil || len(none) != 1 || len(none[0].Consts) != 0 {
+		t.Errorf("no definition: %v, %v; want one empty assignment", none, err)
+	}
+	for def, msg := range map[string]string{
+		"K=3..1":          "K: 3..1 is empty: its start is above its end",
+		"K=1/2..3":        "K: 1/2..3: the ends of lo..hi are integers (write lo:step:hi for other numbers)",
+		"K=0:0:1":         "K: 0:0:1: the step must be positive",
+		"K=1:2:3:4":       "K: 1:2:3:4 is not a range (write lo:hi or lo:step:hi)",
+		"K=true..3":       "K: true..3: a range is of numbers",
+		"K=1..2000":       "K: 1..2000 has more than 1000 values (the limit of a sweep)",
+		"K=1..40,N=1..40": "the ranges make more than 1000 runs (the limit of a sweep)",
+		"K=1..2,K=3":      "K is given twice",
+	} {
+		if _, err := prism.ParseSweep(def); err == nil || err.Error() != msg {
+			t.Errorf("ParseSweep(%q): %v, want %q", def, err, msg)
 		}
 	}
 }

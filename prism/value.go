@@ -2,6 +2,7 @@ package prism
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"strconv"
 	"strings"
@@ -77,8 +78,8 @@ func ParseValue(s string) (Value, error) {
 	case "":
 		return Value{}, fmt.Errorf("the value is empty")
 	}
-	if strings.Contains(s, ":") {
-		return Value{}, fmt.Errorf("%s is a range of values (PRISM's experiments); dpcheck takes one value", s)
+	if strings.Contains(s, ":") || strings.Contains(s, "..") {
+		return Value{}, fmt.Errorf("%s is a range of values: a sweep (ParseSweep) runs once per value; here one value is needed", s)
 	}
 	num, den, frac := strings.Cut(s, "/")
 	x, err := parseNumber(strings.TrimPrefix(num, "-"))
@@ -136,3 +137,122 @@ func parseNumber(text string) (*big.Rat, error) {
 
 // sized reports whether x is within MaxValueBits.
 func sized(x *big.Rat) bool { return exact.Bits(x) <= MaxValueBits }
+
+// MaxSweep bounds the runs of a sweep: the combinations of the values its
+// ranges take.
+const MaxSweep = 1000
+
+// Assignment is one combination of a sweep: a value for every constant
+// given, and its text ("K=3, N=2") for reports.
+type Assignment struct {
+	Consts map[string]Value
+	Text   string
+}
+
+// ParseSweep reads definitions as ParseConsts does, where a value may also
+// be a range: lo..hi (integers, step 1) or PRISM's lo:hi and lo:step:hi
+// (numbers; step 1 by default). It returns one Assignment per combination
+// of the ranges' values, the first range varying slowest; without a range,
+// one Assignment with Text "". More than MaxSweep combinations, an empty
+// range or a step that is not positive is an error.
+func ParseSweep(defs ...string) ([]Assignment, error) {
+	type def struct {
+		name   string
+		values []Value
+		ranged bool
+	}
+	var ds []def
+	seen := map[string]bool{}
+	runs := 1
+	for _, d := range defs {
+		for _, item := range strings.Split(d, ",") {
+			name, val, ok := strings.Cut(item, "=")
+			name = strings.TrimSpace(name)
+			if !ok || !syntax.IsIdent(name) {
+				return nil, fmt.Errorf("%q is not a definition NAME=VALUE (such as N=5, p=1/3 or a range N=1..8)", item)
+			}
+			if seen[name] {
+				return nil, fmt.Errorf("%s is given twice", name)
+			}
+			seen[name] = true
+			vs, ranged, err := parseRange(strings.TrimSpace(val))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+			if runs *= len(vs); runs > MaxSweep {
+				return nil, fmt.Errorf("the ranges make more than %d runs (the limit of a sweep)", MaxSweep)
+			}
+			ds = append(ds, def{name, vs, ranged})
+		}
+	}
+	out := []Assignment{{Consts: map[string]Value{}}}
+	for _, d := range ds {
+		var next []Assignment
+		for _, a := range out {
+			for _, v := range d.values {
+				c := maps.Clone(a.Consts)
+				c[d.name] = v
+				text := a.Text
+				if d.ranged {
+					if text != "" {
+						text += ", "
+					}
+					text += d.name + "=" + v.String()
+				}
+				next = append(next, Assignment{Consts: c, Text: text})
+			}
+		}
+		out = next
+	}
+	return out, nil
+}
+
+// parseRange reads a value or a range of values.
+func parseRange(s string) (vs []Value, ranged bool, err error) {
+	var parts []string
+	switch {
+	case strings.Contains(s, ".."):
+		lo, hi, _ := strings.Cut(s, "..")
+		parts = []string{lo, "1", hi}
+	case strings.Contains(s, ":"):
+		parts = strings.Split(s, ":")
+		switch len(parts) {
+		case 2:
+			parts = []string{parts[0], "1", parts[1]}
+		case 3:
+		default:
+			return nil, false, fmt.Errorf("%s is not a range (write lo:hi or lo:step:hi)", s)
+		}
+	default:
+		v, err := ParseValue(s)
+		return []Value{v}, false, err
+	}
+	var xs [3]*big.Rat
+	for i, p := range parts {
+		v, err := ParseValue(p)
+		if err != nil {
+			return nil, false, err
+		}
+		if v.Num == nil {
+			return nil, false, fmt.Errorf("%s: a range is of numbers", s)
+		}
+		xs[i] = v.Num
+	}
+	lo, step, hi := xs[0], xs[1], xs[2]
+	if strings.Contains(s, "..") && (!lo.IsInt() || !hi.IsInt()) {
+		return nil, false, fmt.Errorf("%s: the ends of lo..hi are integers (write lo:step:hi for other numbers)", s)
+	}
+	if step.Sign() <= 0 {
+		return nil, false, fmt.Errorf("%s: the step must be positive", s)
+	}
+	if lo.Cmp(hi) > 0 {
+		return nil, false, fmt.Errorf("%s is empty: its start is above its end", s)
+	}
+	for x := new(big.Rat).Set(lo); x.Cmp(hi) <= 0; x = new(big.Rat).Add(x, step) {
+		if len(vs) >= MaxSweep {
+			return nil, false, fmt.Errorf("%s has more than %d values (the limit of a sweep)", s, MaxSweep)
+		}
+		vs = append(vs, Value{Num: x, Text: x.RatString()})
+	}
+	return vs, true, nil
+}

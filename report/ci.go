@@ -54,7 +54,7 @@ func JUnit(w io.Writer, entries []Entry) error {
 	doc := testsuites{Name: "dpcheck"}
 	var total time.Duration
 	for _, e := range entries {
-		file := junitAttr(e.File)
+		file := junitAttr(e.name())
 		elapsed := e.elapsed()
 		total += elapsed
 		s := testsuite{Name: file, Time: seconds(elapsed)}
@@ -176,8 +176,12 @@ func GitHub(out io.Writer, entries []Entry) error {
 				continue
 			}
 			h := o.Statement().Head()
+			title := "dpcheck: " + h.Text
+			if e.Consts != "" {
+				title += " (" + e.Consts + ")"
+			}
 			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(e.File), h.Pos.Line, h.Pos.Column,
-				ghProp("dpcheck: "+h.Text), ghData(summary(o)))
+				ghProp(title), ghData(summary(o)))
 		}
 	}
 	fmt.Fprintf(w, "::notice title=dpcheck::%s\n", ghData(tally(entries).String()))

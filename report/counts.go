@@ -53,14 +53,19 @@ func statementStatus(o property.Outcome) string {
 
 // counts are the totals of a run.
 type counts struct {
-	files                         int
+	files, runs                   int // runs: entries, when a sweep checks a file several times
 	pass, fail, errors, stopped   int // statements
 	notChecked, stoppedBeforeRuns int // files
 }
 
 // tally counts the entries.
 func tally(entries []Entry) counts {
-	n := counts{files: len(entries)}
+	n := counts{runs: len(entries)}
+	files := map[string]bool{}
+	for _, e := range entries {
+		files[e.File] = true
+	}
+	n.files = len(files)
 	for _, e := range entries {
 		switch stateOf(e) {
 		case notChecked:
@@ -89,12 +94,24 @@ func tally(entries []Entry) counts {
 // statements is the number of statements counted.
 func (n counts) statements() int { return n.pass + n.fail + n.errors + n.stopped }
 
+// unit is what an entry is: a file, or a run of a sweep.
+func (n counts) unit() string {
+	if n.runs > n.files {
+		return "run"
+	}
+	return "file"
+}
+
 // String is the summary line: "3 files, 9 statements: 6 passed, 2 failed,
 // 1 error, 1 file with errors"; the categories that count none, but
 // passed and failed, are left out.
 func (n counts) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s: %d passed, %d failed", count(n.files, "file"), count(n.statements(), "statement"), n.pass, n.fail)
+	fmt.Fprintf(&b, "%s", count(n.files, "file"))
+	if n.runs > n.files {
+		fmt.Fprintf(&b, " in %s", count(n.runs, "run"))
+	}
+	fmt.Fprintf(&b, ", %s: %d passed, %d failed", count(n.statements(), "statement"), n.pass, n.fail)
 	if n.errors > 0 {
 		fmt.Fprintf(&b, ", %s", count(n.errors, "error"))
 	}
@@ -102,10 +119,10 @@ func (n counts) String() string {
 		fmt.Fprintf(&b, ", %d stopped", n.stopped)
 	}
 	if n.notChecked > 0 {
-		fmt.Fprintf(&b, ", %s with errors", count(n.notChecked, "file"))
+		fmt.Fprintf(&b, ", %s with errors", count(n.notChecked, n.unit()))
 	}
 	if n.stoppedBeforeRuns > 0 {
-		fmt.Fprintf(&b, ", %s stopped before checking", count(n.stoppedBeforeRuns, "file"))
+		fmt.Fprintf(&b, ", %s stopped before checking", count(n.stoppedBeforeRuns, n.unit()))
 	}
 	return b.String()
 }

@@ -36,7 +36,7 @@ func TestReportsAgree(t *testing.T) {
 		{File: "bug.dp", Err: &dpcheck.InternalError{Value: "a bug"}},
 	}
 	n := tally(entries)
-	if want := (counts{files: 6, pass: 1, fail: 1, errors: 1, stopped: 1, notChecked: 2, stoppedBeforeRuns: 1}); n != want {
+	if want := (counts{files: 6, runs: 6, pass: 1, fail: 1, errors: 1, stopped: 1, notChecked: 2, stoppedBeforeRuns: 1}); n != want {
 		t.Fatalf("tally %+v, want %+v", n, want)
 	}
 	line := "6 files, 4 statements: 1 passed, 1 failed, 1 error, 1 stopped, 2 files with errors, 1 file stopped before checking"
@@ -81,7 +81,7 @@ func TestReportsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	var j counts
-	j.files = len(doc.Files)
+	j.files, j.runs = len(doc.Files), len(doc.Files)
 	for _, f := range doc.Files {
 		switch {
 		case f.Status == "invalid" || f.Status == "internal":

@@ -27,7 +27,9 @@ type Document struct {
 
 // FileDoc is one file.
 type FileDoc struct {
-	File        string     `json:"file"`
+	File string `json:"file"`
+	// Consts are the constants' values of this run of a sweep ("K=3").
+	Consts      string     `json:"consts,omitempty"`
 	Status      string     `json:"status"` // pass, fail, invalid, aborted
 	Errors      []ErrorDoc `json:"errors,omitempty"`
 	Model       *ModelDoc  `json:"model,omitempty"`
@@ -407,7 +409,7 @@ func Build(entries []Entry, version string) *Document {
 		if st != Pass {
 			doc.Pass = false
 		}
-		fd := FileDoc{File: e.File, Status: [...]string{"pass", "fail", "invalid", "aborted", "internal"}[st]}
+		fd := FileDoc{File: e.File, Consts: e.Consts, Status: [...]string{"pass", "fail", "invalid", "aborted", "internal"}[st]}
 		if e.Err != nil {
 			var list source.ErrorList
 			if errors.As(e.Err, &list) {

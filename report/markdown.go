@@ -30,7 +30,7 @@ func Markdown(w io.Writer, entries []Entry) error {
 	var rows []row
 	var details []detail
 	for _, e := range entries {
-		file := mdText(e.File)
+		file := mdText(e.name())
 		if st := stateOf(e); st != checked {
 			var t bytes.Buffer
 			writeErr(&t, e)

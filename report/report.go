@@ -39,6 +39,17 @@ type Entry struct {
 	// Elapsed is how long the file took, reading it included (the JUnit
 	// report's suite time); when it is zero, Result.Elapsed is used.
 	Elapsed time.Duration
+	// Consts names the values of the constants this run gave the file,
+	// one run of a sweep ("K=3"); "" for a single run.
+	Consts string
+}
+
+// name is the entry's file as a title: with the run's constants.
+func (e Entry) name() string {
+	if e.Consts == "" {
+		return e.File
+	}
+	return e.File + " (" + e.Consts + ")"
 }
 
 // elapsed is how long the entry's file took.

@@ -39,13 +39,13 @@ func text(w io.Writer, entries []Entry) {
 			continue
 		case stoppedBefore:
 			if me := (*outcome.MemoryError)(nil); errors.As(e.Err, &me) {
-				printf(w, "%s: stopped before its checks ran: %s\n", e.File, me.Error())
+				printf(w, "%s: stopped before its checks ran: %s\n", e.name(), me.Error())
 			} else {
-				printf(w, "%s: %s before its checks ran\n", e.File, errText(e.Err))
+				printf(w, "%s: %s before its checks ran\n", e.name(), errText(e.Err))
 			}
 			continue
 		}
-		textResult(w, e.Result, e.text)
+		textResult(w, e.name(), e.Result, e.text)
 		if e.Err != nil && !slices.ContainsFunc(e.Result.Statements, func(o property.Outcome) bool { return stopped(o.Err()) }) {
 			printf(w, "  %s\n", errText(e.Err))
 		}
@@ -57,11 +57,11 @@ func text(w io.Writer, entries []Entry) {
 func writeErr(w io.Writer, e Entry) {
 	var list source.ErrorList
 	if errors.As(e.Err, &list) {
-		printf(w, "%s: %d error%s\n", e.File, len(list), plural(len(list)))
+		printf(w, "%s: %d error%s\n", e.name(), len(list), plural(len(list)))
 		printLines(w, indent(safeErrors(list, e.text), "  "))
 		return
 	}
-	printf(w, "%s: error: %s\n", e.File, errText(e.Err))
+	printf(w, "%s: error: %s\n", e.name(), errText(e.Err))
 }
 
 // safeErrors lays out positioned errors with their source lines (from
@@ -98,8 +98,8 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func textResult(w io.Writer, r *outcome.Result, src func(string) (string, bool)) {
-	printf(w, "%s\n", r.File)
+func textResult(w io.Writer, name string, r *outcome.Result, src func(string) (string, bool)) {
+	printf(w, "%s\n", name)
 	m := r.Model
 	switch m.Kind {
 	case "builder", "modules", "prism":

@@ -64,7 +64,8 @@ type Name struct {
 	Quoted bool
 }
 
-// ConstStmt is "const NAME = EXPR".
+// ConstStmt is "const NAME = EXPR", or "const NAME" (Value nil) for a
+// constant given from outside (Options.Consts).
 type ConstStmt struct {
 	Span
 	Name  Word

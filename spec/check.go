@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -36,6 +37,18 @@ type Options struct {
 	// ReadFile is called (source.Confine); an error about a path outside
 	// has Limit LimitRoot.
 	Root string
+	// Consts give the file's constants values from outside, by name: a
+	// constant declared without one (const K) takes it, and one defined
+	// in the file is overridden. A name the file does not declare is an
+	// error.
+	Consts map[string]*big.Rat
+	// ConstHint says how a caller gives a constant its value ("give it
+	// with --const K=…"), for the error of a constant without one; nil
+	// says Options.Consts.
+	ConstHint func(name string) string
+	// IgnoreUnknownConsts ignores the names of Consts the file does not
+	// declare (values given to several files at once).
+	IgnoreUnknownConsts bool
 }
 
 // LimitRoot is the Limit of an error about a file a model names outside
@@ -67,7 +80,7 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
 	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root,
-		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}}
+		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, given: o.Consts, constHint: o.ConstHint, lenient: o.IgnoreUnknownConsts}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -120,6 +133,11 @@ type checker struct {
 	intVars   map[string]bool
 	formulas  map[string]*FormulaStmt
 	expanding map[string]bool
+	// given are the constants' values from outside (Options.Consts), and
+	// constHint says how to give one.
+	given     map[string]*big.Rat
+	constHint func(name string) string
+	lenient   bool // names given that the file does not declare are ignored
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
 	// depth the nesting of the one being translated (MaxExpandedDepth);
 	// depthExceeded is set once the depth is reported.
@@ -195,6 +213,15 @@ func (c *checker) bitsMessage() string {
 
 func isKeyword(name string) bool { return slices.Contains(keywords, name) }
 
+// constNames lists the constants names (in the file's order), or says
+// there are none.
+func constNames(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
 // constant evaluates the constant name (used at offset off), detecting
 // cycles.
 func (c *checker) constant(off int, name string) (value, bool) {
@@ -222,7 +249,17 @@ func (c *checker) constant(off int, name string) (value, bool) {
 	}
 	e.state = 1
 	c.stack = append(c.stack, name)
-	e.val, e.ok = constEval{c}.expr(e.decl.Value)
+	if v, given := c.given[name]; given {
+		e.val, e.ok = value{k: kNum, num: v}, true
+	} else if e.decl.Value == nil {
+		hint := "give it a value from outside"
+		if c.constHint != nil {
+			hint = c.constHint(name)
+		}
+		c.errorf(e.decl.Name.Off, "constant %s has no value: %s", name, hint)
+	} else {
+		e.val, e.ok = constEval{c}.expr(e.decl.Value)
+	}
 	if e.ok && e.val.k == kNum && !c.retain(e.decl.Start, e.val.num) {
 		e.ok = false
 	}
@@ -379,6 +416,12 @@ func (c *checker) check() (*property.Program, bool) {
 	sort.Slice(names, func(i, j int) bool { return c.consts[names[i]].decl.Start < c.consts[names[j]].decl.Start })
 	for _, n := range names {
 		c.constant(c.consts[n].decl.Start, n)
+	}
+	given := slices.Sorted(maps.Keys(c.given))
+	for _, n := range given {
+		if c.consts[n] == nil && !c.lenient {
+			c.errorf(0, "a value is given for %s, which is no constant of the file (its constants: %s)", n, constNames(names))
+		}
 	}
 	before := len(c.errs)
 	switch {

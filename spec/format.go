@@ -184,6 +184,10 @@ func (p *printer) text() string {
 func (p *printer) stmt(st Stmt) {
 	switch st := st.(type) {
 	case *ConstStmt:
+		if st.Value == nil {
+			p.seq("const ", st.Name.Name)
+			break
+		}
 		p.seq("const ", st.Name.Name, " = ", st.Value)
 	case *ModelStmt:
 		p.seq("model ", st.Call)

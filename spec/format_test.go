@@ -21,6 +21,7 @@ func TestFormat(t *testing.T) {
 	src := `// header comment
 
 const   p=1/2   // the coin
+const   K   // given from outside
 chain{
 state pos(x=1)[in_pos]   state neg (x = 0) [ in_neg ]
   // outputs
@@ -43,6 +44,7 @@ query eps(delta = 1e-3) over traces( 2 )
 	want := `// header comment
 
 const p = 1/2 // the coin
+const K       // given from outside
 chain {
   state pos (x = 1) [in_pos]
   state neg (x = 0) [in_neg]

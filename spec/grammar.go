@@ -5,7 +5,7 @@ package spec
 // parser's tests exercise every production).
 const grammar = `File = Stmt* .
 Stmt = Const | Model | Chain | Module | Formula | Label | Inputs | Outputs | Observe | Neighbours | Param | Property .
-Const = "const" Ident "=" Expr .
+Const = "const" Ident ("=" Expr)? .
 Model = "model" Call .
 Chain = "chain" "{" (StateDecl | Row)* "}" .
 StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)? "]")? .

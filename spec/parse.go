@@ -203,7 +203,11 @@ func (p *parser) stmt() Stmt {
 	switch p.Tok.Text {
 	case "const":
 		p.Advance()
-		return &ConstStmt{Name: p.word("a name"), Value: p.definition()}
+		s := &ConstStmt{Name: p.word("a name")}
+		if p.IsOp("=") {
+			s.Value = p.definition()
+		}
+		return s
 	case "model":
 		p.Advance()
 		return &ModelStmt{Call: p.call("a call such as survey(theta1 = 1/2)")}

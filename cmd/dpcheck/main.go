@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if !ok {
 		return code
 	}
-	inputs, consts, code, ok := readInputs(&o, stderr)
+	inputs, sweep, code, ok := readInputs(&o, stderr)
 	if !ok {
 		return code
 	}
@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	entries := checkAll(ctx, &o, inputs, consts, stderr)
+	entries := checkAll(ctx, &o, inputs, sweep, stderr)
 	code = render(ctx, &o, entries, stdout, stderr)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -89,9 +89,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 }
 
 // readInputs turns the files into inputs, reads standard input when one
-// of them is "-" and reads --const. When the run ends here it has said
-// why, and ok is false with the run's exit status.
-func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, consts map[string]prism.Value, code int, ok bool) {
+// of them is "-" and reads --const: one assignment of the constants per
+// run (several for a sweep). When the run ends here it has said why, and
+// ok is false with the run's exit status.
+func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, sweep []prism.Assignment, code int, ok bool) {
 	inputs, err := dpcheck.ExpandInputs(o.files)
 	if err != nil {
 		return nil, nil, usageError(stderr, "%v", err), false
@@ -101,62 +102,67 @@ func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, consts ma
 		return nil, nil, usageError(stderr, "%v", err), false
 	}
 	o.cfg.Stdin = func() (string, error) { return stdin, stdinErr }
-	consts, err = prism.ParseConsts(o.consts...)
-	switch {
-	case err != nil:
+	sweep, err = prism.ParseSweep(o.consts...)
+	if err != nil {
 		return nil, nil, usageError(stderr, "--const: %v", err), false
-	case len(o.consts) > 0 && !anyPRISM(inputs):
-		return nil, nil, usageError(stderr, "--const gives the undefined constants of a PRISM model: give a model and a properties file (dpcheck MODEL.prism PROPS.pctl --const N=5)"), false
 	}
 	o.cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
+	o.cfg.ConstsForSeveral = len(inputs) > 1
 	o.cfg.LimitHint = func(limit string) string {
 		if hints[limit] == "" {
 			return ""
 		}
 		return "raise it with " + hints[limit]
 	}
-	return inputs, consts, exitPass, true
+	return inputs, sweep, exitPass, true
 }
 
 // checkAll checks each input with the front end its name chooses
 // (dpcheck.Config.CheckInput), showing progress on stderr, until the
 // context ends.
-func checkAll(ctx context.Context, o *options, inputs []dpcheck.Input, consts map[string]prism.Value, stderr io.Writer) []report.Entry {
+func checkAll(ctx context.Context, o *options, inputs []dpcheck.Input, sweep []prism.Assignment, stderr io.Writer) []report.Entry {
 	var entries []report.Entry
 	for _, in := range inputs {
-		f := in.File
-		if f == "-" {
-			f = dpcheck.StdinName
-		}
-		start := time.Now()
-		pctx, done := report.Progress(ctx, stderr, f)
-		if show := verify.ProgressReporter(pctx); show != nil {
-			show(verify.Progress{Stage: "reading"})
-		}
-		// Other files an entry reads (PRISM models) are kept for its errors.
-		read := map[string]string{}
-		c := o.cfg
-		c.ReadFile = func(path string) (string, error) {
-			src, err := dpcheck.ReadSource(path, o.cfg.MaxFileSize)
-			if err == nil {
-				read[path] = src
+		for _, a := range sweep {
+			entries = append(entries, checkOne(ctx, o, in, a, stderr))
+			if ctx.Err() != nil {
+				return entries
 			}
-			return src, err
-		}
-		e := report.Entry{File: f}
-		if in.Err == nil {
-			e.Sources = read
-		}
-		e.Source, e.Result, e.Err = c.CheckInput(pctx, in, consts)
-		e.Err = withHint(e.Err)
-		e.Elapsed = time.Since(start)
-		entries = append(entries, e)
-		done()
-		if ctx.Err() != nil {
-			break
 		}
 	}
 	return entries
+}
+
+// checkOne checks one input under one assignment of the constants.
+func checkOne(ctx context.Context, o *options, in dpcheck.Input, a prism.Assignment, stderr io.Writer) report.Entry {
+	f := in.File
+	if f == "-" {
+		f = dpcheck.StdinName
+	}
+	start := time.Now()
+	pctx, done := report.Progress(ctx, stderr, f)
+	if show := verify.ProgressReporter(pctx); show != nil {
+		show(verify.Progress{Stage: "reading"})
+	}
+	// Other files an entry reads (PRISM models) are kept for its errors.
+	read := map[string]string{}
+	c := o.cfg
+	c.ReadFile = func(path string) (string, error) {
+		src, err := dpcheck.ReadSource(path, o.cfg.MaxFileSize)
+		if err == nil {
+			read[path] = src
+		}
+		return src, err
+	}
+	e := report.Entry{File: f, Consts: a.Text}
+	if in.Err == nil {
+		e.Sources = read
+	}
+	e.Source, e.Result, e.Err = c.CheckInput(pctx, in, a.Consts)
+	e.Err = withHint(e.Err)
+	e.Elapsed = time.Since(start)
+	done()
+	return e
 }
 
 // render writes the reports and the pictures, and returns the exit
@@ -184,15 +190,6 @@ func render(ctx context.Context, o *options, entries []report.Entry, stdout, std
 		drawPictures(ctx, stderr, entries[0], o.dot, o.svg, o.prof)
 	}
 	return code
-}
-
-func anyPRISM(inputs []dpcheck.Input) bool {
-	for _, in := range inputs {
-		if in.Model != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // readStdin reads standard input when one of the inputs is "-" (at most
