@@ -141,7 +141,7 @@ func (m *MDP) coSafeRewards(ctx context.Context, r Reward, path *verify.Formula,
 		return nil, err
 	}
 	if !a.CoSafe {
-		return nil, errUnsupported(path, "the reward of a path formula is the reward earned until it is met: the formula must be co-safe (U, F, X and bounded operators in negation normal form)")
+		return nil, verify.ErrNotCoSafe(path)
 	}
 	p, pm, err := m.product(ctx, a)
 	if err != nil {

@@ -108,24 +108,39 @@ func ParseValue(s string) (Value, error) {
 // ParseValue cannot read is an error.
 func ParseConsts(defs ...string) (map[string]Value, error) {
 	out := map[string]Value{}
+	err := eachDef(defs, "such as N=5 or p=1/3", func(name, val string) error {
+		v, err := ParseValue(val)
+		out[name] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachDef calls def for each NAME=VALUE of defs (each a comma-separated
+// list), in order; a malformed item, a name given twice or an error of def
+// (prefixed by the name) is the error.
+func eachDef(defs []string, such string, def func(name, val string) error) error {
+	seen := map[string]bool{}
 	for _, d := range defs {
 		for _, item := range strings.Split(d, ",") {
 			name, val, ok := strings.Cut(item, "=")
 			name = strings.TrimSpace(name)
 			if !ok || !syntax.IsIdent(name) {
-				return nil, fmt.Errorf("%q is not a definition NAME=VALUE (such as N=5 or p=1/3)", item)
+				return fmt.Errorf("%q is not a definition NAME=VALUE (%s)", item, such)
 			}
-			v, err := ParseValue(val)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", name, err)
+			if seen[name] {
+				return fmt.Errorf("%s is given twice", name)
 			}
-			if _, dup := out[name]; dup {
-				return nil, fmt.Errorf("%s is given twice", name)
+			seen[name] = true
+			if err := def(name, val); err != nil {
+				return fmt.Errorf("%s: %v", name, err)
 			}
-			out[name] = v
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // parseNumber reads a literal exactly: 0.75 is 3/4, .2 is 1/5, 1e-3 is
@@ -162,27 +177,18 @@ func ParseSweep(defs ...string) ([]Assignment, error) {
 		ranged bool
 	}
 	var ds []def
-	seen := map[string]bool{}
+	err := eachDef(defs, "such as N=5, p=1/3 or a range N=1..8", func(name, val string) error {
+		vs, ranged, err := parseRange(strings.TrimSpace(val))
+		ds = append(ds, def{name, vs, ranged})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	runs := 1
-	for _, d := range defs {
-		for _, item := range strings.Split(d, ",") {
-			name, val, ok := strings.Cut(item, "=")
-			name = strings.TrimSpace(name)
-			if !ok || !syntax.IsIdent(name) {
-				return nil, fmt.Errorf("%q is not a definition NAME=VALUE (such as N=5, p=1/3 or a range N=1..8)", item)
-			}
-			if seen[name] {
-				return nil, fmt.Errorf("%s is given twice", name)
-			}
-			seen[name] = true
-			vs, ranged, err := parseRange(strings.TrimSpace(val))
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", name, err)
-			}
-			if runs *= len(vs); runs > MaxSweep {
-				return nil, fmt.Errorf("the ranges make more than %d runs (the limit of a sweep)", MaxSweep)
-			}
-			ds = append(ds, def{name, vs, ranged})
+	for _, d := range ds {
+		if runs *= len(d.values); runs > MaxSweep { // each range has at most MaxSweep values
+			return nil, fmt.Errorf("the ranges make more than %d runs (the limit of a sweep)", MaxSweep)
 		}
 	}
 	out := []Assignment{{Consts: map[string]Value{}}}

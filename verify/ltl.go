@@ -575,18 +575,34 @@ func (m *Checker) productChain(ctx context.Context, a *Automaton) (*Product, *ch
 	return p, c, nil
 }
 
-// ltlProb returns Pr_s(path) for every state s through the product with
-// path's automaton.
-func (m *Checker) ltlProb(ctx context.Context, path *Formula) ([]*big.Rat, error) {
+// productChecker builds path's automaton (required co-safe with coSafe)
+// and a checker of its product with the chain.
+func (m *Checker) productChecker(ctx context.Context, path *Formula, coSafe bool) (*Automaton, *Product, *Checker, error) {
 	a, err := NewAutomaton(ctx, path, m.c.NumStates(), func(g *Formula) ([]bool, error) { return m.Sat(ctx, g) })
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
+	}
+	if coSafe && !a.CoSafe {
+		return nil, nil, nil, ErrNotCoSafe(path)
 	}
 	p, pc, err := m.productChain(ctx, a)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	inner, err := NewChecker(pc, nil)
+	return a, p, inner, err
+}
+
+// ErrNotCoSafe is the error of a reward asked along a path formula that
+// is not co-safe.
+func ErrNotCoSafe(path *Formula) error {
+	return ltlError(path, "the reward of a path formula is the reward earned until it is met: the formula must be co-safe (U, F, X and bounded operators in negation normal form)")
+}
+
+// ltlProb returns Pr_s(path) for every state s through the product with
+// path's automaton.
+func (m *Checker) ltlProb(ctx context.Context, path *Formula) ([]*big.Rat, error) {
+	a, p, inner, err := m.productChecker(ctx, path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -611,18 +627,7 @@ func (m *Checker) ltlProb(ctx context.Context, path *Formula) ([]*big.Rat, error
 // coSafeRewards returns the expected reward earned until path, a co-safe
 // LTL formula, is first satisfied (PRISM's R[ψ]), from every state.
 func (m *Checker) coSafeRewards(ctx context.Context, r Reward, path *Formula) ([]*big.Rat, error) {
-	a, err := NewAutomaton(ctx, path, m.c.NumStates(), func(g *Formula) ([]bool, error) { return m.Sat(ctx, g) })
-	if err != nil {
-		return nil, err
-	}
-	if !a.CoSafe {
-		return nil, ltlError(path, "the reward of a path formula is the reward earned until it is met: the formula must be co-safe (U, F, X and bounded operators in negation normal form)")
-	}
-	p, pc, err := m.productChain(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	inner, err := NewChecker(pc, nil)
+	_, p, inner, err := m.productChecker(ctx, path, true)
 	if err != nil {
 		return nil, err
 	}

@@ -21,13 +21,7 @@ func randomDAG(t *testing.T, rng *rand.Rand, n int) *chain.Chain {
 	t.Helper()
 	b := chain.NewBuilder()
 	for s := range n {
-		var ls []string
-		for _, l := range []string{"a", "b"} {
-			if rng.IntN(2) == 0 {
-				ls = append(ls, l)
-			}
-		}
-		b.AddState(fmt.Sprint(s), nil, ls...)
+		b.AddState(fmt.Sprint(s), nil, randomLabels(rng)...)
 	}
 	for s := range n - 2 {
 		next := rng.Perm(n - s - 1)
@@ -43,6 +37,17 @@ func randomDAG(t *testing.T, rng *rand.Rand, n int) *chain.Chain {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// randomLabels is each of the labels a and b with probability 1/2.
+func randomLabels(rng *rand.Rand) []string {
+	var ls []string
+	for _, l := range []string{"a", "b"} {
+		if rng.IntN(2) == 0 {
+			ls = append(ls, l)
+		}
+	}
+	return ls
 }
 
 // randomLTL is a random path formula over the labels a and b.
@@ -307,11 +312,7 @@ func TestLTLRecurrence(t *testing.T) {
 		succ := make([][]int, n)
 		labels := make([][]string, n)
 		for s := range n {
-			for _, l := range []string{"a", "b"} {
-				if rng.IntN(2) == 0 {
-					labels[s] = append(labels[s], l)
-				}
-			}
+			labels[s] = randomLabels(rng)
 			succ[s] = rng.Perm(n)[:1+rng.IntN(2)]
 		}
 		reach := func(s int) []bool {
@@ -413,13 +414,7 @@ func TestExistsAgainstLassos(t *testing.T) {
 		const n = 4
 		bld := chain.NewBuilder()
 		for s := range n {
-			var ls []string
-			for _, l := range []string{"a", "b"} {
-				if rng.IntN(2) == 0 {
-					ls = append(ls, l)
-				}
-			}
-			bld.AddState(fmt.Sprint(s), nil, ls...)
+			bld.AddState(fmt.Sprint(s), nil, randomLabels(rng)...)
 		}
 		for s := range n {
 			to := rng.Perm(n)[:1+rng.IntN(2)]
