@@ -267,3 +267,57 @@ func BenchmarkAboveThresholdSizes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLTLRandomWalk: LTL formulas on the fair random walk of 10^4
+// states, each with a closed form: F (win & X win) through the automaton's
+// product (co-safe), G F win through the split chain and the product
+// (win is absorbing, so both are Pr(F win) = i/n), and E[G F win] over
+// the transition graph (every state but 0, which is absorbed without
+// winning).
+//
+//	go test ./verify -run '^$' -bench LTLRandomWalk -benchmem
+func BenchmarkLTLRandomWalk(b *testing.B) {
+	const n = 10000
+	m, mid := randomWalk(b, n, big.NewRat(1, 2))
+	win := verify.Label("win")
+	half := big.NewRat(1, 2)
+	for _, tc := range []struct {
+		name string
+		f    *verify.Formula
+	}{
+		{"cosafe", verify.Eventually(verify.And(win, verify.Next(1, win)), -1)},
+		{"GF", verify.Globally(verify.Eventually(win, -1), -1)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				c, err := verify.NewChecker(m.Chain, m.Neighbours)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pr, err := c.Prob(context.Background(), tc.f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if pr[mid].Cmp(half) != 0 {
+					b.Fatalf("Pr(%s) from the middle = %s, want 1/2", tc.f, pr[mid].RatString())
+				}
+			}
+		})
+	}
+	b.Run("E[GF]", func(b *testing.B) {
+		zero, _ := m.Chain.Lookup("s0")
+		for b.Loop() {
+			c, err := verify.NewChecker(m.Chain, m.Neighbours)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sat, err := c.Sat(context.Background(), verify.Exists(verify.Globally(verify.Eventually(win, -1), -1)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sat[zero] || !sat[mid] {
+				b.Fatalf("E[G F win]: %t at 0, %t in the middle; want false, true", sat[zero], sat[mid])
+			}
+		}
+	})
+}
