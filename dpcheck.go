@@ -64,10 +64,6 @@ type Config struct {
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
 	ConstHint func(name string) string
-	// ConstsForSeveral says that the constants given to CheckInput are
-	// for several files: a .dp file ignores a name it does not declare,
-	// which is otherwise an error.
-	ConstsForSeveral bool
 	// LimitHint says how the caller raises a limit ("memory", as
 	// model.LimitMemory), for the error of a check stopped by it; nil
 	// adds nothing.
@@ -169,7 +165,7 @@ func (c Config) load(ctx context.Context, filename, src string, consts map[strin
 		return nil, err
 	}
 	reportStage(ctx, "loading")
-	o := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root, Consts: consts, ConstHint: c.ConstHint, IgnoreUnknownConsts: c.ConstsForSeveral}
+	o := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root, Consts: consts, ConstHint: c.ConstHint}
 	prog, err := o.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/prism"
+	"github.com/dpcheck/dpcheck/spec"
 )
 
 // A FrontEnd is a language dpcheck reads: it checks one Input of its
@@ -95,7 +96,7 @@ func (dpFrontEnd) Check(ctx context.Context, c Config, in Input, name string, co
 	var nums map[string]*big.Rat
 	for _, k := range slices.Sorted(maps.Keys(consts)) {
 		if consts[k].Num == nil {
-			return src, nil, fmt.Errorf("%s: the value given for %s is a truth value; a .dp file's constants are numbers", name, k)
+			return src, nil, fmt.Errorf("the value given for %s is a truth value; a .dp file's constants are numbers", k)
 		}
 		if nums == nil {
 			nums = map[string]*big.Rat{}
@@ -129,4 +130,57 @@ func (prismFrontEnd) Check(ctx context.Context, c Config, in Input, name string,
 	}
 	r, err = c.CheckPRISM(ctx, in.Model, name, consts)
 	return src, r, err
+}
+
+// ConstNames returns the names of the constants the input's files declare
+// — a .dp file's, or a PRISM model's and its properties file's — for a
+// caller that gives values to several files at once (a sweep gives each
+// file the values of its own constants). ok is false when a file cannot
+// be read or parsed: checking it will say why.
+func (c Config) ConstNames(in Input) (names []string, ok bool) {
+	if in.Err != nil {
+		return nil, false
+	}
+	read := func(path string) (string, error) {
+		if path == "-" {
+			return c.stdin()
+		}
+		return ReadSource(path, c.MaxFileSize)
+	}
+	if in.Model == "" {
+		src, err := read(in.File)
+		if err != nil {
+			return nil, false
+		}
+		f, err := spec.Parse(in.File, src)
+		if err != nil {
+			return nil, false
+		}
+		for _, st := range f.Stmts {
+			if cs, isConst := st.(*spec.ConstStmt); isConst {
+				names = append(names, cs.Name.Name)
+			}
+		}
+		return names, true
+	}
+	msrc, err := read(in.Model)
+	if err != nil {
+		return nil, false
+	}
+	m, err := prism.ParseModel(in.Model, msrc)
+	if err != nil {
+		return nil, false
+	}
+	psrc, err := read(in.File)
+	if err != nil {
+		return nil, false
+	}
+	p, err := prism.ParseProperties(in.File, psrc)
+	if err != nil {
+		return nil, false
+	}
+	for _, k := range append(slices.Clone(m.Consts), p.Consts...) {
+		names = append(names, k.Name.Name)
+	}
+	return names, true
 }

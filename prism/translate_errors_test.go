@@ -194,7 +194,7 @@ func TestParseConsts(t *testing.T) {
 		"N":        `"N" is not a definition NAME=VALUE (such as N=5 or p=1/3)`,
 		"N=":       "N: the value is empty",
 		"N=abc":    "N: abc is not a number (write an integer, a decimal such as 0.25, a fraction such as 1/3, true or false)",
-		"N=1:10":   "N: 1:10 is a range of values: a sweep (ParseSweep) runs once per value; here one value is needed",
+		"N=1:10":   "N: 1:10 is a range of values, where one value is needed",
 		"N=1,N=2":  "N is given twice",
 		"3=4":      `"3=4" is not a definition NAME=VALUE (such as N=5 or p=1/3)`,
 		"p=1/0":    "p: 1/0 divides by zero",
@@ -222,6 +222,10 @@ func TestParseSweep(t *testing.T) {
 	if d := cmp.Diff(want, texts); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
+	p := got[3].Project(func(n string) bool { return n != "K" })
+	if p.Text != "p=1/2" || len(p.Consts) != 2 || p.Consts["b"].String() != "true" {
+		t.Errorf("projected without K: %q, %v", p.Text, p.Consts)
+	}
 	one, err := prism.ParseSweep("N=5")
 	if err != nil || len(one) != 1 || one[0].Text != "" || one[0].Consts["N"].Num.Cmp(big.NewRat(5, 1)) != 0 {
 		t.Errorf("one value: %v, %v", one, err)
@@ -238,6 +242,7 @@ func TestParseSweep(t *testing.T) {
 		"K=1..2000":       "K: 1..2000 has more than 1000 values (the limit of a sweep)",
 		"K=1..40,N=1..40": "the ranges make more than 1000 runs (the limit of a sweep)",
 		"K=1..2,K=3":      "K is given twice",
+		"K=1..2..3":       "K: 1..2..3 is not a range (write lo..hi, lo:hi or lo:step:hi)",
 	} {
 		if _, err := prism.ParseSweep(def); err == nil || err.Error() != msg {
 			t.Errorf("ParseSweep(%q): %v, want %q", def, err, msg)

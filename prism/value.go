@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,7 +80,7 @@ func ParseValue(s string) (Value, error) {
 		return Value{}, fmt.Errorf("the value is empty")
 	}
 	if strings.Contains(s, ":") || strings.Contains(s, "..") {
-		return Value{}, fmt.Errorf("%s is a range of values: a sweep (ParseSweep) runs once per value; here one value is needed", s)
+		return Value{}, fmt.Errorf("%s is a range of values, where one value is needed", s)
 	}
 	num, den, frac := strings.Cut(s, "/")
 	x, err := parseNumber(strings.TrimPrefix(num, "-"))
@@ -158,10 +159,32 @@ func sized(x *big.Rat) bool { return exact.Bits(x) <= MaxValueBits }
 const MaxSweep = 1000
 
 // Assignment is one combination of a sweep: a value for every constant
-// given, and its text ("K=3, N=2") for reports.
+// given, and its text ("K=3, N=2": the ranged ones) for reports.
 type Assignment struct {
 	Consts map[string]Value
 	Text   string
+	// Ranged are the names given a range, in order.
+	Ranged []string
+}
+
+// Project returns a restricted to the constants names keeps, its Text
+// naming the ranged ones kept.
+func (a Assignment) Project(keep func(name string) bool) Assignment {
+	out := Assignment{Consts: map[string]Value{}}
+	for k, v := range a.Consts {
+		if keep(k) {
+			out.Consts[k] = v
+		}
+	}
+	var parts []string
+	for _, k := range a.Ranged {
+		if keep(k) {
+			out.Ranged = append(out.Ranged, k)
+			parts = append(parts, k+"="+a.Consts[k].String())
+		}
+	}
+	out.Text = strings.Join(parts, ", ")
+	return out
 }
 
 // ParseSweep reads definitions as ParseConsts does, where a value may also
@@ -198,14 +221,15 @@ func ParseSweep(defs ...string) ([]Assignment, error) {
 			for _, v := range d.values {
 				c := maps.Clone(a.Consts)
 				c[d.name] = v
-				text := a.Text
+				text, ranged := a.Text, a.Ranged
 				if d.ranged {
 					if text != "" {
 						text += ", "
 					}
 					text += d.name + "=" + v.String()
+					ranged = append(slices.Clip(ranged), d.name)
 				}
-				next = append(next, Assignment{Consts: c, Text: text})
+				next = append(next, Assignment{Consts: c, Text: text, Ranged: ranged})
 			}
 		}
 		out = next
@@ -219,6 +243,9 @@ func parseRange(s string) (vs []Value, ranged bool, err error) {
 	switch {
 	case strings.Contains(s, ".."):
 		lo, hi, _ := strings.Cut(s, "..")
+		if strings.Contains(hi, "..") || strings.Contains(s, ":") {
+			return nil, false, fmt.Errorf("%s is not a range (write lo..hi, lo:hi or lo:step:hi)", s)
+		}
 		parts = []string{lo, "1", hi}
 	case strings.Contains(s, ":"):
 		parts = strings.Split(s, ":")

@@ -325,7 +325,13 @@ func writeAtom(w io.Writer, a property.MDPAtom, names func(int) string) {
 		case a.WorstState != nil:
 			where = " (the extreme over the inputs, at " + a.WorstState.String() + ")"
 		}
-		printf(w, "%s%s: %s %s: P%s(ψ) = %s%s\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), allSchedulersText, a.Extreme, ratText(a.Pr), where)
+		// P~p must hold under every scheduler: a violation is one
+		// scheduler's, the extreme one.
+		sched := allSchedulersText
+		if a.Verdict == mdp.Violated {
+			sched = "by the scheduler of P" + a.Extreme
+		}
+		printf(w, "%s%s: %s %s: P%s(ψ) = %s%s\n", in, a.Formula, mdpVerdictText(a.Verdict, nil), sched, a.Extreme, ratText(a.Pr), where)
 		return
 	}
 	where := " over every neighbouring pair"

@@ -46,9 +46,6 @@ type Options struct {
 	// with --const K=…"), for the error of a constant without one; nil
 	// says Options.Consts.
 	ConstHint func(name string) string
-	// IgnoreUnknownConsts ignores the names of Consts the file does not
-	// declare (values given to several files at once).
-	IgnoreUnknownConsts bool
 }
 
 // LimitRoot is the Limit of an error about a file a model names outside
@@ -80,7 +77,7 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
 	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root,
-		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, given: o.Consts, constHint: o.ConstHint, lenient: o.IgnoreUnknownConsts}
+		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, given: o.Consts, constHint: o.ConstHint}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -137,7 +134,6 @@ type checker struct {
 	// constHint says how to give one.
 	given     map[string]*big.Rat
 	constHint func(name string) string
-	lenient   bool // names given that the file does not declare are ignored
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
 	// depth the nesting of the one being translated (MaxExpandedDepth);
 	// depthExceeded is set once the depth is reported.
@@ -419,7 +415,7 @@ func (c *checker) check() (*property.Program, bool) {
 	}
 	given := slices.Sorted(maps.Keys(c.given))
 	for _, n := range given {
-		if c.consts[n] == nil && !c.lenient {
+		if c.consts[n] == nil {
 			c.errorf(0, "a value is given for %s, which is no constant of the file (its constants: %s)", n, constNames(names))
 		}
 	}

@@ -2,11 +2,12 @@ package verify
 
 import (
 	"fmt"
-	"github.com/dpcheck/dpcheck/exact"
 	"math/big"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // Op is the operator of a Formula.
@@ -218,6 +219,10 @@ func (f *Formula) write(b *fwriter) {
 			return
 		}
 		b.WriteString("!")
+		if g := f.Args[0]; g.Op == OpAtom && strings.ContainsAny(g.Name, " <>=") {
+			b.WriteString("(" + g.Name + ")") // !(x = 3), not !x = 3
+			return
+		}
 		paren(b, f.Args[0])
 	case OpAnd, OpOr:
 		sep := " & "

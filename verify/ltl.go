@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // LTL path formulas — temporal operators nested in one another, such as
@@ -73,6 +74,10 @@ const MaxAutomatonStates = 100_000
 // maxClauses bounds the clauses of one state of the automaton.
 const maxClauses = 10_000
 
+// MaxAutomatonWork bounds the work of building an automaton: the clause
+// comparisons and products its states take (a few seconds).
+const MaxAutomatonWork = 200_000_000
+
 // Automaton is the deterministic automaton of an LTL path formula over
 // the states of a chain or MDP (its letters).
 type Automaton struct {
@@ -92,8 +97,10 @@ type Automaton struct {
 	CoSafe, Safe bool
 	text         string
 	// tooBig is set when a conjunction or disjunction would have more
-	// than maxClauses clauses: the automaton is then refused.
+	// than maxClauses clauses, or the work exceeds MaxAutomatonWork: the
+	// automaton is then refused.
 	tooBig bool
+	work   int64 // clause comparisons and products made so far
 }
 
 // LTLError says why an LTL formula is not checked.
@@ -243,6 +250,14 @@ func (a *Automaton) intern(d dnf) (int32, error) {
 	return int32(len(a.states) - 1), nil
 }
 
+// errTooBig says which limit of the automaton was reached.
+func (a *Automaton) errTooBig() error {
+	if a.work > MaxAutomatonWork {
+		return fmt.Errorf("%w: building the automaton of %s would take more than %s steps of clause work (the limit of an LTL formula's automaton); simplify the formula", ErrFormula, a.text, exact.Thousands(MaxAutomatonWork))
+	}
+	return fmt.Errorf("%w: a state of the automaton of %s would have more than %d clauses (the limit of an LTL formula's automaton)", ErrFormula, a.text, maxClauses)
+}
+
 // Accepting reports whether q is the state true: every path continuing
 // from it satisfies the formula.
 func (a *Automaton) Accepting(q int32) bool { return a.states[q].isTrue() }
@@ -276,7 +291,7 @@ func (a *Automaton) Step(q int32, s int) (int32, error) {
 		}
 		d = a.or(d, cd)
 		if len(d) > maxClauses || a.tooBig {
-			return 0, fmt.Errorf("%w: a state of the automaton of %s would have more than %d clauses (the limit of an LTL formula's automaton)", ErrFormula, a.text, maxClauses)
+			return 0, a.errTooBig()
 		}
 	}
 	next, err := a.intern(d)
@@ -355,7 +370,7 @@ func (a *Automaton) progress(x, l int) (dnf, error) {
 		}
 	}
 	if len(d) > maxClauses || a.tooBig {
-		return nil, fmt.Errorf("%w: a state of the automaton of %s would have more than %d clauses (the limit of an LTL formula's automaton)", ErrFormula, a.text, maxClauses)
+		return nil, a.errTooBig()
 	}
 	a.prog[[2]int{x, l}] = d
 	return d, nil
@@ -396,6 +411,7 @@ func (a *Automaton) and(x, y dnf) dnf {
 		a.tooBig = true
 		return dnf{}
 	}
+	a.work += int64(len(x)) * int64(len(y))
 	out := make(dnf, 0, len(x)*len(y))
 	for _, c := range x {
 		for _, e := range y {
@@ -404,7 +420,7 @@ func (a *Automaton) and(x, y dnf) dnf {
 			out = append(out, slices.Compact(m))
 		}
 	}
-	return canonical(out)
+	return a.canonical(out)
 }
 
 // or returns x ∨ y in canonical form.
@@ -419,12 +435,16 @@ func (a *Automaton) or(x, y dnf) dnf {
 		a.tooBig = true
 		return dnf{}
 	}
-	return canonical(append(slices.Clone(x), y...))
+	return a.canonical(append(slices.Clone(x), y...))
 }
 
 // canonical sorts the clauses of d and removes those that contain another
-// (absorption: c ∨ (c ∧ e) = c).
-func canonical(d dnf) dnf {
+// (absorption: c ∨ (c ∧ e) = c), counting the comparisons as work.
+func (a *Automaton) canonical(d dnf) dnf {
+	if a.work += int64(len(d)) * int64(len(d)+1) / 2; a.work > MaxAutomatonWork {
+		a.tooBig = true
+		return dnf{}
+	}
 	slices.SortFunc(d, func(x, y []int) int {
 		if c := len(x) - len(y); c != 0 {
 			return c

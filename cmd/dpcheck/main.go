@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/dpcheck/dpcheck"
@@ -75,7 +77,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	entries := checkAll(ctx, &o, inputs, sweep, stderr)
+	runs, err := runsOf(o.cfg, inputs, sweep)
+	if err != nil {
+		return usageError(stderr, "--const: %v", err)
+	}
+	entries := checkAll(ctx, &o, runs, inputs, stderr)
 	code = render(ctx, &o, entries, stdout, stderr)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -107,7 +113,6 @@ func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, sweep []p
 		return nil, nil, usageError(stderr, "--const: %v", err), false
 	}
 	o.cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
-	o.cfg.ConstsForSeveral = len(inputs) > 1
 	o.cfg.LimitHint = func(limit string) string {
 		if hints[limit] == "" {
 			return ""
@@ -120,10 +125,10 @@ func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, sweep []p
 // checkAll checks each input with the front end its name chooses
 // (dpcheck.Config.CheckInput), showing progress on stderr, until the
 // context ends.
-func checkAll(ctx context.Context, o *options, inputs []dpcheck.Input, sweep []prism.Assignment, stderr io.Writer) []report.Entry {
+func checkAll(ctx context.Context, o *options, runs [][]prism.Assignment, inputs []dpcheck.Input, stderr io.Writer) []report.Entry {
 	var entries []report.Entry
-	for _, in := range inputs {
-		for _, a := range sweep {
+	for i, in := range inputs {
+		for _, a := range runs[i] {
 			entries = append(entries, checkOne(ctx, o, in, a, stderr))
 			if ctx.Err() != nil {
 				return entries
@@ -131,6 +136,44 @@ func checkAll(ctx context.Context, o *options, inputs []dpcheck.Input, sweep []p
 		}
 	}
 	return entries
+}
+
+// runsOf gives each input the values of the constants it declares: one
+// run per distinct combination of them (a file that declares none of a
+// sweep's constants runs once). A name that no input declares is an error.
+// An input whose files cannot be parsed runs once, with every value:
+// checking it says what is wrong.
+func runsOf(cfg dpcheck.Config, inputs []dpcheck.Input, sweep []prism.Assignment) ([][]prism.Assignment, error) {
+	runs := make([][]prism.Assignment, len(inputs))
+	declared := map[string]bool{}
+	all := true
+	for i, in := range inputs {
+		names, ok := cfg.ConstNames(in)
+		if !ok {
+			all = false
+			runs[i] = sweep[:1]
+			continue
+		}
+		seen := map[string]bool{}
+		for _, a := range sweep {
+			p := a.Project(func(n string) bool { return slices.Contains(names, n) })
+			if !seen[p.Text] {
+				seen[p.Text] = true
+				runs[i] = append(runs[i], p)
+			}
+		}
+		for _, n := range names {
+			declared[n] = true
+		}
+	}
+	if all {
+		for _, n := range slices.Sorted(maps.Keys(sweep[0].Consts)) {
+			if !declared[n] {
+				return nil, fmt.Errorf("no file given declares a constant %s", n)
+			}
+		}
+	}
+	return runs, nil
 }
 
 // checkOne checks one input under one assignment of the constants.

@@ -338,3 +338,40 @@ func TestPicturesOfAParametricChain(t *testing.T) {
 		t.Error("a DOT file was written")
 	}
 }
+
+// TestSweep: a sweep gives each file the values of the constants it
+// declares — one run per distinct combination, named with them — and a
+// name no file declares is a usage error.
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	k := write("k.dp", "const K\nmodel truncated_geometric(alpha = 1/2, n = K)\nquery eps(delta = 0) expect ln(2)\n")
+	p := write("p.dp", "const p = 1/2\nmodel survey(theta1 = p, theta2 = 1/2)\ncheck dp(eps = ln(4))\n")
+	var stdout, stderr bytes.Buffer
+	if got := run(context.Background(), []string{"--const", "K=1..2,p=1/4:1/4:1/2", k, p}, &stdout, &stderr); got != 0 {
+		t.Fatalf("exit %d, stderr %s\n%s", got, stderr.String(), stdout.String())
+	}
+	var heads []string
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		if strings.HasPrefix(l, dir) {
+			heads = append(heads, strings.TrimPrefix(l, dir+string(filepath.Separator)))
+		}
+	}
+	want := []string{"k.dp (K=1)", "k.dp (K=2)", "p.dp (p=1/4)", "p.dp (p=1/2)"}
+	if d := cmp.Diff(want, heads); d != "" {
+		t.Errorf("runs (-want +got):\n%s", d)
+	}
+	if !strings.HasSuffix(stdout.String(), "2 files in 4 runs, 4 statements: 4 passed, 0 failed\n") {
+		t.Errorf("tally: %q", stdout.String()[max(0, stdout.Len()-80):])
+	}
+	stderr.Reset()
+	if got := run(context.Background(), []string{"--const", "Z=3", k}, &bytes.Buffer{}, &stderr); got != 2 || stderr.String() != "dpcheck: --const: no file given declares a constant Z\n" {
+		t.Errorf("unknown name: exit %d, stderr %q", got, stderr.String())
+	}
+}
