@@ -296,7 +296,11 @@ func TestModelsWithinLimits(t *testing.T) {
 	if len(calls) < 20 {
 		t.Errorf("found only %d builder calls in models/", len(calls))
 	}
+	named := regexp.MustCompile(`=\s*[A-Za-z_]\w*\s*[,)]`)
 	for c := range calls {
+		if named.MatchString(c) {
+			continue // an argument is a constant of its file (geometric_sweep.dp's n = K)
+		}
 		d, a, m, err := call(t, c, model.Limits{})
 		var le *model.LimitError
 		if err != nil && d.Composition != nil && errors.As(err, &le) {

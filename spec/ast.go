@@ -190,12 +190,15 @@ type AssignDecl struct {
 	Draw  *Expr // x' ~ Draw, an ECall
 }
 
-// FormulaStmt is "formula NAME = EXPR": a name for an expression over the
-// variables of modules.
+// FormulaStmt is "formula NAME = EXPR", or "formula NAME(P, …) = EXPR"
+// with parameters: a name for an expression over the variables of
+// modules, expanded where it is used (NAME(ARG, …) with an argument per
+// parameter).
 type FormulaStmt struct {
 	Span
-	Name  Word
-	Value *Expr
+	Name   Word
+	Params []Word
+	Value  *Expr
 }
 
 // LabelStmt is "label NAME = CONDITION": states where the condition holds

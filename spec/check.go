@@ -77,7 +77,7 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
 	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root,
-		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, given: o.Consts, constHint: o.ConstHint}
+		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, cyclic: map[string]bool{}, given: o.Consts, constHint: o.ConstHint}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -132,6 +132,7 @@ type checker struct {
 	expanding map[string]bool
 	// given are the constants' values from outside (Options.Consts), and
 	// constHint says how to give one.
+	cyclic    map[string]bool // formulas defined in terms of themselves (refused)
 	given     map[string]*big.Rat
 	constHint func(name string) string
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
@@ -363,6 +364,13 @@ func (c *checker) collect() *statements {
 			s.param = st
 		}
 	}
+	var formulas []*FormulaStmt
+	for _, st := range c.f.Stmts {
+		if f, ok := st.(*FormulaStmt); ok && c.formulas[f.Name.Name] == f {
+			formulas = append(formulas, f)
+		}
+	}
+	c.checkFormulaCycles(formulas)
 	return &s
 }
 

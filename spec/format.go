@@ -201,7 +201,14 @@ func (p *printer) stmt(st Stmt) {
 		p.w("module ", st.Name.Name)
 		p.block(st.Span, st.Items, p.moduleItem, "endmodule")
 	case *FormulaStmt:
-		p.seq("formula ", st.Name.Name, " = ", st.Value)
+		p.w("formula " + st.Name.Name)
+		for i, w := range st.Params {
+			p.w(map[bool]string{true: "(", false: ", "}[i == 0] + w.Name)
+		}
+		if len(st.Params) > 0 {
+			p.w(")")
+		}
+		p.seq(" = ", st.Value)
 	case *LabelStmt:
 		p.seq("label ", st.Name, " = ", st.Value)
 	case *InputsStmt:

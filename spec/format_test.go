@@ -22,6 +22,7 @@ func TestFormat(t *testing.T) {
 
 const   p=1/2   // the coin
 const   K   // given from outside
+formula   half( a,b )=(a+b)/2
 chain{
 state pos(x=1)[in_pos]   state neg (x = 0) [ in_neg ]
   // outputs
@@ -45,6 +46,7 @@ query eps(delta = 1e-3) over traces( 2 )
 
 const p = 1/2 // the coin
 const K       // given from outside
+formula half(a, b) = (a + b)/2
 chain {
   state pos (x = 1) [in_pos]
   state neg (x = 0) [in_neg]

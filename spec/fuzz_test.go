@@ -36,6 +36,9 @@ func FuzzLoad(f *testing.F) {
 	// Small modules, quick to explore, for the fuzzer to vary.
 	f.Add("module m\n  input d : [0..2];\n  x : [-1..2] init -1;\n  [] x = -1 -> (x' ~ geometric(1/2, d, 0, 2)) & (d' = 0);\nendmodule\noutputs var x\nneighbours |d - d'| <= 1\nquery eps(delta = 0)\n")
 	f.Add("formula f = b ? 1 : 2\nmodule m\n  input a : [0..1];\n  b : bool init true;\n  y : [0..3] init 0;\n  [] b -> 1/3 : (b' = false) & (y' = f) + 2/3 : (y' ~ uniform(a, 3)) & (b' = a = 1 => false);\nendmodule\nlabel \"done\" = !b\nneighbours a != a'\ncheck dp(eps = ln(3))\nquery P=?[F done]\n")
+	// Formulas with parameters, called in order, by name and nested; a
+	// constant given no value.
+	f.Add("const K\nformula clamp(v, lo, hi) = max(lo, min(hi, v))\nformula step(x) = clamp(x + 1, 0, 3)\nmodule m\n  input d : [0..1];\n  x : [0..3] init 0;\n  [] x = 0 & d = 0 -> 1/2 : (x' = step(x)) + 1/2 : (x' = clamp(v = x + 2, hi = 3, lo = 0));\n  [] x = 0 & d = 1 -> (x' = step(step(x)));\nendmodule\noutputs var x\nneighbours |d - d'| <= clamp(1, 0, 1)\nquery eps(delta = 0)\n")
 	// NAME = … in a draw's arguments: named for its parameters, a
 	// comparison otherwise; a neighbour predicate over a non-input.
 	f.Add("module m\n  input d : [0..2];\n  i : [0..1] init 1;\n  y : [-1..2] init -1;\n  [] y = -1 -> (y' ~ geometric(1/2, i = 1 ? d : 0, lo = 0, hi = 2));\nendmodule\noutputs var y\nneighbours |d - d'| <= 1 & i = i'\nquery eps(delta = 0)\n")

@@ -16,7 +16,7 @@ VarDecl = "input"? Ident ":" ("bool" | "int" | "[" Expr ".." Expr "]") ("init" E
 Command = "[" Ident? "]" Expr "->" (Update ("+" Update)* | "true") ";" .
 Update = (Expr ":")? (Next ("&" Next)* | "true") .
 Next = "(" Ident "'" ("=" Expr | "~" Call) ")" .
-Formula = "formula" Ident "=" Expr .
+Formula = "formula" Ident ("(" Ident ("," Ident)* ")")? "=" Expr .
 Label = "label" Name "=" Expr .
 Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
 Outputs = "outputs" ("state" | "var" Ident ("," Ident)* | "labels" Name ("," Name)*) .

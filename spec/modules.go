@@ -475,6 +475,9 @@ var moduleFuncs = map[string]function{
 }
 
 func (t *translator) moduleCall(e *Expr) *expr.Expr {
+	if fm := t.c.formulas[e.Text]; fm != nil {
+		return t.formulaCall(e, fm, func(x *Expr) *expr.Expr { return t.moduleExpr(x, false) })
+	}
 	f, ok := moduleFuncs[e.Text]
 	if !ok {
 		if e.Text == "ln" || e.Text == "log" {
@@ -535,6 +538,16 @@ func hasKey(m map[string]int, k string) bool {
 func (t *translator) formulaRef(e *Expr) *expr.Expr {
 	c := t.c
 	f := c.formulas[e.Text]
+	if c.cyclic[e.Text] {
+		return t.failure() // refused where it is defined
+	}
+	if len(f.Params) > 0 {
+		params := make([]string, len(f.Params))
+		for i, p := range f.Params {
+			params[i] = p.Name
+		}
+		return t.fail(e, "formula %s takes %s: write %s(%s)", e.Text, countWord(len(params), "argument"), e.Text, strings.Join(params, ", "))
+	}
 	if c.expanding[e.Text] {
 		return t.fail(e, "formula %s is defined in terms of itself", e.Text)
 	}

@@ -1,8 +1,10 @@
 package spec_test
 
 import (
+	"context"
 	"testing"
 
+	"github.com/dpcheck/dpcheck"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,7 +39,12 @@ func TestModuleErrors(t *testing.T) {
 		{"unknown function", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = sqrt(4));\nendmodule\n", []string{"3:21: unknown function sqrt (min, max, floor, ceil, mod, pow, abs)"}},
 		{"unknown distribution", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ laplace(1, 0));\nendmodule\n", []string{"3:21: unknown distribution laplace (the discrete Laplace distribution is the two-sided geometric: geometric(alpha, centre, lo, hi), Pr[Z = z] ∝ alpha^|z|) (geometric(alpha, centre, lo, hi), geometric1(alpha, centre, lo, hi), uniform(lo, hi) or bernoulli(p))"}},
 		{"draw arity", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' ~ geometric(1/2, 0));\nendmodule\n", []string{"3:21: geometric takes 4 arguments, geometric(alpha, centre, lo, hi); found 2 (only an unbounded integer, declared x : int, is drawn without lo and hi)"}},
-		{"formula cycle", "formula f = g + 1\nformula g = f\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f);\nendmodule\n", []string{"2:13: formula f is defined in terms of itself"}},
+		{"formula cycle", "formula f = g + 1\nformula g = f\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f);\nendmodule\n", []string{"1:9: formula f is defined in terms of itself (f → g → f)"}},
+		{"formula calling itself", "formula f(a) = a + f(a)\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f(1));\nendmodule\n", []string{"1:9: formula f is defined in terms of itself (f → f)"}},
+		{"formula arity", "formula clamp(v, lo, hi) = max(lo, min(hi, v))\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = clamp(x + 1, 3));\nendmodule\n", []string{"4:21: formula clamp takes 3 arguments (v, lo, hi), given 2"}},
+		{"formula without its arguments", "formula inc(v) = v + 1\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = inc);\nendmodule\n", []string{"4:21: formula inc takes 1 argument: write inc(v)"}},
+		{"formula argument by an unknown name", "formula inc(v) = v + 1\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = inc(x = 1));\nendmodule\n", []string{"4:25: formula inc has no parameter x (its parameters: v); a comparison as an argument is written in parentheses, (x = …)"}},
+		{"arguments to a formula without parameters", "formula one = 1\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = one(2));\nendmodule\n", []string{"4:21: formula one takes no arguments: write one"}},
 		{"label twice", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x = 1\nlabel \"a\" = x = 2\n", []string{"5:7: label a is already defined at line 4"}},
 		{"boolean init that fails", "module m\n  b : bool init 1/0 > 0;\nendmodule\n", []string{"2:18: division by zero"}},
 		{"pow of a zero", "module m\n  input x : [0..1];\n  y : [0..1] init 0;\n  [] pow(x/2 + x/2 - x, -1) > 0 -> (y' = 1);\nendmodule\n", []string{"4:6: division by zero: pow(0, -1) (command at line 4, at (x=0, y=0))"}},
@@ -67,4 +74,48 @@ func TestModulesNeedNeighbours(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
+}
+
+// TestFormulaArguments: formulas with parameters, called in order, by
+// name, nested and in a neighbour predicate, give the same chain as the
+// file with every call written out by hand; a parameter hides a variable
+// of the same name.
+func TestFormulaArguments(t *testing.T) {
+	with := `formula clamp(v, lo, hi) = max(lo, min(hi, v))
+formula step(x) = clamp(x + 1, 0, 3)
+module m
+  input d : [0..1];
+  x : [0..3] init 0;
+  [] x = 0 & d = 0 -> 1/2 : (x' = step(x)) + 1/2 : (x' = clamp(v = x + 2, hi = 3, lo = 0));
+  [] x = 0 & d = 1 -> 1/4 : (x' = step(x)) + 3/4 : (x' = step(step(x)));
+endmodule
+neighbours |d - d'| <= clamp(1, 0, 1)
+outputs var x
+query eps(delta = 0)
+`
+	by := `module m
+  input d : [0..1];
+  x : [0..3] init 0;
+  [] x = 0 & d = 0 -> 1/2 : (x' = max(0, min(3, x + 1))) + 1/2 : (x' = max(0, min(3, x + 2)));
+  [] x = 0 & d = 1 -> 1/4 : (x' = max(0, min(3, x + 1))) + 3/4 : (x' = max(0, min(3, max(0, min(3, x + 1)) + 1)));
+endmodule
+neighbours |d - d'| <= max(0, min(1, 1))
+outputs var x
+query eps(delta = 0)
+`
+	// Outputs x = 1, 2 with 1/2, 1/2 from d = 0 and 1/4, 3/4 from d = 1.
+	got, want := epsOf(t, with), epsOf(t, by)
+	if got != "ln(2)" || want != "ln(2)" {
+		t.Errorf("with formulas: %s; written out: %s; want ln(2) for both", got, want)
+	}
+}
+
+// epsOf checks src and returns its first outcome's value.
+func epsOf(t *testing.T, src string) string {
+	t.Helper()
+	r, err := dpcheck.CheckSource(context.Background(), "f.dp", src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return r.Statements[0].Value()
 }

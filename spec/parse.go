@@ -229,7 +229,20 @@ func (p *parser) stmt() Stmt {
 		return s
 	case "formula":
 		p.Advance()
-		return &FormulaStmt{Name: p.word("a name"), Value: p.definition()}
+		s := &FormulaStmt{Name: p.word("a name")}
+		if p.IsOp("(") {
+			p.Advance()
+			for {
+				s.Params = append(s.Params, p.word("a parameter's name"))
+				if !p.IsOp(",") {
+					break
+				}
+				p.Advance()
+			}
+			p.expect(")")
+		}
+		s.Value = p.definition()
+		return s
 	case "label":
 		p.Advance()
 		return &LabelStmt{Name: p.name("a label name"), Value: p.definition()}

@@ -60,7 +60,18 @@ func (t *translator) node(op expr.Op, e *Expr, args ...*expr.Expr) *expr.Expr {
 	return &expr.Expr{Op: op, Pos: t.c.position(e.Pos()), Text: exprText(e), Args: args}
 }
 
+// calledFormula is the formula e calls, or nil.
+func (t *translator) calledFormula(e *Expr) *FormulaStmt {
+	if e.Op != ECall {
+		return nil
+	}
+	return t.c.formulas[e.Text]
+}
+
 func (t *translator) cond(e *Expr) *expr.Expr {
+	if f := t.calledFormula(e); f != nil {
+		return t.formulaCall(e, f, t.cond)
+	}
 	switch e.Op {
 	case EOr, EAnd:
 		return t.junction(t.node(0, e), e, t.cond)
@@ -136,6 +147,9 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 }
 
 func (t *translator) num(e *Expr) *expr.Expr {
+	if f := t.calledFormula(e); f != nil {
+		return t.formulaCall(e, f, t.num)
+	}
 	switch e.Op {
 	case ESum, EProd:
 		return t.arith(t.node(0, e), e, t.num)
