@@ -306,6 +306,11 @@ const (
 	EDP                         // D{Args[0], Args[1]}[Args[2]]
 	EIte                        // Args[0] ? Args[1] : Args[2]
 	EImplies                    // Args[0] => Args[1]
+	// EQuant is a quantifier or fold over a constant range: Text is
+	// forall, exists (forall j in lo..hi: body), sum, count, max or min
+	// (sum(j in lo..hi: body)); Args[0] is the bound name (an EName),
+	// Args[1] and Args[2] the range's ends, Args[3] the body.
+	EQuant
 )
 
 // Expr is an expression node.

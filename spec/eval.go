@@ -131,6 +131,13 @@ type constEval struct {
 }
 
 func (ev constEval) expr(e *Expr) (value, bool) {
+	if e.Op == EQuant {
+		u, ok := ev.c.unfold(e)
+		if !ok {
+			return value{}, false
+		}
+		return ev.expr(u)
+	}
 	switch e.Op {
 	case EOr, EAnd:
 		and := e.Op == EAnd

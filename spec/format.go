@@ -479,6 +479,12 @@ func (p *printer) expr(e *Expr) {
 		p.w(")")
 	case EArg:
 		p.seq(e.Text, " = ", e.Args[0])
+	case EQuant:
+		if e.Text == "forall" || e.Text == "exists" {
+			p.seq(e.Text+" ", e.Args[0], " in ", e.Args[1], "..", e.Args[2], ": ", e.Args[3])
+			break
+		}
+		p.seq(e.Text+"(", e.Args[0], " in ", e.Args[1], "..", e.Args[2], ": ", e.Args[3], ")")
 	case ENeg:
 		p.seq("-", e.Args[0])
 	case ENot:

@@ -23,6 +23,7 @@ func TestFormat(t *testing.T) {
 const   p=1/2   // the coin
 const   K   // given from outside
 formula   half( a,b )=(a+b)/2
+const S=sum( j in 1..3 : j*j )+count(i in 1..2:i>1)
 chain{
 state pos(x=1)[in_pos]   state neg (x = 0) [ in_neg ]
   // outputs
@@ -47,6 +48,7 @@ query eps(delta = 1e-3) over traces( 2 )
 const p = 1/2 // the coin
 const K       // given from outside
 formula half(a, b) = (a + b)/2
+const S = sum(j in 1..3: j*j) + count(i in 1..2: i > 1)
 chain {
   state pos (x = 1) [in_pos]
   state neg (x = 0) [in_neg]

@@ -15,6 +15,13 @@ const MaxSteps = 100000
 // reporting an error. Labels and atoms are resolved when the program is
 // prepared.
 func (c *checker) formula(e *Expr, path bool) *property.Formula {
+	if e.Op == EQuant {
+		u, ok := c.unfold(e)
+		if !ok {
+			return nil
+		}
+		return c.formula(u, path)
+	}
 	f := &property.Formula{Pos: c.position(e.Pos()), Text: exprText(e)}
 	switch e.Op {
 	case EOr, EAnd:

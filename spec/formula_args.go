@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -58,6 +59,18 @@ func substitute(e *Expr, args map[string]*Expr) *Expr {
 			return a
 		}
 		return e
+	}
+	if e.Op == EQuant && args[e.Args[0].Text] != nil {
+		// The quantifier binds the name again: inside, it is its own.
+		inner := maps.Clone(args)
+		delete(inner, e.Args[0].Text)
+		lo, hi, body := substitute(e.Args[1], args), substitute(e.Args[2], args), substitute(e.Args[3], inner)
+		if lo == e.Args[1] && hi == e.Args[2] && body == e.Args[3] {
+			return e
+		}
+		cp := *e
+		cp.Args = []*Expr{e.Args[0], lo, hi, body}
+		return &cp
 	}
 	var out []*Expr
 	for i, a := range e.Args {

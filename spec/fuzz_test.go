@@ -39,6 +39,8 @@ func FuzzLoad(f *testing.F) {
 	// Formulas with parameters, called in order, by name and nested; a
 	// constant given no value.
 	f.Add("const K\nformula clamp(v, lo, hi) = max(lo, min(hi, v))\nformula step(x) = clamp(x + 1, 0, 3)\nmodule m\n  input d : [0..1];\n  x : [0..3] init 0;\n  [] x = 0 & d = 0 -> 1/2 : (x' = step(x)) + 1/2 : (x' = clamp(v = x + 2, hi = 3, lo = 0));\n  [] x = 0 & d = 1 -> (x' = step(step(x)));\nendmodule\noutputs var x\nneighbours |d - d'| <= clamp(1, 0, 1)\nquery eps(delta = 0)\n")
+	// Quantifiers and folds over constant ranges.
+	f.Add("const K = sum(j in 1..3: j) - 3\nmodule m\n  input a1 : [0..1];\n  input a2 : [0..1];\n  x : [0..6] init 0;\n  [] x = 0 & count(j in 1..K: j > 1) = 2 -> 1/2 : (x' = sum(j in 1..2: j * (j = 1 ? a1 : a2))) + 1/2 : (x' = max(j in 1..2: j + a1));\nendmodule\nneighbours forall j in 1..1: |a1 - a1'| + |a2 - a2'| <= j\noutputs var x\nlabel \"top\" = exists j in 3..4: x = j\nquery eps(delta = 0)\n")
 	// NAME = … in a draw's arguments: named for its parameters, a
 	// comparison otherwise; a neighbour predicate over a non-input.
 	f.Add("module m\n  input d : [0..2];\n  i : [0..1] init 1;\n  y : [-1..2] init -1;\n  [] y = -1 -> (y' ~ geometric(1/2, i = 1 ? d : 0, lo = 0, hi = 2));\nendmodule\noutputs var y\nneighbours |d - d'| <= 1 & i = i'\nquery eps(delta = 0)\n")

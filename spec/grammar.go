@@ -36,7 +36,9 @@ Cmp = Sum (("<=" | ">=" | "!=" | "==" | "=" | "<" | ">") Sum)? .
 Sum = Term (("+" | "-") Term)* .
 Term = Unary (("*" | "/") Unary)* .
 Unary = "-" Unary | Primary ("^" Unary)? .
-Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Call | Ident "'"? .
+Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Quant | Fold | Call | Ident "'"? .
+Quant = ("forall" | "exists") Ident "in" Sum ".." Sum ":" Expr .
+Fold = ("sum" | "count" | "max" | "min") "(" Ident "in" Sum ".." Sum ":" Expr ")" .
 Prob = ("P" ("<=" | ">=" | "<" | ">" | "=") ("?" | Sum) | ("Pmin" | "Pmax") "=" "?") "[" Expr "]" .
 DP = "D" "{" Expr "," Expr "}" "[" Expr "]" .
 Call = Ident "(" (Arg ("," Arg)*)? ")" .

@@ -391,6 +391,13 @@ func clip(s string) string {
 // is a variable, a formula (expanded) or a constant (folded).
 func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	c := t.c
+	if e.Op == EQuant {
+		u, ok := c.unfold(e)
+		if !ok {
+			return t.failure()
+		}
+		return t.moduleExpr(u, asCond)
+	}
 	if c.expanded++; c.expanded > MaxExpandedNodes {
 		if c.expanded == MaxExpandedNodes+1 {
 			c.errorf(e.Pos(), "the formulas expand to more than %s expression nodes here (a formula is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))

@@ -642,6 +642,8 @@ func (p *parser) primary() *Expr {
 		}
 	case tIdent:
 		switch {
+		case (t.Text == "forall" || t.Text == "exists") && p.Peek.Kind == tIdent:
+			return p.quantifier()
 		case t.Text == "P" && p.Peek.Kind == tOp && slices.Contains([]string{"<=", ">=", "<", ">", "="}, p.Peek.Text):
 			return p.prob()
 		case (t.Text == "Pmin" || t.Text == "Pmax") && p.PeekIsOp("="):
@@ -709,6 +711,14 @@ func (p *parser) callExpr() *Expr {
 	params := callParams(name)
 	p.Advance()
 	p.expect("(")
+	if slices.Contains(folds, name) && p.Tok.Kind == tIdent && p.Peek.Kind == tIdent && p.Peek.Text == "in" {
+		p.Nest(p.Tok.Off, MaxNesting)
+		defer p.Unnest()
+		v, lo, hi := p.binder()
+		body := p.expr()
+		p.expect(")")
+		return p.node(EQuant, start, name, v, lo, hi, body)
+	}
 	p.Nest(p.Tok.Off, MaxNesting)
 	defer p.Unnest()
 	var args []*Expr
@@ -750,6 +760,34 @@ func (p *parser) startsExpr() bool {
 		return slices.Contains([]string{"(", "|", "?", "!", "-"}, p.Tok.Text)
 	}
 	return false
+}
+
+// folds are the calls that may fold a body over a range: sum(j in 1..K: …).
+var folds = []string{"sum", "count", "max", "min"}
+
+// quantifier parses forall j in lo..hi: body, or exists; the body extends
+// as far as an expression can.
+func (p *parser) quantifier() *Expr {
+	start, name := p.Tok.Off, p.Tok.Text
+	p.enter() // past forall or exists
+	defer p.Unnest()
+	v, lo, hi := p.binder()
+	return p.node(EQuant, start, name, v, lo, hi, p.expr())
+}
+
+// binder parses "j in lo..hi:", the bound name and the range of a
+// quantifier or fold.
+func (p *parser) binder() (v, lo, hi *Expr) {
+	v = p.leaf(EName)
+	if p.Tok.Kind != tIdent || p.Tok.Text != "in" {
+		p.unexpected(`"in" and a range, such as j in 1..K:`)
+	}
+	p.Advance()
+	lo = p.sum()
+	p.expect("..")
+	hi = p.sum()
+	p.expect(":")
+	return v, lo, hi
 }
 
 func (p *parser) prob() *Expr {

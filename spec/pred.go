@@ -60,6 +60,15 @@ func (t *translator) node(op expr.Op, e *Expr, args ...*expr.Expr) *expr.Expr {
 	return &expr.Expr{Op: op, Pos: t.c.position(e.Pos()), Text: exprText(e), Args: args}
 }
 
+// unfolded translates the quantifier or fold e, written out, by tr.
+func (t *translator) unfolded(e *Expr, tr func(*Expr) *expr.Expr) *expr.Expr {
+	u, ok := t.c.unfold(e)
+	if !ok {
+		return t.failure()
+	}
+	return tr(u)
+}
+
 // calledFormula is the formula e calls, or nil.
 func (t *translator) calledFormula(e *Expr) *FormulaStmt {
 	if e.Op != ECall {
@@ -71,6 +80,9 @@ func (t *translator) calledFormula(e *Expr) *FormulaStmt {
 func (t *translator) cond(e *Expr) *expr.Expr {
 	if f := t.calledFormula(e); f != nil {
 		return t.formulaCall(e, f, t.cond)
+	}
+	if e.Op == EQuant {
+		return t.unfolded(e, t.cond)
 	}
 	switch e.Op {
 	case EOr, EAnd:
@@ -149,6 +161,9 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 func (t *translator) num(e *Expr) *expr.Expr {
 	if f := t.calledFormula(e); f != nil {
 		return t.formulaCall(e, f, t.num)
+	}
+	if e.Op == EQuant {
+		return t.unfolded(e, t.num)
 	}
 	switch e.Op {
 	case ESum, EProd:
