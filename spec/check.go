@@ -132,9 +132,13 @@ type checker struct {
 	expanding map[string]bool
 	// given are the constants' values from outside (Options.Consts), and
 	// constHint says how to give one.
-	cyclic    map[string]bool // formulas defined in terms of themselves (refused)
-	given     map[string]*big.Rat
-	constHint func(name string) string
+	cyclic map[string]bool // formulas defined in terms of themselves (refused)
+	// written counts what quantifiers, folds and formulas with parameters
+	// wrote out (MaxWrittenOut); writtenExceeded, that the error is said.
+	written         int64
+	writtenExceeded bool
+	given           map[string]*big.Rat
+	constHint       func(name string) string
 	// expanded counts the expression nodes of the modules (MaxExpandedNodes),
 	// depth the nesting of the one being translated (MaxExpandedDepth);
 	// depthExceeded is set once the depth is reported.
@@ -334,6 +338,12 @@ func (c *checker) collect() *statements {
 				c.errorf(st.Name.Off, "formula %s is already defined at line %d", name, c.position(c.formulas[name].Start).Line)
 			default:
 				c.formulas[name] = st
+				for i, p := range st.Params {
+					if slices.ContainsFunc(st.Params[:i], func(q Word) bool { return q.Name == p.Name }) {
+						c.errorf(p.Off, "formula %s names its parameter %s twice", name, p.Name)
+						c.cyclic[name] = true // refused: its calls say nothing more
+					}
+				}
 			}
 		case *LabelStmt:
 			s.labels = append(s.labels, st)

@@ -441,6 +441,27 @@ func (ev constEval) call(c *Expr) (value, bool) {
 		}
 		e, err := exact.Ln(v.num)
 		return ev.epsResult(c.Pos(), e, err)
+	case "max", "min": // of numbers (a fold's terms, written out)
+		if len(c.Args) == 0 {
+			return ev.fail(c.Pos(), "%s takes at least one argument", c.Text)
+		}
+		var best *big.Rat
+		for _, a := range c.Args {
+			if a.Op == EArg {
+				return ev.fail(a.Pos(), "%s takes numbers, not named arguments", c.Text)
+			}
+			v, ok := ev.expr(a)
+			if !ok {
+				return v, false
+			}
+			if v.k != kNum {
+				return ev.fail(a.Pos(), "%s needs numbers, found %s", c.Text, v.k)
+			}
+			if d := v.num.Cmp(orZero(best)); best == nil || (c.Text == "max") == (d > 0) && d != 0 {
+				best = v.num
+			}
+		}
+		return numVal(best), true
 	}
 	return ev.fail(c.Pos(), "unknown function %s", c.Text)
 }
@@ -564,4 +585,12 @@ func (ev constEval) operands(e *Expr) (l, r value, ok bool) {
 func (ev constEval) fail(off int, format string, args ...any) (value, bool) {
 	ev.c.errorf(off, format, args...)
 	return value{}, false
+}
+
+// orZero is x, or 0 for nil.
+func orZero(x *big.Rat) *big.Rat {
+	if x == nil {
+		return new(big.Rat)
+	}
+	return x
 }

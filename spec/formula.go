@@ -22,6 +22,16 @@ func (c *checker) formula(e *Expr, path bool) *property.Formula {
 		}
 		return c.formula(u, path)
 	}
+	if f := c.formulas[e.Text]; e.Op == ECall && f != nil {
+		if c.cyclic[f.Name.Name] || !c.writeOut(e, 1) {
+			return nil
+		}
+		body, ok := c.instantiate(f, e)
+		if !ok {
+			return nil
+		}
+		return c.formula(body, path)
+	}
 	f := &property.Formula{Pos: c.position(e.Pos()), Text: exprText(e)}
 	switch e.Op {
 	case EOr, EAnd:

@@ -33,9 +33,15 @@ func (c *checker) instantiate(f *FormulaStmt, call *Expr) (*Expr, bool) {
 		return nil, false
 	}
 	args := map[string]*Expr{}
+	named := false
 	for i, a := range call.Args {
 		name := params[i]
+		if a.Op != EArg && named {
+			c.errorf(a.Pos(), "formula %s: an argument without a name follows a named one; name it too, or give them in order", f.Name.Name)
+			return nil, false
+		}
 		if a.Op == EArg {
+			named = true
 			if !slices.Contains(params, a.Text) {
 				c.errorf(a.Pos(), "formula %s has no parameter %s (its parameters: %s); a comparison as an argument is written in parentheses, (%s = …)", f.Name.Name, a.Text, strings.Join(params, ", "), a.Text)
 				return nil, false
@@ -55,10 +61,16 @@ func (c *checker) instantiate(f *FormulaStmt, call *Expr) (*Expr, bool) {
 // expressions; subtrees without them are shared.
 func substitute(e *Expr, args map[string]*Expr) *Expr {
 	if e.Op == EName && !e.Primed {
-		if a, ok := args[e.Text]; ok {
-			return a
+		a, ok := args[e.Text]
+		if !ok {
+			return e
 		}
-		return e
+		if a.Minus != e.Minus { // an operand subtracted or dividing stays so
+			cp := *a
+			cp.Minus = e.Minus
+			return &cp
+		}
+		return a
 	}
 	if e.Op == EQuant && args[e.Args[0].Text] != nil {
 		// The quantifier binds the name again: inside, it is its own.
@@ -95,8 +107,8 @@ func substitute(e *Expr, args map[string]*Expr) *Expr {
 // formulaCall translates a call of the formula f, written out with its
 // arguments, by tr.
 func (t *translator) formulaCall(e *Expr, f *FormulaStmt, tr func(*Expr) *expr.Expr) *expr.Expr {
-	if t.c.cyclic[f.Name.Name] {
-		return t.failure() // refused where it is defined
+	if t.c.cyclic[f.Name.Name] || !t.c.writeOut(e, 1) {
+		return t.failure() // refused where it is defined, or past the limit
 	}
 	body, ok := t.c.instantiate(f, e)
 	if !ok {

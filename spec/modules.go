@@ -400,7 +400,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	}
 	if c.expanded++; c.expanded > MaxExpandedNodes {
 		if c.expanded == MaxExpandedNodes+1 {
-			c.errorf(e.Pos(), "the formulas expand to more than %s expression nodes here (a formula is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
+			c.errorf(e.Pos(), "the formulas, quantifiers and folds expand to more than %s expression nodes here (each is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
 		}
 		return t.failure()
 	}

@@ -48,6 +48,9 @@ func TestModuleErrors(t *testing.T) {
 		{"quantifier over a variable range", "module m\n  x : [0..3] init 0;\n  [] x = 0 & (forall j in 1..x: j > 0) -> (x' = 1);\nendmodule\n", []string{"3:30: the range of forall must be constant, and x is a variable: write the ends with numbers and constants"}},
 		{"fold over too many values", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = sum(j in 1..20000: j));\nendmodule\n", []string{"3:21: sum ranges over 20,000 values; the limit is 10,000"}},
 		{"max over an empty range", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = max(j in 2..1: j));\nendmodule\n", []string{"3:21: max over an empty range has no value"}},
+		{"formula naming a parameter twice", "formula f(p, p) = p\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f(1, 2));\nendmodule\n", []string{"1:14: formula f names its parameter p twice"}},
+		{"positional argument after a named one", "formula f(p, q) = p + q\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f(q = 1, 2));\nendmodule\n", []string{"4:30: formula f: an argument without a name follows a named one; name it too, or give them in order"}},
+		{"folds past the limit of what is written out", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = min(3, sum(j in 1..2000: sum(i in 1..2000: i))));\nendmodule\n", []string{"3:50: the formulas, quantifiers and folds expand to more than 1,000,000 expression nodes here (each is written out wherever it is used): simplify them"}},
 		{"label twice", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x = 1\nlabel \"a\" = x = 2\n", []string{"5:7: label a is already defined at line 4"}},
 		{"boolean init that fails", "module m\n  b : bool init 1/0 > 0;\nendmodule\n", []string{"2:18: division by zero"}},
 		{"pow of a zero", "module m\n  input x : [0..1];\n  y : [0..1] init 0;\n  [] pow(x/2 + x/2 - x, -1) > 0 -> (y' = 1);\nendmodule\n", []string{"4:6: division by zero: pow(0, -1) (command at line 4, at (x=0, y=0))"}},
@@ -121,4 +124,43 @@ func epsOf(t *testing.T, src string) string {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	return r.Statements[0].Value()
+}
+
+// TestSubstitutedSigns: a parameter or bound name subtracted or dividing
+// keeps its sign once written out (it became + and * at first: 5 - 1 was
+// 6), in formulas, folds and constants, checked against hand-computed
+// values.
+func TestSubstitutedSigns(t *testing.T) {
+	src := `formula f1(p, q) = p - q
+formula f6(p) = 10 - p
+formula f7(p, q) = p / q
+formula f8(p, q) = p - q - 1
+const c1 = sum(j in 1..3: 10 - j)
+const c2 = sum(j in 1..3: 12 / j)
+const c3 = max(j in 1..3: 0 - j)
+const c4 = min(j in 1..3: j*j - 4*j)
+module m
+  input a : [0..1];
+  x : [-100..100] init 0;
+endmodule
+neighbours a != a'
+query expected(f1(5, 1)) expect 4
+query expected(f6(5)) expect 5
+query expected(f7(6, 2)) expect 3
+query expected(f8(5, 1)) expect 3
+query expected(c1 + 1000 * c2) expect 22024
+query expected(count(j in 1..3: 5 - j >= 3)) expect 2
+query expected(c3) expect -1
+query expected(c4) expect -4
+query expected(sum(j in 1..3: sum(i in 1..3: i - j))) expect 0
+`
+	r, err := dpcheck.CheckSource(context.Background(), "s.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range r.Statements {
+		if !o.Pass() {
+			t.Errorf("%s: %s", o.Statement().Head().Text, o.Value())
+		}
+	}
 }

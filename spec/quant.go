@@ -16,6 +16,27 @@ import (
 // MaxFold bounds the values a quantifier or fold ranges over.
 const MaxFold = 10_000
 
+// MaxWrittenOut bounds what a file's quantifiers, folds and formulas with
+// parameters write out in all: the terms of every fold and every call,
+// nested ones counted each time they are written.
+const MaxWrittenOut = 1_000_000
+
+// writeOut counts n more terms written out at e, and says whether the
+// file stays within MaxWrittenOut and its context goes on.
+func (c *checker) writeOut(e *Expr, n int64) bool {
+	if c.ctx.Err() != nil {
+		return false
+	}
+	if c.written += n; c.written > MaxWrittenOut {
+		if !c.writtenExceeded {
+			c.writtenExceeded = true
+			c.errorf(e.Pos(), "the quantifiers, folds and formulas of this file write out more than %s terms, each written out where it is used; the limit is %s: simplify them", exact.Thousands(MaxWrittenOut), exact.Thousands(MaxWrittenOut))
+		}
+		return false
+	}
+	return true
+}
+
 // unfold writes out the quantifier or fold e; ok is false after an error.
 func (c *checker) unfold(e *Expr) (*Expr, bool) {
 	for _, end := range e.Args[1:3] {
@@ -32,6 +53,9 @@ func (c *checker) unfold(e *Expr) (*Expr, bool) {
 	n := hi - lo + 1
 	if hi >= lo && n > MaxFold {
 		c.errorf(e.Pos(), "%s ranges over %s values; the limit is %s", e.Text, exact.Thousands(n), exact.Thousands(MaxFold))
+		return nil, false
+	}
+	if !c.writeOut(e, max(n, 1)) {
 		return nil, false
 	}
 	name, body := e.Args[0].Text, e.Args[3]

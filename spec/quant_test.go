@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestQuantifiers: forall, exists and the folds sum, count, max and min,
@@ -50,5 +51,16 @@ label "top" = x = 3 | x = 4
 				t.Errorf("%s: %s: %s", name, o.Statement().Head().Text, o.Value())
 			}
 		}
+	}
+}
+
+// TestWrittenOutLimit: folds nested in a property, each within MaxFold,
+// that would write out 4 million terms are refused at the limit of what a
+// file writes out, before they are built.
+func TestWrittenOutLimit(t *testing.T) {
+	src := "model truncated_geometric(alpha = 1/2, n = 2)\nquery expected(sum(j in 1..2000: sum(i in 1..2000: i)))\n"
+	want := []string{"2:34: the quantifiers, folds and formulas of this file write out more than 1,000,000 terms, each written out where it is used; the limit is 1,000,000: simplify them"}
+	if d := cmp.Diff(want, errorsOf(t, src)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
