@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strconv"
 
-	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -64,12 +62,7 @@ func (m *MDP) product(ctx context.Context, a *verify.Automaton) (*verify.Product
 	if err != nil {
 		return nil, nil, err
 	}
-	b := chain.NewBuilder()
-	b.Grow(len(p.Pairs))
-	for i, sq := range p.Pairs {
-		b.AddStateOwned(strconv.Itoa(int(sq[0]))+"|"+strconv.Itoa(int(sq[1])), nil, p.Labels(i))
-	}
-	frame, err := b.BuildContext(ctx)
+	frame, err := p.Builder().BuildContext(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -564,6 +564,17 @@ func (p *Product) Labels(i int) []string {
 	return nil
 }
 
+// Builder returns a chain builder with a state per pair, named "s|q" and
+// labelled as Labels says, for the caller to add the pairs' rows.
+func (p *Product) Builder() *chain.Builder {
+	b := chain.NewBuilder()
+	b.Grow(len(p.Pairs))
+	for i, sq := range p.Pairs {
+		b.AddStateOwned(strconv.Itoa(int(sq[0]))+"|"+strconv.Itoa(int(sq[1])), nil, p.Labels(i))
+	}
+	return b
+}
+
 // productChain builds the product of the chain with a as a chain.
 func (m *Checker) productChain(ctx context.Context, a *Automaton) (*Product, *chain.Chain, error) {
 	succ := func(s int) []int { to, _ := m.c.Row(s); return to }
@@ -571,11 +582,7 @@ func (m *Checker) productChain(ctx context.Context, a *Automaton) (*Product, *ch
 	if err != nil {
 		return nil, nil, err
 	}
-	b := chain.NewBuilder()
-	b.Grow(len(p.Pairs))
-	for i, sq := range p.Pairs {
-		b.AddStateOwned(strconv.Itoa(int(sq[0]))+"|"+strconv.Itoa(int(sq[1])), nil, p.Labels(i))
-	}
+	b := p.Builder()
 	for i, sq := range p.Pairs {
 		to, pr := m.c.Row(int(sq[0]))
 		row := make([]int, len(to))
