@@ -377,14 +377,7 @@ func TestLTLRecurrence(t *testing.T) {
 					bld.AddTransition(s, t, big.NewRat(int64(i+1), int64(len(succ[s])*(len(succ[s])+1)/2)))
 				}
 			}
-			c, err := bld.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := verify.NewChecker(c, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, m := buildChecker(t, bld)
 			got, err := m.Prob(context.Background(), fm.f)
 			if err != nil {
 				t.Fatalf("%s: %v", fm.f, err)
@@ -422,14 +415,7 @@ func TestExistsAgainstLassos(t *testing.T) {
 				bld.AddTransition(s, u, big.NewRat(1, int64(len(to))))
 			}
 		}
-		c, err := bld.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := verify.NewChecker(c, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, m := buildChecker(t, bld)
 		for range 8 {
 			f := randomLTL(rng, 2+rng.IntN(2))
 			e, err := m.Sat(ctx, verify.Exists(f))
@@ -482,4 +468,18 @@ func lassos(c *chain.Chain, f *verify.Formula, s, max int) (some, every bool) {
 	}
 	walk([]int{s})
 	return some, every
+}
+
+// buildChecker builds the chain of bld and a checker of it.
+func buildChecker(t *testing.T, bld *chain.Builder) (*chain.Chain, *verify.Checker) {
+	t.Helper()
+	c, err := bld.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := verify.NewChecker(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, m
 }
