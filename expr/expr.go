@@ -43,6 +43,11 @@ const (
 	Ceil                  // ceil(Args[0])
 	Mod                   // mod(Args[0], Args[1]), for integers, the divisor positive
 	Pow                   // pow(Args[0], Args[1]), the exponent an integer
+	// Index is an element of an array read at an index computed in the
+	// state: Args[0] is the index, Args[1] a Num, the index of the first
+	// element, and Args[2:] the elements; Text names the read (a[i]). An
+	// index outside the array is an evaluation error.
+	Index
 )
 
 // Expr is an expression node. Build nodes with the constructors; an Expr
@@ -78,6 +83,8 @@ func (e *Expr) IsCondition() bool {
 		return true
 	case Ite:
 		return e.Args[1].IsCondition()
+	case Index:
+		return e.Args[2].IsCondition()
 	}
 	return false
 }

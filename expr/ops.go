@@ -1,6 +1,10 @@
 package expr
 
-import "github.com/dpcheck/dpcheck/exact"
+import (
+	"fmt"
+
+	"github.com/dpcheck/dpcheck/exact"
+)
 
 // The operators are compiled once for both compilers, over what a compiled
 // expression reads, E: a pair of states of a chain (Compile) or a
@@ -81,6 +85,12 @@ func compileCond[E any](k leaves[E], e *Expr) func(E) (bool, error) {
 		}
 	case Ite:
 		return ite(compileCond(k, e.Args[0]), compileCond(k, e.Args[1]), compileCond(k, e.Args[2]))
+	case Index:
+		fs := make([]func(E) (bool, error), len(e.Args)-2)
+		for i, a := range e.Args[2:] {
+			fs[i] = compileCond(k, a)
+		}
+		return index(e, compileNum(k, e.Args[0]), fs)
 	}
 	return k.condLeaf(e)
 }
@@ -199,6 +209,34 @@ func compileNum[E any](k leaves[E], e *Expr) func(E) (qv, error) {
 		}
 	case Ite:
 		return ite(compileCond(k, e.Args[0]), compileNum(k, e.Args[1]), compileNum(k, e.Args[2]))
+	case Index:
+		fs := make([]func(E) (qv, error), len(e.Args)-2)
+		for i, a := range e.Args[2:] {
+			fs[i] = compileNum(k, a)
+		}
+		return index(e, compileNum(k, e.Args[0]), fs)
 	}
 	return k.numLeaf(e)
+}
+
+// index is the function of the array read e, its index computed by at and
+// its elements by elems.
+func index[E, R any](e *Expr, at func(E) (qv, error), elems []func(E) (R, error)) func(E) (R, error) {
+	first, _ := Value{small(e.Args[1].Value)}.Int()
+	pos, text := e.Pos, e.Text
+	return func(x E) (R, error) {
+		var zero R
+		v, err := at(x)
+		if err != nil {
+			return zero, err
+		}
+		i, ok := Value{v}.Int()
+		switch {
+		case !ok:
+			return zero, &EvalError{Pos: pos, Msg: fmt.Sprintf("the index of %s is %s, not an integer", text, Value{v}.brief())}
+		case i < first || i-first >= int64(len(elems)):
+			return zero, &EvalError{Pos: pos, Msg: fmt.Sprintf("the index of %s is %d, outside the array's indices %d..%d", text, i, first, first+int64(len(elems))-1)}
+		}
+		return elems[i-first](x)
+	}
 }

@@ -146,6 +146,8 @@ func (k *valCompiler) isCond(e *Expr) bool {
 		return e.Fallback != nil && k.isCond(e.Fallback)
 	case Ite:
 		return k.isCond(e.Args[1])
+	case Index:
+		return k.isCond(e.Args[2])
 	}
 	return e.IsCondition()
 }

@@ -156,14 +156,19 @@ type ModuleStmt struct {
 }
 
 // VarDecl is "[input] NAME : [LO..HI] [init E];", "[input] NAME : bool
-// [init E];" or "NAME : int [init E];" (an unbounded integer).
+// [init E];" or "NAME : int [init E];" (an unbounded integer); an array
+// of such variables is "[input] NAME[FIRST..LAST] : …", each element
+// with the same range and initial value.
 type VarDecl struct {
 	Span
-	Input  bool
-	Name   Word
-	Lo, Hi *Expr // nil for a boolean or an int
-	Int    bool  // an unbounded integer
-	Init   *Expr
+	Input bool
+	Name  Word
+	// First and Last are the indices of an array (NAME[First..Last] :
+	// …), nil for a single variable.
+	First, Last *Expr
+	Lo, Hi      *Expr // nil for a boolean or an int
+	Int         bool  // an unbounded integer
+	Init        *Expr
 }
 
 // CommandDecl is "[ACTION] GUARD -> UPDATES;".
@@ -182,10 +187,12 @@ type UpdateDecl struct {
 	Assigns []AssignDecl
 }
 
-// AssignDecl is "(x' = E)" or "(x' ~ DIST(…))".
+// AssignDecl is "(x' = E)" or "(x' ~ DIST(…))", or the same for an
+// element of an array, "(v[I]' = E)".
 type AssignDecl struct {
 	Span
 	Var   Word
+	Index *Expr // nil but for an array's element
 	Value *Expr // x' = Value
 	Draw  *Expr // x' ~ Draw, an ECall
 }
@@ -311,6 +318,9 @@ const (
 	// (sum(j in lo..hi: body)); Args[0] is the bound name (an EName),
 	// Args[1] and Args[2] the range's ends, Args[3] the body.
 	EQuant
+	// EIndex is an element of an array, Args[0][Args[1]]: Args[0] is the
+	// array's name (an EName), Args[1] the index; Primed marks a[i]'.
+	EIndex
 )
 
 // Expr is an expression node.

@@ -126,6 +126,8 @@ type checker struct {
 	// where used.
 	vars      map[string]int
 	inputVars map[string]bool
+	// arrays are the modules' arrays (their elements are in vars).
+	arrays map[string]*array
 	// intVars are the unbounded integers (v : int).
 	intVars   map[string]bool
 	formulas  map[string]*FormulaStmt
@@ -644,6 +646,12 @@ func (c *checker) outputs(o *OutputsStmt) property.OutputSpec {
 	case o.Vars != nil:
 		spec := property.OutputSpec{Pos: c.position(o.Start)}
 		for _, v := range o.Vars {
+			if arr := c.arrays[v.Name]; arr != nil { // every element
+				for k := arr.first; k <= arr.last; k++ {
+					spec.Vars = append(spec.Vars, property.Ref{Name: elementName(v.Name, k), Pos: c.position(v.Off)})
+				}
+				continue
+			}
 			spec.Vars = append(spec.Vars, property.Ref{Name: v.Name, Pos: c.position(v.Off)})
 		}
 		return spec

@@ -269,6 +269,8 @@ func (ev constEval) expr(e *Expr) (value, bool) {
 		return value{k: kString, s: e.Text}, true
 	case EArg:
 		ev.c.errorf(e.Pos(), "a named argument (%s = …) cannot appear here", e.Text)
+	case EIndex:
+		ev.c.errorf(e.Pos(), "%s reads an array of variables: it cannot appear in a constant", exprText(e))
 	case EIte:
 		cond, ok := ev.expr(e.Args[0])
 		if !ok {

@@ -312,7 +312,11 @@ func (p *printer) moduleItem(it ChainItem) {
 		if it.Input {
 			p.w("input ")
 		}
-		p.w(it.Name.Name, " : ")
+		p.w(it.Name.Name)
+		if it.First != nil {
+			p.seq("[", it.First, "..", it.Last, "]")
+		}
+		p.w(" : ")
 		switch {
 		case it.Int:
 			p.w("int")
@@ -368,7 +372,11 @@ func (p *printer) command(c *CommandDecl) {
 		}
 		for j, a := range u.Assigns {
 			text := sub(func(q *printer) {
-				q.w("(", a.Var.Name, "'")
+				q.w("(", a.Var.Name)
+				if a.Index != nil {
+					q.seq("[", a.Index, "]")
+				}
+				q.w("'")
 				if a.Value != nil {
 					q.seq(" = ", a.Value)
 				} else {
@@ -464,6 +472,11 @@ func (p *printer) expr(e *Expr) {
 		p.w(strconv.Quote(e.Text))
 	case EName:
 		p.w(e.Text)
+		if e.Primed {
+			p.w("'")
+		}
+	case EIndex:
+		p.seq(e.Args[0], "[", e.Args[1], "]")
 		if e.Primed {
 			p.w("'")
 		}

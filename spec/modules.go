@@ -63,7 +63,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	if len(mods) > 1 {
 		m.Name = "modules " + strings.Join(names, ", ")
 	}
-	c.vars, c.inputVars, c.intVars = map[string]int{}, map[string]bool{}, map[string]bool{}
+	c.vars, c.inputVars, c.intVars, c.arrays = map[string]int{}, map[string]bool{}, map[string]bool{}, map[string]*array{}
 	owner := map[string]int{}
 	ok := mdpOK
 	seen := map[string]int{}
@@ -98,6 +98,19 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				ok = false
 				continue
 			}
+			if prev := c.arrays[name]; prev != nil && d.First == nil {
+				c.errorf(d.Name.Off, "%s is already declared as the array %s at line %d", name, prev.indices(), c.position(prev.decl.Start).Line)
+				ok = false
+				continue
+			}
+			var arr *array
+			if d.First != nil {
+				var good bool
+				if arr, good = c.declareArray(d); !good {
+					ok = false
+					continue
+				}
+			}
 			v := statespace.Var{Name: name, Pos: c.position(d.Name.Off), Input: d.Input, Module: mi, Bool: d.Lo == nil && !d.Int, Hi: 1, Unbounded: d.Int}
 			if d.Int {
 				v.Hi = 0
@@ -124,18 +137,33 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 				v.Init = t.moduleExpr(d.Init, true)
 				ok = ok && !t.failed
 			}
-			c.vars[name] = len(m.Vars)
-			c.inputVars[name] = d.Input
-			c.intVars[name] = d.Int
-			owner[name] = mi
-			m.Vars = append(m.Vars, v)
+			elems := []string{name}
+			if arr != nil {
+				elems = elems[:0]
+				for k := arr.first; k <= arr.last; k++ {
+					elems = append(elems, elementName(name, k))
+				}
+			}
+			for _, name := range elems {
+				v.Name = name
+				c.vars[name] = len(m.Vars)
+				c.inputVars[name] = d.Input
+				c.intVars[name] = d.Int
+				owner[name] = mi
+				m.Vars = append(m.Vars, v)
+			}
 		}
 	}
 	for mi, mod := range mods {
-		for _, cd := range mod.Commands {
-			cmd, good := c.command(cd, mi, owner, mod.MDP)
+		for ci, cd := range mod.Commands {
+			pieces, good := c.split(cd)
 			ok = ok && good
-			m.Commands = append(m.Commands, cmd)
+			for _, piece := range pieces {
+				cmd, good := c.command(piece, mi, owner, mod.MDP)
+				ok = ok && good
+				cmd.Number = ci + 1
+				m.Commands = append(m.Commands, cmd)
+			}
 		}
 	}
 	labelAt := map[string]int{}
@@ -190,6 +218,18 @@ func (c *checker) command(cd *CommandDecl, mi int, owner map[string]int, isMDP b
 		seen := map[string]bool{}
 		for _, ad := range ud.Assigns {
 			name := ad.Var.Name
+			if ad.Index != nil {
+				_, elems, index, good := c.element(&Expr{Off: int32(ad.Var.Off), End: ad.Index.End + 1, Op: EIndex, Args: []*Expr{{Off: int32(ad.Var.Off), End: int32(ad.Var.Off + len(name)), Op: EName, Text: name}, ad.Index}})
+				if !good || index != nil {
+					ok = false // a computed index is split off (split)
+					continue
+				}
+				name = elems[0].Text
+			} else if arr := c.arrays[name]; arr != nil {
+				c.errorf(ad.Var.Off, "%s is an array, %s: an update assigns one element, (%s[i]' = …)", name, arr.indices(), name)
+				ok = false
+				continue
+			}
 			vi, declared := c.vars[name]
 			switch {
 			case !declared:
@@ -307,8 +347,12 @@ func (c *checker) neighbourReadsInputs(pred *Expr, labels []*LabelStmt) {
 		}
 		if e.Op == EName && !reported[e.Text] {
 			_, isVar := c.vars[e.Text]
+			input := c.inputVars[e.Text]
+			if arr := c.arrays[e.Text]; arr != nil {
+				isVar, input = true, arr.input
+			}
 			switch lb := byName[e.Text]; {
-			case isVar && !c.inputVars[e.Text]:
+			case isVar && !input:
 				reported[e.Text] = true
 				c.errorf(e.Pos(), "%s is not an input variable: every input has it at its initial value, so comparing it cannot tell two inputs apart; a neighbour predicate compares input variables%s", e.Text, c.inputVarList())
 			case !isVar && lb != nil && !c.readsInput(lb.Value, map[string]bool{}):
@@ -330,7 +374,7 @@ func (c *checker) readsInput(e *Expr, seen map[string]bool) bool {
 		return false
 	}
 	if e.Op == EName {
-		if c.inputVars[e.Text] {
+		if c.inputVars[e.Text] || c.arrays[e.Text] != nil && c.arrays[e.Text].input {
 			return true
 		}
 		if f := c.formulas[e.Text]; f != nil && !seen[e.Text] {
@@ -353,8 +397,13 @@ func (c *checker) readsInput(e *Expr, seen map[string]bool) bool {
 func (c *checker) inputVarList() string {
 	var names []string
 	for n, in := range c.inputVars {
-		if in {
+		if in && !strings.Contains(n, "[") {
 			names = append(names, n)
+		}
+	}
+	for _, a := range c.arrays {
+		if a.input {
+			names = append(names, a.indices())
 		}
 	}
 	if len(names) == 0 {
@@ -367,7 +416,7 @@ func (c *checker) inputVarList() string {
 // moduleName reports whether name is known in a module's expression: a
 // variable, a formula, a constant or the parameter.
 func (c *checker) moduleName(name string) bool {
-	return hasKey(c.vars, name) || c.formulas[name] != nil || c.constOrParam(name)
+	return hasKey(c.vars, name) || c.arrays[name] != nil || c.formulas[name] != nil || c.constOrParam(name)
 }
 
 // knownVars lists the modules' variables for a message.
@@ -375,7 +424,7 @@ func (c *checker) knownVars() string {
 	if len(c.vars) == 0 {
 		return ""
 	}
-	return " (variables: " + expr.JoinLimited(slices.Sorted(maps.Keys(c.vars)), 8) + ")"
+	return " (variables: " + expr.JoinLimited(c.arrayNames(slices.Sorted(maps.Keys(c.vars))), 8) + ")"
 }
 
 // clip shortens a command's text for messages.
@@ -447,6 +496,11 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		n.Op, n.Args = expr.Pow, []*expr.Expr{t.moduleExpr(e.Args[0], false), t.moduleExpr(e.Args[1], false)}
 	case ECall:
 		return t.moduleCall(e)
+	case EIndex:
+		if e.Primed {
+			return t.fail(e, "%s (a primed element) is written only in an update: (%s = …)", exprText(e), exprText(e))
+		}
+		return t.indexed(e, func(x *Expr) *expr.Expr { return t.moduleExpr(x, false) }, func(x *Expr) *expr.Expr { return t.moduleExpr(x, asCond) })
 	default:
 		return t.fail(e, "%s cannot appear in a module", describeOp(e))
 	}
@@ -511,6 +565,8 @@ func (t *translator) moduleName(e *Expr) *expr.Expr {
 		n := t.node(expr.Var, e)
 		n.Name = name
 		return n
+	case c.arrays[name] != nil:
+		return t.fail(e, "%s is an array, %s: read an element, %s[i]", name, c.arrays[name].indices(), name)
 	case c.param != nil && name == c.param.name:
 		return t.moduleParam(e)
 	case c.formulas[name] != nil:

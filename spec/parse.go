@@ -83,6 +83,9 @@ type parser struct {
 	stmtKind      string   // the statement being parsed, for messages
 	ld            *loading // set when the file is loaded rather than parsed
 	inModule      bool     // inside module … endmodule, where ; ends items
+	// noIndex is set while the bound of P~b[…] is read: the bracket
+	// after it opens the path formula, not an index.
+	noIndex bool
 }
 
 // describe names a token in a message: a string in Go's quotes.
@@ -657,6 +660,13 @@ func (p *parser) primary() *Expr {
 			p.Fail(start, "%s needs parentheses: %s(…)", t.Text, t.Text)
 		}
 		e := p.leaf(EName)
+		if p.IsOp("[") && !p.noIndex {
+			p.enter()
+			i := p.expr()
+			p.expect("]")
+			p.Unnest()
+			e = p.node(EIndex, start, "", e, i)
+		}
 		if p.IsOp("'") {
 			p.Advance()
 			e.Primed = true
@@ -806,7 +816,9 @@ func (p *parser) prob() *Expr {
 		p.Advance()
 		bound.End = int32(p.LastEnd)
 	} else {
+		p.noIndex = true
 		bound = p.sum()
+		p.noIndex = false
 	}
 	p.expect("[")
 	path := p.expr()
@@ -869,7 +881,7 @@ func (p *parser) module() *ModuleStmt {
 			s.Items = append(s.Items, c)
 			continue
 		}
-		if !p.PeekIsOp(":") {
+		if !p.PeekIsOp(":") && !p.PeekIsOp("[") {
 			// Not a declaration: a misspelt endmodule, or a command
 			// without its brackets.
 			p.misspelt([]string{"endmodule"}, "")
@@ -883,6 +895,14 @@ func (p *parser) module() *ModuleStmt {
 			p.Advance()
 		}
 		d.Name = p.word(`a variable declaration "x : [lo..hi] init e;", or a command "[] guard -> updates;"`)
+		if p.IsOp("[") {
+			at := p.Tok.Off
+			p.Advance()
+			d.First, d.Last = p.rangeEnds(`"..": an array's indices are [first..last], as in a[1..K] : [0..2];`)
+			if !p.IsOp(":") { // y [0..1] init 0;: the colon forgotten
+				p.Fail(at, `unexpected "[" (expected ":" after the variable's name: %s : [lo..hi] init e; an array of variables is declared %s[first..last] : [lo..hi];)`, d.Name.Name, d.Name.Name)
+			}
+		}
 		if !p.IsOp(":") {
 			p.unexpected(`":" after the variable's name: ` + d.Name.Name + ` : [lo..hi] init e;`)
 		}
@@ -898,16 +918,7 @@ func (p *parser) module() *ModuleStmt {
 			p.Fail(p.Tok.Off, "unexpected %s: a variable's type is a range [lo..hi], bool, or int (an unbounded integer; double has no counterpart)", describe(p.Tok))
 		default:
 			p.expect("[")
-			d.Lo = p.expr()
-			if !p.IsOp("..") {
-				p.unexpected(`"..": a range is [lo..hi]`)
-			}
-			p.Advance()
-			if p.Tok.Kind == tNumber && strings.HasPrefix(p.Tok.Text, ".") {
-				p.Fail(p.Tok.Off-2, "a range is written with two dots: [lo..hi]")
-			}
-			d.Hi = p.expr()
-			p.expect("]")
+			d.Lo, d.Hi = p.rangeEnds(`"..": a range is [lo..hi]`)
 		}
 		if p.Is("init") {
 			p.Advance()
@@ -922,6 +933,22 @@ func (p *parser) module() *ModuleStmt {
 	}
 	p.Advance()
 	return s
+}
+
+// rangeEnds parses "lo..hi]", after its opening bracket; expected says
+// what the missing ".." should have been.
+func (p *parser) rangeEnds(expected string) (lo, hi *Expr) {
+	lo = p.expr()
+	if !p.IsOp("..") {
+		p.unexpected(expected)
+	}
+	p.Advance()
+	if p.Tok.Kind == tNumber && strings.HasPrefix(p.Tok.Text, ".") {
+		p.Fail(p.Tok.Off-2, "a range is written with two dots: [lo..hi]")
+	}
+	hi = p.expr()
+	p.expect("]")
+	return lo, hi
 }
 
 // afterPeek reports whether the token after the next is one of the
@@ -967,11 +994,11 @@ func (p *parser) update() *UpdateDecl {
 	u := &UpdateDecl{Span: Span{Start: p.Tok.Off}}
 	switch {
 	case p.Is("true") && !p.PeekIsOp(":"):
-	case p.parenNameThen("'"): // an assignment (x' = …)
+	case p.parenNameThen("'") || p.parenIndexedThen("'"): // an assignment (x' = …) or (v[i]' = …)
 	default:
 		// (x = 1) is a probability only when ":" follows; otherwise it is an
 		// assignment without its prime.
-		unprimed, name := p.parenNameThen("=", "~"), p.Peek
+		unprimed, name := p.parenNameThen("=", "~") || p.parenIndexedThen("=", "~"), p.Peek
 		u.Prob = p.expr()
 		if unprimed && !p.IsOp(":") {
 			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", name.Text)
@@ -1004,11 +1031,46 @@ func (p *parser) parenNameThen(ops ...string) bool {
 	return p.IsOp("(") && p.Peek.Kind == tIdent && p.afterPeek(ops...)
 }
 
+// parenIndexedThen reports whether "(NAME[…]" comes next, followed by one
+// of the operators ops.
+func (p *parser) parenIndexedThen(ops ...string) bool {
+	if !p.IsOp("(") || p.Peek.Kind != tIdent {
+		return false
+	}
+	m := p.mark()
+	defer p.reset(m)
+	p.Advance()
+	p.Advance()
+	if !p.IsOp("[") {
+		return false
+	}
+	for depth := 0; p.Tok.Kind != tEOF; p.Advance() {
+		switch {
+		case p.IsOp("["):
+			depth++
+		case p.IsOp("]"):
+			if depth--; depth == 0 {
+				p.Advance()
+				return p.Tok.Kind == tOp && slices.Contains(ops, p.Tok.Text)
+			}
+		case p.IsOp(";"):
+			return false
+		}
+	}
+	return false
+}
+
 // assignment parses "(x' = E)" or "(x' ~ DIST(…))".
 func (p *parser) assignment() AssignDecl {
 	a := AssignDecl{Span: Span{Start: p.Tok.Off}}
 	p.expect("(")
 	a.Var = p.word("a variable")
+	if p.IsOp("[") {
+		p.enter()
+		a.Index = p.expr()
+		p.expect("]")
+		p.Unnest()
+	}
 	p.expect("'")
 	switch {
 	case p.IsOp("="):

@@ -102,6 +102,8 @@ func (t *translator) cond(e *Expr) *expr.Expr {
 		return t.cond(e.Args[0])
 	case EName:
 		return t.name(e, true)
+	case EIndex:
+		return t.indexed(e, t.num, func(x *Expr) *expr.Expr { return t.name(x, true) })
 	case EImplies:
 		return t.node(expr.Implies, e, t.cond(e.Args[0]), t.cond(e.Args[1]))
 	case EIte:
@@ -179,6 +181,8 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		return t.node(expr.Abs, e, t.num(e.Args[0]))
 	case EName:
 		return t.name(e, false)
+	case EIndex:
+		return t.indexed(e, t.num, func(x *Expr) *expr.Expr { return t.name(x, false) })
 	case EIte:
 		return t.node(expr.Ite, e, t.cond(e.Args[0]), t.num(e.Args[1]), t.num(e.Args[2]))
 	case EPow:

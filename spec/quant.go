@@ -117,7 +117,7 @@ func parens(es []*Expr) []*Expr {
 
 // varIn returns a variable of the modules that e names, or "".
 func (c *checker) varIn(e *Expr) string {
-	if e.Op == EName && c.vars != nil && hasKey(c.vars, e.Text) {
+	if e.Op == EName && c.vars != nil && (hasKey(c.vars, e.Text) || c.arrays[e.Text] != nil) {
 		return e.Text
 	}
 	for _, a := range e.Args {

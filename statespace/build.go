@@ -269,6 +269,9 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 			p.actions[c.Action] = append(p.actions[c.Action], c.Module)
 		}
 		perModule[c.Module]++
+		if c.Number > 0 {
+			perModule[c.Module] = c.Number
+		}
 		p.index = append(p.index, perModule[c.Module])
 		if m.MDP && m.Semantics == DP && c.Action == "" {
 			errs = append(errs, &source.Error{Pos: c.Pos, Msg: "a command of an mdp module names its action, the choice it is: write [a] guard -> …"})

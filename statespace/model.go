@@ -155,6 +155,11 @@ type Command struct {
 	Pos     source.Position
 	// Text is the command as written (for messages).
 	Text string
+	// Number is the command's place among its module's commands as
+	// written, 1 for the first, when a front end wrote one command as
+	// several (each then says the number of the one written); 0: the
+	// command's place in Commands.
+	Number int
 }
 
 // Update is one branch "p : (x'=e) & (y' ~ geometric(…))".

@@ -329,6 +329,25 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 			return s.rat(e.Args[1], cur)
 		}
 		return s.rat(e.Args[2], cur)
+	case expr.Index:
+		if s.mentions(e.Args[0]) {
+			return poly.RatFunc{}, source.ErrorList{{Pos: e.Args[0].Pos, Msg: fmt.Sprintf("an array's index must not depend on the parameter %s", s.p.Name)}}
+		}
+		i, err := s.number(e.Args[0], cur)
+		if err != nil {
+			return poly.RatFunc{}, err
+		}
+		first := e.Args[1].Value
+		k := new(big.Rat).Sub(i, first)
+		if !k.IsInt() || k.Sign() < 0 || k.Num().Cmp(big.NewInt(int64(len(e.Args)-2))) >= 0 {
+			// Out of range or not an integer: the evaluation says why.
+			_, err := s.number(e, cur)
+			if err == nil {
+				err = source.ErrorList{{Pos: e.Pos, Msg: fmt.Sprintf("the index of %s is %s, outside the array", e.Text, i.RatString())}}
+			}
+			return poly.RatFunc{}, err
+		}
+		return s.rat(e.Args[2+int(k.Num().Int64())], cur)
 	}
 	return poly.RatFunc{}, source.ErrorList{{Pos: e.Pos, Msg: fmt.Sprintf("%s is not a rational function of the parameter %s (numbers, %s, + - * / and ^ with an integer exponent)", e.Text, s.p.Name, s.p.Name)}}
 }

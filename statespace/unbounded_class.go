@@ -146,6 +146,8 @@ func opName(op expr.Op) string {
 		return "in a power"
 	case expr.Floor, expr.Ceil:
 		return "in a rounding"
+	case expr.Index:
+		return "in an array read at a computed index"
 	}
 	return "in an expression"
 }
