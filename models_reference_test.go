@@ -13,11 +13,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/internal/reference"
+	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/property"
+	"github.com/dpcheck/dpcheck/spec"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -108,8 +109,9 @@ func parseOutput(t *testing.T, name string) map[string]int {
 	return out
 }
 
-// analyzeModel loads models/file and analyses its chain.
-func analyzeModel(t *testing.T, file string) (*property.Prepared, *verify.Analysis) {
+// analyzeModel loads models/file, its constants given values by consts,
+// and analyses its chain.
+func analyzeModel(t *testing.T, file string, consts map[string]*big.Rat) (*property.Prepared, *verify.Analysis) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join("models", file)
@@ -117,7 +119,11 @@ func analyzeModel(t *testing.T, file string) (*property.Prepared, *verify.Analys
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := dpcheck.Config{}.Load(ctx, path, string(src))
+	prog, err := spec.Options{Consts: consts}.Load(ctx, path, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := property.Prepare(ctx, prog, model.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,11 +139,23 @@ func analyzeModel(t *testing.T, file string) (*property.Prepared, *verify.Analys
 // enumeration, without chains: every input's whole output distribution,
 // the neighbour relation, the tight ε at δ = 0 and the tight δ at ε = 0.
 func TestModelsAgainstReference(t *testing.T) {
-	ctx := context.Background()
-	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
 	for _, rc := range referenceCases() {
 		t.Run(rc.file, func(t *testing.T) {
-			p, a := analyzeModel(t, rc.file)
+			p, a := analyzeModel(t, rc.file, nil)
+			compareWithReference(t, p, a, rc)
+		})
+	}
+}
+
+// compareWithReference compares the chain p and its analysis a with the
+// reference encoding of rc: the output distribution of every input, the
+// neighbours, the tight ε at δ = 0 and the tight δ at ε = 0.
+func compareWithReference(t *testing.T, p *property.Prepared, a *verify.Analysis, rc referenceCase) {
+	t.Helper()
+	ctx := context.Background()
+	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
+	{
+		{
 			ref := rc.model()
 			key := map[int]string{}
 			got := map[string]reference.Dist{}
@@ -192,6 +210,55 @@ func TestModelsAgainstReference(t *testing.T) {
 			if d, ok := delta.Delta.Rat(); !ok || d.Cmp(ref.TV().Delta) != 0 {
 				t.Errorf("tight δ at ε = 0: %s, reference %v", delta.Delta, ref.TV())
 			}
-		})
+		}
+	}
+}
+
+// arrayVector keys the elements name[1..k] of an input as the
+// reference's vectors.
+func arrayVector(name string, k int) func(chain.Valuation) string {
+	names := make([]string, k)
+	for i := range names {
+		names[i] = fmt.Sprintf("%s[%d]", name, i+1)
+	}
+	return vector(names...)
+}
+
+// TestArrayModelsAgainstReference: the models written once for every K
+// with arrays (models/*_k.dp), run with K = 1..5 given from outside (1..4
+// for the histogram, whose chain has 1.4 million states at K = 5), agree
+// with the reference encodings for that K in every output distribution,
+// the neighbours, ε and δ — the values the files they generalise state for
+// K = 3 (and 5) included.
+func TestArrayModelsAgainstReference(t *testing.T) {
+	svt := reference.SVTParams{AlphaT: big.NewRat(1, 4), AlphaQ: big.NewRat(1, 2), T: 1, Lo: -4, Hi: 6}
+	half := big.NewRat(1, 2)
+	for k := 1; k <= 5; k++ {
+		cases := []referenceCase{
+			{"sparse_vector_k.dp", func() reference.Model { return reference.SparseVectorModel(reference.SVTAlg1, svt, k, 0, 2) },
+				arrayVector("a", k), svtOutput(k, false)},
+			{"sparse_vector_alg3_k.dp", func() reference.Model { return reference.SparseVectorModel(reference.SVTAlg3, svt, k, 0, 1) },
+				arrayVector("a", k), svtOutput(k, true)},
+			{"sparse_vector_alg5_k.dp", func() reference.Model { return reference.SparseVectorModel(reference.SVTAlg5, svt, k, 0, 2) },
+				arrayVector("a", k), svtOutput(k, false)},
+			{"noisy_max_k.dp", func() reference.Model { return reference.NoisyMaxModel(half, -3, 5, k, 0, 2, false) },
+				arrayVector("a", k), func(o map[string]int) string { return fmt.Sprintf("i=%d", o["best"]) }},
+		}
+		if k <= 4 {
+			cases = append(cases, referenceCase{"histogram_k.dp", func() reference.Model { return reference.HistogramModel(half, 3, k) },
+				arrayVector("h", k), func(o map[string]int) string {
+					xs := make([]string, k)
+					for i := range xs {
+						xs[i] = strconv.Itoa(o[fmt.Sprintf("o[%d]", i+1)])
+					}
+					return strings.Join(xs, ",")
+				}})
+		}
+		for _, rc := range cases {
+			t.Run(fmt.Sprintf("%s K=%d", rc.file, k), func(t *testing.T) {
+				p, a := analyzeModel(t, rc.file, map[string]*big.Rat{"K": big.NewRat(int64(k), 1)})
+				compareWithReference(t, p, a, rc)
+			})
+		}
 	}
 }

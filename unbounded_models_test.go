@@ -33,6 +33,19 @@ type untruncatedCase struct {
 	exact   func(a []int) reference.Dist
 	// output keys the model's output (its name, parsed) as the reference.
 	output func(name string) string
+	// consts are the values given to the file's constants, if any.
+	consts map[string]*big.Rat
+}
+
+// svtArrayCase is svtCase for a file written with arrays, a[1..K], run
+// with K = k.
+func svtArrayCase(file string, alg reference.SVTAlg, k int) untruncatedCase {
+	c := svtCase(file, alg, k)
+	for i := range c.inputs {
+		c.inputs[i] = fmt.Sprintf("a[%d]", i+1)
+	}
+	c.consts = map[string]*big.Rat{"K": big.NewRat(int64(k), 1)}
+	return c
 }
 
 func svtCase(file string, alg reference.SVTAlg, k int) untruncatedCase {
@@ -98,6 +111,11 @@ func untruncatedCases() []untruncatedCase {
 				return strconv.Itoa(parseOutputMap(name)["out"])
 			}},
 		svtCase("sparse_vector_untruncated.dp", reference.Lyu1(), 3),
+		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 1),
+		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 2),
+		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 3),
+		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 4),
+		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 5),
 		svtCase("sparse_vector_alg4_untruncated.dp", reference.Lyu4(), 3),
 		svtCase("sparse_vector_alg5_untruncated.dp", reference.Lyu5(), 3),
 		svtCase("sparse_vector_alg6_untruncated.dp", reference.Lyu6(), 3),
@@ -158,8 +176,12 @@ func parseOutputMap(name string) map[string]int {
 func TestUntruncatedAgainstReference(t *testing.T) {
 	ratCmp := cmp.Comparer(func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
 	for _, uc := range untruncatedCases() {
-		t.Run(uc.file, func(t *testing.T) {
-			p, a := analyzeModel(t, uc.file)
+		name := uc.file
+		if k := uc.consts["K"]; k != nil {
+			name += " K=" + k.RatString()
+		}
+		t.Run(name, func(t *testing.T) {
+			p, a := analyzeModel(t, uc.file, uc.consts)
 			moved := false // some clamped probability differs from the exact one
 			for _, s := range p.Chain.Inputs() {
 				answers := inputValues(p.Chain.Valuation(s), uc.inputs)
@@ -294,7 +316,7 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			p, a := analyzeModel(t, tc.file)
+			p, a := analyzeModel(t, tc.file, nil)
 			moved := false // some clamped probability differs from the exact one
 			type tailAt struct {
 				i, v int

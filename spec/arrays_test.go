@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	dpmodel "github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/spec"
 	"github.com/google/go-cmp/cmp"
 )
@@ -109,6 +111,7 @@ func TestArrayErrors(t *testing.T) {
 		{"  e[1..100000] : [0..1];\n", "5:5: the array e[1..100000] has 100,000 elements; the limit is 10,000"},
 		{"  e[1..x] : [0..1];\n", "5:8: the indices of an array are constant, and x is a variable: write them with numbers and constants"},
 		{"  [] x = 0 -> (x' = a[x+1]');\n", "5:21: a[x + 1]' (a primed element) is written only in an update: (a[x + 1]' = …)"},
+		{"  [] x = 0 -> (x' = l1(a));\n", "5:21: l1 compares two states: it is written in a neighbour predicate, as in neighbours l1(a) <= 1"},
 	} {
 		got := errorsOf(t, head+tc.body+tail)
 		if len(got) == 0 || got[0] != tc.want {
@@ -151,5 +154,78 @@ func TestFormatArrays(t *testing.T) {
 	}
 	if !strings.Contains(got, "P>=K[F v[1]]") {
 		t.Errorf("P's bound lost: %s", got)
+	}
+}
+
+// TestDistances: l1, linf and hamming relate the pairs of inputs their
+// definitions written out with folds relate, over arrays and variables
+// together, and the number of pairs is the one counted here by brute force
+// over the 54 inputs.
+func TestDistances(t *testing.T) {
+	const model = "module m\n  input a[1..3] : [0..2];\n  input b : [0..1];\n  x : [0..1] init 0;\n  [] x = 0 -> (x' = 1);\nendmodule\nquery eps(delta = 0)\n"
+	abs := func(x int) int { return max(x, -x) }
+	for _, tc := range []struct {
+		short, long string
+		related     func(d []int) bool // d: the differences a[1..3], b
+	}{
+		{"l1(a, b) <= 1", "sum(j in 1..3: |a[j] - a[j]'|) + |b - b'| <= 1",
+			func(d []int) bool { return abs(d[0])+abs(d[1])+abs(d[2])+abs(d[3]) <= 1 }},
+		{"linf(a) <= 1 & b = b'", "(forall j in 1..3: |a[j] - a[j]'| <= 1) & b = b'",
+			func(d []int) bool { return abs(d[0]) <= 1 && abs(d[1]) <= 1 && abs(d[2]) <= 1 && d[3] == 0 }},
+		{"hamming(a, b) = 1", "count(j in 1..3: a[j] != a[j]') + (b != b' ? 1 : 0) = 1",
+			func(d []int) bool {
+				n := 0
+				for _, x := range d {
+					if x != 0 {
+						n++
+					}
+				}
+				return n == 1
+			}},
+	} {
+		var pairs [2][][2]int
+		for i, pred := range []string{tc.short, tc.long} {
+			p, err := spec.Load(context.Background(), "d.dp", model+"neighbours "+pred+"\n")
+			if err != nil {
+				t.Fatalf("%s: %v", pred, err)
+			}
+			pp, err := property.Prepare(context.Background(), p, dpmodel.Limits{})
+			if err != nil {
+				t.Fatalf("%s: %v", pred, err)
+			}
+			pairs[i] = pp.Neighbours
+		}
+		if d := cmp.Diff(pairs[1], pairs[0]); d != "" {
+			t.Errorf("%s vs %s (-long +short):\n%s", tc.short, tc.long, d)
+		}
+		n := 0
+		for v := range 54 * 54 {
+			x, y := v/54, v%54
+			d := []int{x/18 - y/18, x/6%3 - y/6%3, x/2%3 - y/2%3, x%2 - y%2}
+			if x != y && tc.related(d) {
+				n++
+			}
+		}
+		if 2*len(pairs[0]) != n {
+			t.Errorf("%s: %d ordered pairs, want %d", tc.short, 2*len(pairs[0]), n)
+		}
+	}
+}
+
+// TestDistanceErrors: a distance's arguments are input variables and
+// arrays, named.
+func TestDistanceErrors(t *testing.T) {
+	head := "const K = 1\nmodule m\n  input a[1..3] : [0..2];\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = 1);\nendmodule\ncheck dp(eps = 1)\n"
+	for _, tc := range []struct{ pred, want string }{
+		{"l1(a + 1) <= 1", "8:15: l1 compares input variables and arrays, and a + 1 is neither: write their names, l1(a, b)"},
+		{"hamming() = 1", "8:12: hamming needs the input variables or arrays it compares: hamming(a, …)"},
+		{"linf(a, K) <= 1", "8:20: linf compares input variables and arrays, and K is a constant"},
+		{"linf(a, x) <= 1", "8:20: x is not an input variable: every input has it at its initial value, so comparing it cannot tell two inputs apart; a neighbour predicate compares input variables (input variables: a[1..3])"},
+		{"l1(a') <= 1", "8:15: l1 compares input variables and arrays, and a' is neither: write their names, l1(a, b)"},
+	} {
+		got := errorsOf(t, head+"neighbours "+tc.pred+"\n")
+		if len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.pred, got, tc.want)
+		}
 	}
 }

@@ -12,10 +12,10 @@ StateDecl = "state" Name ("(" Assign ("," Assign)* ")")? ("[" (Name ("," Name)*)
 Assign = Ident "=" Expr .
 Row = Name "->" Name ":" Expr ("," Name ":" Expr)* ("else" ("sink" | "†"))? .
 Module = "mdp"? "module" Ident (VarDecl | Command)* "endmodule" .
-VarDecl = "input"? Ident ":" ("bool" | "int" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
+VarDecl = "input"? Ident ("[" Expr ".." Expr "]")? ":" ("bool" | "int" | "[" Expr ".." Expr "]") ("init" Expr)? ";" .
 Command = "[" Ident? "]" Expr "->" (Update ("+" Update)* | "true") ";" .
 Update = (Expr ":")? (Next ("&" Next)* | "true") .
-Next = "(" Ident "'" ("=" Expr | "~" Call) ")" .
+Next = "(" Ident ("[" Expr "]")? "'" ("=" Expr | "~" Call) ")" .
 Formula = "formula" Ident ("(" Ident ("," Ident)* ")")? "=" Expr .
 Label = "label" Name "=" Expr .
 Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
@@ -36,7 +36,7 @@ Cmp = Sum (("<=" | ">=" | "!=" | "==" | "=" | "<" | ">") Sum)? .
 Sum = Term (("+" | "-") Term)* .
 Term = Unary (("*" | "/") Unary)* .
 Unary = "-" Unary | Primary ("^" Unary)? .
-Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Quant | Fold | Call | Ident "'"? .
+Primary = Number | String | "(" Expr ")" | "|" Sum "|" | "?" | Prob | DP | Quant | Fold | Call | Ident ("[" Expr "]")? "'"? .
 Quant = ("forall" | "exists") Ident "in" Sum ".." Sum ":" Expr .
 Fold = ("sum" | "count" | "max" | "min") "(" Ident "in" Sum ".." Sum ":" Expr ")" .
 Prob = ("P" ("<=" | ">=" | "<" | ">" | "=") ("?" | Sum) | ("Pmin" | "Pmax") "=" "?") "[" Expr "]" .

@@ -541,6 +541,9 @@ func (t *translator) moduleCall(e *Expr) *expr.Expr {
 	}
 	f, ok := moduleFuncs[e.Text]
 	if !ok {
+		if t.c.isDistance(e) {
+			return t.fail(e, "%s compares two states: it is written in a neighbour predicate, as in neighbours %s(a) <= 1", e.Text, e.Text)
+		}
 		if e.Text == "ln" || e.Text == "log" {
 			return t.fail(e, "%s is not a rational function: a module's numbers are exact rationals", e.Text)
 		}

@@ -191,6 +191,9 @@ func (t *translator) num(e *Expr) *expr.Expr {
 		if f, ok := moduleFuncs[e.Text]; ok {
 			return t.call(e, f, t.num)
 		}
+		if t.c.isDistance(e) {
+			return t.distance(e)
+		}
 		fallthrough
 	case ENum:
 		// Other calls (ln) only as constants.
