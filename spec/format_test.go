@@ -259,6 +259,7 @@ func FuzzFormat(f *testing.F) {
 		}
 	}
 	f.Add("const x = 1\nmodel survey(x = 1 ? 1/2 : 1/3, theta2 = (x = 1) ? 1 : 0)\nmodule m\n  y : [0..2] init 0;\n  [] y = 0 -> (y' ~ geometric(alpha = 1/2, y = 0 ? 1 : 2, lo = 0, hi = 2));\nendmodule\ncheck dp(eps = ln(3))\n")
+	f.Add("const K = 2\nmodule m\n  input a[1..K] : [0..2];\n  v[-1..K] : bool init false;\n  i : [1..3] init 1;\n  [] i <= K -> (v[a[i] - 1]' = a[i]' > 0) & (i' = i + 1);\nendmodule\nneighbours forall j in 1..K: |a[j] - a[j]'| <= 1 & l1(a) = 1\nquery P>=K[F v[1]]\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4000 {
 			return

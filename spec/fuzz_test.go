@@ -45,6 +45,7 @@ func FuzzLoad(f *testing.F) {
 	// comparison otherwise; a neighbour predicate over a non-input.
 	f.Add("module m\n  input d : [0..2];\n  i : [0..1] init 1;\n  y : [-1..2] init -1;\n  [] y = -1 -> (y' ~ geometric(1/2, i = 1 ? d : 0, lo = 0, hi = 2));\nendmodule\noutputs var y\nneighbours |d - d'| <= 1 & i = i'\nquery eps(delta = 0)\n")
 	// Unbounded integers: a draw, a comparison of two, a shift, an output.
+	f.Add("const K = 3\nformula tot(x) = sum(j in 1..K: x[j])\nmdp module m\n  input a[1..K] : [0..2];\n  f[0..K-1] : bool init false;\n  v[-1..1] : int;\n  i : [0..K+1] init 1;\n  [go] i <= K -> 1/2 : (f[i-1]' = a[i] > 0) & (i' = i + 1) + 1/2 : (v[i-2]' ~ geometric(1/2, a[a[i] + 1])) & (i' = i + 1);\n  [out] i = K + 1 & f[a[1]] -> (i' = 0);\nendmodule\noutputs var f\nlabel \"all\" = forall j in 0..K-1: f[j]\nneighbours linf(a) <= 1 & l1(a) <= 2 & hamming(a) >= tot(a') - tot(a)\nquery eps(delta = 0)\nquery Pmax=?[F \"all\"]\n")
 	f.Add("module m\n  input a : [0..1];\n  t : int;\n  v : int init 1;\n  i : [0..2] init 0;\n  b : bool init false;\n  [] i = 0 -> (t' ~ geometric(1/3, a)) & (v' = -v + 2) & (i' = 1);\n  [] i = 1 & v - t >= a -> (b' = true) & (i' = 2);\n  [] i = 1 & !(v - t >= a) -> (v' ~ geometric1(1/2, 0)) & (i' = 2);\nendmodule\noutputs var b, v\nneighbours true\nquery eps(delta = 0)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		cfg := dpcheck.Config{Limits: fuzzOptions.Limits}
