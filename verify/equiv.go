@@ -96,61 +96,152 @@ func matchErrorf(format string, args ...any) *MatchError {
 	return &MatchError{reason: fmt.Sprintf(format, args...)}
 }
 
-// projection keys the states of a chain for matching: by the values of
-// vars, in order, or by name when vars is nil. The prefixes keep a name
-// such as "in=0" from matching a valuation in=0.
-type projection []string
+// projection keys the states of two chains for matching: by the values
+// of the variables a (for the first chain) and b (for the second), in
+// order, or by name when they are nil. The two lists name the same
+// variables but for an array's element, a[1] in one, matched with a1 or
+// a_1 in the other (PRISM has no arrays). The prefixes keep a name such as
+// "in=0" from matching a valuation in=0.
+type projection struct{ a, b []string }
 
-func (p projection) key(c *chain.Chain, s int) string {
+// key keys the state s of the first chain (side 0) or the second (1).
+func (p projection) key(c *chain.Chain, s, side int) string {
+	names := p.a
+	if side == 1 {
+		names = p.b
+	}
 	v := c.Valuation(s)
-	if p == nil || len(v) == 0 {
+	if names == nil || len(v) == 0 {
 		return "n\x00" + c.Name(s)
 	}
 	var b strings.Builder
 	b.WriteString("v\x00")
-	for i, name := range p {
+	for i, name := range names {
 		x, _ := v.Get(name)
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(chain.Valuation{{Name: name, Value: x}}.String())
+		b.WriteString(chain.Valuation{{Name: p.a[i], Value: x}}.String())
 	}
 	return b.String()
 }
 
+// names are the variables matched on, for a report: a[1] = a1 for an
+// element matched with a variable of another name.
+func (p projection) names() []string {
+	if p.a == nil {
+		return nil
+	}
+	out := make([]string, len(p.a))
+	for i, n := range p.a {
+		out[i] = n
+		if p.b[i] != n {
+			out[i] = n + " = " + p.b[i]
+		}
+	}
+	return out
+}
+
 // commonVars returns the variables every state of both lists has, in the
-// order of the first state, and the variables some of them lack; ok is
-// false when a state has no valuation (states are then matched by name).
-func commonVars(a *chain.Chain, as []int, b *chain.Chain, bs []int) (common, other []string, ok bool) {
-	count := map[string]int{}
-	var order []string
-	n := 0
-	for _, side := range []struct {
-		c  *chain.Chain
-		ss []int
-	}{{a, as}, {b, bs}} {
-		for _, s := range side.ss {
-			v := side.c.Valuation(s)
+// order of the first state (an array's element of one chain paired with
+// the variable of the other that writes it without brackets), and the
+// variables some of them lack; ok is false when a state has no valuation
+// (states are then matched by name).
+func commonVars(a *chain.Chain, as []int, b *chain.Chain, bs []int) (common projection, other []string, ok bool) {
+	var order []string // every name, in the order of first appearance
+	seen := map[string]bool{}
+	every := func(c *chain.Chain, ss []int) (all, some []string, ok bool) {
+		count := map[string]int{}
+		var local []string
+		for _, s := range ss {
+			v := c.Valuation(s)
 			if len(v) == 0 {
 				return nil, nil, false
 			}
-			n++
 			for _, x := range v {
 				if count[x.Name] == 0 {
+					local = append(local, x.Name)
+				}
+				if !seen[x.Name] {
+					seen[x.Name] = true
 					order = append(order, x.Name)
 				}
 				count[x.Name]++
 			}
 		}
+		for _, name := range local {
+			if count[name] == len(ss) {
+				all = append(all, name)
+			} else {
+				some = append(some, name)
+			}
+		}
+		return all, some, len(ss) > 0
 	}
-	for _, name := range order {
-		if count[name] == n {
-			common = append(common, name)
-		} else {
-			other = append(other, name)
+	allA, _, okA := every(a, as)
+	allB, _, okB := every(b, bs)
+	if !okA || !okB {
+		return projection{}, nil, false
+	}
+	inB := map[string]bool{}
+	for _, n := range allB {
+		inB[n] = true
+	}
+	inA := map[string]bool{}
+	for _, n := range allA {
+		inA[n] = true
+	}
+	paired := map[string]bool{} // the names of b paired with a's
+	for _, n := range allA {
+		m := n
+		if !inB[n] {
+			if m = unbracketed(n, func(x string) bool { return inB[x] && !inA[x] && !paired[x] }); m == "" {
+				if m = bracketed(n, allB, func(x string) bool { return !inA[x] && !paired[x] }); m == "" {
+					continue
+				}
+			}
+		}
+		paired[m] = true
+		common.a, common.b = append(common.a, n), append(common.b, m)
+	}
+	used := map[string]bool{}
+	for i := range common.a {
+		used[common.a[i]], used[common.b[i]] = true, true
+	}
+	other = nil
+	for _, n := range order {
+		if !used[n] {
+			other = append(other, n)
 		}
 	}
-	return common, other, n > 0
+	return common, other, true
+}
+
+// unbracketed returns the name that writes the array element n (a[1])
+// without brackets, a1 or a_1, if free says it is there to pair; else "".
+func unbracketed(n string, free func(string) bool) string {
+	open := strings.IndexByte(n, '[')
+	if open <= 0 || !strings.HasSuffix(n, "]") {
+		return ""
+	}
+	base, k := n[:open], n[open+1:len(n)-1]
+	for _, m := range []string{base + k, base + "_" + k} {
+		if free(m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// bracketed returns the array element among names that n (a1 or a_1)
+// writes without brackets, if free says it is there to pair; else "".
+func bracketed(n string, names []string, free func(string) bool) string {
+	for _, m := range names {
+		if free(m) && unbracketed(m, func(x string) bool { return x == n }) != "" {
+			return m
+		}
+	}
+	return ""
 }
 
 // inputMatch matches the inputs of a and b; it returns the projection,
@@ -158,8 +249,8 @@ func commonVars(a *chain.Chain, as []int, b *chain.Chain, bs []int) (common, oth
 func inputMatch(a, b *chain.Chain) (p projection, ignored []string, ka, kb map[string]int, keys []string, err error) {
 	common, other, ok := commonVars(a, a.Inputs(), b, b.Inputs())
 	if ok {
-		if len(common) == 0 {
-			return nil, nil, nil, nil, nil, matchErrorf("their inputs share no variable (the variables are %s)", strings.Join(other, ", "))
+		if len(common.a) == 0 {
+			return projection{}, nil, nil, nil, nil, matchErrorf("their inputs share no variable (the variables are %s)", strings.Join(other, ", "))
 		}
 		p, ignored = common, other
 	}
@@ -169,24 +260,24 @@ func inputMatch(a, b *chain.Chain) (p projection, ignored []string, ka, kb map[s
 		m map[string]int
 	}{{a, ka}, {b, kb}} {
 		for _, s := range side.c.Inputs() {
-			k := p.key(side.c, s)
+			k := p.key(side.c, s, i)
 			if t, dup := side.m[k]; dup {
-				return nil, nil, nil, nil, nil, matchErrorf("inputs %s and %s of the %s model both match %s: match on more variables by naming them alike in both models",
+				return projection{}, nil, nil, nil, nil, matchErrorf("inputs %s and %s of the %s model both match %s: match on more variables by naming them alike in both models",
 					side.c.Name(t), side.c.Name(s), ordinal(i), DisplayKey(k))
 			}
 			side.m[k] = s
 		}
 	}
 	for _, s := range a.Inputs() {
-		k := p.key(a, s)
+		k := p.key(a, s, 0)
 		if !has(kb, k) {
-			return nil, nil, nil, nil, nil, matchErrorf("input %s of the first model has no counterpart in the second", DisplayKey(k))
+			return projection{}, nil, nil, nil, nil, matchErrorf("input %s of the first model has no counterpart in the second", DisplayKey(k))
 		}
 		keys = append(keys, k)
 	}
 	for _, s := range b.Inputs() {
-		if k := p.key(b, s); !has(ka, k) {
-			return nil, nil, nil, nil, nil, matchErrorf("input %s of the second model has no counterpart in the first", DisplayKey(k))
+		if k := p.key(b, s, 1); !has(ka, k) {
+			return projection{}, nil, nil, nil, nil, matchErrorf("input %s of the second model has no counterpart in the first", DisplayKey(k))
 		}
 	}
 	return p, ignored, ka, kb, keys, nil
@@ -221,7 +312,9 @@ func MatchInputs(a, b *chain.Chain) error {
 // counterpart, are a *MatchError. Outputs (absorbing states) are compared
 // on the variables every valued output of both chains has, probabilities of
 // outputs that agree on them added; outputs without a valuation (and ⊥∞)
-// by name. The result names the variables used and those ignored.
+// by name. An array's element a[1] of one chain matches a variable a1
+// (or a_1) of the other that has no a[1]. The result names the variables
+// used ("a[1] = a1" for such a pair) and those ignored.
 func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, error) {
 	p, ignored, ka, kb, keys, err := inputMatch(a, b)
 	if err != nil {
@@ -240,7 +333,7 @@ func Equivalent(ctx context.Context, a, b *chain.Chain) (*EquivalenceResult, err
 		return nil, err
 	}
 	da, db := fa.keyed(om.A), fb.keyed(om.B)
-	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p, OutputVars: om.Vars, InputIgnored: ignored, OutputIgnored: om.Ignored}}
+	res := &EquivalenceResult{Equal: true, Compared: Compared{Inputs: len(keys), InputVars: p.names(), OutputVars: om.Vars, InputIgnored: ignored, OutputIgnored: om.Ignored}}
 	res.Outputs, err = CompareKeyed(len(keys), func(i int) (map[string]*big.Rat, map[string]*big.Rat, error) {
 		return da[ka[keys[i]]], db[kb[keys[i]]], nil
 	}, func(x, y *big.Rat) bool { return ratOrZero(x).Cmp(ratOrZero(y)) == 0 }, func(i int, o string, x, y *big.Rat) error {

@@ -54,6 +54,45 @@ func val(kv ...any) chain.Valuation {
 
 // A module keeps its input variable and a counter in every state; a
 // builder has in=k inputs and out=l outputs. They are compared on in
+// An array's elements a[1], a[2] of one chain match the variables a1 and
+// a_2 of the other (PRISM has no arrays), in either order of the chains;
+// a variable written both ways (b[1] against b1 and b_1) pairs with the
+// first, b1, and b_1 is ignored; and the report names each pair.
+func TestEquivalentMatchesArrayElements(t *testing.T) {
+	arrays := valued(t,
+		vstate{"x0", val("a[1]", 0, "a[2]", 1, "b[1]", 0), true, map[string]string{"y0": "1/4", "y1": "3/4"}},
+		vstate{"x1", val("a[1]", 1, "a[2]", 1, "b[1]", 0), true, map[string]string{"y1": "1"}},
+		vstate{"y0", val("a[1]", 0, "a[2]", 1, "b[1]", 0), false, nil},
+		vstate{"y1", val("a[1]", 0, "a[2]", 1, "b[1]", 1), false, nil},
+	)
+	scalars := valued(t,
+		vstate{"s0", val("a1", 0, "a_2", 1, "b1", 0, "b_1", 5), true, map[string]string{"t0": "1/4", "t1": "3/4"}},
+		vstate{"s1", val("a1", 1, "a_2", 1, "b1", 0, "b_1", 5), true, map[string]string{"t1": "1"}},
+		vstate{"t0", val("a1", 0, "a_2", 1, "b1", 0, "b_1", 5), false, nil},
+		vstate{"t1", val("a1", 0, "a_2", 1, "b1", 1, "b_1", 5), false, nil},
+	)
+	ctx := context.Background()
+	got, err := verify.Equivalent(ctx, arrays, scalars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := []string{"a[1] = a1", "a[2] = a_2", "b[1] = b1"}
+	want := &verify.EquivalenceResult{Equal: true, Compared: verify.Compared{Inputs: 2, Outputs: 2,
+		InputVars: pairs, OutputVars: pairs, InputIgnored: []string{"b_1"}, OutputIgnored: []string{"b_1"}}}
+	if d := cmp.Diff(want, got, ratComparer); d != "" {
+		t.Errorf("arrays vs scalars (-want +got):\n%s", d)
+	}
+	got, err = verify.Equivalent(ctx, scalars, arrays)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs = []string{"a1 = a[1]", "a_2 = a[2]", "b1 = b[1]"}
+	want.Compared.InputVars, want.Compared.OutputVars = pairs, pairs
+	if d := cmp.Diff(want, got, ratComparer); d != "" {
+		t.Errorf("scalars vs arrays (-want +got):\n%s", d)
+	}
+}
+
 // (inputs) and out (outputs), and the report names what was ignored.
 func TestEquivalentMatchesCommonVariables(t *testing.T) {
 	module := valued(t,

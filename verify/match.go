@@ -52,7 +52,7 @@ func MatchOutputKeys(a *chain.Chain, as []int, b *chain.Chain, bs []int) (*Match
 	common, other, ok := commonVars(a, valued(a, as), b, valued(b, bs))
 	var p projection
 	if ok {
-		if len(common) == 0 {
+		if len(common.a) == 0 {
 			return nil, matchErrorf("their outputs share no variable (the variables are %s)", strings.Join(other, ", "))
 		}
 		p = common
@@ -62,12 +62,12 @@ func MatchOutputKeys(a *chain.Chain, as []int, b *chain.Chain, bs []int) (*Match
 
 // matching is the Matching of the states as of a and bs of b, keyed by p.
 func (p projection) matching(ignored []string, a *chain.Chain, as []int, b *chain.Chain, bs []int) *Matching {
-	m := &Matching{Vars: p, Ignored: ignored}
+	m := &Matching{Vars: p.names(), Ignored: ignored}
 	for _, s := range as {
-		m.A = append(m.A, p.key(a, s))
+		m.A = append(m.A, p.key(a, s, 0))
 	}
 	for _, s := range bs {
-		m.B = append(m.B, p.key(b, s))
+		m.B = append(m.B, p.key(b, s, 1))
 	}
 	return m
 }
