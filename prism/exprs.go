@@ -383,6 +383,9 @@ func (t *translator) name(sc *scope, e *Expr) (val, bool) {
 		if !ok {
 			return val{}, false // reported at the constant
 		}
+		if !v.konst { // the parameter, or a constant defined from it
+			return val{n: withPos(v.n, t.node(sc, e, 0)), t: v.t}, true
+		}
 		if v.t == tyBool {
 			return t.boolVal(sc, e, v.b), true
 		}
@@ -464,6 +467,19 @@ func (t *translator) constant(c *constInfo) (val, bool) {
 	c.state = 1
 	defer func() { c.state = 2 }()
 	want := constType(c.decl.Type)
+	if c.decl.Value == nil && t.opt.Param != nil && t.opt.Param.Name == name {
+		if want != tyDouble {
+			t.errorf(c.f, c.decl.Name.Off, "the parameter %s is declared %s: a parameter is a probability, const double %s;", name, c.decl.TypeWord, name)
+			return val{}, false
+		}
+		t.consumed[name] = true
+		sc := &scope{f: c.f}
+		n := t.node(sc, &Expr{Off: int32(c.decl.Name.Off), End: int32(c.decl.Name.Off + len(name))}, expr.Var)
+		n.Name, n.Text = name, name
+		n.Fallback = &expr.Expr{Op: expr.Num, Pos: n.Pos, Text: n.Text, Value: t.opt.Param.At}
+		c.val, c.ok = val{n: n, t: tyDouble}, true
+		return c.val, true
+	}
 	if c.decl.Value == nil {
 		c.val, c.ok = t.given(c, want)
 		return c.val, c.ok

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -50,6 +51,20 @@ type Options struct {
 	// Limits bound the translation (MaxBits: the bits of the numbers it
 	// computes from constants, in all); zero fields are the defaults.
 	Limits model.Limits
+	// Param, when set, names an undefined double constant that stays a
+	// parameter: each use is the variable of its name, which no state
+	// has, with At as its value where one number is needed
+	// (statespace.Model.BuildParam). Constants defined from it are
+	// expressions in it.
+	Param *Param
+}
+
+// Param is an undefined constant read as the parameter of a parametric
+// model.
+type Param struct {
+	Name string
+	// At is a value of its interval (the model's graph is explored there).
+	At *big.Rat
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores

@@ -444,8 +444,10 @@ func (c *checker) check() (*property.Program, bool) {
 	case s.conflict:
 	case c.param != nil && s.model == nil && s.chain == nil && len(s.modules) == 0 && onlyEquivalences(s.props):
 		// check equivalent(…) for NAME builds its own models.
-	case c.param != nil && s.model != nil && (s.model.Call.Text == "prism" || s.model.Call.Text == "explicit"):
-		c.errorf(s.model.Start, "with a parameter the model must be a builder (%s), a chain block or modules (PRISM models with a parameter are not supported yet)", builder.ParamBuilders())
+	case c.param != nil && s.model != nil && s.model.Call.Text == "explicit":
+		c.errorf(s.model.Start, "with a parameter the model must be a builder (%s), a PRISM model, a chain block or modules (explicit files hold numbers, not functions of a parameter)", builder.ParamBuilders())
+	case c.param != nil && s.model != nil && s.model.Call.Text == "prism":
+		c.paramPRISM(p, s)
 	case c.param != nil && s.model == nil && (s.chain != nil || len(s.modules) > 0):
 		c.paramModel(p, s)
 	case c.param != nil && s.model == nil:

@@ -38,7 +38,13 @@ func (c *checker) paramEquivalence(call *Expr, h property.Header) property.State
 		}
 		var m property.Model
 		switch a.Text {
-		case "prism", "explicit":
+		case "prism":
+			if m = c.paramPRISMModel(a, true); m != nil {
+				if _, isParam := m.(property.ParamSource); isParam {
+					uses++
+				}
+			}
+		case "explicit":
 			m = c.modelCall(a)
 		default:
 			// Each call may take the parameter once, whatever the file's

@@ -9,6 +9,7 @@ import (
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
+	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
@@ -61,19 +62,58 @@ func (m *paramChain) BuildParam(ctx context.Context, lim poly.Limits) (*param.Ch
 	return pc, nil
 }
 
-// paramModules is modules with the parameter.
+// paramModules is modules with the parameter, or a PRISM model's.
 type paramModules struct {
 	m      *statespace.Model
 	name   string
 	in     poly.Interval
 	limits model.Limits
+	// info describes a PRISM model (nil: the modules describe themselves).
+	info *property.ModelInfo
 }
 
 // Info describes the modules.
 func (m *paramModules) Info() property.ModelInfo {
 	i := m.m.Info()
+	if m.info != nil {
+		i = *m.info
+	}
 	i.Note = fmt.Sprintf("for every %s in %s", m.name, m.in)
 	return i
+}
+
+// paramPRISM makes the program's model the PRISM model of s's model
+// statement, its undefined double constant named after the parameter
+// left symbolic.
+func (c *checker) paramPRISM(p *property.Program, s *statements) {
+	if s.inputs != nil {
+		c.errorf(s.inputs.Start, "a PRISM model's inputs are its initial states; inputs is only for chain blocks")
+	}
+	if c.param.bad {
+		return
+	}
+	if m := c.paramPRISMModel(s.model.Call, false); m != nil {
+		p.Model = m
+	}
+}
+
+// paramPRISMModel reads the PRISM model of call with its undefined double
+// constant named after the parameter left symbolic; optional reads a
+// model without that constant as it is (the same chain for every value).
+// It returns nil after reporting an error.
+func (c *checker) paramPRISMModel(call *Expr, optional bool) property.Model {
+	m, uses := c.prismModel(call, &prism.Param{Name: c.param.name, At: poly.Simplest(c.param.in)}, optional)
+	switch {
+	case m == nil:
+		return nil
+	case !uses:
+		return m
+	case m.IsMDP():
+		c.errorf(call.Pos(), "the PRISM model is an MDP; with the parameter %s it must be a DTMC (for every %s the model is a Markov chain)", c.param.name, c.param.name)
+		return nil
+	}
+	info := m.Info()
+	return &paramModules{m: m.Space, name: c.param.name, in: c.param.in, limits: c.limits, info: &info}
 }
 
 // Position is where the first module starts.

@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
@@ -13,7 +15,10 @@ import (
 func (c *checker) modelCall(call *Expr) property.Model {
 	switch call.Text {
 	case "prism":
-		return c.prismModel(call)
+		if m, _ := c.prismModel(call, nil, false); m != nil {
+			return m
+		}
+		return nil
 	case "explicit":
 		return c.explicitFiles(call)
 	}
@@ -27,12 +32,20 @@ func (c *checker) modelCall(call *Expr) property.Model {
 // file (a path relative to the .dp file, below Options.Root), read through
 // Options.ReadFile and translated with the values of its undefined constants. Its errors are
 // positioned in the model file.
-func (c *checker) prismModel(call *Expr) property.Model {
+//
+// With param, the undefined double constant of its name is the file's
+// parameter (prism.Options.Param), and uses says so; a model without that
+// constant, or a value given for it, is an error, unless optional, when
+// the model is read without the parameter.
+func (c *checker) prismModel(call *Expr, param *prism.Param, optional bool) (m *prism.Model, uses bool) {
 	if len(call.Args) == 0 || call.Args[0].Op != EStr {
 		c.errorf(call.Pos(), `prism takes the model file first, in quotes: prism("model.prism", N = 5)`)
-		return nil
+		return nil, false
 	}
 	path := call.Args[0].Text
+	if optional && param != nil && slices.ContainsFunc(call.Args[1:], func(a *Expr) bool { n, _ := arg(a); return n == param.Name }) {
+		param = nil // a value given: the model without the parameter
+	}
 	consts := map[string]prism.Value{}
 	good := true
 	for _, a := range call.Args[1:] {
@@ -44,6 +57,10 @@ func (c *checker) prismModel(call *Expr) property.Model {
 			continue
 		case consts[name].Pos.Line > 0:
 			c.errorf(a.Pos(), "constant %s is given twice", name)
+			good = false
+			continue
+		case param != nil && name == param.Name:
+			c.errorf(a.Pos(), "%s is the parameter (param %s in …): it takes every value of its interval, and no value here", name, name)
 			good = false
 			continue
 		}
@@ -66,23 +83,40 @@ func (c *checker) prismModel(call *Expr) property.Model {
 		consts[name] = pv
 	}
 	if !good {
-		return nil
+		return nil, false
 	}
 	if c.readFile == nil {
 		c.errorf(call.Pos(), "this load reads no other file: give spec.Options a ReadFile to read PRISM models")
-		return nil
+		return nil, false
 	}
 	full, src, ok := c.readNamed(call.Args[0], "the PRISM model")
 	if !ok {
-		return nil
+		return nil, false
 	}
 	mf, err := prism.ParseModel(full, src)
+	declares := err == nil && param != nil && slices.ContainsFunc(mf.Consts, func(k *prism.Const) bool { return k.Value == nil && k.Name.Name == param.Name })
+	if err == nil && param != nil && !declares && optional {
+		param = nil
+	}
+	if err == nil && param != nil && !declares {
+		var undefined []string
+		for _, k := range mf.Consts {
+			if k.Value == nil {
+				undefined = append(undefined, k.Name.Name)
+			}
+		}
+		hint := "it leaves no constant undefined"
+		if len(undefined) > 0 {
+			hint = "its undefined constants: " + strings.Join(undefined, ", ")
+		}
+		c.errorf(call.Pos(), "the PRISM model has no undefined constant %s to be the parameter (%s): declare it const double %s; in the model", param.Name, hint, param.Name)
+		return nil, false
+	}
 	if err == nil {
-		var m *prism.Model
-		m, err = prism.NewModel(mf, prism.Options{Consts: consts, Call: exprText(call), Pos: c.position(call.Pos()),
+		m, err = prism.NewModel(mf, prism.Options{Consts: consts, Call: exprText(call), Pos: c.position(call.Pos()), Param: param,
 			ConstHint: func(name string) string { return fmt.Sprintf("give it in the call: prism(%q, %s = …)", path, name) }, Context: c.ctx, Limits: c.limits})
 		if err == nil {
-			return m
+			return m, param != nil
 		}
 	}
 	if list, ok := err.(source.ErrorList); ok {
@@ -90,5 +124,5 @@ func (c *checker) prismModel(call *Expr) property.Model {
 	} else {
 		c.errorf(call.Pos(), "%v", err)
 	}
-	return nil
+	return nil, false
 }

@@ -94,13 +94,12 @@ type symbolic struct {
 }
 
 // BuildParam explores the model for every value of the parameter p (see
-// above). Only .dp modules whose states have at most one enabled command
-// are supported (not PRISM's semantics, not MDPs). Errors about the model
-// are a source.ErrorList; BuildParam stops with ctx's error when ctx ends.
+// above): .dp modules, whose states have at most one enabled command, and
+// PRISM's DTMCs, a state's choices mixed uniformly (a deadlock absorbing),
+// not MDPs. Errors about the model are a source.ErrorList; BuildParam
+// stops with ctx's error when ctx ends.
 func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*ParamChain, error) {
 	switch {
-	case m.Semantics != DP:
-		return nil, source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("a PRISM model with the parameter %s is not supported: write it as .dp modules", p.Name)}}
 	case m.MDP:
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: fmt.Sprintf("an MDP with the parameter %s is not supported: for every %s the model is a Markov chain", p.Name, p.Name)}}
 	case p.At == nil || !p.Interval.Contains(p.At):
@@ -114,6 +113,9 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	s := &symbolic{Field: poly.Field{Ctx: ctx, Limits: p.Limits, Interval: p.Interval, Param: p.Name}, x: x, p: p, unit: poly.FromPoly(poly.FromInts(1)), sl: slots{m},
 		nums: map[*expr.Expr]expr.ValNum{}, pure: map[*expr.Expr]poly.RatFunc{}, checked: map[string]bool{}, dists: map[string][]outcome[poly.RatFunc]{},
 		geos: map[string]*geoTable[poly.RatFunc]{}, scanned: map[*expr.Expr]uint8{}}
+	if errs := s.misplaced(m); errs != nil {
+		return nil, errs
+	}
 	if m.HasUnbounded() {
 		return s.unbounded(m)
 	}
@@ -125,14 +127,70 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Pos, Msg: err.Error(), Limit: string(model.LimitMemory)}}
 	}
-	return &ParamChain{Frame: c, Rows: s.rows, Neighbours: pairs,
-		Note: fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))}, nil
+	note := fmt.Sprintf("%d states explored from %d inputs", c.NumStates(), len(c.Inputs()))
+	if x.deadlocks > 0 {
+		note += fmt.Sprintf("; %d deadlock states got a self-loop, as PRISM does", x.deadlocks)
+	}
+	return &ParamChain{Frame: c, Rows: s.rows, Neighbours: pairs, Note: note}, nil
 }
 
-// row keeps the parametric row of a state: its single choice's branches,
-// merged by target.
+// misplaced reports each use of the parameter outside an update's
+// probability and a draw's first argument (α or p): there the chain's
+// graph would depend on its value. (The .dp front end refuses these
+// where they are written; a PRISM model's undefined constant is checked
+// here.)
+func (s *symbolic) misplaced(m *Model) source.ErrorList {
+	var errs source.ErrorList
+	check := func(e *expr.Expr, what string) {
+		if e != nil && s.mentions(e) {
+			errs = append(errs, &source.Error{Pos: e.Pos, Msg: fmt.Sprintf("%s must not depend on the parameter %s: the chain's graph must be the same for every %s (it may appear in an update's probability)", what, s.p.Name, s.p.Name)})
+		}
+	}
+	for _, v := range m.Vars {
+		check(v.Init, "an initial value")
+	}
+	for _, c := range m.Commands {
+		check(c.Guard, "a guard")
+		for _, u := range c.Updates {
+			for _, a := range u.Assigns {
+				check(a.Value, "an assignment")
+				if a.Noise != nil {
+					for i, arg := range a.Noise.Args {
+						if i > 0 || a.Noise.Kind == Uniform {
+							check(arg, "this argument of a draw")
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, l := range m.Labels {
+		check(l.Cond, "a label")
+	}
+	check(m.InputsWhere, "an inputs condition")
+	check(m.Init, "the initial states' condition")
+	errs.Sort()
+	return errs
+}
+
+// row keeps the parametric row of a state: its choice's branches (under
+// PRISM's semantics, a uniform mix of its choices), merged by target.
 func (s *symbolic) row(choices []choice[poly.RatFunc]) error {
 	var row []ParamTrans
+	if len(choices) > 1 {
+		share := poly.FromPoly(poly.Const(big.NewRat(1, int64(len(choices)))))
+		mixed := choice[poly.RatFunc]{cmds: choices[0].cmds}
+		for _, c := range choices {
+			for _, b := range c.bs {
+				p, err := s.Mul(b.p, share)
+				if err != nil {
+					return s.x.algebra(c.cmds[0], err)
+				}
+				mixed.bs = append(mixed.bs, branch[poly.RatFunc]{v: b.v, p: p})
+			}
+		}
+		choices = []choice[poly.RatFunc]{mixed}
+	}
 	if len(choices) > 0 {
 		ss, err := merge(s.x, s, choices[0])
 		if err != nil {

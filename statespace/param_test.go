@@ -211,8 +211,8 @@ func TestBuildParam(t *testing.T) {
 	}
 }
 
-// TestBuildParamRefuses: PRISM's semantics, MDPs and a point outside the
-// interval.
+// TestBuildParamRefuses: the parameter in a label, MDPs and a point
+// outside the interval.
 func TestBuildParamRefuses(t *testing.T) {
 	in := poly.Open(big.NewRat(0, 1), big.NewRat(1, 1))
 	for _, tc := range []struct {
@@ -221,7 +221,11 @@ func TestBuildParamRefuses(t *testing.T) {
 		at     *big.Rat
 		want   string
 	}{
-		{"prism", func(m *statespace.Model) { m.Semantics = statespace.PRISM }, big.NewRat(1, 2), "1:1: a PRISM model with the parameter alpha is not supported: write it as .dp modules"},
+		{"label", func(m *statespace.Model) {
+			at := source.Position{Filename: "m.dp", Line: 3, Column: 2}
+			m.Labels = append(m.Labels, statespace.Label{Name: "big", Pos: at, Cond: &expr.Expr{Op: expr.Cmp, CmpOp: ">", Pos: at,
+				Args: []*expr.Expr{{Op: expr.Var, Name: "alpha", Pos: at, Fallback: &expr.Expr{Op: expr.Num, Value: big.NewRat(1, 2), Pos: at}}, {Op: expr.Num, Value: big.NewRat(1, 2), Pos: at}}}})
+		}, big.NewRat(1, 2), "3:2: a label must not depend on the parameter alpha: the chain's graph must be the same for every alpha (it may appear in an update's probability)"},
 		{"mdp", func(m *statespace.Model) { m.MDP = true }, big.NewRat(1, 2), "1:1: an MDP with the parameter alpha is not supported: for every alpha the model is a Markov chain"},
 		{"outside", func(*statespace.Model) {}, big.NewRat(1, 1), "statespace: the point at which the parametric model is explored is not in its interval"},
 		{"no point", func(*statespace.Model) {}, nil, "statespace: the point at which the parametric model is explored is not in its interval"},

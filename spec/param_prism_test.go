@@ -1,0 +1,81 @@
+package spec_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dpcheck/dpcheck"
+)
+
+// choicePRISM is a PRISM DTMC whose input x = 1 enables two commands,
+// mixed uniformly as PRISM does, and whose outputs are deadlocks: from x =
+// 1, Pr[y = 1] = (p + 1/2)/2; from x = 0, 1/2. For p in [1/2, 1) the
+// largest ratio is Pr[y = 2 | x = 0] / Pr[y = 2 | x = 1] = 2/(3 - 2p).
+const choicePRISM = `dtmc
+const double p;
+module m
+  x : [0..1];
+  y : [0..2];
+  [] y=0 & x=1 -> p : (y'=1) + 1-p : (y'=2);
+  [] y=0 -> 1/2 : (y'=1) + 1/2 : (y'=2);
+endmodule
+init y=0 endinit
+`
+
+// TestParamPRISM: a PRISM model's undefined double constant named by the
+// file's param statement is the parameter: ε for every p in [1/2, 1)
+// is the closed form worked out above, and agrees with the same model
+// built with p = 3/4 given.
+func TestParamPRISM(t *testing.T) {
+	rr, err := os.ReadFile("../models/prism/randomized_response.prism")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"m.prism": choicePRISM, "rr.prism": string(rr),
+		"guard.prism": strings.Replace(choicePRISM, "[] y=0 ->", "[] y=0 & p > 0 ->", 1)}
+	cfg := dpcheck.Config{ReadFile: func(path string) (string, error) {
+		if src, ok := files[path]; ok {
+			return src, nil
+		}
+		return "", fmt.Errorf("open %s: %w", path, fs.ErrNotExist)
+	}}
+	for name, src := range map[string]string{
+		"parameter": "param p in [1/2, 1)\nmodel prism(\"m.prism\")\noutputs var y\nquery eps(delta = 0) for p expect ln(2/(3 - 2*p))\ncheck dp(eps = ln(8/5)) for p expect violated\n",
+		"p = 3/4":   "model prism(\"m.prism\", p = 3/4)\noutputs var y\nquery eps(delta = 0) expect ln(4/3)\n",
+		// Randomized response written as a module, for every p, is the
+		// PRISM model; with the answers swapped it differs.
+		"equivalent": "param p in (0, 1)\nmodule survey\n  input truth : bool;\n  answer : [0..2] init 0;\n" +
+			"  [] answer = 0 & truth -> (1+p)/2 : (answer' = 1) + (1-p)/2 : (answer' = 2);\n" +
+			"  [] answer = 0 & !truth -> (1-p)/2 : (answer' = 1) + (1+p)/2 : (answer' = 2);\nendmodule\nneighbours truth != truth'\n" +
+			"check equivalent(model, prism(\"rr.prism\")) for p\n" +
+			"check equivalent(prism(\"rr.prism\"), prism(\"rr.prism\", p = 1/2)) for p expect violated\n",
+	} {
+		r, err := cfg.CheckSource(context.Background(), "t.dp", src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, o := range r.Statements {
+			if !o.Pass() {
+				t.Errorf("%s: %s: %s", name, o.Statement().Head().Text, o.Value())
+			}
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"param q in (0, 1)\nmodel prism(\"m.prism\")\nquery eps(delta = 0) for q\n", "2:7: the PRISM model has no undefined constant q to be the parameter (its undefined constants: p): declare it const double q; in the model"},
+		{"param p in (0, 1)\nmodel prism(\"m.prism\", p = 1/2)\nquery eps(delta = 0) for p\n", "2:24: p is the parameter (param p in …): it takes every value of its interval, and no value here"},
+		{"param p in (0, 1)\nmodel prism(\"guard.prism\")\nquery eps(delta = 0) for p\n", "guard.prism:7:6: a guard must not depend on the parameter p: the chain's graph must be the same for every p (it may appear in an update's probability)"},
+	} {
+		want := tc.want
+		if !strings.HasPrefix(want, "guard") {
+			want = "t.dp:" + want
+		}
+		_, err := cfg.Load(context.Background(), "t.dp", tc.src)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.src, err, want)
+		}
+	}
+}
