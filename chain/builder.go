@@ -33,7 +33,14 @@ type Builder struct {
 	inputs  []int
 	pending []string // target names not yet resolved
 	errs    ErrorList
+	// declared are labels the chain has though no state may carry them.
+	declared []string
 }
+
+// DeclareLabel makes name a label of the chain even if no state carries
+// it (a model's label whose condition holds nowhere): formulas may name
+// it, and it holds at no state.
+func (b *Builder) DeclareLabel(name string) { b.declared = append(b.declared, name) }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
@@ -271,6 +278,9 @@ func (b *Builder) BuildContext(ctx context.Context) (*Chain, error) {
 		for _, l := range c.labels[s] {
 			labels[l] = true
 		}
+	}
+	for _, l := range b.declared {
+		labels[l] = true
 	}
 	c.varNames = sortedKeys(vars)
 	c.labelNames = sortedKeys(labels)

@@ -223,6 +223,7 @@ func compileNum[E any](k leaves[E], e *Expr) func(E) (qv, error) {
 // its elements by elems.
 func index[E, R any](e *Expr, at func(E) (qv, error), elems []func(E) (R, error)) func(E) (R, error) {
 	first, _ := Value{small(e.Args[1].Value)}.Int()
+	last := first + int64(len(elems)) - 1 // arrays are short: no overflow
 	pos, text := e.Pos, e.Text
 	return func(x E) (R, error) {
 		var zero R
@@ -232,10 +233,10 @@ func index[E, R any](e *Expr, at func(E) (qv, error), elems []func(E) (R, error)
 		}
 		i, ok := Value{v}.Int()
 		switch {
-		case !ok:
+		case !ok && !v.rat().IsInt():
 			return zero, &EvalError{Pos: pos, Msg: fmt.Sprintf("the index of %s is %s, not an integer", text, Value{v}.brief())}
-		case i < first || i-first >= int64(len(elems)):
-			return zero, &EvalError{Pos: pos, Msg: fmt.Sprintf("the index of %s is %d, outside the array's indices %d..%d", text, i, first, first+int64(len(elems))-1)}
+		case !ok || i < first || i > last:
+			return zero, &EvalError{Pos: pos, Msg: fmt.Sprintf("the index of %s is %s, outside the array's indices %d..%d", text, Value{v}.brief(), first, last)}
 		}
 		return elems[i-first](x)
 	}

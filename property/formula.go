@@ -1,6 +1,7 @@
 package property
 
 import (
+	"errors"
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/chain"
@@ -120,10 +121,18 @@ func (f *Formula) resolveAt(c *chain.Chain, at []int, errs *source.ErrorList) *v
 			*errs = append(*errs, cerrs...)
 			return verify.False()
 		}
-		if at != nil {
-			return verify.Atom(f.Text, func(q int) (bool, error) { return cond.Eval(at[q], at[q]) })
+		eval := func(s int) (bool, error) {
+			b, err := cond.Eval(s, s)
+			var ee *expr.EvalError
+			if errors.As(err, &ee) {
+				err = &expr.EvalError{Pos: ee.Pos, Msg: ee.Msg + " (at " + c.Describe(s) + ")"}
+			}
+			return b, err
 		}
-		return verify.Atom(f.Text, func(s int) (bool, error) { return cond.Eval(s, s) })
+		if at != nil {
+			return verify.Atom(f.Text, func(q int) (bool, error) { return eval(at[q]) })
+		}
+		return verify.Atom(f.Text, eval)
 	}
 	return build(f, args)
 }

@@ -258,7 +258,9 @@ func satisfying(ctx context.Context, c *chain.Chain, where *expr.Expr, ss []int,
 		}
 		v, err := f.Eval(s, s)
 		if err != nil {
-			return nil, source.ErrorList{evalError(err, where.Pos)}
+			e := evalError(err, where.Pos)
+			e.Msg += fmt.Sprintf(" (at %s)", c.Describe(s))
+			return nil, source.ErrorList{e}
 		}
 		if v {
 			ins = append(ins, s)
@@ -372,7 +374,9 @@ func neighbours(ctx context.Context, n *Neighbours, c *chain.Chain) ([][2]int, s
 				v, err = f.Eval(t, s)
 			}
 			if err != nil {
-				return nil, source.ErrorList{evalError(err, n.Pred.Pos)}
+				e := evalError(err, n.Pred.Pos)
+				e.Msg += fmt.Sprintf(" (comparing the inputs %s and %s)", c.Describe(s), c.Describe(t))
+				return nil, source.ErrorList{e}
 			}
 			if v {
 				pairs = append(pairs, [2]int{s, t})

@@ -82,6 +82,21 @@ func (l *ErrorList) Sort() {
 	*l = out
 }
 
+// Dedup keeps the first error at each position of a sorted list: an
+// expression written out several times — a formula at each use, an
+// array's elements read at a computed index, a command split on one —
+// reports its error once, where it is written.
+func (l ErrorList) Dedup() ErrorList {
+	out := l[:0]
+	for _, e := range l {
+		if len(out) > 0 && e.Pos == out[len(out)-1].Pos {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // Err returns the list as an error, or nil when it is empty.
 func (l ErrorList) Err() error {
 	if len(l) == 0 {

@@ -149,3 +149,13 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestDedup: of the errors at one position, the first is kept.
+func TestDedup(t *testing.T) {
+	at := func(line int) source.Position { return source.Position{Filename: "f", Line: line, Column: 1} }
+	l := source.ErrorList{{Pos: at(1), Msg: "a[1]"}, {Pos: at(1), Msg: "a[2]"}, {Pos: at(2), Msg: "b"}, {Pos: at(2), Msg: "c"}, {Pos: at(3), Msg: "d"}}
+	got := l.Dedup()
+	if len(got) != 3 || got[0].Msg != "a[1]" || got[1].Msg != "b" || got[2].Msg != "d" {
+		t.Errorf("Dedup: %v", got)
+	}
+}

@@ -127,6 +127,11 @@ func TestArrayIndexOutOfRange(t *testing.T) {
 	for _, tc := range []struct{ cmd, want string }{
 		{"[] i <= 3 -> (x' = a[i]) & (i' = i + 1);", "5:22: the index of a[i] is 0, outside the array's indices 1..2 (command at line 5, at (a[1]=0, a[2]=0, x=0, i=0))"},
 		{"[] i <= 3 -> (a[i]' = 1) & (i' = i + 1);", "5:19: the index of a[i] is 0, outside the array's indices 1..2 (command at line 5, at (a[1]=0, a[2]=0, x=0, i=0))"},
+		// An index that is not an integer stops the run too, where it is
+		// assigned at as where it is read (it must not disable the command).
+		{"[] i <= 3 -> (a[(i + 3)/2]' = 1) & (i' = i + 1);", "5:19: the index of a[(i + 3)/2] is 3/2, not an integer (command at line 5, at (a[1]=0, a[2]=0, x=0, i=0))"},
+		{"[] i <= 3 -> (x' = a[(i + 3)/2]) & (i' = i + 1);", "5:22: the index of a[(i + 3)/2] is 3/2, not an integer (command at line 5, at (a[1]=0, a[2]=0, x=0, i=0))"},
+		{"[] i <= 3 -> (x' = a[i * 9223372036854775807 + 3]) & (i' = i + 1);", "5:22: the index of a[i*9223372036854775807 + 3] is 3, outside the array's indices 1..2 (command at line 5, at (a[1]=0, a[2]=0, x=0, i=0))"},
 	} {
 		src := "module m\n  a[1..2] : [0..2] init 0;\n  x : [0..2] init 0;\n  i : [0..4] init 0;\n  " + tc.cmd + "\nendmodule\ninputs where true\noutputs var x\nneighbours true\ncheck dp(eps = 1)\n"
 		got := errorsOf(t, src)
@@ -226,6 +231,100 @@ func TestDistanceErrors(t *testing.T) {
 		got := errorsOf(t, head+"neighbours "+tc.pred+"\n")
 		if len(got) == 0 || got[0] != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.pred, got, tc.want)
+		}
+	}
+}
+
+// TestArraysAssignedAtComputedIndices: unbounded integers drawn into an
+// int array at a computed index, and an index written as a formula, give
+// what the same mechanisms give written with one variable per element.
+func TestArraysAssignedAtComputedIndices(t *testing.T) {
+	passes(t, "int array", `module m
+  input a[1..2] : [0..1];
+  n[1..2] : int;
+  i : [1..3] init 1;
+  best : [0..2] init 0;
+  [] i <= 2 -> (n[i]' ~ geometric(1/2, a[i])) & (i' = i + 1);
+  [] i = 3 & best = 0 & n[1] >= n[2] -> (best' = 1);
+  [] i = 3 & best = 0 & n[1] < n[2] -> (best' = 2);
+endmodule
+outputs var best
+neighbours linf(a) <= 1
+query eps(delta = 0) expect ln(16/7)
+`)
+	passes(t, "scalars", `module m
+  input a1 : [0..1];
+  input a2 : [0..1];
+  n1 : int;
+  n2 : int;
+  i : [1..3] init 1;
+  best : [0..2] init 0;
+  [] i = 1 -> (n1' ~ geometric(1/2, a1)) & (i' = 2);
+  [] i = 2 -> (n2' ~ geometric(1/2, a2)) & (i' = 3);
+  [] i = 3 & best = 0 & n1 >= n2 -> (best' = 1);
+  [] i = 3 & best = 0 & n1 < n2 -> (best' = 2);
+endmodule
+outputs var best
+neighbours |a1 - a1'| <= 1 & |a2 - a2'| <= 1
+query eps(delta = 0) expect ln(16/7)
+`)
+	// formula idx is 2: o is a[2], and v[2] gets 1.
+	passes(t, "formula index", `formula idx = 2
+module m
+  input a[1..3] : [0..2];
+  v[1..3] : [0..2] init 0;
+  o : [0..2] init 0;
+  [] o = 0 & v[2] = 0 -> (o' = a[idx]) & (v[idx]' = 1);
+endmodule
+outputs var o, v
+neighbours linf(a) <= 1
+query P=?[F (o = a[2] & v[2] = 1 & v[1] = 0)] expect s0: 1, s1: 1, s2: 1, s3: 1, s4: 1, s5: 1, s6: 1, s7: 1, s8: 1, s9: 1, s10: 1, s11: 1, s12: 1, s13: 1, s14: 1, s15: 1, s16: 1, s17: 1, s18: 1, s19: 1, s20: 1, s21: 1, s22: 1, s23: 1, s24: 1, s25: 1, s26: 1
+query eps(delta = 0) expect inf
+`)
+}
+
+// TestArrayErrorsOnce: a mistake in a read at a computed index, or in a
+// command split on one, is reported once, as written, however many
+// elements and pieces it is written out as.
+func TestArrayErrorsOnce(t *testing.T) {
+	head := "const K = 300\nmodule m\n  input a[1..2] : [0..1];\n  b[1..K] : [0..2] init 0;\n  i : [1..K+1] init 1;\n"
+	want := [][]string{
+		{"6:15: b[i] is a number, not a condition: compare it (b[i] = …)"},
+		{"10:13: b[i]' (a primed element) only makes sense in a neighbour predicate"},
+		{"10:25: the array b belongs to another module: a command updates only its own module's variables"},
+		{"9:12: a is an array, a[1..2]: compare its elements (a[j]), or its two inputs' with a distance, l1(a), linf(a) or hamming(a)",
+			"9:17: a is an array, a[1..2]: compare its elements (a[j]), or its two inputs' with a distance, l1(a), linf(a) or hamming(a)"},
+	}
+	for i, tc := range []struct{ body, tail string }{
+		{"  [] i <= K & b[i] -> (b[i]' = 1) & (i' = i + 1);\n", ""},
+		{"  [] i <= K -> (b[i]' = 1) & (i' = i + 1);\n", "query P=?[F b[i]' = 0]\n"},
+		{"  [] i <= K -> (i' = i + 1);\nendmodule\nmodule n\n  j : [0..1] init 0;\n  [] j = 0 & i <= K -> (b[i]' = 2) & (j' = 1);\n", ""},
+		{"  [] i <= K -> (i' = i + 1);\n", "neighbours a != a'\n"},
+	} {
+		neighbours := "neighbours linf(a) <= 1\n"
+		if strings.HasPrefix(tc.tail, "neighbours") {
+			neighbours = ""
+		}
+		got := errorsOf(t, head+tc.body+"endmodule\n"+neighbours+"check dp(eps = 1)\n"+tc.tail)
+		if d := cmp.Diff(want[i], got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.body, d)
+		}
+	}
+}
+
+// TestOutputElements: outputs var names an array's element with a
+// constant index, checked against the array.
+func TestOutputElements(t *testing.T) {
+	src := "module m\n  input a[1..2] : [0..1];\n  o[1..2] : [0..1] init 0;\n  [] o[1] = 0 -> (o[1]' = a[1]) & (o[2]' = 1);\nendmodule\nneighbours l1(a) = 1\n"
+	passes(t, "element", src+"outputs var o[1]\nquery eps(delta = 0) expect inf\n")
+	passes(t, "other element", src+"outputs var o[2]\nquery eps(delta = 0) expect 0\n")
+	for _, tc := range []struct{ out, want string }{
+		{"outputs var o[3]", "7:15: the index of o[3] is 3, outside the array's indices 1..2"},
+		{"outputs var o[a[1]]", "7:15: the index of an output must be constant: outputs var o[a[1]]"},
+	} {
+		got := errorsOf(t, src+tc.out+"\ncheck dp(eps = 1)\n")
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.out, got, tc.want)
 		}
 	}
 }

@@ -132,12 +132,15 @@ type InputsStmt struct {
 	Names []Name
 }
 
-// OutputsStmt is "outputs state", "outputs var NAME, …" or "outputs
-// labels L, ...".
+// OutputsStmt is "outputs state", "outputs var NAME, …" (a NAME may be
+// an array's element, v[2]) or "outputs labels L, ...".
 type OutputsStmt struct {
 	Span
-	State  bool
-	Vars   []Word
+	State bool
+	Vars  []Word
+	// Index holds the index of an array's element among Vars, by its
+	// place (outputs var v[2], top).
+	Index  map[int]*Expr
 	Labels []Name
 }
 

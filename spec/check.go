@@ -647,7 +647,22 @@ func (c *checker) outputs(o *OutputsStmt) property.OutputSpec {
 		return property.OutputSpec{}
 	case o.Vars != nil:
 		spec := property.OutputSpec{Pos: c.position(o.Start)}
-		for _, v := range o.Vars {
+		for i, v := range o.Vars {
+			if x := o.Index[i]; x != nil { // an element
+				e := &Expr{Off: int32(v.Off), End: x.End + 1, Op: EIndex, Args: []*Expr{{Off: int32(v.Off), End: int32(v.Off + len(v.Name)), Op: EName, Text: v.Name}, x}}
+				if c.arrays == nil {
+					c.errorf(v.Off, "%s[…] is an array's element, and the model declares no array", v.Name)
+					continue
+				}
+				if !c.constIndex(x) {
+					c.errorf(x.Pos(), "the index of an output must be constant: outputs var %s", exprText(e))
+					continue
+				}
+				if _, elems, _, ok := c.element(e); ok {
+					spec.Vars = append(spec.Vars, property.Ref{Name: elems[0].Text, Pos: c.position(v.Off)})
+				}
+				continue
+			}
 			if arr := c.arrays[v.Name]; arr != nil { // every element
 				for k := arr.first; k <= arr.last; k++ {
 					spec.Vars = append(spec.Vars, property.Ref{Name: elementName(v.Name, k), Pos: c.position(v.Off)})

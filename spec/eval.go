@@ -465,6 +465,9 @@ func (ev constEval) call(c *Expr) (value, bool) {
 		}
 		return numVal(best), true
 	}
+	if ev.c.isDistance(c) {
+		return ev.fail(c.Pos(), "%s compares two states: it is written in a neighbour predicate, as in neighbours %s(a) <= 1", c.Text, c.Text)
+	}
 	return ev.fail(c.Pos(), "unknown function %s", c.Text)
 }
 

@@ -224,7 +224,12 @@ func (p *printer) stmt(st Stmt) {
 			p.w("outputs state")
 		case st.Vars != nil:
 			p.w("outputs var ")
-			p.list(len(st.Vars), func(i int) { p.w(st.Vars[i].Name) })
+			p.list(len(st.Vars), func(i int) {
+				p.w(st.Vars[i].Name)
+				if x := st.Index[i]; x != nil {
+					p.seq("[", x, "]")
+				}
+			})
 		default:
 			p.w("outputs labels ")
 			p.names(st.Labels)

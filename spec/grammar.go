@@ -19,7 +19,8 @@ Next = "(" Ident ("[" Expr "]")? "'" ("=" Expr | "~" Call) ")" .
 Formula = "formula" Ident ("(" Ident ("," Ident)* ")")? "=" Expr .
 Label = "label" Name "=" Expr .
 Inputs = "inputs" ("where" Expr | Name ("," Name)*) .
-Outputs = "outputs" ("state" | "var" Ident ("," Ident)* | "labels" Name ("," Name)*) .
+Outputs = "outputs" ("state" | "var" Element ("," Element)* | "labels" Name ("," Name)*) .
+Element = Ident ("[" Expr "]")? .
 Observe = "observe" Name ("," Name)* .
 Neighbours = ("neighbours" | "neighbors") (Name "~" Name ("," Name "~" Name)* | Expr) .
 Param = "param" Ident "in" ("(" | "[") Sum "," Sum (")" | "]") .

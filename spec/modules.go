@@ -134,7 +134,7 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 					ok = false
 				}
 				t := &translator{c: c, role: "an initial value"}
-				v.Init = t.moduleExpr(d.Init, true)
+				v.Init = t.moduleExpr(d.Init, v.Bool)
 				ok = ok && !t.failed
 			}
 			elems := []string{name}
@@ -156,11 +156,14 @@ func (c *checker) modules(mods []*ModuleStmt, inputs *InputsStmt) *statespace.Mo
 	}
 	for mi, mod := range mods {
 		for ci, cd := range mod.Commands {
-			pieces, good := c.split(cd)
+			pieces, good := c.split(cd, mi, owner)
 			ok = ok && good
 			for _, piece := range pieces {
 				cmd, good := c.command(piece, mi, owner, mod.MDP)
 				ok = ok && good
+				if !good {
+					break // the other pieces, written alike, have the same errors
+				}
 				cmd.Number = ci + 1
 				m.Commands = append(m.Commands, cmd)
 			}
@@ -449,7 +452,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 	}
 	if c.expanded++; c.expanded > MaxExpandedNodes {
 		if c.expanded == MaxExpandedNodes+1 {
-			c.errorf(e.Pos(), "the formulas, quantifiers and folds expand to more than %s expression nodes here (each is written out wherever it is used): simplify them", exact.Thousands(MaxExpandedNodes))
+			c.errorf(e.Pos(), "the modules' formulas, folds and array indices expand to more than %s nodes, each written out where used: simplify them", exact.Thousands(MaxExpandedNodes))
 		}
 		return t.failure()
 	}
@@ -500,7 +503,7 @@ func (t *translator) moduleExpr(e *Expr, asCond bool) *expr.Expr {
 		if e.Primed {
 			return t.fail(e, "%s (a primed element) is written only in an update: (%s = …)", exprText(e), exprText(e))
 		}
-		return t.indexed(e, func(x *Expr) *expr.Expr { return t.moduleExpr(x, false) }, func(x *Expr) *expr.Expr { return t.moduleExpr(x, asCond) })
+		return t.indexed(e, asCond, func(x *Expr) *expr.Expr { return t.moduleExpr(x, false) }, func(x *Expr) *expr.Expr { return t.moduleExpr(x, asCond) })
 	default:
 		return t.fail(e, "%s cannot appear in a module", describeOp(e))
 	}

@@ -50,7 +50,7 @@ func TestModuleErrors(t *testing.T) {
 		{"max over an empty range", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = max(j in 2..1: j));\nendmodule\n", []string{"3:21: max over an empty range has no value"}},
 		{"formula naming a parameter twice", "formula f(p, p) = p\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f(1, 2));\nendmodule\n", []string{"1:14: formula f names its parameter p twice"}},
 		{"positional argument after a named one", "formula f(p, q) = p + q\nmodule m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = f(q = 1, 2));\nendmodule\n", []string{"4:30: formula f: an argument without a name follows a named one; name it too, or give them in order"}},
-		{"folds past the limit of what is written out", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = min(3, sum(j in 1..2000: sum(i in 1..2000: i))));\nendmodule\n", []string{"3:50: the formulas, quantifiers and folds expand to more than 1,000,000 expression nodes here (each is written out wherever it is used): simplify them"}},
+		{"folds past the limit of what is written out", "module m\n  x : [0..3] init 0;\n  [] x = 0 -> (x' = min(3, sum(j in 1..2000: sum(i in 1..2000: i))));\nendmodule\n", []string{"3:50: the modules' formulas, folds and array indices expand to more than 1,000,000 nodes, each written out where used: simplify them"}},
 		{"label twice", "module m\n  x : [0..3] init 0;\nendmodule\nlabel \"a\" = x = 1\nlabel \"a\" = x = 2\n", []string{"5:7: label a is already defined at line 4"}},
 		{"boolean init that fails", "module m\n  b : bool init 1/0 > 0;\nendmodule\n", []string{"2:18: division by zero"}},
 		{"pow of a zero", "module m\n  input x : [0..1];\n  y : [0..1] init 0;\n  [] pow(x/2 + x/2 - x, -1) > 0 -> (y' = 1);\nendmodule\n", []string{"4:6: division by zero: pow(0, -1) (command at line 4, at (x=0, y=0))"}},
@@ -163,4 +163,10 @@ query expected(sum(j in 1..3: sum(i in 1..3: i - j))) expect 0
 			t.Errorf("%s: %s", o.Statement().Head().Text, o.Value())
 		}
 	}
+}
+
+// TestLabelHoldingNowhere: a label whose condition holds at no state is
+// still the model's label, and holds nowhere: P=?[F "hi"] is 0.
+func TestLabelHoldingNowhere(t *testing.T) {
+	passes(t, "label", "module m\n  input a : [0..1];\n  x : [0..2] init 0;\n  [] x = 0 -> (x' = 1);\nendmodule\nlabel \"hi\" = x = 2\nneighbours a != a'\nquery P=?[F \"hi\"] expect s0: 0, s1: 0\n")
 }

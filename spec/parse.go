@@ -268,7 +268,20 @@ func (p *parser) stmt() Stmt {
 			s.State = true
 		case p.Is("var"):
 			p.Advance()
-			s.Vars = syntax.List(&p.Parser, ",", func() Word { return p.word("a variable") })
+			s.Vars = syntax.List(&p.Parser, ",", func() Word {
+				w := p.word("a variable")
+				if p.IsOp("[") { // an array's element
+					p.enter()
+					i := p.expr()
+					p.expect("]")
+					p.Unnest()
+					if s.Index == nil {
+						s.Index = map[int]*Expr{}
+					}
+					s.Index[len(s.Vars)] = i
+				}
+				return w
+			})
 		case p.Is("labels"):
 			p.Advance()
 			s.Labels = p.names("a label")
@@ -1001,7 +1014,11 @@ func (p *parser) update() *UpdateDecl {
 		unprimed, name := p.parenNameThen("=", "~") || p.parenIndexedThen("=", "~"), p.Peek
 		u.Prob = p.expr()
 		if unprimed && !p.IsOp(":") {
-			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", name.Text)
+			target := name.Text
+			if e := u.Prob.unparen(); e.Op == ECmp && e.Args[0].Op == EIndex {
+				target = exprText(e.Args[0]) // (v[1] = 9): (v[1]' = …)
+			}
+			p.Fail(name.Off, "an update names the next value of a variable with a prime: (%s' = …)", target)
 		}
 		if e := u.Prob; e.Op == ECmp && (e.Text == "=" || e.Text == "==") && e.Args[0].Op == EName && e.Args[0].Primed {
 			p.Fail(e.Pos(), "an update is written in parentheses: (%s' = …)", e.Args[0].Text)

@@ -103,7 +103,7 @@ func (t *translator) cond(e *Expr) *expr.Expr {
 	case EName:
 		return t.name(e, true)
 	case EIndex:
-		return t.indexed(e, t.num, func(x *Expr) *expr.Expr { return t.name(x, true) })
+		return t.indexed(e, true, t.num, func(x *Expr) *expr.Expr { return t.name(x, true) })
 	case EImplies:
 		return t.node(expr.Implies, e, t.cond(e.Args[0]), t.cond(e.Args[1]))
 	case EIte:
@@ -130,6 +130,9 @@ func (t *translator) name(e *Expr, asCond bool) *expr.Expr {
 	}
 	if t.c.formulas[e.Text] != nil && t.c.vars != nil {
 		return t.formulaRef(e) // a module's formula, expanded
+	}
+	if arr := t.c.arrays[e.Text]; arr != nil {
+		return t.fail(e, "%s is an array, %s: compare its elements (%s[j]), or its two inputs' with a distance, l1(%s), linf(%s) or hamming(%s)", e.Text, arr.indices(), e.Text, e.Text, e.Text, e.Text)
 	}
 	op := expr.Var
 	if asCond {
@@ -182,7 +185,7 @@ func (t *translator) num(e *Expr) *expr.Expr {
 	case EName:
 		return t.name(e, false)
 	case EIndex:
-		return t.indexed(e, t.num, func(x *Expr) *expr.Expr { return t.name(x, false) })
+		return t.indexed(e, false, t.num, func(x *Expr) *expr.Expr { return t.name(x, false) })
 	case EIte:
 		return t.node(expr.Ite, e, t.cond(e.Args[0]), t.num(e.Args[1]), t.num(e.Args[2]))
 	case EPow:

@@ -30,7 +30,7 @@ func (c *checker) writeOut(e *Expr, n int64) bool {
 	if c.written += n; c.written > MaxWrittenOut {
 		if !c.writtenExceeded {
 			c.writtenExceeded = true
-			c.errorf(e.Pos(), "the quantifiers, folds and formulas of this file write out more than %s terms, each written out where it is used; the limit is %s: simplify them", exact.Thousands(MaxWrittenOut), exact.Thousands(MaxWrittenOut))
+			c.errorf(e.Pos(), "the quantifiers, folds, formulas and computed indices of this file write out more than %s terms; the limit is %s: simplify them", exact.Thousands(MaxWrittenOut), exact.Thousands(MaxWrittenOut))
 		}
 		return false
 	}

@@ -59,7 +59,7 @@ label "top" = x = 3 | x = 4
 // file writes out, before they are built.
 func TestWrittenOutLimit(t *testing.T) {
 	src := "model truncated_geometric(alpha = 1/2, n = 2)\nquery expected(sum(j in 1..2000: sum(i in 1..2000: i)))\n"
-	want := []string{"2:34: the quantifiers, folds and formulas of this file write out more than 1,000,000 terms, each written out where it is used; the limit is 1,000,000: simplify them"}
+	want := []string{"2:34: the quantifiers, folds, formulas and computed indices of this file write out more than 1,000,000 terms; the limit is 1,000,000: simplify them"}
 	if d := cmp.Diff(want, errorsOf(t, src)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}

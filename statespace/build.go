@@ -303,7 +303,7 @@ func (m *Model) compile() (*compiled, source.ErrorList) {
 	add(ce)
 	if errs != nil {
 		errs.Sort()
-		return nil, errs
+		return nil, errs.Dedup()
 	}
 	return p, nil
 }
@@ -871,6 +871,9 @@ func (p *compiled) writesOf(ci int) []int {
 func (x *explorer) chain() (*chain.Chain, error) {
 	m := x.p.m
 	b := chain.NewBuilder()
+	for _, l := range m.Labels {
+		b.DeclareLabel(l.Name) // a label that holds nowhere is still the model's
+	}
 	n := x.n
 	b.Grow(n)
 	vars := make([]chain.Var, n*x.nv)
@@ -922,7 +925,9 @@ func (x *explorer) chain() (*chain.Chain, error) {
 			default:
 				var err error
 				if ok, err = x.p.labels[l.li](v); err != nil {
-					return nil, source.ErrorList{errEval(err, m.Labels[l.li].Pos)}
+					e := errEval(err, m.Labels[l.li].Pos)
+					e.Msg += fmt.Sprintf(" (label %q, at %s)", m.Labels[l.li].Name, x.describe(v))
+					return nil, source.ErrorList{e}
 				}
 			}
 			if ok {
