@@ -361,21 +361,7 @@ func (c *checker) atIndex(e *Expr, text string, k int64, value *Expr) *Expr {
 			}
 		}
 	}
-	var out []*Expr
-	for i, a := range e.Args {
-		if s := c.atIndex(a, text, k, value); s != a {
-			if out == nil {
-				out = slices.Clone(e.Args)
-			}
-			out[i] = s
-		}
-	}
-	if out == nil {
-		return e
-	}
-	cp := *e
-	cp.Args = out
-	return &cp
+	return mapArgs(e, func(a *Expr) *Expr { return c.atIndex(a, text, k, value) })
 }
 
 // arrayNames lists the variables for a message, an array as a[1..K].

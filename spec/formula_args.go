@@ -84,12 +84,18 @@ func substitute(e *Expr, args map[string]*Expr) *Expr {
 		cp.Args = []*Expr{e.Args[0], lo, hi, body}
 		return &cp
 	}
+	return mapArgs(e, func(a *Expr) *Expr { return substitute(a, args) })
+}
+
+// mapArgs returns e with each operand a replaced by f(a): e itself when
+// none changes, else a copy (the operands f leaves alone shared).
+func mapArgs(e *Expr, f func(*Expr) *Expr) *Expr {
 	var out []*Expr
 	for i, a := range e.Args {
 		if a == nil {
 			continue
 		}
-		if s := substitute(a, args); s != a {
+		if s := f(a); s != a {
 			if out == nil {
 				out = slices.Clone(e.Args)
 			}

@@ -1,10 +1,8 @@
 package spec_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/dpcheck/dpcheck"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -41,17 +39,8 @@ neighbours |a1 - a1'| + |a2 - a2'| + |a3 - a3'| <= 1
 outputs var x
 label "top" = x = 3 | x = 4
 ` + expect
-	for name, src := range map[string]string{"with quantifiers": with, "written out": by} {
-		r, err := dpcheck.CheckSource(context.Background(), "q.dp", src)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, o := range r.Statements {
-			if !o.Pass() {
-				t.Errorf("%s: %s: %s", name, o.Statement().Head().Text, o.Value())
-			}
-		}
-	}
+	passes(t, "with quantifiers", with)
+	passes(t, "written out", by)
 }
 
 // TestWrittenOutLimit: folds nested in a property, each within MaxFold,
