@@ -45,6 +45,17 @@ func svtArrayCase(file string, alg reference.SVTAlg, k int) untruncatedCase {
 		c.inputs[i] = fmt.Sprintf("a[%d]", i+1)
 	}
 	c.consts = map[string]*big.Rat{"K": big.NewRat(int64(k), 1)}
+	c.output = func(name string) string {
+		o := parseOutputMap(name)
+		if top, ok := o["top"]; ok {
+			return strconv.Itoa(top)
+		}
+		bs := make([]string, k) // Algorithm 6's answers, b[1..K]
+		for i := range bs {
+			bs[i] = strconv.Itoa(o[fmt.Sprintf("b[%d]", i+1)])
+		}
+		return strings.Join(bs, ",")
+	}
 	return c
 }
 
@@ -117,6 +128,13 @@ func untruncatedCases() []untruncatedCase {
 		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 4),
 		svtArrayCase("sparse_vector_untruncated_k.dp", reference.Lyu1(), 5),
 		svtCase("sparse_vector_alg4_untruncated.dp", reference.Lyu4(), 3),
+		svtArrayCase("sparse_vector_alg4_untruncated_k.dp", reference.Lyu4(), 1),
+		svtArrayCase("sparse_vector_alg4_untruncated_k.dp", reference.Lyu4(), 2),
+		svtArrayCase("sparse_vector_alg4_untruncated_k.dp", reference.Lyu4(), 4),
+		svtArrayCase("sparse_vector_alg5_untruncated_k.dp", reference.Lyu5(), 1),
+		svtArrayCase("sparse_vector_alg5_untruncated_k.dp", reference.Lyu5(), 4),
+		svtArrayCase("sparse_vector_alg6_untruncated_k.dp", reference.Lyu6(), 1),
+		svtArrayCase("sparse_vector_alg6_untruncated_k.dp", reference.Lyu6(), 4),
 		svtCase("sparse_vector_alg5_untruncated.dp", reference.Lyu5(), 3),
 		svtCase("sparse_vector_alg6_untruncated.dp", reference.Lyu6(), 3),
 		{file: "geometric_untruncated_builder.dp", inputs: []string{"in"},
@@ -294,29 +312,43 @@ func TestVaryingTailsAgainstReference(t *testing.T) {
 		// noisy value leaves [lo, hi], the most any output moves.
 		clamped     func(a []int, lo, hi int) reference.Dist
 		clampEscape func(a []int, lo, hi int) *big.Rat
+		// consts are the values given to the file's constants (K), if any.
+		consts map[string]*big.Rat
 	}{
 		{"sparse_vector_alg3_untruncated.dp", "top", "out", []string{"a1", "a2", "a3", "a4", "a5"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(32, 1)},
 			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Exact(a, lo, hi) },
 			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
 			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) },
 			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Clamped(lo, hi, a) },
-			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }},
+			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }, nil},
+		{"sparse_vector_alg3_untruncated_k.dp", "top", "out", []string{"a[1]", "a[2]", "a[3]", "a[4]", "a[5]"}, []*big.Rat{big.NewRat(32, 1)},
+			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Exact(a, lo, hi) },
+			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) },
+			func(a []int, lo, hi int) reference.Dist { return reference.Lyu3().Clamped(lo, hi, a) },
+			func(a []int, lo, hi int) *big.Rat { return reference.Lyu3().Escape(lo, hi, a) }, map[string]*big.Rat{"K": big.NewRat(5, 1)}},
 		{"sparse_vector_gap_untruncated.dp", "top", "gap", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(16, 1), big.NewRat(8, 1), big.NewRat(7, 1)},
 			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Exact(a, lo, hi) },
 			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
 			// A gap beyond hi needs the threshold or an answer beyond hi/2.
 			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(-hi/2, hi/2, a) },
 			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Clamped(lo, hi, a) },
-			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(lo, hi, a) }},
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(lo, hi, a) }, nil},
+		{"sparse_vector_gap_untruncated_k.dp", "top", "gap", []string{"a[1]", "a[2]", "a[3]"}, []*big.Rat{big.NewRat(16, 1)},
+			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Exact(a, lo, hi) },
+			func(a []int) reference.Dist { return reference.Lyu1().Exact(a, 0, 0) },
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(-hi/2, hi/2, a) },
+			func(a []int, lo, hi int) reference.Dist { return reference.GapSVT().Clamped(lo, hi, a) },
+			func(a []int, lo, hi int) *big.Rat { return reference.GapSVT().Escape(lo, hi, a) }, map[string]*big.Rat{"K": big.NewRat(3, 1)}},
 		{"noisy_max_value_untruncated.dp", "best", "top", []string{"a1", "a2", "a3"}, []*big.Rat{big.NewRat(1, 1), big.NewRat(4, 1), big.NewRat(8, 1), big.NewRat(101, 100)},
 			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxExact(half, a, true, lo, hi) },
 			func(a []int) reference.Dist { return reference.NoisyMaxExact(half, a, false, 0, 0) },
 			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) },
 			func(a []int, lo, hi int) reference.Dist { return reference.NoisyMaxClamped(half, lo, hi, a, true) },
-			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) }},
+			func(a []int, lo, hi int) *big.Rat { return reference.EscapeBound(half, lo, hi, a...) }, nil},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			p, a := analyzeModel(t, tc.file, nil)
+			p, a := analyzeModel(t, tc.file, tc.consts)
 			moved := false // some clamped probability differs from the exact one
 			type tailAt struct {
 				i, v int
