@@ -135,7 +135,7 @@ func AnalyzeVar(ctx context.Context, c *Chain, name string) (*Analysis, error) {
 
 func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
 	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName, cyclic: map[int]bool{}}
-	plans, err := c.plan(ctx)
+	plans, err := c.plan(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -236,29 +236,34 @@ type inputPlan struct {
 }
 
 // plan returns the plan of every input in a neighbouring pair, in the
-// order of the pairs, once the inputs that need elimination are known to
+// order of the pairs (with every, of every input of the frame), once the inputs that need elimination are known to
 // be within MaxEliminationStates and their estimated work within
 // c.MaxEliminationWork: nothing is computed for a chain over a limit.
-func (c *Chain) plan(ctx context.Context) ([]inputPlan, error) {
+func (c *Chain) plan(ctx context.Context, every bool) ([]inputPlan, error) {
 	var plans []inputPlan
 	seen := map[int]bool{}
 	cyclic := 0
-	for _, p := range c.Neighbours {
-		for _, s := range p {
-			if seen[s] {
-				continue
-			}
-			seen[s] = true
-			post, acyclic := c.reach(s)
-			if !acyclic && len(post) > MaxEliminationStates {
-				return nil, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
-					poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
-			}
-			if !acyclic {
-				cyclic++
-			}
-			plans = append(plans, inputPlan{s, post, acyclic})
+	inputs := c.Frame.Inputs()
+	if !every {
+		inputs = nil
+		for _, p := range c.Neighbours {
+			inputs = append(inputs, p[0], p[1])
 		}
+	}
+	for _, s := range inputs {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		post, acyclic := c.reach(s)
+		if !acyclic && len(post) > MaxEliminationStates {
+			return nil, fmt.Errorf("%w: %d states are reachable from input %s in a cyclic chain; state elimination over rational functions handles at most %d",
+				poly.ErrLimit, len(post), c.Frame.Name(s), MaxEliminationStates)
+		}
+		if !acyclic {
+			cyclic++
+		}
+		plans = append(plans, inputPlan{s, post, acyclic})
 	}
 	limit := c.MaxEliminationWork
 	if limit <= 0 {

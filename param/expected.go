@@ -12,7 +12,7 @@ import (
 // Σ_end Pr_input(end)·f(input, end), as a rational function of the
 // parameter, exactly (a mechanism's accuracy for every parameter value).
 func Expected(ctx context.Context, c *Chain, f func(input, end int) (*big.Rat, error)) (map[int]poly.RatFunc, error) {
-	plans, err := c.plan(ctx)
+	plans, err := c.plan(ctx, true) // every input, paired or not
 	if err != nil {
 		return nil, err
 	}

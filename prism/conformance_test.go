@@ -262,23 +262,71 @@ func TestConformanceStoppingTrap(t *testing.T) {
 	}
 }
 
+// dieFaces are the solution functions of the parametric die's EXPECTED.md
+// at p: P(one) = P(two) = p²/(p+1), P(three) = p(1−p)/(p+1), P(four) =
+// p²(1−p)/(p²−p+1), P(five) = p(1−p)²/(p²−p+1), P(six) = (1−p)³/(p²−p+1).
+func dieFaces(p *big.Rat) []*big.Rat {
+	div := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
+	mul := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+	one := big.NewRat(1, 1)
+	q := new(big.Rat).Sub(one, p)
+	p2 := mul(p, p)
+	d1 := new(big.Rat).Add(p, one)
+	d2 := new(big.Rat).Add(new(big.Rat).Sub(p2, p), one)
+	return []*big.Rat{div(p2, d1), div(p2, d1), div(mul(p, q), d1), div(mul(p2, q), d2), div(mul(p, mul(q, q)), d2), div(mul(q, mul(q, q)), d2)}
+}
+
+// TestConformanceParametricDieForEveryP: the die read with its undefined
+// constant p as a .dp file's parameter gives, for each face, one rational
+// function of p on (0, 1): the form printed here, which equals
+// EXPECTED.md's function at seven points — and two rational functions with
+// numerators and denominators of degree at most 3 that agree at seven
+// points are equal (their cross difference has degree at most 6).
+func TestConformanceParametricDieForEveryP(t *testing.T) {
+	_, src := readExternal(t, "storm_parametric_die/parametric_die.pm")
+	dir := t.TempDir()
+	dp := "param p in (0, 1)\nmodel prism(\"die.pm\")\n"
+	for k := 1; k <= 6; k++ {
+		dp += fmt.Sprintf("query expected((d = %d) ? 1 : 0) for p\n", k)
+	}
+	for name, text := range map[string]string{"die.pm": src, "die.dp": dp} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := dpcheck.CheckFile(context.Background(), filepath.Join(dir, "die.dp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Statements) != 6 {
+		t.Fatalf("%d statements", len(res.Statements))
+	}
+	forms := []string{"p^2/(p + 1)", "p^2/(p + 1)", "(p − p^2)/(p + 1)", "(p^2 − p^3)/(p^2 − p + 1)",
+		"(p^3 − 2·p^2 + p)/(p^2 − p + 1)", "(1 − 3·p + 3·p^2 − p^3)/(p^2 − p + 1)"}
+	for k, o := range res.Statements {
+		po, ok := o.(*property.ParamExpectedOutcome)
+		if !ok || len(po.Values) != 1 {
+			t.Fatalf("face %d: %T %+v", k+1, o, o)
+		}
+		f := po.Values[0].F
+		if f.Format("p") != forms[k] {
+			t.Errorf("face %d: %s, want %s", k+1, f.Format("p"), forms[k])
+		}
+		for _, x := range []*big.Rat{big.NewRat(1, 7), big.NewRat(1, 5), big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(5, 8), big.NewRat(3, 4), big.NewRat(9, 10)} {
+			got, err := f.Eval(x)
+			if err != nil || got.Cmp(dieFaces(x)[k]) != 0 {
+				t.Errorf("face %d at p = %s: %s = %v (%v), want %s", k+1, x.RatString(), f.Format("p"), got, err, dieFaces(x)[k].RatString())
+			}
+		}
+	}
+}
+
 // TestConformanceParametricDie: Storm's die with the coin parameter p
 // given as an exact rational: the solution functions of EXPECTED.md at
 // p = 1/3, and 1/6 each at p = 1/2; 13 states, 20 transitions.
 func TestConformanceParametricDie(t *testing.T) {
 	props := "P=? [ F \"one\" ]\nP=? [ F \"two\" ]\nP=? [ F \"three\" ]\nP=? [ F \"four\" ]\nP=? [ F \"five\" ]\nP=? [ F \"six\" ]\n"
-	// P(one) = P(two) = p²/(p+1), P(three) = p(1−p)/(p+1), P(four) =
-	// p²(1−p)/(p²−p+1), P(five) = p(1−p)²/(p²−p+1), P(six) = (1−p)³/(p²−p+1).
-	funcs := func(p *big.Rat) []*big.Rat {
-		div := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
-		mul := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
-		one := big.NewRat(1, 1)
-		q := new(big.Rat).Sub(one, p)
-		p2 := mul(p, p)
-		d1 := new(big.Rat).Add(p, one)
-		d2 := new(big.Rat).Add(new(big.Rat).Sub(p2, p), one)
-		return []*big.Rat{div(p2, d1), div(p2, d1), div(mul(p, q), d1), div(mul(p2, q), d2), div(mul(p, mul(q, q)), d2), div(mul(q, mul(q, q)), d2)}
-	}
+	funcs := dieFaces
 	for _, p := range []string{"1/3", "1/2"} {
 		consts, err := prism.ParseConsts("p=" + p)
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/property"
+	"github.com/google/go-cmp/cmp"
 )
 
 // choicePRISM is a PRISM DTMC whose input x = 1 enables two commands,
@@ -77,5 +79,29 @@ func TestParamPRISM(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%q:\n got %v\nwant %s", tc.src, err, want)
 		}
+	}
+}
+
+// TestParamExpectedEveryInput: an expected value for every parameter
+// value is given for every input, also one in no neighbouring pair (d = 2
+// here): from d, the output is d + 1 with probability alpha and d
+// otherwise, so E[out] = d + alpha.
+func TestParamExpectedEveryInput(t *testing.T) {
+	src := "param alpha in (0, 1)\nmodule m\n  input d : [0..2];\n  out : [0..3] init 0;\n  done : bool init false;\n  [] !done -> alpha : (out' = d + 1) & (done' = true) + 1 - alpha : (out' = d) & (done' = true);\nendmodule\nneighbours d + d' = 1\nquery expected(out) for alpha\n"
+	r, err := dpcheck.CheckSource(context.Background(), "e.dp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := r.Statements[0].(*property.ParamExpectedOutcome)
+	if !ok {
+		t.Fatalf("%T", r.Statements[0])
+	}
+	var got []string
+	for _, v := range o.Values {
+		got = append(got, v.State.Name+": "+v.F.Format("alpha"))
+	}
+	want := []string{"s0: alpha", "s1: alpha + 1", "s2: alpha + 2"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
