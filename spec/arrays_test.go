@@ -145,8 +145,8 @@ func TestArrayIndexOutOfRange(t *testing.T) {
 // are printed canonically, and the bracket after P's bound stays the
 // path formula's.
 func TestFormatArrays(t *testing.T) {
-	src := "const K=2\nmodule m\ninput a [1..K]:[0..2];v[1..K]:bool init false;i:[1..3] init 1;\n[]i<=K->(v [i]'=a[i]>0)&(i'=i+1);\nendmodule\nneighbours forall j in 1..K:|a[j]-a[j]'|<=1\nquery P>=K[F v[1]]\n"
-	want := "const K = 2\nmodule m\n  input a[1..K] : [0..2];\n  v[1..K] : bool init false;\n  i : [1..3] init 1;\n  [] i <= K -> (v[i]' = a[i] > 0) & (i' = i + 1);\nendmodule\nneighbours forall j in 1..K: |a[j] - a[j]'| <= 1\nquery P>=K[F v[1]]\n"
+	src := "const K=2\nmodule m\ninput a [1..K]:[0..2];v[1..K]:bool init false;i:[1..3] init 1;\n[]i<=K->(v [i]'=a[i]>0)&(i'=i+1);\nendmodule\noutputs var v[ 1 ],i\nneighbours forall j in 1..K:|a[j]-a[j]'|<=1&l1( a )<=2\nquery P>=K[F v[1]]\n"
+	want := "const K = 2\nmodule m\n  input a[1..K] : [0..2];\n  v[1..K] : bool init false;\n  i : [1..3] init 1;\n  [] i <= K -> (v[i]' = a[i] > 0) & (i' = i + 1);\nendmodule\noutputs var v[1], i\nneighbours forall j in 1..K: |a[j] - a[j]'| <= 1 & l1(a) <= 2\nquery P>=K[F v[1]]\n"
 	got, err := spec.Format("t.dp", src)
 	if err != nil {
 		t.Fatal(err)
