@@ -383,8 +383,18 @@ func (t *translator) name(sc *scope, e *Expr) (val, bool) {
 		if !ok {
 			return val{}, false // reported at the constant
 		}
-		if !v.konst { // the parameter, or a constant defined from it
+		if !v.konst && c.decl.Value == nil { // the parameter
 			return val{n: withPos(v.n, t.node(sc, e, 0)), t: v.t}, true
+		}
+		if !v.konst {
+			// A constant defined from the parameter is written out where
+			// it is used, as a formula is, so that what it expands to
+			// counts against MaxExpandedNodes.
+			x, ok := t.expr(sc.in(c.f), c.decl.Value)
+			if !ok {
+				return val{}, false
+			}
+			return val{n: withPos(x.n, t.node(sc, e, 0)), t: v.t}, true
 		}
 		if v.t == tyBool {
 			return t.boolVal(sc, e, v.b), true
@@ -469,7 +479,7 @@ func (t *translator) constant(c *constInfo) (val, bool) {
 	want := constType(c.decl.Type)
 	if c.decl.Value == nil && t.opt.Param != nil && t.opt.Param.Name == name {
 		if want != tyDouble {
-			t.errorf(c.f, c.decl.Name.Off, "the parameter %s is declared %s: a parameter is a probability, const double %s;", name, c.decl.TypeWord, name)
+			t.errorf(c.f, c.decl.Name.Off, "the parameter %s is a constant of type %s: a parameter is a probability, declared const double %s;", name, c.decl.Type, name)
 			return val{}, false
 		}
 		t.consumed[name] = true
@@ -488,6 +498,14 @@ func (t *translator) constant(c *constInfo) (val, bool) {
 	v, ok := t.expr(sc, c.decl.Value)
 	if !ok {
 		return val{}, false
+	}
+	if !v.konst { // it reads the parameter (Options.Param)
+		if want != tyDouble {
+			t.errorf(c.f, int(c.decl.Value.Off), "%s is a constant of type %s, and its value depends on the parameter %s: only a double constant may (a probability)", name, c.decl.Type, t.opt.Param.Name)
+			return val{}, false
+		}
+		c.val, c.ok = val{n: v.n, t: tyDouble}, true
+		return c.val, true
 	}
 	switch {
 	case want == tyBool && v.t != tyBool, want != tyBool && !v.numeric():
@@ -941,7 +959,7 @@ func (t *translator) intConst(sc *scope, e *Expr, what string, lo, hi int64) (in
 	c := *sc
 	c.konst, c.what = true, what
 	v, ok := t.expr(&c, e)
-	if !ok {
+	if !ok || !t.isConstant(sc, e, v, what) {
 		return 0, false
 	}
 	if v.t != tyInt {
@@ -955,12 +973,26 @@ func (t *translator) intConst(sc *scope, e *Expr, what string, lo, hi int64) (in
 	return v.num.Num().Int64(), true
 }
 
+// isConstant reports whether v, the value of e, is constant, and reports
+// it when it depends on the parameter instead.
+func (t *translator) isConstant(sc *scope, e *Expr, v val, what string) bool {
+	if v.konst {
+		return true
+	}
+	name := "the parameter"
+	if t.opt.Param != nil {
+		name += " " + t.opt.Param.Name
+	}
+	t.errAt(sc, e, "%s must be constant, and it depends on %s: the chain's graph must be the same for every value", what, name)
+	return false
+}
+
 // ratConst evaluates a constant number.
 func (t *translator) ratConst(sc *scope, e *Expr, what string) (*big.Rat, bool) {
 	c := *sc
 	c.konst, c.what = true, what
 	v, ok := t.expr(&c, e)
-	if !ok {
+	if !ok || !t.isConstant(sc, e, v, what) {
 		return nil, false
 	}
 	if !v.numeric() {

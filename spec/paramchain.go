@@ -109,7 +109,7 @@ func (c *checker) paramPRISMModel(call *Expr, optional bool) property.Model {
 	case !uses:
 		return m
 	case m.IsMDP():
-		c.errorf(call.Pos(), "the PRISM model is an MDP; with the parameter %s it must be a DTMC (for every %s the model is a Markov chain)", c.param.name, c.param.name)
+		c.errorf(call.Pos(), "the PRISM model is an MDP (mdp, or no model type, which PRISM reads as an MDP); with the parameter %s it must be a DTMC, declared dtmc (for every %s the model is a Markov chain)", c.param.name, c.param.name)
 		return nil
 	}
 	info := m.Info()

@@ -98,6 +98,14 @@ func (c *checker) prismModel(call *Expr, param *prism.Param, optional bool) (m *
 	if err == nil && param != nil && !declares && optional {
 		param = nil
 	}
+	if err == nil && param != nil && !declares && !optional {
+		for _, k := range mf.Consts {
+			if k.Name.Name == param.Name {
+				c.errorf(call.Pos(), "the PRISM model defines %s (%s line %d): leave it undefined, const double %s;, to make it the parameter", param.Name, mf.Name, mf.Line(k.Start), param.Name)
+				return nil, false
+			}
+		}
+	}
 	if err == nil && param != nil && !declares {
 		var undefined []string
 		for _, k := range mf.Consts {

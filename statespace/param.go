@@ -167,6 +167,12 @@ func (s *symbolic) misplaced(m *Model) source.ErrorList {
 	for _, l := range m.Labels {
 		check(l.Cond, "a label")
 	}
+	for _, r := range m.Rewards {
+		for _, it := range r.Items {
+			check(it.Guard, "a reward's guard")
+			check(it.Value, "a reward (rewards are not computed for every parameter value)")
+		}
+	}
 	check(m.InputsWhere, "an inputs condition")
 	check(m.Init, "the initial states' condition")
 	errs.Sort()
