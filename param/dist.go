@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/poly"
@@ -119,7 +120,50 @@ func (a *Analysis) Distribution(s int) (Dist, bool) {
 // The outputs are the absorbing states themselves, as verify.FinalState
 // observes them; AnalyzeVar observes a variable's final value instead.
 func Analyze(ctx context.Context, c *Chain) (*Analysis, error) {
-	return analyze(ctx, c, "")
+	return NewFinals(c).Analyze(ctx, "")
+}
+
+// Finals memoizes the final-state distributions of a chain's inputs, each
+// computed once for whichever statements need it — the analysis of the
+// neighbouring pairs, the expected values of every input — since state
+// elimination over rational functions may take long. It is safe for
+// concurrent use.
+type Finals struct {
+	c    *Chain
+	mu   sync.Mutex
+	good []bool // the states that reach an absorbing state, once needed
+	d    map[int]Dist
+}
+
+// NewFinals returns an empty memo of c's final distributions.
+func NewFinals(c *Chain) *Finals { return &Finals{c: c, d: map[int]Dist{}} }
+
+// of returns the final distribution of the input of pl.
+func (fs *Finals) of(ctx context.Context, pl inputPlan) (Dist, error) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if d, ok := fs.d[pl.s]; ok {
+		return d, nil
+	}
+	if !pl.acyclic && fs.good == nil {
+		good, err := fs.c.absorbable(ctx)
+		if err != nil {
+			return Dist{}, err
+		}
+		fs.good = good
+	}
+	d, err := fs.c.distribution(ctx, pl, fs.good)
+	if err != nil {
+		return Dist{}, err
+	}
+	fs.d[pl.s] = d
+	return d, nil
+}
+
+// Analyze is the package's Analyze (AnalyzeVar with a variable's name),
+// its distributions taken from the memo.
+func (fs *Finals) Analyze(ctx context.Context, varName string) (*Analysis, error) {
+	return analyze(ctx, fs, varName)
 }
 
 // AnalyzeVar is Analyze observing the final value of variable name, as
@@ -130,24 +174,19 @@ func AnalyzeVar(ctx context.Context, c *Chain, name string) (*Analysis, error) {
 	if name == "" {
 		return nil, fmt.Errorf("%w: no variable to observe", ErrParam)
 	}
-	return analyze(ctx, c, name)
+	return NewFinals(c).Analyze(ctx, name)
 }
 
-func analyze(ctx context.Context, c *Chain, varName string) (*Analysis, error) {
+func analyze(ctx context.Context, fs *Finals, varName string) (*Analysis, error) {
+	c := fs.c
 	a := &Analysis{c: c, dist: map[int]Dist{}, varName: varName, cyclic: map[int]bool{}}
 	plans, err := c.plan(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	ids := map[string]int{}
-	var good []bool // the states that reach an absorbing state, for elimination
 	for _, pl := range plans {
-		if !pl.acyclic && good == nil {
-			if good, err = c.absorbable(ctx); err != nil {
-				return nil, err
-			}
-		}
-		d, err := c.distribution(ctx, pl, good)
+		d, err := fs.of(ctx, pl)
 		if err != nil {
 			return nil, err
 		}

@@ -141,3 +141,54 @@ func (c *counting) Err() error {
 	}
 	return nil
 }
+
+// TestFinalsShared: the analysis and the expected values taken from one
+// memo of final distributions equal those computed afresh, and the memo
+// holds one distribution per input of the grid, computed once for both.
+func TestFinalsShared(t *testing.T) {
+	pc := grid(t, 5)
+	fs := NewFinals(pc)
+	a, err := fs.Analyze(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := Analyze(ctx, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range pc.Frame.Inputs() {
+		d1, _ := a.Distribution(s)
+		d2, _ := fresh.Distribution(s)
+		if len(d1.Out) != len(d2.Out) {
+			t.Fatalf("input %d: %d vs %d outputs", s, len(d1.Out), len(d2.Out))
+		}
+		for i := range d1.P {
+			if !d1.P[i].Equal(d2.P[i]) {
+				t.Errorf("input %d, output %d: %s vs %s", s, i, d1.P[i].Format("a"), d2.P[i].Format("a"))
+			}
+		}
+	}
+	x := func(_, end int) (*big.Rat, error) {
+		v, _ := pc.Frame.Value(end, "x")
+		return big.NewRat(v, 1), nil
+	}
+	e1, err := fs.Expected(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := Expected(ctx, pc, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e1) != len(pc.Frame.Inputs()) || len(e1) != len(e2) {
+		t.Fatalf("%d and %d expected values for %d inputs", len(e1), len(e2), len(pc.Frame.Inputs()))
+	}
+	for s, f := range e1 {
+		if !f.Equal(e2[s]) {
+			t.Errorf("input %d: %s vs %s", s, f.Format("a"), e2[s].Format("a"))
+		}
+	}
+	if len(fs.d) != len(pc.Frame.Inputs()) {
+		t.Errorf("the memo holds %d distributions for %d inputs", len(fs.d), len(pc.Frame.Inputs()))
+	}
+}

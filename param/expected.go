@@ -7,24 +7,25 @@ import (
 	"github.com/dpcheck/dpcheck/poly"
 )
 
-// Expected returns, for every input in a neighbouring pair, the expected
-// value of f(input, end) over the absorbing state end where its runs end,
-// Σ_end Pr_input(end)·f(input, end), as a rational function of the
-// parameter, exactly (a mechanism's accuracy for every parameter value).
+// Expected returns, for every input, the expected value of f(input, end)
+// over the absorbing state end where its runs end, Σ_end
+// Pr_input(end)·f(input, end), as a rational function of the parameter,
+// exactly (a mechanism's accuracy for every parameter value).
 func Expected(ctx context.Context, c *Chain, f func(input, end int) (*big.Rat, error)) (map[int]poly.RatFunc, error) {
+	return NewFinals(c).Expected(ctx, f)
+}
+
+// Expected is the package's Expected, its distributions taken from the
+// memo.
+func (fs *Finals) Expected(ctx context.Context, f func(input, end int) (*big.Rat, error)) (map[int]poly.RatFunc, error) {
+	c := fs.c
 	plans, err := c.plan(ctx, true) // every input, paired or not
 	if err != nil {
 		return nil, err
 	}
-	var good []bool
 	out := make(map[int]poly.RatFunc, len(plans))
 	for _, pl := range plans {
-		if !pl.acyclic && good == nil {
-			if good, err = c.absorbable(ctx); err != nil {
-				return nil, err
-			}
-		}
-		d, err := c.distribution(ctx, pl, good)
+		d, err := fs.of(ctx, pl)
 		if err != nil {
 			return nil, err
 		}

@@ -190,19 +190,26 @@ func (e *Env) paramAnalysis(ctx context.Context) (*param.Analysis, error) {
 	if e.pa != nil {
 		return e.pa, nil
 	}
-	var a *param.Analysis
-	var err error
-	pc := e.paramChain(e.p.Param)
+	name := ""
 	if vs := e.p.Program.Output.Vars; len(vs) == 1 {
-		a, err = param.AnalyzeVar(ctx, pc, vs[0].Name)
-	} else {
-		a, err = param.Analyze(ctx, pc)
+		name = vs[0].Name
 	}
+	a, err := e.paramFinals().Analyze(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	e.pa = a
 	return a, nil
+}
+
+// paramFinals returns the memo of the parametric chain's final
+// distributions, which the statements share: each input's is computed
+// once, by state elimination where the chain has cycles.
+func (e *Env) paramFinals() *param.Finals {
+	if e.finals == nil {
+		e.finals = param.NewFinals(e.paramChain(e.p.Param))
+	}
+	return e.finals
 }
 
 // paramChain returns pc within the environment's bound on state

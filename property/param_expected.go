@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"github.com/dpcheck/dpcheck/expr"
-	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -85,7 +84,7 @@ func (s *ParamExpectedQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamExpectedOutcome{base: base{st: s}}
 	c := e.p.Chain
 	pc := e.paramChain(e.p.Param)
-	fs, err := param.Expected(ctx, pc, func(in, end int) (*big.Rat, error) {
+	fs, err := e.paramFinals().Expected(ctx, func(in, end int) (*big.Rat, error) {
 		v, err := s.value(end, in)
 		if err != nil {
 			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, stateInfo(c, in), stateInfo(c, end))

@@ -199,8 +199,10 @@ type Env struct {
 	fresolved   map[*Formula]*verify.Formula
 	fnoLump     bool // the formulas' atoms cannot be evaluated everywhere
 	composition *verify.Composition
-	// pa is the parametric chain's analysis (a model with a parameter).
-	pa *param.Analysis
+	// pa is the parametric chain's analysis (a model with a parameter),
+	// finals its inputs' final distributions, shared by the statements.
+	pa     *param.Analysis
+	finals *param.Finals
 }
 
 // errMDPFrame refuses to treat an MDP's frame as a Markov chain.
