@@ -103,7 +103,9 @@ func (t *translator) cond(e *Expr) *expr.Expr {
 	case EName:
 		return t.name(e, true)
 	case EIndex:
-		return t.indexed(e, true, t.num, func(x *Expr) *expr.Expr { return t.name(x, true) })
+		// The chain's states hold numbers: a boolean element is 0 or 1
+		// here, as a boolean variable is.
+		return t.fail(e, "%s is a variable, not a condition: compare it (%s = …)", shown(e), shown(e))
 	case EImplies:
 		return t.node(expr.Implies, e, t.cond(e.Args[0]), t.cond(e.Args[1]))
 	case EIte:
