@@ -13,6 +13,7 @@ package dpcheck
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"math/big"
 	"runtime/debug"
 	"time"
@@ -60,6 +61,12 @@ type Config struct {
 	// path outside it, through ".." or a symbolic link, is an error at the
 	// path, whose Limit is spec.LimitRoot.
 	Root string
+	// FS, when set, holds the files a .dp file names (model
+	// prism("m.pm"), model explicit("m.tra", …)) in place of the disk: they
+	// are read from it within MaxFileSize, relative to the .dp file's name
+	// as a path in FS, and one that leaves FS is refused (spec.Options.FS).
+	// ReadFile and Root are then not used for them.
+	FS fs.FS
 	// ConstHint says how the caller gives a value to an undefined PRISM
 	// constant, for the error about a constant without one (a command line
 	// names its option there); nil says it neutrally.
@@ -166,6 +173,10 @@ func (c Config) load(ctx context.Context, filename, src string, consts map[strin
 	}
 	reportStage(ctx, "loading")
 	o := spec.Options{Limits: c.Limits, ReadFile: c.readFile, Root: c.Root, Consts: consts, ConstHint: c.ConstHint}
+	if c.FS != nil {
+		o.FS = c.FS
+		o.ReadFile = func(path string) (string, error) { return ReadSourceFS(c.FS, path, c.MaxFileSize) }
+	}
 	prog, err := o.Load(ctx, filename, src)
 	errs, isList := err.(source.ErrorList)
 	if err != nil && !isList {

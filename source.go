@@ -83,6 +83,29 @@ func ReadSource(path string, limit int64) (string, error) {
 	return b.String(), nil
 }
 
+// ReadSourceFS reads a source file of at most limit bytes
+// (DefaultMaxFileSize when limit ≤ 0) from fsys, as ReadSource reads one
+// from the disk: anything but a regular file is refused, and a file over
+// the limit is not read beyond it.
+func ReadSourceFS(fsys fs.FS, path string, limit int64) (string, error) {
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return "", &readError{path, err}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", &readError{path, err}
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file: %w of .dp source", path, ErrNotRegular)
+	}
+	return ReadSourceFrom(path, f, limit)
+}
+
 // readError says that a source file could not be read, in the words of
 // the other errors about files: "cannot read m.dp: no such file" (not the
 // file system's "stat m.dp: no such file or directory"). It wraps the

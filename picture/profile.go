@@ -3,6 +3,7 @@ package picture
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"math/big"
 	"os"
@@ -78,26 +79,36 @@ func ProfilePlot(path, title string, curves []Curve, points []Point) error {
 	if ext != ".png" && ext != ".svg" {
 		return fmt.Errorf("a profile is drawn to a .png or .svg file, not %q", path)
 	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := WriteProfile(f, ext[1:], title, curves, points); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteProfile draws privacy profiles as ProfilePlot does, to w, in
+// format "png" or "svg".
+func WriteProfile(w io.Writer, format, title string, curves []Curve, points []Point) error {
 	hdlr, err := textHandler()
 	if err != nil {
 		return err
 	}
 	var cw vg.CanvasWriterTo
-	if ext == ".png" {
+	switch format {
+	case "png":
 		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))}
-	} else {
+	case "svg":
 		cw = vgsvg.New(figWidth, figHeight)
+	default:
+		return fmt.Errorf("a profile is drawn as png or svg, not %q", format)
 	}
 	drawProfile(draw.New(cw), hdlr, title, curves, points)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := cw.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err = cw.WriteTo(w)
+	return err
 }
 
 // The plot's font, DejaVu Sans: unlike gonum's default (Liberation) and

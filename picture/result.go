@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -176,10 +177,7 @@ func Draw(ctx context.Context, r *outcome.Result, dot, svg, prof string) []error
 
 // drawChain writes the chain's DOT to dot and its SVG to svg.
 func drawChain(ctx context.Context, r *outcome.Result, dot, svg string) error {
-	if r.Prepared.Chain == nil {
-		return noChain(r)
-	}
-	src, err := DOT(r.Prepared.Chain, HighlightOf(r))
+	src, err := ChainDOT(r)
 	if err != nil {
 		return err
 	}
@@ -199,14 +197,67 @@ func drawChain(ctx context.Context, r *outcome.Result, dot, svg string) error {
 
 // plotProfile plots the privacy profile to prof.
 func plotProfile(ctx context.Context, r *outcome.Result, prof string) error {
-	if r.Prepared.Chain == nil && r.Prepared.Composition == nil {
-		return noChain(r)
-	}
-	title, curves, points, err := ProfileOf(ctx, r)
+	title, curves, points, err := profileOf(ctx, r)
 	if err != nil {
 		return err
 	}
 	return ProfilePlot(prof, title, curves, points)
+}
+
+// profileOf is ProfileOf for a result that may have no chain to plot.
+func profileOf(ctx context.Context, r *outcome.Result) (title string, curves []Curve, points []Point, err error) {
+	if r.Prepared.Chain == nil && r.Prepared.Composition == nil {
+		return "", nil, nil, noChain(r)
+	}
+	return ProfileOf(ctx, r)
+}
+
+// ChainDOT returns the chain of a checked file in DOT, its first
+// counterexample highlighted (see Draw), for a caller that renders it
+// itself.
+func ChainDOT(r *outcome.Result) ([]byte, error) {
+	if r.Prepared.Chain == nil {
+		return nil, noChain(r)
+	}
+	return DOT(r.Prepared.Chain, HighlightOf(r))
+}
+
+// ProfileSVG returns the privacy profile of a checked file as an SVG
+// document (see Draw).
+func ProfileSVG(ctx context.Context, r *outcome.Result) ([]byte, error) {
+	title, curves, points, err := profileOf(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := WriteProfile(&b, "svg", title, curves, points); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Undrawable says why nothing of a result can be drawn — it was not
+// checked, its model is an MDP or has a parameter — or returns "".
+// NoProfile says why its profile in particular cannot be drawn, or "".
+func Undrawable(r *outcome.Result) string {
+	switch {
+	case r == nil || r.Prepared == nil:
+		return "it was not checked"
+	case r.Prepared.IsMDP():
+		return "its model is an MDP (pictures of MDPs are not drawn yet)"
+	case r.Prepared.IsParam():
+		return "its model has a parameter (pictures of parametric chains are not drawn yet)"
+	}
+	return ""
+}
+
+// NoProfile says why the privacy profile of a drawable result cannot be
+// drawn, or returns "".
+func NoProfile(r *outcome.Result) string {
+	if r.Prepared.ExactAt != nil {
+		return "its model's tails were merged for the ε of its statements only (see the model line), so δ between them is not computed"
+	}
+	return ""
 }
 
 // noChain says why a result has no chain to draw.

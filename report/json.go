@@ -409,7 +409,7 @@ func Build(entries []Entry, version string) *Document {
 		if st != Pass {
 			doc.Pass = false
 		}
-		fd := FileDoc{File: e.File, Consts: e.Consts, Status: [...]string{"pass", "fail", "invalid", "aborted", "internal"}[st]}
+		fd := FileDoc{File: e.File, Consts: e.Consts, Status: st.String()}
 		if e.Err != nil {
 			var list source.ErrorList
 			if errors.As(e.Err, &list) {

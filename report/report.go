@@ -84,6 +84,22 @@ const (
 	Internal               // dpcheck failed: a bug to report (outcome.InternalError)
 )
 
+// String names the status as the JSON report does: pass, fail, invalid,
+// aborted or internal.
+func (s Status) String() string {
+	switch s {
+	case Pass:
+		return "pass"
+	case Fail:
+		return "fail"
+	case Invalid:
+		return "invalid"
+	case Aborted:
+		return "aborted"
+	}
+	return "internal"
+}
+
 // stopped reports whether err is a cancellation or a deadline.
 func stopped(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)

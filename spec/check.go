@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math/big"
 	"slices"
@@ -37,6 +38,14 @@ type Options struct {
 	// ReadFile is called (source.Confine); an error about a path outside
 	// has Limit LimitRoot.
 	Root string
+	// FS, when set, holds the files a model names, in place of the disk:
+	// a path is relative to the .dp file's directory within FS (the file's
+	// name is a slash-separated path in it), one that leaves FS — absolute,
+	// or through ".." — is refused at the path with Limit LimitRoot, and
+	// the path is read through ReadFile when it is set (given the path in
+	// FS), else with fs.ReadFile; Root is not used. A page that checks a
+	// text with the files that came with it reads no disk.
+	FS fs.FS
 	// Consts give the file's constants values from outside, by name: a
 	// constant declared without one (const K) takes it, and one defined
 	// in the file is overridden. A name the file does not declare is an
@@ -76,8 +85,14 @@ func (o Options) Load(ctx context.Context, filename, src string) (*property.Prog
 // also the errors that need the built model (unknown labels, say) in the
 // same run; such a program must not be evaluated.
 func (o Options) Check(ctx context.Context, f *File) (*property.Program, error) {
-	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root,
+	c := &checker{ctx: ctx, f: f, src: f.Src, consts: map[string]*constEntry{}, limits: o.Limits.WithDefaults(), readFile: o.ReadFile, root: o.Root, fsys: o.FS,
 		formulas: map[string]*FormulaStmt{}, expanding: map[string]bool{}, cyclic: map[string]bool{}, given: o.Consts, constHint: o.ConstHint}
+	if o.FS != nil && o.ReadFile == nil {
+		c.readFile = func(p string) (string, error) {
+			b, err := fs.ReadFile(o.FS, p)
+			return string(b), err
+		}
+	}
 	p, modelOK := c.check()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -153,6 +168,7 @@ type checker struct {
 	// (Options.Root; "" for the .dp file's directory).
 	readFile func(path string) (string, error)
 	root     string
+	fsys     fs.FS // Options.FS
 	// kind says whether the file's model is an MDP, once known.
 	kind modelKind
 	// param is the file's parameter, if any.

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"io/fs"
+	"path"
 	"path/filepath"
 
 	"github.com/dpcheck/dpcheck/source"
@@ -11,6 +13,9 @@ import (
 // through Options.ReadFile. It returns the path read and the file's text,
 // or reports at a why it cannot and returns false.
 func (c *checker) readNamed(a *Expr, what string) (string, string, bool) {
+	if c.fsys != nil {
+		return c.readNamedFS(a, what)
+	}
 	dir := filepath.Dir(c.f.Name)
 	root := c.root
 	if root == "" {
@@ -27,9 +32,29 @@ func (c *checker) readNamed(a *Expr, what string) (string, string, bool) {
 	return "", "", false
 }
 
+// readNamedFS is readNamed from Options.FS: the path is resolved against
+// the .dp file's directory in FS and must stay within FS.
+func (c *checker) readNamedFS(a *Expr, what string) (string, string, bool) {
+	full := path.Join(path.Dir(filepath.ToSlash(c.f.Name)), a.Text)
+	if path.IsAbs(a.Text) || !fs.ValidPath(full) {
+		c.errNamedFile(a.Pos(), what, a.Text, &source.ConfineError{Name: a.Text, Reason: source.Outside})
+		return "", "", false
+	}
+	src, err := c.readFile(full)
+	if err != nil {
+		c.errNamedFile(a.Pos(), what, a.Text, err)
+		return "", "", false
+	}
+	return full, src, true
+}
+
 // rootName names the directory the files a model names must lie below,
 // for messages.
 func (c *checker) rootName() string {
+	switch {
+	case c.fsys != nil:
+		return "the files given with " + c.f.Name
+	}
 	switch c.root {
 	case "":
 		return "the directory of " + c.f.Name

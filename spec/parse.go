@@ -37,6 +37,10 @@ var keywords = []string{
 	"X", "F", "G", "U", "P", "D", "Pmin", "Pmax",
 }
 
+// Keywords returns the words of the .dp language that cannot name a
+// constant, state, variable or label (an editor highlights them).
+func Keywords() []string { return slices.Clone(keywords) }
+
 // Parse parses a .dp file. A syntax error is returned as a source.ErrorList with
 // one positioned error. Memory is proportional to the size of src.
 func Parse(filename, src string) (*File, error) { return parse(filename, src, false, nil) }

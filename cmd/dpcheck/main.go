@@ -58,6 +58,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if len(args) > 0 && args[0] == "fmt" {
 		return runFmt(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(ctx, args[1:], stdout, stderr)
+	}
 	o, code, ok := parseFlags(args, stdout, stderr)
 	if !ok {
 		return code

@@ -81,19 +81,15 @@ func drawPictures(ctx context.Context, stderr io.Writer, e report.Entry, dot, sv
 		fmt.Fprintf(stderr, "dpcheck: warning: "+format+"\n", args...)
 	}
 	r := e.Result
-	switch {
-	case r == nil || r.Prepared == nil:
-		warn("no picture of %s: it was not checked", e.File)
-		return
-	case r.Prepared.IsMDP():
-		warn("no picture of %s: --dot, --svg and --profile draw a Markov chain, and its model is an MDP (pictures of MDPs are not drawn yet)", e.File)
-		return
-	case r.Prepared.IsParam():
-		warn("no picture of %s: --dot, --svg and --profile draw a Markov chain, and its model has a parameter (pictures of parametric chains are not drawn yet)", e.File)
+	if why := picture.Undrawable(r); why != "" {
+		if r != nil && r.Prepared != nil {
+			why = "--dot, --svg and --profile draw a Markov chain, and " + why
+		}
+		warn("no picture of %s: %s", e.File, why)
 		return
 	}
-	if prof != "" && r.Prepared.ExactAt != nil {
-		warn("no profile of %s: its model's tails were merged for the ε of its statements only (see the model line), so δ between them is not computed", e.File)
+	if why := picture.NoProfile(r); prof != "" && why != "" {
+		warn("no profile of %s: %s", e.File, why)
 		prof = ""
 	}
 	if c := r.Prepared.Chain; c != nil && (dot != "" || svg != "") && picture.Summarized(c) {

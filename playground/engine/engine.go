@@ -1,0 +1,183 @@
+// Package engine is the check the playground runs in the browser: one
+// .dp source text, with the files it names, checked under a context, and
+// returned as the command line's reports — the JSON document of
+// --format json, the text a terminal shows — with the positions of its
+// errors and, on request, its pictures.
+//
+// It reads no disk: the files a source names come with the request
+// (dpcheck.Config.FS). Package playground/wasm exposes Check to the page's
+// JavaScript; it is plain Go, tested here as any other package.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"testing/fstest"
+	"time"
+
+	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/picture"
+	"github.com/dpcheck/dpcheck/report"
+	"github.com/dpcheck/dpcheck/source"
+)
+
+// A Request is one check: a .dp source and the files it may name.
+type Request struct {
+	// Name is the source's path among Files ("models/geometric.dp"): the
+	// files it names are found relative to its directory. "" is
+	// "playground.dp".
+	Name string `json:"name"`
+	// Source is the .dp text checked.
+	Source string `json:"source"`
+	// Files are the other files, by slash-separated path ("models/prism/
+	// randomized_response.prism"), that the source may name.
+	Files map[string]string `json:"files,omitempty"`
+	// Pictures asks for the chain in DOT and the privacy profile in SVG.
+	Pictures bool `json:"pictures,omitempty"`
+}
+
+// A Response is what a check found: the reports, the errors by position,
+// and the pictures asked for.
+type Response struct {
+	// Status is the file's: pass, fail, invalid, aborted or internal
+	// (report.Status).
+	Status string `json:"status"`
+	// JSON is the report of --format json.
+	JSON string `json:"json"`
+	// Text is the report a terminal shows.
+	Text string `json:"text"`
+	// Marks are the errors in the source, by position.
+	Marks []Mark `json:"marks,omitempty"`
+	// Chain is the chain in DOT, its first counterexample highlighted;
+	// Summarized says it is a summary of a chain too large to draw whole.
+	Chain      string `json:"chain,omitempty"`
+	Summarized bool   `json:"summarized,omitempty"`
+	// Profile is the privacy profile, an SVG document.
+	Profile string `json:"profile,omitempty"`
+	// Notes say why a picture asked for is missing.
+	Notes []string `json:"notes,omitempty"`
+	// Millis is how long the check took, in milliseconds.
+	Millis int64 `json:"millis"`
+}
+
+// A Mark is an error at a position of the source: line and column count
+// from 1, the column in bytes as the reports' do.
+type Mark struct {
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Msg    string `json:"msg"`
+}
+
+// DefaultName is the name of a source given without one.
+const DefaultName = "playground.dp"
+
+// Check checks the request's source under ctx with cfg's limits (its FS
+// is the request's files). Progress is reported through ctx
+// (verify.WithProgress). A source the check refuses is a Response with
+// status invalid and its errors, not an error: Check fails only when a
+// report cannot be written.
+func Check(ctx context.Context, cfg dpcheck.Config, req Request) (*Response, error) {
+	start := time.Now()
+	name := req.Name
+	if name == "" {
+		name = DefaultName
+	}
+	files := fstest.MapFS{}
+	for p, text := range req.Files {
+		if fs.ValidPath(p) && p != name {
+			files[p] = &fstest.MapFile{Data: []byte(text)}
+		}
+	}
+	cfg.FS = files
+	e := report.Entry{File: name, Source: req.Source}
+	if limit := maxFileSize(cfg); int64(len(req.Source)) > limit {
+		e.Err = &dpcheck.FileSizeError{Path: name, Size: int64(len(req.Source)), Limit: limit}
+	} else {
+		e.Result, e.Err = cfg.CheckSource(ctx, name, req.Source)
+		e.Sources = read(files, e.Err)
+	}
+	e.Elapsed = time.Since(start)
+	resp := &Response{Status: report.StatusOf(e).String(), Marks: marks(name, e.Err)}
+	var js, text bytes.Buffer
+	if err := report.Write(&js, "json", []report.Entry{e}, dpcheck.Version); err != nil {
+		return nil, err
+	}
+	if err := report.Write(&text, "text", []report.Entry{e}, dpcheck.Version); err != nil {
+		return nil, err
+	}
+	resp.JSON, resp.Text = js.String(), text.String()
+	if req.Pictures && e.Err == nil {
+		resp.pictures(ctx, e)
+	}
+	resp.Millis = time.Since(start).Milliseconds()
+	return resp, nil
+}
+
+// maxFileSize is the bound on the source's bytes.
+func maxFileSize(cfg dpcheck.Config) int64 {
+	if cfg.MaxFileSize > 0 {
+		return cfg.MaxFileSize
+	}
+	return dpcheck.DefaultMaxFileSize
+}
+
+// read returns the texts of the other files an error is about, for the
+// report to quote their lines.
+func read(files fstest.MapFS, err error) map[string]string {
+	var list source.ErrorList
+	if !errors.As(err, &list) {
+		return nil
+	}
+	texts := map[string]string{}
+	for _, e := range list {
+		p := path.Clean(e.Pos.Filename)
+		if f, ok := files[p]; ok {
+			texts[e.Pos.Filename] = string(f.Data)
+		}
+	}
+	return texts
+}
+
+// marks returns the errors of err that lie in the source named name.
+func marks(name string, err error) []Mark {
+	var list source.ErrorList
+	if !errors.As(err, &list) {
+		return nil
+	}
+	var ms []Mark
+	for _, e := range list {
+		if e.Pos.Filename == name && e.Pos.Line > 0 {
+			ms = append(ms, Mark{Line: e.Pos.Line, Column: max(e.Pos.Column, 1), Msg: e.Msg})
+		}
+	}
+	return ms
+}
+
+// pictures draws the entry's chain and profile into the response, or says
+// why it cannot.
+func (resp *Response) pictures(ctx context.Context, e report.Entry) {
+	r := e.Result
+	if why := picture.Undrawable(r); why != "" {
+		resp.Notes = append(resp.Notes, "No pictures: "+why+".")
+		return
+	}
+	if dot, err := picture.ChainDOT(r); err != nil {
+		resp.Notes = append(resp.Notes, fmt.Sprintf("No chain: %v.", err))
+	} else {
+		resp.Chain, resp.Summarized = string(dot), picture.Summarized(r.Prepared.Chain)
+	}
+	if why := picture.NoProfile(r); why != "" {
+		resp.Notes = append(resp.Notes, "No profile: "+why+".")
+		return
+	}
+	svg, err := picture.ProfileSVG(ctx, r)
+	if err != nil {
+		resp.Notes = append(resp.Notes, fmt.Sprintf("No profile: %v.", err))
+		return
+	}
+	resp.Profile = string(svg)
+}

@@ -1,0 +1,129 @@
+// Package playground serves dpcheck's playground: a page that checks .dp
+// files in the browser, with dpcheck itself compiled to WebAssembly
+// (package playground/wasm) running in a Web Worker. Everything the page
+// needs is embedded here — the page, the module, Go's wasm_exec.js and
+// the examples from models/ — so a server is one http.Handler and builds
+// nothing; no request leaves the machine it is served from.
+//
+// The generated files are refreshed with go generate ./playground; a test
+// fails when they are stale.
+package playground
+
+//go:generate go run ./internal/generate
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+)
+
+//go:embed static
+var static embed.FS
+
+// Files returns the page's files, the module gzipped (dpcheck.wasm.gz).
+func Files() fs.FS {
+	sub, err := fs.Sub(static, "static")
+	if err != nil {
+		panic(err) // the embedded directory is there by construction
+	}
+	return sub
+}
+
+// ReadFile returns one of the page's files (as Files holds it).
+func ReadFile(name string) ([]byte, error) { return fs.ReadFile(Files(), name) }
+
+// The page's content security policy: its own scripts, the module
+// compiled (wasm-unsafe-eval), pictures from data and blob URLs, and no
+// connection anywhere but its own origin.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; " +
+	"worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+
+// Handler serves the page. The large files — the module and Graphviz —
+// are kept gzipped, sent so to a browser that accepts it (every current
+// one) and inflated for one that does not; every file carries an ETag of
+// its content.
+func Handler() http.Handler {
+	files := Files()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "only GET and HEAD", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		// A large file is kept gzipped (name.gz) and served as name.
+		gz := false
+		b, err := fs.ReadFile(files, name+".gz")
+		if err == nil {
+			gz = true
+		} else if strings.HasSuffix(name, ".gz") {
+			err = fs.ErrNotExist
+		} else {
+			b, err = fs.ReadFile(files, name)
+		}
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-cache")
+		sum := sha256.Sum256(b)
+		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		h.Set("ETag", etag)
+		h.Set("Vary", "Accept-Encoding")
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if path.Ext(name) == ".wasm" {
+			ctype = "application/wasm"
+		}
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		h.Set("Content-Type", ctype)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		var body io.Reader = bytes.NewReader(b)
+		if gz {
+			if acceptsGzip(r) {
+				h.Set("Content-Encoding", "gzip")
+			} else {
+				zr, err := gzip.NewReader(body)
+				if err != nil {
+					http.Error(w, "the module is damaged", http.StatusInternalServerError)
+					return
+				}
+				body = zr
+			}
+		}
+		if r.Method == http.MethodHead {
+			return
+		}
+		io.Copy(w, body)
+	})
+}
+
+// acceptsGzip reports whether the request accepts a gzipped body.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}

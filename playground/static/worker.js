@@ -1,0 +1,40 @@
+// The playground's worker: dpcheck compiled to WebAssembly runs here, so
+// that a long check never freezes the page. The page sends the compiled
+// module once ({type: "init"}), then one check at a time ({type:
+// "check"}); it stops a check by ending the worker and starting another.
+'use strict';
+importScripts('wasm_exec.js');
+
+let viz = null; // Graphviz, loaded the first time a chain is drawn
+
+async function drawDOT(dot) {
+  if (viz === null) {
+    importScripts('viz-global.js');
+    viz = await self.Viz.instance();
+  }
+  return viz.renderString(dot, { format: 'svg' });
+}
+
+onmessage = async (e) => {
+  const m = e.data;
+  if (m.type === 'init') {
+    const go = new Go();
+    const instance = await WebAssembly.instantiate(m.module, go.importObject);
+    go.run(instance); // defines dpcheckCheck, then waits for calls
+    postMessage({ type: 'ready', version: self.dpcheckVersion });
+    return;
+  }
+  if (m.type !== 'check') return;
+  const progress = (stage, done, total) => postMessage({ type: 'progress', id: m.id, stage, done, total });
+  self.dpcheckCheck(JSON.stringify(m.request), progress, async (text) => {
+    const response = JSON.parse(text);
+    if (response.chain) {
+      try {
+        response.chainSVG = await drawDOT(response.chain);
+      } catch (err) {
+        response.notes = (response.notes || []).concat('The chain could not be drawn: ' + err + '.');
+      }
+    }
+    postMessage({ type: 'done', id: m.id, response });
+  });
+};
