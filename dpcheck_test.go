@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/property"
@@ -61,6 +62,33 @@ query eps(delta = 0)
 	// line 3: check dp(eps = ln(3/2)) expect violated -> violated (pass: true)
 	// line 4: query eps(delta = 0) -> ln(2) (pass: true)
 	// counterexample: s0 (in=0) vs s1 (in=1) on [t0]: 2/3 > 1/2
+}
+
+// The files a .dp file names can come from any fs.FS instead of the
+// disk: here a PRISM model held in memory.
+func ExampleConfig_CheckSource_files() {
+	files := fstest.MapFS{"mechanisms/coin.prism": {Data: []byte(`dtmc
+module coin
+  x : [0..2] init 0;
+  [] x = 0 -> 1/4 : (x' = 1) + 3/4 : (x' = 2);
+endmodule
+`)}}
+	src := `model prism("../mechanisms/coin.prism")
+check P>=1/4 [F x = 1]
+`
+	res, err := dpcheck.Config{FS: files}.CheckSource(context.Background(), "checks/coin.dp", src)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Statements[0].Value())
+	_, err = dpcheck.Config{FS: files}.CheckSource(context.Background(), "coin.dp", `model prism("/etc/passwd")
+query P=?[F x = 1]
+`)
+	fmt.Println(err)
+	// Output:
+	// holds
+	// coin.dp:1:13: "/etc/passwd" is outside the files given with coin.dp: a model may only read files below it
 }
 
 // TestCheckSourceStopsDuringLoad: a context that ends while the file is

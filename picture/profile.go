@@ -24,7 +24,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -100,7 +99,9 @@ func WriteProfile(w io.Writer, format, title string, curves []Curve, points []Po
 	var cw vg.CanvasWriterTo
 	switch format {
 	case "png":
-		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))}
+		if cw, err = pngCanvas(); err != nil {
+			return err
+		}
 	case "svg":
 		cw = vgsvg.New(figWidth, figHeight)
 	default:

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/spec"
@@ -248,7 +249,7 @@ func checkCommand(t *testing.T, at string, line string) {
 		runDpcheck(t, at, f[3:])
 	case f[0] == "dpcheck":
 		runDpcheck(t, at, f[1:])
-	case len(f) >= 2 && f[0] == "go" && f[1] == "install":
+	case len(f) >= 2 && f[0] == "go" && (f[1] == "install" || f[1] == "generate"):
 		mustExist(t, at, f[2])
 	case len(f) == 2 && f[0] == "go" && f[1] == "test" || len(f) == 3 && f[2] == "./...":
 		// the test command itself
@@ -299,9 +300,20 @@ func runDpcheck(t *testing.T, at string, args []string) {
 		}
 		clean = append(clean, a)
 	}
-	var stderr bytes.Buffer
-	if code := run(context.Background(), clean, &bytes.Buffer{}, &stderr); code != 0 {
+	ctx := context.Background()
+	if len(clean) > 0 && clean[0] == "serve" {
+		// The server runs until it is stopped: on a free port, for a moment.
+		clean = append(slices.DeleteFunc(clean, func(a string) bool { return strings.HasPrefix(a, "--addr") }), "--addr", "127.0.0.1:0")
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 300*time.Millisecond)
+		defer cancel()
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, clean, &stdout, &stderr); code != 0 {
 		t.Errorf("%s: dpcheck %s exits %d: %s", at, strings.Join(args, " "), code, stderr.String())
+	}
+	if clean[0] == "serve" && !strings.Contains(stdout.String(), "the playground is at http://127.0.0.1:") {
+		t.Errorf("%s: dpcheck %s did not serve: %s%s", at, strings.Join(args, " "), stdout.String(), stderr.String())
 	}
 }
 

@@ -93,6 +93,9 @@ func Check(ctx context.Context, cfg dpcheck.Config, req Request) (*Response, err
 		}
 	}
 	cfg.FS = files
+	if cfg.ConstHint == nil {
+		cfg.ConstHint = func(name string) string { return "give it a value in the file: const " + name + " = …" }
+	}
 	e := report.Entry{File: name, Source: req.Source}
 	if limit := maxFileSize(cfg); int64(len(req.Source)) > limit {
 		e.Err = &dpcheck.FileSizeError{Path: name, Size: int64(len(req.Source)), Limit: limit}

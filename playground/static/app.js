@@ -132,6 +132,7 @@ function onWorkerMessage(m) {
   switch (m.type) {
     case 'ready':
       page.ready = true;
+      if (window.dpcheckReadyAt === undefined) window.dpcheckReadyAt = performance.now();
       $('version').textContent = m.version;
       if (!page.running) setStatus('ready');
       updateButtons();
@@ -144,6 +145,12 @@ function onWorkerMessage(m) {
       break;
     case 'done':
       if (page.running && m.id === page.running.id) finish(m.response);
+      break;
+    case 'chain':
+      if (m.id === page.lastID && !page.running) {
+        if (m.svg) showPicture('chain', m.svg, '', page.chainCaption);
+        else { showPicture('chain', '', page.lastChain, page.chainCaption); notePicture('chain', m.error); }
+      }
       break;
   }
 }
@@ -183,6 +190,9 @@ const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', invalid: 'INVALID', aborted: '
 
 function finish(r) {
   const took = page.running ? performance.now() - page.running.start : 0;
+  page.lastID = page.running ? page.running.id : 0;
+  page.lastChain = r.chain || '';
+  page.chainCaption = r.summarized ? 'The chain is too large to draw whole: this is a summary (the pair, the worst event and counts of the rest).' : '';
   page.running = null;
   updateButtons();
   document.body.dataset.state = 'done';
@@ -202,9 +212,12 @@ function finish(r) {
   }));
   $('text').innerHTML = colourReport(r.text || '');
   $('report').dataset.json = r.json || '';
-  showPicture('chain', r.chainSVG, r.chain, r.summarized ? 'The chain is too large to draw whole: this is a summary (the pair, the worst event and counts of the rest).' : '');
+  if (r.chain) {
+    $('chain').replaceChildren();
+    notePicture('chain', 'Drawing the chain…');
+  } else showPicture('chain', '', '', '');
   showPicture('profile', r.profile, '', '');
-  for (const n of r.notes || []) note(n);
+  for (const n of r.notes || []) { notePicture('chain', n); notePicture('profile', n); }
   setStatus((STATUS_WORD[r.status] || r.status) + ' in ' + (took / 1000).toFixed(2) + ' s');
   window.dpcheckLast = r; // for tests and the curious
 }
@@ -240,13 +253,11 @@ function showPicture(tab, svg, dot, caption) {
   }
 }
 
-function note(text) {
-  for (const tab of ['chain', 'profile']) {
-    const p = document.createElement('p');
-    p.className = 'note';
-    p.textContent = text;
-    $(tab).prepend(p);
-  }
+function notePicture(tab, text) {
+  const p = document.createElement('p');
+  p.className = 'note';
+  p.textContent = text;
+  $(tab).prepend(p);
 }
 
 // ---- share links: the file, deflated, in the URL's fragment ----

@@ -28,13 +28,13 @@ onmessage = async (e) => {
   const progress = (stage, done, total) => postMessage({ type: 'progress', id: m.id, stage, done, total });
   self.dpcheckCheck(JSON.stringify(m.request), progress, async (text) => {
     const response = JSON.parse(text);
+    postMessage({ type: 'done', id: m.id, response }); // the verdict first, the chain's drawing after
     if (response.chain) {
       try {
-        response.chainSVG = await drawDOT(response.chain);
+        postMessage({ type: 'chain', id: m.id, svg: await drawDOT(response.chain) });
       } catch (err) {
-        response.notes = (response.notes || []).concat('The chain could not be drawn: ' + err + '.');
+        postMessage({ type: 'chain', id: m.id, error: 'The chain could not be drawn: ' + err + '.' });
       }
     }
-    postMessage({ type: 'done', id: m.id, response });
   });
 };
