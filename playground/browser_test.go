@@ -94,7 +94,8 @@ type result struct {
 	Status, Verdict, JSON, Text string
 	Marks                       []struct{ Line, Column int }
 	GutterErrors                []string
-	Millis                      float64 // since the page started loading
+	Millis                      float64 // since the page started loading, when read
+	Finished                    float64 // since the page started loading, when shown
 	Chain, Profile              bool    // pictures drawn
 }
 
@@ -110,7 +111,7 @@ func waitResult(ctx context.Context) (result, error) {
 				JSON: r.json || '', Text: document.getElementById('text').textContent,
 				Marks: (r.marks || []).map(m => ({Line: m.line, Column: m.column})),
 				GutterErrors: [...document.querySelectorAll('#gutter .err')].map(e => e.textContent),
-				Millis: performance.now(),
+				Millis: performance.now(), Finished: window.dpcheckFinishedAt,
 				Chain: !!document.querySelector('#chain img'), Profile: !!document.querySelector('#profile img'),
 			};
 		})()`, &r))
@@ -185,7 +186,7 @@ func TestBrowserPlayground(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.dpcheckReadyAt`, &ready)); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("ready %.0f ms, first verdict on models/geometric.dp %.0f ms after the page started loading (its profile included)", ready, r.Millis)
+	t.Logf("ready %.0f ms, first verdict on models/geometric.dp %.0f ms after the page started loading (its profile included)", ready, r.Finished)
 
 	// An error, marked at its line.
 	var src string
@@ -226,23 +227,27 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 
 	// A long check, stopped: the page says so at once and checks again after.
-	long := "model truncated_geometric(alpha = 1/2, n = 3000)\ncheck dp(eps = ln(2))\n"
+	long := "model truncated_geometric(alpha = 1/2, n = 1500)\ncheck dp(eps = ln(2))\n"
 	if err := chromedp.Run(ctx, edit(long), chromedp.Click("#run", chromedp.ByID),
-		chromedp.WaitVisible(`body[data-state="running"]`, chromedp.ByQuery), chromedp.Sleep(500*time.Millisecond)); err != nil {
+		chromedp.WaitVisible(`body[data-state="running"]`, chromedp.ByQuery),
+		// Under way: counting the pairs it has checked.
+		chromedp.Poll(`/checking… .* \d+\/\d+/.test(document.getElementById('status').textContent)`, nil, chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
-	stopAt := time.Now()
-	if err := chromedp.Run(ctx, chromedp.Click("#stop", chromedp.ByID)); err != nil {
+	var stopAt float64
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const t = performance.now(); document.getElementById('stop').click(); return t; })()`, &stopAt)); err != nil {
 		t.Fatal(err)
 	}
 	r, err = waitResult(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != "STOPPED" {
+	// The check stopped itself, through the flag Stop sets in shared
+	// memory, and reported (the worker was not ended).
+	if r.Verdict != "STOPPED" || !strings.Contains(r.Text, "stopped: interrupted") {
 		t.Fatalf("after Stop: verdict %q\n%s", r.Verdict, r.Text)
 	}
-	t.Logf("stopped %v after Stop was pressed", time.Since(stopAt).Round(time.Millisecond))
+	t.Logf("stopped %.0f ms after Stop was pressed", r.Finished-stopAt)
 	if r, err = runExample(ctx, "models/geometric.dp"); err != nil || r.Verdict != "PASS" {
 		t.Fatalf("after a stop, models/geometric.dp: %q %v", r.Verdict, err)
 	}

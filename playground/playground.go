@@ -80,6 +80,11 @@ func Handler() http.Handler {
 		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		// Cross-origin isolated: the page may share memory with its
+		// worker, which is how Stop reaches a check under way.
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Cache-Control", "no-cache")
 		sum := sha256.Sum256(b)
 		etag := `"` + hex.EncodeToString(sum[:16]) + `"`

@@ -157,7 +157,7 @@ function onWorkerMessage(m) {
 
 function updateButtons() {
   $('run').disabled = !page.ready || !!page.running;
-  $('stop').disabled = !page.running;
+  $('stop').disabled = !page.running || !!(page.running.stop && Atomics.load(page.running.stop, 0));
 }
 
 function setStatus(s) { $('status').textContent = s; }
@@ -171,17 +171,31 @@ function run() {
   $('verdict').className = '';
   $('verdict').textContent = '';
   document.body.dataset.state = 'running';
+  // Shared memory (the page is served cross-origin isolated) lets Stop
+  // reach the check while it holds the worker.
+  page.running.stop = self.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
   page.worker.postMessage({
-    type: 'check', id,
+    type: 'check', id, stop: page.running.stop,
     request: { name: page.name, source: $('source').value, files: page.files, pictures: $('pictures').checked },
   });
 }
 
+// STOP_WAIT is how long Stop waits for the check to stop itself (and
+// report what it finished) before it ends the worker.
+const STOP_WAIT = 1500;
+
 function stop() {
-  if (!page.running) return;
-  finish({ status: 'aborted', text: 'stopped: the check was stopped before it ended (Stop)\n' });
-  restartWorker();
-  setStatus('stopped; ready again once dpcheck has restarted');
+  const running = page.running;
+  if (!running) return;
+  $('stop').disabled = true;
+  setStatus('stopping…');
+  if (running.stop) Atomics.store(running.stop, 0, 1);
+  setTimeout(() => {
+    if (page.running !== running) return; // it stopped and reported
+    finish({ status: 'aborted', text: 'stopped: the check was ended before it finished (Stop)\n' });
+    restartWorker();
+    setStatus('stopped; ready again once dpcheck has restarted');
+  }, running.stop ? STOP_WAIT : 0);
 }
 
 // ---- the result ----
@@ -220,6 +234,7 @@ function finish(r) {
   for (const n of r.notes || []) { notePicture('chain', n); notePicture('profile', n); }
   setStatus((STATUS_WORD[r.status] || r.status) + ' in ' + (took / 1000).toFixed(2) + ' s');
   window.dpcheckLast = r; // for tests and the curious
+  window.dpcheckFinishedAt = performance.now();
 }
 
 function colourReport(text) {

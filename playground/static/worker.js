@@ -1,7 +1,9 @@
 // The playground's worker: dpcheck compiled to WebAssembly runs here, so
 // that a long check never freezes the page. The page sends the compiled
 // module once ({type: "init"}), then one check at a time ({type:
-// "check"}); it stops a check by ending the worker and starting another.
+// "check"}); it stops a check by a flag in shared memory the check reads
+// as it goes, or, when the check does not stop soon, by ending the worker
+// and starting another.
 'use strict';
 importScripts('wasm_exec.js');
 
@@ -26,6 +28,8 @@ onmessage = async (e) => {
   }
   if (m.type !== 'check') return;
   const progress = (stage, done, total) => postMessage({ type: 'progress', id: m.id, stage, done, total });
+  // The page stops a check by setting a flag in memory it shares with us.
+  const stopped = m.stop ? () => Atomics.load(m.stop, 0) === 1 : undefined;
   self.dpcheckCheck(JSON.stringify(m.request), progress, async (text) => {
     const response = JSON.parse(text);
     postMessage({ type: 'done', id: m.id, response }); // the verdict first, the chain's drawing after
@@ -36,5 +40,5 @@ onmessage = async (e) => {
         postMessage({ type: 'chain', id: m.id, error: 'The chain could not be drawn: ' + err + '.' });
       }
     }
-  });
+  }, stopped);
 };

@@ -4,13 +4,17 @@
 // page (GOOS=js GOARCH=wasm; go generate ./playground builds it). It runs
 // in a Web Worker and defines one JavaScript function there:
 //
-//	dpcheckCheck(request, onProgress, onDone)
+//	dpcheckCheck(request, onProgress, onDone, stopped)
 //
 // request is an engine.Request as JSON; onProgress(stage, done, total)
 // is called as the check goes; onDone(response) receives the
-// engine.Response as JSON, once. dpcheckCancel() cancels the check under
-// way at its next pause. A check holds the worker's only thread: the page
-// stops a long one at once by ending the worker (Worker.terminate).
+// engine.Response as JSON, once. stopped(), when given, is asked as the
+// check goes whether the page wants it stopped (it reads a flag the page
+// sets in shared memory): the check's context is then cancelled, and the
+// response is the report of a stopped check, with the statements
+// finished so far. A check holds the worker's only thread, so the page
+// cannot call into the module while it runs; a check that does not come
+// to ask soon enough is stopped by ending the worker (Worker.terminate).
 package main
 
 import (
@@ -18,7 +22,6 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/debug"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -37,25 +40,24 @@ const progressEvery = 100 * time.Millisecond
 
 func main() {
 	debug.SetMemoryLimit(maxMemory)
-	var mu sync.Mutex
-	var cancel context.CancelFunc = func() {}
 	check := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 3 {
 			return nil
 		}
 		var req engine.Request
 		onProgress, onDone := args[1], args[2]
+		stopped := js.Undefined()
+		if len(args) > 3 {
+			stopped = args[3]
+		}
 		if err := json.Unmarshal([]byte(args[0].String()), &req); err != nil {
 			onDone.Invoke(errorResponse(err))
 			return nil
 		}
 		ctx, stop := context.WithCancel(context.Background())
-		mu.Lock()
-		cancel = stop
-		mu.Unlock()
 		go func() {
 			defer stop()
-			ctx := verify.WithProgress(ctx, throttle(onProgress))
+			ctx := verify.WithProgress(ctx, throttle(onProgress, stopped, stop))
 			cfg := dpcheck.Config{Limits: model.Limits{MaxMemory: maxMemory}}
 			resp, err := engine.Check(ctx, cfg, req)
 			if err != nil {
@@ -68,26 +70,24 @@ func main() {
 		return nil
 	})
 	js.Global().Set("dpcheckCheck", check)
-	js.Global().Set("dpcheckCancel", js.FuncOf(func(js.Value, []js.Value) any {
-		mu.Lock()
-		cancel()
-		mu.Unlock()
-		return nil
-	}))
 	js.Global().Set("dpcheckVersion", dpcheck.Version)
 	select {} // serve the page's calls until the worker ends
 }
 
-// throttle passes progress to the page at most every progressEvery, and
-// lets the other goroutines run (the memory watch, a deadline): a check
-// holds the only thread a WebAssembly module has.
-func throttle(onProgress js.Value) func(verify.Progress) {
+// throttle passes progress to the page at most every progressEvery, asks
+// the page then whether to stop (and cancels the check if so), and lets
+// the other goroutines run (the memory watch): a check holds the only
+// thread a WebAssembly module has.
+func throttle(onProgress, stopped js.Value, cancel context.CancelFunc) func(verify.Progress) {
 	var last time.Time
 	return func(p verify.Progress) {
 		runtime.Gosched()
 		if now := time.Now(); now.Sub(last) >= progressEvery || p.Total == 0 {
 			last = now
 			onProgress.Invoke(p.Stage, p.Done, p.Total)
+			if stopped.Type() == js.TypeFunction && stopped.Invoke().Truthy() {
+				cancel()
+			}
 		}
 	}
 }
