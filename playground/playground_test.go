@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/playground"
@@ -104,4 +105,36 @@ func TestHandler(t *testing.T) {
 			t.Errorf("%s: %d, want 404", p, w.Code)
 		}
 	}
+}
+
+// FuzzHandler: whatever the path, the handler answers with one of the
+// page's files or an error, and never with anything else.
+func FuzzHandler(f *testing.F) {
+	for _, p := range []string{"/", "/index.html", "/dpcheck.wasm", "/dpcheck.wasm.gz", "/../go.mod", "/a/../app.js", "//x", "/%00"} {
+		f.Add(p)
+	}
+	h := playground.Handler()
+	files := map[string]bool{}
+	for _, name := range []string{"index.html", "app.js", "worker.js", "style.css", "examples.json", "manifest.json", "wasm_exec.js", "dpcheck.wasm", "viz-global.js"} {
+		files[name] = true
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		req, err := http.NewRequest("GET", "http://localhost/", nil)
+		if err != nil {
+			t.Skip()
+		}
+		req.URL.Path = p
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			return
+		}
+		clean := path.Clean("/" + p)
+		if clean == "/" {
+			clean = "/index.html"
+		}
+		if !files[clean[1:]] {
+			t.Errorf("%q served (as %q), which is not one of the page's files", p, clean)
+		}
+	})
 }
