@@ -108,7 +108,7 @@ func waitResult(ctx context.Context) (result, error) {
 			const r = window.dpcheckLast;
 			return {
 				Status: r.status, Verdict: document.getElementById('verdict').textContent,
-				JSON: r.json || '', Text: document.getElementById('text').textContent,
+				JSON: r.json || '', Text: document.getElementById('text').innerText,
 				Marks: (r.marks || []).map(m => ({Line: m.line, Column: m.column})),
 				GutterErrors: [...document.querySelectorAll('#gutter .err')].map(e => e.textContent),
 				Millis: performance.now(), Finished: window.dpcheckFinishedAt,
@@ -208,6 +208,26 @@ func TestBrowserPlayground(t *testing.T) {
 		t.Fatalf("an error on line 7: verdict %q, marks %+v, gutter %q\n%s", r.Verdict, r.Marks, r.GutterErrors, r.Text)
 	}
 
+	// After characters outside ASCII, the word at the error's column is
+	// underlined.
+	wide := "model truncated_geometric(alpha = 1/2, n = 2) /* ε 😀 ε */ check bogus(eps = 1)\n"
+	var underlined string
+	if err := chromedp.Run(ctx, edit(wide), chromedp.Click("#run", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = waitResult(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Text("#highlight .errat", &underlined, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Marks) == 0 || underlined != "bogus" {
+		t.Errorf("an error after ε and 😀: marks %+v, underlined %q, want \"bogus\"\n%s", r.Marks, underlined, r.Text)
+	}
+	if err := chromedp.Run(ctx, edit(bad)); err != nil {
+		t.Fatal(err)
+	}
+
 	// Share the edited file and open the link: the same text comes back.
 	var link string
 	if err := chromedp.Run(ctx, chromedp.Click("#share", chromedp.ByID),
@@ -224,6 +244,16 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 	if back != bad || name != "models/geometric.dp" {
 		t.Fatalf("the shared link gave back %q (%d bytes), want the %d bytes shared as models/geometric.dp", name, len(back), len(bad))
+	}
+
+	// A damaged link says so, and shows an example instead.
+	var notice string
+	if err := chromedp.Run(ctx, chromedp.Navigate(url+"/#name=a.dp&src=!!!"), chromedp.WaitEnabled("#run", chromedp.ByID),
+		chromedp.Text("#notice", &notice, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(notice, "The shared link could not be opened: it is not in the form a link has") {
+		t.Errorf("a damaged link: notice %q", notice)
 	}
 
 	// A long check, stopped: the page says so at once and checks again after.

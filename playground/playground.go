@@ -22,7 +22,9 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 //go:embed static
@@ -86,10 +88,6 @@ func Handler() http.Handler {
 		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Cache-Control", "no-cache")
-		sum := sha256.Sum256(b)
-		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
-		h.Set("ETag", etag)
-		h.Set("Vary", "Accept-Encoding")
 		ctype := mime.TypeByExtension(path.Ext(name))
 		if path.Ext(name) == ".wasm" {
 			ctype = "application/wasm"
@@ -98,37 +96,56 @@ func Handler() http.Handler {
 			ctype = "application/octet-stream"
 		}
 		h.Set("Content-Type", ctype)
-		if r.Header.Get("If-None-Match") == etag {
+		sum := sha256.Sum256(b)
+		etag := hex.EncodeToString(sum[:16])
+		if !gz {
+			h.Set("ETag", `"`+etag+`"`)
+			http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+			return
+		}
+		h.Set("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			h.Set("Content-Encoding", "gzip")
+			h.Set("ETag", `"`+etag+`-gzip"`)
+			http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+			return
+		}
+		// A client that takes no gzip gets the file inflated.
+		h.Set("ETag", `"`+etag+`"`)
+		if match := r.Header.Get("If-None-Match"); match == `"`+etag+`"` {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		var body io.Reader = bytes.NewReader(b)
-		if gz {
-			if acceptsGzip(r) {
-				h.Set("Content-Encoding", "gzip")
-			} else {
-				zr, err := gzip.NewReader(body)
-				if err != nil {
-					http.Error(w, "the module is damaged", http.StatusInternalServerError)
-					return
-				}
-				body = zr
-			}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			http.Error(w, "the file is damaged", http.StatusInternalServerError)
+			return
 		}
 		if r.Method == http.MethodHead {
 			return
 		}
-		io.Copy(w, body)
+		io.Copy(w, zr)
 	})
 }
 
-// acceptsGzip reports whether the request accepts a gzipped body.
+// acceptsGzip reports whether the request accepts a gzipped body: gzip
+// (in any case) or *, with a quality above 0.
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
-			return true
+		enc, params, _ := strings.Cut(part, ";")
+		enc = strings.ToLower(strings.TrimSpace(enc))
+		if enc != "gzip" && enc != "x-gzip" && enc != "*" {
+			continue
 		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		return q > 0
 	}
 	return false
 }

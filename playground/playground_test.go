@@ -54,7 +54,7 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	if m.Viz != assets.VizVersion {
 		t.Errorf("viz-global.js.gz is Viz.js %s, want %s (%s)", m.Viz, assets.VizVersion, regenerate)
 	}
-	for _, name := range []string{"index.html", "app.js", "worker.js", "style.css", assets.WASMExec, assets.Viz} {
+	for _, name := range []string{"index.html", "app.js", "worker.js", "style.css", "favicon.svg", assets.WASMExec, assets.Viz} {
 		if _, err := playground.ReadFile(name); err != nil {
 			t.Errorf("the page has no %s: %v", name, err)
 		}
@@ -79,6 +79,16 @@ func TestHandler(t *testing.T) {
 	w := get(t, h, "GET", "/dpcheck.wasm", map[string]string{"Accept-Encoding": "gzip, deflate"})
 	if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("Content-Type") != "application/wasm" || !bytes.Equal(w.Body.Bytes(), gz) {
 		t.Errorf("the module, gzipped: %d %v (%d bytes)", w.Code, w.Header(), w.Body.Len())
+	}
+	for _, enc := range []string{"GZIP", "br, gzip;q=0.5", "*"} {
+		if w := get(t, h, "HEAD", "/dpcheck.wasm", map[string]string{"Accept-Encoding": enc}); w.Header().Get("Content-Encoding") != "gzip" {
+			t.Errorf("Accept-Encoding %q: not gzipped", enc)
+		}
+	}
+	for _, enc := range []string{"gzip;q=0", "gzip; q=0.000", "deflate", ""} {
+		if w := get(t, h, "HEAD", "/dpcheck.wasm", map[string]string{"Accept-Encoding": enc}); w.Header().Get("Content-Encoding") != "" {
+			t.Errorf("Accept-Encoding %q: gzipped", enc)
+		}
 	}
 	w = get(t, h, "GET", "/dpcheck.wasm", map[string]string{"Accept-Encoding": "gzip;q=0"})
 	zr, _ := gzip.NewReader(bytes.NewReader(gz))
@@ -115,7 +125,7 @@ func FuzzHandler(f *testing.F) {
 	}
 	h := playground.Handler()
 	files := map[string]bool{}
-	for _, name := range []string{"index.html", "app.js", "worker.js", "style.css", "examples.json", "manifest.json", "wasm_exec.js", "dpcheck.wasm", "viz-global.js"} {
+	for _, name := range []string{"index.html", "app.js", "worker.js", "style.css", "favicon.svg", "examples.json", "manifest.json", "wasm_exec.js", "dpcheck.wasm", "viz-global.js"} {
 		files[name] = true
 	}
 	f.Fuzz(func(t *testing.T, p string) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dpcheck/dpcheck/chain"
 	"gonum.org/v1/gonum/graph/topo"
@@ -108,23 +109,29 @@ func solveBlocksPlus(ctx context.Context, c *chain.Chain, sccs [][]int, unknown 
 	}
 	report, _ := ctx.Value(progressKey{}).(func(Progress))
 	var seq propScratch // for the levels solved in this goroutine
+	var solved atomic.Int64
+	const stage = "components (distributions)"
 	solve := func(sc *propScratch, i int) error {
+		var err error
 		if block := blocks[i]; len(block) == 1 {
 			x[block[0]] = propagate(c, block[0], x, sc, plusAt(plus, block[0]))
-			return nil
+		} else {
+			err = solveComponent(ctx, c, blocks[i], i, blockOf, x, plus)
 		}
-		return solveComponent(ctx, c, blocks[i], i, blockOf, x, plus)
+		if report != nil {
+			// Each component, so that a wide level reports (and a caller
+			// that stops from its reporter is heard) as it goes.
+			report(Progress{Stage: stage, Done: int(solved.Add(1)), Total: len(sccs)})
+		}
+		return err
 	}
-	done, reported := 0, -1
+	if report != nil {
+		report(Progress{Stage: stage, Total: len(sccs)})
+	}
 	for _, comps := range byLevel {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if report != nil && (reported < 0 || done-reported >= 256) {
-			report(Progress{Stage: "components (distributions)", Done: done, Total: len(sccs)})
-			reported = done
-		}
-		done += len(comps)
 		if len(comps) >= minParallelLevel {
 			if err := parallel(ctx, "", len(comps), func(sc *scratch, j int) error { return solve(&sc.prop, comps[j]) }); err != nil {
 				return err

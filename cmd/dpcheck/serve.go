@@ -43,11 +43,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitInvalid
 	}
 	srv := &http.Server{Handler: playground.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
-	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	url := "http://" + ln.Addr().String() + "/"
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
 		fmt.Fprintf(stderr, "dpcheck serve: warning: %s is reachable from other machines (the page is static: checks run in the browser)\n", ln.Addr())
+		if ip != nil && ip.IsUnspecified() { // every interface: this machine's is one
+			url = "http://127.0.0.1:" + port + "/"
+		}
 	}
-	fmt.Fprintf(stdout, "dpcheck: the playground is at http://%s/ (Ctrl-C stops)\n", ln.Addr())
+	fmt.Fprintf(stdout, "dpcheck: the playground is at %s (Ctrl-C stops)\n", url)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

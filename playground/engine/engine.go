@@ -23,6 +23,7 @@ import (
 	"github.com/dpcheck/dpcheck/picture"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/source"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 // A Request is one check: a .dp source and the files it may name.
@@ -50,7 +51,8 @@ type Response struct {
 	JSON string `json:"json"`
 	// Text is the report a terminal shows.
 	Text string `json:"text"`
-	// Marks are the errors in the source, by position.
+	// Marks are the errors by position: in the source, and in the files
+	// it names (a PRISM model).
 	Marks []Mark `json:"marks,omitempty"`
 	// Chain is the chain in DOT, its first counterexample highlighted;
 	// Summarized says it is a summary of a chain too large to draw whole.
@@ -58,19 +60,28 @@ type Response struct {
 	Summarized bool   `json:"summarized,omitempty"`
 	// Profile is the privacy profile, an SVG document.
 	Profile string `json:"profile,omitempty"`
-	// Notes say why a picture asked for is missing.
-	Notes []string `json:"notes,omitempty"`
+	// ChainNote and ProfileNote say why a picture asked for is missing.
+	ChainNote   string `json:"chain_note,omitempty"`
+	ProfileNote string `json:"profile_note,omitempty"`
 	// Millis is how long the check took, in milliseconds.
 	Millis int64 `json:"millis"`
 }
 
-// A Mark is an error at a position of the source: line and column count
-// from 1, the column in bytes as the reports' do.
+// A Mark is an error at a position of a file: the request's Name or one
+// of its Files. Line and column count from 1, the column in characters
+// (Unicode code points) as the reports' do.
 type Mark struct {
+	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
 	Msg    string `json:"msg"`
 }
+
+// MaxProfileWork bounds the ordered pairs × outputs of a model whose
+// privacy profile Check draws: a profile costs about that many exact
+// comparisons at each of its breakpoints, and a page should not wait
+// minutes for a picture no one asked for by name.
+const MaxProfileWork = 2_000_000
 
 // DefaultName is the name of a source given without one.
 const DefaultName = "playground.dp"
@@ -104,7 +115,7 @@ func Check(ctx context.Context, cfg dpcheck.Config, req Request) (*Response, err
 		e.Sources = read(files, e.Err)
 	}
 	e.Elapsed = time.Since(start)
-	resp := &Response{Status: report.StatusOf(e).String(), Marks: marks(name, e.Err)}
+	resp := &Response{Status: report.StatusOf(e).String(), Marks: marks(e.Err)}
 	var js, text bytes.Buffer
 	if err := report.Write(&js, "json", []report.Entry{e}, dpcheck.Version); err != nil {
 		return nil, err
@@ -145,16 +156,16 @@ func read(files fstest.MapFS, err error) map[string]string {
 	return texts
 }
 
-// marks returns the errors of err that lie in the source named name.
-func marks(name string, err error) []Mark {
+// marks returns the positioned errors of err.
+func marks(err error) []Mark {
 	var list source.ErrorList
 	if !errors.As(err, &list) {
 		return nil
 	}
 	var ms []Mark
 	for _, e := range list {
-		if e.Pos.Filename == name && e.Pos.Line > 0 {
-			ms = append(ms, Mark{Line: e.Pos.Line, Column: max(e.Pos.Column, 1), Msg: e.Msg})
+		if e.Pos.Line > 0 {
+			ms = append(ms, Mark{File: e.Pos.Filename, Line: e.Pos.Line, Column: max(e.Pos.Column, 1), Msg: e.Msg})
 		}
 	}
 	return ms
@@ -165,21 +176,32 @@ func marks(name string, err error) []Mark {
 func (resp *Response) pictures(ctx context.Context, e report.Entry) {
 	r := e.Result
 	if why := picture.Undrawable(r); why != "" {
-		resp.Notes = append(resp.Notes, "No pictures: "+why+".")
+		resp.ChainNote, resp.ProfileNote = "No chain: "+why+".", "No profile: "+why+"."
 		return
 	}
 	if dot, err := picture.ChainDOT(r); err != nil {
-		resp.Notes = append(resp.Notes, fmt.Sprintf("No chain: %v.", err))
+		resp.ChainNote = fmt.Sprintf("No chain: %v.", err)
 	} else {
 		resp.Chain, resp.Summarized = string(dot), picture.Summarized(r.Prepared.Chain)
 	}
 	if why := picture.NoProfile(r); why != "" {
-		resp.Notes = append(resp.Notes, "No profile: "+why+".")
+		resp.ProfileNote = "No profile: " + why + "."
 		return
+	}
+	if work := 2 * r.Size.Pairs * r.Size.Outputs; work > MaxProfileWork {
+		resp.ProfileNote = fmt.Sprintf("No profile: %d ordered pairs × %d outputs is more than the %d a profile is drawn for here; the command line draws it.",
+			2*r.Size.Pairs, r.Size.Outputs, MaxProfileWork)
+		return
+	}
+	if show := verify.ProgressReporter(ctx); show != nil {
+		ctx = verify.WithProgress(ctx, func(p verify.Progress) {
+			p.Stage = "drawing the privacy profile: " + p.Stage
+			show(p)
+		})
 	}
 	svg, err := picture.ProfileSVG(ctx, r)
 	if err != nil {
-		resp.Notes = append(resp.Notes, fmt.Sprintf("No profile: %v.", err))
+		resp.ProfileNote = fmt.Sprintf("No profile: %v.", err)
 		return
 	}
 	resp.Profile = string(svg)

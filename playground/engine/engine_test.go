@@ -50,7 +50,7 @@ func TestCheckPass(t *testing.T) {
 		}
 	}
 	if !strings.HasPrefix(resp.Chain, "digraph") || !strings.Contains(resp.Profile, "<svg") {
-		t.Errorf("pictures missing: chain %.20q, profile %.20q, notes %q", resp.Chain, resp.Profile, resp.Notes)
+		t.Errorf("pictures missing: chain %.20q, profile %.20q, notes %q %q", resp.Chain, resp.Profile, resp.ChainNote, resp.ProfileNote)
 	}
 }
 
@@ -87,7 +87,7 @@ query expected((x = 1) ? 1 : 0) expect 1/2
 	for _, name := range []string{"../../etc/passwd", "/etc/passwd"} {
 		src := `model prism("` + name + `")` + "\ncheck dp(eps = ln(2))\n"
 		resp := check(t, engine.Request{Name: "coin.dp", Source: src})
-		want := []engine.Mark{{Line: 1, Column: 13, Msg: `"` + name + `" is outside the files given with coin.dp: a model may only read files below it`}}
+		want := []engine.Mark{{File: "coin.dp", Line: 1, Column: 13, Msg: `"` + name + `" is outside the files given with coin.dp: a model may only read files below it`}}
 		if diff := cmp.Diff(want, resp.Marks); diff != "" {
 			t.Errorf("%s: marks (-want +got):\n%s", name, diff)
 		}
@@ -95,6 +95,31 @@ query expected((x = 1) ? 1 : 0) expect 1/2
 	resp = check(t, engine.Request{Name: "coin.dp", Source: `model prism("missing.prism")` + "\ncheck dp(eps = ln(2))\n"})
 	if len(resp.Marks) != 1 || !strings.Contains(resp.Marks[0].Msg, "cannot read") {
 		t.Errorf("a missing file: %+v", resp.Marks)
+	}
+}
+
+// Errors in a file the source names are marked in that file.
+func TestCheckMarksOtherFiles(t *testing.T) {
+	resp := check(t, engine.Request{Name: "m/a.dp", Source: "model prism(\"b.prism\")\ncheck dp(eps = ln(2))\n",
+		Files: map[string]string{"m/b.prism": "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x = 0 -> (x' = 2);\nendmodule\n"}})
+	if len(resp.Marks) == 0 || resp.Marks[0].File != "m/b.prism" || resp.Marks[0].Line != 4 {
+		t.Errorf("marks %+v, want one in m/b.prism at line 4", resp.Marks)
+	}
+}
+
+// A profile too large to draw in a page says so instead.
+func TestCheckProfileTooLarge(t *testing.T) {
+	resp := check(t, engine.Request{Source: "model truncated_geometric(alpha = 1/2, n = 1000)\ncheck dp(eps = ln(2))\n", Pictures: true})
+	if resp.Profile != "" || !strings.Contains(resp.ProfileNote, "2000 ordered pairs × 1001 outputs is more than the 2000000") || resp.Chain == "" {
+		t.Errorf("profile %d bytes, note %q, chain %d bytes", len(resp.Profile), resp.ProfileNote, len(resp.Chain))
+	}
+}
+
+// Non-ASCII text before an error: its column counts characters.
+func TestCheckMarkColumnCountsCharacters(t *testing.T) {
+	resp := check(t, engine.Request{Source: "model truncated_geometric(alpha = 1/2, n = 2) /* εε */ check bogus\n"})
+	if len(resp.Marks) != 1 || resp.Marks[0].Column != 62 {
+		t.Errorf("marks %+v, want column 62", resp.Marks)
 	}
 }
 

@@ -3,70 +3,122 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const MAX_SHARED = 1 << 20; // bytes a shared link may inflate to
+const MAX_SHARED = 1 << 20; // bytes a shared link may carry, inflated
+const PLAIN_CHARS = 200000; // a larger file is edited without highlighting
+const STOP_WAIT = 2000; // ms Stop waits for a check to stop itself before ending the worker
 
 const page = {
   files: {}, examples: [], keywords: new Set(), name: 'models/geometric.dp',
-  module: null, worker: null, ready: false, running: null, nextID: 1, marks: [],
+  module: null, worker: null, ready: false, running: null, nextID: 1,
+  marks: [], // the marks of the last run in the editor's file, while its text is unchanged
+  ranSource: null, lastID: 0, lastChain: '', chainCaption: '', urls: [], escaped: false,
 };
 
 // ---- the editor: a textarea over its highlighted copy ----
 
 const escapeHTML = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 
-const TOKEN = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"?)|(\b\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b)|([A-Za-z_][A-Za-z0-9_]*)(\s*\()?|([\s\S])/g;
+// TOKEN splits a source into comments (block comments across lines),
+// strings, numbers, words (a word before "(" is a call) and the rest.
+const TOKEN = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"?)|(\b\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b)|([A-Za-z_][A-Za-z0-9_]*)(?=(\s*\()?)|([\s\S])/g;
 
-// highlight returns the HTML of one line of source.
-function highlightLine(line) {
-  let out = '';
-  for (const m of line.matchAll(TOKEN)) {
-    if (m[1]) out += '<span class="c">' + escapeHTML(m[1]) + '</span>';
-    else if (m[2]) out += '<span class="s">' + escapeHTML(m[2]) + '</span>';
-    else if (m[3]) out += '<span class="n">' + m[3] + '</span>';
-    else if (m[4]) {
-      const cls = page.keywords.has(m[4]) ? 'k' : (m[5] ? 'f' : '');
-      out += (cls ? '<span class="' + cls + '">' + m[4] + '</span>' : m[4]) + (m[5] || '');
-    } else out += escapeHTML(m[6]);
+function tokenClass(m) {
+  if (m[1]) return 'c';
+  if (m[2]) return 's';
+  if (m[3]) return 'n';
+  if (m[4]) return page.keywords.has(m[4]) ? 'k' : (m[5] ? 'f' : '');
+  return '';
+}
+
+// codePointIndex returns the index in a JavaScript string (UTF-16) of
+// the character at a column that counts code points from 1, as dpcheck's
+// positions do.
+function codePointIndex(line, column) {
+  let i = 0, n = 1;
+  for (const ch of line) {
+    if (n >= column) break;
+    i += ch.length;
+    n++;
   }
-  return out;
+  return i;
 }
 
-// markAt highlights a line with the word (or character) at a column,
-// counted in bytes of UTF-8 as the reports count it, underlined.
-function markAt(line, column) {
-  const bytes = new TextEncoder().encode(line);
-  const at = new TextDecoder().decode(bytes.slice(0, Math.max(0, column - 1))).length;
-  const word = /^[A-Za-z0-9_.]+|^[\s\S]/.exec(line.slice(at));
-  const end = at + (word ? word[0].length : 0);
-  return highlightLine(line.slice(0, at)) + '<span class="errat">' + (highlightLine(line.slice(at, end)) || ' ') + '</span>' + highlightLine(line.slice(end));
+// errorRanges returns, for the marks, the ranges [start, end) of the
+// source to underline: the word (or character) at each mark.
+function errorRanges(src) {
+  const starts = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
+  const ranges = [];
+  for (const mk of page.marks) {
+    if (mk.line > starts.length) continue;
+    const from = starts[mk.line - 1];
+    const to = mk.line < starts.length ? starts[mk.line] - 1 : src.length;
+    const at = from + codePointIndex(src.slice(from, to), mk.column);
+    const word = /^[A-Za-z0-9_.]+|^[^\n]/.exec(src.slice(at, to));
+    ranges.push([at, at + (word ? word[0].length : 0), mk]);
+  }
+  return ranges;
 }
 
-// render redraws the highlighted copy, the line numbers and the marks.
-// Block comments are highlighted line by line: a line inside one is
-// found by scanning for its start.
+// highlighted returns the source's lines as HTML, tokens coloured and the
+// marks' words underlined.
+function highlighted(src) {
+  const ranges = errorRanges(src);
+  const cuts = new Set();
+  for (const [a, b] of ranges) { cuts.add(a); cuts.add(b); }
+  const lines = [''];
+  const emit = (text, cls, underline) => {
+    const parts = text.split('\n');
+    parts.forEach((part, i) => {
+      if (i > 0) lines.push('');
+      if (part === '') return;
+      let h = cls ? '<span class="' + cls + '">' + escapeHTML(part) + '</span>' : escapeHTML(part);
+      if (underline) h = '<span class="errat">' + h + '</span>';
+      lines[lines.length - 1] += h;
+    });
+  };
+  for (const m of src.matchAll(TOKEN)) {
+    const cls = tokenClass(m);
+    let at = m.index;
+    const end = m.index + m[0].length;
+    // Cut the token where an underlined range starts or ends.
+    let from = at;
+    for (let i = at + 1; i <= end; i++) {
+      if (i === end || cuts.has(i)) {
+        const under = ranges.some(([a, b]) => from >= a && from < b);
+        emit(src.slice(from, i), cls, under);
+        from = i;
+      }
+    }
+  }
+  return lines;
+}
+
+let renderQueued = false;
 function render() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => { renderQueued = false; renderNow(); });
+}
+
+// renderNow redraws the highlighted copy, the line numbers and the
+// marks. A very large file is shown as plain text, without them.
+function renderNow() {
   const src = $('source').value;
-  const lines = src.split('\n');
+  const plain = src.length > PLAIN_CHARS;
+  $('editor').classList.toggle('plain', plain);
+  if (plain) {
+    $('highlight').textContent = '';
+    $('gutter').textContent = '';
+    return;
+  }
+  const lines = highlighted(src);
   const byLine = new Map();
   for (const mk of page.marks) if (!byLine.has(mk.line)) byLine.set(mk.line, mk);
-  let inComment = false;
-  const html = lines.map((line, i) => {
-    let h;
-    if (inComment) {
-      const end = line.indexOf('*/');
-      if (end < 0) h = '<span class="c">' + escapeHTML(line) + '</span>';
-      else { h = '<span class="c">' + escapeHTML(line.slice(0, end + 2)) + '</span>' + highlightLine(line.slice(end + 2)); inComment = false; }
-    } else h = highlightLine(line);
-    const open = line.lastIndexOf('/*'), close = line.lastIndexOf('*/');
-    if (!inComment && open >= 0 && open > close && !line.slice(0, open).includes('//')) inComment = true;
+  $('highlight').innerHTML = lines.map((h, i) => {
     const mk = byLine.get(i + 1);
-    if (mk) {
-      if (!inComment) h = markAt(line, mk.column);
-      h = '<span class="errline" title="' + escapeHTML(mk.msg) + '">' + (h || ' ') + '</span>';
-    }
-    return h;
-  });
-  $('highlight').innerHTML = html.join('\n') + '\n';
+    return mk ? '<span class="errline" title="' + escapeHTML(mk.msg) + '">' + (h || ' ') + '</span>' : h;
+  }).join('\n') + '\n';
   $('gutter').innerHTML = lines.map((_, i) => byLine.has(i + 1)
     ? '<span class="err" title="' + escapeHTML(byLine.get(i + 1).msg) + '">' + (i + 1) + '</span>'
     : String(i + 1)).join('\n') + '\n';
@@ -80,24 +132,38 @@ function syncScroll() {
   $('gutter').scrollTop = s.scrollTop;
 }
 
-function setSource(name, text) {
+// setSource puts a file in the editor.
+// setSource puts a file in the editor; shared says it came by a link,
+// which then stays in the address bar.
+function setSource(name, text, shared) {
   page.name = name;
-  page.marks = [];
   $('filename').textContent = name;
   $('source').value = text;
   $('source').scrollTop = 0;
-  render();
-  const sel = $('examples');
-  sel.value = page.examples.includes(name) && page.files[name] === text ? name : '';
+  edited(shared);
 }
 
-// goTo puts the caret at line:column and scrolls it into view.
+// edited is called when the editor's text or file changes: the marks
+// and the share link no longer hold, and the report is of another text.
+function edited(shared) {
+  page.marks = [];
+  render();
+  $('examples').value = page.examples.includes(page.name) && page.files[page.name] === $('source').value ? page.name : '';
+  if (shared !== true) {
+    $('sharebox').hidden = true;
+    if (location.hash) history.replaceState(null, '', location.href.split('#')[0]);
+  }
+  $('report').classList.toggle('stale', page.ranSource !== null && page.ranSource !== $('source').value);
+  renderMarkList();
+}
+
+// goTo puts the caret at line:column (column in code points).
 function goTo(line, column) {
   const s = $('source');
   const lines = s.value.split('\n');
   let at = 0;
   for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
-  at += Math.max(0, column - 1);
+  at += codePointIndex(lines[line - 1] || '', column);
   s.focus();
   s.setSelectionRange(at, at);
   const lh = parseFloat(getComputedStyle(s).lineHeight) || 20;
@@ -115,10 +181,7 @@ function startWorker() {
   w.onmessage = (e) => onWorkerMessage(e.data);
   w.onerror = (e) => {
     e.preventDefault();
-    const msg = 'dpcheck stopped in the browser: ' + (e.message || 'the worker failed') + ' (a check larger than a browser tab can hold runs on the command line: dpcheck FILE)';
-    if (page.running) finish({ status: 'aborted', text: msg + '\n' });
-    setStatus(msg);
-    restartWorker();
+    workerFailed(e.message || 'the worker failed');
   };
   w.postMessage({ type: 'init', module: page.module });
 }
@@ -128,19 +191,36 @@ function restartWorker() {
   startWorker();
 }
 
+// workerFailed ends the check under way when dpcheck itself stopped in
+// the browser (out of memory, say), and starts it afresh.
+function workerFailed(msg) {
+  const text = 'dpcheck stopped in the browser: ' + msg + '. A check larger than a browser tab can hold runs on the command line: dpcheck FILE.';
+  if (page.running) finish({ status: 'internal', text: text + '\n' });
+  setStatus(text);
+  // A worker that fails before it is ready would fail again: start it
+  // again only a few times in a row.
+  page.failures = (page.failures || 0) + 1;
+  if (page.failures <= 3) restartWorker();
+  else { page.worker.terminate(); page.ready = false; updateButtons(); setStatus(text + ' Reload the page to try again.'); }
+}
+
 function onWorkerMessage(m) {
   switch (m.type) {
     case 'ready':
       page.ready = true;
+      page.failures = 0;
       if (window.dpcheckReadyAt === undefined) window.dpcheckReadyAt = performance.now();
       $('version').textContent = m.version;
       if (!page.running) setStatus('ready');
       updateButtons();
       break;
+    case 'fatal':
+      workerFailed(m.error);
+      break;
     case 'progress':
       if (page.running && m.id === page.running.id) {
-        const secs = ((performance.now() - page.running.start) / 1000).toFixed(1);
-        setStatus('checking… ' + m.stage + (m.total > 0 ? ' ' + m.done + '/' + m.total : '') + ' (' + secs + ' s)');
+        page.running.stage = m.stage + (m.total > 0 ? ' ' + m.done + '/' + m.total : '');
+        showProgress();
       }
       break;
     case 'done':
@@ -149,45 +229,60 @@ function onWorkerMessage(m) {
     case 'chain':
       if (m.id === page.lastID && !page.running) {
         if (m.svg) showPicture('chain', m.svg, '', page.chainCaption);
-        else { showPicture('chain', '', page.lastChain, page.chainCaption); notePicture('chain', m.error); }
+        else showPicture('chain', '', page.lastChain, m.error);
       }
       break;
   }
 }
 
+function showProgress() {
+  const r = page.running;
+  if (!r || r.stopping) return;
+  const secs = ((performance.now() - r.start) / 1000).toFixed(1);
+  setStatus('checking… ' + (r.stage || '') + ' (' + secs + ' s)');
+}
+
 function updateButtons() {
   $('run').disabled = !page.ready || !!page.running;
-  $('stop').disabled = !page.running || !!(page.running.stop && Atomics.load(page.running.stop, 0));
+  $('stop').disabled = !page.running || !!page.running.stopping;
 }
 
 function setStatus(s) { $('status').textContent = s; }
 
+function setNotice(s) {
+  $('notice').textContent = s;
+  $('notice').hidden = !s;
+}
+
 function run() {
   if (!page.ready || page.running) return;
   const id = page.nextID++;
-  page.running = { id, start: performance.now() };
-  updateButtons();
-  setStatus('checking…');
-  $('verdict').className = '';
-  $('verdict').textContent = '';
-  document.body.dataset.state = 'running';
+  const source = $('source').value;
+  page.running = { id, start: performance.now(), source, stage: '' };
   // Shared memory (the page is served cross-origin isolated) lets Stop
   // reach the check while it holds the worker.
   page.running.stop = self.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  page.running.ticker = setInterval(showProgress, 250);
+  updateButtons();
+  setStatus('checking…');
+  setNotice('');
+  $('verdict').className = '';
+  $('verdict').textContent = '';
+  $('report').classList.remove('stale');
+  $('marks').replaceChildren();
+  $('text').replaceChildren(line('Checking ' + page.name + '…'));
+  document.body.dataset.state = 'running';
   page.worker.postMessage({
     type: 'check', id, stop: page.running.stop,
-    request: { name: page.name, source: $('source').value, files: page.files, pictures: $('pictures').checked },
+    request: { name: page.name, source, files: page.files, pictures: $('pictures').checked },
   });
 }
 
-// STOP_WAIT is how long Stop waits for the check to stop itself (and
-// report what it finished) before it ends the worker.
-const STOP_WAIT = 1500;
-
 function stop() {
   const running = page.running;
-  if (!running) return;
-  $('stop').disabled = true;
+  if (!running || running.stopping) return;
+  running.stopping = true;
+  updateButtons();
   setStatus('stopping…');
   if (running.stop) Atomics.store(running.stop, 0, 1);
   setTimeout(() => {
@@ -203,48 +298,77 @@ function stop() {
 const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', invalid: 'INVALID', aborted: 'STOPPED', internal: 'INTERNAL ERROR' };
 
 function finish(r) {
-  const took = page.running ? performance.now() - page.running.start : 0;
-  page.lastID = page.running ? page.running.id : 0;
-  page.lastChain = r.chain || '';
-  page.chainCaption = r.summarized ? 'The chain is too large to draw whole: this is a summary (the pair, the worst event and counts of the rest).' : '';
+  const running = page.running;
+  const took = running ? performance.now() - running.start : 0;
+  if (running) clearInterval(running.ticker);
   page.running = null;
+  page.lastID = running ? running.id : 0;
+  page.ranSource = running ? running.source : null;
   updateButtons();
   document.body.dataset.state = 'done';
   document.body.dataset.status = r.status;
   $('verdict').className = r.status;
   $('verdict').textContent = STATUS_WORD[r.status] || r.status;
-  page.marks = r.marks || [];
-  render();
-  $('marks').replaceChildren(...page.marks.map((mk) => {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = 'line ' + mk.line + ':' + mk.column + ': ' + mk.msg;
-    b.onclick = () => goTo(mk.line, mk.column);
-    li.append(b);
-    return li;
-  }));
-  $('text').innerHTML = colourReport(r.text || '');
+  page.allMarks = r.marks || [];
+  // Marks go in the editor only while it holds the text that was checked.
+  const same = page.ranSource === $('source').value;
+  page.marks = same ? page.allMarks.filter((mk) => mk.file === page.name) : [];
+  $('report').classList.toggle('stale', !same);
+  renderNow();
+  renderMarkList();
+  renderReport(r.text || '');
   $('report').dataset.json = r.json || '';
-  if (r.chain) {
-    $('chain').replaceChildren();
-    notePicture('chain', 'Drawing the chain…');
-  } else showPicture('chain', '', '', '');
-  showPicture('profile', r.profile, '', '');
-  for (const n of r.notes || []) { notePicture('chain', n); notePicture('profile', n); }
+  page.lastChain = r.chain || '';
+  page.chainCaption = r.summarized ? 'The chain is too large to draw whole: this is a summary (the pair, the worst event and counts of the rest).' : '';
+  const notDrawn = $('pictures').checked ? 'No picture.' : 'Tick "pictures" and run again to draw it.';
+  if (r.chain) showPicture('chain', '', '', 'Drawing the chain…');
+  else showPicture('chain', '', '', r.chain_note || notDrawn);
+  showPicture('profile', r.profile, '', r.profile_note || (r.profile ? '' : notDrawn));
   setStatus((STATUS_WORD[r.status] || r.status) + ' in ' + (took / 1000).toFixed(2) + ' s');
   window.dpcheckLast = r; // for tests and the curious
   window.dpcheckFinishedAt = performance.now();
 }
 
-function colourReport(text) {
-  return text.split('\n').map((line) => {
-    const h = escapeHTML(line);
-    if (/^\s+PASS\b/.test(line)) return h.replace('PASS', '<span class="pass">PASS</span>');
-    if (/^\s+FAIL\b/.test(line)) return h.replace('FAIL', '<span class="fail">FAIL</span>');
-    if (/^\s*\S+:\d+:\d+: /.test(line) || /^\s*(error|stopped):/.test(line)) return '<span class="err">' + h + '</span>';
-    return h;
-  }).join('\n');
+// renderMarkList lists the last run's errors above the report: those in
+// the editor's file take the cursor there; those in other files (a PRISM
+// model) name their file.
+function renderMarkList() {
+  const marks = page.allMarks || [];
+  const same = page.ranSource === $('source').value;
+  $('marks').replaceChildren(...marks.map((mk) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    const here = mk.file === page.name;
+    b.textContent = (here ? 'line ' : mk.file + ':') + mk.line + ':' + mk.column + ': ' + mk.msg;
+    if (here && same) b.onclick = () => goTo(mk.line, mk.column);
+    else b.disabled = true;
+    li.append(b);
+    return li;
+  }));
+}
+
+// line makes one line of the report, its indentation kept when it wraps.
+function line(text) {
+  const div = document.createElement('div');
+  const indent = text.length - text.trimStart().length;
+  div.style.paddingLeft = indent + 'ch';
+  const body = text.trimStart();
+  const verdict = /^(PASS|FAIL|STOP)\b/.exec(body);
+  if (verdict) {
+    const span = document.createElement('span');
+    span.className = verdict[1] === 'PASS' ? 'pass' : 'fail';
+    span.textContent = verdict[1];
+    div.append(span, body.slice(verdict[1].length));
+  } else {
+    div.textContent = body || '\u00a0';
+    if (/^\S+:\d+:\d+: /.test(body) || /^(error|stopped|dpcheck stopped)/.test(body)) div.className = 'err';
+  }
+  return div;
+}
+
+function renderReport(text) {
+  $('text').replaceChildren(...text.replace(/\n$/, '').split('\n').map(line));
 }
 
 function showPicture(tab, svg, dot, caption) {
@@ -254,25 +378,18 @@ function showPicture(tab, svg, dot, caption) {
   if (svg) {
     const img = document.createElement('img');
     img.alt = tab === 'chain' ? 'The chain, its first counterexample highlighted' : 'The privacy profile δ(ε)';
-    img.src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    page.urls.push(url);
+    while (page.urls.length > 4) URL.revokeObjectURL(page.urls.shift());
+    img.src = url;
+    img.title = 'Click to see it at full size';
+    img.onclick = () => img.classList.toggle('full');
     el.append(img);
   } else if (dot) {
     const pre = document.createElement('pre');
     pre.textContent = dot;
     el.append(pre);
-  } else {
-    const p = document.createElement('p');
-    p.className = 'empty';
-    p.textContent = 'No picture.';
-    el.append(p);
   }
-}
-
-function notePicture(tab, text) {
-  const p = document.createElement('p');
-  p.className = 'note';
-  p.textContent = text;
-  $(tab).prepend(p);
 }
 
 // ---- share links: the file, deflated, in the URL's fragment ----
@@ -286,23 +403,37 @@ async function deflate(text) {
 }
 
 async function inflate(b64) {
-  const bin = atob(b64.replace(/-/g, '+').replace(/_/g, '/'));
+  let bin;
+  try {
+    bin = atob(b64.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    throw new Error('it is not in the form a link has');
+  }
   const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
   const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
   const parts = [];
   let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.length;
-    if (n > MAX_SHARED) { reader.cancel(); throw new Error('the shared file is larger than ' + MAX_SHARED + ' bytes'); }
-    parts.push(value);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.length;
+      if (n > MAX_SHARED) { reader.cancel(); throw new RangeError('the file it carries is larger than ' + MAX_SHARED + ' bytes'); }
+      parts.push(value);
+    }
+    return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
+  } catch (err) {
+    throw err instanceof RangeError ? err : new Error('it is damaged or cut short');
   }
-  return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
 }
 
 async function share() {
-  const params = new URLSearchParams({ name: page.name, src: await deflate($('source').value) });
+  const text = $('source').value;
+  if (new TextEncoder().encode(text).length > MAX_SHARED) {
+    setStatus('this file is larger than ' + MAX_SHARED + ' bytes: too large to share by a link');
+    return;
+  }
+  const params = new URLSearchParams({ name: page.name, src: await deflate(text) });
   const url = location.href.split('#')[0] + '#' + params.toString();
   history.replaceState(null, '', url);
   $('sharebox').hidden = false;
@@ -316,15 +447,27 @@ async function share() {
   }
 }
 
-// fromLink returns the file a link carries, or null.
+// SHARED_NAME is what a shared file's name may be: a relative path of
+// plain names, ending in .dp.
+const SHARED_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\/){0,8}[A-Za-z0-9_-][A-Za-z0-9_.-]*\.dp$/;
+
+// fromLink puts the file a link carries in the editor; it says so when
+// the link is damaged. It returns whether the link carried a file.
 async function fromLink() {
-  if (location.hash.length < 2) return null;
+  if (location.hash.length < 2) return false;
   const params = new URLSearchParams(location.hash.slice(1));
   const src = params.get('src');
-  if (src === null) return null;
+  if (src === null) return false;
   let name = params.get('name') || 'playground.dp';
-  if (!/^[A-Za-z0-9_.\/-]{1,200}$/.test(name) || name.split('/').includes('..')) name = 'playground.dp';
-  return { name, text: await inflate(src) };
+  if (name.length > 200 || !SHARED_NAME.test(name)) name = 'playground.dp';
+  try {
+    setSource(name, await inflate(src), true);
+    setNotice('');
+    return true;
+  } catch (err) {
+    setNotice('The shared link could not be opened: ' + err.message + '. Ask for the link again; the example below is shown instead.');
+    return false;
+  }
 }
 
 // ---- start ----
@@ -349,26 +492,27 @@ async function boot() {
       if (!group || group.label !== dir) { group = document.createElement('optgroup'); group.label = dir; sel.append(group); }
       group.append(new Option(name.slice(dir.length + 1), name));
     }
-    let first = null;
-    try { first = await fromLink(); } catch (err) { setStatus('the shared link is damaged: ' + err.message); }
-    if (first) setSource(first.name, first.text);
-    else setSource(page.name, page.files[page.name] || '');
+    if (!await fromLink()) setSource(page.name, page.files[page.name] || '');
     startWorker();
   } catch (err) {
     setStatus('dpcheck could not start in this browser: ' + err.message);
   }
 }
 
-$('source').addEventListener('input', () => { page.marks = []; render(); $('examples').value = page.files[page.name] === $('source').value ? page.name : ''; });
+$('source').addEventListener('input', () => edited(false));
 $('source').addEventListener('scroll', syncScroll);
 $('source').addEventListener('keydown', (e) => {
-  if (e.key === 'Tab' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+  // Tab indents; Escape, then Tab, leaves the editor.
+  if (e.key === 'Escape') { page.escaped = true; return; }
+  if (e.key === 'Tab' && !e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey && !page.escaped) {
     e.preventDefault();
     document.execCommand('insertText', false, '  ');
   }
+  page.escaped = false;
 });
 document.addEventListener('keydown', (e) => { if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') { e.preventDefault(); run(); } });
-$('examples').addEventListener('change', (e) => { if (e.target.value) { setSource(e.target.value, page.files[e.target.value]); history.replaceState(null, '', location.href.split('#')[0]); } });
+$('examples').addEventListener('change', (e) => { if (e.target.value) setSource(e.target.value, page.files[e.target.value]); });
+window.addEventListener('hashchange', () => { fromLink(); });
 $('run').addEventListener('click', run);
 $('stop').addEventListener('click', stop);
 $('share').addEventListener('click', share);

@@ -17,6 +17,10 @@ async function drawDOT(dot) {
   return viz.renderString(dot, { format: 'svg' });
 }
 
+// A failure of the module itself (it exited, it ran out of memory) is
+// the page's to report: it ends this worker and starts another.
+self.addEventListener('unhandledrejection', (e) => postMessage({ type: 'fatal', error: String(e.reason && e.reason.message || e.reason) }));
+
 onmessage = async (e) => {
   const m = e.data;
   if (m.type === 'init') {
@@ -30,7 +34,12 @@ onmessage = async (e) => {
   const progress = (stage, done, total) => postMessage({ type: 'progress', id: m.id, stage, done, total });
   // The page stops a check by setting a flag in memory it shares with us.
   const stopped = m.stop ? () => Atomics.load(m.stop, 0) === 1 : undefined;
-  self.dpcheckCheck(JSON.stringify(m.request), progress, async (text) => {
+  const call = self.dpcheckCheck;
+  if (typeof call !== 'function') {
+    postMessage({ type: 'fatal', error: 'dpcheck is not running in this worker' });
+    return;
+  }
+  call(JSON.stringify(m.request), progress, async (text) => {
     const response = JSON.parse(text);
     postMessage({ type: 'done', id: m.id, response }); // the verdict first, the chain's drawing after
     if (response.chain) {

@@ -20,6 +20,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"syscall/js"
@@ -57,6 +58,11 @@ func main() {
 		ctx, stop := context.WithCancel(context.Background())
 		go func() {
 			defer stop()
+			defer func() { // a bug is an answer, not a page that waits for ever
+				if r := recover(); r != nil {
+					onDone.Invoke(errorResponse(fmt.Errorf("internal error — please report it, with the file that caused it: %v\n\n%s", r, debug.Stack())))
+				}
+			}()
 			ctx := verify.WithProgress(ctx, throttle(onProgress, stopped, stop))
 			cfg := dpcheck.Config{Limits: model.Limits{MaxMemory: maxMemory}}
 			resp, err := engine.Check(ctx, cfg, req)
