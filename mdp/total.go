@@ -5,8 +5,6 @@ import (
 	"math/big"
 	"slices"
 
-	"gonum.org/v1/gonum/graph/topo"
-
 	"github.com/dpcheck/dpcheck/chain"
 )
 
@@ -61,10 +59,10 @@ func (sc *sched) endComponents(use func(s, ri int) bool) []int {
 		for s := range comp {
 			comp[s] = -1
 		}
-		for i, scc := range topo.TarjanSCC(adj.Graph()) {
+		for i, scc := range adj.Components() {
 			for _, x := range scc {
-				if alive[x.ID()] {
-					comp[x.ID()] = i
+				if alive[x] {
+					comp[x] = i
 				}
 			}
 		}

@@ -246,6 +246,16 @@ func TestBrowserPlayground(t *testing.T) {
 		t.Fatalf("the shared link gave back %q (%d bytes), want the %d bytes shared as models/geometric.dp", name, len(back), len(bad))
 	}
 
+	// A chain of thousands of states in a line: its components are found
+	// without recursion, which the browser's fixed stack would not hold.
+	line := "module walk\n  input x : [0..6000];\n  [] x < 6000 -> (x' = x + 1);\nendmodule\nneighbours |x - x'| <= 1\ncheck P>=1[F x = 6000]\n"
+	if err := chromedp.Run(ctx, edit(line), chromedp.Click("#run", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = waitResult(ctx); err != nil || r.Verdict != "PASS" {
+		t.Fatalf("a line of 6001 states: verdict %q, %v\n%s", r.Verdict, err, r.Text)
+	}
+
 	// A damaged link says so, and shows an example instead.
 	var notice string
 	if err := chromedp.Run(ctx, chromedp.Navigate(url+"/#name=a.dp&src=!!!"), chromedp.WaitEnabled("#run", chromedp.ByID),

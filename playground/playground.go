@@ -106,37 +106,50 @@ func Handler() http.Handler {
 		h.Set("Vary", "Accept-Encoding")
 		if acceptsGzip(r) {
 			h.Set("Content-Encoding", "gzip")
-			h.Set("ETag", `"`+etag+`-gzip"`)
-			http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
-			return
+			etag += "-gzip"
+		} else {
+			// A client that takes no gzip gets the file inflated.
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err == nil {
+				b, err = io.ReadAll(zr)
+			}
+			if err != nil {
+				http.Error(w, "the file is damaged", http.StatusInternalServerError)
+				return
+			}
 		}
-		// A client that takes no gzip gets the file inflated.
 		h.Set("ETag", `"`+etag+`"`)
-		if match := r.Header.Get("If-None-Match"); match == `"`+etag+`"` {
+		if inm := r.Header.Get("If-None-Match"); inm != "" && matchesETag(inm, etag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			http.Error(w, "the file is damaged", http.StatusInternalServerError)
-			return
+		// ServeContent leaves out the length of an encoded body.
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		if r.Method == http.MethodGet {
+			w.Write(b)
 		}
-		if r.Method == http.MethodHead {
-			return
-		}
-		io.Copy(w, zr)
 	})
+}
+
+// matchesETag reports whether an If-None-Match header names the entity
+// tag (weakly: W/ is ignored), or is *.
+func matchesETag(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == `"`+etag+`"` {
+			return true
+		}
+	}
+	return false
 }
 
 // acceptsGzip reports whether the request accepts a gzipped body: gzip
 // (in any case) or *, with a quality above 0.
 func acceptsGzip(r *http.Request) bool {
+	gzipQ, anyQ := -1.0, -1.0 // -1: not named
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		enc, params, _ := strings.Cut(part, ";")
 		enc = strings.ToLower(strings.TrimSpace(enc))
-		if enc != "gzip" && enc != "x-gzip" && enc != "*" {
-			continue
-		}
 		q := 1.0
 		for _, p := range strings.Split(params, ";") {
 			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
@@ -145,7 +158,15 @@ func acceptsGzip(r *http.Request) bool {
 				}
 			}
 		}
-		return q > 0
+		switch enc {
+		case "gzip", "x-gzip":
+			gzipQ = max(gzipQ, q)
+		case "*":
+			anyQ = max(anyQ, q)
+		}
 	}
-	return false
+	if gzipQ >= 0 { // named: its own quality decides, whatever * says
+		return gzipQ > 0
+	}
+	return anyQ > 0
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path"
+	"strconv"
 	"testing"
 
 	"github.com/dpcheck/dpcheck/playground"
@@ -85,7 +86,7 @@ func TestHandler(t *testing.T) {
 			t.Errorf("Accept-Encoding %q: not gzipped", enc)
 		}
 	}
-	for _, enc := range []string{"gzip;q=0", "gzip; q=0.000", "deflate", ""} {
+	for _, enc := range []string{"gzip;q=0", "gzip; q=0.000", "deflate", "", "*;q=1, gzip;q=0"} {
 		if w := get(t, h, "HEAD", "/dpcheck.wasm", map[string]string{"Accept-Encoding": enc}); w.Header().Get("Content-Encoding") != "" {
 			t.Errorf("Accept-Encoding %q: gzipped", enc)
 		}
@@ -95,6 +96,18 @@ func TestHandler(t *testing.T) {
 	raw, _ := io.ReadAll(zr)
 	if w.Code != 200 || w.Header().Get("Content-Encoding") != "" || !bytes.Equal(w.Body.Bytes(), raw) || !bytes.HasPrefix(raw, []byte("\x00asm")) {
 		t.Errorf("the module, inflated: %d %v (%d bytes)", w.Code, w.Header(), w.Body.Len())
+	}
+	for _, enc := range []string{"gzip", ""} {
+		w := get(t, h, "GET", "/dpcheck.wasm", map[string]string{"Accept-Encoding": enc})
+		if w.Header().Get("Content-Length") != strconv.Itoa(w.Body.Len()) {
+			t.Errorf("Accept-Encoding %q: Content-Length %q for %d bytes", enc, w.Header().Get("Content-Length"), w.Body.Len())
+		}
+		tag := w.Header().Get("ETag")
+		for _, inm := range []string{tag, "W/" + tag, `"x", ` + tag} {
+			if w := get(t, h, "GET", "/dpcheck.wasm", map[string]string{"Accept-Encoding": enc, "If-None-Match": inm}); w.Code != http.StatusNotModified {
+				t.Errorf("Accept-Encoding %q, If-None-Match %s: %d, want 304", enc, inm, w.Code)
+			}
+		}
 	}
 	w = get(t, h, "GET", "/", nil)
 	if w.Code != 200 || !bytes.Contains(w.Body.Bytes(), []byte("<title>dpcheck playground</title>")) || w.Header().Get("Content-Security-Policy") == "" {

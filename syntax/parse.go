@@ -9,8 +9,9 @@ import (
 const (
 	// MaxNesting bounds how deeply expressions nest (Nest): deeper input
 	// is refused before the parser recurses further, so no input can
-	// exhaust the stack.
-	MaxNesting = 1000
+	// exhaust the stack. It is 1000, or 200 in a WebAssembly build for a
+	// browser (maxNesting), whose stack is the browser's and fixed.
+	MaxNesting = maxNesting
 	// MaxNodes bounds the nodes a parser counts (Parser.Nodes), so that
 	// the memory a file takes is bounded whatever its size.
 	MaxNodes = 1 << 23

@@ -7,24 +7,18 @@ import (
 	"sync/atomic"
 
 	"github.com/dpcheck/dpcheck/chain"
-	"gonum.org/v1/gonum/graph/topo"
 )
 
-// components returns the strongly connected components of c (gonum's
-// Tarjan), each sorted by state, in reverse topological order: a component
-// comes after every component it can reach.
+// components returns the strongly connected components of c (Tarjan's,
+// without recursion: chain.Components), each sorted by state, in reverse
+// topological order: a component comes after every component it can
+// reach.
 func components(c *chain.Chain) [][]int {
-	sccs := topo.TarjanSCC(c.Graph())
-	out := make([][]int, len(sccs))
-	for i, scc := range sccs {
-		ids := make([]int, len(scc))
-		for j, n := range scc {
-			ids[j] = int(n.ID())
-		}
-		slices.Sort(ids)
-		out[i] = ids
+	sccs := c.Components()
+	for _, scc := range sccs {
+		slices.Sort(scc)
 	}
-	return out
+	return sccs
 }
 
 // solveBlocks is the exact solver shared by absorption probabilities and

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/gonum/graph/topo"
-
 	"github.com/dpcheck/dpcheck/chain"
 )
 
@@ -219,11 +217,7 @@ func (g *graphSplit) exists(ctx context.Context, f *Formula) ([]bool, error) {
 		return nil, err
 	}
 	live := make([]bool, np)
-	for _, scc := range topo.TarjanSCC(sub.Graph()) {
-		ids := make([]int, len(scc))
-		for j, x := range scc {
-			ids[j] = int(x.ID())
-		}
+	for _, ids := range sub.Components() {
 		if !in[ids[0]] || len(ids) == 1 && !slices.Contains(sub[ids[0]], ids[0]) {
 			continue // outside the region, or a single node without a loop
 		}

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
+	"strings"
 	"testing/fstest"
 	"time"
 
@@ -180,7 +182,7 @@ func (resp *Response) pictures(ctx context.Context, e report.Entry) {
 		return
 	}
 	if dot, err := picture.ChainDOT(r); err != nil {
-		resp.ChainNote = fmt.Sprintf("No chain: %v.", err)
+		resp.ChainNote = fmt.Sprintf("No chain: %v.", strings.TrimPrefix(err.Error(), r.File+": "))
 	} else {
 		resp.Chain, resp.Summarized = string(dot), picture.Summarized(r.Prepared.Chain)
 	}
@@ -189,8 +191,8 @@ func (resp *Response) pictures(ctx context.Context, e report.Entry) {
 		return
 	}
 	if work := 2 * r.Size.Pairs * r.Size.Outputs; work > MaxProfileWork {
-		resp.ProfileNote = fmt.Sprintf("No profile: %d ordered pairs × %d outputs is more than the %d a profile is drawn for here; the command line draws it.",
-			2*r.Size.Pairs, r.Size.Outputs, MaxProfileWork)
+		resp.ProfileNote = fmt.Sprintf("No profile: %s ordered pairs × %s outputs is more than the %s a profile is drawn for here; the command line draws it.",
+			thousands(2*r.Size.Pairs), thousands(r.Size.Outputs), thousands(MaxProfileWork))
 		return
 	}
 	if show := verify.ProgressReporter(ctx); show != nil {
@@ -200,9 +202,21 @@ func (resp *Response) pictures(ctx context.Context, e report.Entry) {
 		})
 	}
 	svg, err := picture.ProfileSVG(ctx, r)
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		resp.ProfileNote = "No profile: the check was stopped before it was drawn."
+	case err != nil:
 		resp.ProfileNote = fmt.Sprintf("No profile: %v.", err)
-		return
+	default:
+		resp.Profile = string(svg)
 	}
-	resp.Profile = string(svg)
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

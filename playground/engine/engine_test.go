@@ -110,7 +110,7 @@ func TestCheckMarksOtherFiles(t *testing.T) {
 // A profile too large to draw in a page says so instead.
 func TestCheckProfileTooLarge(t *testing.T) {
 	resp := check(t, engine.Request{Source: "model truncated_geometric(alpha = 1/2, n = 1000)\ncheck dp(eps = ln(2))\n", Pictures: true})
-	if resp.Profile != "" || !strings.Contains(resp.ProfileNote, "2000 ordered pairs × 1001 outputs is more than the 2000000") || resp.Chain == "" {
+	if resp.Profile != "" || !strings.Contains(resp.ProfileNote, "2,000 ordered pairs × 1,001 outputs is more than the 2,000,000") || resp.Chain == "" {
 		t.Errorf("profile %d bytes, note %q, chain %d bytes", len(resp.Profile), resp.ProfileNote, len(resp.Chain))
 	}
 }

@@ -4,7 +4,10 @@
 
 const $ = (id) => document.getElementById(id);
 const MAX_SHARED = 1 << 20; // bytes a shared link may carry, inflated
-const PLAIN_CHARS = 200000; // a larger file is edited without highlighting
+const PLAIN_CHARS = 50000; // a larger file is edited without highlighting
+const MAX_EDITOR_MARKS = 100; // errors marked in the editor (all are listed)
+const MAX_REPORT_LINES = 20000; // lines of the report shown (the JSON report has all)
+const MAX_LISTED_MARKS = 200; // errors listed above the report
 const STOP_WAIT = 2000; // ms Stop waits for a check to stop itself before ending the worker
 
 const page = {
@@ -49,7 +52,7 @@ function errorRanges(src) {
   const starts = [0];
   for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
   const ranges = [];
-  for (const mk of page.marks) {
+  for (const mk of page.marks.slice(0, MAX_EDITOR_MARKS)) {
     if (mk.line > starts.length) continue;
     const from = starts[mk.line - 1];
     const to = mk.line < starts.length ? starts[mk.line] - 1 : src.length;
@@ -114,7 +117,7 @@ function renderNow() {
   }
   const lines = highlighted(src);
   const byLine = new Map();
-  for (const mk of page.marks) if (!byLine.has(mk.line)) byLine.set(mk.line, mk);
+  for (const mk of page.marks.slice(0, MAX_EDITOR_MARKS)) if (!byLine.has(mk.line)) byLine.set(mk.line, mk);
   $('highlight').innerHTML = lines.map((h, i) => {
     const mk = byLine.get(i + 1);
     return mk ? '<span class="errline" title="' + escapeHTML(mk.msg) + '">' + (h || ' ') + '</span>' : h;
@@ -153,8 +156,11 @@ function edited(shared) {
     $('sharebox').hidden = true;
     if (location.hash) history.replaceState(null, '', location.href.split('#')[0]);
   }
-  $('report').classList.toggle('stale', page.ranSource !== null && page.ranSource !== $('source').value);
+  const stale = page.ranSource !== null && page.ranSource !== $('source').value;
+  for (const id of ['report', 'chain', 'profile']) $(id).classList.toggle('stale', stale);
+  if (!stale && page.ranSource !== null) page.marks = (page.allMarks || []).filter((mk) => mk.file === page.name);
   renderMarkList();
+  if (!stale) render();
 }
 
 // goTo puts the caret at line:column (column in code points).
@@ -194,7 +200,10 @@ function restartWorker() {
 // workerFailed ends the check under way when dpcheck itself stopped in
 // the browser (out of memory, say), and starts it afresh.
 function workerFailed(msg) {
-  const text = 'dpcheck stopped in the browser: ' + msg + '. A check larger than a browser tab can hold runs on the command line: dpcheck FILE.';
+  const why = /call stack/i.test(msg)
+    ? 'it needed a deeper stack than the browser gives (' + msg + ')'
+    : msg;
+  const text = 'dpcheck stopped in the browser: ' + why + '. The command line checks it: dpcheck FILE.';
   if (page.running) finish({ status: 'internal', text: text + '\n' });
   setStatus(text);
   // A worker that fails before it is ready would fail again: start it
@@ -271,6 +280,9 @@ function run() {
   $('report').classList.remove('stale');
   $('marks').replaceChildren();
   $('text').replaceChildren(line('Checking ' + page.name + '…'));
+  for (const id of ['report', 'chain', 'profile']) $(id).classList.remove('stale');
+  showPicture('chain', '', '', 'Checking…');
+  showPicture('profile', '', '', 'Checking…');
   document.body.dataset.state = 'running';
   page.worker.postMessage({
     type: 'check', id, stop: page.running.stop,
@@ -313,14 +325,16 @@ function finish(r) {
   // Marks go in the editor only while it holds the text that was checked.
   const same = page.ranSource === $('source').value;
   page.marks = same ? page.allMarks.filter((mk) => mk.file === page.name) : [];
-  $('report').classList.toggle('stale', !same);
+  for (const id of ['report', 'chain', 'profile']) $(id).classList.toggle('stale', !same);
   renderNow();
   renderMarkList();
   renderReport(r.text || '');
   $('report').dataset.json = r.json || '';
   page.lastChain = r.chain || '';
   page.chainCaption = r.summarized ? 'The chain is too large to draw whole: this is a summary (the pair, the worst event and counts of the rest).' : '';
-  const notDrawn = $('pictures').checked ? 'No picture.' : 'Tick "pictures" and run again to draw it.';
+  const notDrawn = !$('pictures').checked ? 'Tick "pictures" and run again to draw it.'
+    : r.status === 'invalid' ? 'No picture: the file has errors.'
+      : r.status === 'aborted' ? 'No picture: the check was stopped.' : 'No picture.';
   if (r.chain) showPicture('chain', '', '', 'Drawing the chain…');
   else showPicture('chain', '', '', r.chain_note || notDrawn);
   showPicture('profile', r.profile, '', r.profile_note || (r.profile ? '' : notDrawn));
@@ -333,9 +347,10 @@ function finish(r) {
 // the editor's file take the cursor there; those in other files (a PRISM
 // model) name their file.
 function renderMarkList() {
-  const marks = page.allMarks || [];
+  const all = page.allMarks || [];
+  const marks = all.slice(0, MAX_LISTED_MARKS);
   const same = page.ranSource === $('source').value;
-  $('marks').replaceChildren(...marks.map((mk) => {
+  const items = marks.map((mk) => {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
@@ -345,7 +360,14 @@ function renderMarkList() {
     else b.disabled = true;
     li.append(b);
     return li;
-  }));
+  });
+  if (all.length > marks.length) {
+    const li = document.createElement('li');
+    li.className = 'note';
+    li.textContent = '… and ' + (all.length - marks.length) + ' more errors, in the report below.';
+    items.push(li);
+  }
+  $('marks').replaceChildren(...items);
 }
 
 // line makes one line of the report, its indentation kept when it wraps.
@@ -368,7 +390,15 @@ function line(text) {
 }
 
 function renderReport(text) {
-  $('text').replaceChildren(...text.replace(/\n$/, '').split('\n').map(line));
+  const lines = text.replace(/\n$/, '').split('\n');
+  const frag = document.createDocumentFragment();
+  for (const l of lines.slice(0, MAX_REPORT_LINES)) frag.append(line(l));
+  if (lines.length > MAX_REPORT_LINES) {
+    const more = line('… ' + (lines.length - MAX_REPORT_LINES) + ' more lines: the command line prints them all (dpcheck FILE).');
+    more.className = 'note';
+    frag.append(more);
+  }
+  $('text').replaceChildren(frag);
 }
 
 function showPicture(tab, svg, dot, caption) {
@@ -462,10 +492,12 @@ async function fromLink() {
   if (name.length > 200 || !SHARED_NAME.test(name)) name = 'playground.dp';
   try {
     setSource(name, await inflate(src), true);
+    $('sharebox').hidden = true;
     setNotice('');
     return true;
   } catch (err) {
-    setNotice('The shared link could not be opened: ' + err.message + '. Ask for the link again; the example below is shown instead.');
+    setNotice('The shared link could not be opened: ' + err.message + '. Ask for the link again' +
+      ($('source').value ? '; the file shown is not the shared one.' : '.'));
     return false;
   }
 }
