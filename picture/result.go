@@ -238,7 +238,6 @@ func ProfileSVG(ctx context.Context, r *outcome.Result) ([]byte, error) {
 
 // Undrawable says why nothing of a result can be drawn — it was not
 // checked, its model is an MDP or has a parameter — or returns "".
-// NoProfile says why its profile in particular cannot be drawn, or "".
 func Undrawable(r *outcome.Result) string {
 	switch {
 	case r == nil || r.Prepared == nil:
