@@ -54,6 +54,17 @@ const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 // its content.
 func Handler() http.Handler {
 	files := Files()
+	// Every file's entity tag, computed once: the module is megabytes.
+	tags := map[string]string{}
+	fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, err := fs.ReadFile(files, p); err == nil {
+				sum := sha256.Sum256(b)
+				tags[p] = hex.EncodeToString(sum[:16])
+			}
+		}
+		return nil
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -65,10 +76,10 @@ func Handler() http.Handler {
 			name = "index.html"
 		}
 		// A large file is kept gzipped (name.gz) and served as name.
-		gz := false
+		gz, stored := false, name
 		b, err := fs.ReadFile(files, name+".gz")
 		if err == nil {
-			gz = true
+			gz, stored = true, name+".gz"
 		} else if strings.HasSuffix(name, ".gz") {
 			err = fs.ErrNotExist
 		} else {
@@ -96,8 +107,7 @@ func Handler() http.Handler {
 			ctype = "application/octet-stream"
 		}
 		h.Set("Content-Type", ctype)
-		sum := sha256.Sum256(b)
-		etag := hex.EncodeToString(sum[:16])
+		etag := tags[stored]
 		if !gz {
 			h.Set("ETag", `"`+etag+`"`)
 			http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
