@@ -11,7 +11,7 @@ import (
 // (n+1)² probabilities of degree ≤ n+1), distributions, dp(−ln α, 0) and
 // dp(ln 3, 0) for every α in (0, 1), and the tight ε.
 func BenchmarkGeometric(b *testing.B) {
-	for _, n := range []int{20, 50, 100} {
+	for _, n := range []int{20, 50, 100, 200, 500} {
 		b.Run(fmt.Sprintf("n=%d/build", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := TruncatedGeometric(ctx, poly.Limits{}, n); err != nil {

@@ -171,54 +171,63 @@ func outside(ctx context.Context, lim poly.Limits, f poly.RatFunc, rel poly.Rel,
 // interval), it is the largest of these sums at every point of the
 // interval, cut points included.
 //
-// The cuts are the roots of the polynomial Ns·Dt·Dc − Nc·Nt·Ds (g_o over
-// denominators of constant sign), with its factor α^k taken out, so that
-// outputs whose g_o differ by a power of α (the geometric mechanism's)
-// share one root isolation, cached in roots across calls.
-func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *rootCache, vals map[string]*big.Rat) ([]poly.RatFunc, error) {
+// g_o is written α^k·P/D: P the numerator Ns·Dt·Dc − Nc·Nt·Ds (or
+// Ns·Dc − Nc·Nt when Ds = Dt, the common case) without its factor α^k, D
+// the product of the denominators it was brought over (each of constant
+// sign on the interval). The cuts are P's roots (and 0), and E at a gap's
+// rational point q is read from the signs of q^k, P(q) and D's factors at
+// q: no probability is evaluated. Outputs whose g_o differ by a power of α
+// (the geometric mechanism's) share one P, whose roots and signs are
+// cached in sc across calls.
+func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, sc *signCache) ([]poly.RatFunc, error) {
 	ds, dt := a.dist[s], a.dist[t]
 	outs := slices.Clone(ds.Out)
 	outs = append(outs, dt.Out...)
 	slices.Sort(outs)
 	outs = slices.Compact(outs)
+	// g_o = α^k·lead·P/D with P monic (numbered p in sc) and D the product
+	// of the denominators numbered dens.
+	type part struct {
+		o, lead, p, k int
+		dens          []int
+	}
+	parts := make([]part, 0, len(outs))
 	var cut []poly.Algebraic
 	in := a.c.Interval
 	zero := new(big.Rat)
+	cden := sc.den(c.Den())
 	for _, o := range outs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		ps, pt := ds.Prob(o), dt.Prob(o)
-		// Up to the factor Ds·Dt·Dc, of constant sign: Ns·Dt·Dc − Nc·Nt·Ds,
-		// or Ns·Dc − Nc·Nt when Ds = Dt (the common case).
 		var p poly.Poly
-		if ps.Den().Equal(pt.Den()) || ps.Num().IsZero() || pt.Num().IsZero() {
-			p = ps.Num().Mul(c.Den()).Sub(c.Num().Mul(pt.Num()))
-		} else {
+		var dens []int
+		switch {
+		case ps.Num().IsZero(): // g_o = −Nc·Nt/(Dc·Dt)
+			p, dens = c.Num().Mul(pt.Num()).Neg(), []int{cden, sc.den(pt.Den())}
+		case pt.Num().IsZero() || ps.Den().Equal(pt.Den()): // over Dc·Ds
+			p, dens = ps.Num().Mul(c.Den()).Sub(c.Num().Mul(pt.Num())), []int{cden, sc.den(ps.Den())}
+		default: // over Dc·Ds·Dt
 			p = ps.Num().Mul(pt.Den()).Mul(c.Den()).Sub(c.Num().Mul(pt.Num()).Mul(ps.Den()))
+			dens = []int{cden, sc.den(ps.Den()), sc.den(pt.Den())}
 		}
-		if p.IsZero() {
+		if p.IsZero() { // g_o = 0: never in E
 			continue
 		}
-		if k := trailing(p); k > 0 {
+		k := trailing(p)
+		if k > 0 {
 			p = shift(p, k)
 			if in.Contains(zero) {
 				cut = append(cut, poly.Rational(zero))
 			}
 		}
-		id, fresh := roots.polys.add(poly.FromPoly(p.Monic()))
-		if fresh {
-			var rs []poly.Algebraic
-			if p.Degree() > 0 {
-				var err error
-				if rs, err = a.c.Limits.Roots(ctx, p, in); err != nil {
-					return nil, err
-				}
-			}
-			roots.roots = append(roots.roots, rs)
+		id, rs, err := sc.roots(ctx, a.c.Limits, p, in)
+		if err != nil {
+			return nil, err
 		}
-		rs := roots.roots[id]
 		cut = append(cut, rs...)
+		parts = append(parts, part{o: o, lead: p.Lead().Sign(), p: id, k: k, dens: dens})
 	}
 	_, qs, err := a.gapPoints(ctx, cut)
 	if err != nil {
@@ -227,27 +236,20 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 	seen := map[string]bool{}
 	var sums []poly.RatFunc
 	for _, q := range qs {
-		cq, err := c.Eval(q)
-		if err != nil {
-			return nil, err
-		}
+		qi := sc.point(q)
 		var key []byte
 		var es, et []poly.RatFunc
-		qk := q.RatString()
-		for _, o := range outs {
-			ps, pt := ds.Prob(o), dt.Prob(o)
-			x, err := a.eval(s, o, q, qk, vals)
-			if err != nil {
-				return nil, err
+		for _, pa := range parts {
+			sg := pa.lead * sc.polySign(pa.p, qi)
+			if pa.k > 0 {
+				sg *= powSign(q.Sign(), pa.k)
 			}
-			y, err := a.eval(t, o, q, qk, vals)
-			if err != nil {
-				return nil, err
+			for _, d := range pa.dens {
+				sg *= sc.denSign(d, qi)
 			}
-			y = new(big.Rat).Set(y)
-			if x.Cmp(y.Mul(y, cq)) > 0 {
-				key = fmt.Appendf(key, "%d,", o)
-				es, et = append(es, ps), append(et, pt)
+			if sg > 0 {
+				key = fmt.Appendf(key, "%d,", pa.o)
+				es, et = append(es, ds.Prob(pa.o)), append(et, dt.Prob(pa.o))
 			}
 		}
 		if seen[string(key)] {
@@ -263,17 +265,24 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, roots *ro
 	return sums, nil
 }
 
+// powSign returns the sign of x^k for x of sign s and k ≥ 1.
+func powSign(s, k int) int {
+	if k%2 == 0 {
+		return s * s
+	}
+	return s
+}
+
 // gapSums calls f with the hockey-stick candidates at e^ε = c of every
-// ordered pair in turn (see gaps; a root isolation and a value are
-// computed once for all the pairs).
+// ordered pair in turn (see gaps; a root isolation and a sign are computed
+// once for all the pairs).
 func (a *Analysis) gapSums(ctx context.Context, c poly.RatFunc, f func(sum poly.RatFunc) error) error {
-	roots := &rootCache{polys: newIndex()}
-	vals := map[string]*big.Rat{}
+	sc := newSignCache()
 	for _, p := range a.ordered() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		sums, err := a.gaps(ctx, p[0], p[1], c, roots, vals)
+		sums, err := a.gaps(ctx, p[0], p[1], c, sc)
 		if err != nil {
 			return err
 		}
@@ -286,26 +295,69 @@ func (a *Analysis) gapSums(ctx context.Context, c poly.RatFunc, f func(sum poly.
 	return nil
 }
 
-// rootCache holds the roots in the interval of the polynomials numbered by
-// polys.
-type rootCache struct {
-	polys *index
-	roots [][]poly.Algebraic
+// signCache numbers the polynomials gaps meets — the monic numerators P,
+// with their roots in the interval, and the denominators — and the
+// rational points it tests, and remembers each one's sign at each point.
+type signCache struct {
+	polys, dens *index
+	rootsOf     [][]poly.Algebraic
+	points      map[string]int
+	at          []*big.Rat
+	signs       map[[3]int]int // (0 for P or 1 for a denominator, its number, the point's) → sign
 }
 
-// eval returns Pr_s(o) at q (qk its string), remembered in vals: the
-// same points recur for every pair.
-func (a *Analysis) eval(s, o int, q *big.Rat, qk string, vals map[string]*big.Rat) (*big.Rat, error) {
-	k := fmt.Sprintf("%d,%d,%s", s, o, qk)
-	if v, ok := vals[k]; ok {
-		return v, nil
+func newSignCache() *signCache {
+	return &signCache{polys: newIndex(), dens: newIndex(), points: map[string]int{}, signs: map[[3]int]int{}}
+}
+
+// roots returns the number of the monic form of p and p's roots in the
+// interval, isolated the first time it is met.
+func (sc *signCache) roots(ctx context.Context, lim poly.Limits, p poly.Poly, in poly.Interval) (int, []poly.Algebraic, error) {
+	id, fresh := sc.polys.add(poly.FromPoly(p.Monic()))
+	if fresh {
+		var rs []poly.Algebraic
+		if p.Degree() > 0 {
+			var err error
+			if rs, err = lim.Roots(ctx, p, in); err != nil {
+				return 0, nil, err
+			}
+		}
+		sc.rootsOf = append(sc.rootsOf, rs)
 	}
-	v, err := a.dist[s].Prob(o).Eval(q)
-	if err != nil {
-		return nil, err
+	return id, sc.rootsOf[id], nil
+}
+
+// den returns the number of the denominator d.
+func (sc *signCache) den(d poly.Poly) int {
+	id, _ := sc.dens.add(poly.FromPoly(d))
+	return id
+}
+
+// point returns the number of the rational point q.
+func (sc *signCache) point(q *big.Rat) int {
+	k := q.RatString()
+	if i, ok := sc.points[k]; ok {
+		return i
 	}
-	vals[k] = v
-	return v, nil
+	sc.points[k] = len(sc.at)
+	sc.at = append(sc.at, q)
+	return len(sc.at) - 1
+}
+
+// polySign returns the sign of the monic P numbered p at the point qi.
+func (sc *signCache) polySign(p, qi int) int { return sc.sign(0, sc.polys, p, qi) }
+
+// denSign returns the sign of the denominator numbered d at the point qi.
+func (sc *signCache) denSign(d, qi int) int { return sc.sign(1, sc.dens, d, qi) }
+
+func (sc *signCache) sign(kind int, x *index, id, qi int) int {
+	k := [3]int{kind, id, qi}
+	if v, ok := sc.signs[k]; ok {
+		return v
+	}
+	v := x.items[id].Num().Eval(sc.at[qi]).Sign()
+	sc.signs[k] = v
+	return v
 }
 
 // excess returns Σ es − c·Σ et.
@@ -332,24 +384,21 @@ func sumRat(ctx context.Context, lim poly.Limits, fs []poly.RatFunc) (poly.RatFu
 		return fs[0], nil
 	}
 	dens := newIndex()
-	var nums []poly.Poly
-	var count []int
+	var nums [][]poly.Poly
 	var first []poly.RatFunc
 	for _, f := range fs {
 		k, fresh := dens.add(poly.FromPoly(f.Den()))
 		if fresh {
-			nums, count, first = append(nums, f.Num()), append(count, 1), append(first, f)
-			continue
+			nums, first = append(nums, nil), append(first, f)
 		}
-		nums[k] = nums[k].Add(f.Num())
-		count[k]++
+		nums[k] = append(nums[k], f.Num())
 	}
 	var sum poly.RatFunc
 	for i := range nums {
 		g := first[i] // canonical already when alone
-		if count[i] > 1 {
+		if len(nums[i]) > 1 {
 			var err error
-			if g, err = lim.RatFunc(ctx, nums[i], first[i].Den()); err != nil {
+			if g, err = lim.RatFunc(ctx, poly.Sum(nums[i]...), first[i].Den()); err != nil {
 				return poly.RatFunc{}, err
 			}
 		}
@@ -917,23 +966,8 @@ func ratio(ctx context.Context, lim poly.Limits, f, g poly.RatFunc) (poly.RatFun
 	return lim.RatFunc(ctx, shift(num, k), shift(den, k))
 }
 
-// trailing returns the multiplicity of the root 0 of a nonzero p.
-func trailing(p poly.Poly) int {
-	k := 0
-	for k < p.Degree() && p.Coeff(k).Sign() == 0 {
-		k++
-	}
-	return k
-}
+// trailing returns the multiplicity of the root 0 of p (0 for zero).
+func trailing(p poly.Poly) int { return max(p.LowDegree(), 0) }
 
 // shift returns p/α^k for k ≤ trailing(p).
-func shift(p poly.Poly, k int) poly.Poly {
-	if k == 0 {
-		return p
-	}
-	cs := make([]*big.Rat, 0, p.Degree()+1-k)
-	for i := k; i <= p.Degree(); i++ {
-		cs = append(cs, p.Coeff(i))
-	}
-	return poly.New(cs...)
-}
+func shift(p poly.Poly, k int) poly.Poly { return p.DivX(k) }

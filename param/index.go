@@ -20,17 +20,8 @@ func newIndex() *index { return &index{seed: maphash.MakeSeed(), m: map[uint64][
 func (x *index) hash(f poly.RatFunc) uint64 {
 	var h maphash.Hash
 	h.SetSeed(x.seed)
-	for _, p := range []poly.Poly{f.Num(), f.Den()} {
-		for i := 0; i <= p.Degree(); i++ {
-			c := p.Coeff(i)
-			h.WriteByte(byte(c.Sign() + 1))
-			h.Write(c.Num().Bytes())
-			h.WriteByte('/')
-			h.Write(c.Denom().Bytes())
-			h.WriteByte(',')
-		}
-		h.WriteByte(';')
-	}
+	f.Num().Hash(&h)
+	f.Den().Hash(&h)
 	return h.Sum64()
 }
 

@@ -16,7 +16,10 @@
 // big.Rat, and the long algorithms work on primitive integer polynomials
 // (coprime integer coefficients, a positive multiple of the rational one, so
 // with the same roots and signs), evaluating signs exactly by the
-// homogenized Horner scheme.
+// homogenized Horner scheme. A Poly holds α^k times its coefficients from
+// α^k up, so the powers of α that mechanisms' probabilities are made of
+// (α^|i−j|·(1 − α)) take a few coefficients, not |i − j| + 2; GCDs take the
+// common power of α out first.
 //
 //   - GCD is the primitive polynomial remainder sequence over Z: each
 //     pseudo-remainder is divided by its content, which keeps coefficients

@@ -2,8 +2,10 @@ package poly
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/big"
 	"strings"
 )
@@ -11,11 +13,17 @@ import (
 // Poly is a univariate polynomial in the parameter with rational
 // coefficients. It is an immutable value: no method modifies its receiver or
 // its arguments, and no method returns a coefficient the caller could use to
-// modify it. The representation is canonical (no trailing zero
-// coefficients), so two polynomials are equal exactly when Equal says so. The
-// zero value is the zero polynomial.
+// modify it. The representation is canonical, so two polynomials are equal
+// exactly when Equal says so. The zero value is the zero polynomial.
+//
+// A polynomial is stored as α^lo times the coefficients from α^lo up to the
+// degree, both ends nonzero: the powers α^k that the probabilities of
+// mechanisms are made of (α^|i−j|·(1 − α)) take two coefficients, not
+// k + 2. Coefficient values may be shared between polynomials (they are
+// never modified once a polynomial holds them).
 type Poly struct {
-	c []*big.Rat // c[i] is the coefficient of α^i; c[len-1] != 0
+	lo int        // the multiplicity of the root 0; 0 for the zero polynomial
+	c  []*big.Rat // c[i] is the coefficient of α^(lo+i); c[0] and c[len-1] != 0
 }
 
 // New returns the polynomial coeffs[0] + coeffs[1]·α + coeffs[2]·α^2 + …
@@ -28,7 +36,7 @@ func New(coeffs ...*big.Rat) Poly {
 			c[i].Set(x)
 		}
 	}
-	return mk(c)
+	return mk(0, c)
 }
 
 // FromInts returns the polynomial coeffs[0] + coeffs[1]·α + … with integer
@@ -38,7 +46,7 @@ func FromInts(coeffs ...int64) Poly {
 	for i, x := range coeffs {
 		c[i] = big.NewRat(x, 1)
 	}
-	return mk(c)
+	return mk(0, c)
 }
 
 // Const returns the constant polynomial r.
@@ -47,30 +55,79 @@ func Const(r *big.Rat) Poly { return New(r) }
 // X returns the polynomial α.
 func X() Poly { return FromInts(0, 1) }
 
-// mk trims trailing zeros; it takes ownership of c.
-func mk(c []*big.Rat) Poly {
+// mk returns α^lo·(c[0] + c[1]·α + …) with the zeros at both ends of c
+// trimmed; it takes ownership of c (nil entries count as 0).
+func mk(lo int, c []*big.Rat) Poly {
 	n := len(c)
-	for n > 0 && c[n-1].Sign() == 0 {
+	for n > 0 && (c[n-1] == nil || c[n-1].Sign() == 0) {
 		n--
 	}
-	if n == 0 {
+	k := 0
+	for k < n && (c[k] == nil || c[k].Sign() == 0) {
+		k++
+	}
+	if k == n {
 		return Poly{}
 	}
-	return Poly{c: c[:n]}
+	c = c[k:n]
+	var zero *big.Rat
+	for i, x := range c {
+		if x == nil {
+			if zero == nil {
+				zero = new(big.Rat)
+			}
+			c[i] = zero
+		}
+	}
+	return Poly{lo: lo + k, c: c}
+}
+
+// at returns the coefficient of α^i, shared (nil for 0): for reading only.
+func (p Poly) at(i int) *big.Rat {
+	if i < p.lo || i >= p.lo+len(p.c) || p.c[i-p.lo].Sign() == 0 {
+		return nil
+	}
+	return p.c[i-p.lo]
 }
 
 // Degree returns the degree of p, and −1 for the zero polynomial.
-func (p Poly) Degree() int { return len(p.c) - 1 }
+func (p Poly) Degree() int {
+	if len(p.c) == 0 {
+		return -1
+	}
+	return p.lo + len(p.c) - 1
+}
+
+// LowDegree returns the least i with a nonzero coefficient of α^i (the
+// multiplicity of the root 0), and −1 for the zero polynomial.
+func (p Poly) LowDegree() int {
+	if len(p.c) == 0 {
+		return -1
+	}
+	return p.lo
+}
+
+// DivX returns p/α^k; k must lie between 0 and LowDegree (it panics
+// otherwise: the quotient would not be a polynomial).
+func (p Poly) DivX(k int) Poly {
+	if p.IsZero() && k == 0 {
+		return p
+	}
+	if k < 0 || k > p.lo || p.IsZero() {
+		panic(fmt.Sprintf("poly: DivX(%d) of a polynomial whose lowest power is %d", k, p.LowDegree()))
+	}
+	return Poly{lo: p.lo - k, c: p.c}
+}
 
 // IsZero reports whether p is the zero polynomial.
 func (p Poly) IsZero() bool { return len(p.c) == 0 }
 
 // Coeff returns a copy of the coefficient of α^i (0 beyond the degree).
 func (p Poly) Coeff(i int) *big.Rat {
-	if i < 0 || i >= len(p.c) {
-		return new(big.Rat)
+	if x := p.at(i); x != nil {
+		return new(big.Rat).Set(x)
 	}
-	return new(big.Rat).Set(p.c[i])
+	return new(big.Rat)
 }
 
 // Lead returns a copy of the leading coefficient (0 for the zero polynomial).
@@ -78,52 +135,141 @@ func (p Poly) Lead() *big.Rat { return p.Coeff(p.Degree()) }
 
 // Equal reports whether p and q are the same polynomial.
 func (p Poly) Equal(q Poly) bool {
-	if len(p.c) != len(q.c) {
+	if p.lo != q.lo || len(p.c) != len(q.c) {
 		return false
 	}
 	for i := range p.c {
-		if p.c[i].Cmp(q.c[i]) != 0 {
+		if p.c[i] != q.c[i] && p.c[i].Cmp(q.c[i]) != 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// Add returns p + q.
-func (p Poly) Add(q Poly) Poly {
-	n := max(len(p.c), len(q.c))
-	c := make([]*big.Rat, n)
-	for i := range c {
-		c[i] = new(big.Rat)
-		if i < len(p.c) {
-			c[i].Add(c[i], p.c[i])
+// Hash writes p's canonical form to h: equal polynomials write the same
+// bytes.
+func (p Poly) Hash(h *maphash.Hash) {
+	b := make([]byte, 0, 64)
+	b = binary.AppendUvarint(b, uint64(p.lo))
+	for _, x := range p.c {
+		b = append(b, byte(x.Sign()+1))
+		for _, n := range []*big.Int{x.Num(), x.Denom()} {
+			ws := n.Bits()
+			b = binary.AppendUvarint(b, uint64(len(ws)))
+			for _, w := range ws {
+				b = binary.LittleEndian.AppendUint64(b, uint64(w))
+			}
 		}
-		if i < len(q.c) {
-			c[i].Add(c[i], q.c[i])
+		if len(b) > 4096 {
+			h.Write(b)
+			b = b[:0]
 		}
 	}
-	return mk(c)
+	b = append(b, ';')
+	h.Write(b)
+}
+
+// Add returns p + q.
+func (p Poly) Add(q Poly) Poly { return combine(p, q, false) }
+
+// Sub returns p − q.
+func (p Poly) Sub(q Poly) Poly { return combine(p, q, true) }
+
+// combine returns p + q, or p − q when neg; a coefficient only one side
+// has is shared, not copied (negated when it comes from q and neg).
+func combine(p, q Poly, neg bool) Poly {
+	if q.IsZero() {
+		return p
+	}
+	if p.IsZero() && !neg {
+		return q
+	}
+	if p.IsZero() {
+		return q.Neg()
+	}
+	lo := min(p.lo, q.lo)
+	c := make([]*big.Rat, max(p.Degree(), q.Degree())+1-lo)
+	for i := range c {
+		x, y := p.at(lo+i), q.at(lo+i)
+		switch {
+		case x != nil && y != nil && neg:
+			c[i] = new(big.Rat).Sub(x, y)
+		case x != nil && y != nil:
+			c[i] = new(big.Rat).Add(x, y)
+		case x != nil:
+			c[i] = x
+		case y != nil && neg:
+			c[i] = new(big.Rat).Neg(y)
+		default:
+			c[i] = y
+		}
+	}
+	return mk(lo, c)
+}
+
+// Sum returns the sum of ps, adding each coefficient into one accumulator
+// (for many sparse polynomials, far less work than adding them in turn).
+func Sum(ps ...Poly) Poly {
+	lo, hi := -1, -1
+	for _, p := range ps {
+		if p.IsZero() {
+			continue
+		}
+		if lo < 0 || p.lo < lo {
+			lo = p.lo
+		}
+		hi = max(hi, p.Degree())
+	}
+	if lo < 0 {
+		return Poly{}
+	}
+	c := make([]*big.Rat, hi+1-lo)
+	own := make([]bool, len(c))
+	for _, p := range ps {
+		for j, x := range p.c {
+			if x.Sign() == 0 {
+				continue
+			}
+			i := p.lo + j - lo
+			switch {
+			case c[i] == nil:
+				c[i] = x
+			case own[i]:
+				c[i].Add(c[i], x)
+			default:
+				c[i], own[i] = new(big.Rat).Add(c[i], x), true
+			}
+		}
+	}
+	return mk(lo, c)
 }
 
 // Neg returns −p.
 func (p Poly) Neg() Poly {
 	c := make([]*big.Rat, len(p.c))
 	for i, x := range p.c {
-		c[i] = new(big.Rat).Neg(x)
+		if x.Sign() != 0 {
+			c[i] = new(big.Rat).Neg(x)
+		}
 	}
-	return Poly{c: c}
+	return mk(p.lo, c)
 }
-
-// Sub returns p − q.
-func (p Poly) Sub(q Poly) Poly { return p.Add(q.Neg()) }
 
 // Scale returns r·p.
 func (p Poly) Scale(r *big.Rat) Poly {
+	if r.Sign() == 0 {
+		return Poly{}
+	}
+	if r.IsInt() && r.Num().IsInt64() && r.Num().Int64() == 1 {
+		return p
+	}
 	c := make([]*big.Rat, len(p.c))
 	for i, x := range p.c {
-		c[i] = new(big.Rat).Mul(x, r)
+		if x.Sign() != 0 {
+			c[i] = new(big.Rat).Mul(x, r)
+		}
 	}
-	return mk(c)
+	return mk(p.lo, c)
 }
 
 // Mul returns p·q.
@@ -131,20 +277,41 @@ func (p Poly) Mul(q Poly) Poly {
 	if p.IsZero() || q.IsZero() {
 		return Poly{}
 	}
-	c := make([]*big.Rat, len(p.c)+len(q.c)-1)
-	for i := range c {
-		c[i] = new(big.Rat)
+	if len(q.c) > len(p.c) {
+		p, q = q, p // the shorter one inside
 	}
+	if len(q.c) == 1 { // a monomial: a scaled shift
+		s := p.Scale(q.c[0])
+		return Poly{lo: s.lo + q.lo, c: s.c}
+	}
+	c := make([]*big.Rat, len(p.c)+len(q.c)-1)
 	t := new(big.Rat)
 	for i, x := range p.c {
 		if x.Sign() == 0 {
 			continue
 		}
 		for j, y := range q.c {
-			c[i+j].Add(c[i+j], t.Mul(x, y))
+			if y.Sign() == 0 {
+				continue
+			}
+			if c[i+j] == nil {
+				c[i+j] = new(big.Rat).Mul(x, y)
+			} else {
+				c[i+j].Add(c[i+j], t.Mul(x, y))
+			}
 		}
 	}
-	return mk(c)
+	return mk(p.lo+q.lo, c)
+}
+
+// dense returns the coefficients of α^0 … α^deg, fresh copies (for the
+// algorithms that modify them).
+func (p Poly) dense() []*big.Rat {
+	c := make([]*big.Rat, p.Degree()+1)
+	for i := range c {
+		c[i] = p.Coeff(i)
+	}
+	return c
 }
 
 // ErrDivisionByZero is returned when dividing by the zero polynomial or
@@ -157,19 +324,34 @@ func (p Poly) DivMod(d Poly) (q, r Poly, err error) {
 	if d.IsZero() {
 		return Poly{}, Poly{}, fmt.Errorf("%w: DivMod by the zero polynomial", ErrDivisionByZero)
 	}
-	rem := make([]*big.Rat, len(p.c))
-	for i, x := range p.c {
-		rem[i] = new(big.Rat).Set(x)
-	}
 	dd := d.Degree()
-	if len(rem)-1 < dd {
-		return Poly{}, mk(rem), nil
+	if p.Degree() < dd {
+		return Poly{}, p, nil
 	}
+	if len(d.c) == 1 { // a monomial c·α^k: every term of p below α^k is the remainder
+		inv := new(big.Rat).Inv(d.c[0])
+		var hi, low []*big.Rat
+		for i, x := range p.c {
+			if p.lo+i >= dd {
+				hi = append(hi, x)
+			} else {
+				low = append(low, x)
+			}
+		}
+		qlo := max(p.lo-dd, 0)
+		return mk(qlo, hi).Scale(inv), mk(p.lo, low), nil
+	}
+	if p.lo > 0 && d.lo <= p.lo {
+		// p = α^m·P, d = α^k·D with m ≥ k and D(0) ≠ 0: when D divides P,
+		// p/d = α^(m−k)·P/D, found on the short stripped parts.
+		if q, r, _ := p.DivX(p.lo).DivMod(d.DivX(d.lo)); r.IsZero() {
+			return Poly{lo: q.lo + p.lo - d.lo, c: q.c}, Poly{}, nil
+		}
+	}
+	rem := p.dense()
+	dc := d.dense()
 	quo := make([]*big.Rat, len(rem)-dd)
-	for i := range quo {
-		quo[i] = new(big.Rat)
-	}
-	inv := new(big.Rat).Inv(d.c[dd])
+	inv := new(big.Rat).Inv(dc[dd])
 	t := new(big.Rat)
 	for k := len(rem) - 1; k >= dd; k-- {
 		if rem[k].Sign() == 0 {
@@ -178,39 +360,86 @@ func (p Poly) DivMod(d Poly) (q, r Poly, err error) {
 		f := new(big.Rat).Mul(rem[k], inv)
 		quo[k-dd] = f
 		for j := 0; j <= dd; j++ {
-			rem[k-dd+j].Sub(rem[k-dd+j], t.Mul(f, d.c[j]))
+			if dc[j].Sign() != 0 {
+				rem[k-dd+j].Sub(rem[k-dd+j], t.Mul(f, dc[j]))
+			}
 		}
 	}
-	return mk(quo), mk(rem[:dd]), nil
+	return mk(0, quo), mk(0, rem[:dd]), nil
 }
 
 // Deriv returns the derivative of p.
 func (p Poly) Deriv() Poly {
-	if len(p.c) <= 1 {
+	if p.Degree() <= 0 {
 		return Poly{}
 	}
-	c := make([]*big.Rat, len(p.c)-1)
+	start := max(p.lo, 1)
+	c := make([]*big.Rat, p.Degree()+1-start)
 	for i := range c {
-		c[i] = new(big.Rat).Mul(p.c[i+1], big.NewRat(int64(i+1), 1))
+		if x := p.at(start + i); x != nil {
+			c[i] = new(big.Rat).Mul(x, big.NewRat(int64(start+i), 1))
+		}
 	}
-	return mk(c)
+	return mk(start-1, c)
 }
 
-// Eval returns p(r), exactly (Horner's scheme).
+// Eval returns p(r), exactly. The coefficients are brought to a common
+// denominator L and the homogenized Horner scheme runs over the integers,
+// Σ L·c_i n^i d^(m−i) for r = n/d, so that the only division is the last.
 func (p Poly) Eval(r *big.Rat) *big.Rat {
-	acc := new(big.Rat)
-	for i := len(p.c) - 1; i >= 0; i-- {
-		acc.Mul(acc, r)
-		acc.Add(acc, p.c[i])
+	if p.IsZero() {
+		return new(big.Rat)
 	}
-	return acc
+	if r.Sign() == 0 {
+		if p.lo > 0 {
+			return new(big.Rat)
+		}
+		return new(big.Rat).Set(p.c[0])
+	}
+	l := big.NewInt(1)
+	g := new(big.Int)
+	for _, x := range p.c {
+		if x.Sign() != 0 && !x.IsInt() {
+			g.GCD(nil, nil, l, x.Denom())
+			l.Mul(l, g.Quo(x.Denom(), g))
+		}
+	}
+	n, d := r.Num(), r.Denom()
+	one := d.IsInt64() && d.Int64() == 1
+	acc := new(big.Int)
+	dp := big.NewInt(1) // d^(m−i)
+	t := new(big.Int)
+	for i := len(p.c) - 1; i >= 0; i-- {
+		if i < len(p.c)-1 {
+			acc.Mul(acc, n)
+			if !one {
+				dp.Mul(dp, d)
+			}
+		}
+		if x := p.c[i]; x.Sign() != 0 {
+			t.Quo(l, x.Denom()) // L·c_i = c_i's numerator · (L / c_i's denominator)
+			t.Mul(t, x.Num())
+			acc.Add(acc, t.Mul(t, dp))
+		}
+	}
+	if p.lo > 0 { // times r^lo = n^lo / d^lo
+		k := big.NewInt(int64(p.lo))
+		acc.Mul(acc, t.Exp(n, k, nil))
+		if !one {
+			dp.Mul(dp, t.Exp(d, k, nil))
+		}
+	}
+	return new(big.Rat).SetFrac(acc, dp.Mul(dp, l))
 }
 
 // Compose returns p(q), the polynomial p with q substituted for α.
 func (p Poly) Compose(q Poly) Poly {
 	var acc Poly
-	for i := len(p.c) - 1; i >= 0; i-- {
-		acc = acc.Mul(q).Add(Const(p.c[i]))
+	for i := p.Degree(); i >= 0; i-- {
+		acc = acc.Mul(q)
+		if x := p.at(i); x != nil {
+			acc = acc.Add(Const(x))
+		}
 	}
 	return acc
 }
@@ -240,7 +469,7 @@ func (p Poly) Primitive() Poly {
 	if p.IsZero() {
 		return p
 	}
-	return fromZ(toZ(p))
+	return p.Scale(new(big.Rat).Inv(p.Content()))
 }
 
 // Monic returns p divided by its leading coefficient (zero stays zero).
@@ -276,13 +505,13 @@ func (p Poly) format(v string, ascending bool) string {
 	}
 	var b strings.Builder
 	first := true
-	for k := range p.c {
-		i := len(p.c) - 1 - k
+	for k := 0; k <= p.Degree(); k++ {
+		i := p.Degree() - k
 		if ascending {
 			i = k
 		}
-		x := p.c[i]
-		if x.Sign() == 0 {
+		x := p.at(i)
+		if x == nil {
 			continue
 		}
 		a := new(big.Rat).Abs(x)
@@ -412,11 +641,20 @@ func (l Limits) GCD(ctx context.Context, p, q Poly) (Poly, error) {
 			return Poly{}, err
 		}
 	}
-	g, err := l.gcdZ(ctx, op, toZ(p), toZ(q))
+	switch {
+	case p.IsZero():
+		return q.Monic(), nil
+	case q.IsZero():
+		return p.Monic(), nil
+	}
+	// gcd(α^a·P, α^b·Q) = α^min(a,b)·gcd(P, Q), as α divides neither P nor Q.
+	k := min(p.lo, q.lo)
+	g, err := l.gcdZ(ctx, op, toZ(p.DivX(p.lo)), toZ(q.DivX(q.lo)))
 	if err != nil {
 		return Poly{}, err
 	}
-	return fromZ(g).Monic(), nil
+	m := fromZ(g).Monic()
+	return Poly{lo: m.lo + k, c: m.c}, nil
 }
 
 // SquareFree returns the square-free part of p: p divided by gcd(p, p′),
@@ -458,11 +696,14 @@ func toZ(p Poly) zpoly {
 		return nil
 	}
 	c := p.Content()
-	a := make(zpoly, len(p.c))
+	a := make(zpoly, p.Degree()+1)
+	for i := range p.lo {
+		a[i] = new(big.Int)
+	}
 	t := new(big.Rat)
 	for i, x := range p.c {
 		t.Quo(x, c)
-		a[i] = new(big.Int).Set(t.Num()) // t is an integer
+		a[p.lo+i] = new(big.Int).Set(t.Num()) // t is an integer
 	}
 	return a
 }
@@ -472,7 +713,7 @@ func fromZ(a zpoly) Poly {
 	for i, x := range a {
 		c[i] = new(big.Rat).SetInt(x)
 	}
-	return mk(c)
+	return mk(0, c)
 }
 
 // primZ divides a by the gcd of its coefficients (a positive number), in

@@ -23,7 +23,7 @@ func (f RatFunc) Num() Poly { return f.num }
 
 // Den returns the denominator Q of the canonical form (monic).
 func (f RatFunc) Den() Poly {
-	if f.den.IsZero() {
+	if f.den.IsZero() { // 1, held as the zero value
 		return FromInts(1)
 	}
 	return f.den
@@ -42,6 +42,19 @@ func (l Limits) RatFunc(ctx context.Context, num, den Poly) (RatFunc, error) {
 		if err := l.Check("RatFunc", x); err != nil {
 			return RatFunc{}, err
 		}
+	}
+	// The common power of α first; then, when what is left of one side is
+	// a constant multiple of the other's (c·α^k, or the same polynomial
+	// times powers of α), the quotient is read off without a GCD.
+	k := min(num.lo, den.lo)
+	num, den = num.DivX(k), den.DivX(k)
+	if len(den.c) == 1 {
+		inv := new(big.Rat).Inv(den.c[0])
+		return RatFunc{num: num.Scale(inv), den: Poly{lo: den.lo, c: []*big.Rat{big.NewRat(1, 1)}}}, nil
+	}
+	if lambda, ok := proportional(num.c, den.c); ok {
+		one := []*big.Rat{big.NewRat(1, 1)}
+		return RatFunc{num: Poly{lo: num.lo, c: []*big.Rat{lambda}}, den: Poly{lo: den.lo, c: one}}, nil
 	}
 	g, err := l.GCD(ctx, num, den)
 	if err != nil {
@@ -89,7 +102,9 @@ func (f RatFunc) Eval(r *big.Rat) (*big.Rat, error) {
 }
 
 // Equal reports whether f and g are the same rational function.
-func (f RatFunc) Equal(g RatFunc) bool { return f.Num().Equal(g.Num()) && f.Den().Equal(g.Den()) }
+func (f RatFunc) Equal(g RatFunc) bool {
+	return f.num.Equal(g.num) && (f.den.IsZero() && g.den.IsZero() || f.Den().Equal(g.Den()))
+}
 
 // IsConst reports whether f is a constant function.
 func (f RatFunc) IsConst() bool { return f.Num().Degree() <= 0 && f.Den().Degree() == 0 }
@@ -153,4 +168,20 @@ func (p Poly) terms() int {
 		}
 	}
 	return n
+}
+
+// proportional returns λ with a = λ·b coefficient by coefficient, and
+// whether there is one (a and b nonzero).
+func proportional(a, b []*big.Rat) (*big.Rat, bool) {
+	if len(a) != len(b) {
+		return nil, false
+	}
+	lambda := new(big.Rat).Quo(a[0], b[0])
+	t := new(big.Rat)
+	for i := 1; i < len(a); i++ {
+		if t.Mul(lambda, b[i]).Cmp(a[i]) != 0 {
+			return nil, false
+		}
+	}
+	return lambda, true
 }

@@ -89,9 +89,10 @@ func init() {
 		{name: "time: the privacy profile of the 999/1000-geometric mechanism over {0..2000}, --timeout 5s",
 			files: map[string]string{"m.dp": "model truncated_geometric(alpha = 999/1000, n = 2000)\nquery profile\n"},
 			args:  []string{"--timeout", "5s", "m.dp"}, exit: 3, want: stopped},
-		{name: "time: the geometric mechanism over {0..500} for every alpha, --timeout 5s",
-			files: map[string]string{"m.dp": "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 500)\ncheck dp(eps = ln(3)) for alpha expect violated\n"},
-			args:  []string{"--timeout", "5s", "m.dp"}, exit: 3, want: stopped},
+		{name: "time: the geometric mechanism over {0..500} for every alpha, five statements, --timeout 1s",
+			files: map[string]string{"m.dp": "param alpha in (0, 1)\nmodel truncated_geometric(alpha = alpha, n = 500)\ncheck dp(eps = ln(3)) for alpha expect violated\n" +
+				"query eps(delta = 0) for alpha\nquery delta(eps = ln(2)) for alpha\nquery delta(eps = ln(3)) for alpha\nquery delta(eps = ln(4)) for alpha\n"},
+			args: []string{"--timeout", "1s", "m.dp"}, exit: 3, want: []string{"stopped after 1s (--timeout)"}},
 		{name: "time: --lump on a geometric module over {0..1000} observed through a label", files: map[string]string{"m.dp": geometricLabels("1000")},
 			args: []string{"--lump", "m.dp"}, exit: 0, want: []string{"lumped 2002 → 1003 states", "1 passed"}},
 		{name: "time: work limits of 0 and NaN", files: map[string]string{"m.dp": composeSurveys}, args: []string{"--max-composition-work", "0", "--max-elimination-work", "NaN", "m.dp"}, exit: 2,
