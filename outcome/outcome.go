@@ -71,7 +71,7 @@ func New(p *property.Prepared, env *property.Env) *Result {
 		if pc := p.Param; pc != nil { // the frame's rows are not the parametric chain's
 			r.Size.Transitions = 0
 			for _, row := range pc.Rows {
-				r.Size.Transitions += len(row)
+				r.Size.Transitions += max(len(row), 1) // an absorbing state's self-loop, as chains count it
 			}
 		}
 	} else if comp := p.Composition; comp != nil {
