@@ -21,6 +21,7 @@ import (
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/outcome"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
@@ -94,6 +95,14 @@ type Config struct {
 	// cycles (param.Chain.MaxEliminationWork; zero: package param's
 	// default).
 	MaxEliminationWork float64
+	// PRISMParam, when set, reads the PRISM model's undefined double
+	// constant of that name in CheckPRISM and LoadPRISM as a parameter over
+	// PRISMParam.Interval, as PRISM's -param does: P=? [ψ] and P~p [ψ],
+	// ψ an F, U or G without time bounds, are computed for every value (a
+	// rational function of the parameter from every initial state, a
+	// region where a bound holds), and the other properties are refused on
+	// their own. At is chosen in the interval when nil.
+	PRISMParam *prism.Param
 }
 
 // readFile reads a file through the ReadFile hook.
@@ -245,7 +254,15 @@ func (c Config) LoadPRISM(ctx context.Context, modelPath, propsPath string, cons
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	prog, err := prism.Program(mf, pf, prism.Options{Consts: consts, ConstHint: c.ConstHint, Context: ctx, Limits: c.Limits})
+	opt := prism.Options{Consts: consts, ConstHint: c.ConstHint, Context: ctx, Limits: c.Limits}
+	if p := c.PRISMParam; p != nil {
+		q := *p
+		if q.At == nil {
+			q.At = poly.Simplest(q.Interval)
+		}
+		opt.Param = &q
+	}
+	prog, err := prism.Program(mf, pf, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func TestParamEquivalenceChainModel(t *testing.T) {
 	d := o.Result.Counterexample
 	got := []string{d.Input, d.Output, d.PrA.Format("alpha"), d.PrB.Format("alpha"),
 		d.Witness.RatString(), d.WitnessA.RatString(), d.WitnessB.RatString()}
-	want := []string{"x=0", "y=0", "−alpha + 1", "3/4", "1/2", "1/2", "3/4"}
+	want := []string{"x=0", "y=0", "1 − alpha", "3/4", "1/2", "1/2", "3/4"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("difference (-want +got):\n%s", diff)
 	}

@@ -120,7 +120,7 @@ func (f RatFunc) String() string { return f.Format("α") }
 // coefficient.
 func (f RatFunc) Format(v string) string {
 	if f.Den().Degree() == 0 {
-		return f.Num().Format(v)
+		return side(f.Num(), v) // 1/2 − 1/2·p, not −1/2·p + 1/2
 	}
 	n, d := f.Num(), f.Den()
 	if minuses(n.Neg())+minuses(d.Neg()) < minuses(n)+minuses(d) {

@@ -2,6 +2,7 @@ package prism_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
@@ -353,5 +354,65 @@ func TestConformanceParametricDie(t *testing.T) {
 	want := []string{external(t, "storm_parametric_die/parametric_die.pm") + ":4:14: the double constant p has no value: give it a value (p = …) when loading the model"}
 	if d := cmp.Diff(want, errorsOf(t, err)); d != "" {
 		t.Errorf("without p (-want +got):\n%s", d)
+	}
+}
+
+// TestConformanceParametricDieProperties: the die read as PRISM's -param
+// reads it (Config.PRISMParam, p over (0, 1)) with a properties file: each
+// face's P=? [F …] is the rational function EXPECTED.md gives (checked at
+// seven points, enough for degrees of at most 3), P=? [G !(d=2)] is one
+// minus face two's, P=? [!(d=3) U d=5] face five's; P>=1/6 [F d=6] fails,
+// at the simplest p where it does; and a bounded F is refused on its own
+// line.
+func TestConformanceParametricDieProperties(t *testing.T) {
+	props := "P=? [ F d=1 ]\nP=? [ F \"two\" ]\nP=? [ F d=3 ]\nP=? [ F d=4 ]\nP=? [ F d=5 ]\nP=? [ F d=6 ]\n" +
+		"P=? [ G !(d=2) ]\nP=? [ !(d=3) U d=5 ]\nP>=1/6 [ F d=6 ]\nP=? [ F<=3 d=1 ]\n"
+	path := external(t, "storm_parametric_die/parametric_die.pm")
+	pp := filepath.Join(t.TempDir(), "p.pctl")
+	if err := os.WriteFile(pp, []byte(props), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	par, err := prism.ParseParam("p=(0,1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dpcheck.Config{PRISMParam: par}.CheckPRISM(context.Background(), path, pp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size(t, res, 13, 20, 1)
+	if len(res.Statements) != 10 {
+		t.Fatalf("%d statements", len(res.Statements))
+	}
+	one := big.NewRat(1, 1)
+	want := func(k int, x *big.Rat) *big.Rat {
+		f := dieFaces(x)
+		switch k {
+		case 6:
+			return new(big.Rat).Sub(one, f[1])
+		case 7, 8:
+			return f[4+k-7]
+		}
+		return f[k]
+	}
+	for k, o := range res.Statements[:9] {
+		po, ok := o.(*property.ParamExpectedOutcome)
+		if !ok || len(po.Values) != 1 || po.Values[0].State.String() != "s0 (s=0, d=0)" {
+			t.Fatalf("line %d: %T %+v", k+1, o, o)
+		}
+		f := po.Values[0].F
+		for _, x := range []*big.Rat{big.NewRat(1, 7), big.NewRat(1, 5), big.NewRat(1, 3), big.NewRat(1, 2), big.NewRat(5, 8), big.NewRat(3, 4), big.NewRat(9, 10)} {
+			if got, err := f.Eval(x); err != nil || got.Cmp(want(k, x)) != 0 {
+				t.Errorf("line %d at p = %s: %s = %v (%v), want %s", k+1, x.RatString(), f.Format("p"), got, err, want(k, x).RatString())
+			}
+		}
+	}
+	check := res.Statements[8].(*property.ParamExpectedOutcome)
+	if check.Value() != "violated" || check.At != "2/3" || check.ValueAt.Cmp(big.NewRat(1, 21)) != 0 {
+		t.Errorf("P>=1/6 [F d=6]: %s at %s (%v)", check.Value(), check.At, check.ValueAt)
+	}
+	var refusal *property.RefusalError
+	if err := res.Statements[9].Err(); !errors.As(err, &refusal) || !strings.Contains(err.Error(), "without time bounds") {
+		t.Errorf("P=? [F<=3 d=1]: %v", err)
 	}
 }

@@ -72,13 +72,20 @@ func FuzzTranslate(f *testing.F) {
 		{"dtmc\nconst double e = log(2, 10);\nmodule m\n  s : [0..1];\n  [] s=0 -> pow(2, 0.5) : (s'=1);\nendmodule\n", "R=? [ F s=1 ]\n"},
 		{"dtmc\nmodule m\n  s : [0..3];\n  [a] s<3 -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\n  [b] s=3 -> (s'=1);\nendmodule\nrewards\n  [a] true : 1;\n  s=2 : 2;\nendrewards\n", "P=? [ G F s=1 ]\nP>=0.5 [ F (s=1 & (X s=2)) ]\nE [ (G F s=0) & (F G s!=3) ]\nA [ G (s=3 => (X s=1)) ]\nR=? [ F (s=1 & (X (s=2 U s=3))) ]\nfilter(forall, E [ F s=3 ], true)\n"},
 		{"mdp\nmodule m\n  s : [0..2];\n  [a] s<2 -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\n  [b] s<2 -> (s'=s);\nendmodule\nrewards\n  [a] true : 1;\n  s=1 : 1/2;\nendrewards\n", "Pmax=? [ F (s=1 & (X s=2)) ]\nPmin=? [ G (s=1 => (X s!=0)) ]\nRmax=? [ C ]\nRmin=? [ C ]\nRmin=? [ F (s=1 & (X s=2)) ]\nE [ G F s=1 ]\nA [ F s=2 ]\n"},
+		// An undefined double constant p is a parameter over (0, 1).
+		{"dtmc\nconst double p;\nmodule m\n  s : [0..3];\n  [] s=0 -> p : (s'=1) + 1-p : (s'=2);\n  [] s=1 -> p*p : (s'=0) + 1-p*p : (s'=3);\nendmodule\ninit s<2 endinit\n", "P=? [ F s=3 ]\nP>1/2 [ s<2 U s=3 ]\nD{?, 0} [ G s!=2 ]\nD{?, 1/4} [ F s=2 ]\nS=? [ s=3 ]\n"},
 	} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, text, props string) {
 		consts := map[string]prism.Value{}
+		var par *prism.Param
 		if m, err := prism.ParseModel("m.pm", text); err == nil {
 			for _, c := range m.Consts {
+				if c.Value == nil && c.Name.Name == "p" && c.Type == prism.ConstDouble {
+					par, _ = prism.ParseParam("p=(0,1)")
+					continue
+				}
 				if c.Value == nil {
 					consts[c.Name.Name] = prism.Value{Num: big.NewRat(2, 1)}
 					if c.Type == prism.ConstBool {
@@ -89,6 +96,7 @@ func FuzzTranslate(f *testing.F) {
 		}
 		cfg := files(map[string]string{"m.pm": text, "p.pctl": props})
 		cfg.Limits = model.Limits{MaxStates: 2000, MaxTransitions: 10000, MaxBits: 1 << 20}
+		cfg.PRISMParam = par
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		res, err := cfg.CheckPRISM(ctx, "m.pm", "p.pctl", consts)

@@ -12,9 +12,11 @@ import (
 
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/statespace"
+	"github.com/dpcheck/dpcheck/verify"
 )
 
 // The translation of a parsed model (and properties) file into what
@@ -65,6 +67,9 @@ type Param struct {
 	Name string
 	// At is a value of its interval (the model's graph is explored there).
 	At *big.Rat
+	// Interval is the parameter's values, for Program (NewModel's caller
+	// builds the parametric chain itself).
+	Interval poly.Interval
 }
 
 // Model is a translated PRISM model: a property.Model whose Build explores
@@ -181,6 +186,13 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 	if m != nil {
 		stmts = t.properties()
 	}
+	var pm property.Model
+	if m != nil {
+		pm = m
+		if opt.Param != nil {
+			pm, stmts = t.parametric(m, stmts)
+		}
+	}
 	if err := t.failure(); err != nil {
 		// The model's errors first, then the properties'.
 		sort.SliceStable(t.errs, func(i, j int) bool {
@@ -188,7 +200,61 @@ func Program(mf *ModelFile, pf *PropertiesFile, opt Options) (*property.Program,
 		})
 		return nil, err
 	}
-	return &property.Program{File: source.NewFile(pf.Name, pf.Src), Model: m, Statements: stmts}, nil
+	return &property.Program{File: source.NewFile(pf.Name, pf.Src), Model: pm, Statements: stmts}, nil
+}
+
+// parametric makes the model of Program with Options.Param the same
+// modules for every value of the parameter, and each property one for
+// every value: P=? [ψ] and P~b [ψ] with ψ a property.ParamPath, the
+// others refused on their own line.
+func (t *translator) parametric(m *Model, stmts []property.Statement) (property.Model, []property.Statement) {
+	p := t.opt.Param
+	c := t.consts[p.Name]
+	switch {
+	case c == nil || c.decl.Value != nil:
+		what := "is not a constant of " + t.mf.Name
+		if c != nil {
+			what = fmt.Sprintf("is defined at line %d of %s", c.f.Line(c.decl.Start), c.f.Name)
+		}
+		t.errs = append(t.errs, &source.Error{Pos: m.Space.Pos, Msg: fmt.Sprintf("the parameter %s %s: a parameter is an undefined constant of the model (const double %s;)", p.Name, what, p.Name)})
+		return m, nil
+	case m.IsMDP():
+		t.errs = append(t.errs, &source.Error{Pos: m.Space.Pos, Msg: fmt.Sprintf("the model is an MDP (mdp, or no model type, which PRISM reads as an MDP); with the parameter %s it must be a DTMC, declared dtmc", p.Name)})
+		return m, nil
+	}
+	info := m.Info()
+	pm := &statespace.ParamModules{Model: m.Space, Name: p.Name, Interval: p.Interval, Limits: t.opt.Limits, Describe: &info}
+	hint := fmt.Sprintf("to check this property at one value of %s, give it a value (%s = …) when loading the model", p.Name, p.Name)
+	if t.opt.ConstHint != nil {
+		hint = fmt.Sprintf("to check this property at one value of %s, %s", p.Name, t.opt.ConstHint(p.Name))
+	}
+	out := make([]property.Statement, len(stmts))
+	for i, st := range stmts {
+		h := *st.Head()
+		switch st := st.(type) {
+		case *property.Refused:
+			out[i] = st
+			continue
+		case *property.ProbQuery:
+			if st.Extreme == "" && property.ParamPath(st.Path) {
+				out[i] = property.NewParamProbQuery(h, p.Name, st.Path, "", nil)
+				continue
+			}
+		case *property.FormulaCheck:
+			if f := st.Formula; f.Op == verify.OpProb && property.ParamPath(f.Args[0]) {
+				out[i] = property.NewParamProbQuery(h, p.Name, f.Args[0], f.Cmp, f.Bound)
+				continue
+			}
+		case *property.DEpsQuery:
+			if property.ParamPath(st.Path) && st.Expect.Kind != property.ExpectValue {
+				out[i] = property.NewParamDEpsQuery(h, p.Name, st.Path, st.Delta)
+				continue
+			}
+		}
+		why := fmt.Sprintf("for every value of the parameter %s, dpcheck computes P=? [ψ], P~p [ψ] and D{?, δ}[ψ] with ψ an F, U or G without time bounds over conditions (D{ε, …} would compare with the irrational e^ε); %s", p.Name, hint)
+		out[i] = &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: h.Pos, Msg: why}}}
+	}
+	return pm, out
 }
 
 // typ is the type of an expression, as PRISM types it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dpcheck/dpcheck/exact"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/syntax"
 )
@@ -288,4 +289,39 @@ func parseRange(s string) (vs []Value, ranged bool, err error) {
 		vs = append(vs, Value{Num: x, Text: x.RatString()})
 	}
 	return vs, true, nil
+}
+
+// ParseParam reads a parameter as PRISM's -param option takes it,
+// NAME=LO:HI, the closed interval [LO, HI]; or NAME=(LO,HI) with each end
+// open, "(" or ")", or closed, "[" or "]", as a .dp file's param statement
+// writes its interval. The ends are exact numbers (0.1 is 1/10, 1/3),
+// LO < HI.
+func ParseParam(def string) (*Param, error) {
+	name, spec, ok := strings.Cut(def, "=")
+	name, spec = strings.TrimSpace(name), strings.TrimSpace(spec)
+	if !ok || !syntax.IsIdent(name) {
+		return nil, fmt.Errorf("%q is not a parameter NAME=LO:HI or NAME=(LO,HI) (such as p=0:1 or p=(0,1))", def)
+	}
+	var in poly.Interval
+	lo, hi, ok := strings.Cut(spec, ":")
+	if n := len(spec); n >= 2 && strings.ContainsRune("([", rune(spec[0])) && strings.ContainsRune(")]", rune(spec[n-1])) {
+		in.LoOpen, in.HiOpen = spec[0] == '(', spec[n-1] == ')'
+		if lo, hi, ok = strings.Cut(spec[1:n-1], ","); !ok {
+			lo, hi, ok = strings.Cut(spec[1:n-1], ":")
+		}
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s: %q is not an interval LO:HI or (LO,HI)", name, spec)
+	}
+	var err error
+	if in.Lo, err = parseNumber(strings.TrimSpace(lo)); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if in.Hi, err = parseNumber(strings.TrimSpace(hi)); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if in.Lo.Cmp(in.Hi) >= 0 {
+		return nil, fmt.Errorf("%s: the interval %s is empty or a point: its low end must be below its high end", name, in)
+	}
+	return &Param{Name: name, Interval: in}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/dpcheck/dpcheck/builder"
@@ -105,7 +106,7 @@ func (pp *Prepared) prepareParam(ctx context.Context, m ParamSource) (source.Err
 			pc = rel
 		}
 	}
-	if errs == nil {
+	if errs == nil && needsAbsorption(p.Statements) {
 		if err := pc.Absorbed(ctx); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -348,10 +349,23 @@ func region(ctx context.Context, r poly.Region, v string) (string, string, error
 // ParamEpsQuery is "query eps(delta = D) for alpha": the tight ε at δ = D
 // (a number or a rational function of the parameter, ≥ 0) for every
 // parameter value, piecewise.
+//
+// With Event set it is dpCTL's D{?, δ}[ψ] of a PRISM properties file for
+// every value of the parameter: the least ε ≥ 0 with Pr_s(ψ) ≤
+// e^ε·Pr_t(ψ) + δ for every ordered pair of neighbouring inputs, one event
+// (param.Chain.EventEpsilon), Event computing Pr(ψ) from every input.
 type ParamEpsQuery struct {
 	paramHead
 	Delta     poly.RatFunc
 	DeltaText string
+	Event     *ParamExpectedQuery
+}
+
+// NewParamDEpsQuery returns D{?, δ}[path] for every value of the
+// parameter; path must be a ParamPath.
+func NewParamDEpsQuery(h Header, name string, path *Formula, delta *big.Rat) *ParamEpsQuery {
+	d := poly.FromPoly(poly.Const(delta))
+	return &ParamEpsQuery{paramHead: paramHead{Header: h, Param: name}, Delta: d, DeltaText: delta.RatString(), Event: NewParamProbQuery(h, name, path, "", nil)}
 }
 
 // NewParamEpsQuery returns the query at δ = delta (written deltaText) for
@@ -360,11 +374,26 @@ func NewParamEpsQuery(h Header, name string, delta poly.RatFunc, deltaText strin
 	return &ParamEpsQuery{paramHead: paramHead{Header: h, Param: name}, Delta: delta, DeltaText: deltaText}
 }
 
-// Kind is "query eps".
-func (s *ParamEpsQuery) Kind() string { return "query eps" }
+func (s *ParamEpsQuery) prepare(ctx context.Context, p *Prepared) source.ErrorList {
+	if errs := s.paramHead.prepare(ctx, p); errs != nil || s.Event == nil {
+		return errs
+	}
+	return s.Event.prepare(ctx, p)
+}
+
+// Kind is "query eps" ("query D eps" for an event).
+func (s *ParamEpsQuery) Kind() string {
+	if s.Event != nil {
+		return "query D eps"
+	}
+	return "query eps"
+}
 
 // Describe says what is computed.
 func (s *ParamEpsQuery) Describe() string {
+	if s.Event != nil {
+		return fmt.Sprintf("least ε ≥ 0 with Pr_s(%s) ≤ e^ε·Pr_t(%s) + δ for every ordered pair of neighbouring inputs (dpCTL's D), for every %s in %s, piecewise", s.Event.Path.Text, s.Event.Path.Text, s.Param, s.in)
+	}
 	d := "0"
 	if !s.Delta.Num().IsZero() {
 		d = "δ"
@@ -390,6 +419,15 @@ func (o *ParamEpsOutcome) Value() string {
 // TightEpsilonAt otherwise.
 func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEpsOutcome{base: base{st: s}}
+	if s.Event != nil {
+		pc := e.paramChain(e.p.Param)
+		fs, err := s.Event.probabilities(ctx, pc)
+		if err == nil {
+			o.Result, err = pc.EventEpsilon(ctx, fs, s.Delta)
+		}
+		o.Pieces = o.piecewise(ctx, &s.paramHead, err, func() param.Piecewise { return o.Result.R }, "ln(%s)")
+		return o
+	}
 	a, err := e.paramAnalysis(ctx)
 	switch {
 	case err != nil:
@@ -483,4 +521,27 @@ func (s *ParamDeltaQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 func isInt(a poly.Algebraic) bool {
 	r := a.Rat()
 	return r != nil && r.IsInt()
+}
+
+// needsAbsorption reports whether a statement reads the distributions of
+// where runs end, so that every state reachable from an input must reach
+// an absorbing state: all but PRISM's P=? [ψ] for every value, which
+// makes its own states absorbing (ParamExpectedQuery.probabilities).
+func needsAbsorption(sts []Statement) bool {
+	for _, st := range sts {
+		switch st := st.(type) {
+		case *Refused:
+		case *ParamExpectedQuery:
+			if st.Path == nil {
+				return true
+			}
+		case *ParamEpsQuery:
+			if st.Event == nil {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/dpcheck/dpcheck/expr"
+	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -16,17 +18,62 @@ import (
 // rational function of the parameter — a mechanism's accuracy for every
 // parameter value; with a bound ("check expected(f) <= b for alpha") a
 // check that every input meets it for every value.
+//
+// With Path set instead of Expr it is PRISM's P=? [ψ] for every value of a
+// parameter (a check P~b [ψ] with a bound), as PRISM's -param computes it:
+// ψ is φ1 U φ2, F φ2 or G φ without time bounds over conditions (see
+// ParamPath), Pr(ψ) from every input a rational function of the
+// parameter.
 type ParamExpectedQuery struct {
 	paramHead
 	Expr  *expr.Expr
+	Path  *Formula
 	Cmp   string
 	Bound *big.Rat
 	value func(end, input int) (*big.Rat, error)
+	// stay and goal are the resolved φ1 and φ2 of Path; negate says that
+	// Path is !(φ1 U φ2) (a G).
+	stay, goal *verify.Formula
+	negate     bool
 }
 
 // NewParamExpectedQuery returns the query (a check when bound is set).
 func NewParamExpectedQuery(h Header, name string, f *expr.Expr, cmp string, bound *big.Rat) *ParamExpectedQuery {
 	return &ParamExpectedQuery{paramHead: paramHead{Header: h, Param: name}, Expr: f, Cmp: cmp, Bound: bound}
+}
+
+// NewParamProbQuery returns PRISM's P=? [path] for every value of the
+// parameter (P~b [path], a check, when bound is set); path must be a
+// ParamPath.
+func NewParamProbQuery(h Header, name string, path *Formula, cmp string, bound *big.Rat) *ParamExpectedQuery {
+	return &ParamExpectedQuery{paramHead: paramHead{Header: h, Param: name}, Path: path, Cmp: cmp, Bound: bound}
+}
+
+// ParamPath reports whether Pr(path) is computed for every value of a
+// parameter: φ1 U φ2 (F φ2 is true U φ2) without time bounds, or its
+// negation (G φ is !(true U !φ)), φ1 and φ2 conditions on the state
+// (labels, comparisons, !, &, |).
+func ParamPath(path *Formula) bool {
+	if path.Op == verify.OpNot {
+		path = path.Args[0]
+	}
+	return path.Op == verify.OpUntil && path.K < 0 && path.Lo == 0 && condition(path.Args[0]) && condition(path.Args[1])
+}
+
+// condition reports whether f is decided by the state alone.
+func condition(f *Formula) bool {
+	switch f.Op {
+	case verify.OpTrue, verify.OpFalse, verify.OpLabel, verify.OpAtom:
+		return true
+	case verify.OpNot, verify.OpAnd, verify.OpOr:
+		for _, a := range f.Args {
+			if !condition(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // ParamInputValue is an input's expected value as a function of the
@@ -50,9 +97,15 @@ type ParamExpectedOutcome struct {
 	ValueAt *big.Rat
 }
 
-// Kind is "query expected" or "check expected".
+// Kind is "query expected" or "check expected" ("query P" or "check
+// formula" for a probability).
 func (s *ParamExpectedQuery) Kind() string {
-	if s.Bound != nil {
+	switch {
+	case s.Path != nil && s.Bound != nil:
+		return "check formula"
+	case s.Path != nil:
+		return "query P"
+	case s.Bound != nil:
 		return "check expected"
 	}
 	return "query expected"
@@ -60,6 +113,12 @@ func (s *ParamExpectedQuery) Kind() string {
 
 // Describe says what the statement computes.
 func (s *ParamExpectedQuery) Describe() string {
+	if s.Path != nil {
+		if s.Bound != nil {
+			return fmt.Sprintf("Pr(%s) %s %s at every initial state for every %s in %s", s.Path.Text, s.Cmp, s.Bound.RatString(), s.Param, s.Interval())
+		}
+		return fmt.Sprintf("Pr(%s) at every initial state as a function of %s in %s", s.Path.Text, s.Param, s.Interval())
+	}
 	if s.Bound != nil {
 		return fmt.Sprintf("E[f] %s %s at every input for every %s in %s, f evaluated where the run ends", s.Cmp, s.Bound.RatString(), s.Param, s.Interval())
 	}
@@ -71,6 +130,14 @@ func (s *ParamExpectedQuery) prepare(ctx context.Context, p *Prepared) source.Er
 		return errs
 	}
 	var errs source.ErrorList
+	if s.Path != nil {
+		u := s.Path
+		if s.negate = u.Op == verify.OpNot; s.negate {
+			u = u.Args[0]
+		}
+		s.stay, s.goal = u.Args[0].resolve(p.Chain, &errs), u.Args[1].resolve(p.Chain, &errs)
+		return errs
+	}
 	s.value, errs = expr.CompileValue(s.Expr, p.Chain)
 	if why := partialEndVar(s.Expr, p.Chain, func(st int) bool { return len(p.Param.Rows[st]) == 0 }); why != nil {
 		p.refuse(&s.Header, why)
@@ -84,13 +151,19 @@ func (s *ParamExpectedQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamExpectedOutcome{base: base{st: s}}
 	c := e.p.Chain
 	pc := e.paramChain(e.p.Param)
-	fs, err := e.paramFinals().Expected(ctx, func(in, end int) (*big.Rat, error) {
-		v, err := s.value(end, in)
-		if err != nil {
-			return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, stateInfo(c, in), stateInfo(c, end))
-		}
-		return v, nil
-	})
+	var fs map[int]poly.RatFunc
+	var err error
+	if s.Path != nil {
+		fs, err = s.probabilities(ctx, pc)
+	} else {
+		fs, err = e.paramFinals().Expected(ctx, func(in, end int) (*big.Rat, error) {
+			v, err := s.value(end, in)
+			if err != nil {
+				return nil, fmt.Errorf("%w (where a run from %s ends, at %s)", err, stateInfo(c, in), stateInfo(c, end))
+			}
+			return v, nil
+		})
+	}
 	if err != nil {
 		o.fail(err)
 		return o
@@ -143,4 +216,71 @@ func (o *ParamExpectedOutcome) Value() string {
 		return verdict(&o.base, o.Failing == nil)
 	}
 	return o.noValue()
+}
+
+// probabilities returns Pr(φ1 U φ2) from every input of pc, or
+// 1 − Pr(φ1 U φ2) for its negation: the chain with the φ2-states and the
+// states that cannot reach one through φ1-states made absorbing, and the
+// probability of ending in a φ2-state (every state then reaches an
+// absorbing state, as param's elimination needs).
+func (s *ParamExpectedQuery) probabilities(ctx context.Context, pc *param.Chain) (map[int]poly.RatFunc, error) {
+	ck, err := verify.NewChecker(pc.Frame, nil)
+	if err != nil {
+		return nil, err
+	}
+	stay, err := ck.Sat(ctx, s.stay)
+	if err != nil {
+		return nil, err
+	}
+	goal, err := ck.Sat(ctx, s.goal)
+	if err != nil {
+		return nil, err
+	}
+	n := len(pc.Rows)
+	pred := make([][]int, n)
+	for u, row := range pc.Rows {
+		for _, t := range row {
+			pred[t.To] = append(pred[t.To], u)
+		}
+	}
+	reach := slices.Clone(goal) // the states that reach a goal through stay-states
+	var queue []int
+	for u, g := range goal {
+		if g {
+			queue = append(queue, u)
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range pred[v] {
+			if !reach[u] && stay[u] {
+				reach[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	cut := *pc
+	cut.Rows = make([][]param.Trans, n)
+	for u, row := range pc.Rows {
+		if reach[u] && !goal[u] {
+			cut.Rows[u] = row
+		}
+	}
+	fs, err := param.NewFinals(&cut).Expected(ctx, func(_, end int) (*big.Rat, error) {
+		if goal[end] {
+			return big.NewRat(1, 1), nil
+		}
+		return new(big.Rat), nil
+	})
+	if err != nil || !s.negate {
+		return fs, err
+	}
+	one := poly.FromPoly(poly.FromInts(1))
+	for in, f := range fs {
+		if fs[in], err = pc.Limits.RatSub(ctx, one, f); err != nil {
+			return nil, err
+		}
+	}
+	return fs, nil
 }

@@ -533,8 +533,8 @@ func (c *checker) check() (*property.Program, bool) {
 	switch m := p.Model.(type) {
 	case *statespace.Model:
 		sm = m
-	case *paramModules:
-		sm = m.m
+	case *statespace.ParamModules:
+		sm = m.Model
 	}
 	if sm != nil {
 		sm.ObservedPos = p.Output.Pos

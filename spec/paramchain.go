@@ -62,26 +62,6 @@ func (m *paramChain) BuildParam(ctx context.Context, lim poly.Limits) (*param.Ch
 	return pc, nil
 }
 
-// paramModules is modules with the parameter, or a PRISM model's.
-type paramModules struct {
-	m      *statespace.Model
-	name   string
-	in     poly.Interval
-	limits model.Limits
-	// info describes a PRISM model (nil: the modules describe themselves).
-	info *property.ModelInfo
-}
-
-// Info describes the modules.
-func (m *paramModules) Info() property.ModelInfo {
-	i := m.m.Info()
-	if m.info != nil {
-		i = *m.info
-	}
-	i.Note = fmt.Sprintf("for every %s in %s", m.name, m.in)
-	return i
-}
-
 // paramPRISM makes the program's model the PRISM model of s's model
 // statement, its undefined double constant named after the parameter
 // left symbolic.
@@ -113,44 +93,7 @@ func (c *checker) paramPRISMModel(call *Expr, optional bool) property.Model {
 		return nil
 	}
 	info := m.Info()
-	return &paramModules{m: m.Space, name: c.param.name, in: c.param.in, limits: c.limits, info: &info}
-}
-
-// Position is where the first module starts.
-func (m *paramModules) Position() source.Position { return m.m.Pos }
-
-// Build refuses: the modules are explored by BuildParam.
-func (m *paramModules) Build(ctx context.Context, l model.Limits) (*model.Mechanism, error) {
-	return nil, property.ErrParamBuild
-}
-
-// BuildParam explores the modules for every value of the parameter
-// (statespace.Model.BuildParam), at the simplest rational of the interval,
-// within the file's limits on states and transitions.
-func (m *paramModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.Chain, error) {
-	sc, err := m.m.BuildParam(ctx, m.limits, statespace.Param{Name: m.name, Interval: m.in, At: poly.Simplest(m.in), Limits: lim})
-	if err != nil {
-		return nil, err
-	}
-	rows := make([][]param.Trans, len(sc.Rows))
-	one := poly.FromPoly(poly.FromInts(1))
-	for s, r := range sc.Rows {
-		if len(r) == 1 && r[0].To == s && r[0].P.Equal(one) {
-			continue // a self-loop of probability 1: absorbing, as without the parameter
-		}
-		rows[s] = make([]param.Trans, len(r))
-		for i, t := range r {
-			rows[s][i] = param.Trans{To: t.To, P: t.P}
-		}
-	}
-	pc, err := param.New(ctx, lim, sc.Frame, m.name, m.in, rows, sc.Neighbours)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, source.ErrorList{{Pos: m.m.Pos, Msg: err.Error()}}
-	}
-	return pc, nil
+	return &statespace.ParamModules{Model: m.Space, Name: c.param.name, Interval: c.param.in, Limits: c.limits, Describe: &info}
 }
 
 // paramChainBlock builds a chain block whose probabilities may mention the
@@ -358,7 +301,7 @@ func (c *checker) paramModel(p *property.Program, s *statements) {
 	case !c.paramUsed:
 		c.errorf(s.modules[0].Start, "the modules do not use the parameter %s: write it in an update's probability or a draw's first argument, such as %s : (x' = 1) + 1 - %s : (x' = 0) or (y' ~ geometric(%s, x, 0, n))", c.param.name, c.param.name, c.param.name, c.param.name)
 	default:
-		p.Model = &paramModules{m: m, name: c.param.name, in: c.param.in, limits: c.limits}
+		p.Model = &statespace.ParamModules{Model: m, Name: c.param.name, Interval: c.param.in, Limits: c.limits}
 	}
 }
 

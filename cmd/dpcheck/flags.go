@@ -16,6 +16,7 @@ import (
 	"github.com/dpcheck/dpcheck/mdp"
 	"github.com/dpcheck/dpcheck/model"
 	"github.com/dpcheck/dpcheck/param"
+	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/report"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
@@ -60,6 +61,14 @@ func parseFlags(args []string, stdout, stderr io.Writer) (o options, code int, o
 	fl.Int64Var(&cfg.MaxFileSize, "max-file-size", dpcheck.DefaultMaxFileSize, "")
 	fl.StringVar(&cfg.Root, "root", "", "")
 	fl.Var(&o.consts, "const", "")
+	fl.Func("param", "", func(v string) error {
+		if cfg.PRISMParam != nil {
+			return fmt.Errorf("one --param only: dpcheck decides for every value of one parameter")
+		}
+		p, err := prism.ParseParam(v)
+		cfg.PRISMParam = p
+		return err
+	})
 	fl.BoolVar(&cfg.Lump, "lump", false, "")
 	fl.Int64Var(&cfg.MDP.MaxSequences, "max-sequences", mdp.DefaultMaxSequences, "")
 	fl.IntVar(&cfg.MDP.MaxHorizon, "max-horizon", mdp.DefaultMaxHorizon, "")

@@ -17,6 +17,7 @@ import (
 	"github.com/dpcheck/dpcheck"
 	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/report"
+	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -114,6 +115,18 @@ func readInputs(o *options, stderr io.Writer) (inputs []dpcheck.Input, sweep []p
 	sweep, err = prism.ParseSweep(o.consts...)
 	if err != nil {
 		return nil, nil, usageError(stderr, "--const: %v", err), false
+	}
+	if p := o.cfg.PRISMParam; p != nil {
+		for _, in := range inputs {
+			if in.Model == "" && in.Err == nil {
+				return nil, nil, usageError(stderr, "--param is for PRISM models; %s is a .dp file, which names its parameter itself (param %s in (0, 1))", source.Escape(in.File), p.Name), false
+			}
+		}
+		for _, a := range sweep {
+			if _, ok := a.Consts[p.Name]; ok {
+				return nil, nil, usageError(stderr, "--param %s and --const %s: %s is either a parameter or given a value, not both", p.Name, p.Name, p.Name), false
+			}
+		}
 	}
 	o.cfg.ConstHint = func(name string) string { return fmt.Sprintf("give it with --const %s=…", name) }
 	o.cfg.LimitHint = func(limit string) string {

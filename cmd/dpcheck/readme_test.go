@@ -47,7 +47,7 @@ func TestReadmeOutputs(t *testing.T) {
 		for _, b := range re.FindAllStringSubmatch(string(doc), -1) {
 			n++
 			var stdout bytes.Buffer
-			run(context.Background(), strings.Fields(b[1]), &stdout, &bytes.Buffer{})
+			run(context.Background(), shellFields(b[1]), &stdout, &bytes.Buffer{})
 			if got, want := strings.TrimRight(stdout.String(), "\n"), strings.TrimRight(b[2], "\n"); got != want {
 				t.Errorf("%s: the sample for dpcheck %s is stale; dpcheck now prints:\n%s", f, b[1], got)
 			}

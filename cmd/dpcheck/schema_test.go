@@ -48,6 +48,7 @@ func TestJSONSchemaFile(t *testing.T) {
 		{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl"},
 		{"--const", "p=1/2", "../../models/prism/randomized_response.prism", "testdata/prism_refused.pctl"},
 		{"testdata/prism_rewards.pm", "testdata/prism_rewards.pctl"},
+		{"--param", "p=(0,1)", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response.pctl"},
 		{"../../models"},
 		{"--lump", "../../models"},
 		{"--timeout", "1ns", "testdata/pass.dp"},
