@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/dpcheck/dpcheck"
+	"github.com/dpcheck/dpcheck/prism"
 	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/source"
 )
@@ -89,6 +90,49 @@ query P=?[F x = 1]
 	// Output:
 	// holds
 	// coin.dp:1:13: "/etc/passwd" is outside the files given with coin.dp: a model may only read files below it
+}
+
+// A PRISM model's undefined double constant read as a parameter, as
+// PRISM's -param does: P=? is a rational function of it at each initial
+// state, D{?, δ} the least ε as a function of it.
+func ExampleConfig_CheckPRISM_param() {
+	files := map[string]string{
+		"coin.prism": `dtmc
+const double p;
+module coin
+  x : [0..3];
+  [] x = 0 -> p : (x' = 1) + 1 - p : (x' = 3);
+  [] x = 1 -> p : (x' = 2) + 1 - p : (x' = 0);
+endmodule
+init x < 2 endinit
+`,
+		"coin.pctl": "P=? [ F x = 2 ]\nD{?, 0} [ F x = 2 ]\n",
+	}
+	par, err := prism.ParseParam("p=(0,1)")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := dpcheck.Config{PRISMParam: par, ReadFile: func(path string) (string, error) { return files[path], nil }}
+	res, err := cfg.CheckPRISM(context.Background(), "coin.prism", "coin.pctl", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range res.Statements {
+		switch o := o.(type) {
+		case *property.ParamExpectedOutcome:
+			for _, v := range o.Values {
+				fmt.Printf("Pr(F x = 2) from %s: %s\n", v.State, v.F.Format("p"))
+			}
+		case *property.ParamEpsOutcome:
+			fmt.Println("ε:", o.Value())
+		}
+	}
+	// Output:
+	// Pr(F x = 2) from s0 (x=0): p^2/(p^2 − p + 1)
+	// Pr(F x = 2) from s1 (x=1): p/(p^2 − p + 1)
+	// ε: ln(1/p) for p in (0, 1)
 }
 
 // TestCheckSourceStopsDuringLoad: a context that ends while the file is
