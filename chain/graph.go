@@ -182,3 +182,33 @@ func (g *adjView) Edge(uid, vid int64) graph.Edge {
 	}
 	return simple.Edge{F: simple.Node(uid), T: simple.Node(vid)}
 }
+
+// ReachBack returns the nodes that reach a node of from (from's own
+// included) along edges of a whose every node before the one reached is in
+// through.
+func (a Adjacency) ReachBack(from, through []bool) []bool {
+	pred := make([][]int, len(a))
+	for u, ts := range a {
+		for _, t := range ts {
+			pred[t] = append(pred[t], u)
+		}
+	}
+	out := slices.Clone(from)
+	var stack []int
+	for u, x := range from {
+		if x {
+			stack = append(stack, u)
+		}
+	}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range pred[u] {
+			if !out[v] && through[v] {
+				out[v] = true
+				stack = append(stack, v)
+			}
+		}
+	}
+	return out
+}

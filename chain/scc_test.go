@@ -72,3 +72,14 @@ func TestComponentsDeep(t *testing.T) {
 		t.Fatalf("%d components, first %v, last %v", len(got), got[0], got[len(got)-1])
 	}
 }
+
+// TestReachBack: on 0 → 1 → 2 → 3 and 4 → 2, the nodes reaching 3 through
+// nodes of {1, 2, 4}: 1, 2 and 4 (through), 3 itself, not 0 (outside
+// through).
+func TestReachBack(t *testing.T) {
+	adj := chain.Adjacency{{1}, {2}, {3}, nil, {2}}
+	got := adj.ReachBack([]bool{false, false, false, true, false}, []bool{false, true, true, false, true})
+	if want := []bool{false, true, true, true, true}; !slices.Equal(got, want) {
+		t.Errorf("ReachBack = %v, want %v", got, want)
+	}
+}

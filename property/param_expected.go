@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"slices"
 
+	"github.com/dpcheck/dpcheck/chain"
 	"github.com/dpcheck/dpcheck/expr"
 	"github.com/dpcheck/dpcheck/param"
 	"github.com/dpcheck/dpcheck/poly"
@@ -237,29 +237,13 @@ func (s *ParamExpectedQuery) probabilities(ctx context.Context, pc *param.Chain)
 		return nil, err
 	}
 	n := len(pc.Rows)
-	pred := make([][]int, n)
+	adj := make(chain.Adjacency, n)
 	for u, row := range pc.Rows {
 		for _, t := range row {
-			pred[t.To] = append(pred[t.To], u)
+			adj[u] = append(adj[u], t.To)
 		}
 	}
-	reach := slices.Clone(goal) // the states that reach a goal through stay-states
-	var queue []int
-	for u, g := range goal {
-		if g {
-			queue = append(queue, u)
-		}
-	}
-	for len(queue) > 0 {
-		v := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, u := range pred[v] {
-			if !reach[u] && stay[u] {
-				reach[u] = true
-				queue = append(queue, u)
-			}
-		}
-	}
+	reach := adj.ReachBack(goal, stay) // the states that reach a goal through stay-states
 	cut := *pc
 	cut.Rows = make([][]param.Trans, n)
 	for u, row := range pc.Rows {

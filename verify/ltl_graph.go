@@ -236,46 +236,17 @@ func (g *graphSplit) exists(ctx context.Context, f *Formula) ([]bool, error) {
 	}
 	// Nodes of the region that reach a fair part within it; for a
 	// co-safe formula, any node that reaches one of those.
-	live = backwardReach(sub, live, in)
+	live = sub.ReachBack(live, in)
 	if a.CoSafe {
 		all := make([]bool, np)
 		for i := range all {
 			all[i] = true
 		}
-		live = backwardReach(adj, live, all)
+		live = adj.ReachBack(live, all)
 	}
 	out := make([]bool, len(g.start))
 	for s, us := range g.start {
 		out[s] = slices.ContainsFunc(us, func(u int) bool { return live[p.Start[u]] })
 	}
 	return out, nil
-}
-
-// backwardReach returns the nodes of through that reach a node of from by
-// edges of adj within through (from's nodes included).
-func backwardReach(adj chain.Adjacency, from, through []bool) []bool {
-	pred := make([][]int, len(adj))
-	for u, ts := range adj {
-		for _, t := range ts {
-			pred[t] = append(pred[t], u)
-		}
-	}
-	out := slices.Clone(from)
-	var stack []int
-	for u, x := range from {
-		if x {
-			stack = append(stack, u)
-		}
-	}
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, v := range pred[u] {
-			if !out[v] && through[v] {
-				out[v] = true
-				stack = append(stack, v)
-			}
-		}
-	}
-	return out
 }
