@@ -231,7 +231,8 @@ func analyze(ctx context.Context, fs *Finals, varName string) (*Analysis, error)
 }
 
 // reach returns the states reachable from s in DFS post-order and whether
-// the reachable graph is acyclic.
+// the reachable graph is acyclic but for self-loops (which propagation
+// divides out: see distribution).
 func (c *Chain) reach(s int) (post []int, acyclic bool) {
 	const (
 		white = iota
@@ -249,6 +250,9 @@ func (c *Chain) reach(s int) (post []int, acyclic bool) {
 		if top.i < len(row) {
 			t := row[top.i].To
 			top.i++
+			if t == top.s {
+				continue // a self-loop
+			}
 			switch colour[t] {
 			case white:
 				colour[t] = grey
@@ -267,7 +271,7 @@ func (c *Chain) reach(s int) (post []int, acyclic bool) {
 
 // inputPlan is how the distribution of input s is computed: the states
 // reachable from it in DFS post-order, by propagation when they are
-// acyclic, else by elimination in that order.
+// acyclic but for self-loops, else by elimination in that order.
 type inputPlan struct {
 	s       int
 	post    []int
@@ -345,8 +349,29 @@ func (c *Chain) distribution(ctx context.Context, pl inputPlan, good []bool) (Di
 				d.P = append(d.P, m)
 				continue
 			}
+			// A self-loop of probability q sends the mass on to the other
+			// successors in proportion, each p(u,t)/(1 − q): 1 − q is the
+			// sum of their probabilities, positive on the interval.
+			for _, t := range c.Rows[u] {
+				if t.To != u {
+					continue
+				}
+				out, err := lim.RatSub(ctx, poly.FromPoly(poly.FromInts(1)), t.P)
+				if err == nil && out.Num().IsZero() {
+					err = fmt.Errorf("%w: from input %s the state %s is reachable but never reaches an absorbing state (mass never absorbed is not supported)", ErrParam, c.Frame.Name(s), c.Frame.Name(u))
+				}
+				if err == nil {
+					m, err = lim.RatDiv(ctx, m, out)
+				}
+				if err != nil {
+					return Dist{}, err
+				}
+			}
 			unit := m.Equal(poly.FromPoly(poly.FromInts(1)))
 			for _, t := range c.Rows[u] {
+				if t.To == u {
+					continue
+				}
 				x, err := t.P, error(nil)
 				if !unit {
 					if x, err = lim.RatMul(ctx, m, t.P); err != nil {

@@ -18,8 +18,11 @@
 // verify.FinalState observes them), or with AnalyzeVar a variable's final
 // value (as verify.FinalVar: states with the same value are one output).
 // From each input of a pair: when the
-// reachable states are acyclic, the mass is propagated in topological order
-// (one product and sum of rational functions per transition); otherwise
+// reachable states are acyclic but for self-loops, the mass is propagated
+// in topological order (one product and sum of rational functions per
+// transition, a self-loop of probability q divided out: the mass moves on
+// in proportion to p(u,t)/(1 − q), 1 − q positive on I as the sum of the
+// other probabilities), for any number of states; otherwise
 // state elimination over rational functions removes every transient state
 // u, p(v,w) += p(v,u)·p(u,w)/(1 − p(u,u)), for at most
 // MaxEliminationStates reachable states and within Chain.MaxEliminationWork. Every reachable state must reach
