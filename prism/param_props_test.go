@@ -24,7 +24,7 @@ import (
 func TestParamPropertiesAgainstInstances(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 11))
 	props := "P=? [ F s=N ]\nP=? [ s<K U s=N ]\nP=? [ G !(s=1) ]\nP=? [ F \"low\" ]\nP=? [ !\"low\" U s=N ]\n" +
-		"D{?, 0} [ F s=N ]\nD{?, 1/10} [ s<K U s=N ]\n"
+		"D{?, 0} [ F s=N ]\nD{?, 1/10} [ s<K U s=N ]\nP=? [ F \"deadlock\" ]\nP=? [ !\"deadlock\" U s=1 ]\n"
 	par, err := prism.ParseParam("p=(0,1)")
 	if err != nil {
 		t.Fatal(err)

@@ -358,7 +358,10 @@ type explorer struct {
 	// bits counts the bits of the geometric tables against Limits.MaxBits.
 	bits      int64
 	deadlocks int
-	scratch   []int64
+	// paramDeadlock reports, in a parametric exploration, whether state
+	// s had no enabled command (its row is kept by the symbolic algebra).
+	paramDeadlock func(s int) bool
+	scratch       []int64
 	// mdp holds the choices of every state explored (an MDP's).
 	mdp [][]mchoice
 	// rew holds the reward structures' values (reward.go), nil without.
@@ -921,7 +924,7 @@ func (x *explorer) chain() (*chain.Chain, error) {
 			case labelInit:
 				ok = s < x.inputs
 			case labelDeadlock:
-				ok = dtmc && x.start[s] == x.start[s+1] || m.MDP && len(x.mdp[s]) == 0
+				ok = dtmc && x.start[s] == x.start[s+1] || m.MDP && len(x.mdp[s]) == 0 || x.paramDeadlock != nil && x.paramDeadlock(s)
 			default:
 				var err error
 				if ok, err = x.p.labels[l.li](v); err != nil {

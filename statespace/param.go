@@ -116,6 +116,9 @@ func (m *Model) BuildParam(ctx context.Context, l model.Limits, p Param) (*Param
 	if errs := s.misplaced(m); errs != nil {
 		return nil, errs
 	}
+	if m.Semantics == PRISM { // an empty row: no command was enabled
+		x.paramDeadlock = func(st int) bool { return st < len(s.rows) && len(s.rows[st]) == 0 }
+	}
 	if m.HasUnbounded() {
 		return s.unbounded(m)
 	}
