@@ -186,7 +186,7 @@ func TestRatFunc(t *testing.T) {
 	}
 	// (2α)/(3α^2 + 3) → (2/3 α)/(α^2 + 1)
 	g, _ := l.RatFunc(ctx, FromInts(0, 2), FromInts(3, 0, 3))
-	if g.String() != "2/3·α/(α^2 + 1)" {
+	if g.String() != "(2/3·α)/(α^2 + 1)" {
 		t.Errorf("g = %s", g)
 	}
 	h, _ := l.RatFunc(ctx, FromInts(1, -1), FromInts(1, 1)) // (1−α)/(1+α)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // RatFunc is a rational function P/Q of the parameter with rational
@@ -127,7 +128,7 @@ func (f RatFunc) Format(v string) string {
 		n, d = n.Neg(), d.Neg() // (α + 1)/(1 − α), not (−1 − α)/(α − 1)
 	}
 	num, den := side(n, v), side(d, v)
-	if n.terms() > 1 {
+	if n.terms() > 1 || strings.Contains(num, "/") { // (3/4)/(1 − α), not 3/4/(1 − α)
 		num = "(" + num + ")"
 	}
 	if d.terms() > 1 || d.Lead().Cmp(big.NewRat(1, 1)) != 0 {

@@ -983,6 +983,10 @@ func (t *translator) isConstant(sc *scope, e *Expr, v val, what string) bool {
 	if t.opt.Param != nil {
 		name += " " + t.opt.Param.Name
 	}
+	if t.pf != nil && sc.f == &t.pf.File { // in a property: refused on its own
+		t.unsupportedAt(sc, e, "%s depends on %s: for every value, a bound, ε or δ must be a number", what, name)
+		return false
+	}
 	t.errAt(sc, e, "%s must be constant, and it depends on %s: the chain's graph must be the same for every value", what, name)
 	return false
 }

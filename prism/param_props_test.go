@@ -106,3 +106,32 @@ func epsOf(t *testing.T, r *dpcheck.Result, k int) exact.Eps {
 	}
 	return o.Result.Eps
 }
+
+// TestParseParam: PRISM's NAME=LO:HI is the closed interval; NAME=(LO,HI)
+// takes open or closed ends; ends are exact and may be negative; the rest
+// is an error naming what is wrong.
+func TestParseParam(t *testing.T) {
+	for _, c := range []struct{ def, want string }{
+		{"p=0:1", "p in [0, 1]"},
+		{" p = (0, 1) ", "p in (0, 1)"},
+		{"q=[1/4,0.75)", "q in [1/4, 3/4)"},
+		{"a=(-1/2:1/2]", "a in (-1/2, 1/2]"},
+		{"p=1:0", `p: the interval [1, 0] is empty or a point: its low end must be below its high end`},
+		{"p=1/3:1/3", `p: the interval [1/3, 1/3] is empty or a point: its low end must be below its high end`},
+		{"p=(0,1", `p: "(0,1" is not an interval LO:HI or (LO,HI)`},
+		{"p", `"p" is not a parameter NAME=LO:HI or NAME=(LO,HI) (such as p=0:1 or p=(0,1))`},
+		{"2p=0:1", `"2p=0:1" is not a parameter NAME=LO:HI or NAME=(LO,HI) (such as p=0:1 or p=(0,1))`},
+		{"p=x:1", "p: "},
+	} {
+		p, err := prism.ParseParam(c.def)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = p.Name + " in " + p.Interval.String()
+		}
+		if got != c.want && !(strings.HasSuffix(c.want, ": ") && strings.HasPrefix(got, c.want)) {
+			t.Errorf("ParseParam(%q) = %s, want %s", c.def, got, c.want)
+		}
+	}
+}

@@ -251,7 +251,16 @@ func (t *translator) parametric(m *Model, stmts []property.Statement) (property.
 				continue
 			}
 		}
-		why := fmt.Sprintf("for every value of the parameter %s, dpcheck computes P=? [ψ], P~p [ψ] and D{?, δ}[ψ] with ψ an F, U or G without time bounds over conditions (D{ε, …} would compare with the irrational e^ε); %s", p.Name, hint)
+		note := ""
+		switch st := st.(type) {
+		case *property.DDeltaQuery:
+			note = " (D{ε, ?} compares with e^ε, irrational: the dpCTL plug-in's ε is ε itself)"
+		case *property.FormulaCheck:
+			if st.Formula.Op == verify.OpDP {
+				note = " (D{ε, δ} compares with e^ε, irrational: the dpCTL plug-in's ε is ε itself)"
+			}
+		}
+		why := fmt.Sprintf("for every value of the parameter %s, dpcheck computes P=? [ψ], P~b [ψ] and D{?, δ}[ψ] with ψ an F, U or G without time bounds over conditions%s; %s", p.Name, note, hint)
 		out[i] = &property.Refused{Header: h, Of: "refused", Why: source.ErrorList{{Pos: h.Pos, Msg: why}}}
 	}
 	return pm, out

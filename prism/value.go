@@ -314,14 +314,25 @@ func ParseParam(def string) (*Param, error) {
 		return nil, fmt.Errorf("%s: %q is not an interval LO:HI or (LO,HI)", name, spec)
 	}
 	var err error
-	if in.Lo, err = parseNumber(strings.TrimSpace(lo)); err != nil {
+	if in.Lo, err = signedNumber(lo); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if in.Hi, err = parseNumber(strings.TrimSpace(hi)); err != nil {
+	if in.Hi, err = signedNumber(hi); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if in.Lo.Cmp(in.Hi) >= 0 {
 		return nil, fmt.Errorf("%s: the interval %s is empty or a point: its low end must be below its high end", name, in)
 	}
 	return &Param{Name: name, Interval: in}, nil
+}
+
+// signedNumber reads a literal with an optional sign, exactly.
+func signedNumber(text string) (*big.Rat, error) {
+	text = strings.TrimSpace(text)
+	neg := strings.HasPrefix(text, "-")
+	x, err := parseNumber(strings.TrimSpace(strings.TrimPrefix(text, "-")))
+	if err != nil || !neg {
+		return x, err
+	}
+	return x.Neg(x), nil
 }

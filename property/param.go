@@ -421,7 +421,7 @@ func (s *ParamEpsQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	o := &ParamEpsOutcome{base: base{st: s}}
 	if s.Event != nil {
 		pc := e.paramChain(e.p.Param)
-		fs, err := s.Event.probabilities(ctx, pc)
+		fs, err := s.Event.probabilities(ctx, e, pc)
 		if err == nil {
 			o.Result, err = pc.EventEpsilon(ctx, fs, s.Delta)
 		}

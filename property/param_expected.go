@@ -154,7 +154,7 @@ func (s *ParamExpectedQuery) Evaluate(ctx context.Context, e *Env) Outcome {
 	var fs map[int]poly.RatFunc
 	var err error
 	if s.Path != nil {
-		fs, err = s.probabilities(ctx, pc)
+		fs, err = s.probabilities(ctx, e, pc)
 	} else {
 		fs, err = e.paramFinals().Expected(ctx, func(in, end int) (*big.Rat, error) {
 			v, err := s.value(end, in)
@@ -219,11 +219,14 @@ func (o *ParamExpectedOutcome) Value() string {
 }
 
 // probabilities returns Pr(φ1 U φ2) from every input of pc, or
-// 1 − Pr(φ1 U φ2) for its negation: the chain with the φ2-states and the
-// states that cannot reach one through φ1-states made absorbing, and the
-// probability of ending in a φ2-state (every state then reaches an
-// absorbing state, as param's elimination needs).
-func (s *ParamExpectedQuery) probabilities(ctx context.Context, pc *param.Chain) (map[int]poly.RatFunc, error) {
+// 1 − Pr(φ1 U φ2) for its negation: the chain with the states of
+// probability 0 (that cannot reach a φ2-state through φ1-states) and 1
+// (that cannot reach one of probability 0 through φ1-states that are not
+// φ2-states, the φ2-states among them) made absorbing, and the probability
+// of ending in one of probability 1 (every state then reaches an absorbing
+// state, as param's elimination needs, and only the states in between are
+// eliminated).
+func (s *ParamExpectedQuery) probabilities(ctx context.Context, e *Env, pc *param.Chain) (map[int]poly.RatFunc, error) {
 	ck, err := verify.NewChecker(pc.Frame, nil)
 	if err != nil {
 		return nil, err
@@ -243,28 +246,55 @@ func (s *ParamExpectedQuery) probabilities(ctx context.Context, pc *param.Chain)
 			adj[u] = append(adj[u], t.To)
 		}
 	}
-	reach := adj.ReachBack(goal, stay) // the states that reach a goal through stay-states
+	// Pr > 0: the states that reach a goal through stay-states. Pr = 1:
+	// those that cannot reach a state of Pr 0 through stay-states that are
+	// not goals (the graph decides both: every probability is positive on
+	// the interval).
+	zero := adj.ReachBack(goal, stay)
+	through := make([]bool, n)
+	for u := range n {
+		through[u] = stay[u] && !goal[u]
+		zero[u] = !zero[u]
+	}
+	sure := adj.ReachBack(zero, through)
 	cut := *pc
 	cut.Rows = make([][]param.Trans, n)
+	key := make([]byte, n)
 	for u, row := range pc.Rows {
-		if reach[u] && !goal[u] {
-			cut.Rows[u] = row
+		sure[u] = !sure[u] // now: Pr = 1
+		switch {
+		case zero[u]:
+			key[u] = '0'
+		case sure[u]:
+			key[u] = '1'
+		default:
+			key[u], cut.Rows[u] = '?', row
 		}
 	}
-	fs, err := param.NewFinals(&cut).Expected(ctx, func(_, end int) (*big.Rat, error) {
-		if goal[end] {
-			return big.NewRat(1, 1), nil
+	fs, ok := e.reachProbs[string(key)] // the same sets: the same probabilities
+	if !ok {
+		if fs, err = param.NewFinals(&cut).Expected(ctx, func(_, end int) (*big.Rat, error) {
+			if sure[end] {
+				return big.NewRat(1, 1), nil
+			}
+			return new(big.Rat), nil
+		}); err != nil {
+			return nil, err
 		}
-		return new(big.Rat), nil
-	})
-	if err != nil || !s.negate {
-		return fs, err
+		if e.reachProbs == nil {
+			e.reachProbs = map[string]map[int]poly.RatFunc{}
+		}
+		e.reachProbs[string(key)] = fs
+	}
+	if !s.negate {
+		return fs, nil
 	}
 	one := poly.FromPoly(poly.FromInts(1))
+	neg := make(map[int]poly.RatFunc, len(fs))
 	for in, f := range fs {
-		if fs[in], err = pc.Limits.RatSub(ctx, one, f); err != nil {
+		if neg[in], err = pc.Limits.RatSub(ctx, one, f); err != nil {
 			return nil, err
 		}
 	}
-	return fs, nil
+	return neg, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dpcheck/dpcheck/exact"
 	"github.com/dpcheck/dpcheck/lump"
 	"github.com/dpcheck/dpcheck/param"
+	"github.com/dpcheck/dpcheck/poly"
 	"github.com/dpcheck/dpcheck/source"
 	"github.com/dpcheck/dpcheck/verify"
 )
@@ -203,6 +204,9 @@ type Env struct {
 	// finals its inputs' final distributions, shared by the statements.
 	pa     *param.Analysis
 	finals *param.Finals
+	// reachProbs are the probabilities of PRISM's P for every value, by
+	// the states of probability 0 and 1 they were computed from.
+	reachProbs map[string]map[int]poly.RatFunc
 }
 
 // errMDPFrame refuses to treat an MDP's frame as a Markov chain.

@@ -279,7 +279,7 @@ func TestParamErrors(t *testing.T) {
 		{"bernoulli's p not below 1", "[] y = 0 -> (y' ~ bernoulli(3*alpha/2));",
 			"5:21: the p 3/2·alpha of the draw is not below 1 at alpha = 2/3: it must be for every alpha in (0, 1) (the chain's graph must be the same for every alpha)" + at},
 		{"geometric's alpha with a pole", "[] y = 0 -> (y' ~ geometric(1/(3*alpha - 1)^2/8, x, 0, 2));",
-			"5:21: the α 1/72/(alpha^2 − 2/3·alpha + 1/9) of the draw has a pole at alpha = 1/3: it must be positive for every alpha in (0, 1) (the chain's graph must be the same for every alpha)" + at},
+			"5:21: the α (1/72)/(alpha^2 − 2/3·alpha + 1/9) of the draw has a pole at alpha = 1/3: it must be positive for every alpha in (0, 1) (the chain's graph must be the same for every alpha)" + at},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := buildParam(t, mod(tc.cmd))
