@@ -766,14 +766,17 @@ func premZ(a, b zpoly) (zpoly, int) {
 	}
 	db := len(b) - 1
 	lc := b[db]
+	unit := lc.IsInt64() && lc.Int64() == 1 // lc·r = r: no products (a monic divisor)
 	k := 0
 	t := new(big.Int)
 	for len(r)-1 >= db {
 		dr := len(r) - 1
 		f := new(big.Int).Set(r[dr])
 		// r = lc·r − f·α^(dr−db)·b
-		for i := range r {
-			r[i].Mul(r[i], lc)
+		if !unit {
+			for i := range r {
+				r[i].Mul(r[i], lc)
+			}
 		}
 		k++
 		for j := 0; j <= db; j++ {

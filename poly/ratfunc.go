@@ -71,11 +71,17 @@ func (l Limits) RatFunc(ctx context.Context, num, den Poly) (RatFunc, error) {
 
 // RatAdd returns f + g.
 func (l Limits) RatAdd(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	if f.Den().Equal(g.Den()) { // the sum of the numerators over the one denominator
+		return l.RatFunc(ctx, f.Num().Add(g.Num()), f.Den())
+	}
 	return l.RatFunc(ctx, f.Num().Mul(g.Den()).Add(g.Num().Mul(f.Den())), f.Den().Mul(g.Den()))
 }
 
 // RatSub returns f − g.
 func (l Limits) RatSub(ctx context.Context, f, g RatFunc) (RatFunc, error) {
+	if f.Den().Equal(g.Den()) {
+		return l.RatFunc(ctx, f.Num().Sub(g.Num()), f.Den())
+	}
 	return l.RatFunc(ctx, f.Num().Mul(g.Den()).Sub(g.Num().Mul(f.Den())), f.Den().Mul(g.Den()))
 }
 

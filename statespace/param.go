@@ -360,8 +360,9 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 		if err != nil {
 			return poly.RatFunc{}, err
 		}
-		if !k.IsInt() || !k.Num().IsInt64() || k.Num().Int64() > 64 || k.Num().Int64() < -64 {
-			return poly.RatFunc{}, source.ErrorList{{Pos: e.Args[1].Pos, Msg: fmt.Sprintf("the exponent of a power of the parameter %s must be an integer in [-64, 64], found %s", s.p.Name, k.RatString())}}
+		const most = poly.DefaultMaxDegree // a larger power of the parameter exceeds poly's degree limit
+		if !k.IsInt() || !k.Num().IsInt64() || k.Num().Int64() > most || k.Num().Int64() < -most {
+			return poly.RatFunc{}, source.ErrorList{{Pos: e.Args[1].Pos, Msg: fmt.Sprintf("the exponent of a power of the parameter %s must be an integer in [-%d, %d], found %s", s.p.Name, most, most, k.RatString())}}
 		}
 		base, err := s.rat(e.Args[0], cur)
 		if err != nil {
@@ -369,9 +370,16 @@ func (s *symbolic) ratNode(e *expr.Expr, cur []int64) (poly.RatFunc, error) {
 		}
 		n := k.Num().Int64()
 		acc := s.unit
-		for range max(n, -n) {
-			if acc, err = s.Mul(acc, base); err != nil {
-				return fail(err)
+		for m := max(n, -n); m > 0; m >>= 1 { // by squaring
+			if m&1 == 1 {
+				if acc, err = s.Mul(acc, base); err != nil {
+					return fail(err)
+				}
+			}
+			if m > 1 {
+				if base, err = s.Mul(base, base); err != nil {
+					return fail(err)
+				}
 			}
 		}
 		if n < 0 {
