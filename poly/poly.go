@@ -585,14 +585,14 @@ type LimitError struct {
 	Got, Max int
 }
 
-// Error names the operation, the size met and the limit, in words a
-// person reading a report can act on (the limit is Limits.MaxDegree or
-// Limits.MaxBits to a program).
+// Error names the size met and the limit, in words a person reading a
+// report can act on (Op names the operation, and the limit is
+// Limits.MaxDegree or Limits.MaxBits, to a program).
 func (e *LimitError) Error() string {
 	if e.Quantity == "degree" {
-		return fmt.Sprintf("poly: %s: a polynomial in the parameter of degree %d, beyond the limit of degree %d", e.Op, e.Got, e.Max)
+		return fmt.Sprintf("the exact arithmetic in the parameter reaches a polynomial of degree %d, beyond the limit of degree %d", e.Got, e.Max)
 	}
-	return fmt.Sprintf("poly: %s: a coefficient of %d bits (numerator and denominator), beyond the limit of %d bits", e.Op, e.Got, e.Max)
+	return fmt.Sprintf("the exact arithmetic in the parameter reaches a coefficient of %d bits (numerator and denominator), beyond the limit of %d bits", e.Got, e.Max)
 }
 
 // Unwrap returns ErrLimit.

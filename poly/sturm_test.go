@@ -248,12 +248,12 @@ func TestLimitsAndCancel(t *testing.T) {
 	if !errors.As(err, &le) || !errors.Is(err, ErrLimit) || le.Got != 4 || le.Max != 3 || le.Quantity != "degree" {
 		t.Fatalf("degree limit: %v", err)
 	}
-	if err.Error() != "poly: Roots: a polynomial in the parameter of degree 4, beyond the limit of degree 3" {
+	if err.Error() != "the exact arithmetic in the parameter reaches a polynomial of degree 4, beyond the limit of degree 3" {
 		t.Errorf("message %q", err)
 	}
 	big1 := New(q(1, 1), new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(1), 100), big.NewInt(3)))
 	_, err = Limits{MaxBits: 64}.GCD(ctx, big1, p)
-	if err == nil || err.Error() != "poly: GCD: a coefficient of 103 bits (numerator and denominator), beyond the limit of 64 bits" {
+	if err == nil || err.Error() != "the exact arithmetic in the parameter reaches a coefficient of 103 bits (numerator and denominator), beyond the limit of 64 bits" {
 		t.Errorf("bits limit: %v", err)
 	}
 	// Intermediate remainders are checked too: inputs of 8 bits whose PRS grows.

@@ -114,6 +114,7 @@ func Prepare(ctx context.Context, p *Program, l model.Limits) (*Prepared, error)
 			return nil, err
 		}
 		errs = perrs
+		pp.Model = pm.Info() // what building it found
 	} else if p.Model != nil {
 		pp.Model = p.Model.Info()
 		mech, err := pp.buildModel(ctx, p, l)

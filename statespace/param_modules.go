@@ -25,15 +25,22 @@ type ParamModules struct {
 	// Describe, when set, describes the model (a PRISM file's); else the
 	// modules describe themselves.
 	Describe *property.ModelInfo
+	// deadlocks counts the states without an enabled command, once built
+	// (PRISM's semantics gives them a self-loop).
+	deadlocks int
 }
 
-// Info describes the model, noting that it is for every parameter value.
+// Info describes the model, noting that it is for every parameter value
+// (and, once built, its deadlock states).
 func (m *ParamModules) Info() property.ModelInfo {
 	i := m.Model.Info()
 	if m.Describe != nil {
 		i = *m.Describe
 	}
 	i.Note = fmt.Sprintf("for every %s in %s", m.Name, m.Interval)
+	if m.deadlocks > 0 {
+		i.Note += fmt.Sprintf("; %d deadlock states got a self-loop (as PRISM does)", m.deadlocks)
+	}
 	return i
 }
 
@@ -53,6 +60,12 @@ func (m *ParamModules) BuildParam(ctx context.Context, lim poly.Limits) (*param.
 	sc, err := m.Model.BuildParam(ctx, m.Limits, Param{Name: m.Name, Interval: m.Interval, At: poly.Simplest(m.Interval), Limits: lim})
 	if err != nil {
 		return nil, err
+	}
+	m.deadlocks = 0
+	for s := range sc.Frame.NumStates() {
+		if m.Model.Semantics == PRISM && sc.Frame.HasLabel(s, "deadlock") {
+			m.deadlocks++
+		}
 	}
 	rows := make([][]param.Trans, len(sc.Rows))
 	one := poly.FromPoly(poly.FromInts(1))
