@@ -217,7 +217,7 @@ func (a *Analysis) gaps(ctx context.Context, s, t int, c poly.RatFunc, sc *signC
 		}
 		k := trailing(p)
 		if k > 0 {
-			p = shift(p, k)
+			p = p.DivX(k)
 			if in.Contains(zero) {
 				cut = append(cut, poly.Rational(zero))
 			}
@@ -595,7 +595,7 @@ func (a *Analysis) TightEpsilon(ctx context.Context) (*EpsResult, error) {
 				inf = true
 				continue
 			}
-			r, err := ratio(ctx, lim, ds.P[i], pt)
+			r, err := lim.RatDiv(ctx, ds.P[i], pt)
 			if err != nil {
 				return nil, err
 			}
@@ -957,17 +957,5 @@ func pointPiece(ctx context.Context, lim poly.Limits, cands []poly.RatFunc, x po
 	return Piece{Lo: x, Hi: x, F: cands[best]}, nil
 }
 
-// ratio returns f/g, the common power of α of the cross products taken out
-// before the GCD of the canonical form (the geometric mechanism's ratios
-// differ from their terms by such powers).
-func ratio(ctx context.Context, lim poly.Limits, f, g poly.RatFunc) (poly.RatFunc, error) {
-	num, den := f.Num().Mul(g.Den()), f.Den().Mul(g.Num())
-	k := min(trailing(num), trailing(den))
-	return lim.RatFunc(ctx, shift(num, k), shift(den, k))
-}
-
 // trailing returns the multiplicity of the root 0 of p (0 for zero).
 func trailing(p poly.Poly) int { return max(p.LowDegree(), 0) }
-
-// shift returns p/α^k for k ≤ trailing(p).
-func shift(p poly.Poly, k int) poly.Poly { return p.DivX(k) }

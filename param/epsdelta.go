@@ -85,7 +85,7 @@ func (a *Analysis) epsAtCandidates(ctx context.Context, delta poly.RatFunc) (can
 		}
 		ratios := make([]poly.RatFunc, len(zs))
 		for i := range zs {
-			if ratios[i], err = ratio(ctx, lim, zs[i], zt[i]); err != nil {
+			if ratios[i], err = lim.RatDiv(ctx, zs[i], zt[i]); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -123,5 +123,5 @@ func crossNum(f, g poly.RatFunc) poly.Poly {
 	if p.IsZero() {
 		return p
 	}
-	return shift(p, trailing(p))
+	return p.DivX(trailing(p))
 }
