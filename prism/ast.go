@@ -306,7 +306,7 @@ const (
 	EProb        // P Text Args[0] [ Args[1] Args[2] ]: Text "<", "<=", ">", ">=" with the bound Args[0]; "=" for P=?, "min=" for Pmin=?, "max=" for Pmax=? (Args[0] nil); Args[2] the old-style filter (EOldFilter) or nil
 	EDP          // D{Args[0], Args[1]}[Args[2]]: the dpCTL operator, ε and δ numeric (or EUnknown)
 	EFilter      // filter(Text, Args[0], Args[1]): Text the operator (forall, print, first, min, +, &, …), Args[1] the states or nil; OpOff is the operator's offset
-	EOldFilter   // {Args[0]}{min}{max} inside P[…]: Text "", "min", "max" or "min,max"
+	EOldFilter   // {Args[0]}{min}{max} inside P[…], S[…] or R[…]: Text "", "min", "max" or "min,max" (each kind as often as written)
 	ETemporal    // Text ∈ {X, F, G}: Args[0] the operand, Args[1] the time bound (ETimeBound) or nil
 	EUntil       // Args[0] U Args[1] (Text "", or "W" weak until, "R" release), Args[2] the time bound (ETimeBound) or nil; OpOff is the offset of the operator
 	EUnsupported // a construct dpcheck does not check (multi, C, I outside R), read to its end: Text says why

@@ -20,8 +20,9 @@
 // double, bool); and one property statement per property. It reports
 // every error of both files at once, and refuses what dpcheck cannot
 // compute exactly (log, pow with a non-integer exponent) or does not
-// support yet (rewards, old-style filters other than {"init"}) at its
-// position. Pmin=? [ψ] and Pmax=? [ψ] set property.ProbQuery.Extreme on an
+// support yet (multi, R of paths that are not co-safe, S on an MDP),
+// property by property. Old-style filters, P=? [ψ {φ}{min}], become the
+// filter(op, …) PRISM reads them as. Pmin=? [ψ] and Pmax=? [ψ] set property.ProbQuery.Extreme on an
 // MDP (on a DTMC they are P=?); P=? [ψ], P~p [ψ] and D{ε,δ}[ψ] are
 // translated as written, and the statements decide what they mean on an
 // MDP. docs/semantics.md §6

@@ -2,6 +2,7 @@ package prism_test
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -123,4 +124,91 @@ func infText(x *big.Rat) string {
 		return "∞"
 	}
 	return x.RatString()
+}
+
+// TestOldStyleFilters: PRISM's filters written inside the brackets,
+// P=? [ψ {φ}{min}{max}], are the filters PRISM reads them as — {min} min,
+// {max} max, both range, neither state, a bound forall (whatever is
+// asked), {"init"} alone the value at every initial state — on P, S and
+// R; each gives what the filter(op, …) form gives, written out by hand.
+func TestOldStyleFilters(t *testing.T) {
+	const rr = `dtmc
+module survey
+  truth  : bool;
+  answer : [0..2];
+  [] answer=0 &  truth -> 3/4 : (answer'=1) + 1/4 : (answer'=2);
+  [] answer=0 & !truth -> 1/4 : (answer'=1) + 3/4 : (answer'=2);
+endmodule
+init answer=0 endinit
+label "yes" = answer=1;
+rewards "asked"
+  answer=0 : 1;
+endrewards
+`
+	pairs := []struct{ old, filter string }{
+		{`P=? [ F "yes" {answer=0}{min} ]`, `filter(min, P=? [ F "yes" ], answer=0)`},
+		{`P=? [ F "yes" {answer=0}{max} ]`, `filter(max, P=? [ F "yes" ], answer=0)`},
+		{`P=? [ F "yes" {answer=0}{max}{min} ]`, `filter(range, P=? [ F "yes" ], answer=0)`},
+		{`P=? [ F "yes" {answer=0}{min}{max} ]`, `filter(range, P=? [ F "yes" ], answer=0)`},
+		{`P=? [ F "yes" {answer=0}{min}{min} ]`, `filter(min, P=? [ F "yes" ], answer=0)`},
+		{`P=? [ F "yes" {truth & answer=0} ]`, `filter(state, P=? [ F "yes" ], truth & answer=0)`},
+		{`P=? [ F "yes" {"init"}{max} ]`, `filter(max, P=? [ F "yes" ], "init")`},
+		{`P>=1/2 [ F "yes" {answer=0} ]`, `filter(forall, P>=1/2 [ F "yes" ], answer=0)`},
+		{`P>=1/4 [ F "yes" {answer=0}{max} ]`, `filter(forall, P>=1/4 [ F "yes" ], answer=0)`},
+		{`P>=1/2 [ F "yes" {"init"} ]`, `P>=1/2 [ F "yes" ]`},
+		{`P=? [ F "yes" {"init"} ]`, `P=? [ F "yes" ]`},
+		{`S=? [ "yes" {answer>0}{min} ]`, `filter(min, S=? [ "yes" ], answer>0)`},
+		{`S<1 [ "yes" {answer>0} ]`, `filter(forall, S<1 [ "yes" ], answer>0)`},
+		{`R=? [ C {answer=0}{max} ]`, `filter(max, R=? [ C ], answer=0)`},
+		{`R{"asked"}=? [ F answer>0 {!truth & answer=0} ]`, `filter(state, R{"asked"}=? [ F answer>0 ], !truth & answer=0)`},
+	}
+	var props strings.Builder
+	for _, p := range pairs {
+		props.WriteString(p.old + "\n" + p.filter + "\n")
+	}
+	res := mustCheck(t, rr, props.String(), nil)
+	for i, p := range pairs {
+		a, b := res.Statements[2*i], res.Statements[2*i+1]
+		if a.Err() != nil || b.Err() != nil {
+			t.Errorf("%s: %v; %s: %v", p.old, a.Err(), p.filter, b.Err())
+			continue
+		}
+		if a.Value() != b.Value() {
+			t.Errorf("%s gives %q, %s gives %q", p.old, a.Value(), p.filter, b.Value())
+		}
+	}
+	// The values themselves, so that a pair wrong the same way is caught.
+	want := []string{"1/4", "3/4", "[1/4, 3/4]", "[1/4, 3/4]", "1/4", "3/4", "3/4"}
+	for i, w := range want {
+		if got := res.Statements[2*i].Value(); got != w {
+			t.Errorf("%s = %s, want %s", pairs[i].old, got, w)
+		}
+	}
+	if v := res.Statements[14].Value(); v != "violated" {
+		t.Errorf("%s: %v, want violated (1/4 from truth=false)", pairs[7].old, v)
+	}
+	if v := res.Statements[16].Value(); v != "holds" {
+		t.Errorf("%s: %v, want holds", pairs[8].old, v)
+	}
+	// A filter's report names the property without its old-style filter.
+	if f, ok := res.Statements[0].Statement().(*property.FilterQuery); !ok || f.PropText != `P=? [ F "yes" ]` || f.Op != "min" {
+		t.Errorf("P=? [ F \"yes\" {answer=0}{min} ] reads as %#v", res.Statements[0].Statement())
+	}
+	// As in PRISM, {φ} alone needs exactly one state.
+	res = mustCheck(t, rr, "P=? [ F \"yes\" {answer=0} ]\n", nil)
+	if err := res.Statements[0].Err(); err == nil || err.Error() != "filter(state, …) needs exactly one state satisfying its condition, and 2 do" {
+		t.Errorf("{answer=0} over two states: %v", err)
+	}
+	// Inside a formula or another filter, an old-style filter is refused
+	// on its own line.
+	res = mustCheck(t, rr, "filter(max, P=? [ F \"yes\" {answer=0} ])\nP>0 [ F P>=1/2 [ X \"yes\" {truth} ] ]\n!S>0 [ \"yes\" {truth} ]\nfilter(min, R=? [ C {truth}{max} ])\nP=? [ F \"yes\" ]\n", nil)
+	var sts []property.Statement
+	for _, o := range res.Statements {
+		sts = append(sts, o.Statement())
+	}
+	msg := ": the old-style filter {…} applies to a whole property: inside a formula or filter(…) it is not supported"
+	want = []string{"p.pctl:1:27" + msg, "p.pctl:2:26" + msg, "p.pctl:3:14" + msg, "p.pctl:4:21" + msg}
+	if d := cmp.Diff(want, refusedOf(sts)); d != "" {
+		t.Errorf("refused (-want +got):\n%s", d)
+	}
 }

@@ -98,7 +98,7 @@ func refused(h property.Header, f *File, why *syntax.Error) *property.Refused {
 // translateProperty translates the property p, with header h.
 func (t *translator) translateProperty(p *Property, h property.Header) property.Statement {
 	sc := &scope{f: &t.pf.File}
-	e := p.Expr.Unparen()
+	e := oldStyleFilter(p.Expr.Unparen())
 	switch {
 	case e.Op == EProb && e.Args[0] == nil:
 		return t.probQuery(sc, e, h)
@@ -110,7 +110,12 @@ func (t *translator) translateProperty(p *Property, h property.Header) property.
 	case e.Op == EDP && (isUnknown(e.Args[0]) || isUnknown(e.Args[1])):
 		return t.dpQuery(sc, e, h)
 	case e.Op == EFilter:
-		return t.filter(sc, e, h)
+		st := t.filter(sc, e, h)
+		if q, ok := st.(*property.FilterQuery); ok && e != p.Expr.Unparen() {
+			// The property without its old-style filter.
+			q.PropText = t.text(sc.f, Span{int(e.Off), int(e.OpOff)}) + " ]"
+		}
+		return st
 	case e.Op == EReward:
 		return t.rewardQuery(sc, e, h)
 	}
@@ -122,23 +127,65 @@ func (t *translator) translateProperty(p *Property, h property.Header) property.
 	return &property.FormulaCheck{Header: h, Formula: phi}
 }
 
+// oldStyleFilter rewrites P, S or R with an old-style filter inside its
+// brackets, [… {φ}{min}{max}], into the filter(op, …, φ) it stands for, as
+// PRISM reads it: a bound (P>=b) asks whether the property holds at every
+// state of φ (op forall); otherwise {min} is min, {max} max, both range,
+// and neither state (φ must hold in exactly one state). {"init"} alone is
+// dropped: dpcheck gives the value at every initial state, where PRISM
+// needs exactly one. Any other expression is returned as it is.
+func oldStyleFilter(e *Expr) *Expr {
+	if e.Op != EProb && e.Op != ESteady && e.Op != EReward || len(e.Args) < 3 || e.Args[2] == nil {
+		return e
+	}
+	flt := e.Args[2]
+	c := *e
+	c.Args = slices.Clone(e.Args)
+	c.Args[2] = nil
+	kinds := strings.Split(flt.Text, ",")
+	lo, hi := slices.Contains(kinds, "min"), slices.Contains(kinds, "max")
+	var op string
+	switch {
+	case e.Args[0] != nil:
+		op = "forall"
+	case lo && hi:
+		op = "range"
+	case lo:
+		op = "min"
+	case hi:
+		op = "max"
+	case isLabel(flt.Args[0], "init"):
+		return &c
+	default:
+		op = "state"
+	}
+	return &Expr{Off: e.Off, End: e.End, OpOff: flt.Off, Op: EFilter, Text: op, Args: []*Expr{&c, flt.Args[0]}}
+}
+
+// nestedFilter refuses an old-style filter left on P, S or R (e) after
+// oldStyleFilter rewrote the whole property's: one inside a formula or
+// inside filter(…).
+func (t *translator) nestedFilter(sc *scope, e *Expr) bool {
+	if len(e.Args) < 3 || e.Args[2] == nil {
+		return false
+	}
+	t.unsupportedAt(sc, e.Args[2], "the old-style filter {…} applies to a whole property: inside a formula or filter(…) it is not supported")
+	return true
+}
+
 func isUnknown(e *Expr) bool { return e != nil && e.Unparen().Op == EUnknown }
 
-// probQuery translates P=? [ψ], Pmin=? [ψ] and Pmax=? [ψ], with an
-// old-style filter only for {"init"}. On an MDP, Pmin=? and Pmax=? are the
+// probQuery translates P=? [ψ], Pmin=? [ψ] and Pmax=? [ψ] (an old-style
+// filter is rewritten before, by oldStyleFilter). On an MDP, Pmin=? and Pmax=? are the
 // extremes over the schedulers (ProbQuery.Extreme), and P=? is left to the
 // statements to judge (it means something only when every scheduler gives
 // the same probability); on a Markov chain all three are P=?.
 func (t *translator) probQuery(sc *scope, e *Expr, h property.Header) property.Statement {
-	op := "P" + e.Text + "?" // P=?, Pmin=?, Pmax=?
+	if t.nestedFilter(sc, e) {
+		return nil
+	}
 	extreme := strings.TrimSuffix(e.Text, "=")
 	isMDP := t.space != nil && t.space.MDP
-	if flt := e.Args[2]; flt != nil {
-		if flt.Text != "" || !isLabel(flt.Args[0], "init") {
-			t.unsupportedAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write filter(print, %s [ψ], "init"), or %s [ψ], which dpcheck computes at every initial state`, op, op)
-			return nil
-		}
-	}
 	path := t.pathFormula(sc, e.Args[1])
 	if path == nil {
 		return nil
@@ -569,8 +616,7 @@ func (t *translator) prob(sc *scope, e *Expr, f *property.Formula) *property.For
 		t.errAt(sc, e, "P=? [ψ] is a value: inside a formula compare it with a bound, P>=p [ψ]")
 		return nil
 	}
-	if e.Args[2] != nil {
-		t.errAt(sc, e.Args[2], "the old-style filter {…} is not supported inside a formula")
+	if t.nestedFilter(sc, e) {
 		return nil
 	}
 	b, ok := t.probBound(sc, e.Args[0])
@@ -595,6 +641,9 @@ func (t *translator) probBound(sc *scope, e *Expr) (*big.Rat, bool) {
 // steadyPath is the S[φ] of S=? [φ] or S~p [φ]: the long-run probability
 // of φ, on a DTMC (on an MDP it is refused, the property on its own).
 func (t *translator) steadyPath(sc *scope, e *Expr) *property.Formula {
+	if t.nestedFilter(sc, e) {
+		return nil
+	}
 	if t.space != nil && t.space.MDP {
 		t.unsupportedAt(sc, e, "S (steady state) is not supported on MDPs: dpcheck computes the long-run probabilities of Markov chains")
 		return nil

@@ -279,8 +279,12 @@ func (p *parser) steady() *Expr {
 	rel, bound := p.probRelation("S", "φ", "the long-run probability")
 	p.expect("[", "")
 	phi := p.sub(true, false, "a state formula")
+	var filter *Expr
+	if p.IsOp("{") {
+		filter = p.oldFilter()
+	}
 	p.expect("]", "")
-	return p.node(ESteady, start, rel, bound, phi)
+	return p.node(ESteady, start, rel, bound, phi, filter)
 }
 
 // quantifier parses E [ψ] and A [ψ].
@@ -331,7 +335,8 @@ func (p *parser) prob() *Expr {
 	return p.node(EProb, start, rel, bound, path, filter)
 }
 
-// oldFilter parses the old-style filter {STATES}{min}{max} inside P[…].
+// oldFilter parses the old-style filter {STATES}{min}{max} inside P[…],
+// S[…] or R[…].
 func (p *parser) oldFilter() *Expr {
 	start := p.Tok.Off
 	p.enter()

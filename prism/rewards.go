@@ -84,12 +84,11 @@ func (t *translator) rewardStructure(sc *scope, e, which *Expr) (int, string, bo
 	return t.rewardUsed[i], def.Name, true
 }
 
-// rewardQuery translates R=? [ρ], Rmin=? [ρ], Rmax=? [ρ] and R~r [ρ], with
-// an old-style filter only for {"init"}.
+// rewardQuery translates R=? [ρ], Rmin=? [ρ], Rmax=? [ρ] and R~r [ρ] (an
+// old-style filter is rewritten before, by oldStyleFilter).
 func (t *translator) rewardQuery(sc *scope, e *Expr, h property.Header) property.Statement {
-	rel, boundExpr, path, flt, which := e.Text, e.Args[0], e.Args[1], e.Args[2], e.Args[3]
-	if flt != nil && (flt.Text != "" || !isLabel(flt.Args[0], "init")) {
-		t.unsupportedAt(sc, flt, `the old-style filter {…}{min}{max} is not supported except {"init"}: write R=? [ρ], which dpcheck computes at every initial state`)
+	rel, boundExpr, path, which := e.Text, e.Args[0], e.Args[1], e.Args[3]
+	if t.nestedFilter(sc, e) {
 		return nil
 	}
 	idx, name, ok := t.rewardStructure(sc, e, which)

@@ -179,10 +179,13 @@ func TestRewardErrors(t *testing.T) {
 	wantRefused := []string{
 		"p.pctl:1:7: R[G s<2]: the reward of a path formula is the reward earned until it is first met, so the formula must be co-safe (U, F, X and bounded operators once negations are pushed inward; not G, R or W)",
 		"p.pctl:2:17: R inside a formula is not supported: ask for the expected reward as a whole property, R=? [ρ] or R<=r [ρ]",
-		"p.pctl:3:13: the old-style filter {…}{min}{max} is not supported except {\"init\"}: write R=? [ρ], which dpcheck computes at every initial state",
 	}
 	if d := cmp.Diff(wantRefused, refusedOf(sts)); d != "" {
 		t.Errorf("refused (-want +got):\n%s", d)
+	}
+	// {s=1}: the reward from the one state s=1 (filter(state, …)).
+	if o := res.Statements[2]; o.Err() != nil || o.Value() != "1" {
+		t.Errorf("R=? [ F s=2 {s=1} ]: %v %v", o.Value(), o.Err())
 	}
 	if o, ok := res.Statements[3].(*property.RewardOutcome); !ok || o.Err() != nil || o.Values[0].Value.Cmp(r(2, 1)) != 0 {
 		t.Errorf("R=? [ F s=2 {\"init\"} ]: %v", res.Statements[3].Value())

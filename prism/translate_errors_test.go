@@ -114,8 +114,6 @@ func TestTranslationErrors(t *testing.T) {
 			want: []string{"p.pctl:1:13: filter(min, …) takes a number at every state (P=? [ψ], R=? [ρ], S=? [φ]); this is a condition"}},
 		{name: "filter exists of a number", model: base, props: "filter(exists, P=? [ F s=1 ])",
 			want: []string{"p.pctl:1:16: filter(exists, …) takes a condition at every state; this is a number"}},
-		{name: "old-style filter", model: base, props: "P=? [ F s=1 {s=0}{max} ]",
-			want: []string{"p.pctl:1:13: the old-style filter {…}{min}{max} is not supported except {\"init\"}: write filter(print, P=? [ψ], \"init\"), or P=? [ψ], which dpcheck computes at every initial state"}},
 		{name: "strict bound of zero", model: base, props: "P=? [ F<0 s=1 ]",
 			want: []string{"p.pctl:1:9: a time bound is 0, outside [1, 100000]"}},
 		{name: "bounded under recurrence", model: base, props: "P=? [ G F F<=2 s=1 ]",
