@@ -19,10 +19,19 @@ func reduced(num, den *big.Int) *big.Rat {
 	if den.Cmp(intOne) == 0 {
 		return new(big.Rat).SetInt(num)
 	}
-	z := new(big.Rat).SetFrac64(1, 2) // initialised, non-integer
+	z := fresh()
 	z.Num().Set(num)
 	z.Denom().Set(den)
 	return z
+}
+
+// fresh returns a new 1/2 made without a GCD (SetFrac64 computes one):
+// its denominator is allocated, so Num and Denom are references to set in
+// place.
+func fresh() *big.Rat {
+	z := new(big.Rat)
+	z.Num().SetInt64(2)
+	return z.Inv(z)
 }
 
 var intOne = big.NewInt(1)
@@ -37,13 +46,47 @@ func Mul(x, y *big.Rat) *big.Rat {
 	}
 	a, d = cancel(a, d)
 	c, b = cancel(c, b)
-	z := new(big.Rat).SetFrac64(1, 2) // initialised, non-integer
+	z := fresh()
 	den := z.Denom()
 	den.Mul(b, d)
 	if den.Cmp(intOne) == 0 {
 		return z.SetInt(new(big.Int).Mul(a, c))
 	}
 	z.Num().Mul(a, c)
+	return z
+}
+
+// MulWords returns x·y = n/d in lowest terms when x and y are at least 0,
+// their numerators and denominators fit in a word, and so do n and d; ok
+// is false otherwise. It allocates nothing: a caller that meets the same
+// products often can look n/d up before it makes a value (FromWords).
+func MulWords(x, y *big.Rat) (n, d uint64, ok bool) {
+	a, b, c, e := x.Num().Bits(), x.Denom().Bits(), y.Num().Bits(), y.Denom().Bits()
+	if x.Sign() < 0 || y.Sign() < 0 || len(a) > 1 || len(b) != 1 || len(c) > 1 || len(e) != 1 || bits.UintSize != 64 {
+		return 0, 0, false
+	}
+	if len(a) == 0 || len(c) == 0 {
+		return 0, 1, true
+	}
+	an, bd, cn, ed := uint64(a[0]), uint64(b[0]), uint64(c[0]), uint64(e[0])
+	g1, g2 := gcd64(an, ed), gcd64(cn, bd)
+	hi, n := bits.Mul64(an/g1, cn/g2)
+	if hi != 0 {
+		return 0, 0, false
+	}
+	hi, d = bits.Mul64(bd/g2, ed/g1)
+	return n, d, hi == 0
+}
+
+// FromWords returns n/d, which must be in lowest terms with d > 0, as a
+// new value.
+func FromWords(n, d uint64) *big.Rat {
+	if d == 1 {
+		return new(big.Rat).SetUint64(n)
+	}
+	z := fresh()
+	z.Num().SetUint64(n)
+	z.Denom().SetUint64(d)
 	return z
 }
 
@@ -89,8 +132,5 @@ func gcdWord(m uint64, v []big.Word) uint64 {
 	for i := len(v) - 1; i >= 0; i-- {
 		_, r = bits.Div64(r, uint64(v[i]), m)
 	}
-	for r != 0 {
-		m, r = r, m%r
-	}
-	return m
+	return gcd64(m, r)
 }

@@ -366,7 +366,8 @@ func (e Eps) Cmp(f Eps) (int, error) {
 	return tmp.cmpExp(y)
 }
 
-func gcd64(a, b int64) int64 {
+// gcd64 is Euclid's algorithm on words.
+func gcd64[T int64 | uint64](a, b T) T {
 	for b != 0 {
 		a, b = b, a%b
 	}

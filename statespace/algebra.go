@@ -82,6 +82,32 @@ type rats struct {
 
 func (r rats) one() *big.Rat { return r.x.one }
 
+// maxSmallProducts bounds the products Mul keeps for reuse: the
+// probabilities of synchronised commands are often few (1/2^k), and a
+// product found again costs a lookup instead of a new value.
+const maxSmallProducts = 1 << 16
+
+// Mul returns a·b; products of small rationals are shared (the explorer's
+// probabilities are never modified).
+func (r rats) Mul(a, b *big.Rat) (*big.Rat, error) {
+	n, d, ok := exact.MulWords(a, b)
+	if !ok {
+		return exact.Mul(a, b), nil
+	}
+	x := r.x
+	k := [2]uint64{n, d}
+	if q, ok := x.small[k]; ok {
+		return q, nil
+	}
+	q := exact.FromWords(n, d)
+	if x.smallProducts < maxSmallProducts && n > 0 {
+		x.smallProducts++
+		x.small[k] = q
+		x.extra += ratBytes(q) + 48
+	}
+	return q, nil
+}
+
 func (rats) isOne(p *big.Rat) bool { return p.IsInt() && p.Num().IsInt64() && p.Num().Int64() == 1 }
 
 func (rats) oneMinus(p *big.Rat) (*big.Rat, error) { return exact.OneMinus(p), nil }

@@ -38,7 +38,7 @@ func (m *Model) newExplorer(ctx context.Context, l model.Limits) (*explorer, err
 		return nil, errs
 	}
 	l = l.WithDefaults()
-	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, noise: map[string][]outcome[*big.Rat]{}, geo: map[string]*geoTable[*big.Rat]{}, shared: map[*big.Rat]bool{}}, nil
+	return &explorer{p: p, nv: len(m.Vars), table: make([]int32, 1024), start: []int{0}, one: big.NewRat(1, 1), limits: l, ctx: ctx, rats: map[string]*big.Rat{}, small: map[[2]uint64]*big.Rat{}, noise: map[string][]outcome[*big.Rat]{}, geo: map[string]*geoTable[*big.Rat]{}, shared: map[*big.Rat]bool{}}, nil
 }
 
 // run explores from the initial states with the rationals and returns
@@ -348,9 +348,14 @@ type explorer struct {
 	// tables (memory.go); pending those of the outcomes of the state
 	// being explored, while it is.
 	extra, pending int64
-	// rats shares equal probabilities; noise caches distributions.
-	rats  map[string]*big.Rat
-	noise map[string][]outcome[*big.Rat]
+	// rats shares equal probabilities, small holds those whose numerator
+	// and denominator fit in a word (and products of them, while
+	// smallProducts is below maxSmallProducts); noise caches
+	// distributions.
+	rats          map[string]*big.Rat
+	small         map[[2]uint64]*big.Rat
+	smallProducts int
+	noise         map[string][]outcome[*big.Rat]
 	// geo holds the geometric tables by α; shared marks the probabilities
 	// already shared (those of the cached distributions).
 	geo    map[string]*geoTable[*big.Rat]
@@ -682,6 +687,15 @@ func (x *explorer) share(p *big.Rat) *big.Rat {
 	if x.shared[p] || p.IsInt() || exact.Bits(p) > 256 {
 		return p
 	}
+	if n, d := p.Num(), p.Denom(); n.Sign() > 0 && n.IsUint64() && d.IsUint64() {
+		k := [2]uint64{n.Uint64(), d.Uint64()}
+		if q, ok := x.small[k]; ok {
+			return q
+		}
+		x.small[k] = p
+		x.extra += ratBytes(p) + 48
+		return p
+	}
 	k := p.RatString()
 	if q, ok := x.rats[k]; ok {
 		return q
@@ -809,27 +823,37 @@ func (x *expander[T]) synchronise(cmds []int, cur []int64, expanded map[int][]br
 	}
 	out := make([]branch[T], 0, n)
 	pick := make([]int, len(cmds)) // a branch of each command
+	// prefix[i] is the product of the probabilities of the branches picked
+	// at places before i, valid up to place from: the last place moves
+	// fastest, so a combination costs about one product, not one per
+	// command.
+	prefix := make([]T, len(cmds)+1)
+	prefix[0] = x.alg.one()
+	from := 0
 	for {
+		for i := from; i < len(cmds); i++ {
+			p, bp := prefix[i], parts[i][pick[i]].p
+			switch {
+			case x.alg.isOne(bp):
+			case x.alg.isOne(p):
+				p = bp
+			default:
+				var err error
+				if p, err = x.alg.Mul(p, bp); err != nil {
+					return nil, x.algebra(cmds[i], err)
+				}
+			}
+			prefix[i+1] = p
+		}
 		v := append([]int64(nil), cur...)
-		p := x.alg.one()
 		for i, ci := range cmds {
 			b := parts[i][pick[i]]
 			for _, w := range x.p.writes[ci] {
 				v[w] = b.v[w]
 			}
-			switch {
-			case x.alg.isOne(b.p):
-			case x.alg.isOne(p):
-				p = b.p
-			default:
-				var err error
-				if p, err = x.alg.Mul(p, b.p); err != nil {
-					return nil, x.algebra(ci, err)
-				}
-			}
 		}
-		out = append(out, branch[T]{v: v, p: p})
-		if !nextPick(pick, func(i int) int { return len(parts[i]) }) {
+		out = append(out, branch[T]{v: v, p: prefix[len(cmds)]})
+		if from = movePick(pick, func(i int) int { return len(parts[i]) }); from < 0 {
 			return out, nil
 		}
 	}
@@ -839,13 +863,19 @@ func (x *expander[T]) synchronise(cmds []int, cur []int64, expanded map[int][]br
 // next combination, the last place fastest; it reports false after the
 // last.
 func nextPick(pick []int, size func(i int) int) bool {
+	return movePick(pick, size) >= 0
+}
+
+// movePick is nextPick returning the first place that changed, or -1
+// after the last combination.
+func movePick(pick []int, size func(i int) int) int {
 	for i := len(pick) - 1; i >= 0; i-- {
 		if pick[i]++; pick[i] < size(i) {
-			return true
+			return i
 		}
 		pick[i] = 0
 	}
-	return false
+	return -1
 }
 
 func (x *explorer) transitionsError() error {
