@@ -22,7 +22,23 @@ type sparse map[int]*big.Rat
 // eliminated in their given order; callers order unknowns so that
 // neighbours are close (state order), which keeps banded systems such as
 // random walks free of fill-in.
+//
+// A block whose elimination would fill in (wantsDixon) is solved by p-adic
+// lifting instead (solveDixon, which checks its answer exactly), and by
+// elimination only if that gives up.
 func solveMMatrix(ctx context.Context, a, b []sparse) ([]sparse, error) {
+	if wantsDixon(a) {
+		x, ok, err := solveDixon(ctx, a, b)
+		if err != nil || ok {
+			return x, err
+		}
+	}
+	return eliminate(ctx, a, b)
+}
+
+// eliminate is solveMMatrix's elimination over the rationals; it
+// modifies a and b.
+func eliminate(ctx context.Context, a, b []sparse) ([]sparse, error) {
 	k := len(a)
 	// colRows[c] = rows below the diagonal with a non-zero in column c.
 	colRows := make([]map[int]bool, k)
