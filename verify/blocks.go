@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dpcheck/dpcheck/chain"
+	"github.com/dpcheck/dpcheck/exact"
 )
 
 // components returns the strongly connected components of c (Tarjan's,
@@ -167,11 +168,12 @@ func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx 
 	}
 	a := make([]sparse, len(states))
 	b := make([]sparse, len(states))
+	sums := map[int]*ratSum{} // row i of b, by output
 	for i, s := range states {
 		a[i] = sparse{i: ratOne}
-		b[i] = sparse{}
+		clear(sums)
 		if k := plusAt(plus, s); k != nil {
-			addTo(b[i], 0, k, +1)
+			sumAt(sums, 0).add(k)
 		}
 		to, p := c.Row(s)
 		for k, t := range to {
@@ -181,7 +183,13 @@ func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx 
 			}
 			d := x[t]
 			for j, o := range d.out {
-				addTo(b[i], o, new(big.Rat).Mul(p[k], d.p[j]), +1)
+				sumAt(sums, o).add(exact.Mul(p[k], d.p[j]))
+			}
+		}
+		b[i] = sparse{}
+		for o, sum := range sums {
+			if v := sum.rat(); v.Sign() != 0 {
+				b[i][o] = v
 			}
 		}
 	}
@@ -201,4 +209,50 @@ func solveComponent(ctx context.Context, c *chain.Chain, states []int, blockIdx 
 		x[s] = d
 	}
 	return nil
+}
+
+// ratSum adds rationals over a common denominator and reduces once, at
+// the end: the values of a component's successors, solved together,
+// mostly share their denominators, so that most additions are one
+// division and one product instead of a GCD each.
+type ratSum struct {
+	num, den big.Int // den 0: nothing added yet
+	t, r     big.Int
+}
+
+func sumAt(sums map[int]*ratSum, o int) *ratSum {
+	s := sums[o]
+	if s == nil {
+		s = new(ratSum)
+		sums[o] = s
+	}
+	return s
+}
+
+// add adds x.
+func (s *ratSum) add(x *big.Rat) {
+	xd := x.Denom()
+	if s.den.Sign() == 0 {
+		s.num.Set(x.Num())
+		s.den.Set(xd)
+		return
+	}
+	if s.t.QuoRem(&s.den, xd, &s.r); s.r.Sign() == 0 { // xd divides den
+		s.num.Add(&s.num, s.t.Mul(&s.t, x.Num()))
+		return
+	}
+	g := s.r.GCD(nil, nil, &s.den, xd)
+	s.t.Quo(xd, g)          // xd/g
+	s.num.Mul(&s.num, &s.t) // num·xd/g
+	s.den.Mul(&s.den, &s.t) // lcm(den, xd)
+	s.t.Quo(&s.den, xd)     // lcm/xd
+	s.num.Add(&s.num, s.t.Mul(&s.t, x.Num()))
+}
+
+// rat returns the sum as a new value in lowest terms (0 for none).
+func (s *ratSum) rat() *big.Rat {
+	if s.den.Sign() == 0 {
+		return new(big.Rat)
+	}
+	return new(big.Rat).SetFrac(new(big.Int).Set(&s.num), new(big.Int).Set(&s.den))
 }

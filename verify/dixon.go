@@ -4,7 +4,9 @@ import (
 	"context"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Dense systems by p-adic lifting.
@@ -92,6 +94,29 @@ func (m modPrime) red(x uint64) uint64 {
 	return r
 }
 
+// axpy sets dst[c] = dst[c] + f·src[c] mod p (len(dst) ≥ len(src)): the
+// inner loop of the factorisation, with p and the Barrett constant in
+// registers.
+func (m modPrime) axpy(dst, src []uint32, f uint64) {
+	p, mu := m.p, m.mu
+	dst = dst[:len(src)]
+	for c, v := range src {
+		if v == 0 {
+			continue
+		}
+		x := uint64(dst[c]) + f*uint64(v)
+		q, _ := bits.Mul64(x, mu)
+		r := x - q*p
+		if r >= p {
+			r -= p
+		}
+		if r >= p {
+			r -= p
+		}
+		dst[c] = uint32(r)
+	}
+}
+
 // inv returns x⁻¹ mod p (x ≠ 0), by Fermat: x^(p−2).
 func (m modPrime) inv(x uint64) uint64 {
 	r, b, e := uint64(1), x, m.p-2
@@ -122,6 +147,8 @@ func factorMod(ctx context.Context, a [][]intEntry, m modPrime) (lu *luMod, ok b
 	perm := make([]int, k)
 	var t big.Int
 	pb := new(big.Int).SetUint64(m.p)
+	workers := runtime.GOMAXPROCS(0)
+	var below [][]uint32
 	for i, row := range a {
 		rows[i], perm[i] = back[i*k:(i+1)*k:(i+1)*k], i
 		for _, e := range row {
@@ -145,19 +172,33 @@ func factorMod(ctx context.Context, a [][]intEntry, m modPrime) (lu *luMod, ok b
 		perm[i], perm[piv] = perm[piv], perm[i]
 		ri := rows[i][i+1:]
 		inv := m.inv(uint64(rows[i][i]))
-		for j := i + 1; j < k; j++ {
-			rj := rows[j]
-			if rj[i] == 0 {
-				continue
-			}
+		update := func(rj []uint32) {
 			f := m.red(uint64(rj[i]) * inv)
 			rj[i] = uint32(f)
-			nf := m.p - f
-			rest := rj[i+1:]
-			rest = rest[:len(ri)]
-			for c, v := range ri {
-				rest[c] = uint32(m.red(uint64(rest[c]) + nf*uint64(v)))
+			m.axpy(rj[i+1:], ri, m.p-f)
+		}
+		below = below[:0]
+		for j := i + 1; j < k; j++ {
+			if rows[j][i] != 0 {
+				below = append(below, rows[j])
 			}
+		}
+		// The rows below are independent: on a large step, each worker
+		// takes a share of them.
+		if workers > 1 && len(below)*len(ri) >= 1<<16 {
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Go(func() {
+					for j := w; j < len(below); j += workers {
+						update(below[j])
+					}
+				})
+			}
+			wg.Wait()
+			continue
+		}
+		for _, rj := range below {
+			update(rj)
 		}
 	}
 	return &luMod{m: m, rows: rows, perm: perm}, true, nil
@@ -214,7 +255,7 @@ func solveDixon(ctx context.Context, a, b []sparse) (x []sparse, ok bool, err er
 	for i, row := range a {
 		l := big.NewInt(1)
 		for _, v := range row {
-			l = lcmInt(l, v.Denom())
+			lcm(l, v.Denom())
 		}
 		scale[i] = l
 		var norm big.Int
@@ -422,7 +463,8 @@ func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, co
 		}
 		nums[e].Set(n)
 		dens[e] = d
-		den = lcmInt(den, d)
+		den = new(big.Int).Set(den) // earlier entries keep the old one
+		lcm(den, d)
 	}
 	// Bring every numerator to den, then check Â·nums = den·B̃ row by row.
 	for e := range nums {
@@ -489,17 +531,4 @@ func ratRecon(u, M, bound *big.Int) (n, d *big.Int, ok bool) {
 		return nil, nil, false
 	}
 	return r1, t1, true
-}
-
-// lcmInt returns lcm(a, b) for positive a and b (a itself when b divides
-// it).
-func lcmInt(a, b *big.Int) *big.Int {
-	if b.Cmp(intOne) == 0 {
-		return a
-	}
-	g := new(big.Int).GCD(nil, nil, a, b)
-	if g.Cmp(b) == 0 {
-		return a
-	}
-	return new(big.Int).Mul(a, new(big.Int).Quo(b, g))
 }

@@ -262,3 +262,22 @@ func randBelow(r *rand.Rand, n *big.Int) *big.Int {
 	}
 	return new(big.Int).Mod(new(big.Int).SetBytes(buf), n)
 }
+
+// TestRatSum: sums over a common denominator equal big.Rat's, whatever
+// the denominators (equal, dividing, unrelated) and signs.
+func TestRatSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	dens := []int64{1, 2, 4, 8, 3, 6, 7, 1024, 999983}
+	for range 500 {
+		var s ratSum
+		want := new(big.Rat)
+		for range r.IntN(12) {
+			x := big.NewRat(int64(r.IntN(2001)-1000), dens[r.IntN(len(dens))]*int64(1+r.IntN(3)))
+			s.add(x)
+			want.Add(want, x)
+		}
+		if got := s.rat(); got.Cmp(want) != 0 {
+			t.Fatalf("sum %s, want %s", got.RatString(), want.RatString())
+		}
+	}
+}
