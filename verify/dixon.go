@@ -35,10 +35,12 @@ const (
 	dixonMaxStates = 6000
 )
 
-// dixonPrimes are primes below 2³¹: products of two residues and a residue
-// stay below 2⁶³. A factorisation that meets a zero pivot modulo one (the
-// determinant divisible by it) takes the next.
-var dixonPrimes = [...]uint64{2147483647, 2147483629, 2147483587, 2147483579, 2147483563}
+// dixonPrimes are primes below 2²⁰: a product of two residues is below
+// 2⁴⁰, so the factorisation adds up to 2²³ of them to an entry before it
+// must reduce it — more than the dixonMaxStates it may get. A
+// factorisation that meets a zero pivot modulo one (the determinant
+// divisible by it) takes the next.
+var dixonPrimes = [...]uint64{1048573, 1048571, 1048559, 1048549, 1048517}
 
 // wantsDixon reports whether the system with rows a is better solved by
 // lifting: its elimination in the given order, bounded by the matrix's
@@ -76,7 +78,7 @@ func wantsDixon(a []sparse) bool {
 	return env > kk*kk*kk/3/100
 }
 
-// modPrime is arithmetic modulo a prime p < 2³¹, reducing with Barrett's
+// modPrime is arithmetic modulo a prime p < 2²⁰, reducing with Barrett's
 // method (a multiplication by ⌊(2⁶⁴−1)/p⌋ instead of a division).
 type modPrime struct {
 	p, mu uint64
@@ -94,26 +96,12 @@ func (m modPrime) red(x uint64) uint64 {
 	return r
 }
 
-// axpy sets dst[c] = dst[c] + f·src[c] mod p (len(dst) ≥ len(src)): the
-// inner loop of the factorisation, with p and the Barrett constant in
-// registers.
-func (m modPrime) axpy(dst, src []uint32, f uint64) {
-	p, mu := m.p, m.mu
+// axpy sets dst[c] += f·src[c] for src[c] < p and f < p, without reducing:
+// the inner loop of the factorisation.
+func axpy(dst, src []uint64, f uint64) {
 	dst = dst[:len(src)]
 	for c, v := range src {
-		if v == 0 {
-			continue
-		}
-		x := uint64(dst[c]) + f*uint64(v)
-		q, _ := bits.Mul64(x, mu)
-		r := x - q*p
-		if r >= p {
-			r -= p
-		}
-		if r >= p {
-			r -= p
-		}
-		dst[c] = uint32(r)
+		dst[c] += f * v
 	}
 }
 
@@ -130,29 +118,33 @@ func (m modPrime) inv(x uint64) uint64 {
 }
 
 // luMod is a dense factorisation P·A = L·U modulo a prime: rows[i] holds
-// U from the diagonal on and L (unit diagonal) before it; row i of the
-// factors is row perm[i] of A.
+// U from the diagonal on and L (unit diagonal) before it, every entry
+// reduced; row i of the factors is row perm[i] of A.
 type luMod struct {
 	m    modPrime
-	rows [][]uint32
+	rows [][]uint64
 	perm []int
+	inv  []uint64 // the inverses of U's diagonal
 }
 
 // factorMod factors the integer matrix a (rows of (column, value)) modulo
-// m; ok is false when it is singular there.
+// m; ok is false when it is singular there. The rows below the pivot
+// take their updates unreduced (dixonPrimes says why that cannot
+// overflow) and are reduced where read: an entry of the pivot column
+// when the pivot is sought, a row when it becomes the pivot row.
 func factorMod(ctx context.Context, a [][]intEntry, m modPrime) (lu *luMod, ok bool, err error) {
 	k := len(a)
-	back := make([]uint32, k*k)
-	rows := make([][]uint32, k)
+	back := make([]uint64, k*k)
+	rows := make([][]uint64, k)
 	perm := make([]int, k)
 	var t big.Int
 	pb := new(big.Int).SetUint64(m.p)
 	workers := runtime.GOMAXPROCS(0)
-	var below [][]uint32
+	var below [][]uint64
 	for i, row := range a {
 		rows[i], perm[i] = back[i*k:(i+1)*k:(i+1)*k], i
 		for _, e := range row {
-			rows[i][e.c] = uint32(t.Mod(e.v, pb).Uint64())
+			rows[i][e.c] = t.Mod(e.v, pb).Uint64()
 		}
 	}
 	for i := range k {
@@ -161,27 +153,36 @@ func factorMod(ctx context.Context, a [][]intEntry, m modPrime) (lu *luMod, ok b
 				return nil, false, err
 			}
 		}
-		piv := i
-		for piv < k && rows[piv][i] == 0 {
-			piv++
-		}
-		if piv == k {
-			return nil, false, nil
-		}
-		rows[i], rows[piv] = rows[piv], rows[i]
-		perm[i], perm[piv] = perm[piv], perm[i]
-		ri := rows[i][i+1:]
-		inv := m.inv(uint64(rows[i][i]))
-		update := func(rj []uint32) {
-			f := m.red(uint64(rj[i]) * inv)
-			rj[i] = uint32(f)
-			m.axpy(rj[i+1:], ri, m.p-f)
-		}
 		below = below[:0]
-		for j := i + 1; j < k; j++ {
-			if rows[j][i] != 0 {
+		piv := -1
+		for j := i; j < k; j++ {
+			if rows[j][i] = m.red(rows[j][i]); rows[j][i] == 0 {
+				continue
+			}
+			if piv < 0 {
+				piv = j
+			} else {
 				below = append(below, rows[j])
 			}
+		}
+		if piv < 0 {
+			return nil, false, nil
+		}
+		if piv != i {
+			// Row i, now below, has a zero in the pivot column: it needs
+			// no update.
+			rows[i], rows[piv] = rows[piv], rows[i]
+			perm[i], perm[piv] = perm[piv], perm[i]
+		}
+		ri := rows[i][i+1:]
+		for c, v := range ri {
+			ri[c] = m.red(v)
+		}
+		inv := m.inv(rows[i][i])
+		update := func(rj []uint64) {
+			f := m.red(rj[i] * inv)
+			rj[i] = f
+			axpy(rj[i+1:], ri, m.p-f)
 		}
 		// The rows below are independent: on a large step, each worker
 		// takes a share of them.
@@ -201,7 +202,11 @@ func factorMod(ctx context.Context, a [][]intEntry, m modPrime) (lu *luMod, ok b
 			update(rj)
 		}
 	}
-	return &luMod{m: m, rows: rows, perm: perm}, true, nil
+	inv := make([]uint64, k)
+	for i, row := range rows {
+		inv[i] = m.inv(row[i])
+	}
+	return &luMod{m: m, rows: rows, perm: perm, inv: inv}, true, nil
 }
 
 // solve overwrites v (residues of the right-hand side, in A's row order)
@@ -216,7 +221,7 @@ func (lu *luMod) solve(v, tmp []uint64) {
 		row := lu.rows[i][:i]
 		for l, f := range row {
 			if f != 0 {
-				acc = m.red(acc + (m.p-uint64(f))*tmp[l])
+				acc = m.red(acc + (m.p-f)*tmp[l])
 			}
 		}
 		tmp[i] = acc
@@ -226,10 +231,10 @@ func (lu *luMod) solve(v, tmp []uint64) {
 		row := lu.rows[i]
 		for l := i + 1; l < k; l++ {
 			if f := row[l]; f != 0 {
-				acc = m.red(acc + (m.p-uint64(f))*tmp[l])
+				acc = m.red(acc + (m.p-f)*tmp[l])
 			}
 		}
-		tmp[i] = m.red(acc * m.inv(uint64(row[i])))
+		tmp[i] = m.red(acc * lu.inv[i])
 	}
 	copy(v, tmp)
 }
