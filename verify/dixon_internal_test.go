@@ -281,3 +281,34 @@ func TestRatSum(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDixon: on systems drawn from the fuzzer's seed, of any size up to
+// 90 and any density, lifting gives what elimination gives (it never
+// gives up on these: their determinants are not divisible by all five
+// primes, and its bound on the digits suffices).
+//
+//	go test ./verify -run '^$' -fuzz FuzzDixon -fuzztime 5m
+func FuzzDixon(f *testing.F) {
+	f.Add(uint64(1), uint8(10), uint8(2), true)
+	f.Add(uint64(2), uint8(60), uint8(1), false)
+	f.Add(uint64(3), uint8(49), uint8(3), true)
+	f.Fuzz(func(t *testing.T, seed uint64, k, outs uint8, dense bool) {
+		n := 1 + int(k)%90
+		r := rand.New(rand.NewPCG(seed, uint64(k)))
+		a, b := randomSystem(r, n, 1+int(outs)%4, dense)
+		got, ok, err := solveDixon(context.Background(), a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := eliminate(context.Background(), clone(a), clone(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			t.Fatalf("k = %d: lifting gave up on a non-singular system", n)
+		}
+		if d := cmp.Diff(want, got, ratComparer); d != "" {
+			t.Fatalf("k = %d: (-elimination +lifting):\n%s", n, d)
+		}
+	})
+}
