@@ -374,6 +374,10 @@ func (sc *sched) iterate(ctx context.Context, maybe, idx []int, val []*big.Rat, 
 		}
 		a := make([][]entry, len(maybe))
 		b := make([]*big.Rat, len(maybe))
+		var rows []map[int]*big.Rat // for lifting, when there are enough unknowns
+		if len(maybe) >= verify.LiftingMinStates {
+			rows = make([]map[int]*big.Rat, len(maybe))
+		}
 		for i, s := range maybe {
 			r := sc.rows[s][pol[s]]
 			m := map[int]*big.Rat{i: big.NewRat(1, 1)}
@@ -397,10 +401,23 @@ func (sc *sched) iterate(ctx context.Context, maybe, idx []int, val []*big.Rat, 
 			}
 			a[i] = sortedEntries(m)
 			b[i] = rhs
+			if rows != nil {
+				rows[i] = m
+			}
 		}
-		x, err := solveExact(ctx, a, b)
-		if err != nil {
-			return err
+		var x []*big.Rat
+		lifted := false
+		if rows != nil {
+			var err error
+			if x, lifted, err = verify.SolveLifted(ctx, rows, b); err != nil {
+				return err
+			}
+		}
+		if !lifted {
+			var err error
+			if x, err = solveExact(ctx, a, b); err != nil {
+				return err
+			}
 		}
 		for i, s := range maybe {
 			val[s] = x[i]
@@ -486,7 +503,9 @@ func (h *intHeap) Pop() any {
 	return x
 }
 
-// solveExact solves A·x = b exactly by Gaussian elimination over big.Rat,
+// solveExact solves A·x = b exactly by Gaussian elimination over big.Rat
+// (iterate lifts instead, through verify.SolveLifted, a system whose
+// elimination would fill in),
 // eliminating rows in their order (no pivoting: A = I − Q of a policy that
 // leaves the unknowns surely is a non-singular M-matrix, whose Schur
 // complements keep positive pivots). Rows are sparse; the fill-in of

@@ -100,6 +100,35 @@ func TestHerman(t *testing.T) {
 	}
 }
 
+// TestHermanAsMDP: the same ring read as an MDP (one choice per state:
+// the synchronised step) gives Rmin = Rmax = 4abc/n from three tokens,
+// through policy iteration, whose linear systems are lifted as a chain's.
+func TestHermanAsMDP(t *testing.T) {
+	for _, n := range []int{7, 9} {
+		m := strings.Replace(herman(n), "dtmc", "mdp", 1)
+		res := mustCheck(t, m, "Rmin=? [ F \"stable\" ]\nRmax=? [ F \"stable\" ]\nfilter(min, Pmin=? [ F \"stable\" ])\n", nil)
+		for si, o := range res.Statements[:2] {
+			rw, ok := o.(*property.RewardOutcome)
+			if !ok || o.Err() != nil || len(rw.Values) != 1<<n {
+				t.Fatalf("n = %d, statement %d: %T %v", n, si, o, o.Err())
+			}
+			for _, v := range rw.Values {
+				pos := tokens(n, func(i int) int64 { x, _ := v.State.Valuation.Get(fmt.Sprintf("x%d", i)); return x })
+				if len(pos) != 3 {
+					continue
+				}
+				a, b := int64(pos[1]-pos[0]), int64(pos[2]-pos[1])
+				if want := big.NewRat(4*a*b*(int64(n)-a-b), int64(n)); v.Value.Cmp(want) != 0 {
+					t.Errorf("n = %d, %s: from %s %s steps, want %s", n, o.Statement().Head().Text, v.State, v.Value.RatString(), want.RatString())
+				}
+			}
+		}
+		if v := res.Statements[2].Value(); v != "1" {
+			t.Errorf("n = %d: the least Pmin=? [ F \"stable\" ] is %s, want 1", n, v)
+		}
+	}
+}
+
 // BenchmarkHerman reads, explores and checks Herman's ring of 11 and 13
 // processes: P>=1 [F "stable"] (the graph) and the largest expected time
 // to stabilise from three tokens (a linear system of 924, resp. 3 432

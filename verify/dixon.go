@@ -42,6 +42,44 @@ const (
 // divisible by it) takes the next.
 var dixonPrimes = [...]uint64{1048573, 1048571, 1048559, 1048549, 1048517}
 
+// LiftingMinStates is the least number of unknowns SolveLifted
+// considers: below it, elimination is cheap either way.
+const LiftingMinStates = dixonMinStates
+
+// SolveLifted solves A·x = b exactly by p-adic lifting (docs/semantics.md
+// §4.1), for a solver of its own (an MDP's policy iteration) whose
+// elimination of A's rows, in their order, would fill in. rows[i] maps a
+// column to A's entry; neither rows nor b is modified. ok is false when
+// lifting does not apply (few unknowns, little fill-in, more than 6 000
+// unknowns) or gives up; the caller then eliminates.
+func SolveLifted(ctx context.Context, rows []map[int]*big.Rat, b []*big.Rat) (x []*big.Rat, ok bool, err error) {
+	a := make([]sparse, len(rows))
+	for i, r := range rows {
+		a[i] = sparse(r)
+	}
+	if !wantsDixon(a) {
+		return nil, false, nil
+	}
+	bs := make([]sparse, len(b))
+	for i, v := range b {
+		bs[i] = sparse{}
+		if v.Sign() != 0 {
+			bs[i][0] = v
+		}
+	}
+	sol, ok, err := solveDixon(ctx, a, bs)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	x = make([]*big.Rat, len(sol))
+	for i, r := range sol {
+		if x[i] = r[0]; x[i] == nil {
+			x[i] = new(big.Rat)
+		}
+	}
+	return x, true, nil
+}
+
 // wantsDixon reports whether the system with rows a is better solved by
 // lifting: its elimination in the given order, bounded by the matrix's
 // envelope (every fill-in of elimination without pivoting lies between a
