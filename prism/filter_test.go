@@ -10,13 +10,10 @@ import (
 	"github.com/dpcheck/dpcheck/property"
 )
 
-// TestFilters: every filter operator over P=?, S=?, R=? and state
-// formulas, with and without a condition on the states, on a chain whose
-// values are known: randomized response with a fair coin half the time
+// surveyModel is randomized response with a fair coin half the time
 // (Pr(yes) = 1/4 from truth=false, 3/4 from truth=true, 1 and 0 once
-// answered), and on an MDP.
-func TestFilters(t *testing.T) {
-	const rr = `dtmc
+// answered), with a reward for asking.
+const surveyModel = `dtmc
 module survey
   truth  : bool;
   answer : [0..2];
@@ -29,6 +26,14 @@ rewards "asked"
   answer=0 : 1;
 endrewards
 `
+
+// TestFilters: every filter operator over P=?, S=?, R=? and state
+// formulas, with and without a condition on the states, on a chain whose
+// values are known: randomized response with a fair coin half the time
+// (Pr(yes) = 1/4 from truth=false, 3/4 from truth=true, 1 and 0 once
+// answered), and on an MDP.
+func TestFilters(t *testing.T) {
+	rr := surveyModel
 	props := `filter(min, P=? [ F "yes" ])
 filter(max, P=? [ F "yes" ], answer=0)
 filter(argmax, P=? [ F "yes" ])
@@ -132,19 +137,7 @@ func infText(x *big.Rat) string {
 // asked), {"init"} alone the value at every initial state — on P, S and
 // R; each gives what the filter(op, …) form gives, written out by hand.
 func TestOldStyleFilters(t *testing.T) {
-	const rr = `dtmc
-module survey
-  truth  : bool;
-  answer : [0..2];
-  [] answer=0 &  truth -> 3/4 : (answer'=1) + 1/4 : (answer'=2);
-  [] answer=0 & !truth -> 1/4 : (answer'=1) + 3/4 : (answer'=2);
-endmodule
-init answer=0 endinit
-label "yes" = answer=1;
-rewards "asked"
-  answer=0 : 1;
-endrewards
-`
+	rr := surveyModel
 	pairs := []struct{ old, filter string }{
 		{`P=? [ F "yes" {answer=0}{min} ]`, `filter(min, P=? [ F "yes" ], answer=0)`},
 		{`P=? [ F "yes" {answer=0}{max} ]`, `filter(max, P=? [ F "yes" ], answer=0)`},
