@@ -29,10 +29,10 @@ import (
 
 // dixonMinStates and dixonMaxStates bound the blocks solved by lifting:
 // smaller ones are cheap either way; larger ones would hold a dense k×k
-// factorisation (4·k² bytes: 144 MB at the bound).
+// factorisation (8·k² bytes: 134 MB at the bound).
 const (
 	dixonMinStates = 48
-	dixonMaxStates = 6000
+	dixonMaxStates = 4096
 )
 
 // dixonPrimes are primes below 2²⁰: a product of two residues is below
@@ -50,7 +50,7 @@ const LiftingMinStates = dixonMinStates
 // §4.1), for a solver of its own (an MDP's policy iteration) whose
 // elimination of A's rows, in their order, would fill in. rows[i] maps a
 // column to A's entry; neither rows nor b is modified. ok is false when
-// lifting does not apply (few unknowns, little fill-in, more than 6 000
+// lifting does not apply (few unknowns, little fill-in, more than 4 096
 // unknowns) or gives up; the caller then eliminates.
 func SolveLifted(ctx context.Context, rows []map[int]*big.Rat, b []*big.Rat) (x []*big.Rat, ok bool, err error) {
 	a := make([]sparse, len(rows))
