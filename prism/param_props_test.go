@@ -135,3 +135,31 @@ func TestParseParam(t *testing.T) {
 		}
 	}
 }
+
+// TestParamConditionRefused: a condition of a property that reads the
+// parameter is refused on its own line for every value (it would change
+// the chain's graph); the file's other properties are computed.
+func TestParamConditionRefused(t *testing.T) {
+	const model = "dtmc\nconst double p;\nmodule m\n  s : [0..2] init 0;\n  [] s=0 -> p : (s'=1) + 1-p : (s'=2);\nendmodule\n"
+	par, err := prism.ParseParam("p=(0,1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := files(map[string]string{"m.pm": model, "p.pctl": "P=? [ F s=1 ]\nP=? [ F s=p ]\nP>0 [ F s>p*2 ]\n"})
+	cfg.PRISMParam = par
+	res, err := cfg.CheckPRISM(context.Background(), "m.pm", "p.pctl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sts []property.Statement
+	for _, o := range res.Statements {
+		sts = append(sts, o.Statement())
+	}
+	msg := ": a condition that reads the parameter p is not supported for every value (it would change the chain's graph); to check this property at one value of p, give it a value (p = …) when loading the model"
+	if d := cmp.Diff([]string{"p.pctl:2:9" + msg, "p.pctl:3:9" + msg}, refusedOf(sts)); d != "" {
+		t.Errorf("refused (-want +got):\n%s", d)
+	}
+	if o := res.Statements[0]; o.Err() != nil || !o.Pass() {
+		t.Errorf("P=? [ F s=1 ]: %v", o.Err())
+	}
+}

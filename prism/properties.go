@@ -563,8 +563,35 @@ func (t *translator) atom(sc *scope, e *Expr) *property.Formula {
 		}
 		return &property.Formula{Op: op, Pos: pos, Text: text}
 	}
+	if p := t.opt.Param; p != nil && mentions(v.n, p.Name) {
+		t.unsupportedAt(sc, e, "a condition that reads the parameter %s is not supported for every value (it would change the chain's graph); %s", p.Name, t.oneValueHint(p.Name))
+		return nil
+	}
 	name := t.atomLabel(sc.f, e.Span(), v.n)
 	return &property.Formula{Op: verify.OpAtom, Pos: pos, Text: text, Atom: labelTest(name, pos)}
+}
+
+// mentions reports whether e reads the variable name (each shared node
+// visited once).
+func mentions(e *expr.Expr, name string) bool {
+	seen := map[*expr.Expr]bool{}
+	var walk func(e *expr.Expr) bool
+	walk = func(e *expr.Expr) bool {
+		if e == nil || seen[e] {
+			return false
+		}
+		seen[e] = true
+		if e.Op == expr.Var && e.Name == name {
+			return true
+		}
+		for _, a := range e.Args {
+			if walk(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(e)
 }
 
 // labelTest tests a label of the chain; a label no state carries holds

@@ -224,10 +224,7 @@ func (t *translator) parametric(m *Model, stmts []property.Statement) (property.
 	}
 	info := m.Info()
 	pm := &statespace.ParamModules{Model: m.Space, Name: p.Name, Interval: p.Interval, Limits: t.opt.Limits, Describe: &info}
-	hint := fmt.Sprintf("to check this property at one value of %s, give it a value (%s = …) when loading the model", p.Name, p.Name)
-	if t.opt.ConstHint != nil {
-		hint = fmt.Sprintf("to check this property at one value of %s, %s", p.Name, t.opt.ConstHint(p.Name))
-	}
+	hint := t.oneValueHint(p.Name)
 	out := make([]property.Statement, len(stmts))
 	for i, st := range stmts {
 		h := *st.Head()
@@ -521,4 +518,13 @@ func (t *translator) givenUnused() error {
 		return &ConstError{Msg: strings.Join(plain, "; ")}
 	}
 	return nil
+}
+
+// oneValueHint says how to check a property refused for every value of
+// the parameter name at one value instead.
+func (t *translator) oneValueHint(name string) string {
+	if t.opt.ConstHint != nil {
+		return fmt.Sprintf("to check this property at one value of %s, %s", name, t.opt.ConstHint(name))
+	}
+	return fmt.Sprintf("to check this property at one value of %s, give it a value (%s = …) when loading the model", name, name)
 }
