@@ -311,6 +311,12 @@ func (c Config) Run(ctx context.Context, p *property.Prepared) (r *Result, err e
 			return c.hintLimit(err)
 		})
 		if ctx.Err() != nil && o.Err() != nil {
+			// The statements after it are listed as never started, so
+			// that a report says what was not checked.
+			for _, rest := range p.Program.Statements[len(r.Statements):] {
+				r.Statements = append(r.Statements, property.NotStarted(rest, o.Err()))
+				r.Times = append(r.Times, 0)
+			}
 			return r, ctx.Err()
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dpcheck/dpcheck/model"
+	"github.com/dpcheck/dpcheck/property"
 	"github.com/dpcheck/dpcheck/verify"
 )
 
@@ -39,8 +40,13 @@ func TestMemoryLimitStopsACheck(t *testing.T) {
 	if !errors.As(err, &me) || me.Limit != 400<<20 {
 		t.Fatalf("evaluating: err = %v, want a *MemoryError", err)
 	}
-	if len(r.Statements) != 1 || !errors.As(r.Statements[0].Err(), &me) {
+	if len(r.Statements) != 2 || !errors.As(r.Statements[0].Err(), &me) {
 		t.Fatalf("evaluating: the stopped statement says %v", r.Statements)
+	}
+	// The statement after it never started, and says why.
+	var ns *property.NotStartedError
+	if err := r.Statements[1].Err(); !errors.As(err, &ns) || !errors.As(err, &me) || r.Statements[1].Pass() {
+		t.Errorf("evaluating: the statement after the stop says %v", err)
 	}
 	if r.Statements[0].Pass() || r.Statements[0].Value() != "error" {
 		t.Errorf("a stopped statement passes: %v", r.Statements[0].Value())
@@ -50,9 +56,10 @@ func TestMemoryLimitStopsACheck(t *testing.T) {
 // TestRunStoppedBetweenStatements: a run whose context ends between two
 // statements reports the next statement as stopped — every report then
 // shows where the run stopped — instead of ending after a statement that
-// passed with nothing cut off.
+// passed with nothing cut off; the statements after it are listed as
+// never started.
 func TestRunStoppedBetweenStatements(t *testing.T) {
-	src := "model survey()\ncheck dp(eps = ln(3))\nquery eps(delta = 0)\n"
+	src := "model survey()\ncheck dp(eps = ln(3))\nquery eps(delta = 0)\nquery delta(eps = 0)\n"
 	p, err := Config{}.Load(context.Background(), "s.dp", src)
 	if err != nil {
 		t.Fatal(err)
@@ -70,8 +77,15 @@ func TestRunStoppedBetweenStatements(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if len(r.Statements) != 2 || !r.Statements[0].Pass() || !errors.Is(r.Statements[1].Err(), context.Canceled) || r.Statements[1].Statement() != p.Program.Statements[1] {
-		t.Fatalf("%d statements; want the first passed and the second stopped", len(r.Statements))
+	if len(r.Statements) != 3 || !r.Statements[0].Pass() || !errors.Is(r.Statements[1].Err(), context.Canceled) || r.Statements[1].Statement() != p.Program.Statements[1] {
+		t.Fatalf("%d statements; want the first passed, the second stopped and the third not started", len(r.Statements))
+	}
+	var ns *property.NotStartedError
+	if err := r.Statements[2].Err(); !errors.As(err, &ns) || !errors.Is(err, context.Canceled) || r.Statements[2].Statement() != p.Program.Statements[2] {
+		t.Errorf("the third statement: %v", err)
+	}
+	if _, ok := r.Statements[1].Err().(*property.NotStartedError); ok {
+		t.Errorf("the statement cut off is reported as never started")
 	}
 	if v := r.Statements[1].Value(); v != "error" {
 		t.Errorf("value %q, want error", v)

@@ -74,6 +74,21 @@ func Stopped(st Statement, err error) Outcome {
 
 type stoppedOutcome struct{ base }
 
+// NotStarted is the outcome of a statement the run never reached: it
+// stopped at an earlier one, for err.
+func NotStarted(st Statement, err error) Outcome {
+	return &stoppedOutcome{base{st: st, err: &NotStartedError{Err: err}}}
+}
+
+// NotStartedError is why a statement never started: the run stopped
+// before it (Err, a cancellation, a deadline or a memory limit).
+type NotStartedError struct{ Err error }
+
+func (e *NotStartedError) Error() string { return "not started: " + e.Err.Error() }
+
+// Unwrap returns why the run stopped.
+func (e *NotStartedError) Unwrap() error { return e.Err }
+
 func (o *stoppedOutcome) Value() string { return "error" }
 
 // WrapErr replaces the error of an outcome that could not be evaluated

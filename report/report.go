@@ -108,7 +108,10 @@ func stopped(err error) bool {
 // errText describes an error, in words for a timeout or an interrupt.
 func errText(err error) string {
 	var me *outcome.MemoryError
+	var ns *property.NotStartedError
 	switch {
+	case errors.As(err, &ns):
+		return "not started: " + strings.TrimPrefix(errText(ns.Err), "stopped: ")
 	case errors.As(err, &me):
 		return "stopped: " + me.Error()
 	case errors.Is(err, context.DeadlineExceeded):
