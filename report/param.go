@@ -28,11 +28,21 @@ type ParamDoc struct {
 	// where they differ, as functions of the parameter; for expected(f),
 	// every input's expected value.
 	Functions []string `json:"functions,omitempty"`
+	// Values are, for expected(f) and a PRISM file's P=? for every value,
+	// every input with its function of the parameter (Functions in
+	// parts).
+	Values []ParamValueDoc `json:"values,omitempty"`
 	// Failing is the input where check expected(f) … for NAME fails (at
 	// Witness), and ValueAt its expected value there when Witness is
 	// rational.
 	Failing *StateDoc `json:"failing,omitempty"`
 	ValueAt *Number   `json:"value_at,omitempty"`
+}
+
+// ParamValueDoc is an input's value as a function of the parameter.
+type ParamValueDoc struct {
+	State    StateDoc `json:"state"`
+	Function string   `json:"function"`
 }
 
 // paramView renders the outcomes of statements for every parameter value;
@@ -152,7 +162,9 @@ func paramExpectedView(o *property.ParamExpectedOutcome) kind {
 				}
 			}
 			for _, v := range o.Values {
-				pd.Functions = append(pd.Functions, v.State.String()+": "+v.F.Format(s.Param))
+				f := v.F.Format(s.Param)
+				pd.Functions = append(pd.Functions, v.State.String()+": "+f)
+				pd.Values = append(pd.Values, ParamValueDoc{State: stateDoc(v.State), Function: f})
 			}
 			d.Param = pd
 		},

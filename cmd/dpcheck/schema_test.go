@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"os"
 	"path/filepath"
@@ -68,5 +69,37 @@ func TestJSONSchemaFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(f, doc)
+	}
+}
+
+// TestJSONParamValues: a PRISM file's P=? for every value gives each
+// initial state and its function of the parameter in parts, as well as in
+// the one line of functions.
+func TestJSONParamValues(t *testing.T) {
+	var stdout bytes.Buffer
+	run(context.Background(), []string{"--format", "json", "--param", "p=(0,1)", "../../models/prism/randomized_response.prism", "../../models/prism/randomized_response_param.pctl"}, &stdout, &bytes.Buffer{})
+	var doc struct {
+		Files []struct {
+			Statements []struct {
+				Source string
+				Param  *struct {
+					Functions []string
+					Values    []struct {
+						State    struct{ Name string }
+						Function string
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Files) != 1 || len(doc.Files[0].Statements) == 0 {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	p := doc.Files[0].Statements[0].Param
+	if p == nil || len(p.Values) != 2 || p.Values[0].State.Name != "s0" || p.Values[0].Function != "1/2 − 1/2·p" || p.Values[1].Function != "1/2·p + 1/2" {
+		t.Fatalf("%s: %+v", doc.Files[0].Statements[0].Source, p)
+	}
+	if p.Functions[0] != "s0 (truth=0, answer=0): 1/2 − 1/2·p" {
+		t.Errorf("functions: %q", p.Functions)
 	}
 }
