@@ -206,13 +206,25 @@ func binaryOp(e *Expr) func(x, y qv) (qv, error) {
 			return qv{i: m}, nil
 		}
 	}
+	// A base that is a constant or a parameter (a name standing for a
+	// number) is named: a parameter's number is only a stand-in.
+	named := ""
+	if a := e.Args[0]; a.Op == Var && a.Fallback != nil && a.Fallback.Op == Num {
+		named = a.Name
+	}
+	brief := func(x qv) string {
+		if named != "" {
+			return named
+		}
+		return Value{x}.brief()
+	}
 	return func(x, y qv) (qv, error) {
 		n, ok := Value{y}.Int()
 		switch {
 		case !ok:
-			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", Value{x}.brief(), Value{y}.brief())}
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %s): the exponent is not an integer, and dpcheck computes only exact powers", brief(x), Value{y}.brief())}
 		case n > MaxPowExponent || n < -MaxPowExponent:
-			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is beyond ±%d", Value{x}.brief(), n, MaxPowExponent)}
+			return qv{}, &EvalError{Pos: at, Msg: fmt.Sprintf("pow(%s, %d): the exponent is beyond ±%d", brief(x), n, MaxPowExponent)}
 		case e.IntPow && n < 0:
 			return qv{}, &EvalError{Pos: at, Msg: negativeIntPow(Value{x}.brief(), n)}
 		case x.rat().Sign() == 0 && n < 0:

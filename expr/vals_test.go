@@ -102,6 +102,8 @@ func TestNumberErrors(t *testing.T) {
 		{"mod of a fraction", op(expr.Mod, div(v("x"), n(2)), n(2)), "mod(3/2, 2) needs integers"},
 		{"fractional power", op(expr.Pow, n(2), q(1, 2)), "pow(2, 1/2): the exponent is not an integer, and dpcheck computes only exact powers"},
 		{"huge exponent", op(expr.Pow, n(2), n(-100000)), "pow(2, -100000): the exponent is beyond ±65536"},
+		// A parameter's number is a stand-in: the message names it.
+		{"huge exponent of a parameter", op(expr.Pow, &expr.Expr{Op: expr.Var, Name: "alpha", Fallback: q(1, 2)}, n(1000000)), "pow(alpha, 1000000): the exponent is beyond ±65536"},
 		{"negative exponent of an int power", &expr.Expr{Op: expr.Pow, Args: []*expr.Expr{n(2), sub(n(0), v("x"))}, IntPow: true},
 			"pow(2, -3): a power of two ints is an int, and a negative exponent would make it a fraction (PRISM refuses it too); write pow(2.0, -3) for a double"},
 		{"huge power", op(expr.Pow, op(expr.Pow, n(3), n(60000)), n(60000)), "pow(18848777148474786945…, 60000) would have about 5,705,865,004 bits; the limit is 1,048,576"},
