@@ -516,10 +516,10 @@ func solveExact(ctx context.Context, a [][]entry, b []*big.Rat) ([]*big.Rat, err
 	rhs := make([]*big.Rat, n)
 	t := new(big.Rat)
 	for i := range n {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		// A row of a dense system costs up to n² operations: look at ctx
+		// at each.
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		w := make(map[int]*big.Rat, len(a[i]))
 		var h intHeap

@@ -420,8 +420,9 @@ func solveDixon(ctx context.Context, a, b []sparse) (x []sparse, ok bool, err er
 			continue
 		}
 		check = max(steps+8, steps*3/2)
-		if x, ok := reconstruct(ai, resid, acc, pow, cols, k, nc); ok {
-			return x, true, nil
+		x, ok, err := reconstruct(ctx, ai, resid, acc, pow, cols, k, nc)
+		if err != nil || ok {
+			return x, ok, err
 		}
 		if pow.BitLen() >= capBits {
 			return nil, false, nil
@@ -479,7 +480,7 @@ next:
 // reconstruct reads the rational solution X of Â·X = B̃ from its residues
 // acc modulo M, with a common denominator, and checks Â·X = B̃ exactly;
 // ok is false when the digits do not yet determine it.
-func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, cols []int, k, nc int) ([]sparse, bool) {
+func reconstruct(ctx context.Context, ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, cols []int, k, nc int) ([]sparse, bool, error) {
 	half := new(big.Int).Rsh(M, 1)
 	bound := new(big.Int).Sqrt(half) // |n|, d ≤ √(M/2)
 	den := big.NewInt(1)
@@ -487,6 +488,11 @@ func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, co
 	dens := make([]*big.Int, k*nc)
 	var t big.Int
 	for e := range acc {
+		if e%64 == 63 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		if acc[e].Sign() == 0 {
 			continue
 		}
@@ -502,7 +508,7 @@ func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, co
 		}
 		n, d, ok := ratRecon(&acc[e], M, bound)
 		if !ok {
-			return nil, false
+			return nil, false, nil
 		}
 		nums[e].Set(n)
 		dens[e] = d
@@ -531,7 +537,7 @@ func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, co
 				sum.Mul(&sum, bt.Denom())
 			}
 			if sum.Cmp(&rhs) != 0 {
-				return nil, false
+				return nil, false, nil
 			}
 		}
 	}
@@ -544,7 +550,7 @@ func reconstruct(ai [][]intEntry, resid []residue, acc []big.Int, M *big.Int, co
 			}
 		}
 	}
-	return x, true
+	return x, true, nil
 }
 
 // ratRecon finds n/d ≡ u (mod M) with |n| ≤ bound and 0 < d ≤ bound, by

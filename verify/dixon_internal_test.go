@@ -141,7 +141,7 @@ func TestReconstructChecks(t *testing.T) {
 			continue // no small fraction: nothing to check
 		}
 		resid := []residue{{target: tg}}
-		if x, ok := reconstruct(ai, resid, []big.Int{*u}, M, []int{0}, 1, 1); ok {
+		if x, ok, _ := reconstruct(context.Background(), ai, resid, []big.Int{*u}, M, []int{0}, 1, 1); ok {
 			t.Fatalf("accepted %v for %s", x, tg.RatString())
 		}
 		rejected++
@@ -311,4 +311,33 @@ func FuzzDixon(f *testing.F) {
 			t.Fatalf("k = %d: (-elimination +lifting):\n%s", n, d)
 		}
 	})
+}
+
+// countdown is a context that ends at its n-th look.
+type countdown struct {
+	context.Context
+	n int
+}
+
+func (c *countdown) Err() error {
+	if c.n--; c.n <= 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestEliminateStopsWithinABlock: elimination over the rationals looks at
+// its context within a block, not only between blocks of rows — a dense
+// block of thousands of states takes minutes per 64 rows — and so does
+// the MDP-facing lifting.
+func TestEliminateStopsWithinABlock(t *testing.T) {
+	a, b := randomSystem(rand.New(rand.NewPCG(5, 5)), 60, 1, true)
+	ctx := &countdown{Context: context.Background(), n: 3}
+	if _, err := eliminate(ctx, clone(a), clone(b)); !errors.Is(err, context.Canceled) {
+		t.Errorf("elimination of 60 dense rows looked at its context fewer than 3 times: %v", err)
+	}
+	ctx = &countdown{Context: context.Background(), n: 3}
+	if _, _, err := solveDixon(ctx, a, b); !errors.Is(err, context.Canceled) {
+		t.Errorf("lifting looked at its context fewer than 3 times: %v", err)
+	}
 }

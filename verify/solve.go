@@ -68,7 +68,12 @@ func eliminate(ctx context.Context, a, b []sparse) ([]sparse, error) {
 			rows = append(rows, j)
 		}
 		sort.Ints(rows)
-		for _, j := range rows {
+		for n, j := range rows {
+			if n%16 == 15 { // a row of a dense block costs up to k operations
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			if a[j][i] == nil { // cancelled to zero by an earlier step
 				continue
 			}
@@ -93,6 +98,11 @@ func eliminate(ctx context.Context, a, b []sparse) ([]sparse, error) {
 	// Back substitution.
 	x := make([]sparse, k)
 	for i := k - 1; i >= 0; i-- {
+		if i%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		acc := sparse{}
 		for c, v := range b[i] {
 			acc[c] = v
