@@ -154,6 +154,8 @@ func TestOldStyleFilters(t *testing.T) {
 		{`S<1 [ "yes" {answer>0} ]`, `filter(forall, S<1 [ "yes" ], answer>0)`},
 		{`R=? [ C {answer=0}{max} ]`, `filter(max, R=? [ C ], answer=0)`},
 		{`R{"asked"}=? [ F answer>0 {!truth & answer=0} ]`, `filter(state, R{"asked"}=? [ F answer>0 ], !truth & answer=0)`},
+		{`R=? [ S {answer>0}{max} ]`, `filter(max, R=? [ S ], answer>0)`},
+		{`R<=1 [ F answer>0 {"init"} ]`, `R<=1 [ F answer>0 ]`},
 	}
 	var props strings.Builder
 	for _, p := range pairs {
@@ -194,13 +196,14 @@ func TestOldStyleFilters(t *testing.T) {
 	}
 	// Inside a formula or another filter, an old-style filter is refused
 	// on its own line.
-	res = mustCheck(t, rr, "filter(max, P=? [ F \"yes\" {answer=0} ])\nP>0 [ F P>=1/2 [ X \"yes\" {truth} ] ]\n!S>0 [ \"yes\" {truth} ]\nfilter(min, R=? [ C {truth}{max} ])\nP=? [ F \"yes\" ]\n", nil)
+	res = mustCheck(t, rr, "filter(max, P=? [ F \"yes\" {answer=0} ])\nP>0 [ F P>=1/2 [ X \"yes\" {truth} ] ]\n!S>0 [ \"yes\" {truth} ]\nfilter(min, R=? [ C {truth}{max} ])\nP=? [ F \"yes\" ]\nR<=1 [ F answer>0 {truth} ]\n", nil)
 	var sts []property.Statement
 	for _, o := range res.Statements {
 		sts = append(sts, o.Statement())
 	}
 	msg := ": the old-style filter {…} applies to a whole property: inside a formula or filter(…) it is not supported"
-	want = []string{"p.pctl:1:27" + msg, "p.pctl:2:26" + msg, "p.pctl:3:14" + msg, "p.pctl:4:21" + msg}
+	want = []string{"p.pctl:1:27" + msg, "p.pctl:2:26" + msg, "p.pctl:3:14" + msg, "p.pctl:4:21" + msg,
+		"p.pctl:6:19: R~r [ρ {φ}] (the bound at every state of φ) is not supported: ask R=? [ρ {φ}{max}] (or {min}) and compare it with the bound"}
 	if d := cmp.Diff(want, refusedOf(sts)); d != "" {
 		t.Errorf("refused (-want +got):\n%s", d)
 	}

@@ -146,6 +146,10 @@ func oldStyleFilter(e *Expr) *Expr {
 	lo, hi := slices.Contains(kinds, "min"), slices.Contains(kinds, "max")
 	var op string
 	switch {
+	case e.Args[0] != nil && isLabel(flt.Args[0], "init"), e.Args[0] == nil && !lo && !hi && isLabel(flt.Args[0], "init"):
+		return &c // at every initial state, as without the filter
+	case e.Args[0] != nil && e.Op == EReward:
+		return e // R~r inside a formula: refused where it is translated
 	case e.Args[0] != nil:
 		op = "forall"
 	case lo && hi:
@@ -154,8 +158,6 @@ func oldStyleFilter(e *Expr) *Expr {
 		op = "min"
 	case hi:
 		op = "max"
-	case isLabel(flt.Args[0], "init"):
-		return &c
 	default:
 		op = "state"
 	}

@@ -264,7 +264,7 @@ func (p *parser) rewardPath() *Expr {
 		p.Advance()
 		p.expect("=", `"=" and a time: I=k`)
 		return p.node(ERewardPath, start, "I=", p.sub(false, false, "a time"))
-	case p.Is("S") && p.PeekIsOp("]"):
+	case p.Is("S") && (p.PeekIsOp("]") || p.PeekIsOp("{")): // R [S] or R [S {…}]
 		p.Advance()
 		return p.node(ERewardPath, start, "S")
 	}

@@ -88,6 +88,10 @@ func (t *translator) rewardStructure(sc *scope, e, which *Expr) (int, string, bo
 // old-style filter is rewritten before, by oldStyleFilter).
 func (t *translator) rewardQuery(sc *scope, e *Expr, h property.Header) property.Statement {
 	rel, boundExpr, path, which := e.Text, e.Args[0], e.Args[1], e.Args[3]
+	if boundExpr != nil && e.Args[2] != nil {
+		t.unsupportedAt(sc, e.Args[2], "R~r [ρ {φ}] (the bound at every state of φ) is not supported: ask R=? [ρ {φ}{max}] (or {min}) and compare it with the bound")
+		return nil
+	}
 	if t.nestedFilter(sc, e) {
 		return nil
 	}
