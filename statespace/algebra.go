@@ -102,8 +102,7 @@ func (r rats) Mul(a, b *big.Rat) (*big.Rat, error) {
 	q := exact.FromWords(n, d)
 	if x.smallProducts < maxSmallProducts && n > 0 {
 		x.smallProducts++
-		x.small[k] = q
-		x.extra += ratBytes(q) + 48
+		x.keepSmall(k, q)
 	}
 	return q, nil
 }

@@ -682,6 +682,14 @@ func (x *explorer) at(ci int, v []int64, e *source.Error) error {
 	return source.ErrorList{e}
 }
 
+// keepSmall records p as the shared value of the word-sized rational
+// k = (numerator, denominator), counting its bytes, and returns it.
+func (x *explorer) keepSmall(k [2]uint64, p *big.Rat) *big.Rat {
+	x.small[k] = p
+	x.extra += ratBytes(p) + 48
+	return p
+}
+
 // share returns one *big.Rat per distinct probability.
 func (x *explorer) share(p *big.Rat) *big.Rat {
 	if x.shared[p] || p.IsInt() || exact.Bits(p) > 256 {
@@ -692,9 +700,7 @@ func (x *explorer) share(p *big.Rat) *big.Rat {
 		if q, ok := x.small[k]; ok {
 			return q
 		}
-		x.small[k] = p
-		x.extra += ratBytes(p) + 48
-		return p
+		return x.keepSmall(k, p)
 	}
 	k := p.RatString()
 	if q, ok := x.rats[k]; ok {

@@ -108,6 +108,8 @@ func wantsDixon(a []sparse) bool {
 			}
 		}
 	}
+	// A float estimate only chooses the solver: both give the same exact
+	// values (lifting's are checked), so it cannot change a verdict.
 	var env float64 // Σ_i (row width)·(column height), at most k³/3
 	for i := range k {
 		env += float64(i-rowFirst[i]) * float64(i-first[i])
@@ -332,6 +334,7 @@ func solveDixon(ctx context.Context, a, b []sparse) (x []sparse, ok bool, err er
 	// numerator), for the bound on the solution's size.
 	resid := make([]residue, k*nc)
 	colBits := make([]int, nc)
+	numBits := make([]int, nc) // the largest numerator of column j
 	dens := make([]map[string]bool, nc)
 	for i, row := range b {
 		for c, v := range row {
@@ -350,14 +353,18 @@ func solveDixon(ctx context.Context, a, b []sparse) (x []sparse, ok bool, err er
 					colBits[j] += e.den.BitLen()
 				}
 			}
-			colBits[j] = max(colBits[j], e.num.BitLen()+colBits[j])
+			numBits[j] = max(numBits[j], e.num.BitLen())
 		}
 	}
 	// Every solution entry is n/d with |n|, d < 2^size (Cramer's rule over
 	// B̃'s common denominators), and M = p^steps > 2·max(|n|, d)² suffices.
 	size := hadamard + bits.Len(uint(k)) + 1
 	if nc > 0 {
-		size += slices.Max(colBits)
+		most := 0
+		for j := range nc {
+			most = max(most, colBits[j]+numBits[j])
+		}
+		size += most
 	}
 	capBits := 2*size + 64
 
